@@ -1,0 +1,132 @@
+#include "replay/log_parser.h"
+
+#include <algorithm>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/text_format.h"
+#include "google/protobuf/util/json_util.h"
+#include "replay/text_errors.h"
+
+namespace gunbai::replay {
+
+namespace {
+
+using gunbai::v1::BattleLog;
+
+// Returns 1-based line and column of byte `offset` in `text`.
+std::pair<int, int> LineColumn(absl::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  int line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, static_cast<int>(offset - line_start) + 1};
+}
+
+absl::StatusOr<BattleLog> ParseText(absl::string_view bytes,
+                                    absl::string_view source) {
+  BattleLog log;
+  google::protobuf::TextFormat::Parser parser;
+  FirstTextError errors;
+  parser.RecordErrorsTo(&errors);
+  google::protobuf::io::ArrayInputStream input(bytes.data(),
+                                               static_cast<int>(bytes.size()));
+  if (!parser.Parse(&input, &log)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        source, ":", errors.line(), ":", errors.column(), ": ",
+        errors.message(), " (reading the log as protobuf text format)"));
+  }
+  return log;
+}
+
+// protobuf 3.21's JSON parser reports no position; find the first offending
+// byte by parsing growing prefixes would be quadratic, so instead we report
+// the position the tokenizer message carries when it has one, else none.
+absl::StatusOr<BattleLog> ParseJson(absl::string_view bytes,
+                                    absl::string_view source) {
+  BattleLog log;
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = false;
+  auto status = google::protobuf::util::JsonStringToMessage(
+      google::protobuf::StringPiece(bytes.data(), bytes.size()), &log,
+      options);
+  if (!status.ok()) {
+    std::string message(status.message());
+    return absl::InvalidArgumentError(absl::StrCat(
+        source, ": ", message, " (reading the log as JSON)"));
+  }
+  return log;
+}
+
+absl::StatusOr<BattleLog> ParseBinary(absl::string_view bytes,
+                                      absl::string_view source) {
+  BattleLog log;
+  if (!log.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        source, ": not a valid binary battle log (gunbai.v1.BattleLog); "
+                "name a text or JSON log with --input-format or its file "
+                "extension"));
+  }
+  return log;
+}
+
+bool LooksBinary(absl::string_view bytes) {
+  return std::any_of(bytes.begin(), bytes.begin() + std::min<std::size_t>(
+                                                        bytes.size(), 4096),
+                     [](char c) {
+                       const auto u = static_cast<unsigned char>(c);
+                       return u < 0x20 && c != '\n' && c != '\r' &&
+                              c != '\t';
+                     });
+}
+
+}  // namespace
+
+LogFormat FormatFromFileName(absl::string_view file_name) {
+  const std::string lower = absl::AsciiStrToLower(file_name);
+  for (absl::string_view ext : {".textproto", ".txtpb", ".pbtxt", ".txt"}) {
+    if (absl::EndsWith(lower, ext)) return LogFormat::kText;
+  }
+  if (absl::EndsWith(lower, ".json")) return LogFormat::kJson;
+  for (absl::string_view ext : {".binpb", ".pb", ".bin"}) {
+    if (absl::EndsWith(lower, ext)) return LogFormat::kBinary;
+  }
+  return LogFormat::kAuto;
+}
+
+absl::StatusOr<BattleLog> ParseBattleLog(absl::string_view bytes,
+                                         LogFormat format,
+                                         absl::string_view source_name) {
+  if (bytes.size() > kMaxLogBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        source_name, ": the log is ", bytes.size(),
+        " bytes; the largest accepted is ", kMaxLogBytes,
+        ". Split the game into several logs."));
+  }
+  switch (format) {
+    case LogFormat::kText:
+      return ParseText(bytes, source_name);
+    case LogFormat::kJson:
+      return ParseJson(bytes, source_name);
+    case LogFormat::kBinary:
+      return ParseBinary(bytes, source_name);
+    case LogFormat::kAuto:
+      break;
+  }
+  const absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(bytes);
+  if (!trimmed.empty() && trimmed.front() == '{') {
+    return ParseJson(bytes, source_name);
+  }
+  if (LooksBinary(bytes)) return ParseBinary(bytes, source_name);
+  return ParseText(bytes, source_name);
+}
+
+}  // namespace gunbai::replay

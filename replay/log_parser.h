@@ -1,0 +1,33 @@
+// Parses a battle log from bytes in any of its three encodings: protobuf
+// text format, JSON (proto3 mapping) or binary. No I/O: the caller reads the
+// file. Thread-safe: functions only.
+#ifndef GUNBAI_REPLAY_LOG_PARSER_H_
+#define GUNBAI_REPLAY_LOG_PARSER_H_
+
+#include <cstddef>
+#include "absl/strings/string_view.h"
+
+#include "absl/status/statusor.h"
+#include "gunbai/v1/battle_log.pb.h"
+
+namespace gunbai::replay {
+
+enum class LogFormat { kAuto, kText, kJson, kBinary };
+
+// The largest log accepted, in bytes (256 MiB).
+inline constexpr std::size_t kMaxLogBytes = std::size_t{256} << 20;
+
+// Returns the format named by a file name's extension (.textproto, .txtpb,
+// .pbtxt, .json, .pb, .binpb), or kAuto when it names none.
+LogFormat FormatFromFileName(absl::string_view file_name);
+
+// Parses `bytes`. With kAuto, JSON is recognised by a leading '{', text
+// format is tried next and binary last. `source_name` names the input in
+// errors. Returns InvalidArgument naming the line and column of a text or
+// JSON error, or saying which format was expected.
+absl::StatusOr<gunbai::v1::BattleLog> ParseBattleLog(
+    absl::string_view bytes, LogFormat format, absl::string_view source_name);
+
+}  // namespace gunbai::replay
+
+#endif  // GUNBAI_REPLAY_LOG_PARSER_H_

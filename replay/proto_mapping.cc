@@ -1,0 +1,347 @@
+#include "replay/proto_mapping.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_format.h"
+#include "replay/replayer.h"
+#include "replay/ruleset_loader.h"
+
+namespace gunbai::replay {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+absl::Status UnitError(int index, const v1::Unit& unit, absl::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("order_of_battle.units[%d] (id \"%s\"): %s", index,
+                      unit.id(), what));
+}
+
+absl::Status LeaderError(int index, const v1::Leader& leader,
+                         absl::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("order_of_battle.leaders[%d] (id \"%s\"): %s", index,
+                      leader.id(), what));
+}
+
+absl::StatusOr<rules::TroopType> TroopTypeFromProto(v1::TroopType t) {
+  switch (t) {
+    case v1::TROOP_TYPE_SAMURAI: return rules::TroopType::kSamurai;
+    case v1::TROOP_TYPE_ASHIGARU: return rules::TroopType::kAshigaru;
+    case v1::TROOP_TYPE_RONIN: return rules::TroopType::kRonin;
+    case v1::TROOP_TYPE_WARRIOR_MONK: return rules::TroopType::kWarriorMonk;
+    case v1::TROOP_TYPE_PEASANT: return rules::TroopType::kPeasant;
+    case v1::TROOP_TYPE_HATAMOTO: return rules::TroopType::kHatamoto;
+    case v1::TROOP_TYPE_HEADQUARTERS: return rules::TroopType::kHeadquarters;
+    default: return absl::InvalidArgumentError("troop_type is not set");
+  }
+}
+
+absl::StatusOr<rules::Quality> QualityFromProto(v1::Quality q) {
+  switch (q) {
+    case v1::QUALITY_ELITE: return rules::Quality::kElite;
+    case v1::QUALITY_VETERAN: return rules::Quality::kVeteran;
+    case v1::QUALITY_SEASONED: return rules::Quality::kSeasoned;
+    case v1::QUALITY_RAW: return rules::Quality::kRaw;
+    default: return absl::InvalidArgumentError("quality is not set");
+  }
+}
+
+rules::Armour ArmourFromProto(v1::Armour a) {
+  switch (a) {
+    case v1::ARMOUR_LIGHT: return rules::Armour::kLight;
+    case v1::ARMOUR_MEDIUM: return rules::Armour::kMedium;
+    case v1::ARMOUR_HEAVY: return rules::Armour::kHeavy;
+    default: return rules::Armour::kNone;
+  }
+}
+
+rules::MissileWeapon MissileFromProto(v1::MissileWeapon w) {
+  switch (w) {
+    case v1::MISSILE_WEAPON_BOW: return rules::MissileWeapon::kBow;
+    case v1::MISSILE_WEAPON_ARQUEBUS: return rules::MissileWeapon::kArquebus;
+    default: return rules::MissileWeapon::kNone;
+  }
+}
+
+rules::MeleeWeapon MeleeFromProto(v1::MeleeWeapon w) {
+  switch (w) {
+    case v1::MELEE_WEAPON_LONG_SPEAR: return rules::MeleeWeapon::kLongSpear;
+    case v1::MELEE_WEAPON_POLE_ARM: return rules::MeleeWeapon::kPoleArm;
+    case v1::MELEE_WEAPON_IMPROVISED: return rules::MeleeWeapon::kImprovised;
+    case v1::MELEE_WEAPON_LANCE: return rules::MeleeWeapon::kLance;
+    case v1::MELEE_WEAPON_SWORD: return rules::MeleeWeapon::kSword;
+    default: return rules::MeleeWeapon::kNone;
+  }
+}
+
+rules::RangeBand BandFromProto(v1::RangeBand b) {
+  switch (b) {
+    case v1::RANGE_BAND_LONG: return rules::RangeBand::kLong;
+    case v1::RANGE_BAND_OUT_OF_RANGE: return rules::RangeBand::kOutOfRange;
+    default: return rules::RangeBand::kEffective;
+  }
+}
+
+int ClanIndex(const rules::BattleState& state, absl::string_view id) {
+  auto it = std::find(state.clans.begin(), state.clans.end(), id);
+  return it == state.clans.end() ? -1
+                                 : static_cast<int>(it - state.clans.begin());
+}
+
+absl::Status AddClans(const v1::Header& header, rules::BattleState& state) {
+  if (header.clans_size() < 2 || header.clans_size() > kMaxClans) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "header.clans: a battle has 2 to %d clans; this log has %d.",
+        kMaxClans, header.clans_size()));
+  }
+  for (int i = 0; i < header.clans_size(); ++i) {
+    const std::string& id = header.clans(i).id();
+    if (id.empty() || ClanIndex(state, id) >= 0) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "header.clans[%d]: clan id \"%s\" is %s; give each clan a unique "
+          "id.",
+          i, id, id.empty() ? "empty" : "used twice"));
+    }
+    state.clans.push_back(id);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AddUnit(int i, const v1::Unit& u, rules::BattleState& state,
+                     absl::flat_hash_set<std::string>& ids) {
+  if (u.id().empty()) return UnitError(i, u, "the unit has no id.");
+  if (!ids.insert(u.id()).second) {
+    return UnitError(i, u, "the id is used twice; unit ids are unique.");
+  }
+  rules::UnitProfile p;
+  p.id = u.id();
+  p.name = u.name();
+  p.clan = ClanIndex(state, u.clan());
+  if (p.clan < 0) {
+    return UnitError(i, u, absl::StrFormat("clan \"%s\" is not in the header.",
+                                           u.clan()));
+  }
+  auto troop = TroopTypeFromProto(u.troop_type());
+  if (!troop.ok()) return UnitError(i, u, troop.status().message());
+  p.troop_type = *troop;
+  auto quality = QualityFromProto(u.quality());
+  if (!quality.ok()) return UnitError(i, u, quality.status().message());
+  p.quality = *quality;
+  if (u.mobility() == v1::MOBILITY_UNSPECIFIED) {
+    return UnitError(i, u, "mobility (foot or mounted) is not set.");
+  }
+  p.mobility = u.mobility() == v1::MOBILITY_MOUNTED ? rules::Mobility::kMounted
+                                                     : rules::Mobility::kFoot;
+  p.armour = ArmourFromProto(u.armour());
+  p.melee_weapon = MeleeFromProto(u.melee_weapon());
+  p.missile_weapon = MissileFromProto(u.missile_weapon());
+  if (u.stands() < 1 || u.stands() > static_cast<uint32_t>(kMaxStands)) {
+    return UnitError(i, u, absl::StrFormat("stands is %d; a unit has 1 to %d.",
+                                           u.stands(), kMaxStands));
+  }
+  p.starting_stands = static_cast<int>(u.stands());
+  rules::UnitStatus s;
+  s.stands = p.starting_stands;
+  s.stands_per_rank = u.stands_per_rank() == 0
+                          ? p.starting_stands
+                          : static_cast<int>(std::min<uint32_t>(
+                                u.stands_per_rank(), kMaxStands));
+  s.formation = FormationFromProto(u.formation());
+  s.disordered = u.starting_order() == v1::ORDER_DISORDERED;
+  state.profiles.push_back(std::move(p));
+  state.units.push_back(s);
+  return absl::OkStatus();
+}
+
+absl::Status AddLeader(int i, const v1::Leader& l, rules::BattleState& state,
+                       const absl::flat_hash_set<std::string>& unit_ids,
+                       absl::flat_hash_set<std::string>& ids) {
+  if (l.id().empty()) return LeaderError(i, l, "the leader has no id.");
+  if (!ids.insert(l.id()).second) {
+    return LeaderError(i, l, "the id is used twice; leader ids are unique.");
+  }
+  rules::LeaderState leader;
+  leader.id = l.id();
+  leader.name = l.name();
+  leader.clan = ClanIndex(state, l.clan());
+  if (leader.clan < 0) {
+    return LeaderError(
+        i, l, absl::StrFormat("clan \"%s\" is not in the header.", l.clan()));
+  }
+  if (l.kind() == v1::LEADER_KIND_UNSPECIFIED) {
+    return LeaderError(i, l, "kind (General or Daimyo) is not set.");
+  }
+  leader.kind = l.kind() == v1::LEADER_KIND_DAIMYO ? rules::LeaderKind::kDaimyo
+                                                   : rules::LeaderKind::kGeneral;
+  if (l.command_rating() < 1 || l.command_rating() > 4) {
+    return LeaderError(i, l,
+                       absl::StrFormat("command_rating is %d; it is 1 to 4.",
+                                       l.command_rating()));
+  }
+  leader.command_rating = static_cast<int>(l.command_rating());
+  if (!l.attached_unit().empty()) {
+    if (!unit_ids.contains(l.attached_unit())) {
+      return LeaderError(i, l,
+                         absl::StrFormat("attached_unit \"%s\" is not a unit "
+                                         "of the order of battle.",
+                                         l.attached_unit()));
+    }
+    for (std::size_t u = 0; u < state.profiles.size(); ++u) {
+      if (state.profiles[u].id == l.attached_unit()) {
+        leader.attached_unit = static_cast<int>(u);
+      }
+    }
+    if (state.profiles[leader.attached_unit].clan != leader.clan) {
+      return LeaderError(i, l, "the leader is attached to another clan's "
+                               "unit.");
+    }
+  }
+  state.leaders.push_back(std::move(leader));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
+    const v1::BattleLog& log) {
+  rules::BattleState state;
+  absl::Status s = AddClans(log.header(), state);
+  if (!s.ok()) return s;
+  const auto& oob = log.order_of_battle();
+  if (oob.units_size() > kMaxUnits || oob.leaders_size() > kMaxLeaders) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "order_of_battle: at most %d units and %d leaders; this log has %d "
+        "and %d.",
+        kMaxUnits, kMaxLeaders, oob.units_size(), oob.leaders_size()));
+  }
+  absl::flat_hash_set<std::string> unit_ids;
+  for (int i = 0; i < oob.units_size(); ++i) {
+    s = AddUnit(i, oob.units(i), state, unit_ids);
+    if (!s.ok()) return s;
+  }
+  absl::flat_hash_set<std::string> leader_ids;
+  for (int i = 0; i < oob.leaders_size(); ++i) {
+    s = AddLeader(i, oob.leaders(i), state, unit_ids, leader_ids);
+    if (!s.ok()) return s;
+  }
+  return state;
+}
+
+v1::Severity SeverityToProto(rules::Severity s) {
+  switch (s) {
+    case rules::Severity::kViolation: return v1::SEVERITY_VIOLATION;
+    case rules::Severity::kDispute: return v1::SEVERITY_DISPUTE;
+    case rules::Severity::kWarning: return v1::SEVERITY_WARNING;
+    case rules::Severity::kUnverifiable: return v1::SEVERITY_UNVERIFIABLE;
+  }
+  return v1::SEVERITY_UNSPECIFIED;
+}
+
+v1::TermOrigin OriginToProto(rules::Origin o) {
+  switch (o) {
+    case rules::Origin::kComputed: return v1::TERM_ORIGIN_COMPUTED;
+    case rules::Origin::kDeclared: return v1::TERM_ORIGIN_DECLARED;
+    case rules::Origin::kDice: return v1::TERM_ORIGIN_DICE;
+  }
+  return v1::TERM_ORIGIN_UNSPECIFIED;
+}
+
+rules::Formation FormationFromProto(v1::Formation f) {
+  switch (f) {
+    case v1::FORMATION_COLUMN: return rules::Formation::kColumn;
+    case v1::FORMATION_BUILDING: return rules::Formation::kBuilding;
+    default: return rules::Formation::kLine;
+  }
+}
+
+rules::daimyo::Shot ShotFromProto(const v1::Firing& firing, int firer,
+                                  int target) {
+  rules::daimyo::Shot shot;
+  shot.firer = firer;
+  shot.target = target;
+  shot.stands_firing = static_cast<int>(
+      std::min<uint32_t>(firing.stands_firing(), kMaxStands + 1));
+  shot.dice = absl::MakeConstSpan(firing.dice().data(), firing.dice_size());
+  const v1::FiringFacts& f = firing.facts();
+  shot.facts.declared_band = BandFromProto(f.range());
+  if (f.has_distance_mm()) {
+    shot.facts.distance_mm =
+        static_cast<int>(std::min<uint32_t>(f.distance_mm(), 1000000));
+  }
+  shot.facts.woods_limit = f.woods_limit();
+  shot.facts.target_in_cover = f.target_in_cover();
+  shot.facts.target_in_building = f.target_in_building();
+  shot.facts.target_in_column_or_flanked = f.target_in_column_or_flanked();
+  shot.facts.firing_from_building = f.firing_from_building();
+  if (f.has_firer_being_charged()) {
+    shot.facts.firer_being_charged = f.firer_being_charged();
+  }
+  shot.facts.chargers_began_beyond_effective =
+      f.chargers_began_beyond_effective();
+  shot.facts.firer_in_cover = f.firer_in_cover();
+  return shot;
+}
+
+v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
+  v1::BattleStateSnapshot snap;
+  snap.set_after_seq(state.last_seq);
+  snap.set_turn(static_cast<uint32_t>(state.turn));
+  if (state.initiative_clan >= 0) {
+    snap.set_initiative_clan(state.clans[state.initiative_clan]);
+  }
+  if (state.active_clan >= 0) snap.set_active_clan(state.clans[state.active_clan]);
+  snap.set_phase(std::string(rules::PhaseName(state.phase)));
+  snap.set_game_over(state.phase == rules::Phase::kGameOver);
+  for (std::size_t i = 0; i < state.units.size(); ++i) {
+    const rules::UnitProfile& p = state.profiles[i];
+    const rules::UnitStatus& s = state.units[i];
+    v1::UnitState* u = snap.add_units();
+    u->set_id(p.id);
+    u->set_clan(state.clans[p.clan]);
+    u->set_stands(static_cast<uint32_t>(s.stands));
+    u->set_carried_hits(static_cast<uint32_t>(s.carried_hits));
+    u->set_stands_lost(static_cast<uint32_t>(s.stands_lost));
+    u->set_disordered(s.disordered);
+    u->set_halted(s.halted);
+    u->set_fired_this_turn(s.fired_this_turn);
+    u->set_moved_this_turn(s.moved_this_turn);
+    u->set_first_volley_spent(s.first_volley_spent);
+    u->set_charging(s.charging);
+    for (std::size_t c = 0; c < state.units.size(); ++c) {
+      if (state.IsChargedBy(static_cast<int>(i), static_cast<int>(c))) {
+        u->add_charged_by(state.profiles[c].id);
+      }
+    }
+    u->set_in_melee(s.in_melee);
+    u->set_routing(s.routing);
+    u->set_has_routed(s.has_routed);
+    u->set_frenzied(s.frenzied);
+    u->set_removed(s.removed);
+    for (const rules::LeaderState& l : state.leaders) {
+      if (!l.killed && l.attached_unit == static_cast<int>(i)) {
+        u->add_leaders(l.id);
+      }
+    }
+    for (uint32_t r = 1; r <= 8; ++r) {
+      if (s.owed_morale & (1u << r)) u->add_owed_morale_reasons(r);
+    }
+  }
+  for (const rules::LeaderState& l : state.leaders) {
+    v1::LeaderState* out = snap.add_leaders();
+    out->set_id(l.id);
+    out->set_command_rating(static_cast<uint32_t>(l.command_rating));
+    if (l.attached_unit >= 0) {
+      out->set_attached_unit(state.profiles[l.attached_unit].id);
+    }
+    out->set_killed(l.killed);
+    out->set_loss_roll_owed(l.loss_roll_owed);
+  }
+  snap.set_digest(Sha256Hex(DeterministicBytes(snap)));
+  return snap;
+}
+
+}  // namespace gunbai::replay

@@ -1,0 +1,38 @@
+// Maps between the gunbai.v1 protos and the rules engine's domain types
+// (Cartographer's FromProto/ToProto). Thread-safe: functions only.
+#ifndef GUNBAI_REPLAY_PROTO_MAPPING_H_
+#define GUNBAI_REPLAY_PROTO_MAPPING_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/report.pb.h"
+#include "gunbai/v1/state.pb.h"
+#include "rules/battle_state.h"
+#include "rules/daimyo/firing.h"
+#include "rules/types.h"
+
+namespace gunbai::replay {
+
+// Builds the starting state from a log's header and order of battle.
+// Returns InvalidArgument naming the unit, leader or clan (by index and id)
+// when an entry is unusable, and saying what to fix.
+absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
+    const gunbai::v1::BattleLog& log);
+
+gunbai::v1::Severity SeverityToProto(rules::Severity s);
+gunbai::v1::TermOrigin OriginToProto(rules::Origin o);
+rules::Formation FormationFromProto(gunbai::v1::Formation f);
+
+// Builds a Shot for resolved unit indexes; its dice borrow from `firing`.
+rules::daimyo::Shot ShotFromProto(const gunbai::v1::Firing& firing, int firer,
+                                  int target);
+
+// Returns a snapshot of `state` with its digest filled in.
+gunbai::v1::BattleStateSnapshot SnapshotFromState(
+    const rules::BattleState& state);
+
+}  // namespace gunbai::replay
+
+#endif  // GUNBAI_REPLAY_PROTO_MAPPING_H_

@@ -1,0 +1,643 @@
+#include "replay/replayer.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "replay/proto_mapping.h"
+#include "rules/daimyo/firing.h"
+#include "rules/daimyo/leader_loss.h"
+
+namespace gunbai::replay {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+using rules::Finding;
+using rules::Phase;
+using rules::Severity;
+
+constexpr rules::MoraleReasons Reason(int n) {
+  return static_cast<rules::MoraleReasons>(1u << n);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
+    const v1::BattleLog& log, const LoadedRuleset& ruleset,
+    google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
+  std::unique_ptr<Replayer> replayer(new Replayer(ruleset, findings));
+  absl::Status status = replayer->Init(log);
+  if (!status.ok()) return status;
+  return replayer;
+}
+
+absl::Status Replayer::Init(const v1::BattleLog& log) {
+  absl::StatusOr<rules::BattleState> state = StateFromOrderOfBattle(log);
+  if (!state.ok()) return state.status();
+  state_ = *std::move(state);
+  for (std::size_t i = 0; i < state_.profiles.size(); ++i) {
+    unit_index_.emplace(state_.profiles[i].id, static_cast<int>(i));
+  }
+  for (std::size_t i = 0; i < state_.leaders.size(); ++i) {
+    leader_index_.emplace(state_.leaders[i].id, static_cast<int>(i));
+  }
+  const auto& ref = log.header().ruleset();
+  if (!ref.name().empty() && ref.name() != rules_.name) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "header.ruleset.name: the log is for the ruleset \"%s\", but it is "
+        "being audited under \"%s\"; give --ruleset with a \"%s\" ruleset "
+        "file.",
+        ref.name(), rules_.name, ref.name()));
+  }
+  if (!ref.version().empty() && ref.version() != rules_.version) {
+    Finding f;
+    f.severity = Severity::kWarning;
+    f.rule_id = "log.ruleset.version";
+    f.message = absl::StrFormat(
+        "The log names %s version %s; it is audited under version %s.",
+        ref.name(), ref.version(), rules_.version);
+    Report(std::move(f));
+  }
+  return absl::OkStatus();
+}
+
+void Replayer::Report(Finding finding) {
+  if (finding.severity == Severity::kDispute) ++disputes_;
+  v1::Finding* out = findings_->Add();
+  out->set_seq(seq_);
+  out->set_turn(turn_);
+  out->set_severity(SeverityToProto(finding.severity));
+  out->set_rule_id(std::string(finding.rule_id));
+  out->set_message(std::move(finding.message));
+  out->set_subject(std::move(finding.subject));
+  out->set_claimed(std::move(finding.claimed));
+  out->set_computed(std::move(finding.computed));
+  for (rules::Term& term : finding.trace) {
+    v1::Term* t = out->add_trace();
+    t->set_value(term.value);
+    t->set_label(std::move(term.label));
+    t->set_rule_id(std::string(term.rule_id));
+    t->set_origin(OriginToProto(term.origin));
+  }
+}
+
+void Replayer::Violation(absl::string_view rule_id, std::string subject,
+                         std::string message) {
+  Finding f;
+  f.severity = Severity::kViolation;
+  f.rule_id = rule_id;
+  f.subject = std::move(subject);
+  f.message = std::move(message);
+  Report(std::move(f));
+}
+
+int Replayer::FindUnit(absl::string_view id) const {
+  auto it = unit_index_.find(id);
+  return it == unit_index_.end() ? -1 : it->second;
+}
+
+int Replayer::FindClan(absl::string_view id) const {
+  for (std::size_t i = 0; i < state_.clans.size(); ++i) {
+    if (state_.clans[i] == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Replayer::ResolveUnit(absl::string_view id, absl::string_view role) {
+  const int unit = FindUnit(id);
+  if (unit < 0) {
+    Violation("log.unit.unknown", std::string(id),
+              absl::StrFormat("The %s \"%s\" is not in the order of battle; "
+                              "the event is skipped. Check the unit id.",
+                              role, id));
+  }
+  return unit;
+}
+
+bool Replayer::UnitOnTable(int unit, absl::string_view what) {
+  if (!state_.units[unit].removed) return true;
+  Violation("log.unit.removed", state_.profiles[unit].id,
+            absl::StrFormat("%s was removed from the table earlier and cannot "
+                            "%s.",
+                            UnitLabel(state_, unit), what));
+  return false;
+}
+
+void Replayer::CheckDiceFaces(
+    const google::protobuf::RepeatedField<uint32_t>& dice,
+    absl::string_view what, absl::string_view subject) {
+  for (int i = 0; i < dice.size(); ++i) {
+    if (dice[i] >= 1 && dice[i] <= 6) continue;
+    Violation("log.die.range", std::string(subject),
+              absl::StrFormat("Die %d of the %s reads %d; a die reads 1 to 6.",
+                              i + 1, what, dice[i]));
+  }
+}
+
+bool Replayer::CheckSequence(const v1::Event& event) {
+  if (state_.any_event && event.seq() <= state_.last_seq) {
+    Violation("log.seq.order", "",
+              absl::StrFormat("Event seq %d follows seq %d; sequence numbers "
+                              "must increase. Renumber the log.",
+                              event.seq(), state_.last_seq));
+  }
+  state_.any_event = true;
+  state_.last_seq = event.seq();
+  if (state_.phase == Phase::kGameOver) {
+    Violation("daimyo.sequence.after_game_end", "",
+              "This event comes after the end of the game; it is skipped.");
+    return false;
+  }
+  if (event.body_case() == v1::Event::BODY_NOT_SET) {
+    Violation("log.event.empty", "",
+              "The event has no body (turn_start, firing, ...); it is "
+              "skipped.");
+    return false;
+  }
+  const bool opens = event.has_turn_start() || event.has_game_end();
+  if (!opens && (state_.phase == Phase::kBeforeGame ||
+                 state_.phase == Phase::kTurnEnded)) {
+    Violation("daimyo.sequence.outside_turn", "",
+              "This event comes outside a turn (before a turn_start); it is "
+              "replayed anyway.");
+  }
+  if (!event.has_turn_start() && state_.turn > 0 &&
+      event.turn() != static_cast<uint32_t>(state_.turn)) {
+    Violation("log.turn.mismatch", "",
+              absl::StrFormat("The event says turn %d but the game is in turn "
+                              "%d.",
+                              event.turn(), state_.turn));
+  }
+  if (!event.clan().empty() && FindClan(event.clan()) < 0) {
+    Violation("log.clan.unknown", event.clan(),
+              absl::StrFormat("The acting clan \"%s\" is not in the header.",
+                              event.clan()));
+  }
+  return true;
+}
+
+bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
+  if (state_.active_clan < 0) {
+    Violation("daimyo.sequence.no_active_clan", "",
+              absl::StrFormat("A %s before any clan was activated this turn.",
+                              what));
+    return false;
+  }
+  if (state_.phase > phase && state_.phase <= Phase::kMelee) {
+    Violation("daimyo.sequence.phase_order", "",
+              absl::StrFormat("A %s during the %s phase of %s's activation; "
+                              "an activation runs movement, then firing, then "
+                              "melee.",
+                              what, rules::PhaseName(state_.phase),
+                              state_.clans[state_.active_clan]));
+    return false;
+  }
+  state_.phase = phase;
+  return true;
+}
+
+void Replayer::Apply(const v1::Event& event) {
+  seq_ = event.seq();
+  turn_ = event.turn();
+  if (!CheckSequence(event)) return;
+  switch (event.body_case()) {
+    case v1::Event::kTurnStart: OnTurnStart(event); break;
+    case v1::Event::kActivation: OnActivation(event); break;
+    case v1::Event::kMove: OnMove(event.move()); break;
+    case v1::Event::kCharge: OnCharge(event.charge()); break;
+    case v1::Event::kFiring: OnFiring(event); break;
+    case v1::Event::kMeleeRound: OnMeleeRound(event.melee_round()); break;
+    case v1::Event::kChallenge: OnChallenge(event.challenge()); break;
+    case v1::Event::kMoraleTest: OnMoraleTest(event.morale_test()); break;
+    case v1::Event::kLeaderLoss: OnLeaderLoss(event.leader_loss()); break;
+    case v1::Event::kResultMove: OnResultMove(event.result_move()); break;
+    case v1::Event::kRemoval: OnRemoval(event.removal()); break;
+    case v1::Event::kTurnEnd: OnTurnEnd(); break;
+    case v1::Event::kGameEnd: OnGameEnd(); break;
+    case v1::Event::BODY_NOT_SET: break;
+  }
+}
+
+void Replayer::OnTurnStart(const v1::Event& event) {
+  if (state_.phase != Phase::kBeforeGame && state_.phase != Phase::kTurnEnded) {
+    Violation("daimyo.sequence.turn_end_missing", "",
+              absl::StrFormat("Turn %d starts before turn %d ended; the log "
+                              "needs a turn_end.",
+                              event.turn(), state_.turn));
+    OnTurnEnd();
+  }
+  const int expected = state_.turn + 1;
+  if (event.turn() != static_cast<uint32_t>(expected)) {
+    Violation("daimyo.sequence.turn_number", "",
+              absl::StrFormat("Turn %d starts after turn %d; turns count up "
+                              "from 1 by one.",
+                              event.turn(), state_.turn));
+  }
+  const auto& start = event.turn_start();
+  const int initiative = FindClan(start.initiative_clan());
+  if (initiative < 0) {
+    Violation("log.clan.unknown", start.initiative_clan(),
+              absl::StrFormat("The initiative clan \"%s\" is not in the "
+                              "header.",
+                              start.initiative_clan()));
+  }
+  CheckDiceFaces(start.initiative_dice(), "initiative roll", "");
+  rules::StartNewTurn(state_, static_cast<int>(event.turn()), initiative);
+}
+
+void Replayer::OnActivation(const v1::Event& event) {
+  const int clan = FindClan(event.clan());
+  if (clan < 0) return;  // CheckSequence reported it.
+  const std::uint32_t bit = 1u << clan;
+  if (state_.activated_clans & bit) {
+    Violation("daimyo.sequence.activation_twice", event.clan(),
+              absl::StrFormat("%s is activated a second time in turn %d; each "
+                              "clan is activated once a turn.",
+                              event.clan(), state_.turn));
+  }
+  state_.activated_clans |= bit;
+  state_.active_clan = clan;
+  state_.phase = Phase::kMovement;
+}
+
+void Replayer::OnMove(const v1::Move& move) {
+  const int unit = ResolveUnit(move.unit(), "moving unit");
+  if (unit < 0 || !UnitOnTable(unit, "move")) return;
+  EnterPhase(Phase::kMovement, "move");
+  const std::string label = UnitLabel(state_, unit);
+  rules::UnitStatus& status = state_.units[unit];
+  if (state_.profiles[unit].clan != state_.active_clan &&
+      state_.active_clan >= 0) {
+    Violation("daimyo.move.active_clan", move.unit(),
+              absl::StrCat(label, " moved, but only the active clan moves."));
+  }
+  if (status.routing) {
+    Violation("daimyo.move.routing", move.unit(),
+              absl::StrCat(label, " is routing and moves only by rout "
+                                  "moves."));
+  }
+  if (status.in_melee) {
+    Violation("daimyo.move.in_melee", move.unit(),
+              absl::StrCat(label, " is in melee and may not break off "
+                                  "voluntarily."));
+  }
+  status.moved_this_turn = true;
+  if (move.formation() != v1::FORMATION_UNSPECIFIED) {
+    status.formation = FormationFromProto(move.formation());
+  }
+  if (move.stands_per_rank() > 0) {
+    status.stands_per_rank = static_cast<int>(
+        std::min<uint32_t>(move.stands_per_rank(), kMaxStands));
+  }
+}
+
+void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
+  const int unit = ResolveUnit(charge.unit(), "charging unit");
+  const int target = ResolveUnit(charge.target(), "charge target");
+  if (unit < 0 || target < 0 || !UnitOnTable(unit, "charge")) return;
+  EnterPhase(Phase::kMovement, "charge declaration");
+  const std::string label = UnitLabel(state_, unit);
+  rules::UnitStatus& status = state_.units[unit];
+  if (state_.profiles[unit].clan != state_.active_clan &&
+      state_.active_clan >= 0) {
+    Violation("daimyo.charge.active_clan", charge.unit(),
+              absl::StrCat(label, " declared a charge, but only the active "
+                                  "clan charges."));
+  }
+  if (state_.profiles[target].clan == state_.profiles[unit].clan) {
+    Violation("daimyo.charge.target_enemy", charge.unit(),
+              absl::StrCat(label, " declared a charge on ",
+                           UnitLabel(state_, target),
+                           ", which is not an enemy unit."));
+  }
+  if (status.routing || status.in_melee) {
+    Violation("daimyo.charge.eligibility", charge.unit(),
+              absl::StrCat(label, " is ",
+                           status.routing ? "routing" : "in melee",
+                           " and may not declare a charge."));
+  }
+  UnitOnTable(target, "be charged");
+  status.charging = true;
+  status.charging_target = target;
+  status.moved_this_turn = true;
+}
+
+void Replayer::OnFiring(const v1::Event& event) {
+  const v1::Firing& firing = event.firing();
+  const int firer = ResolveUnit(firing.unit(), "firing unit");
+  const int target = ResolveUnit(firing.target(), "target");
+  if (firer < 0 || target < 0 || !UnitOnTable(firer, "fire")) return;
+  EnterPhase(Phase::kFiring, "firing");
+  if (!event.clan().empty() &&
+      FindClan(event.clan()) != state_.profiles[firer].clan) {
+    Violation("log.event.clan", firing.unit(),
+              absl::StrFormat("The event's acting clan is %s but %s belongs "
+                              "to %s.",
+                              event.clan(), UnitLabel(state_, firer),
+                              state_.clans[state_.profiles[firer].clan]));
+  }
+  const rules::daimyo::Shot shot = ShotFromProto(firing, firer, target);
+  const bool resolvable = rules::daimyo::CheckFiring(rules_, state_, shot, *this);
+  int hits = 0;
+  if (resolvable) {
+    const auto res = rules::daimyo::ResolveFiring(rules_, state_, shot, nullptr);
+    hits = res.hits;
+    if (firing.has_claimed_hits() && firing.claimed_hits() != uint32_t(hits)) {
+      ReportFiringDispute(firing, shot, hits);
+    }
+  }
+  if (firing.has_claimed_hits()) {
+    hits = static_cast<int>(std::min<uint32_t>(firing.claimed_hits(), 1000));
+  } else if (!resolvable) {
+    Finding f;
+    f.severity = Severity::kUnverifiable;
+    f.rule_id = "daimyo.fire.hit";
+    f.subject = firing.unit();
+    f.message = "The dice cannot be read and the log claims no hits; replay "
+                "lands no hits.";
+    Report(std::move(f));
+  }
+  int stands_lost = -1;
+  if (firing.has_claimed_stands_lost()) {
+    const rules::UnitStatus& t = state_.units[target];
+    const int computed = std::min(
+        rules::StandsLostByHits(t.carried_hits, hits, rules_.hits_per_stand),
+        t.stands);
+    stands_lost = static_cast<int>(
+        std::min<uint32_t>(firing.claimed_stands_lost(), kMaxStands));
+    if (stands_lost != computed) {
+      ReportStandLossDispute(target, hits, stands_lost, computed);
+    }
+  }
+  rules::daimyo::ApplyFiring(rules_, state_, shot, hits, stands_lost);
+}
+
+void Replayer::ReportFiringDispute(const v1::Firing& firing,
+                                   const rules::daimyo::Shot& shot,
+                                   int computed) {
+  Finding f;
+  f.severity = Severity::kDispute;
+  f.rule_id = "daimyo.fire.hit";
+  f.subject = firing.unit();
+  const auto res =
+      rules::daimyo::ResolveFiring(rules_, state_, shot, &f.trace);
+  f.claimed = absl::StrCat(firing.claimed_hits(), " hits");
+  f.computed = absl::StrCat(computed, " hits");
+  f.message = absl::StrFormat(
+      "%s firing at %s: the log claims %d hit%s, the dice give %d (each "
+      "stand's 2d6 %+d, %d or more hits).",
+      UnitLabel(state_, shot.firer), UnitLabel(state_, shot.target),
+      firing.claimed_hits(), firing.claimed_hits() == 1 ? "" : "s", computed,
+      res.modifier, rules_.firing.hit_score);
+  Report(std::move(f));
+}
+
+void Replayer::ReportStandLossDispute(int target, int hits, int claimed,
+                                      int computed) {
+  const rules::UnitStatus& t = state_.units[target];
+  Finding f;
+  f.severity = Severity::kDispute;
+  f.rule_id = "daimyo.fire.stand_loss";
+  f.subject = state_.profiles[target].id;
+  f.claimed = absl::StrCat(claimed, " stands lost");
+  f.computed = absl::StrCat(computed, " stands lost");
+  f.trace.push_back({t.carried_hits, "hits carried from before",
+                     "daimyo.fire.stand_loss", rules::Origin::kComputed});
+  f.trace.push_back({hits, "hits of this firing, as played",
+                     "daimyo.fire.stand_loss", rules::Origin::kComputed});
+  f.trace.push_back(
+      {computed,
+       absl::StrFormat("(%d + %d) / %d = %d stands lost, %d hits carry over",
+                       t.carried_hits, hits, rules_.hits_per_stand, computed,
+                       t.carried_hits + hits - computed * rules_.hits_per_stand),
+       "daimyo.fire.stand_loss", rules::Origin::kComputed});
+  f.message = absl::StrFormat(
+      "%s: the log claims %d stand%s lost, but %d carried + %d new hits "
+      "remove %d (one stand per %d hits).",
+      UnitLabel(state_, target), claimed, claimed == 1 ? "" : "s",
+      t.carried_hits, hits, computed, rules_.hits_per_stand);
+  Report(std::move(f));
+}
+
+void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
+  auto it = leader_index_.find(roll.leader());
+  if (it == leader_index_.end()) {
+    Violation("log.leader.unknown", roll.leader(),
+              absl::StrFormat("The leader \"%s\" is not in the order of "
+                              "battle; the event is skipped.",
+                              roll.leader()));
+    return;
+  }
+  const int leader = it->second;
+  const rules::LeaderState& l = state_.leaders[leader];
+  if (!l.loss_roll_owed) {
+    Violation("daimyo.leader_loss.not_owed", roll.leader(),
+              absl::StrFormat("%s rolls for leader loss, but no roll is owed: "
+                              "a leader rolls when his unit loses a stand.",
+                              l.name.empty() ? l.id : l.name));
+    return;
+  }
+  if (roll.die() < 1 || roll.die() > 6) {
+    Violation("log.die.range", roll.leader(),
+              absl::StrFormat("The leader-loss die reads %d; a die reads 1 to "
+                              "6.",
+                              roll.die()));
+    ApplyLeaderLoss(leader, roll.has_claimed_killed() && roll.claimed_killed());
+    return;
+  }
+  const auto res = rules::daimyo::ResolveLeaderLoss(
+      rules_, l, static_cast<int>(roll.die()), nullptr);
+  bool killed = res.killed;
+  if (roll.has_claimed_killed() && roll.claimed_killed() != res.killed) {
+    Finding f;
+    f.severity = Severity::kDispute;
+    f.rule_id = "daimyo.leader_loss.roll";
+    f.subject = roll.leader();
+    rules::daimyo::ResolveLeaderLoss(rules_, l, static_cast<int>(roll.die()),
+                                     &f.trace);
+    f.claimed = roll.claimed_killed() ? "killed" : "survives";
+    f.computed = res.killed ? "killed" : "survives";
+    f.message = absl::StrFormat(
+        "%s: the log says the leader %s, but %d on the die + %d stands left "
+        "= %d, and %d or less kills.",
+        l.name.empty() ? l.id : l.name, f.claimed, roll.die(),
+        l.loss_roll_stands_left, res.total, rules_.leader_killed_at_or_below);
+    Report(std::move(f));
+    killed = roll.claimed_killed();
+  }
+  ApplyLeaderLoss(leader, killed);
+}
+
+void Replayer::ApplyLeaderLoss(int leader, bool killed) {
+  rules::daimyo::ApplyLeaderLoss(state_, leader, killed);
+}
+
+void Replayer::Unchecked(absl::string_view rule_id, std::string subject,
+                         absl::string_view what) {
+  Finding f;
+  f.severity = Severity::kUnverifiable;
+  f.rule_id = rule_id;
+  f.subject = std::move(subject);
+  f.message = absl::StrCat(what,
+                           " replayed as played; gunbai does not audit these "
+                           "yet.");
+  Report(std::move(f));
+}
+
+void Replayer::LandHits(int unit, int hits) {
+  const int lost = rules::ApplyHits(state_.units[unit], hits,
+                                    rules_.hits_per_stand, -1);
+  if (lost > 0) {
+    state_.units[unit].owed_morale |= Reason(1);
+    rules::OweLeaderLossRolls(state_, unit,
+                              rules_.headquarters_counts_as_stands);
+  }
+}
+
+void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
+  EnterPhase(Phase::kMelee, "melee round");
+  if (round.sides_size() != 2) {
+    Violation("log.melee.sides", "",
+              absl::StrFormat("A melee round has two sides; this one has %d. "
+                              "It is skipped.",
+                              round.sides_size()));
+    return;
+  }
+  int units[2];
+  for (int i = 0; i < 2; ++i) {
+    units[i] = ResolveUnit(round.sides(i).unit(), "melee unit");
+    if (units[i] < 0) return;
+    CheckDiceFaces(round.sides(i).dice(), "melee roll", round.sides(i).unit());
+  }
+  for (int i = 0; i < 2; ++i) {
+    state_.units[units[i]].in_melee = true;
+    const auto& side = round.sides(i);
+    if (side.has_claimed_hits()) {
+      LandHits(units[1 - i], static_cast<int>(std::min<uint32_t>(
+                                 side.claimed_hits(), 1000)));
+    }
+  }
+  Unchecked("daimyo.melee.round", round.sides(0).unit(), "Melee rounds are");
+}
+
+void Replayer::OnChallenge(const v1::Challenge& challenge) {
+  auto challenger = leader_index_.find(challenge.challenger());
+  auto challenged = leader_index_.find(challenge.challenged());
+  if (challenger == leader_index_.end() || challenged == leader_index_.end()) {
+    Violation("log.leader.unknown", challenge.challenger(),
+              "A leader of the challenge is not in the order of battle; the "
+              "event is skipped.");
+    return;
+  }
+  CheckDiceFaces(challenge.dice(), "duel roll", challenge.challenger());
+  rules::LeaderState& a = state_.leaders[challenger->second];
+  rules::LeaderState& b = state_.leaders[challenged->second];
+  if (!challenge.accepted()) {
+    b.command_rating = std::max(1, b.command_rating - 1);
+  } else if (challenge.claimed_winner() == a.id ||
+             challenge.claimed_winner() == b.id) {
+    rules::LeaderState& winner = challenge.claimed_winner() == a.id ? a : b;
+    rules::LeaderState& loser = challenge.claimed_winner() == a.id ? b : a;
+    winner.command_rating = std::min(4, winner.command_rating + 1);
+    loser.killed = true;
+    if (loser.attached_unit >= 0) {
+      state_.units[loser.attached_unit].owed_morale |= Reason(5);
+    }
+  }
+  Unchecked("daimyo.melee.challenge", challenge.challenger(), "Challenges are");
+}
+
+void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
+  const int unit = ResolveUnit(test.unit(), "testing unit");
+  if (unit < 0 || !UnitOnTable(unit, "test morale")) return;
+  CheckDiceFaces(test.dice(), "morale roll", test.unit());
+  rules::UnitStatus& s = state_.units[unit];
+  if (test.reason() >= 1 && test.reason() <= 8) {
+    s.owed_morale &= static_cast<rules::MoraleReasons>(~Reason(test.reason()));
+  }
+  switch (test.claimed_result()) {
+    case v1::MORALE_RESULT_HALT:
+    case v1::MORALE_RESULT_RETIRE:
+      s.halted = true;
+      break;
+    case v1::MORALE_RESULT_RETREAT:
+      s.halted = true;
+      s.disordered = true;
+      break;
+    case v1::MORALE_RESULT_ROUT:
+      s.routing = s.has_routed = s.disordered = true;
+      s.in_melee = false;
+      break;
+    case v1::MORALE_RESULT_DISPERSED:
+      s.removed = true;
+      break;
+    case v1::MORALE_RESULT_FRENZY:
+      s.frenzied = true;
+      break;
+    case v1::MORALE_RESULT_RALLY:
+      s.routing = false;
+      break;
+    default:
+      break;
+  }
+  Unchecked("daimyo.morale.test", test.unit(), "Morale tests are");
+}
+
+void Replayer::OnResultMove(const v1::ResultMove& move) {
+  const int unit = ResolveUnit(move.unit(), "unit");
+  if (unit < 0 || !UnitOnTable(unit, "make a result move")) return;
+  CheckDiceFaces(move.dice(), "move roll", move.unit());
+  rules::UnitStatus& s = state_.units[unit];
+  switch (move.kind()) {
+    case v1::RESULT_MOVE_KIND_ROUT:
+      s.routing = s.has_routed = s.disordered = true;
+      s.in_melee = s.frenzied = false;
+      break;
+    case v1::RESULT_MOVE_KIND_PUSH_BACK:
+      s.frenzied = false;
+      break;
+    case v1::RESULT_MOVE_KIND_RETREAT:
+      s.disordered = true;
+      s.in_melee = false;
+      break;
+    case v1::RESULT_MOVE_KIND_RETIRE:
+      s.in_melee = false;
+      break;
+    case v1::RESULT_MOVE_KIND_PURSUIT:
+      s.pursuing = true;
+      s.in_melee = false;
+      break;
+    default:
+      break;
+  }
+}
+
+void Replayer::OnRemoval(const v1::Removal& removal) {
+  const int unit = ResolveUnit(removal.unit(), "removed unit");
+  if (unit < 0 || !UnitOnTable(unit, "be removed again")) return;
+  state_.units[unit].removed = true;
+}
+
+void Replayer::OnTurnEnd() {
+  if (state_.phase == Phase::kBeforeGame || state_.phase == Phase::kTurnEnded) {
+    Violation("daimyo.sequence.outside_turn", "",
+              "A turn_end with no turn in progress.");
+  }
+  for (rules::LeaderState& leader : state_.leaders) {
+    if (!leader.loss_roll_owed) continue;
+    Violation("daimyo.leader_loss.missing", leader.id,
+              absl::StrFormat("%s's unit lost a stand this turn but the log "
+                              "has no leader-loss roll for him; roll 1d6 + "
+                              "stands left, 4 or less kills.",
+                              leader.name.empty() ? leader.id : leader.name));
+    leader.loss_roll_owed = false;
+  }
+  state_.phase = Phase::kTurnEnded;
+  state_.active_clan = -1;
+}
+
+void Replayer::OnGameEnd() { state_.phase = Phase::kGameOver; }
+
+}  // namespace gunbai::replay

@@ -1,0 +1,87 @@
+#include "rules/battle_state.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace gunbai::rules {
+
+absl::string_view PhaseName(Phase p) {
+  switch (p) {
+    case Phase::kBeforeGame: return "before the game";
+    case Phase::kTurnStart: return "turn start";
+    case Phase::kMovement: return "movement";
+    case Phase::kFiring: return "firing";
+    case Phase::kMelee: return "melee";
+    case Phase::kTurnEnded: return "turn ended";
+    case Phase::kGameOver: return "game over";
+  }
+  return "?";
+}
+
+std::string UnitLabel(const BattleState& state, int unit) {
+  const UnitProfile& p = state.profiles[unit];
+  if (p.name.empty()) return p.id;
+  return absl::StrCat(p.name, " (", p.id, ")");
+}
+
+bool BattleState::IsBeingCharged(int target) const {
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (IsChargedBy(target, static_cast<int>(i))) return true;
+  }
+  return false;
+}
+
+bool BattleState::HasLeaderAttached(int unit) const {
+  return std::any_of(leaders.begin(), leaders.end(), [unit](const auto& l) {
+    return !l.killed && l.attached_unit == unit;
+  });
+}
+
+int ApplyHits(UnitStatus& unit, int hits, int hits_per_stand,
+              int stands_lost_override) {
+  const int total = unit.carried_hits + hits;
+  int lost = stands_lost_override >= 0 ? stands_lost_override
+                                       : total / hits_per_stand;
+  lost = std::min(lost, unit.stands);
+  unit.carried_hits = std::clamp(total - lost * hits_per_stand, 0,
+                                 hits_per_stand - 1);
+  unit.stands -= lost;
+  unit.stands_lost += lost;
+  unit.stands_lost_this_turn += lost;
+  if (unit.stands == 0) {
+    unit.removed = true;
+    unit.carried_hits = 0;
+  }
+  return lost;
+}
+
+void OweLeaderLossRolls(BattleState& state, int unit, int hq_counts_as) {
+  const bool hq =
+      state.profiles[unit].troop_type == TroopType::kHeadquarters;
+  const int stands_left = hq ? hq_counts_as : state.units[unit].stands;
+  for (LeaderState& leader : state.leaders) {
+    if (leader.killed || leader.attached_unit != unit) continue;
+    leader.loss_roll_owed = true;
+    leader.loss_roll_stands_left = stands_left;
+  }
+}
+
+void StartNewTurn(BattleState& state, int turn, int initiative_clan) {
+  state.turn = turn;
+  state.initiative_clan = initiative_clan;
+  state.active_clan = -1;
+  state.activated_clans = 0;
+  state.phase = Phase::kTurnStart;
+  for (UnitStatus& u : state.units) {
+    u.fired_this_turn = false;
+    u.moved_this_turn = false;
+    u.charging = false;
+    u.charging_target = -1;
+    u.stands_lost_this_turn = 0;
+    u.owed_morale = 0;
+    u.pursuing = false;
+  }
+}
+
+}  // namespace gunbai::rules

@@ -1,0 +1,14 @@
+// The rulesets shipped with gunbai, as the text of their data files.
+#ifndef GUNBAI_RULES_BUILTIN_RULESETS_H_
+#define GUNBAI_RULES_BUILTIN_RULESETS_H_
+
+#include "absl/strings/string_view.h"
+
+namespace gunbai::rules {
+
+// Returns the text of rules/daimyo/daimyo.textproto, embedded at build time.
+absl::string_view DaimyoRulesetText();
+
+}  // namespace gunbai::rules
+
+#endif  // GUNBAI_RULES_BUILTIN_RULESETS_H_

@@ -1,0 +1,351 @@
+#include "rules/daimyo/firing.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace gunbai::rules::daimyo {
+
+namespace {
+
+void Violation(FindingSink& sink, const BattleState& state, int unit,
+               absl::string_view rule_id, std::string message) {
+  Finding f;
+  f.severity = Severity::kViolation;
+  f.rule_id = rule_id;
+  f.message = std::move(message);
+  f.subject = state.profiles[unit].id;
+  sink.Report(std::move(f));
+}
+
+RangeBand BandForDistance(const FiringRules& firing, int distance_mm,
+                          bool woods_limit) {
+  if (woods_limit && distance_mm > firing.woods_range_mm) {
+    return RangeBand::kOutOfRange;
+  }
+  if (distance_mm <= firing.effective_range_mm) return RangeBand::kEffective;
+  if (distance_mm <= firing.long_range_mm) return RangeBand::kLong;
+  return RangeBand::kOutOfRange;
+}
+
+bool VeteranOrBetter(Quality q) {
+  return q == Quality::kElite || q == Quality::kVeteran;
+}
+
+void CheckWhoMayFire(const BattleState& state, const Shot& shot,
+                     FindingSink& sink) {
+  const UnitProfile& firer = state.profiles[shot.firer];
+  const bool active = firer.clan == state.active_clan;
+  bool charged_by_active = false;
+  for (std::size_t i = 0; i < state.units.size(); ++i) {
+    if (state.IsChargedBy(shot.firer, static_cast<int>(i)) &&
+        state.profiles[i].clan == state.active_clan) {
+      charged_by_active = true;
+    }
+  }
+  const bool declared_charged = shot.facts.firer_being_charged.value_or(false);
+  if (!active && !charged_by_active && !declared_charged) {
+    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.active_clan",
+              absl::StrFormat("%s fired, but only units of the active clan "
+                              "(%s) or the targets of its charges may fire.",
+                              UnitLabel(state, shot.firer),
+                              state.active_clan >= 0
+                                  ? state.clans[state.active_clan]
+                                  : std::string("none")));
+  }
+  if (!active && charged_by_active &&
+      !state.IsChargedBy(shot.firer, shot.target)) {
+    Violation(sink, state, shot.firer,
+              "daimyo.fire.eligibility.charged_fire_at_chargers",
+              absl::StrFormat("%s is being charged and may fire only at a unit "
+                              "charging it; %s is not charging it.",
+                              UnitLabel(state, shot.firer),
+                              UnitLabel(state, shot.target)));
+  }
+}
+
+void CheckEligibility(const BattleState& state, const Shot& shot,
+                      FindingSink& sink) {
+  const UnitProfile& firer = state.profiles[shot.firer];
+  const UnitStatus& status = state.units[shot.firer];
+  const std::string label = UnitLabel(state, shot.firer);
+  if (firer.missile_weapon == MissileWeapon::kNone) {
+    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.missile_weapon",
+              absl::StrCat(label, " has no bow or arquebus and cannot fire."));
+  }
+  if (status.fired_this_turn) {
+    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.once_per_turn",
+              absl::StrCat(label, " already fired this turn; a unit fires at "
+                                  "most once per turn."));
+  }
+  if (status.charging || status.in_melee) {
+    Violation(sink, state, shot.firer,
+              "daimyo.fire.eligibility.charging_or_in_melee",
+              absl::StrCat(label, " is ",
+                           status.charging ? "charging" : "in melee",
+                           " and may not fire."));
+  }
+  if (status.routing) {
+    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.routing",
+              absl::StrCat(label, " is routing and may not fire."));
+  }
+  const UnitProfile& target = state.profiles[shot.target];
+  if (target.clan == firer.clan) {
+    Violation(sink, state, shot.firer, "daimyo.fire.target.enemy",
+              absl::StrCat(label, " fired at ", UnitLabel(state, shot.target),
+                           ", which is not an enemy unit."));
+  } else if (state.units[shot.target].removed) {
+    Violation(sink, state, shot.firer, "daimyo.fire.target.on_table",
+              absl::StrCat(label, " fired at ", UnitLabel(state, shot.target),
+                           ", which is no longer on the table."));
+  }
+}
+
+void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
+                        const Shot& shot, FindingSink& sink) {
+  const std::string label = UnitLabel(state, shot.firer);
+  const ResolvedBand band = ResolveBand(rules, state, shot);
+  if (band.band == RangeBand::kOutOfRange) {
+    std::string why = shot.facts.distance_mm.has_value()
+                          ? absl::StrFormat(" at %d mm (long range ends at %d "
+                                            "mm%s)",
+                                            *shot.facts.distance_mm,
+                                            rules.firing.long_range_mm,
+                                            shot.facts.woods_limit
+                                                ? absl::StrFormat(
+                                                      ", %d mm in woods",
+                                                      rules.firing
+                                                          .woods_range_mm)
+                                                : "")
+                          : " (declared out of range)";
+    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.range",
+              absl::StrCat(label, " fired at a target out of range", why,
+                           "."));
+  }
+  if (band.forced_long && shot.facts.declared_band == RangeBand::kEffective) {
+    Violation(sink, state, shot.firer, "daimyo.fire.range.long_at_chargers",
+              absl::StrCat(label, " fired at effective range at chargers that "
+                                  "began their charge beyond effective range; "
+                                  "that fire is at long range unless the "
+                                  "firers are in cover or Veteran or Elite."));
+  }
+  const int max_stands = MaxFiringStands(rules, state, shot);
+  if (shot.stands_firing > max_stands) {
+    const UnitStatus& status = state.units[shot.firer];
+    const bool building_cap =
+        shot.facts.firing_from_building &&
+        max_stands == rules.firing.max_stands_from_building;
+    Violation(
+        sink, state, shot.firer,
+        building_cap ? "daimyo.fire.eligibility.building"
+                     : "daimyo.fire.eligibility.ranks",
+        building_cap
+            ? absl::StrFormat("%s fired with %d stands from a building; at "
+                              "most %d may fire from a building.",
+                              label, shot.stands_firing, max_stands)
+            : absl::StrFormat(
+                  "%s fired with %d stands; %s with %d stands a rank and %d "
+                  "stands it may fire with at most %d (%d rank%s deep).",
+                  label, shot.stands_firing,
+                  status.disordered ? "disordered" : "in good order",
+                  status.stands_per_rank, status.stands, max_stands,
+                  status.disordered ? rules.firing.ranks_disordered
+                                    : rules.firing.ranks_good_order,
+                  (status.disordered ? rules.firing.ranks_disordered
+                                     : rules.firing.ranks_good_order) == 1
+                      ? ""
+                      : "s"));
+  }
+}
+
+bool CheckDice(const Ruleset& rules, const BattleState& state,
+               const Shot& shot, FindingSink& sink) {
+  const std::string label = UnitLabel(state, shot.firer);
+  bool ok = true;
+  const std::size_t want =
+      static_cast<std::size_t>(shot.stands_firing) * rules.firing.dice_per_stand;
+  if (shot.stands_firing <= 0) {
+    Violation(sink, state, shot.firer, "daimyo.fire.dice_count",
+              absl::StrCat(label, " fired with no stands declared; give "
+                                  "stands_firing."));
+    ok = false;
+  } else if (shot.dice.size() != want) {
+    Violation(sink, state, shot.firer, "daimyo.fire.dice_count",
+              absl::StrFormat("%s fired with %d stands, which roll %d dice "
+                              "(%d per stand); the log has %d.",
+                              label, shot.stands_firing, want,
+                              rules.firing.dice_per_stand, shot.dice.size()));
+    ok = false;
+  }
+  for (std::size_t i = 0; i < shot.dice.size(); ++i) {
+    if (shot.dice[i] < 1 || shot.dice[i] > 6) {
+      Violation(sink, state, shot.firer, "log.die.range",
+                absl::StrFormat("Die %d of the firing by %s reads %d; a die "
+                                "reads 1 to 6.",
+                                i + 1, label, shot.dice[i]));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+struct FactorCheck {
+  FiringFactor factor;
+  bool applies;
+  Origin origin;
+};
+
+}  // namespace
+
+bool FirerBeingCharged(const BattleState& state, const Shot& shot) {
+  if (shot.facts.firer_being_charged.has_value()) {
+    return *shot.facts.firer_being_charged;
+  }
+  return state.IsBeingCharged(shot.firer);
+}
+
+ResolvedBand ResolveBand(const Ruleset& rules, const BattleState& state,
+                         const Shot& shot) {
+  ResolvedBand r;
+  if (shot.facts.distance_mm.has_value()) {
+    r.band = BandForDistance(rules.firing, *shot.facts.distance_mm,
+                             shot.facts.woods_limit);
+    r.origin = Origin::kComputed;
+  } else {
+    r.band = shot.facts.declared_band;
+    r.origin = Origin::kDeclared;
+  }
+  if (r.band == RangeBand::kEffective && FirerBeingCharged(state, shot) &&
+      shot.facts.chargers_began_beyond_effective &&
+      !shot.facts.firer_in_cover &&
+      !VeteranOrBetter(state.profiles[shot.firer].quality)) {
+    r.band = RangeBand::kLong;
+    r.forced_long = true;
+    r.origin = Origin::kComputed;
+  }
+  return r;
+}
+
+int MaxFiringStands(const Ruleset& rules, const BattleState& state,
+                    const Shot& shot) {
+  const UnitStatus& status = state.units[shot.firer];
+  const int ranks = status.disordered ? rules.firing.ranks_disordered
+                                      : rules.firing.ranks_good_order;
+  int max_stands = std::min(status.stands, ranks * status.stands_per_rank);
+  if (shot.facts.firing_from_building) {
+    max_stands = std::min(max_stands, rules.firing.max_stands_from_building);
+  }
+  return max_stands;
+}
+
+bool CheckFiring(const Ruleset& rules, const BattleState& state,
+                 const Shot& shot, FindingSink& sink) {
+  CheckWhoMayFire(state, shot, sink);
+  CheckEligibility(state, shot, sink);
+  CheckRangeAndRanks(rules, state, shot, sink);
+  return CheckDice(rules, state, shot, sink);
+}
+
+FiringResolution ResolveFiring(const Ruleset& rules, const BattleState& state,
+                               const Shot& shot, Trace* trace) {
+  const UnitProfile& firer = state.profiles[shot.firer];
+  const UnitStatus& status = state.units[shot.firer];
+  const UnitProfile& target = state.profiles[shot.target];
+  const UnitStatus& target_status = state.units[shot.target];
+  const ShotFacts& facts = shot.facts;
+
+  FiringResolution res;
+  res.band = ResolveBand(rules, state, shot);
+  const Origin charged_origin = facts.firer_being_charged.has_value()
+                                    ? Origin::kDeclared
+                                    : Origin::kComputed;
+  const bool column = target_status.formation == Formation::kColumn;
+  const bool building = target_status.formation == Formation::kBuilding;
+  const FactorCheck checks[] = {
+      {FiringFactor::kFirstVolley,
+       !status.first_volley_spent && !status.disordered, Origin::kComputed},
+      {FiringFactor::kTargetLightArmour, target.armour == Armour::kLight,
+       Origin::kComputed},
+      {FiringFactor::kArquebusVsCavalry,
+       firer.missile_weapon == MissileWeapon::kArquebus &&
+           target.mobility == Mobility::kMounted,
+       Origin::kComputed},
+      {FiringFactor::kEffectiveRange, res.band.band == RangeBand::kEffective,
+       res.band.origin},
+      {FiringFactor::kTargetColumnOrFlanked,
+       facts.target_in_column_or_flanked || column,
+       facts.target_in_column_or_flanked ? Origin::kDeclared
+                                         : Origin::kComputed},
+      {FiringFactor::kTargetInBuilding, facts.target_in_building || building,
+       facts.target_in_building ? Origin::kDeclared : Origin::kComputed},
+      {FiringFactor::kBowVsHeavyArmour,
+       firer.missile_weapon == MissileWeapon::kBow &&
+           target.armour == Armour::kHeavy,
+       Origin::kComputed},
+      {FiringFactor::kFirerDisordered, status.disordered, Origin::kComputed},
+      {FiringFactor::kFirerRaw, firer.quality == Quality::kRaw,
+       Origin::kComputed},
+      {FiringFactor::kFirerBeingCharged, FirerBeingCharged(state, shot),
+       charged_origin},
+      {FiringFactor::kFirerMoved, status.moved_this_turn, Origin::kComputed},
+      {FiringFactor::kTargetInCover,
+       facts.target_in_cover && !facts.target_in_building && !building,
+       Origin::kDeclared},
+  };
+  for (const FactorCheck& c : checks) {
+    if (!c.applies) continue;
+    const int value = rules.firing.factor(c.factor);
+    res.modifier += value;
+    if (trace != nullptr) {
+      trace->push_back(Term{value, std::string(FiringFactorLabel(c.factor)),
+                            FiringFactorRuleId(c.factor), c.origin});
+    }
+  }
+  const int per_stand = rules.firing.dice_per_stand;
+  for (int s = 0; s < shot.stands_firing; ++s) {
+    int roll = 0;
+    std::string dice_text;
+    for (int d = 0; d < per_stand; ++d) {
+      const int die = static_cast<int>(shot.dice[s * per_stand + d]);
+      roll += die;
+      if (trace != nullptr) {
+        absl::StrAppend(&dice_text, d == 0 ? "" : "+", die);
+      }
+    }
+    const int total = roll + res.modifier;
+    const bool hit = total >= rules.firing.hit_score;
+    if (hit) ++res.hits;
+    if (trace != nullptr) {
+      trace->push_back(Term{
+          total,
+          absl::StrFormat("stand %d: %s %+d = %d, %s (%d+ hits)", s + 1,
+                          dice_text, res.modifier, total,
+                          hit ? "hit" : "miss", rules.firing.hit_score),
+          "daimyo.fire.hit", Origin::kDice});
+    }
+  }
+  return res;
+}
+
+int ApplyFiring(const Ruleset& rules, BattleState& state, const Shot& shot,
+                int hits, int stands_lost) {
+  UnitStatus& firer = state.units[shot.firer];
+  firer.fired_this_turn = true;
+  if (!firer.disordered || rules.options.first_volley_spent_when_disordered) {
+    firer.first_volley_spent = true;
+  }
+  UnitStatus& target = state.units[shot.target];
+  if (target.removed) return 0;
+  const int lost =
+      ApplyHits(target, hits, rules.hits_per_stand, stands_lost);
+  if (lost > 0) {
+    target.owed_morale |= MoraleReasons{1} << 1;
+    OweLeaderLossRolls(state, shot.target, rules.headquarters_counts_as_stands);
+  }
+  return lost;
+}
+
+}  // namespace gunbai::rules::daimyo

@@ -1,0 +1,40 @@
+#include "rules/daimyo/leader_loss.h"
+
+#include "absl/strings/str_format.h"
+
+namespace gunbai::rules::daimyo {
+
+LeaderLossResolution ResolveLeaderLoss(const Ruleset& rules,
+                                       const LeaderState& leader, int die,
+                                       Trace* trace) {
+  LeaderLossResolution res;
+  res.total = die + leader.loss_roll_stands_left;
+  res.killed = res.total <= rules.leader_killed_at_or_below;
+  if (trace != nullptr) {
+    trace->push_back(Term{die, "leader-loss die", "daimyo.leader_loss.roll",
+                          Origin::kDice});
+    trace->push_back(Term{leader.loss_roll_stands_left,
+                          "stands left in the unit (a headquarters counts as "
+                          "1)",
+                          "daimyo.leader_loss.roll", Origin::kComputed});
+    trace->push_back(Term{
+        res.total,
+        absl::StrFormat("total %d: %s (%d or less kills)", res.total,
+                        res.killed ? "killed" : "survives",
+                        rules.leader_killed_at_or_below),
+        "daimyo.leader_loss.roll", Origin::kComputed});
+  }
+  return res;
+}
+
+void ApplyLeaderLoss(BattleState& state, int leader, bool killed) {
+  LeaderState& l = state.leaders[leader];
+  l.loss_roll_owed = false;
+  if (!killed) return;
+  l.killed = true;
+  if (l.attached_unit >= 0) {
+    state.units[l.attached_unit].owed_morale |= MoraleReasons{1} << 5;
+  }
+}
+
+}  // namespace gunbai::rules::daimyo
