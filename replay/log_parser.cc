@@ -47,9 +47,34 @@ absl::StatusOr<BattleLog> ParseText(absl::string_view bytes,
   return log;
 }
 
-// protobuf 3.21's JSON parser reports no position; find the first offending
-// byte by parsing growing prefixes would be quadratic, so instead we report
-// the position the tokenizer message carries when it has one, else none.
+// Finds where in `bytes` protobuf 3.21's JSON error points. Syntax errors
+// carry an excerpt of the input and a caret line; field errors name the
+// field. Returns npos when neither can be placed.
+std::size_t JsonErrorOffset(absl::string_view bytes, absl::string_view message) {
+  const std::size_t nl = message.find('\n');
+  if (nl != absl::string_view::npos) {
+    const std::size_t nl2 = message.find('\n', nl + 1);
+    if (nl2 != absl::string_view::npos) {
+      const absl::string_view excerpt = message.substr(nl + 1, nl2 - nl - 1);
+      const std::size_t caret = message.find('^', nl2 + 1);
+      const std::size_t at = bytes.find(excerpt);
+      if (at != absl::string_view::npos && caret != absl::string_view::npos) {
+        return at + (caret - nl2 - 1);
+      }
+    }
+    return absl::string_view::npos;
+  }
+  // "(path) name: Cannot find field." and the like.
+  const std::size_t close = message.find(") ");
+  const std::size_t colon = message.find(':', close);
+  if (close == absl::string_view::npos || colon == absl::string_view::npos) {
+    return absl::string_view::npos;
+  }
+  const std::string quoted =
+      absl::StrCat("\"", message.substr(close + 2, colon - close - 2), "\"");
+  return bytes.find(quoted);
+}
+
 absl::StatusOr<BattleLog> ParseJson(absl::string_view bytes,
                                     absl::string_view source) {
   BattleLog log;
@@ -58,12 +83,18 @@ absl::StatusOr<BattleLog> ParseJson(absl::string_view bytes,
   auto status = google::protobuf::util::JsonStringToMessage(
       google::protobuf::StringPiece(bytes.data(), bytes.size()), &log,
       options);
-  if (!status.ok()) {
-    std::string message(status.message());
-    return absl::InvalidArgumentError(absl::StrCat(
-        source, ": ", message, " (reading the log as JSON)"));
+  if (status.ok()) return log;
+  const std::string message(status.message());
+  const std::size_t offset = JsonErrorOffset(bytes, message);
+  const std::string first_line = message.substr(0, message.find('\n'));
+  if (offset == absl::string_view::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": ", first_line, " (reading the log as JSON)"));
   }
-  return log;
+  const auto [line, column] = LineColumn(bytes, offset);
+  return absl::InvalidArgumentError(absl::StrCat(source, ":", line, ":", column,
+                                                 ": ", first_line,
+                                                 " (reading the log as JSON)"));
 }
 
 absl::StatusOr<BattleLog> ParseBinary(absl::string_view bytes,

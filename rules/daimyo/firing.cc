@@ -295,6 +295,12 @@ FiringResolution ResolveFiring(const Ruleset& rules, const BattleState& state,
        facts.target_in_cover && !facts.target_in_building && !building,
        Origin::kDeclared},
   };
+  if (trace != nullptr && res.band.forced_long) {
+    trace->push_back(Term{
+        0,
+        "long range forced: chargers began beyond effective range",
+        "daimyo.fire.range.long_at_chargers", Origin::kComputed});
+  }
   for (const FactorCheck& c : checks) {
     if (!c.applies) continue;
     const int value = rules.firing.factor(c.factor);

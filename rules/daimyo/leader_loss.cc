@@ -19,7 +19,7 @@ LeaderLossResolution ResolveLeaderLoss(const Ruleset& rules,
                           "daimyo.leader_loss.roll", Origin::kComputed});
     trace->push_back(Term{
         res.total,
-        absl::StrFormat("total %d: %s (%d or less kills)", res.total,
+        absl::StrFormat("= %d: %s (%d or less kills)", res.total,
                         res.killed ? "killed" : "survives",
                         rules.leader_killed_at_or_below),
         "daimyo.leader_loss.roll", Origin::kComputed});

@@ -1,0 +1,280 @@
+#include "service/cli.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "replay/audit.h"
+#include "replay/log_parser.h"
+#include "replay/ruleset_loader.h"
+#include "service/audit_client.h"
+#include "service/report_format.h"
+
+namespace gunbai::service {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+constexpr char kUsage[] = R"(gunbai - replay a wargame battle log and audit it against the rules
+
+gunbai reads a battle log (the armies, then every declared action and every
+die rolled, in order), replays it through the rules, and reports every rule
+violation and every disputed outcome with the arithmetic that proves it.
+Built-in rules: Daimyo, Samurai Wargames Rules 1550-1615 (firing).
+
+Usage:
+  gunbai audit [options] LOG     audit LOG and print the report
+  gunbai state [options] LOG     print the battle state after an event
+  gunbai ruleset [--ruleset F]   print the ruleset in use and its digest
+  gunbai help                    print this help
+
+LOG is a file in protobuf text format (.textproto), JSON (.json) or binary
+(.pb); the format is taken from the extension or, failing that, from the
+content. "-" reads standard input.
+
+Options:
+  --format=text|json     text for people (default), json for scripts
+  --ruleset=FILE         use this ruleset file (text format of
+                         gunbai.v1.Ruleset) instead of the built-in Daimyo
+  --input-format=auto|text|json|binary
+                         how to read LOG (default auto)
+  --server=HOST:PORT     audit: let a running gunbaid do the audit
+  --at=SEQ               state: show the state right after event SEQ
+                         (default: after the last event)
+  --digests              state: print the state digest after every event
+
+Examples:
+  gunbai audit tests/data/sekigahara.textproto
+  gunbai audit --format=json game.json > report.json
+  gunbai state --at=12 tests/data/sekigahara.textproto
+  gunbai audit --server=127.0.0.1:50051 game.textproto
+
+Exit codes:
+  0  clean: no violation, dispute or warning (unverifiable findings allowed)
+  1  the audit found violations, disputes or warnings
+  2  unusable input: unreadable file, malformed log or ruleset, bad order of
+     battle, bad command line (the message says where)
+  3  the daemon could not be reached or failed
+)";
+
+struct Options {
+  std::string command;
+  std::string log_path;
+  std::string format = "text";
+  std::string ruleset_path;
+  std::string input_format = "auto";
+  std::string server;
+  std::optional<uint64_t> at;
+  bool digests = false;
+};
+
+// Splits "--name=value" or "--name value" and fills `options`. Returns an
+// error message, empty on success.
+std::string ParseArgs(const std::vector<std::string>& args, Options& o) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (!absl::StartsWith(arg, "--") || arg == "-") {
+      if (o.command.empty()) {
+        o.command = arg;
+      } else if (o.log_path.empty()) {
+        o.log_path = arg;
+      } else {
+        return absl::StrCat("unexpected argument \"", arg, "\"");
+      }
+      continue;
+    }
+    std::string name = arg.substr(2);
+    std::string value;
+    bool has_value = false;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    if (name == "help") {
+      o.command = "help";
+      continue;
+    }
+    if (name == "digests") {
+      o.digests = true;
+      continue;
+    }
+    if (!has_value) {
+      if (i + 1 >= args.size()) return absl::StrCat("--", name, " needs a value");
+      value = args[++i];
+    }
+    if (name == "format") {
+      if (value != "text" && value != "json") {
+        return "--format is text or json";
+      }
+      o.format = value;
+    } else if (name == "ruleset") {
+      o.ruleset_path = value;
+    } else if (name == "input-format") {
+      o.input_format = value;
+    } else if (name == "server") {
+      o.server = value;
+    } else if (name == "at") {
+      uint64_t seq = 0;
+      if (!absl::SimpleAtoi(value, &seq)) return "--at takes an event seq";
+      o.at = seq;
+    } else {
+      return absl::StrCat("unknown option --", name);
+    }
+  }
+  return "";
+}
+
+absl::StatusOr<std::string> ReadInput(const std::string& path) {
+  std::string data;
+  if (path == "-") {
+    data.assign(std::istreambuf_iterator<char>(std::cin),
+                std::istreambuf_iterator<char>());
+    return data;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot open the file; check the path"));
+  }
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size > static_cast<std::streamoff>(replay::kMaxLogBytes)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": ", size, " bytes is more than the largest accepted input (",
+        replay::kMaxLogBytes, " bytes)"));
+  }
+  in.seekg(0);
+  data.assign(std::istreambuf_iterator<char>(in),
+              std::istreambuf_iterator<char>());
+  return data;
+}
+
+absl::StatusOr<replay::LogFormat> InputFormat(const Options& o) {
+  if (o.input_format == "auto") return replay::FormatFromFileName(o.log_path);
+  if (o.input_format == "text") return replay::LogFormat::kText;
+  if (o.input_format == "json") return replay::LogFormat::kJson;
+  if (o.input_format == "binary") return replay::LogFormat::kBinary;
+  return absl::InvalidArgumentError(
+      "--input-format is auto, text, json or binary");
+}
+
+absl::StatusOr<v1::BattleLog> ReadLog(const Options& o) {
+  if (o.log_path.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("gunbai ", o.command, " needs a LOG file (or - for "
+                     "standard input)"));
+  }
+  auto format = InputFormat(o);
+  if (!format.ok()) return format.status();
+  auto bytes = ReadInput(o.log_path);
+  if (!bytes.ok()) return bytes.status();
+  return replay::ParseBattleLog(*bytes, *format,
+                                o.log_path == "-" ? "<stdin>" : o.log_path);
+}
+
+absl::StatusOr<std::string> RulesetText(const Options& o) {
+  if (o.ruleset_path.empty()) return std::string();
+  return ReadInput(o.ruleset_path);
+}
+
+absl::StatusOr<replay::LoadedRuleset> LoadRulesetFor(const Options& o) {
+  if (o.ruleset_path.empty()) return replay::BuiltinDaimyoRuleset();
+  auto text = RulesetText(o);
+  if (!text.ok()) return text.status();
+  return replay::LoadRuleset(*text, o.ruleset_path);
+}
+
+int Fail(std::ostream& err, const absl::Status& status, int code) {
+  err << "gunbai: " << status.message() << "\n";
+  return code;
+}
+
+void Print(std::ostream& out, const std::string& text) {
+  out << text;
+  if (!text.empty() && text.back() != '\n') out << "\n";
+}
+
+int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
+  auto log = ReadLog(o);
+  if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
+  absl::StatusOr<v1::AuditReport> report;
+  if (!o.server.empty()) {
+    auto text = RulesetText(o);
+    if (!text.ok()) return Fail(err, text.status(), kExitBadInput);
+    report = AuditThroughServer(o.server, *log, *text, 256 << 20);
+    if (!report.ok()) {
+      const bool bad_input =
+          report.status().code() == absl::StatusCode::kInvalidArgument;
+      return Fail(err, report.status(), bad_input ? kExitBadInput : kExitServer);
+    }
+  } else {
+    auto ruleset = LoadRulesetFor(o);
+    if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
+    report = replay::AuditLog(*log, *ruleset);
+    if (!report.ok()) return Fail(err, report.status(), kExitBadInput);
+  }
+  Print(out, o.format == "json" ? FormatJson(*report)
+                                : FormatReportText(*report));
+  return replay::ReportHasFailures(*report) ? kExitFindings : kExitClean;
+}
+
+int RunState(const Options& o, std::ostream& out, std::ostream& err) {
+  auto log = ReadLog(o);
+  if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
+  auto ruleset = LoadRulesetFor(o);
+  if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
+  if (o.digests) {
+    auto digests = replay::StateDigests(*log, *ruleset);
+    if (!digests.ok()) return Fail(err, digests.status(), kExitBadInput);
+    for (const auto& d : *digests) out << d.seq << " " << d.digest << "\n";
+    return kExitClean;
+  }
+  auto state = replay::StateAt(*log, *ruleset, o.at);
+  if (!state.ok()) return Fail(err, state.status(), kExitBadInput);
+  Print(out, o.format == "json" ? FormatJson(*state) : FormatStateText(*state));
+  return kExitClean;
+}
+
+int RunRuleset(const Options& o, std::ostream& out, std::ostream& err) {
+  auto ruleset = LoadRulesetFor(o);
+  if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
+  if (o.format == "json") {
+    Print(out, FormatJson(ruleset->data));
+  } else {
+    out << "ruleset " << ruleset->rules.name << " " << ruleset->rules.version
+        << "\nsha256:" << ruleset->digest << "\n";
+  }
+  return kExitClean;
+}
+
+}  // namespace
+
+int RunCli(const std::vector<std::string>& args, std::ostream& out,
+           std::ostream& err) {
+  Options o;
+  const std::string error = ParseArgs(args, o);
+  if (!error.empty()) {
+    err << "gunbai: " << error << "\nRun `gunbai --help` for usage.\n";
+    return kExitBadInput;
+  }
+  if (o.command.empty() || o.command == "help") {
+    out << kUsage;
+    return o.command.empty() && args.empty() ? kExitBadInput : kExitClean;
+  }
+  if (o.command == "audit") return RunAudit(o, out, err);
+  if (o.command == "state") return RunState(o, out, err);
+  if (o.command == "ruleset") return RunRuleset(o, out, err);
+  err << "gunbai: unknown command \"" << o.command
+      << "\"\nRun `gunbai --help` for usage.\n";
+  return kExitBadInput;
+}
+
+}  // namespace gunbai::service
