@@ -267,7 +267,9 @@ rules::daimyo::Shot ShotFromProto(const v1::Firing& firing, int firer,
       std::min<uint32_t>(firing.stands_firing(), kMaxStands + 1));
   shot.dice = absl::MakeConstSpan(firing.dice().data(), firing.dice_size());
   const v1::FiringFacts& f = firing.facts();
-  shot.facts.declared_band = BandFromProto(f.range());
+  if (f.range() != v1::RANGE_BAND_UNSPECIFIED) {
+    shot.facts.declared_band = BandFromProto(f.range());
+  }
   if (f.has_distance_mm()) {
     shot.facts.distance_mm =
         static_cast<int>(std::min<uint32_t>(f.distance_mm(), 1000000));

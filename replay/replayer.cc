@@ -266,22 +266,25 @@ void Replayer::OnMove(const v1::Move& move) {
   const int unit = ResolveUnit(move.unit(), "moving unit");
   if (unit < 0 || !UnitOnTable(unit, "move")) return;
   EnterPhase(Phase::kMovement, "move");
-  const std::string label = UnitLabel(state_, unit);
+  // Built only for a finding: most events break no rule.
+  const auto label = [this, unit] { return UnitLabel(state_, unit); };
   rules::UnitStatus& status = state_.units[unit];
   if (state_.profiles[unit].clan != state_.active_clan &&
       state_.active_clan >= 0) {
     Violation("daimyo.move.active_clan", move.unit(),
-              absl::StrCat(label, " moved, but only the active clan moves."));
+              absl::StrCat(label(), " moved, but only the active clan moves."));
   }
   if (status.routing) {
     Violation("daimyo.move.routing", move.unit(),
-              absl::StrCat(label, " is routing and moves only by rout "
-                                  "moves."));
+              absl::StrCat(label(),
+                           " is routing and moves only by rout "
+                           "moves."));
   }
   if (status.in_melee) {
     Violation("daimyo.move.in_melee", move.unit(),
-              absl::StrCat(label, " is in melee and may not break off "
-                                  "voluntarily."));
+              absl::StrCat(label(),
+                           " is in melee and may not break off "
+                           "voluntarily."));
   }
   status.moved_this_turn = true;
   if (move.formation() != v1::FORMATION_UNSPECIFIED) {
@@ -298,25 +301,27 @@ void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
   const int target = ResolveUnit(charge.target(), "charge target");
   if (unit < 0 || target < 0 || !UnitOnTable(unit, "charge")) return;
   EnterPhase(Phase::kMovement, "charge declaration");
-  const std::string label = UnitLabel(state_, unit);
+  // Built only for a finding: most events break no rule.
+  const auto label = [this, unit] { return UnitLabel(state_, unit); };
   rules::UnitStatus& status = state_.units[unit];
   if (state_.profiles[unit].clan != state_.active_clan &&
       state_.active_clan >= 0) {
     Violation("daimyo.charge.active_clan", charge.unit(),
-              absl::StrCat(label, " declared a charge, but only the active "
-                                  "clan charges."));
+              absl::StrCat(label(),
+                           " declared a charge, but only the active "
+                           "clan charges."));
   }
   if (state_.profiles[target].clan == state_.profiles[unit].clan) {
     Violation("daimyo.charge.target_enemy", charge.unit(),
-              absl::StrCat(label, " declared a charge on ",
+              absl::StrCat(label(), " declared a charge on ",
                            UnitLabel(state_, target),
                            ", which is not an enemy unit."));
   }
   if (status.routing || status.in_melee) {
-    Violation("daimyo.charge.eligibility", charge.unit(),
-              absl::StrCat(label, " is ",
-                           status.routing ? "routing" : "in melee",
-                           " and may not declare a charge."));
+    Violation(
+        "daimyo.charge.eligibility", charge.unit(),
+        absl::StrCat(label(), " is ", status.routing ? "routing" : "in melee",
+                     " and may not declare a charge."));
   }
   UnitOnTable(target, "be charged");
   status.charging = true;

@@ -40,14 +40,16 @@ void CheckWhoMayFire(const BattleState& state, const Shot& shot,
   const UnitProfile& firer = state.profiles[shot.firer];
   const bool active = firer.clan == state.active_clan;
   bool charged_by_active = false;
-  for (std::size_t i = 0; i < state.units.size(); ++i) {
+  // Only a unit of another clan needs the scan for chargers.
+  for (std::size_t i = 0; !active && i < state.units.size(); ++i) {
     if (state.IsChargedBy(shot.firer, static_cast<int>(i)) &&
         state.profiles[i].clan == state.active_clan) {
       charged_by_active = true;
     }
   }
-  const bool declared_charged = shot.facts.firer_being_charged.value_or(false);
-  if (!active && !charged_by_active && !declared_charged) {
+  // Who may fire rests on the charges in the log, never on a declared
+  // "being charged" fact, which only sets the factor.
+  if (!active && !charged_by_active) {
     Violation(sink, state, shot.firer, "daimyo.fire.eligibility.active_clan",
               absl::StrFormat("%s fired, but only units of the active clan "
                               "(%s) or the targets of its charges may fire.",
@@ -125,7 +127,24 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
               absl::StrCat(label, " fired at a target out of range", why,
                            "."));
   }
-  if (band.forced_long && shot.facts.declared_band == RangeBand::kEffective) {
+  const ShotFacts& facts = shot.facts;
+  if (facts.distance_mm.has_value() && facts.declared_band.has_value() &&
+      *facts.declared_band != BandForDistance(rules.firing, *facts.distance_mm,
+                                              facts.woods_limit)) {
+    Finding f;
+    f.severity = Severity::kWarning;
+    f.rule_id = "daimyo.fire.range.band_mismatch";
+    f.subject = state.profiles[shot.firer].id;
+    f.message = absl::StrFormat(
+        "%s declared %s but measured %d mm, which is %s; gunbai uses the "
+        "measured distance.",
+        label, RangeBandName(*facts.declared_band), *facts.distance_mm,
+        RangeBandName(BandForDistance(rules.firing, *facts.distance_mm,
+                                      facts.woods_limit)));
+    sink.Report(std::move(f));
+  }
+  if (band.forced_long && !facts.distance_mm.has_value() &&
+      facts.declared_band == RangeBand::kEffective) {
     Violation(sink, state, shot.firer, "daimyo.fire.range.long_at_chargers",
               absl::StrCat(label, " fired at effective range at chargers that "
                                   "began their charge beyond effective range; "
@@ -165,6 +184,19 @@ bool CheckDice(const Ruleset& rules, const BattleState& state,
                const Shot& shot, FindingSink& sink) {
   const std::string label = UnitLabel(state, shot.firer);
   bool ok = true;
+  if (!shot.facts.declared_band.has_value() &&
+      !shot.facts.distance_mm.has_value()) {
+    Finding f;
+    f.severity = Severity::kUnverifiable;
+    f.rule_id = "daimyo.fire.range.undeclared";
+    f.subject = state.profiles[shot.firer].id;
+    f.message = absl::StrCat(label, " fired with neither a range band nor a "
+                                    "distance declared; the hits cannot be "
+                                    "worked out. Add facts { range: ... } or "
+                                    "distance_mm.");
+    sink.Report(std::move(f));
+    ok = false;
+  }
   const std::size_t want =
       static_cast<std::size_t>(shot.stands_firing) * rules.firing.dice_per_stand;
   if (shot.stands_firing <= 0) {
@@ -215,12 +247,13 @@ ResolvedBand ResolveBand(const Ruleset& rules, const BattleState& state,
                              shot.facts.woods_limit);
     r.origin = Origin::kComputed;
   } else {
-    r.band = shot.facts.declared_band;
+    r.band = shot.facts.declared_band.value_or(RangeBand::kEffective);
     r.origin = Origin::kDeclared;
   }
-  if (r.band == RangeBand::kEffective && FirerBeingCharged(state, shot) &&
+  // The facts first: FirerBeingCharged scans every unit.
+  if (r.band == RangeBand::kEffective &&
       shot.facts.chargers_began_beyond_effective &&
-      !shot.facts.firer_in_cover &&
+      FirerBeingCharged(state, shot) && !shot.facts.firer_in_cover &&
       !VeteranOrBetter(state.profiles[shot.firer].quality)) {
     r.band = RangeBand::kLong;
     r.forced_long = true;

@@ -17,7 +17,9 @@ namespace gunbai::rules::daimyo {
 
 // Facts of a shot that need a tape measure, as the players declared them.
 struct ShotFacts {
-  RangeBand declared_band = RangeBand::kEffective;
+  // The band the players declared; absent when they gave none (then
+  // distance_mm must be given).
+  std::optional<RangeBand> declared_band;
   std::optional<int> distance_mm;
   bool woods_limit = false;
   bool target_in_cover = false;

@@ -123,7 +123,8 @@ TEST(ReplayTest, UnknownUnitIsAFindingAndTheEventIsSkipped) {
 TEST(ReplayTest, DieOutsideOneToSix) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
     events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 1 dice: [7, 0] } }
+      unit: "red-teppo" target: "blue-yumi" stands_firing: 1 dice: [7, 0]
+      facts { range: RANGE_BAND_LONG } } }
   )pb")));
   // Both dice are bad; with no claim replay lands nothing and says so.
   EXPECT_THAT(FindingKeys(report),
@@ -137,11 +138,45 @@ TEST(ReplayTest, WrongNumberOfDice) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
     events { seq: 3 turn: 1 clan: "red" firing {
       unit: "red-teppo" target: "blue-yumi" stands_firing: 2
-      dice: [6, 6, 6] claimed_hits: 2 } }
+      dice: [6, 6, 6] facts { range: RANGE_BAND_LONG } claimed_hits: 2 } }
   )pb")));
   ASSERT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_VIOLATION:daimyo.fire.dice_count"));
   EXPECT_THAT(report.findings(0).message(), HasSubstr("roll 4 dice"));
+}
+
+TEST(ReplayTest, RangeMustBeDeclaredOrMeasured) {
+  auto report = AuditOrDie(LogWithEvents(Events(R"pb(
+    events { seq: 3 turn: 1 clan: "red" firing {
+      unit: "red-teppo" target: "blue-yumi" stands_firing: 1
+      dice: [6, 6] claimed_hits: 1 } }
+  )pb")));
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("3:SEVERITY_UNVERIFIABLE:daimyo.fire.range.undeclared"));
+}
+
+TEST(ReplayTest, MeasuredDistanceOverrulesTheDeclaredBand) {
+  // Declared long, measured 50 mm: effective (up to 80 mm). +2 first volley
+  // +1 effective = +3: 3+2+3 = 8 hit, as claimed; the mismatch is a warning.
+  auto report = AuditOrDie(LogWithEvents(Events(R"pb(
+    events { seq: 3 turn: 1 clan: "red" firing {
+      unit: "red-teppo" target: "blue-yumi" stands_firing: 1 dice: [3, 2]
+      facts { range: RANGE_BAND_LONG distance_mm: 50 } claimed_hits: 1 } }
+  )pb")));
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("3:SEVERITY_WARNING:daimyo.fire.range.band_mismatch"));
+}
+
+TEST(ReplayTest, DeclaredBeingChargedDoesNotLetTheInactiveClanFire) {
+  // blue-yumi is not charged by anyone; declaring it "being charged" only
+  // sets the -1 factor and does not make it eligible to fire in red's turn.
+  auto report = AuditOrDie(LogWithEvents(Events(R"pb(
+    events { seq: 3 turn: 1 clan: "blue" firing {
+      unit: "blue-yumi" target: "red-teppo" stands_firing: 1 dice: [1, 1]
+      facts { range: RANGE_BAND_LONG firer_being_charged: true } } }
+  )pb")));
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("3:SEVERITY_VIOLATION:daimyo.fire.eligibility.active_clan"));
 }
 
 TEST(ReplayTest, FiringBeforeAnyActivation) {
