@@ -46,6 +46,7 @@ absl::StatusOr<v1::AuditReport> AuditLog(const v1::BattleLog& log,
   auto replayer = Replayer::Create(log, ruleset, report.mutable_findings());
   if (!replayer.ok()) return replayer.status();
   for (const v1::Event& event : log.events()) (*replayer)->Apply(event);
+  (*replayer)->Finish();
 
   const rules::BattleState& state = (*replayer)->state();
   report.set_events_replayed(static_cast<uint64_t>(log.events_size()));

@@ -47,8 +47,9 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   if (!ref.name().empty() && ref.name() != rules_.name) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "header.ruleset.name: the log is for the ruleset \"%s\", but it is "
-        "being audited under \"%s\"; give --ruleset with a \"%s\" ruleset "
-        "file.",
+        "being audited under \"%s\"; audit it under a \"%s\" ruleset file "
+        "(gunbai --ruleset, gunbaid --ruleset or the request's "
+        "ruleset_textproto).",
         ref.name(), rules_.name, ref.name()));
   }
   if (!ref.version().empty() && ref.version() != rules_.version) {
@@ -625,24 +626,38 @@ void Replayer::OnRemoval(const v1::Removal& removal) {
   state_.units[unit].removed = true;
 }
 
-void Replayer::OnTurnEnd() {
-  if (state_.phase == Phase::kBeforeGame || state_.phase == Phase::kTurnEnded) {
-    Violation("daimyo.sequence.outside_turn", "",
-              "A turn_end with no turn in progress.");
-  }
+void Replayer::CheckOwedRolls() {
   for (rules::LeaderState& leader : state_.leaders) {
     if (!leader.loss_roll_owed) continue;
     Violation("daimyo.leader_loss.missing", leader.id,
               absl::StrFormat("%s's unit lost a stand this turn but the log "
                               "has no leader-loss roll for him; roll 1d6 + "
-                              "stands left, 4 or less kills.",
-                              leader.name.empty() ? leader.id : leader.name));
+                              "stands left, %d or less kills.",
+                              leader.name.empty() ? leader.id : leader.name,
+                              rules_.leader_killed_at_or_below));
     leader.loss_roll_owed = false;
   }
+}
+
+void Replayer::OnTurnEnd() {
+  if (state_.phase == Phase::kBeforeGame || state_.phase == Phase::kTurnEnded) {
+    Violation("daimyo.sequence.outside_turn", "",
+              "A turn_end with no turn in progress.");
+  }
+  CheckOwedRolls();
   state_.phase = Phase::kTurnEnded;
   state_.active_clan = -1;
 }
 
-void Replayer::OnGameEnd() { state_.phase = Phase::kGameOver; }
+void Replayer::OnGameEnd() {
+  CheckOwedRolls();
+  state_.phase = Phase::kGameOver;
+}
+
+void Replayer::Finish() {
+  // A log may stop mid-turn (a game in progress); what is owed by then is
+  // still owed, and reported against the last event.
+  CheckOwedRolls();
+}
 
 }  // namespace gunbai::replay

@@ -43,6 +43,10 @@ class Replayer : private rules::FindingSink {
   // Replays one event: checks it, reports its findings, applies it.
   void Apply(const gunbai::v1::Event& event);
 
+  // Reports what the log still owes after its last event (leader-loss
+  // rolls). Call once, after the last Apply.
+  void Finish();
+
   const rules::BattleState& state() const { return state_; }
   int disputes() const { return disputes_; }
   // Returns the unit index for `id`, or -1.
@@ -78,6 +82,7 @@ class Replayer : private rules::FindingSink {
   void OnResultMove(const gunbai::v1::ResultMove& move);
   void OnRemoval(const gunbai::v1::Removal& removal);
   void OnTurnEnd();
+  void CheckOwedRolls();
   void OnGameEnd();
   void LandHits(int unit, int hits);
   void ApplyLeaderLoss(int leader, bool killed);

@@ -342,6 +342,21 @@ TEST(ReplayTest, MissingLeaderLossRollAtTurnEnd) {
               ElementsAre("4:SEVERITY_VIOLATION:daimyo.leader_loss.missing"));
 }
 
+TEST(ReplayTest, LeaderLossRollStillOwedWhenTheLogStops) {
+  // As in MissingLeaderLossRollAtTurnEnd, but the log stops after the
+  // firing: the roll is reported against the last event, seq 3.
+  auto report = AuditOrDie(LogWithEvents(R"pb(
+    events { seq: 1 turn: 1 turn_start { initiative_clan: "blue" } }
+    events { seq: 2 turn: 1 clan: "blue" activation {} }
+    events { seq: 3 turn: 1 clan: "blue" firing {
+      unit: "blue-yumi" target: "red-samurai" stands_firing: 3
+      dice: [6, 6, 6, 5, 5, 5] facts { range: RANGE_BAND_EFFECTIVE }
+      claimed_hits: 3 claimed_stands_lost: 1 } }
+  )pb"));
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("3:SEVERITY_VIOLATION:daimyo.leader_loss.missing"));
+}
+
 TEST(ReplayTest, MeleeRoundsReplayAsPlayedButAreUnverifiable) {
   const auto log = LogWithEvents(Events(R"pb(
     events { seq: 3 turn: 1 clan: "red" charge {

@@ -1,0 +1,38 @@
+// The gunbaid implementation of gunbai.v1.AuditService: each call replays
+// the inline battle log of the request through replay::AuditLog and returns
+// its report. Thread-safe: gRPC calls AuditLog from many threads at once;
+// the default ruleset is loaded once at startup and only read afterwards,
+// and each call owns its replay and any ruleset sent with the request.
+#ifndef GUNBAI_SERVICE_AUDIT_SERVICE_H_
+#define GUNBAI_SERVICE_AUDIT_SERVICE_H_
+
+#include "grpcpp/server_context.h"
+#include "grpcpp/support/status.h"
+#include "gunbai/v1/audit_service.grpc.pb.h"
+#include "replay/ruleset_loader.h"
+
+namespace gunbai::service {
+
+class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
+ public:
+  // Serves audits under `default_ruleset` when a request names none.
+  explicit AuditServiceImpl(replay::LoadedRuleset default_ruleset);
+
+  AuditServiceImpl(const AuditServiceImpl&) = delete;
+  AuditServiceImpl& operator=(const AuditServiceImpl&) = delete;
+
+  // Audits `request->log()` under `request->ruleset_textproto()` when it is
+  // set, else under the default ruleset, and fills `response->report()`.
+  // Returns INVALID_ARGUMENT when the ruleset does not parse or the log
+  // cannot be replayed at all; rule violations are findings of an OK reply.
+  grpc::Status AuditLog(grpc::ServerContext* context,
+                        const gunbai::v1::AuditLogRequest* request,
+                        gunbai::v1::AuditLogResponse* response) override;
+
+ private:
+  const replay::LoadedRuleset default_ruleset_;
+};
+
+}  // namespace gunbai::service
+
+#endif  // GUNBAI_SERVICE_AUDIT_SERVICE_H_

@@ -1,0 +1,29 @@
+// Converts between absl::Status, which replay/ and the CLI speak, and
+// grpc::Status, which travels on the wire between gunbai and gunbaid. The
+// codes map one to one; the client side also rewrites the messages of
+// transport failures so that they tell the user what to do.
+// Thread-safe: functions only.
+#ifndef GUNBAI_SERVICE_GRPC_STATUS_H_
+#define GUNBAI_SERVICE_GRPC_STATUS_H_
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "grpcpp/support/status.h"
+
+namespace gunbai::service {
+
+// Returns the grpc::Status with the same code and message as `status`
+// (grpc::Status::OK for an OK status). Used by the daemon to answer a call.
+grpc::Status ToGrpcStatus(const absl::Status& status);
+
+// Returns the absl::Status with the same code as `status`. The message is
+// the server's, except for failures of the transport itself: UNAVAILABLE
+// says that no gunbaid answers at `target` (the --server address; may be
+// empty) and how to start one, DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED
+// say which limit was hit. Used by the client after a call.
+absl::Status FromGrpcStatus(const grpc::Status& status,
+                            absl::string_view target = {});
+
+}  // namespace gunbai::service
+
+#endif  // GUNBAI_SERVICE_GRPC_STATUS_H_

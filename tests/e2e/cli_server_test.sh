@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Checks that `gunbai audit --server` prints byte for byte what a local
+# `gunbai audit` prints, with the same exit code, for every golden log in
+# the data directory (NAME.textproto with NAME.expected.txt beside it).
+#
+# Usage: cli_server_test.sh GUNBAID GUNBAI DATA_DIR
+set -euo pipefail
+
+if [[ $# -ne 3 ]]; then
+  echo "usage: $0 GUNBAID GUNBAI DATA_DIR" >&2
+  exit 2
+fi
+gunbaid=$1
+gunbai=$2
+data_dir=$3
+
+shopt -s nullglob
+logs=()
+for expected in "${data_dir}"/*.expected.txt; do
+  log="${expected%.expected.txt}.textproto"
+  [[ -f "${log}" ]] && logs+=("${log}")
+done
+if [[ ${#logs[@]} -eq 0 ]]; then
+  echo "SKIP: no golden logs (NAME.textproto with NAME.expected.txt) in" \
+    "${data_dir} yet."
+  exit 0
+fi
+
+work=$(mktemp -d)
+daemon_pid=""
+cleanup() {
+  if [[ -n "${daemon_pid}" ]]; then
+    kill -KILL "${daemon_pid}" 2>/dev/null || true
+    wait "${daemon_pid}" 2>/dev/null || true
+  fi
+  rm -rf "${work}"
+}
+trap cleanup EXIT
+
+"${gunbaid}" --listen 127.0.0.1:0 >"${work}/daemon.out" 2>"${work}/daemon.err" &
+daemon_pid=$!
+
+# Wait up to 15 s for "gunbaid listening on 127.0.0.1:PORT".
+port=""
+for _ in $(seq 150); do
+  line=$(head -n 1 "${work}/daemon.out")
+  if [[ "${line}" =~ ^gunbaid\ listening\ on\ 127\.0\.0\.1:([0-9]+)$ ]]; then
+    port=${BASH_REMATCH[1]}
+    break
+  fi
+  if ! kill -0 "${daemon_pid}" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+if [[ -z "${port}" ]]; then
+  echo "FAIL: gunbaid did not report its port; stderr:" >&2
+  cat "${work}/daemon.err" >&2
+  exit 1
+fi
+
+failures=0
+for log in "${logs[@]}"; do
+  name=$(basename "${log}" .textproto)
+  set +e
+  "${gunbai}" audit --server "127.0.0.1:${port}" "${log}" \
+    >"${work}/${name}.server.out" 2>"${work}/${name}.server.err"
+  server_rc=$?
+  "${gunbai}" audit "${log}" \
+    >"${work}/${name}.local.out" 2>"${work}/${name}.local.err"
+  local_rc=$?
+  set -e
+  if [[ ${server_rc} -ne ${local_rc} ]]; then
+    echo "FAIL ${name}: exit code ${server_rc} through the server," \
+      "${local_rc} locally." >&2
+    cat "${work}/${name}.server.err" >&2
+    failures=$((failures + 1))
+  elif ! cmp -s "${work}/${name}.server.out" "${work}/${name}.local.out"; then
+    echo "FAIL ${name}: the server's report differs from the local one:" >&2
+    diff "${work}/${name}.local.out" "${work}/${name}.server.out" >&2 || true
+    failures=$((failures + 1))
+  else
+    echo "ok   ${name} (exit ${local_rc})"
+  fi
+done
+
+kill -TERM "${daemon_pid}"
+set +e
+wait "${daemon_pid}"
+daemon_rc=$?
+set -e
+daemon_pid=""
+if [[ ${daemon_rc} -ne 0 ]]; then
+  echo "FAIL: gunbaid exited ${daemon_rc} after SIGTERM." >&2
+  failures=$((failures + 1))
+fi
+
+if [[ ${failures} -ne 0 ]]; then
+  echo "${failures} failure(s)." >&2
+  exit 1
+fi
+echo "All ${#logs[@]} golden logs audit the same through gunbaid."
