@@ -94,7 +94,8 @@ absl::StatusOr<std::vector<EventDigest>> StateDigests(
   out.reserve(log.events_size());
   for (const v1::Event& event : log.events()) {
     (*replayer)->Apply(event);
-    out.push_back({event.seq(), SnapshotFromState((*replayer)->state()).digest()});
+    out.push_back(
+        {event.seq(), SnapshotFromState((*replayer)->state()).digest()});
   }
   return out;
 }

@@ -50,7 +50,8 @@ absl::StatusOr<BattleLog> ParseText(absl::string_view bytes,
 // Finds where in `bytes` protobuf 3.21's JSON error points. Syntax errors
 // carry an excerpt of the input and a caret line; field errors name the
 // field. Returns npos when neither can be placed.
-std::size_t JsonErrorOffset(absl::string_view bytes, absl::string_view message) {
+std::size_t JsonErrorOffset(absl::string_view bytes,
+                            absl::string_view message) {
   const std::size_t nl = message.find('\n');
   if (nl != absl::string_view::npos) {
     const std::size_t nl2 = message.find('\n', nl + 1);
@@ -81,8 +82,7 @@ absl::StatusOr<BattleLog> ParseJson(absl::string_view bytes,
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
   auto status = google::protobuf::util::JsonStringToMessage(
-      google::protobuf::StringPiece(bytes.data(), bytes.size()), &log,
-      options);
+      google::protobuf::StringPiece(bytes.data(), bytes.size()), &log, options);
   if (status.ok()) return log;
   const std::string message(status.message());
   const std::size_t offset = JsonErrorOffset(bytes, message);
@@ -101,21 +101,21 @@ absl::StatusOr<BattleLog> ParseBinary(absl::string_view bytes,
                                       absl::string_view source) {
   BattleLog log;
   if (!log.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        source, ": not a valid binary battle log (gunbai.v1.BattleLog); "
-                "name a text or JSON log with --input-format or its file "
-                "extension"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(source,
+                     ": not a valid binary battle log (gunbai.v1.BattleLog); "
+                     "name a text or JSON log with --input-format or its file "
+                     "extension"));
   }
   return log;
 }
 
 bool LooksBinary(absl::string_view bytes) {
-  return std::any_of(bytes.begin(), bytes.begin() + std::min<std::size_t>(
-                                                        bytes.size(), 4096),
+  return std::any_of(bytes.begin(),
+                     bytes.begin() + std::min<std::size_t>(bytes.size(), 4096),
                      [](char c) {
                        const auto u = static_cast<unsigned char>(c);
-                       return u < 0x20 && c != '\n' && c != '\r' &&
-                              c != '\t';
+                       return u < 0x20 && c != '\n' && c != '\r' && c != '\t';
                      });
 }
 
@@ -137,10 +137,10 @@ absl::StatusOr<BattleLog> ParseBattleLog(absl::string_view bytes,
                                          LogFormat format,
                                          absl::string_view source_name) {
   if (bytes.size() > kMaxLogBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        source_name, ": the log is ", bytes.size(),
-        " bytes; the largest accepted is ", kMaxLogBytes,
-        ". Split the game into several logs."));
+    return absl::InvalidArgumentError(
+        absl::StrCat(source_name, ": the log is ", bytes.size(),
+                     " bytes; the largest accepted is ", kMaxLogBytes,
+                     ". Split the game into several logs."));
   }
   switch (format) {
     case LogFormat::kText:

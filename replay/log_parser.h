@@ -5,9 +5,9 @@
 #define GUNBAI_REPLAY_LOG_PARSER_H_
 
 #include <cstddef>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
 
 namespace gunbai::replay {

@@ -14,75 +14,103 @@ namespace {
 
 namespace v1 = ::gunbai::v1;
 
-absl::Status UnitError(int index, const v1::Unit& unit, absl::string_view what) {
-  return absl::InvalidArgumentError(
-      absl::StrFormat("order_of_battle.units[%d] (id \"%s\"): %s", index,
-                      unit.id(), what));
+absl::Status UnitError(int index, const v1::Unit& unit,
+                       absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "order_of_battle.units[%d] (id \"%s\"): %s", index, unit.id(), what));
 }
 
 absl::Status LeaderError(int index, const v1::Leader& leader,
                          absl::string_view what) {
-  return absl::InvalidArgumentError(
-      absl::StrFormat("order_of_battle.leaders[%d] (id \"%s\"): %s", index,
-                      leader.id(), what));
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "order_of_battle.leaders[%d] (id \"%s\"): %s", index, leader.id(), what));
 }
 
 absl::StatusOr<rules::TroopType> TroopTypeFromProto(v1::TroopType t) {
   switch (t) {
-    case v1::TROOP_TYPE_SAMURAI: return rules::TroopType::kSamurai;
-    case v1::TROOP_TYPE_ASHIGARU: return rules::TroopType::kAshigaru;
-    case v1::TROOP_TYPE_RONIN: return rules::TroopType::kRonin;
-    case v1::TROOP_TYPE_WARRIOR_MONK: return rules::TroopType::kWarriorMonk;
-    case v1::TROOP_TYPE_PEASANT: return rules::TroopType::kPeasant;
-    case v1::TROOP_TYPE_HATAMOTO: return rules::TroopType::kHatamoto;
-    case v1::TROOP_TYPE_HEADQUARTERS: return rules::TroopType::kHeadquarters;
-    default: return absl::InvalidArgumentError("troop_type is not set");
+    case v1::TROOP_TYPE_SAMURAI:
+      return rules::TroopType::kSamurai;
+    case v1::TROOP_TYPE_ASHIGARU:
+      return rules::TroopType::kAshigaru;
+    case v1::TROOP_TYPE_RONIN:
+      return rules::TroopType::kRonin;
+    case v1::TROOP_TYPE_WARRIOR_MONK:
+      return rules::TroopType::kWarriorMonk;
+    case v1::TROOP_TYPE_PEASANT:
+      return rules::TroopType::kPeasant;
+    case v1::TROOP_TYPE_HATAMOTO:
+      return rules::TroopType::kHatamoto;
+    case v1::TROOP_TYPE_HEADQUARTERS:
+      return rules::TroopType::kHeadquarters;
+    default:
+      return absl::InvalidArgumentError("troop_type is not set");
   }
 }
 
 absl::StatusOr<rules::Quality> QualityFromProto(v1::Quality q) {
   switch (q) {
-    case v1::QUALITY_ELITE: return rules::Quality::kElite;
-    case v1::QUALITY_VETERAN: return rules::Quality::kVeteran;
-    case v1::QUALITY_SEASONED: return rules::Quality::kSeasoned;
-    case v1::QUALITY_RAW: return rules::Quality::kRaw;
-    default: return absl::InvalidArgumentError("quality is not set");
+    case v1::QUALITY_ELITE:
+      return rules::Quality::kElite;
+    case v1::QUALITY_VETERAN:
+      return rules::Quality::kVeteran;
+    case v1::QUALITY_SEASONED:
+      return rules::Quality::kSeasoned;
+    case v1::QUALITY_RAW:
+      return rules::Quality::kRaw;
+    default:
+      return absl::InvalidArgumentError("quality is not set");
   }
 }
 
 rules::Armour ArmourFromProto(v1::Armour a) {
   switch (a) {
-    case v1::ARMOUR_LIGHT: return rules::Armour::kLight;
-    case v1::ARMOUR_MEDIUM: return rules::Armour::kMedium;
-    case v1::ARMOUR_HEAVY: return rules::Armour::kHeavy;
-    default: return rules::Armour::kNone;
+    case v1::ARMOUR_LIGHT:
+      return rules::Armour::kLight;
+    case v1::ARMOUR_MEDIUM:
+      return rules::Armour::kMedium;
+    case v1::ARMOUR_HEAVY:
+      return rules::Armour::kHeavy;
+    default:
+      return rules::Armour::kNone;
   }
 }
 
 rules::MissileWeapon MissileFromProto(v1::MissileWeapon w) {
   switch (w) {
-    case v1::MISSILE_WEAPON_BOW: return rules::MissileWeapon::kBow;
-    case v1::MISSILE_WEAPON_ARQUEBUS: return rules::MissileWeapon::kArquebus;
-    default: return rules::MissileWeapon::kNone;
+    case v1::MISSILE_WEAPON_BOW:
+      return rules::MissileWeapon::kBow;
+    case v1::MISSILE_WEAPON_ARQUEBUS:
+      return rules::MissileWeapon::kArquebus;
+    default:
+      return rules::MissileWeapon::kNone;
   }
 }
 
 rules::MeleeWeapon MeleeFromProto(v1::MeleeWeapon w) {
   switch (w) {
-    case v1::MELEE_WEAPON_LONG_SPEAR: return rules::MeleeWeapon::kLongSpear;
-    case v1::MELEE_WEAPON_POLE_ARM: return rules::MeleeWeapon::kPoleArm;
-    case v1::MELEE_WEAPON_IMPROVISED: return rules::MeleeWeapon::kImprovised;
-    case v1::MELEE_WEAPON_LANCE: return rules::MeleeWeapon::kLance;
-    case v1::MELEE_WEAPON_SWORD: return rules::MeleeWeapon::kSword;
-    default: return rules::MeleeWeapon::kNone;
+    case v1::MELEE_WEAPON_LONG_SPEAR:
+      return rules::MeleeWeapon::kLongSpear;
+    case v1::MELEE_WEAPON_POLE_ARM:
+      return rules::MeleeWeapon::kPoleArm;
+    case v1::MELEE_WEAPON_IMPROVISED:
+      return rules::MeleeWeapon::kImprovised;
+    case v1::MELEE_WEAPON_LANCE:
+      return rules::MeleeWeapon::kLance;
+    case v1::MELEE_WEAPON_SWORD:
+      return rules::MeleeWeapon::kSword;
+    default:
+      return rules::MeleeWeapon::kNone;
   }
 }
 
 rules::RangeBand BandFromProto(v1::RangeBand b) {
   switch (b) {
-    case v1::RANGE_BAND_LONG: return rules::RangeBand::kLong;
-    case v1::RANGE_BAND_OUT_OF_RANGE: return rules::RangeBand::kOutOfRange;
-    default: return rules::RangeBand::kEffective;
+    case v1::RANGE_BAND_LONG:
+      return rules::RangeBand::kLong;
+    case v1::RANGE_BAND_OUT_OF_RANGE:
+      return rules::RangeBand::kOutOfRange;
+    default:
+      return rules::RangeBand::kEffective;
   }
 }
 
@@ -95,8 +123,8 @@ int ClanIndex(const rules::BattleState& state, absl::string_view id) {
 absl::Status AddClans(const v1::Header& header, rules::BattleState& state) {
   if (header.clans_size() < 2 || header.clans_size() > kMaxClans) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "header.clans: a battle has 2 to %d clans; this log has %d.",
-        kMaxClans, header.clans_size()));
+        "header.clans: a battle has 2 to %d clans; this log has %d.", kMaxClans,
+        header.clans_size()));
   }
   for (int i = 0; i < header.clans_size(); ++i) {
     const std::string& id = header.clans(i).id();
@@ -122,8 +150,8 @@ absl::Status AddUnit(int i, const v1::Unit& u, rules::BattleState& state,
   p.name = u.name();
   p.clan = ClanIndex(state, u.clan());
   if (p.clan < 0) {
-    return UnitError(i, u, absl::StrFormat("clan \"%s\" is not in the header.",
-                                           u.clan()));
+    return UnitError(
+        i, u, absl::StrFormat("clan \"%s\" is not in the header.", u.clan()));
   }
   auto troop = TroopTypeFromProto(u.troop_type());
   if (!troop.ok()) return UnitError(i, u, troop.status().message());
@@ -135,13 +163,14 @@ absl::Status AddUnit(int i, const v1::Unit& u, rules::BattleState& state,
     return UnitError(i, u, "mobility (foot or mounted) is not set.");
   }
   p.mobility = u.mobility() == v1::MOBILITY_MOUNTED ? rules::Mobility::kMounted
-                                                     : rules::Mobility::kFoot;
+                                                    : rules::Mobility::kFoot;
   p.armour = ArmourFromProto(u.armour());
   p.melee_weapon = MeleeFromProto(u.melee_weapon());
   p.missile_weapon = MissileFromProto(u.missile_weapon());
   if (u.stands() < 1 || u.stands() > static_cast<uint32_t>(kMaxStands)) {
-    return UnitError(i, u, absl::StrFormat("stands is %d; a unit has 1 to %d.",
-                                           u.stands(), kMaxStands));
+    return UnitError(i, u,
+                     absl::StrFormat("stands is %d; a unit has 1 to %d.",
+                                     u.stands(), kMaxStands));
   }
   p.starting_stands = static_cast<int>(u.stands());
   rules::UnitStatus s;
@@ -175,8 +204,9 @@ absl::Status AddLeader(int i, const v1::Leader& l, rules::BattleState& state,
   if (l.kind() == v1::LEADER_KIND_UNSPECIFIED) {
     return LeaderError(i, l, "kind (General or Daimyo) is not set.");
   }
-  leader.kind = l.kind() == v1::LEADER_KIND_DAIMYO ? rules::LeaderKind::kDaimyo
-                                                   : rules::LeaderKind::kGeneral;
+  leader.kind = l.kind() == v1::LEADER_KIND_DAIMYO
+                    ? rules::LeaderKind::kDaimyo
+                    : rules::LeaderKind::kGeneral;
   if (l.command_rating() < 1 || l.command_rating() > 4) {
     return LeaderError(i, l,
                        absl::StrFormat("command_rating is %d; it is 1 to 4.",
@@ -196,8 +226,9 @@ absl::Status AddLeader(int i, const v1::Leader& l, rules::BattleState& state,
       }
     }
     if (state.profiles[leader.attached_unit].clan != leader.clan) {
-      return LeaderError(i, l, "the leader is attached to another clan's "
-                               "unit.");
+      return LeaderError(i, l,
+                         "the leader is attached to another clan's "
+                         "unit.");
     }
   }
   state.leaders.push_back(std::move(leader));
@@ -233,28 +264,38 @@ absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
 
 v1::Severity SeverityToProto(rules::Severity s) {
   switch (s) {
-    case rules::Severity::kViolation: return v1::SEVERITY_VIOLATION;
-    case rules::Severity::kDispute: return v1::SEVERITY_DISPUTE;
-    case rules::Severity::kWarning: return v1::SEVERITY_WARNING;
-    case rules::Severity::kUnverifiable: return v1::SEVERITY_UNVERIFIABLE;
+    case rules::Severity::kViolation:
+      return v1::SEVERITY_VIOLATION;
+    case rules::Severity::kDispute:
+      return v1::SEVERITY_DISPUTE;
+    case rules::Severity::kWarning:
+      return v1::SEVERITY_WARNING;
+    case rules::Severity::kUnverifiable:
+      return v1::SEVERITY_UNVERIFIABLE;
   }
   return v1::SEVERITY_UNSPECIFIED;
 }
 
 v1::TermOrigin OriginToProto(rules::Origin o) {
   switch (o) {
-    case rules::Origin::kComputed: return v1::TERM_ORIGIN_COMPUTED;
-    case rules::Origin::kDeclared: return v1::TERM_ORIGIN_DECLARED;
-    case rules::Origin::kDice: return v1::TERM_ORIGIN_DICE;
+    case rules::Origin::kComputed:
+      return v1::TERM_ORIGIN_COMPUTED;
+    case rules::Origin::kDeclared:
+      return v1::TERM_ORIGIN_DECLARED;
+    case rules::Origin::kDice:
+      return v1::TERM_ORIGIN_DICE;
   }
   return v1::TERM_ORIGIN_UNSPECIFIED;
 }
 
 rules::Formation FormationFromProto(v1::Formation f) {
   switch (f) {
-    case v1::FORMATION_COLUMN: return rules::Formation::kColumn;
-    case v1::FORMATION_BUILDING: return rules::Formation::kBuilding;
-    default: return rules::Formation::kLine;
+    case v1::FORMATION_COLUMN:
+      return rules::Formation::kColumn;
+    case v1::FORMATION_BUILDING:
+      return rules::Formation::kBuilding;
+    default:
+      return rules::Formation::kLine;
   }
 }
 
@@ -295,7 +336,8 @@ v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
   if (state.initiative_clan >= 0) {
     snap.set_initiative_clan(state.clans[state.initiative_clan]);
   }
-  if (state.active_clan >= 0) snap.set_active_clan(state.clans[state.active_clan]);
+  if (state.active_clan >= 0)
+    snap.set_active_clan(state.clans[state.active_clan]);
   snap.set_phase(std::string(rules::PhaseName(state.phase)));
   snap.set_game_over(state.phase == rules::Phase::kGameOver);
   for (std::size_t i = 0; i < state.units.size(); ++i) {

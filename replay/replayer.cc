@@ -181,9 +181,9 @@ bool Replayer::CheckSequence(const v1::Event& event) {
 
 bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
   if (state_.active_clan < 0) {
-    Violation("daimyo.sequence.no_active_clan", "",
-              absl::StrFormat("A %s before any clan was activated this turn.",
-                              what));
+    Violation(
+        "daimyo.sequence.no_active_clan", "",
+        absl::StrFormat("A %s before any clan was activated this turn.", what));
     return false;
   }
   if (state_.phase > phase && state_.phase <= Phase::kMelee) {
@@ -204,20 +204,47 @@ void Replayer::Apply(const v1::Event& event) {
   turn_ = event.turn();
   if (!CheckSequence(event)) return;
   switch (event.body_case()) {
-    case v1::Event::kTurnStart: OnTurnStart(event); break;
-    case v1::Event::kActivation: OnActivation(event); break;
-    case v1::Event::kMove: OnMove(event.move()); break;
-    case v1::Event::kCharge: OnCharge(event.charge()); break;
-    case v1::Event::kFiring: OnFiring(event); break;
-    case v1::Event::kMeleeRound: OnMeleeRound(event.melee_round()); break;
-    case v1::Event::kChallenge: OnChallenge(event.challenge()); break;
-    case v1::Event::kMoraleTest: OnMoraleTest(event.morale_test()); break;
-    case v1::Event::kLeaderLoss: OnLeaderLoss(event.leader_loss()); break;
-    case v1::Event::kResultMove: OnResultMove(event.result_move()); break;
-    case v1::Event::kRemoval: OnRemoval(event.removal()); break;
-    case v1::Event::kTurnEnd: OnTurnEnd(); break;
-    case v1::Event::kGameEnd: OnGameEnd(); break;
-    case v1::Event::BODY_NOT_SET: break;
+    case v1::Event::kTurnStart:
+      OnTurnStart(event);
+      break;
+    case v1::Event::kActivation:
+      OnActivation(event);
+      break;
+    case v1::Event::kMove:
+      OnMove(event.move());
+      break;
+    case v1::Event::kCharge:
+      OnCharge(event.charge());
+      break;
+    case v1::Event::kFiring:
+      OnFiring(event);
+      break;
+    case v1::Event::kMeleeRound:
+      OnMeleeRound(event.melee_round());
+      break;
+    case v1::Event::kChallenge:
+      OnChallenge(event.challenge());
+      break;
+    case v1::Event::kMoraleTest:
+      OnMoraleTest(event.morale_test());
+      break;
+    case v1::Event::kLeaderLoss:
+      OnLeaderLoss(event.leader_loss());
+      break;
+    case v1::Event::kResultMove:
+      OnResultMove(event.result_move());
+      break;
+    case v1::Event::kRemoval:
+      OnRemoval(event.removal());
+      break;
+    case v1::Event::kTurnEnd:
+      OnTurnEnd();
+      break;
+    case v1::Event::kGameEnd:
+      OnGameEnd();
+      break;
+    case v1::Event::BODY_NOT_SET:
+      break;
   }
 }
 
@@ -345,10 +372,12 @@ void Replayer::OnFiring(const v1::Event& event) {
                               state_.clans[state_.profiles[firer].clan]));
   }
   const rules::daimyo::Shot shot = ShotFromProto(firing, firer, target);
-  const bool resolvable = rules::daimyo::CheckFiring(rules_, state_, shot, *this);
+  const bool resolvable =
+      rules::daimyo::CheckFiring(rules_, state_, shot, *this);
   int hits = 0;
   if (resolvable) {
-    const auto res = rules::daimyo::ResolveFiring(rules_, state_, shot, nullptr);
+    const auto res =
+        rules::daimyo::ResolveFiring(rules_, state_, shot, nullptr);
     hits = res.hits;
     if (firing.has_claimed_hits() && firing.claimed_hits() != uint32_t(hits)) {
       ReportFiringDispute(firing, shot, hits);
@@ -361,8 +390,9 @@ void Replayer::OnFiring(const v1::Event& event) {
     f.severity = Severity::kUnverifiable;
     f.rule_id = "daimyo.fire.hit";
     f.subject = firing.unit();
-    f.message = "The dice cannot be read and the log claims no hits; replay "
-                "lands no hits.";
+    f.message =
+        "The dice cannot be read and the log claims no hits; replay "
+        "lands no hits.";
     Report(std::move(f));
   }
   int stands_lost = -1;
@@ -387,8 +417,7 @@ void Replayer::ReportFiringDispute(const v1::Firing& firing,
   f.severity = Severity::kDispute;
   f.rule_id = "daimyo.fire.hit";
   f.subject = firing.unit();
-  const auto res =
-      rules::daimyo::ResolveFiring(rules_, state_, shot, &f.trace);
+  const auto res = rules::daimyo::ResolveFiring(rules_, state_, shot, &f.trace);
   f.claimed = absl::StrCat(firing.claimed_hits(), " hits");
   f.computed = absl::StrCat(computed, " hits");
   f.message = absl::StrFormat(
@@ -415,9 +444,10 @@ void Replayer::ReportStandLossDispute(int target, int hits, int claimed,
                      "daimyo.fire.stand_loss", rules::Origin::kComputed});
   f.trace.push_back(
       {computed,
-       absl::StrFormat("(%d + %d) / %d = %d stands lost, %d hits carry over",
-                       t.carried_hits, hits, rules_.hits_per_stand, computed,
-                       t.carried_hits + hits - computed * rules_.hits_per_stand),
+       absl::StrFormat(
+           "(%d + %d) / %d = %d stands lost, %d hits carry over",
+           t.carried_hits, hits, rules_.hits_per_stand, computed,
+           t.carried_hits + hits - computed * rules_.hits_per_stand),
        "daimyo.fire.stand_loss", rules::Origin::kComputed});
   f.message = absl::StrFormat(
       "%s: the log claims %d stand%s lost, but %d carried + %d new hits "
@@ -493,8 +523,8 @@ void Replayer::Unchecked(absl::string_view rule_id, std::string subject,
 }
 
 void Replayer::LandHits(int unit, int hits) {
-  const int lost = rules::ApplyHits(state_.units[unit], hits,
-                                    rules_.hits_per_stand, -1);
+  const int lost =
+      rules::ApplyHits(state_.units[unit], hits, rules_.hits_per_stand, -1);
   if (lost > 0) {
     state_.units[unit].owed_morale |= Reason(1);
     rules::OweLeaderLossRolls(state_, unit,
@@ -521,8 +551,8 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
     state_.units[units[i]].in_melee = true;
     const auto& side = round.sides(i);
     if (side.has_claimed_hits()) {
-      LandHits(units[1 - i], static_cast<int>(std::min<uint32_t>(
-                                 side.claimed_hits(), 1000)));
+      LandHits(units[1 - i],
+               static_cast<int>(std::min<uint32_t>(side.claimed_hits(), 1000)));
     }
   }
   Unchecked("daimyo.melee.round", round.sides(0).unit(), "Melee rounds are");

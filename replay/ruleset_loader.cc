@@ -21,9 +21,9 @@ using rules::FiringFactor;
 absl::Status Positive(absl::string_view source, absl::string_view field,
                       int value) {
   if (value > 0) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      source, ": ", field, " must be greater than 0 (it is ", value,
-      "); set it in the ruleset file."));
+  return absl::InvalidArgumentError(
+      absl::StrCat(source, ": ", field, " must be greater than 0 (it is ",
+                   value, "); set it in the ruleset file."));
 }
 
 absl::Status Validate(const rules::Ruleset& r, absl::string_view source) {

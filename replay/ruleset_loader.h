@@ -5,9 +5,9 @@
 #define GUNBAI_REPLAY_RULESET_LOADER_H_
 
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "gunbai/v1/ruleset.pb.h"
 #include "rules/ruleset.h"
 

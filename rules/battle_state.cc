@@ -8,13 +8,20 @@ namespace gunbai::rules {
 
 absl::string_view PhaseName(Phase p) {
   switch (p) {
-    case Phase::kBeforeGame: return "before the game";
-    case Phase::kTurnStart: return "turn start";
-    case Phase::kMovement: return "movement";
-    case Phase::kFiring: return "firing";
-    case Phase::kMelee: return "melee";
-    case Phase::kTurnEnded: return "turn ended";
-    case Phase::kGameOver: return "game over";
+    case Phase::kBeforeGame:
+      return "before the game";
+    case Phase::kTurnStart:
+      return "turn start";
+    case Phase::kMovement:
+      return "movement";
+    case Phase::kFiring:
+      return "firing";
+    case Phase::kMelee:
+      return "melee";
+    case Phase::kTurnEnded:
+      return "turn ended";
+    case Phase::kGameOver:
+      return "game over";
   }
   return "?";
 }
@@ -41,11 +48,11 @@ bool BattleState::HasLeaderAttached(int unit) const {
 int ApplyHits(UnitStatus& unit, int hits, int hits_per_stand,
               int stands_lost_override) {
   const int total = unit.carried_hits + hits;
-  int lost = stands_lost_override >= 0 ? stands_lost_override
-                                       : total / hits_per_stand;
+  int lost =
+      stands_lost_override >= 0 ? stands_lost_override : total / hits_per_stand;
   lost = std::min(lost, unit.stands);
-  unit.carried_hits = std::clamp(total - lost * hits_per_stand, 0,
-                                 hits_per_stand - 1);
+  unit.carried_hits =
+      std::clamp(total - lost * hits_per_stand, 0, hits_per_stand - 1);
   unit.stands -= lost;
   unit.stands_lost += lost;
   unit.stands_lost_this_turn += lost;
@@ -57,8 +64,7 @@ int ApplyHits(UnitStatus& unit, int hits, int hits_per_stand,
 }
 
 void OweLeaderLossRolls(BattleState& state, int unit, int hq_counts_as) {
-  const bool hq =
-      state.profiles[unit].troop_type == TroopType::kHeadquarters;
+  const bool hq = state.profiles[unit].troop_type == TroopType::kHeadquarters;
   const int stands_left = hq ? hq_counts_as : state.units[unit].stands;
   for (LeaderState& leader : state.leaders) {
     if (leader.killed || leader.attached_unit != unit) continue;

@@ -67,12 +67,12 @@ struct LeaderState {
 };
 
 enum class Phase {
-  kBeforeGame,   // No turn has started yet.
-  kTurnStart,    // Turn started, no clan activated yet.
-  kMovement,     // Active clan moving and declaring charges.
+  kBeforeGame,  // No turn has started yet.
+  kTurnStart,   // Turn started, no clan activated yet.
+  kMovement,    // Active clan moving and declaring charges.
   kFiring,
   kMelee,
-  kTurnEnded,    // Between TurnEnd and the next TurnStart.
+  kTurnEnded,  // Between TurnEnd and the next TurnStart.
   kGameOver,
 };
 absl::string_view PhaseName(Phase p);

@@ -10,7 +10,8 @@ struct FactorText {
 };
 
 constexpr std::array<FactorText, kFiringFactorCount> kFactorText = {{
-    {"daimyo.fire.factor.first_volley", "first volley of the game, in good order"},
+    {"daimyo.fire.factor.first_volley",
+     "first volley of the game, in good order"},
     {"daimyo.fire.factor.light_armour", "target in light armour"},
     {"daimyo.fire.factor.arquebus_vs_cavalry", "arquebus firing at cavalry"},
     {"daimyo.fire.factor.effective_range", "target at effective range"},

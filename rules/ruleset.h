@@ -7,8 +7,8 @@
 #include <array>
 #include <cstddef>
 #include <string>
-#include "absl/strings/string_view.h"
 
+#include "absl/strings/string_view.h"
 #include "rules/types.h"
 
 namespace gunbai::rules {

@@ -4,51 +4,72 @@ namespace gunbai::rules {
 
 absl::string_view TroopTypeName(TroopType t) {
   switch (t) {
-    case TroopType::kSamurai: return "Samurai";
-    case TroopType::kAshigaru: return "Ashigaru";
-    case TroopType::kRonin: return "Ronin";
-    case TroopType::kWarriorMonk: return "Warrior Monk";
-    case TroopType::kPeasant: return "Peasant";
-    case TroopType::kHatamoto: return "Hatamoto";
-    case TroopType::kHeadquarters: return "Headquarters";
+    case TroopType::kSamurai:
+      return "Samurai";
+    case TroopType::kAshigaru:
+      return "Ashigaru";
+    case TroopType::kRonin:
+      return "Ronin";
+    case TroopType::kWarriorMonk:
+      return "Warrior Monk";
+    case TroopType::kPeasant:
+      return "Peasant";
+    case TroopType::kHatamoto:
+      return "Hatamoto";
+    case TroopType::kHeadquarters:
+      return "Headquarters";
   }
   return "?";
 }
 
 absl::string_view QualityName(Quality q) {
   switch (q) {
-    case Quality::kElite: return "Elite";
-    case Quality::kVeteran: return "Veteran";
-    case Quality::kSeasoned: return "Seasoned";
-    case Quality::kRaw: return "Raw";
+    case Quality::kElite:
+      return "Elite";
+    case Quality::kVeteran:
+      return "Veteran";
+    case Quality::kSeasoned:
+      return "Seasoned";
+    case Quality::kRaw:
+      return "Raw";
   }
   return "?";
 }
 
 absl::string_view ArmourName(Armour a) {
   switch (a) {
-    case Armour::kNone: return "no";
-    case Armour::kLight: return "light";
-    case Armour::kMedium: return "medium";
-    case Armour::kHeavy: return "heavy";
+    case Armour::kNone:
+      return "no";
+    case Armour::kLight:
+      return "light";
+    case Armour::kMedium:
+      return "medium";
+    case Armour::kHeavy:
+      return "heavy";
   }
   return "?";
 }
 
 absl::string_view MissileWeaponName(MissileWeapon w) {
   switch (w) {
-    case MissileWeapon::kNone: return "no missile weapon";
-    case MissileWeapon::kBow: return "bow";
-    case MissileWeapon::kArquebus: return "arquebus";
+    case MissileWeapon::kNone:
+      return "no missile weapon";
+    case MissileWeapon::kBow:
+      return "bow";
+    case MissileWeapon::kArquebus:
+      return "arquebus";
   }
   return "?";
 }
 
 absl::string_view RangeBandName(RangeBand b) {
   switch (b) {
-    case RangeBand::kEffective: return "effective range";
-    case RangeBand::kLong: return "long range";
-    case RangeBand::kOutOfRange: return "out of range";
+    case RangeBand::kEffective:
+      return "effective range";
+    case RangeBand::kLong:
+      return "long range";
+    case RangeBand::kOutOfRange:
+      return "out of range";
   }
   return "?";
 }

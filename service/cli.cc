@@ -22,7 +22,8 @@ namespace {
 
 namespace v1 = ::gunbai::v1;
 
-constexpr char kUsage[] = R"(gunbai - replay a wargame battle log and audit it against the rules
+constexpr char kUsage[] =
+    R"(gunbai - replay a wargame battle log and audit it against the rules
 
 gunbai reads a battle log (the armies, then every declared action and every
 die rolled, in order), replays it through the rules, and reports every rule
@@ -107,7 +108,8 @@ std::string ParseArgs(const std::vector<std::string>& args, Options& o) {
       continue;
     }
     if (!has_value) {
-      if (i + 1 >= args.size()) return absl::StrCat("--", name, " needs a value");
+      if (i + 1 >= args.size())
+        return absl::StrCat("--", name, " needs a value");
       value = args[++i];
     }
     if (name == "format") {
@@ -169,7 +171,8 @@ absl::StatusOr<replay::LogFormat> InputFormat(const Options& o) {
 absl::StatusOr<v1::BattleLog> ReadLog(const Options& o) {
   if (o.log_path.empty()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("gunbai ", o.command, " needs a LOG file (or - for "
+        absl::StrCat("gunbai ", o.command,
+                     " needs a LOG file (or - for "
                      "standard input)"));
   }
   auto format = InputFormat(o);
@@ -213,7 +216,8 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
     if (!report.ok()) {
       const bool bad_input =
           report.status().code() == absl::StatusCode::kInvalidArgument;
-      return Fail(err, report.status(), bad_input ? kExitBadInput : kExitServer);
+      return Fail(err, report.status(),
+                  bad_input ? kExitBadInput : kExitServer);
     }
   } else {
     auto ruleset = LoadRulesetFor(o);
@@ -221,8 +225,8 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
     report = replay::AuditLog(*log, *ruleset);
     if (!report.ok()) return Fail(err, report.status(), kExitBadInput);
   }
-  Print(out, o.format == "json" ? FormatJson(*report)
-                                : FormatReportText(*report));
+  Print(out,
+        o.format == "json" ? FormatJson(*report) : FormatReportText(*report));
   return replay::ReportHasFailures(*report) ? kExitFindings : kExitClean;
 }
 

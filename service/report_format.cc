@@ -15,20 +15,29 @@ namespace v1 = ::gunbai::v1;
 
 absl::string_view SeverityName(v1::Severity s) {
   switch (s) {
-    case v1::SEVERITY_VIOLATION: return "VIOLATION";
-    case v1::SEVERITY_DISPUTE: return "DISPUTE";
-    case v1::SEVERITY_WARNING: return "WARNING";
-    case v1::SEVERITY_UNVERIFIABLE: return "UNVERIFIABLE";
-    default: return "?";
+    case v1::SEVERITY_VIOLATION:
+      return "VIOLATION";
+    case v1::SEVERITY_DISPUTE:
+      return "DISPUTE";
+    case v1::SEVERITY_WARNING:
+      return "WARNING";
+    case v1::SEVERITY_UNVERIFIABLE:
+      return "UNVERIFIABLE";
+    default:
+      return "?";
   }
 }
 
 absl::string_view OriginName(v1::TermOrigin o) {
   switch (o) {
-    case v1::TERM_ORIGIN_COMPUTED: return "computed";
-    case v1::TERM_ORIGIN_DECLARED: return "declared";
-    case v1::TERM_ORIGIN_DICE: return "dice";
-    default: return "?";
+    case v1::TERM_ORIGIN_COMPUTED:
+      return "computed";
+    case v1::TERM_ORIGIN_DECLARED:
+      return "declared";
+    case v1::TERM_ORIGIN_DICE:
+      return "dice";
+    default:
+      return "?";
   }
 }
 
@@ -59,9 +68,9 @@ void AppendFinding(const v1::Finding& f, std::string& out) {
     const std::string value = t.origin() == v1::TERM_ORIGIN_DICE
                                   ? absl::StrFormat("%3d", t.value())
                                   : absl::StrFormat("%+3d", t.value());
-    absl::StrAppend(&out, absl::StrFormat("      %s  %-60s %s (%s)\n", value,
-                                          t.label(), t.rule_id(),
-                                          OriginName(t.origin())));
+    absl::StrAppend(
+        &out, absl::StrFormat("      %s  %-60s %s (%s)\n", value, t.label(),
+                              t.rule_id(), OriginName(t.origin())));
   }
 }
 
@@ -91,11 +100,12 @@ std::string FormatReportText(const v1::AuditReport& report) {
     }
     AppendFinding(f, out);
   }
-  absl::StrAppend(&out, "\nfinal state digest sha256:",
-                  report.final_state_digest(), "\n");
+  absl::StrAppend(
+      &out, "\nfinal state digest sha256:", report.final_state_digest(), "\n");
   if (s.violations() + s.disputes() + s.warnings() == 0) {
-    absl::StrAppend(&out, "verdict: clean, no violations, disputes or "
-                          "warnings\n");
+    absl::StrAppend(&out,
+                    "verdict: clean, no violations, disputes or "
+                    "warnings\n");
   } else {
     absl::StrAppend(&out, "verdict: ", SummaryLine(s), "\n");
   }
@@ -124,35 +134,37 @@ std::string FormatStateText(const v1::BattleStateSnapshot& state) {
     if (u.in_melee()) flags.push_back("in melee");
     if (u.charging()) flags.push_back("charging");
     if (u.charged_by_size() > 0) {
-      flags.push_back(absl::StrCat("charged by ", absl::StrJoin(u.charged_by(), ",")));
+      flags.push_back(
+          absl::StrCat("charged by ", absl::StrJoin(u.charged_by(), ",")));
     }
     if (u.frenzied()) flags.push_back("frenzied");
     if (u.fired_this_turn()) flags.push_back("fired");
     if (u.moved_this_turn()) flags.push_back("moved");
     if (u.first_volley_spent()) flags.push_back("first volley spent");
     if (u.leaders_size() > 0) {
-      flags.push_back(absl::StrCat("leaders ", absl::StrJoin(u.leaders(), ",")));
+      flags.push_back(
+          absl::StrCat("leaders ", absl::StrJoin(u.leaders(), ",")));
     }
     if (u.owed_morale_reasons_size() > 0) {
       flags.push_back(absl::StrCat("owes morale test (reason ",
                                    absl::StrJoin(u.owed_morale_reasons(), ","),
                                    ")"));
     }
-    absl::StrAppend(&out, absl::StrFormat("%-16s %-10s %6d %4d  %s\n", u.id(),
-                                          u.clan(), u.stands(),
-                                          u.carried_hits(),
-                                          absl::StrJoin(flags, "; ")));
+    absl::StrAppend(
+        &out, absl::StrFormat("%-16s %-10s %6d %4d  %s\n", u.id(), u.clan(),
+                              u.stands(), u.carried_hits(),
+                              absl::StrJoin(flags, "; ")));
   }
   for (const v1::LeaderState& l : state.leaders()) {
     absl::StrAppend(
-        &out, absl::StrFormat("leader %-12s rating %d, %s%s%s\n", l.id(),
-                              l.command_rating(),
-                              l.attached_unit().empty()
-                                  ? std::string("unattached")
-                                  : absl::StrCat("with ", l.attached_unit()),
-                              l.killed() ? ", killed" : "",
-                              l.loss_roll_owed() ? ", owes a leader-loss roll"
-                                                 : ""));
+        &out,
+        absl::StrFormat("leader %-12s rating %d, %s%s%s\n", l.id(),
+                        l.command_rating(),
+                        l.attached_unit().empty()
+                            ? std::string("unattached")
+                            : absl::StrCat("with ", l.attached_unit()),
+                        l.killed() ? ", killed" : "",
+                        l.loss_roll_owed() ? ", owes a leader-loss roll" : ""));
   }
   absl::StrAppend(&out, "state digest sha256:", state.digest(), "\n");
   return out;

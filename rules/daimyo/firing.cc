@@ -50,13 +50,13 @@ void CheckWhoMayFire(const BattleState& state, const Shot& shot,
   // Who may fire rests on the charges in the log, never on a declared
   // "being charged" fact, which only sets the factor.
   if (!active && !charged_by_active) {
-    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.active_clan",
-              absl::StrFormat("%s fired, but only units of the active clan "
-                              "(%s) or the targets of its charges may fire.",
-                              UnitLabel(state, shot.firer),
-                              state.active_clan >= 0
-                                  ? state.clans[state.active_clan]
-                                  : std::string("none")));
+    Violation(
+        sink, state, shot.firer, "daimyo.fire.eligibility.active_clan",
+        absl::StrFormat("%s fired, but only units of the active clan "
+                        "(%s) or the targets of its charges may fire.",
+                        UnitLabel(state, shot.firer),
+                        state.active_clan >= 0 ? state.clans[state.active_clan]
+                                               : std::string("none")));
   }
   if (!active && charged_by_active &&
       !state.IsChargedBy(shot.firer, shot.target)) {
@@ -80,15 +80,15 @@ void CheckEligibility(const BattleState& state, const Shot& shot,
   }
   if (status.fired_this_turn) {
     Violation(sink, state, shot.firer, "daimyo.fire.eligibility.once_per_turn",
-              absl::StrCat(label, " already fired this turn; a unit fires at "
-                                  "most once per turn."));
+              absl::StrCat(label,
+                           " already fired this turn; a unit fires at "
+                           "most once per turn."));
   }
   if (status.charging || status.in_melee) {
-    Violation(sink, state, shot.firer,
-              "daimyo.fire.eligibility.charging_or_in_melee",
-              absl::StrCat(label, " is ",
-                           status.charging ? "charging" : "in melee",
-                           " and may not fire."));
+    Violation(
+        sink, state, shot.firer, "daimyo.fire.eligibility.charging_or_in_melee",
+        absl::StrCat(label, " is ", status.charging ? "charging" : "in melee",
+                     " and may not fire."));
   }
   if (status.routing) {
     Violation(sink, state, shot.firer, "daimyo.fire.eligibility.routing",
@@ -111,21 +111,19 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
   const std::string label = UnitLabel(state, shot.firer);
   const ResolvedBand band = ResolveBand(rules, state, shot);
   if (band.band == RangeBand::kOutOfRange) {
-    std::string why = shot.facts.distance_mm.has_value()
-                          ? absl::StrFormat(" at %d mm (long range ends at %d "
-                                            "mm%s)",
-                                            *shot.facts.distance_mm,
-                                            rules.firing.long_range_mm,
-                                            shot.facts.woods_limit
-                                                ? absl::StrFormat(
-                                                      ", %d mm in woods",
-                                                      rules.firing
-                                                          .woods_range_mm)
-                                                : "")
-                          : " (declared out of range)";
+    std::string why =
+        shot.facts.distance_mm.has_value()
+            ? absl::StrFormat(
+                  " at %d mm (long range ends at %d "
+                  "mm%s)",
+                  *shot.facts.distance_mm, rules.firing.long_range_mm,
+                  shot.facts.woods_limit
+                      ? absl::StrFormat(", %d mm in woods",
+                                        rules.firing.woods_range_mm)
+                      : "")
+            : " (declared out of range)";
     Violation(sink, state, shot.firer, "daimyo.fire.eligibility.range",
-              absl::StrCat(label, " fired at a target out of range", why,
-                           "."));
+              absl::StrCat(label, " fired at a target out of range", why, "."));
   }
   const ShotFacts& facts = shot.facts;
   if (facts.distance_mm.has_value() && facts.declared_band.has_value() &&
@@ -146,10 +144,11 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
   if (band.forced_long && !facts.distance_mm.has_value() &&
       facts.declared_band == RangeBand::kEffective) {
     Violation(sink, state, shot.firer, "daimyo.fire.range.long_at_chargers",
-              absl::StrCat(label, " fired at effective range at chargers that "
-                                  "began their charge beyond effective range; "
-                                  "that fire is at long range unless the "
-                                  "firers are in cover or Veteran or Elite."));
+              absl::StrCat(label,
+                           " fired at effective range at chargers that "
+                           "began their charge beyond effective range; "
+                           "that fire is at long range unless the "
+                           "firers are in cover or Veteran or Elite."));
   }
   const int max_stands = MaxFiringStands(rules, state, shot);
   if (shot.stands_firing > max_stands) {
@@ -180,8 +179,8 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
   }
 }
 
-bool CheckDice(const Ruleset& rules, const BattleState& state,
-               const Shot& shot, FindingSink& sink) {
+bool CheckDice(const Ruleset& rules, const BattleState& state, const Shot& shot,
+               FindingSink& sink) {
   const std::string label = UnitLabel(state, shot.firer);
   bool ok = true;
   if (!shot.facts.declared_band.has_value() &&
@@ -190,19 +189,21 @@ bool CheckDice(const Ruleset& rules, const BattleState& state,
     f.severity = Severity::kUnverifiable;
     f.rule_id = "daimyo.fire.range.undeclared";
     f.subject = state.profiles[shot.firer].id;
-    f.message = absl::StrCat(label, " fired with neither a range band nor a "
-                                    "distance declared; the hits cannot be "
-                                    "worked out. Add facts { range: ... } or "
-                                    "distance_mm.");
+    f.message = absl::StrCat(label,
+                             " fired with neither a range band nor a "
+                             "distance declared; the hits cannot be "
+                             "worked out. Add facts { range: ... } or "
+                             "distance_mm.");
     sink.Report(std::move(f));
     ok = false;
   }
-  const std::size_t want =
-      static_cast<std::size_t>(shot.stands_firing) * rules.firing.dice_per_stand;
+  const std::size_t want = static_cast<std::size_t>(shot.stands_firing) *
+                           rules.firing.dice_per_stand;
   if (shot.stands_firing <= 0) {
     Violation(sink, state, shot.firer, "daimyo.fire.dice_count",
-              absl::StrCat(label, " fired with no stands declared; give "
-                                  "stands_firing."));
+              absl::StrCat(label,
+                           " fired with no stands declared; give "
+                           "stands_firing."));
     ok = false;
   } else if (shot.dice.size() != want) {
     Violation(sink, state, shot.firer, "daimyo.fire.dice_count",
@@ -329,10 +330,9 @@ FiringResolution ResolveFiring(const Ruleset& rules, const BattleState& state,
        Origin::kDeclared},
   };
   if (trace != nullptr && res.band.forced_long) {
-    trace->push_back(Term{
-        0,
-        "long range forced: chargers began beyond effective range",
-        "daimyo.fire.range.long_at_chargers", Origin::kComputed});
+    trace->push_back(
+        Term{0, "long range forced: chargers began beyond effective range",
+             "daimyo.fire.range.long_at_chargers", Origin::kComputed});
   }
   for (const FactorCheck& c : checks) {
     if (!c.applies) continue;
@@ -358,12 +358,12 @@ FiringResolution ResolveFiring(const Ruleset& rules, const BattleState& state,
     const bool hit = total >= rules.firing.hit_score;
     if (hit) ++res.hits;
     if (trace != nullptr) {
-      trace->push_back(Term{
-          total,
-          absl::StrFormat("stand %d: %s %+d = %d, %s (%d+ hits)", s + 1,
-                          dice_text, res.modifier, total,
-                          hit ? "hit" : "miss", rules.firing.hit_score),
-          "daimyo.fire.hit", Origin::kDice});
+      trace->push_back(
+          Term{total,
+               absl::StrFormat("stand %d: %s %+d = %d, %s (%d+ hits)", s + 1,
+                               dice_text, res.modifier, total,
+                               hit ? "hit" : "miss", rules.firing.hit_score),
+               "daimyo.fire.hit", Origin::kDice});
     }
   }
   return res;
@@ -378,8 +378,7 @@ int ApplyFiring(const Ruleset& rules, BattleState& state, const Shot& shot,
   }
   UnitStatus& target = state.units[shot.target];
   if (target.removed) return 0;
-  const int lost =
-      ApplyHits(target, hits, rules.hits_per_stand, stands_lost);
+  const int lost = ApplyHits(target, hits, rules.hits_per_stand, stands_lost);
   if (lost > 0) {
     target.owed_morale |= MoraleReasons{1} << 1;
     OweLeaderLossRolls(state, shot.target, rules.headquarters_counts_as_stands);

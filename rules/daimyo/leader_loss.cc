@@ -11,18 +11,18 @@ LeaderLossResolution ResolveLeaderLoss(const Ruleset& rules,
   res.total = die + leader.loss_roll_stands_left;
   res.killed = res.total <= rules.leader_killed_at_or_below;
   if (trace != nullptr) {
-    trace->push_back(Term{die, "leader-loss die", "daimyo.leader_loss.roll",
-                          Origin::kDice});
+    trace->push_back(
+        Term{die, "leader-loss die", "daimyo.leader_loss.roll", Origin::kDice});
     trace->push_back(Term{leader.loss_roll_stands_left,
                           "stands left in the unit (a headquarters counts as "
                           "1)",
                           "daimyo.leader_loss.roll", Origin::kComputed});
-    trace->push_back(Term{
-        res.total,
-        absl::StrFormat("= %d: %s (%d or less kills)", res.total,
-                        res.killed ? "killed" : "survives",
-                        rules.leader_killed_at_or_below),
-        "daimyo.leader_loss.roll", Origin::kComputed});
+    trace->push_back(
+        Term{res.total,
+             absl::StrFormat("= %d: %s (%d or less kills)", res.total,
+                             res.killed ? "killed" : "survives",
+                             rules.leader_killed_at_or_below),
+             "daimyo.leader_loss.roll", Origin::kComputed});
   }
   return res;
 }

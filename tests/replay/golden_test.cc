@@ -61,14 +61,14 @@ TEST_P(GoldenTest, MatchesExpectedReport) {
   EXPECT_EQ(r.out, ReadFile(DataPath(g.name + ".expected.txt")));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Logs, GoldenTest,
-    ::testing::Values(Golden{"sekigahara", 1}, Golden{"anegawa-clean", 0}),
-    [](const auto& info) {
-      std::string n = info.param.name;
-      for (char& c : n) c = (c == '-') ? '_' : c;
-      return n;
-    });
+INSTANTIATE_TEST_SUITE_P(Logs, GoldenTest,
+                         ::testing::Values(Golden{"sekigahara", 1},
+                                           Golden{"anegawa-clean", 0}),
+                         [](const auto& info) {
+                           std::string n = info.param.name;
+                           for (char& c : n) c = (c == '-') ? '_' : c;
+                           return n;
+                         });
 
 v1::BattleLog ParseSample(const std::string& name) {
   auto log = replay::ParseBattleLog(ReadFile(DataPath(name)),
@@ -170,8 +170,8 @@ TEST(CliTest, AnotherRulesetChangesTheVerdict) {
                "hit_score: 9\n  effective_range_mm");
   const std::string path = ::testing::TempDir() + "/hit9.textproto";
   std::ofstream(path) << text;
-  const CliResult r = Cli({"audit", "--ruleset=" + path,
-                           DataPath("anegawa-clean.textproto")});
+  const CliResult r =
+      Cli({"audit", "--ruleset=" + path, DataPath("anegawa-clean.textproto")});
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.out, HasSubstr("seq 3  DISPUTE  daimyo.fire.hit"));
   EXPECT_THAT(r.out, HasSubstr("claimed: 3 hits; computed: 1 hits"));

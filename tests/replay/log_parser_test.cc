@@ -1,9 +1,9 @@
 // Bad input gets a clear error that says where.
 #include "replay/log_parser.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "absl/strings/str_cat.h"
 #include "replay/ruleset_loader.h"
 #include "rules/builtin_rulesets.h"
 
@@ -19,9 +19,9 @@ std::string Error(absl::string_view bytes, LogFormat format) {
 }
 
 TEST(LogParserTest, TextErrorHasLineAndColumn) {
-  EXPECT_THAT(Error("header {\n  game_id: \"x\"\n  clanz {}\n}\n",
-                    LogFormat::kText),
-              HasSubstr("log:3:9: "));
+  EXPECT_THAT(
+      Error("header {\n  game_id: \"x\"\n  clanz {}\n}\n", LogFormat::kText),
+      HasSubstr("log:3:9: "));
 }
 
 TEST(LogParserTest, JsonSyntaxErrorHasLineAndColumn) {
@@ -33,8 +33,9 @@ TEST(LogParserTest, JsonSyntaxErrorHasLineAndColumn) {
 }
 
 TEST(LogParserTest, JsonUnknownFieldPointsAtIt) {
-  EXPECT_THAT(Error("{\"header\": {\n  \"game_idd\": \"x\"}}", LogFormat::kJson),
-              HasSubstr("log:2:3: "));
+  EXPECT_THAT(
+      Error("{\"header\": {\n  \"game_idd\": \"x\"}}", LogFormat::kJson),
+      HasSubstr("log:2:3: "));
 }
 
 TEST(LogParserTest, BinaryGarbage) {

@@ -20,8 +20,17 @@ using ::testing::IsEmpty;
 // blue-yumi (no armour, foot) at effective range, first volley:
 // +2 first volley +1 effective = +3.
 constexpr char kTurnOneOpen[] = R"pb(
-  events { seq: 1 turn: 1 turn_start { initiative_clan: "red" } }
-  events { seq: 2 turn: 1 clan: "red" activation {} }
+  events {
+    seq: 1
+    turn: 1
+    turn_start { initiative_clan: "red" }
+  }
+  events {
+    seq: 2
+    turn: 1
+    clan: "red"
+    activation {}
+  }
 )pb";
 
 std::string Events(const std::string& more) { return kTurnOneOpen + more; }
@@ -46,11 +55,25 @@ const v1::UnitState& Unit(const v1::BattleStateSnapshot& s,
 TEST(ReplayTest, CorrectFiringIsClean) {
   // Dice 4+1 = 5 +3 = 8: hit; 2+2 = 4 +3 = 7: miss. 1 hit, no stand.
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 2
-      dice: [4, 1, 2, 2] facts { range: RANGE_BAND_EFFECTIVE }
-      claimed_hits: 1 claimed_stands_lost: 0 } }
-    events { seq: 4 turn: 1 turn_end {} }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 2
+        dice: [ 4, 1, 2, 2 ]
+        facts { range: RANGE_BAND_EFFECTIVE }
+        claimed_hits: 1
+        claimed_stands_lost: 0
+      }
+    }
+    events {
+      seq: 4
+      turn: 1
+      turn_end {}
+    }
   )pb")));
   EXPECT_THAT(FindingKeys(report), IsEmpty());
   EXPECT_EQ(report.events_replayed(), 4u);
@@ -61,10 +84,20 @@ TEST(ReplayTest, CorrectFiringIsClean) {
 TEST(ReplayTest, DisputedHitsReplayAsPlayed) {
   // Same dice as above give 1 hit; the log claims 3 and 1 stand lost.
   const auto log = LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 2
-      dice: [4, 1, 2, 2] facts { range: RANGE_BAND_EFFECTIVE }
-      claimed_hits: 3 claimed_stands_lost: 1 } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 2
+        dice: [ 4, 1, 2, 2 ]
+        facts { range: RANGE_BAND_EFFECTIVE }
+        claimed_hits: 3
+        claimed_stands_lost: 1
+      }
+    }
   )pb"));
   auto report = AuditOrDie(log);
   ASSERT_THAT(FindingKeys(report),
@@ -92,10 +125,20 @@ TEST(ReplayTest, DisputedStandLoss) {
   // 4+4 = 8 +3 = 11 hit, 6+6 +3 = 15 hit: 2 hits, no stand (2 < 3); the log
   // says 1 stand lost.
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 2
-      dice: [4, 4, 6, 6] facts { range: RANGE_BAND_EFFECTIVE }
-      claimed_hits: 2 claimed_stands_lost: 1 } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 2
+        dice: [ 4, 4, 6, 6 ]
+        facts { range: RANGE_BAND_EFFECTIVE }
+        claimed_hits: 2
+        claimed_stands_lost: 1
+      }
+    }
   )pb")));
   ASSERT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_DISPUTE:daimyo.fire.stand_loss"));
@@ -104,7 +147,11 @@ TEST(ReplayTest, DisputedStandLoss) {
 
 TEST(ReplayTest, SequenceNumbersMustIncrease) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 2 turn: 1 turn_end {} }
+    events {
+      seq: 2
+      turn: 1
+      turn_end {}
+    }
   )pb")));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("2:SEVERITY_VIOLATION:log.seq.order"));
@@ -112,8 +159,17 @@ TEST(ReplayTest, SequenceNumbersMustIncrease) {
 
 TEST(ReplayTest, UnknownUnitIsAFindingAndTheEventIsSkipped) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "ghost" target: "blue-yumi" stands_firing: 1 dice: [6, 6] } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "ghost"
+        target: "blue-yumi"
+        stands_firing: 1
+        dice: [ 6, 6 ]
+      }
+    }
   )pb")));
   ASSERT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_VIOLATION:log.unit.unknown"));
@@ -122,9 +178,18 @@ TEST(ReplayTest, UnknownUnitIsAFindingAndTheEventIsSkipped) {
 
 TEST(ReplayTest, DieOutsideOneToSix) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 1 dice: [7, 0]
-      facts { range: RANGE_BAND_LONG } } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 1
+        dice: [ 7, 0 ]
+        facts { range: RANGE_BAND_LONG }
+      }
+    }
   )pb")));
   // Both dice are bad; with no claim replay lands nothing and says so.
   EXPECT_THAT(FindingKeys(report),
@@ -136,9 +201,19 @@ TEST(ReplayTest, DieOutsideOneToSix) {
 TEST(ReplayTest, WrongNumberOfDice) {
   // 2 stands roll 4 dice; 3 were logged.
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 2
-      dice: [6, 6, 6] facts { range: RANGE_BAND_LONG } claimed_hits: 2 } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 2
+        dice: [ 6, 6, 6 ]
+        facts { range: RANGE_BAND_LONG }
+        claimed_hits: 2
+      }
+    }
   )pb")));
   ASSERT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_VIOLATION:daimyo.fire.dice_count"));
@@ -147,57 +222,117 @@ TEST(ReplayTest, WrongNumberOfDice) {
 
 TEST(ReplayTest, RangeMustBeDeclaredOrMeasured) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 1
-      dice: [6, 6] claimed_hits: 1 } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 1
+        dice: [ 6, 6 ]
+        claimed_hits: 1
+      }
+    }
   )pb")));
-  EXPECT_THAT(FindingKeys(report),
-              ElementsAre("3:SEVERITY_UNVERIFIABLE:daimyo.fire.range.undeclared"));
+  EXPECT_THAT(
+      FindingKeys(report),
+      ElementsAre("3:SEVERITY_UNVERIFIABLE:daimyo.fire.range.undeclared"));
 }
 
 TEST(ReplayTest, MeasuredDistanceOverrulesTheDeclaredBand) {
   // Declared long, measured 50 mm: effective (up to 80 mm). +2 first volley
   // +1 effective = +3: 3+2+3 = 8 hit, as claimed; the mismatch is a warning.
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 1 dice: [3, 2]
-      facts { range: RANGE_BAND_LONG distance_mm: 50 } claimed_hits: 1 } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 1
+        dice: [ 3, 2 ]
+        facts { range: RANGE_BAND_LONG distance_mm: 50 }
+        claimed_hits: 1
+      }
+    }
   )pb")));
-  EXPECT_THAT(FindingKeys(report),
-              ElementsAre("3:SEVERITY_WARNING:daimyo.fire.range.band_mismatch"));
+  EXPECT_THAT(
+      FindingKeys(report),
+      ElementsAre("3:SEVERITY_WARNING:daimyo.fire.range.band_mismatch"));
 }
 
 TEST(ReplayTest, DeclaredBeingChargedDoesNotLetTheInactiveClanFire) {
   // blue-yumi is not charged by anyone; declaring it "being charged" only
   // sets the -1 factor and does not make it eligible to fire in red's turn.
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "blue" firing {
-      unit: "blue-yumi" target: "red-teppo" stands_firing: 1 dice: [1, 1]
-      facts { range: RANGE_BAND_LONG firer_being_charged: true } } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "blue"
+      firing {
+        unit: "blue-yumi"
+        target: "red-teppo"
+        stands_firing: 1
+        dice: [ 1, 1 ]
+        facts { range: RANGE_BAND_LONG firer_being_charged: true }
+      }
+    }
   )pb")));
-  EXPECT_THAT(FindingKeys(report),
-              ElementsAre("3:SEVERITY_VIOLATION:daimyo.fire.eligibility.active_clan"));
+  EXPECT_THAT(
+      FindingKeys(report),
+      ElementsAre("3:SEVERITY_VIOLATION:daimyo.fire.eligibility.active_clan"));
 }
 
 TEST(ReplayTest, FiringBeforeAnyActivation) {
   auto report = AuditOrDie(LogWithEvents(R"pb(
-    events { seq: 1 turn: 1 turn_start { initiative_clan: "red" } }
-    events { seq: 2 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 1 dice: [1, 1]
-      facts { range: RANGE_BAND_LONG } } }
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "red" }
+    }
+    events {
+      seq: 2
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 1
+        dice: [ 1, 1 ]
+        facts { range: RANGE_BAND_LONG }
+      }
+    }
   )pb"));
   // Also not the active clan, since no clan is active. 1+1 +2 = 4: no hit.
-  EXPECT_THAT(FindingKeys(report),
-              ElementsAre("2:SEVERITY_VIOLATION:daimyo.sequence.no_active_clan",
-                          "2:SEVERITY_VIOLATION:daimyo.fire.eligibility.active_clan"));
+  EXPECT_THAT(
+      FindingKeys(report),
+      ElementsAre("2:SEVERITY_VIOLATION:daimyo.sequence.no_active_clan",
+                  "2:SEVERITY_VIOLATION:daimyo.fire.eligibility.active_clan"));
 }
 
 TEST(ReplayTest, MoveAfterFiringIsOutOfPhase) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 1 dice: [1, 1]
-      facts { range: RANGE_BAND_LONG } claimed_hits: 0 } }
-    events { seq: 4 turn: 1 clan: "red" move { unit: "red-samurai" } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 1
+        dice: [ 1, 1 ]
+        facts { range: RANGE_BAND_LONG }
+        claimed_hits: 0
+      }
+    }
+    events {
+      seq: 4
+      turn: 1
+      clan: "red"
+      move { unit: "red-samurai" }
+    }
   )pb")));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("4:SEVERITY_VIOLATION:daimyo.sequence.phase_order"));
@@ -205,18 +340,36 @@ TEST(ReplayTest, MoveAfterFiringIsOutOfPhase) {
 
 TEST(ReplayTest, EventOutsideATurn) {
   auto report = AuditOrDie(LogWithEvents(R"pb(
-    events { seq: 1 turn: 0 clan: "red" move { unit: "red-samurai" } }
+    events {
+      seq: 1
+      turn: 0
+      clan: "red"
+      move { unit: "red-samurai" }
+    }
   )pb"));
-  EXPECT_THAT(FindingKeys(report),
-              ElementsAre("1:SEVERITY_VIOLATION:daimyo.sequence.outside_turn",
-                          "1:SEVERITY_VIOLATION:daimyo.sequence.no_active_clan"));
+  EXPECT_THAT(
+      FindingKeys(report),
+      ElementsAre("1:SEVERITY_VIOLATION:daimyo.sequence.outside_turn",
+                  "1:SEVERITY_VIOLATION:daimyo.sequence.no_active_clan"));
 }
 
 TEST(ReplayTest, TurnsCountUpByOne) {
   auto report = AuditOrDie(LogWithEvents(R"pb(
-    events { seq: 1 turn: 1 turn_start { initiative_clan: "red" } }
-    events { seq: 2 turn: 1 turn_end {} }
-    events { seq: 3 turn: 3 turn_start { initiative_clan: "red" } }
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "red" }
+    }
+    events {
+      seq: 2
+      turn: 1
+      turn_end {}
+    }
+    events {
+      seq: 3
+      turn: 3
+      turn_start { initiative_clan: "red" }
+    }
   )pb"));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_VIOLATION:daimyo.sequence.turn_number"));
@@ -224,16 +377,30 @@ TEST(ReplayTest, TurnsCountUpByOne) {
 
 TEST(ReplayTest, MissingTurnEnd) {
   auto report = AuditOrDie(LogWithEvents(R"pb(
-    events { seq: 1 turn: 1 turn_start { initiative_clan: "red" } }
-    events { seq: 2 turn: 2 turn_start { initiative_clan: "blue" } }
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "red" }
+    }
+    events {
+      seq: 2
+      turn: 2
+      turn_start { initiative_clan: "blue" }
+    }
   )pb"));
-  EXPECT_THAT(FindingKeys(report),
-              ElementsAre("2:SEVERITY_VIOLATION:daimyo.sequence.turn_end_missing"));
+  EXPECT_THAT(
+      FindingKeys(report),
+      ElementsAre("2:SEVERITY_VIOLATION:daimyo.sequence.turn_end_missing"));
 }
 
 TEST(ReplayTest, EventTurnMustMatch) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 2 clan: "red" move { unit: "red-samurai" } }
+    events {
+      seq: 3
+      turn: 2
+      clan: "red"
+      move { unit: "red-samurai" }
+    }
   )pb")));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_VIOLATION:log.turn.mismatch"));
@@ -241,25 +408,49 @@ TEST(ReplayTest, EventTurnMustMatch) {
 
 TEST(ReplayTest, ClanActivatesOnceATurn) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" activation {} }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      activation {}
+    }
   )pb")));
-  EXPECT_THAT(FindingKeys(report),
-              ElementsAre("3:SEVERITY_VIOLATION:daimyo.sequence.activation_twice"));
+  EXPECT_THAT(
+      FindingKeys(report),
+      ElementsAre("3:SEVERITY_VIOLATION:daimyo.sequence.activation_twice"));
 }
 
 TEST(ReplayTest, NothingAfterGameEnd) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 turn_end {} }
-    events { seq: 4 turn: 1 game_end {} }
-    events { seq: 5 turn: 2 turn_start { initiative_clan: "red" } }
+    events {
+      seq: 3
+      turn: 1
+      turn_end {}
+    }
+    events {
+      seq: 4
+      turn: 1
+      game_end {}
+    }
+    events {
+      seq: 5
+      turn: 2
+      turn_start { initiative_clan: "red" }
+    }
   )pb")));
-  EXPECT_THAT(FindingKeys(report),
-              ElementsAre("5:SEVERITY_VIOLATION:daimyo.sequence.after_game_end"));
+  EXPECT_THAT(
+      FindingKeys(report),
+      ElementsAre("5:SEVERITY_VIOLATION:daimyo.sequence.after_game_end"));
 }
 
 TEST(ReplayTest, MovesBelongToTheActiveClan) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "blue" move { unit: "blue-yumi" } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "blue"
+      move { unit: "blue-yumi" }
+    }
   )pb")));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_VIOLATION:daimyo.move.active_clan"));
@@ -267,9 +458,19 @@ TEST(ReplayTest, MovesBelongToTheActiveClan) {
 
 TEST(ReplayTest, ActingClanMustOwnTheFiringUnit) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "blue" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 1 dice: [1, 1]
-      facts { range: RANGE_BAND_LONG } claimed_hits: 0 } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "blue"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 1
+        dice: [ 1, 1 ]
+        facts { range: RANGE_BAND_LONG }
+        claimed_hits: 0
+      }
+    }
   )pb")));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_VIOLATION:log.event.clan"));
@@ -280,10 +481,25 @@ TEST(ReplayTest, MovedUnitFiresWithMinusOne) {
   // 3+3 = 6 +2 = 8: hit. Claiming 0 hits is a dispute whose trace holds the
   // computed -1 for moving.
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" move { unit: "red-teppo" } }
-    events { seq: 4 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-yumi" stands_firing: 1 dice: [3, 3]
-      facts { range: RANGE_BAND_EFFECTIVE } claimed_hits: 0 } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      move { unit: "red-teppo" }
+    }
+    events {
+      seq: 4
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 1
+        dice: [ 3, 3 ]
+        facts { range: RANGE_BAND_EFFECTIVE }
+        claimed_hits: 0
+      }
+    }
   )pb")));
   ASSERT_THAT(FindingKeys(report),
               ElementsAre("4:SEVERITY_DISPUTE:daimyo.fire.hit"));
@@ -300,12 +516,26 @@ TEST(ReplayTest, HeadquartersLosingItsStandKillsOnFour) {
   // hits, 1 stand: the headquarters is gone. Its daimyo rolls 1d6 + 1 (a
   // headquarters counts as 1): 3 + 1 = 4, killed.
   const auto log = LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" firing {
-      unit: "red-teppo" target: "blue-hq" stands_firing: 3
-      dice: [5, 5, 6, 6, 4, 4] facts { range: RANGE_BAND_EFFECTIVE }
-      claimed_hits: 3 claimed_stands_lost: 1 } }
-    events { seq: 4 turn: 1 clan: "blue" leader_loss {
-      leader: "blue-daimyo" die: 3 claimed_killed: false } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-hq"
+        stands_firing: 3
+        dice: [ 5, 5, 6, 6, 4, 4 ]
+        facts { range: RANGE_BAND_EFFECTIVE }
+        claimed_hits: 3
+        claimed_stands_lost: 1
+      }
+    }
+    events {
+      seq: 4
+      turn: 1
+      clan: "blue"
+      leader_loss { leader: "blue-daimyo" die: 3 claimed_killed: false }
+    }
   )pb"));
   auto report = AuditOrDie(log);
   ASSERT_THAT(FindingKeys(report),
@@ -318,8 +548,12 @@ TEST(ReplayTest, HeadquartersLosingItsStandKillsOnFour) {
 
 TEST(ReplayTest, LeaderLossRollNotOwed) {
   auto report = AuditOrDie(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" leader_loss {
-      leader: "red-gen" die: 4 claimed_killed: false } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      leader_loss { leader: "red-gen" die: 4 claimed_killed: false }
+    }
   )pb")));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_VIOLATION:daimyo.leader_loss.not_owed"));
@@ -330,13 +564,36 @@ TEST(ReplayTest, MissingLeaderLossRollAtTurnEnd) {
   // volley at effective range: +2 +1 -1 Raw -1 bow at heavy = +1.
   // 6+6+1 = 13, 6+5+1 = 12, 5+5+1 = 11: 3 hits, 1 stand: red-gen owes a roll.
   auto report = AuditOrDie(LogWithEvents(R"pb(
-    events { seq: 1 turn: 1 turn_start { initiative_clan: "blue" } }
-    events { seq: 2 turn: 1 clan: "blue" activation {} }
-    events { seq: 3 turn: 1 clan: "blue" firing {
-      unit: "blue-yumi" target: "red-samurai" stands_firing: 3
-      dice: [6, 6, 6, 5, 5, 5] facts { range: RANGE_BAND_EFFECTIVE }
-      claimed_hits: 3 claimed_stands_lost: 1 } }
-    events { seq: 4 turn: 1 turn_end {} }
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "blue" }
+    }
+    events {
+      seq: 2
+      turn: 1
+      clan: "blue"
+      activation {}
+    }
+    events {
+      seq: 3
+      turn: 1
+      clan: "blue"
+      firing {
+        unit: "blue-yumi"
+        target: "red-samurai"
+        stands_firing: 3
+        dice: [ 6, 6, 6, 5, 5, 5 ]
+        facts { range: RANGE_BAND_EFFECTIVE }
+        claimed_hits: 3
+        claimed_stands_lost: 1
+      }
+    }
+    events {
+      seq: 4
+      turn: 1
+      turn_end {}
+    }
   )pb"));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("4:SEVERITY_VIOLATION:daimyo.leader_loss.missing"));
@@ -346,12 +603,31 @@ TEST(ReplayTest, LeaderLossRollStillOwedWhenTheLogStops) {
   // As in MissingLeaderLossRollAtTurnEnd, but the log stops after the
   // firing: the roll is reported against the last event, seq 3.
   auto report = AuditOrDie(LogWithEvents(R"pb(
-    events { seq: 1 turn: 1 turn_start { initiative_clan: "blue" } }
-    events { seq: 2 turn: 1 clan: "blue" activation {} }
-    events { seq: 3 turn: 1 clan: "blue" firing {
-      unit: "blue-yumi" target: "red-samurai" stands_firing: 3
-      dice: [6, 6, 6, 5, 5, 5] facts { range: RANGE_BAND_EFFECTIVE }
-      claimed_hits: 3 claimed_stands_lost: 1 } }
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "blue" }
+    }
+    events {
+      seq: 2
+      turn: 1
+      clan: "blue"
+      activation {}
+    }
+    events {
+      seq: 3
+      turn: 1
+      clan: "blue"
+      firing {
+        unit: "blue-yumi"
+        target: "red-samurai"
+        stands_firing: 3
+        dice: [ 6, 6, 6, 5, 5, 5 ]
+        facts { range: RANGE_BAND_EFFECTIVE }
+        claimed_hits: 3
+        claimed_stands_lost: 1
+      }
+    }
   )pb"));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_VIOLATION:daimyo.leader_loss.missing"));
@@ -359,14 +635,32 @@ TEST(ReplayTest, LeaderLossRollStillOwedWhenTheLogStops) {
 
 TEST(ReplayTest, MeleeRoundsReplayAsPlayedButAreUnverifiable) {
   const auto log = LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" charge {
-      unit: "red-samurai" target: "blue-yumi" } }
-    events { seq: 4 turn: 1 clan: "red" melee_round {
-      round: 1
-      sides { unit: "red-samurai" stands_fighting: 4
-              dice: [6, 6, 6, 6, 6, 6, 6, 6] claimed_hits: 4 }
-      sides { unit: "blue-yumi" stands_fighting: 4
-              dice: [1, 1, 1, 1, 1, 1, 1, 1] claimed_hits: 0 } } }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      charge { unit: "red-samurai" target: "blue-yumi" }
+    }
+    events {
+      seq: 4
+      turn: 1
+      clan: "red"
+      melee_round {
+        round: 1
+        sides {
+          unit: "red-samurai"
+          stands_fighting: 4
+          dice: [ 6, 6, 6, 6, 6, 6, 6, 6 ]
+          claimed_hits: 4
+        }
+        sides {
+          unit: "blue-yumi"
+          stands_fighting: 4
+          dice: [ 1, 1, 1, 1, 1, 1, 1, 1 ]
+          claimed_hits: 0
+        }
+      }
+    }
   )pb"));
   auto report = AuditOrDie(log);
   EXPECT_THAT(FindingKeys(report),
@@ -388,8 +682,14 @@ TEST(ReplayTest, StateAtUnknownSeqIsNotFound) {
 TEST(ReplayTest, StateDigestsChangeWithTheState) {
   auto ruleset = replay::BuiltinDaimyoRuleset();
   auto digests = replay::StateDigests(LogWithEvents(Events(R"pb(
-    events { seq: 3 turn: 1 clan: "red" move { unit: "red-samurai" } }
-  )pb")), *ruleset);
+                                        events {
+                                          seq: 3
+                                          turn: 1
+                                          clan: "red"
+                                          move { unit: "red-samurai" }
+                                        }
+                                      )pb")),
+                                      *ruleset);
   ASSERT_TRUE(digests.ok());
   ASSERT_EQ(digests->size(), 3u);
   EXPECT_NE((*digests)[1].digest, (*digests)[2].digest);
@@ -415,8 +715,7 @@ TEST(OrderOfBattleTest, StandsOutOfRange) {
 TEST(OrderOfBattleTest, DuplicateUnitId) {
   auto log = BaseLog();
   log.mutable_order_of_battle()->mutable_units(1)->set_id("red-teppo");
-  EXPECT_THAT(std::string(AuditStatus(log).message()),
-              HasSubstr("used twice"));
+  EXPECT_THAT(std::string(AuditStatus(log).message()), HasSubstr("used twice"));
 }
 
 TEST(OrderOfBattleTest, UnknownClan) {
@@ -443,8 +742,7 @@ TEST(OrderOfBattleTest, CommandRatingOneToFour) {
 TEST(OrderOfBattleTest, OtherRulesetIsRefused) {
   auto log = BaseLog();
   log.mutable_header()->mutable_ruleset()->set_name("skf");
-  EXPECT_THAT(std::string(AuditStatus(log).message()),
-              HasSubstr("--ruleset"));
+  EXPECT_THAT(std::string(AuditStatus(log).message()), HasSubstr("--ruleset"));
 }
 
 TEST(OrderOfBattleTest, OtherVersionIsAWarning) {

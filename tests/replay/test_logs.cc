@@ -19,31 +19,59 @@ constexpr char kBase[] = R"pb(
   }
   order_of_battle {
     units {
-      id: "red-teppo" clan: "red" troop_type: TROOP_TYPE_ASHIGARU
-      mobility: MOBILITY_FOOT quality: QUALITY_SEASONED armour: ARMOUR_LIGHT
-      missile_weapon: MISSILE_WEAPON_ARQUEBUS stands: 6 stands_per_rank: 3
+      id: "red-teppo"
+      clan: "red"
+      troop_type: TROOP_TYPE_ASHIGARU
+      mobility: MOBILITY_FOOT
+      quality: QUALITY_SEASONED
+      armour: ARMOUR_LIGHT
+      missile_weapon: MISSILE_WEAPON_ARQUEBUS
+      stands: 6
+      stands_per_rank: 3
     }
     units {
-      id: "red-samurai" clan: "red" troop_type: TROOP_TYPE_SAMURAI
-      mobility: MOBILITY_MOUNTED quality: QUALITY_VETERAN armour: ARMOUR_HEAVY
-      melee_weapon: MELEE_WEAPON_LANCE stands: 4 stands_per_rank: 4
+      id: "red-samurai"
+      clan: "red"
+      troop_type: TROOP_TYPE_SAMURAI
+      mobility: MOBILITY_MOUNTED
+      quality: QUALITY_VETERAN
+      armour: ARMOUR_HEAVY
+      melee_weapon: MELEE_WEAPON_LANCE
+      stands: 4
+      stands_per_rank: 4
     }
     units {
-      id: "blue-yumi" clan: "blue" troop_type: TROOP_TYPE_ASHIGARU
-      mobility: MOBILITY_FOOT quality: QUALITY_RAW armour: ARMOUR_NONE
-      missile_weapon: MISSILE_WEAPON_BOW stands: 4 stands_per_rank: 4
+      id: "blue-yumi"
+      clan: "blue"
+      troop_type: TROOP_TYPE_ASHIGARU
+      mobility: MOBILITY_FOOT
+      quality: QUALITY_RAW
+      armour: ARMOUR_NONE
+      missile_weapon: MISSILE_WEAPON_BOW
+      stands: 4
+      stands_per_rank: 4
     }
     units {
-      id: "blue-hq" clan: "blue" troop_type: TROOP_TYPE_HEADQUARTERS
-      mobility: MOBILITY_FOOT quality: QUALITY_VETERAN stands: 1
+      id: "blue-hq"
+      clan: "blue"
+      troop_type: TROOP_TYPE_HEADQUARTERS
+      mobility: MOBILITY_FOOT
+      quality: QUALITY_VETERAN
+      stands: 1
     }
     leaders {
-      id: "red-gen" clan: "red" kind: LEADER_KIND_GENERAL command_rating: 2
+      id: "red-gen"
+      clan: "red"
+      kind: LEADER_KIND_GENERAL
+      command_rating: 2
       attached_unit: "red-samurai"
     }
     leaders {
-      id: "blue-daimyo" clan: "blue" kind: LEADER_KIND_DAIMYO
-      command_rating: 3 attached_unit: "blue-hq"
+      id: "blue-daimyo"
+      clan: "blue"
+      kind: LEADER_KIND_DAIMYO
+      command_rating: 3
+      attached_unit: "blue-hq"
     }
   }
 )pb";

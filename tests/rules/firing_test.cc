@@ -686,7 +686,7 @@ TEST_F(FiringTest, MeasuredOutOfRange) {
   const std::vector<std::uint32_t> dice = {4, 4};
   Shot shot = ShotWith(dice);
   shot.facts.declared_band.reset();  // measured, not declared
-  shot.facts.distance_mm = 151;  // over 15 cm
+  shot.facts.distance_mm = 151;      // over 15 cm
   EXPECT_THAT(Check(shot), ElementsAre("daimyo.fire.eligibility.range"));
   shot.facts.distance_mm = 150;  // 15 cm: long range, legal
   EXPECT_THAT(Check(shot), IsEmpty());
