@@ -355,23 +355,27 @@ v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
     u->set_moved_this_turn(s.moved_this_turn);
     u->set_first_volley_spent(s.first_volley_spent);
     u->set_charging(s.charging);
-    for (std::size_t c = 0; c < state.units.size(); ++c) {
-      if (state.IsChargedBy(static_cast<int>(i), static_cast<int>(c))) {
-        u->add_charged_by(state.profiles[c].id);
-      }
-    }
     u->set_in_melee(s.in_melee);
     u->set_routing(s.routing);
     u->set_has_routed(s.has_routed);
     u->set_frenzied(s.frenzied);
     u->set_removed(s.removed);
-    for (const rules::LeaderState& l : state.leaders) {
-      if (!l.killed && l.attached_unit == static_cast<int>(i)) {
-        u->add_leaders(l.id);
-      }
-    }
     for (uint32_t r = 1; r <= 8; ++r) {
       if (s.owed_morale & (1u << r)) u->add_owed_morale_reasons(r);
+    }
+  }
+  // Lists that point from one unit to another, in one pass each, in index
+  // order (the digest depends on the order).
+  for (std::size_t c = 0; c < state.units.size(); ++c) {
+    const rules::UnitStatus& s = state.units[c];
+    if (s.charging && s.charging_target >= 0) {
+      snap.mutable_units(s.charging_target)
+          ->add_charged_by(state.profiles[c].id);
+    }
+  }
+  for (const rules::LeaderState& l : state.leaders) {
+    if (!l.killed && l.attached_unit >= 0) {
+      snap.mutable_units(l.attached_unit)->add_leaders(l.id);
     }
   }
   for (const rules::LeaderState& l : state.leaders) {

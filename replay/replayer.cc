@@ -352,9 +352,7 @@ void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
                      " and may not declare a charge."));
   }
   UnitOnTable(target, "be charged");
-  status.charging = true;
-  status.charging_target = target;
-  status.moved_this_turn = true;
+  rules::DeclareCharge(state_, unit, target);
 }
 
 void Replayer::OnFiring(const v1::Event& event) {

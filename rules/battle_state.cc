@@ -32,13 +32,6 @@ std::string UnitLabel(const BattleState& state, int unit) {
   return absl::StrCat(p.name, " (", p.id, ")");
 }
 
-bool BattleState::IsBeingCharged(int target) const {
-  for (std::size_t i = 0; i < units.size(); ++i) {
-    if (IsChargedBy(target, static_cast<int>(i))) return true;
-  }
-  return false;
-}
-
 bool BattleState::HasLeaderAttached(int unit) const {
   return std::any_of(leaders.begin(), leaders.end(), [unit](const auto& l) {
     return !l.killed && l.attached_unit == unit;
@@ -73,6 +66,17 @@ void OweLeaderLossRolls(BattleState& state, int unit, int hq_counts_as) {
   }
 }
 
+void DeclareCharge(BattleState& state, int charger, int target) {
+  UnitStatus& c = state.units[charger];
+  if (c.charging && c.charging_target >= 0) {
+    --state.units[c.charging_target].charges_received;
+  }
+  c.charging = true;
+  c.charging_target = target;
+  c.moved_this_turn = true;
+  ++state.units[target].charges_received;
+}
+
 void StartNewTurn(BattleState& state, int turn, int initiative_clan) {
   state.turn = turn;
   state.initiative_clan = initiative_clan;
@@ -84,6 +88,7 @@ void StartNewTurn(BattleState& state, int turn, int initiative_clan) {
     u.moved_this_turn = false;
     u.charging = false;
     u.charging_target = -1;
+    u.charges_received = 0;
     u.stands_lost_this_turn = 0;
     u.owed_morale = 0;
     u.pursuing = false;

@@ -51,6 +51,7 @@ struct UnitStatus {
   bool pursuing = false;
   bool removed = false;
   int charging_target = -1;  // Unit index this unit declared a charge on.
+  int charges_received = 0;  // Charges declared on this unit this turn.
   MoraleReasons owed_morale = 0;
 };
 
@@ -96,7 +97,9 @@ struct BattleState {
     return units[charger].charging && units[charger].charging_target == target;
   }
   // Returns true if any unit declared a charge on `target` this turn.
-  bool IsBeingCharged(int target) const;
+  bool IsBeingCharged(int target) const {
+    return units[target].charges_received > 0;
+  }
   // Returns true if any leader is attached to `unit` and alive.
   bool HasLeaderAttached(int unit) const;
 };
@@ -120,6 +123,9 @@ inline int StandsLostByHits(int carried_hits, int hits, int hits_per_stand) {
 // Marks a leader-loss roll owed for every live leader attached to `unit`,
 // counting `stands_left` (a headquarters counts as `hq_counts_as`).
 void OweLeaderLossRolls(BattleState& state, int unit, int hq_counts_as);
+
+// Records that `charger` declared a charge on `target` this turn.
+void DeclareCharge(BattleState& state, int charger, int target);
 
 // Clears the flags that last one turn, at the start of a new turn.
 void StartNewTurn(BattleState& state, int turn, int initiative_clan);

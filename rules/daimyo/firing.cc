@@ -73,42 +73,45 @@ void CheckEligibility(const BattleState& state, const Shot& shot,
                       FindingSink& sink) {
   const UnitProfile& firer = state.profiles[shot.firer];
   const UnitStatus& status = state.units[shot.firer];
-  const std::string label = UnitLabel(state, shot.firer);
+  // Built only when a finding needs it: firing is on the hot path.
+  auto label = [&state, &shot] { return UnitLabel(state, shot.firer); };
   if (firer.missile_weapon == MissileWeapon::kNone) {
-    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.missile_weapon",
-              absl::StrCat(label, " has no bow or arquebus and cannot fire."));
+    Violation(
+        sink, state, shot.firer, "daimyo.fire.eligibility.missile_weapon",
+        absl::StrCat(label(), " has no bow or arquebus and cannot fire."));
   }
   if (status.fired_this_turn) {
     Violation(sink, state, shot.firer, "daimyo.fire.eligibility.once_per_turn",
-              absl::StrCat(label,
+              absl::StrCat(label(),
                            " already fired this turn; a unit fires at "
                            "most once per turn."));
   }
   if (status.charging || status.in_melee) {
     Violation(
         sink, state, shot.firer, "daimyo.fire.eligibility.charging_or_in_melee",
-        absl::StrCat(label, " is ", status.charging ? "charging" : "in melee",
+        absl::StrCat(label(), " is ", status.charging ? "charging" : "in melee",
                      " and may not fire."));
   }
   if (status.routing) {
     Violation(sink, state, shot.firer, "daimyo.fire.eligibility.routing",
-              absl::StrCat(label, " is routing and may not fire."));
+              absl::StrCat(label(), " is routing and may not fire."));
   }
   const UnitProfile& target = state.profiles[shot.target];
   if (target.clan == firer.clan) {
     Violation(sink, state, shot.firer, "daimyo.fire.target.enemy",
-              absl::StrCat(label, " fired at ", UnitLabel(state, shot.target),
+              absl::StrCat(label(), " fired at ", UnitLabel(state, shot.target),
                            ", which is not an enemy unit."));
   } else if (state.units[shot.target].removed) {
     Violation(sink, state, shot.firer, "daimyo.fire.target.on_table",
-              absl::StrCat(label, " fired at ", UnitLabel(state, shot.target),
+              absl::StrCat(label(), " fired at ", UnitLabel(state, shot.target),
                            ", which is no longer on the table."));
   }
 }
 
 void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
                         const Shot& shot, FindingSink& sink) {
-  const std::string label = UnitLabel(state, shot.firer);
+  // Built only when a finding needs it: firing is on the hot path.
+  auto label = [&state, &shot] { return UnitLabel(state, shot.firer); };
   const ResolvedBand band = ResolveBand(rules, state, shot);
   if (band.band == RangeBand::kOutOfRange) {
     std::string why =
@@ -122,8 +125,9 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
                                         rules.firing.woods_range_mm)
                       : "")
             : " (declared out of range)";
-    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.range",
-              absl::StrCat(label, " fired at a target out of range", why, "."));
+    Violation(
+        sink, state, shot.firer, "daimyo.fire.eligibility.range",
+        absl::StrCat(label(), " fired at a target out of range", why, "."));
   }
   const ShotFacts& facts = shot.facts;
   if (facts.distance_mm.has_value() && facts.declared_band.has_value() &&
@@ -136,7 +140,7 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
     f.message = absl::StrFormat(
         "%s declared %s but measured %d mm, which is %s; gunbai uses the "
         "measured distance.",
-        label, RangeBandName(*facts.declared_band), *facts.distance_mm,
+        label(), RangeBandName(*facts.declared_band), *facts.distance_mm,
         RangeBandName(BandForDistance(rules.firing, *facts.distance_mm,
                                       facts.woods_limit)));
     sink.Report(std::move(f));
@@ -144,7 +148,7 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
   if (band.forced_long && !facts.distance_mm.has_value() &&
       facts.declared_band == RangeBand::kEffective) {
     Violation(sink, state, shot.firer, "daimyo.fire.range.long_at_chargers",
-              absl::StrCat(label,
+              absl::StrCat(label(),
                            " fired at effective range at chargers that "
                            "began their charge beyond effective range; "
                            "that fire is at long range unless the "
@@ -163,11 +167,11 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
         building_cap
             ? absl::StrFormat("%s fired with %d stands from a building; at "
                               "most %d may fire from a building.",
-                              label, shot.stands_firing, max_stands)
+                              label(), shot.stands_firing, max_stands)
             : absl::StrFormat(
                   "%s fired with %d stands; %s with %d stands a rank and %d "
                   "stands it may fire with at most %d (%d rank%s deep).",
-                  label, shot.stands_firing,
+                  label(), shot.stands_firing,
                   status.disordered ? "disordered" : "in good order",
                   status.stands_per_rank, status.stands, max_stands,
                   status.disordered ? rules.firing.ranks_disordered
@@ -181,7 +185,8 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
 
 bool CheckDice(const Ruleset& rules, const BattleState& state, const Shot& shot,
                FindingSink& sink) {
-  const std::string label = UnitLabel(state, shot.firer);
+  // Built only when a finding needs it: firing is on the hot path.
+  auto label = [&state, &shot] { return UnitLabel(state, shot.firer); };
   bool ok = true;
   if (!shot.facts.declared_band.has_value() &&
       !shot.facts.distance_mm.has_value()) {
@@ -189,7 +194,7 @@ bool CheckDice(const Ruleset& rules, const BattleState& state, const Shot& shot,
     f.severity = Severity::kUnverifiable;
     f.rule_id = "daimyo.fire.range.undeclared";
     f.subject = state.profiles[shot.firer].id;
-    f.message = absl::StrCat(label,
+    f.message = absl::StrCat(label(),
                              " fired with neither a range band nor a "
                              "distance declared; the hits cannot be "
                              "worked out. Add facts { range: ... } or "
@@ -201,7 +206,7 @@ bool CheckDice(const Ruleset& rules, const BattleState& state, const Shot& shot,
                            rules.firing.dice_per_stand;
   if (shot.stands_firing <= 0) {
     Violation(sink, state, shot.firer, "daimyo.fire.dice_count",
-              absl::StrCat(label,
+              absl::StrCat(label(),
                            " fired with no stands declared; give "
                            "stands_firing."));
     ok = false;
@@ -209,7 +214,7 @@ bool CheckDice(const Ruleset& rules, const BattleState& state, const Shot& shot,
     Violation(sink, state, shot.firer, "daimyo.fire.dice_count",
               absl::StrFormat("%s fired with %d stands, which roll %d dice "
                               "(%d per stand); the log has %d.",
-                              label, shot.stands_firing, want,
+                              label(), shot.stands_firing, want,
                               rules.firing.dice_per_stand, shot.dice.size()));
     ok = false;
   }
@@ -218,7 +223,7 @@ bool CheckDice(const Ruleset& rules, const BattleState& state, const Shot& shot,
       Violation(sink, state, shot.firer, "log.die.range",
                 absl::StrFormat("Die %d of the firing by %s reads %d; a die "
                                 "reads 1 to 6.",
-                                i + 1, label, shot.dice[i]));
+                                i + 1, label(), shot.dice[i]));
       ok = false;
     }
   }

@@ -132,8 +132,7 @@ class FiringTest : public ::testing::Test {
   // Makes clan b active and has the target declare a charge on the firer.
   void TargetChargesFirer() {
     state_.active_clan = kClanB;
-    state_.units[target_].charging = true;
-    state_.units[target_].charging_target = firer_;
+    DeclareCharge(state_, target_, firer_);
   }
 
   // Resolves `shot` with a trace and expects exactly one firing factor, with
@@ -638,8 +637,7 @@ TEST_F(FiringTest, FiresOncePerTurn) {
 }
 
 TEST_F(FiringTest, ChargingUnitMayNotFire) {
-  state_.units[firer_].charging = true;
-  state_.units[firer_].charging_target = target_;
+  DeclareCharge(state_, firer_, target_);
   const std::vector<std::uint32_t> dice = {4, 4};
   EXPECT_THAT(Check(ShotWith(dice)),
               ElementsAre("daimyo.fire.eligibility.charging_or_in_melee"));

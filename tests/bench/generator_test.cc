@@ -1,0 +1,167 @@
+// Random legal games (OpenSpiel's RandomSimTest): generated firing games must
+// audit clean, have the size asked for, and be the same for the same seed.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "gtest/gtest.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/report.pb.h"
+#include "replay/audit.h"
+#include "replay/ruleset_loader.h"
+#include "tests/bench/game_generator.h"
+
+namespace gunbai::testgen {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+constexpr int kEvents = 2000;
+
+const replay::LoadedRuleset& Ruleset() {
+  static const replay::LoadedRuleset* const ruleset = [] {
+    absl::StatusOr<replay::LoadedRuleset> loaded =
+        replay::BuiltinDaimyoRuleset();
+    EXPECT_TRUE(loaded.ok()) << loaded.status();
+    return new replay::LoadedRuleset(*std::move(loaded));
+  }();
+  return *ruleset;
+}
+
+GeneratorOptions Options(std::uint64_t seed) {
+  GeneratorOptions options;
+  options.seed = seed;
+  options.target_events = kEvents;
+  return options;
+}
+
+// Returns the first findings of `report`, one a line, for failure messages.
+std::string FirstFindings(const v1::AuditReport& report) {
+  std::string out;
+  for (int i = 0; i < report.findings_size() && i < 5; ++i) {
+    const v1::Finding& f = report.findings(i);
+    out += "seq " + std::to_string(f.seq()) + " " + f.rule_id() + ": " +
+           f.message() + "\n";
+  }
+  return out;
+}
+
+struct EventMix {
+  int firings = 0;
+  int hits = 0;
+  int stands_lost = 0;
+  int leader_rolls = 0;
+  int leaders_killed = 0;
+  int moves = 0;
+};
+
+EventMix Count(const v1::BattleLog& log) {
+  EventMix mix;
+  for (const v1::Event& event : log.events()) {
+    if (event.has_firing()) {
+      ++mix.firings;
+      mix.hits += static_cast<int>(event.firing().claimed_hits());
+      mix.stands_lost += static_cast<int>(event.firing().claimed_stands_lost());
+    }
+    if (event.has_leader_loss()) {
+      ++mix.leader_rolls;
+      if (event.leader_loss().claimed_killed()) ++mix.leaders_killed;
+    }
+    if (event.has_move()) ++mix.moves;
+  }
+  return mix;
+}
+
+TEST(GeneratorTest, GeneratedGamesAuditClean) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    const v1::BattleLog log = GenerateFiringGame(Options(seed));
+    absl::StatusOr<v1::AuditReport> report = replay::AuditLog(log, Ruleset());
+    ASSERT_TRUE(report.ok()) << report.status();
+    const v1::AuditSummary& summary = report->summary();
+    EXPECT_EQ(summary.violations(), 0u) << FirstFindings(*report);
+    EXPECT_EQ(summary.disputes(), 0u) << FirstFindings(*report);
+    EXPECT_EQ(summary.warnings(), 0u) << FirstFindings(*report);
+    EXPECT_EQ(summary.unverifiable(), 0u) << FirstFindings(*report);
+    EXPECT_FALSE(replay::ReportHasFailures(*report));
+    EXPECT_EQ(report->events_replayed(), static_cast<uint64_t>(kEvents));
+  }
+}
+
+TEST(GeneratorTest, GamesHaveExactlyTheEventsAskedFor) {
+  for (int events : {1, 5, 6, 7, 9, 10, 23, 100, 2001}) {
+    for (int units : {1, 2, 8}) {
+      GeneratorOptions options = Options(7);
+      options.target_events = events;
+      options.units_per_clan = units;
+      const v1::BattleLog log = GenerateFiringGame(options);
+      EXPECT_EQ(log.events_size(), std::max(events, 5))
+          << events << " events, " << units << " units a clan";
+      absl::StatusOr<v1::AuditReport> report = replay::AuditLog(log, Ruleset());
+      ASSERT_TRUE(report.ok()) << report.status();
+      EXPECT_FALSE(replay::ReportHasFailures(*report))
+          << events << " events, " << units << " units a clan:\n"
+          << FirstFindings(*report);
+    }
+  }
+}
+
+TEST(GeneratorTest, GamesAreWellFormed) {
+  const v1::BattleLog log = GenerateFiringGame(Options(3));
+  ASSERT_GE(log.events_size(), 2);
+  EXPECT_TRUE(log.events(0).has_turn_start());
+  EXPECT_TRUE(log.events(log.events_size() - 2).has_turn_end());
+  EXPECT_TRUE(log.events(log.events_size() - 1).has_game_end());
+  for (int i = 1; i < log.events_size(); ++i) {
+    EXPECT_LT(log.events(i - 1).seq(), log.events(i).seq());
+  }
+}
+
+TEST(GeneratorTest, GamesExerciseFiringAndLeaderLoss) {
+  EventMix total;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const EventMix mix = Count(GenerateFiringGame(Options(seed)));
+    total.firings += mix.firings;
+    total.hits += mix.hits;
+    total.stands_lost += mix.stands_lost;
+    total.leader_rolls += mix.leader_rolls;
+    total.leaders_killed += mix.leaders_killed;
+    total.moves += mix.moves;
+  }
+  EXPECT_GT(total.firings, 100);
+  EXPECT_GT(total.hits, 100);
+  EXPECT_GT(total.stands_lost, 50);
+  EXPECT_GT(total.leader_rolls, 10);
+  EXPECT_GT(total.leaders_killed, 0);
+  EXPECT_GT(total.moves, 1000);
+}
+
+TEST(GeneratorTest, SameSeedGivesTheSameBytes) {
+  for (std::uint64_t seed : {1u, 2u, 99u}) {
+    const std::string a =
+        SerializeDeterministic(GenerateFiringGame(Options(seed)));
+    const std::string b =
+        SerializeDeterministic(GenerateFiringGame(Options(seed)));
+    EXPECT_EQ(a, b) << "seed " << seed;
+  }
+}
+
+TEST(GeneratorTest, DifferentSeedsGiveDifferentGames) {
+  const std::string one =
+      SerializeDeterministic(GenerateFiringGame(Options(1)));
+  const std::string two =
+      SerializeDeterministic(GenerateFiringGame(Options(2)));
+  EXPECT_NE(one, two);
+}
+
+TEST(GeneratorTest, GamesSurviveABinaryRoundTrip) {
+  const v1::BattleLog log = GenerateFiringGame(Options(5));
+  v1::BattleLog parsed;
+  ASSERT_TRUE(parsed.ParseFromString(SerializeDeterministic(log)));
+  EXPECT_EQ(SerializeDeterministic(parsed), SerializeDeterministic(log));
+}
+
+}  // namespace
+}  // namespace gunbai::testgen
