@@ -2,7 +2,9 @@
 
 #include <openssl/sha.h>
 
+#include <algorithm>
 #include <array>
+#include <iterator>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -39,6 +41,13 @@ absl::Status Validate(const rules::Ruleset& r, absl::string_view source) {
       {"firing.ranks_disordered", r.firing.ranks_disordered},
       {"firing.max_stands_from_building", r.firing.max_stands_from_building},
       {"stand_loss.hits_per_stand", r.hits_per_stand},
+      {"melee.dice_per_stand", r.melee.dice_per_stand},
+      {"melee.hit_score", r.melee.hit_score},
+      {"melee.ranks_first_round", r.melee.ranks_first_round},
+      {"melee.ranks_later_rounds", r.melee.ranks_later_rounds},
+      {"melee.ranks_disordered", r.melee.ranks_disordered},
+      {"melee.rout_margin", r.melee.rout_margin},
+      {"melee.max_command_rating", r.melee.max_command_rating},
   };
   for (const auto& f : required) {
     absl::Status s = Positive(source, f.field, f.value);
@@ -51,6 +60,190 @@ absl::Status Validate(const rules::Ruleset& r, absl::string_view source) {
   if (r.name.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": the ruleset needs a name."));
+  }
+  return absl::OkStatus();
+}
+
+int MeleeWeaponIndex(gunbai::v1::MeleeWeapon w) {
+  switch (w) {
+    case gunbai::v1::MELEE_WEAPON_LONG_SPEAR:
+      return static_cast<int>(rules::MeleeWeapon::kLongSpear);
+    case gunbai::v1::MELEE_WEAPON_POLE_ARM:
+      return static_cast<int>(rules::MeleeWeapon::kPoleArm);
+    case gunbai::v1::MELEE_WEAPON_IMPROVISED:
+      return static_cast<int>(rules::MeleeWeapon::kImprovised);
+    case gunbai::v1::MELEE_WEAPON_LANCE:
+      return static_cast<int>(rules::MeleeWeapon::kLance);
+    case gunbai::v1::MELEE_WEAPON_SWORD:
+      return static_cast<int>(rules::MeleeWeapon::kSword);
+    default:
+      return -1;
+  }
+}
+
+int QualityIndex(gunbai::v1::Quality q) {
+  switch (q) {
+    case gunbai::v1::QUALITY_ELITE:
+      return 0;
+    case gunbai::v1::QUALITY_VETERAN:
+      return 1;
+    case gunbai::v1::QUALITY_SEASONED:
+      return 2;
+    case gunbai::v1::QUALITY_RAW:
+      return 3;
+    default:
+      return -1;
+  }
+}
+
+rules::MoraleResult MoraleResultFromProto(gunbai::v1::MoraleResult r) {
+  using R = rules::MoraleResult;
+  switch (r) {
+    case gunbai::v1::MORALE_RESULT_HALT:
+      return R::kHalt;
+    case gunbai::v1::MORALE_RESULT_RETIRE:
+      return R::kRetire;
+    case gunbai::v1::MORALE_RESULT_RETREAT:
+      return R::kRetreat;
+    case gunbai::v1::MORALE_RESULT_ROUT:
+      return R::kRout;
+    case gunbai::v1::MORALE_RESULT_STAND_OR_RETIRE:
+      return R::kStandOrRetire;
+    case gunbai::v1::MORALE_RESULT_COUNTER_CHARGE:
+      return R::kCounterCharge;
+    case gunbai::v1::MORALE_RESULT_CHARGE:
+      return R::kCharge;
+    case gunbai::v1::MORALE_RESULT_RALLY:
+      return R::kRally;
+    case gunbai::v1::MORALE_RESULT_DISPERSED:
+      return R::kDispersed;
+    case gunbai::v1::MORALE_RESULT_FRENZY:
+      return R::kFrenzy;
+    default:
+      return R::kNoEffect;
+  }
+}
+
+rules::MeleeRules MeleeToDomain(const gunbai::v1::MeleeRules& m) {
+  using rules::MeleeModifier;
+  rules::MeleeRules r;
+  r.dice_per_stand = static_cast<int>(m.dice_per_stand());
+  r.hit_score = static_cast<int>(m.hit_score());
+  for (const auto& w : m.weapons()) {
+    const int i = MeleeWeaponIndex(w.weapon());
+    if (i >= 0) r.weapons[i] = {w.vs_foot(), w.vs_mounted()};
+  }
+  const auto& x = m.modifiers();
+  const int values[rules::kMeleeModifierCount] = {
+      x.cavalry_charging(),
+      x.general_with_unit(),
+      x.frenzied(),
+      x.pursuing(),
+      x.good_order_long_spear_or_lance_first_round(),
+      x.daimyo_with_unit(),
+      x.good_order_pole_arm_first_round(),
+      x.infantry_charging(),
+      x.following_up(),
+      x.enemy_heavy_armour(),
+      x.enemy_fighting_to_flank_or_rear(),
+      x.enemy_in_building(),
+      x.enemy_higher_quality(),
+      x.enemy_medium_armour(),
+      x.disordered(),
+      x.enemy_uphill_or_behind_obstacle(),
+  };
+  std::copy(std::begin(values), std::end(values), r.modifiers.begin());
+  r.push_back_mm = static_cast<int>(m.push_back_mm());
+  r.rout_margin = static_cast<int>(m.rout_margin());
+  r.ranks_first_round = static_cast<int>(m.ranks_first_round());
+  r.ranks_long_spear_first_round =
+      static_cast<int>(m.ranks_long_spear_first_round());
+  r.ranks_later_rounds = static_cast<int>(m.ranks_later_rounds());
+  r.ranks_disordered = static_cast<int>(m.ranks_disordered());
+  r.overlaps_from_round = static_cast<int>(m.overlaps_from_round());
+  r.overlaps_per_flank = static_cast<int>(m.overlaps_per_flank());
+  r.front_stands_vs_headquarters =
+      static_cast<int>(m.front_stands_vs_headquarters());
+  r.max_stands_building_side = static_cast<int>(m.max_stands_building_side());
+  r.min_command_rating = static_cast<int>(m.min_command_rating());
+  r.max_command_rating = static_cast<int>(m.max_command_rating());
+  return r;
+}
+
+rules::MoraleRules MoraleToDomain(const gunbai::v1::MoraleRules& m) {
+  rules::MoraleRules r;
+  for (const auto& p : m.pass_scores()) {
+    const int i = QualityIndex(p.quality());
+    if (i >= 0) r.pass_scores[i] = static_cast<int>(p.score());
+  }
+  for (const auto& row : m.result_table()) {
+    if (row.fail_by() > 4) continue;
+    auto& out = r.result_table[row.fail_by()];
+    out[0] = MoraleResultFromProto(row.stand_loss());
+    out[1] = MoraleResultFromProto(row.being_charged());
+    out[2] = MoraleResultFromProto(row.initiate_charge());
+    out[3] = MoraleResultFromProto(row.critical_event());
+    out[4] = MoraleResultFromProto(row.rally());
+  }
+  r.proximity_mm = static_cast<int>(m.proximity_mm());
+  r.proximity_in_melee_mm = static_cast<int>(m.proximity_in_melee_mm());
+  const auto& x = m.modifiers();
+  const int values[rules::kMoraleModifierCount] = {
+      x.per_command_rating_point(),
+      x.pursuing(),
+      x.uphill_or_in_cover(),
+      x.general_near(),
+      x.long_spear_good_order_charged_frontally_by_cavalry(),
+      x.enemy_routing_near(),
+      x.hatamoto(),
+      x.disordered(),
+      x.out_of_command(),
+      x.infantry_charged_by_cavalry(),
+      x.each_friend_of_equal_or_higher_quality_routing_near(),
+      x.each_stand_lost(),
+      x.enemy_facing_flank_or_rear_near(),
+      x.leader_killed_near(),
+      x.routing(),
+  };
+  std::copy(std::begin(values), std::end(values), r.modifiers.begin());
+  r.automatic_pass = static_cast<int>(m.automatic_pass());
+  r.automatic_fail = static_cast<int>(m.automatic_fail());
+  r.frenzy_samurai_ronin_from = static_cast<int>(m.frenzy_samurai_ronin_from());
+  r.frenzy_warrior_monk_from = static_cast<int>(m.frenzy_warrior_monk_from());
+  return r;
+}
+
+absl::Status ValidateTables(const gunbai::v1::Ruleset& d,
+                            absl::string_view source) {
+  bool rows[5] = {false, false, false, false, false};
+  for (const auto& row : d.morale().result_table()) {
+    if (row.fail_by() > 4) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source,
+                       ": morale.result_table fail_by is 0 to 4 (4 means 4 or "
+                       "more); found ",
+                       row.fail_by(), "."));
+    }
+    rows[row.fail_by()] = true;
+  }
+  for (int i = 0; i < 5; ++i) {
+    if (!rows[i]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          source, ": morale.result_table has no row for fail_by ", i, "."));
+    }
+  }
+  bool qualities[4] = {false, false, false, false};
+  for (const auto& p : d.morale().pass_scores()) {
+    const int i = QualityIndex(p.quality());
+    if (i >= 0) qualities[i] = true;
+  }
+  for (bool q : qualities) {
+    if (!q) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source,
+                       ": morale.pass_scores needs a score for each quality "
+                       "(Elite, Veteran, Seasoned, Raw)."));
+    }
   }
   return absl::OkStatus();
 }
@@ -85,6 +278,8 @@ rules::Ruleset ToDomain(const gunbai::v1::Ruleset& d) {
   set(FiringFactor::kFirerBeingCharged, x.firer_being_charged());
   set(FiringFactor::kFirerMoved, x.firer_moved());
   set(FiringFactor::kTargetInCover, x.target_in_cover());
+  r.melee = MeleeToDomain(d.melee());
+  r.morale = MoraleToDomain(d.morale());
   r.hits_per_stand = static_cast<int>(d.stand_loss().hits_per_stand());
   r.leader_killed_at_or_below =
       static_cast<int>(d.leader_loss().killed_at_or_below());
@@ -133,6 +328,8 @@ absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
   loaded.rules = ToDomain(loaded.data);
   absl::Status valid = Validate(loaded.rules, source_name);
   if (!valid.ok()) return valid;
+  absl::Status tables = ValidateTables(loaded.data, source_name);
+  if (!tables.ok()) return tables;
   loaded.digest = Sha256Hex(DeterministicBytes(loaded.data));
   return loaded;
 }

@@ -35,4 +35,113 @@ absl::string_view FiringFactorLabel(FiringFactor f) {
   return kFactorText[static_cast<std::size_t>(f)].label;
 }
 
+namespace {
+
+constexpr std::array<FactorText, kMeleeModifierCount> kMeleeText = {{
+    {"daimyo.melee.modifier.cavalry_charging", "cavalry charging"},
+    {"daimyo.melee.modifier.general", "general with the unit"},
+    {"daimyo.melee.modifier.frenzied", "frenzied"},
+    {"daimyo.melee.modifier.pursuing", "pursuing"},
+    {"daimyo.melee.modifier.long_spear_or_lance_first_round",
+     "long spear or lance in good order, first round"},
+    {"daimyo.melee.modifier.daimyo", "daimyo with the unit"},
+    {"daimyo.melee.modifier.pole_arm_first_round",
+     "pole arm in good order, first round"},
+    {"daimyo.melee.modifier.infantry_charging", "infantry charging"},
+    {"daimyo.melee.modifier.following_up", "following up"},
+    {"daimyo.melee.modifier.enemy_heavy_armour", "enemy in heavy armour"},
+    {"daimyo.melee.modifier.enemy_flank_or_rear",
+     "enemy fighting to this side's flank or rear"},
+    {"daimyo.melee.modifier.enemy_in_building", "enemy occupying a building"},
+    {"daimyo.melee.modifier.enemy_higher_quality", "enemy of higher quality"},
+    {"daimyo.melee.modifier.enemy_medium_armour", "enemy in medium armour"},
+    {"daimyo.melee.modifier.disordered", "disordered"},
+    {"daimyo.melee.modifier.enemy_uphill_or_obstacle",
+     "enemy uphill or behind an obstacle"},
+}};
+
+constexpr std::array<FactorText, kMoraleModifierCount> kMoraleText = {{
+    {"daimyo.morale.modifier.command_rating",
+     "command rating of the attached leader"},
+    {"daimyo.morale.modifier.pursuing", "pursuing"},
+    {"daimyo.morale.modifier.uphill_or_cover",
+     "uphill of all enemy near, or in cover"},
+    {"daimyo.morale.modifier.general_near", "general near"},
+    {"daimyo.morale.modifier.long_spear_vs_cavalry",
+     "long spear in good order charged frontally by cavalry"},
+    {"daimyo.morale.modifier.enemy_routing_near", "enemy routing near"},
+    {"daimyo.morale.modifier.hatamoto", "hatamoto testing"},
+    {"daimyo.morale.modifier.disordered", "disordered"},
+    {"daimyo.morale.modifier.out_of_command", "out of command reach"},
+    {"daimyo.morale.modifier.infantry_charged_by_cavalry",
+     "infantry charged by cavalry"},
+    {"daimyo.morale.modifier.friend_routing_near",
+     "friendly unit of equal or higher quality routing near"},
+    {"daimyo.morale.modifier.stand_lost", "stand lost"},
+    {"daimyo.morale.modifier.enemy_flank_or_rear_near",
+     "enemy facing the unit's flank or rear near"},
+    {"daimyo.morale.modifier.leader_killed_near",
+     "leader killed near this turn"},
+    {"daimyo.morale.modifier.routing", "routing"},
+}};
+
+}  // namespace
+
+absl::string_view MeleeModifierRuleId(MeleeModifier m) {
+  return kMeleeText[static_cast<std::size_t>(m)].rule_id;
+}
+absl::string_view MeleeModifierLabel(MeleeModifier m) {
+  return kMeleeText[static_cast<std::size_t>(m)].label;
+}
+absl::string_view MoraleModifierRuleId(MoraleModifier m) {
+  return kMoraleText[static_cast<std::size_t>(m)].rule_id;
+}
+absl::string_view MoraleModifierLabel(MoraleModifier m) {
+  return kMoraleText[static_cast<std::size_t>(m)].label;
+}
+
+absl::string_view MoraleResultName(MoraleResult r) {
+  switch (r) {
+    case MoraleResult::kNoEffect:
+      return "no effect";
+    case MoraleResult::kHalt:
+      return "halt";
+    case MoraleResult::kRetire:
+      return "retire";
+    case MoraleResult::kRetreat:
+      return "retreat";
+    case MoraleResult::kRout:
+      return "rout";
+    case MoraleResult::kStandOrRetire:
+      return "stand or retire";
+    case MoraleResult::kCounterCharge:
+      return "counter-charge";
+    case MoraleResult::kCharge:
+      return "charge";
+    case MoraleResult::kRally:
+      return "rally";
+    case MoraleResult::kDispersed:
+      return "dispersed";
+    case MoraleResult::kFrenzy:
+      return "frenzy";
+  }
+  return "?";
+}
+
+MoraleColumn ColumnForReason(int reason) {
+  switch (reason) {
+    case 1:
+      return MoraleColumn::kStandLoss;
+    case 2:
+    case 3:
+      return MoraleColumn::kBeingCharged;
+    case 4:
+      return MoraleColumn::kInitiateCharge;
+    case 8:
+      return MoraleColumn::kRally;
+    default:
+      return MoraleColumn::kCriticalEvent;
+  }
+}
+
 }  // namespace gunbai::rules

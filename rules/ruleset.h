@@ -52,6 +52,140 @@ struct FiringRules {
   }
 };
 
+// The melee modifiers of Daimyo, in the order of the melee section. Every
+// minus entry is an advantage of the enemy, counted on the side it hurts.
+enum class MeleeModifier {
+  kCavalryCharging,
+  kGeneralWithUnit,
+  kFrenzied,
+  kPursuing,
+  kGoodOrderLongSpearOrLanceFirstRound,
+  kDaimyoWithUnit,
+  kGoodOrderPoleArmFirstRound,
+  kInfantryCharging,
+  kFollowingUp,
+  kEnemyHeavyArmour,
+  kEnemyFightingToFlankOrRear,
+  kEnemyInBuilding,
+  kEnemyHigherQuality,
+  kEnemyMediumArmour,
+  kDisordered,
+  kEnemyUphillOrBehindObstacle,
+};
+inline constexpr std::size_t kMeleeModifierCount = 16;
+
+absl::string_view MeleeModifierRuleId(MeleeModifier m);
+absl::string_view MeleeModifierLabel(MeleeModifier m);
+
+struct WeaponFactors {
+  int vs_foot = 0;
+  int vs_mounted = 0;
+};
+
+struct MeleeRules {
+  int dice_per_stand = 2;
+  int hit_score = 8;
+  // Indexed by MeleeWeapon; weapons the table lacks stay at 0.
+  std::array<WeaponFactors, 6> weapons{};
+  std::array<int, kMeleeModifierCount> modifiers{};
+  int push_back_mm = 30;
+  int rout_margin = 2;
+  int ranks_first_round = 1;
+  int ranks_long_spear_first_round = 2;
+  int ranks_later_rounds = 2;
+  int ranks_disordered = 1;
+  int overlaps_from_round = 2;
+  int overlaps_per_flank = 1;
+  int front_stands_vs_headquarters = 1;
+  int max_stands_building_side = 2;
+  int min_command_rating = 1;
+  int max_command_rating = 4;
+
+  int modifier(MeleeModifier m) const {
+    return modifiers[static_cast<std::size_t>(m)];
+  }
+  const WeaponFactors& weapon(MeleeWeapon w) const {
+    return weapons[static_cast<std::size_t>(w)];
+  }
+};
+
+// The morale die-roll modifiers, in the order of the morale section.
+enum class MoraleModifier {
+  kCommandRating,  // Per point of the attached leader's rating.
+  kPursuing,
+  kUphillOrInCover,
+  kGeneralNear,
+  kLongSpearChargedFrontallyByCavalry,
+  kEnemyRoutingNear,
+  kHatamoto,
+  kDisordered,
+  kOutOfCommand,
+  kInfantryChargedByCavalry,
+  kEachFriendRoutingNear,
+  kEachStandLost,
+  kEnemyFacingFlankOrRearNear,
+  kLeaderKilledNear,
+  kRouting,
+};
+inline constexpr std::size_t kMoraleModifierCount = 15;
+
+absl::string_view MoraleModifierRuleId(MoraleModifier m);
+absl::string_view MoraleModifierLabel(MoraleModifier m);
+
+// What a morale test leads to (the morale table's cells).
+enum class MoraleResult {
+  kNoEffect,
+  kHalt,
+  kRetire,
+  kRetreat,
+  kRout,
+  kStandOrRetire,
+  kCounterCharge,
+  kCharge,
+  kRally,
+  kDispersed,
+  kFrenzy,
+};
+absl::string_view MoraleResultName(MoraleResult r);
+
+// The morale table's columns, by reason for testing.
+enum class MoraleColumn {
+  kStandLoss,       // Reason 1.
+  kBeingCharged,    // Reasons 2 and 3.
+  kInitiateCharge,  // Reason 4.
+  kCriticalEvent,   // Reasons 5, 6 and 7.
+  kRally,           // Reason 8.
+};
+inline constexpr std::size_t kMoraleColumnCount = 5;
+
+// Returns the column for reason 1-8.
+MoraleColumn ColumnForReason(int reason);
+
+struct MoraleRules {
+  // Indexed by Quality.
+  std::array<int, 4> pass_scores{};
+  // [fail by 0 (a pass), 1, 2, 3, 4 or more][column].
+  std::array<std::array<MoraleResult, kMoraleColumnCount>, 5> result_table{};
+  int proximity_mm = 150;
+  int proximity_in_melee_mm = 50;
+  std::array<int, kMoraleModifierCount> modifiers{};
+  int automatic_pass = 12;
+  int automatic_fail = 2;
+  int frenzy_samurai_ronin_from = 12;
+  int frenzy_warrior_monk_from = 11;
+
+  int pass_score(Quality q) const {
+    return pass_scores[static_cast<std::size_t>(q)];
+  }
+  int modifier(MoraleModifier m) const {
+    return modifiers[static_cast<std::size_t>(m)];
+  }
+  MoraleResult Result(int fail_by, MoraleColumn column) const {
+    const int row = fail_by < 0 ? 0 : (fail_by > 4 ? 4 : fail_by);
+    return result_table[row][static_cast<std::size_t>(column)];
+  }
+};
+
 struct ReadingOptions {
   bool first_volley_spent_when_disordered = true;
   bool stands_lost_count_whole_game = true;
@@ -61,6 +195,8 @@ struct Ruleset {
   std::string name;
   std::string version;
   FiringRules firing;
+  MeleeRules melee;
+  MoraleRules morale;
   int hits_per_stand = 3;
   int leader_killed_at_or_below = 4;
   int headquarters_counts_as_stands = 1;

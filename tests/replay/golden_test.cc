@@ -52,6 +52,8 @@ struct Golden {
   int exit_code;
 };
 
+void PrintTo(const Golden& g, std::ostream* os) { *os << g.name; }
+
 class GoldenTest : public ::testing::TestWithParam<Golden> {};
 
 TEST_P(GoldenTest, MatchesExpectedReport) {
