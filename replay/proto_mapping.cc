@@ -350,7 +350,7 @@ v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
     u->set_carried_hits(static_cast<uint32_t>(s.carried_hits));
     u->set_stands_lost(static_cast<uint32_t>(s.stands_lost));
     u->set_disordered(s.disordered);
-    u->set_halted(s.halted);
+    u->set_halted(state.IsHalted(static_cast<int>(i)));
     u->set_fired_this_turn(s.fired_this_turn);
     u->set_moved_this_turn(s.moved_this_turn);
     u->set_first_volley_spent(s.first_volley_spent);

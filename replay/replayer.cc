@@ -594,10 +594,10 @@ void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
   switch (test.claimed_result()) {
     case v1::MORALE_RESULT_HALT:
     case v1::MORALE_RESULT_RETIRE:
-      s.halted = true;
+      s.halted_until_turn = state_.turn + 1;
       break;
     case v1::MORALE_RESULT_RETREAT:
-      s.halted = true;
+      s.halted_until_turn = state_.turn + 1;
       s.disordered = true;
       break;
     case v1::MORALE_RESULT_ROUT:

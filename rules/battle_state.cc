@@ -38,6 +38,30 @@ bool BattleState::HasLeaderAttached(int unit) const {
   });
 }
 
+int BattleState::AttachedLeader(int unit, LeaderKind kind) const {
+  for (std::size_t i = 0; i < leaders.size(); ++i) {
+    const LeaderState& l = leaders[i];
+    if (!l.killed && l.attached_unit == unit && l.kind == kind) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+MeleeContact* BattleState::FindMelee(int x, int y) {
+  for (MeleeContact& m : melees) {
+    if (m.Between(x, y)) return &m;
+  }
+  return nullptr;
+}
+
+const MeleeContact* BattleState::FindMelee(int x, int y) const {
+  for (const MeleeContact& m : melees) {
+    if (m.Between(x, y)) return &m;
+  }
+  return nullptr;
+}
+
 int ApplyHits(UnitStatus& unit, int hits, int hits_per_stand,
               int stands_lost_override) {
   const int total = unit.carried_hits + hits;
@@ -91,6 +115,8 @@ void StartNewTurn(BattleState& state, int turn, int initiative_clan) {
     u.charges_received = 0;
     u.stands_lost_this_turn = 0;
     u.owed_morale = 0;
+    u.may_not_fire = false;
+    u.fought_this_turn = false;
     u.pursuing = false;
   }
 }

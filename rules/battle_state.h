@@ -39,7 +39,11 @@ struct UnitStatus {
   int stands_lost = 0;
   int stands_lost_this_turn = 0;
   bool disordered = false;
-  bool halted = false;
+  // Halted (no moves, no charges, no counter-charge) up to and including
+  // this turn; 0 when not halted.
+  int halted_until_turn = 0;
+  // A retreat or rout this turn: the unit may not fire.
+  bool may_not_fire = false;
   bool fired_this_turn = false;
   bool moved_this_turn = false;
   bool first_volley_spent = false;
@@ -49,10 +53,30 @@ struct UnitStatus {
   bool has_routed = false;
   bool frenzied = false;
   bool pursuing = false;
+  int pursued_on_turn = 0;     // Turn of the unit's last pursuit move.
+  int followed_up_on_turn = 0;  // Turn of the unit's last follow-up move.
+  bool fought_this_turn = false;
   bool removed = false;
+  // Destroyed by the rules (push back into enemy, rout while contacted in
+  // flank or rear, routers caught, routed twice): the log must remove it by
+  // the end of the turn. Empty when not owed.
+  std::string removal_owed;
   int charging_target = -1;  // Unit index this unit declared a charge on.
   int charges_received = 0;  // Charges declared on this unit this turn.
   MoraleReasons owed_morale = 0;
+};
+
+// Two units in melee contact and how many rounds they have fought.
+struct MeleeContact {
+  int a = -1;
+  int b = -1;
+  int rounds = 0;
+  int last_turn_fought = 0;
+
+  bool Involves(int unit) const { return a == unit || b == unit; }
+  bool Between(int x, int y) const {
+    return (a == x && b == y) || (a == y && b == x);
+  }
 };
 
 struct LeaderState {
@@ -83,6 +107,7 @@ struct BattleState {
   std::vector<UnitProfile> profiles;
   std::vector<UnitStatus> units;  // Parallel to profiles.
   std::vector<LeaderState> leaders;
+  std::vector<MeleeContact> melees;
 
   int turn = 0;
   int initiative_clan = -1;
@@ -102,6 +127,13 @@ struct BattleState {
   }
   // Returns true if any leader is attached to `unit` and alive.
   bool HasLeaderAttached(int unit) const;
+  // Returns true if `unit` is halted this turn.
+  bool IsHalted(int unit) const { return units[unit].halted_until_turn >= turn; }
+  // Returns the live leader of `kind` attached to `unit`, or -1.
+  int AttachedLeader(int unit, LeaderKind kind) const;
+  // Returns the melee contact between `x` and `y`, or null.
+  MeleeContact* FindMelee(int x, int y);
+  const MeleeContact* FindMelee(int x, int y) const;
 };
 
 // Returns "Name (id)" for a unit, or the id when it has no name.
