@@ -43,6 +43,9 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   for (std::size_t i = 0; i < state_.leaders.size(); ++i) {
     leader_index_.emplace(state_.leaders[i].id, static_cast<int>(i));
   }
+  owed_moves_.assign(state_.units.size(), OwedMove::kNone);
+  owed_move_opponent_.assign(state_.units.size(), -1);
+  owed_move_rounds_.assign(state_.units.size(), 0);
   const auto& ref = log.header().ruleset();
   if (!ref.name().empty() && ref.name() != rules_.name) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -203,6 +206,11 @@ void Replayer::Apply(const v1::Event& event) {
   seq_ = event.seq();
   turn_ = event.turn();
   if (!CheckSequence(event)) return;
+  const bool same_melee =
+      (event.has_melee_round() && !pending_melee_id_.empty() &&
+       event.melee_round().melee_id() == pending_melee_id_) ||
+      event.has_challenge();
+  if (!same_melee) SettleMelee();
   switch (event.body_case()) {
     case v1::Event::kTurnStart:
       OnTurnStart(event);
@@ -402,7 +410,8 @@ void Replayer::OnFiring(const v1::Event& event) {
     stands_lost = static_cast<int>(
         std::min<uint32_t>(firing.claimed_stands_lost(), kMaxStands));
     if (stands_lost != computed) {
-      ReportStandLossDispute(target, hits, stands_lost, computed);
+      ReportStandLossDispute("daimyo.fire.stand_loss", target, hits,
+                             stands_lost, computed);
     }
   }
   rules::daimyo::ApplyFiring(rules_, state_, shot, hits, stands_lost);
@@ -427,26 +436,26 @@ void Replayer::ReportFiringDispute(const v1::Firing& firing,
   Report(std::move(f));
 }
 
-void Replayer::ReportStandLossDispute(int target, int hits, int claimed,
-                                      int computed) {
+void Replayer::ReportStandLossDispute(absl::string_view rule_id, int target,
+                                      int hits, int claimed, int computed) {
   const rules::UnitStatus& t = state_.units[target];
   Finding f;
   f.severity = Severity::kDispute;
-  f.rule_id = "daimyo.fire.stand_loss";
+  f.rule_id = rule_id;
   f.subject = state_.profiles[target].id;
   f.claimed = absl::StrCat(claimed, " stands lost");
   f.computed = absl::StrCat(computed, " stands lost");
   f.trace.push_back({t.carried_hits, "hits carried from before",
-                     "daimyo.fire.stand_loss", rules::Origin::kComputed});
+                     rule_id, rules::Origin::kComputed});
   f.trace.push_back({hits, "hits of this firing, as played",
-                     "daimyo.fire.stand_loss", rules::Origin::kComputed});
+                     rule_id, rules::Origin::kComputed});
   f.trace.push_back(
       {computed,
        absl::StrFormat(
            "(%d + %d) / %d = %d stands lost, %d hits carry over",
            t.carried_hits, hits, rules_.hits_per_stand, computed,
            t.carried_hits + hits - computed * rules_.hits_per_stand),
-       "daimyo.fire.stand_loss", rules::Origin::kComputed});
+       rule_id, rules::Origin::kComputed});
   f.message = absl::StrFormat(
       "%s: the log claims %d stand%s lost, but %d carried + %d new hits "
       "remove %d (one stand per %d hits).",
@@ -520,69 +529,6 @@ void Replayer::Unchecked(absl::string_view rule_id, std::string subject,
   Report(std::move(f));
 }
 
-void Replayer::LandHits(int unit, int hits) {
-  const int lost =
-      rules::ApplyHits(state_.units[unit], hits, rules_.hits_per_stand, -1);
-  if (lost > 0) {
-    state_.units[unit].owed_morale |= Reason(1);
-    rules::OweLeaderLossRolls(state_, unit,
-                              rules_.headquarters_counts_as_stands);
-  }
-}
-
-void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
-  EnterPhase(Phase::kMelee, "melee round");
-  if (round.sides_size() != 2) {
-    Violation("log.melee.sides", "",
-              absl::StrFormat("A melee round has two sides; this one has %d. "
-                              "It is skipped.",
-                              round.sides_size()));
-    return;
-  }
-  int units[2];
-  for (int i = 0; i < 2; ++i) {
-    units[i] = ResolveUnit(round.sides(i).unit(), "melee unit");
-    if (units[i] < 0) return;
-    CheckDiceFaces(round.sides(i).dice(), "melee roll", round.sides(i).unit());
-  }
-  for (int i = 0; i < 2; ++i) {
-    state_.units[units[i]].in_melee = true;
-    const auto& side = round.sides(i);
-    if (side.has_claimed_hits()) {
-      LandHits(units[1 - i],
-               static_cast<int>(std::min<uint32_t>(side.claimed_hits(), 1000)));
-    }
-  }
-  Unchecked("daimyo.melee.round", round.sides(0).unit(), "Melee rounds are");
-}
-
-void Replayer::OnChallenge(const v1::Challenge& challenge) {
-  auto challenger = leader_index_.find(challenge.challenger());
-  auto challenged = leader_index_.find(challenge.challenged());
-  if (challenger == leader_index_.end() || challenged == leader_index_.end()) {
-    Violation("log.leader.unknown", challenge.challenger(),
-              "A leader of the challenge is not in the order of battle; the "
-              "event is skipped.");
-    return;
-  }
-  CheckDiceFaces(challenge.dice(), "duel roll", challenge.challenger());
-  rules::LeaderState& a = state_.leaders[challenger->second];
-  rules::LeaderState& b = state_.leaders[challenged->second];
-  if (!challenge.accepted()) {
-    b.command_rating = std::max(1, b.command_rating - 1);
-  } else if (challenge.claimed_winner() == a.id ||
-             challenge.claimed_winner() == b.id) {
-    rules::LeaderState& winner = challenge.claimed_winner() == a.id ? a : b;
-    rules::LeaderState& loser = challenge.claimed_winner() == a.id ? b : a;
-    winner.command_rating = std::min(4, winner.command_rating + 1);
-    loser.killed = true;
-    if (loser.attached_unit >= 0) {
-      state_.units[loser.attached_unit].owed_morale |= Reason(5);
-    }
-  }
-  Unchecked("daimyo.melee.challenge", challenge.challenger(), "Challenges are");
-}
-
 void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
   const int unit = ResolveUnit(test.unit(), "testing unit");
   if (unit < 0 || !UnitOnTable(unit, "test morale")) return;
@@ -619,41 +565,6 @@ void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
   Unchecked("daimyo.morale.test", test.unit(), "Morale tests are");
 }
 
-void Replayer::OnResultMove(const v1::ResultMove& move) {
-  const int unit = ResolveUnit(move.unit(), "unit");
-  if (unit < 0 || !UnitOnTable(unit, "make a result move")) return;
-  CheckDiceFaces(move.dice(), "move roll", move.unit());
-  rules::UnitStatus& s = state_.units[unit];
-  switch (move.kind()) {
-    case v1::RESULT_MOVE_KIND_ROUT:
-      s.routing = s.has_routed = s.disordered = true;
-      s.in_melee = s.frenzied = false;
-      break;
-    case v1::RESULT_MOVE_KIND_PUSH_BACK:
-      s.frenzied = false;
-      break;
-    case v1::RESULT_MOVE_KIND_RETREAT:
-      s.disordered = true;
-      s.in_melee = false;
-      break;
-    case v1::RESULT_MOVE_KIND_RETIRE:
-      s.in_melee = false;
-      break;
-    case v1::RESULT_MOVE_KIND_PURSUIT:
-      s.pursuing = true;
-      s.in_melee = false;
-      break;
-    default:
-      break;
-  }
-}
-
-void Replayer::OnRemoval(const v1::Removal& removal) {
-  const int unit = ResolveUnit(removal.unit(), "removed unit");
-  if (unit < 0 || !UnitOnTable(unit, "be removed again")) return;
-  state_.units[unit].removed = true;
-}
-
 void Replayer::CheckOwedRolls() {
   for (rules::LeaderState& leader : state_.leaders) {
     if (!leader.loss_roll_owed) continue;
@@ -673,19 +584,25 @@ void Replayer::OnTurnEnd() {
               "A turn_end with no turn in progress.");
   }
   CheckOwedRolls();
+  CheckMeleeAtTurnEnd();
   state_.phase = Phase::kTurnEnded;
   state_.active_clan = -1;
 }
 
 void Replayer::OnGameEnd() {
   CheckOwedRolls();
+  if (state_.phase != Phase::kTurnEnded) CheckMeleeAtTurnEnd();
   state_.phase = Phase::kGameOver;
 }
 
 void Replayer::Finish() {
-  // A log may stop mid-turn (a game in progress); what is owed by then is
-  // still owed, and reported against the last event.
+  // A log may stop mid-turn; what is owed by then is reported against the
+  // last event.
+  if (state_.phase == Phase::kTurnEnded || state_.phase == Phase::kGameOver) {
+    return;
+  }
   CheckOwedRolls();
+  CheckMeleeAtTurnEnd();
 }
 
 }  // namespace gunbai::replay

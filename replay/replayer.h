@@ -9,7 +9,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <array>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
@@ -19,6 +22,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/firing.h"
+#include "rules/daimyo/melee.h"
 #include "rules/types.h"
 
 namespace gunbai::replay {
@@ -31,6 +35,20 @@ inline constexpr int kMaxStands = 64;
 
 class Replayer : private rules::FindingSink {
  public:
+  // What a unit owes after a melee round or a morale result.
+  enum class OwedMove {
+    kNone,
+    kPushBack,
+    kRout,
+    kFollowUp,
+    kPursue,
+    kMayFollowUp,  // Follow up or halt, at its choice.
+    kMayPursue,
+    kHold,  // Must halt.
+    kRetire,
+    kRetreat,
+  };
+
   // Builds the starting state from the log's header and order of battle.
   // `ruleset` must outlive the Replayer. Findings are appended to
   // `findings`, which must outlive the Replayer too. Returns InvalidArgument
@@ -76,7 +94,51 @@ class Replayer : private rules::FindingSink {
   void OnCharge(const gunbai::v1::ChargeDeclaration& charge);
   void OnFiring(const gunbai::v1::Event& event);
   void OnLeaderLoss(const gunbai::v1::LeaderLossRoll& roll);
+  // The outcome of one pairing, kept until its melee is settled.
+  struct PairingResult {
+    int a = -1;
+    int b = -1;
+    int winner = -1;  // Unit index; -1 for a draw.
+    int loser = -1;
+    bool loser_routs = false;
+    bool loser_flank_or_rear = false;
+    bool winner_defends_obstacle = false;
+    int rounds = 0;
+  };
+
   void OnMeleeRound(const gunbai::v1::MeleeRound& round);
+  rules::daimyo::MeleePairing PairingFromProto(
+      const gunbai::v1::MeleeRound& round, int a, int b) const;
+  void ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,
+                             int side, uint32_t claimed, int computed);
+  void CheckClaimedOutcome(const gunbai::v1::MeleeRound& round,
+                           const rules::daimyo::MeleePairing& pairing,
+                           std::array<int, 2> hits,
+                           rules::daimyo::MeleeOutcome outcome);
+  void RecordPairing(const gunbai::v1::MeleeRound& round,
+                     const rules::daimyo::MeleePairing& pairing,
+                     rules::daimyo::MeleeOutcome outcome, int rounds);
+  // Works out what every unit of the pending melee owes: the single unit
+  // takes its worst outcome over its pairings.
+  void SettleMelee();
+  void SettleLoser(const PairingResult& r, bool routs, int losses,
+                   bool lost_to_flank);
+  void SettleWinner(const PairingResult& r, bool won_everywhere,
+                    bool drew_elsewhere, int winners_of_loser);
+  void LeaveMelee(int unit);
+  bool TakeOwedMove(int unit, const gunbai::v1::ResultMove& move,
+                    std::initializer_list<OwedMove> allowed);
+  bool FollowedUpBy(int loser) const;
+  void ApplyBlock(int unit, const gunbai::v1::ResultMove& move);
+  void ApplyRout(int unit, const gunbai::v1::ResultMove& move);
+  void ApplyPursuit(int unit, const gunbai::v1::ResultMove& move);
+  void OweRoutTests(
+      int router, const google::protobuf::RepeatedPtrField<std::string>& near,
+      const google::protobuf::RepeatedPtrField<std::string>& through);
+  void OweLeaderDeathTests(
+      int unit, const google::protobuf::RepeatedPtrField<std::string>& near);
+  bool HeedsRouter(int tester, int router) const;
+  void CheckMeleeAtTurnEnd();
   void OnChallenge(const gunbai::v1::Challenge& challenge);
   void OnMoraleTest(const gunbai::v1::MoraleTest& test);
   void OnResultMove(const gunbai::v1::ResultMove& move);
@@ -84,11 +146,11 @@ class Replayer : private rules::FindingSink {
   void OnTurnEnd();
   void CheckOwedRolls();
   void OnGameEnd();
-  void LandHits(int unit, int hits);
   void ApplyLeaderLoss(int leader, bool killed);
   void ReportFiringDispute(const gunbai::v1::Firing& firing,
                            const rules::daimyo::Shot& shot, int computed);
-  void ReportStandLossDispute(int target, int hits, int claimed, int computed);
+  void ReportStandLossDispute(absl::string_view rule_id, int target, int hits,
+                              int claimed, int computed);
   void Unchecked(absl::string_view rule_id, std::string subject,
                  absl::string_view what);
 
@@ -101,6 +163,12 @@ class Replayer : private rules::FindingSink {
   std::uint64_t seq_ = 0;
   std::uint32_t turn_ = 0;
   int disputes_ = 0;
+  // Melee bookkeeping, per unit index (replayer_melee.cc).
+  std::vector<PairingResult> pending_pairings_;
+  std::string pending_melee_id_;
+  std::vector<OwedMove> owed_moves_;
+  std::vector<int> owed_move_opponent_;
+  std::vector<int> owed_move_rounds_;
 };
 
 }  // namespace gunbai::replay

@@ -633,46 +633,6 @@ TEST(ReplayTest, LeaderLossRollStillOwedWhenTheLogStops) {
               ElementsAre("3:SEVERITY_VIOLATION:daimyo.leader_loss.missing"));
 }
 
-TEST(ReplayTest, MeleeRoundsReplayAsPlayedButAreUnverifiable) {
-  const auto log = LogWithEvents(Events(R"pb(
-    events {
-      seq: 3
-      turn: 1
-      clan: "red"
-      charge { unit: "red-samurai" target: "blue-yumi" }
-    }
-    events {
-      seq: 4
-      turn: 1
-      clan: "red"
-      melee_round {
-        round: 1
-        sides {
-          unit: "red-samurai"
-          stands_fighting: 4
-          dice: [ 6, 6, 6, 6, 6, 6, 6, 6 ]
-          claimed_hits: 4
-        }
-        sides {
-          unit: "blue-yumi"
-          stands_fighting: 4
-          dice: [ 1, 1, 1, 1, 1, 1, 1, 1 ]
-          claimed_hits: 0
-        }
-      }
-    }
-  )pb"));
-  auto report = AuditOrDie(log);
-  EXPECT_THAT(FindingKeys(report),
-              ElementsAre("4:SEVERITY_UNVERIFIABLE:daimyo.melee.round"));
-  EXPECT_FALSE(replay::ReportHasFailures(report));
-  // 4 hits as played: 1 stand, 1 carried.
-  const auto state = StateAfter(log, 4);
-  EXPECT_EQ(Unit(state, "blue-yumi").stands(), 3u);
-  EXPECT_EQ(Unit(state, "blue-yumi").carried_hits(), 1u);
-  EXPECT_TRUE(Unit(state, "blue-yumi").in_melee());
-}
-
 TEST(ReplayTest, StateAtUnknownSeqIsNotFound) {
   auto ruleset = replay::BuiltinDaimyoRuleset();
   auto state = replay::StateAt(LogWithEvents(Events("")), *ruleset, 99);

@@ -1,0 +1,578 @@
+// The melee part of the Replayer: rounds, duels, the moves an outcome owes,
+// and removals. See replayer.h.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "replay/proto_mapping.h"
+#include "replay/replayer.h"
+#include "rules/daimyo/melee.h"
+
+namespace gunbai::replay {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+using rules::Finding;
+using rules::Phase;
+using rules::Severity;
+using OwedMove = Replayer::OwedMove;
+
+constexpr rules::MoraleReasons Reason(int n) {
+  return static_cast<rules::MoraleReasons>(1u << n);
+}
+
+// How bad an outcome is for one unit in one pairing, worst last.
+enum class Standing { kWon, kDrew, kPushedBack, kRouted };
+
+absl::string_view OwedMoveName(OwedMove m) {
+  switch (m) {
+    case OwedMove::kNone: return "no result move";
+    case OwedMove::kPushBack: return "a push back";
+    case OwedMove::kRout: return "a rout move";
+    case OwedMove::kFollowUp: return "a follow-up";
+    case OwedMove::kPursue: return "a pursuit";
+    case OwedMove::kMayFollowUp: return "a follow-up or a halt (its choice)";
+    case OwedMove::kMayPursue: return "a pursuit or a halt (its choice)";
+    case OwedMove::kHold: return "to halt";
+    case OwedMove::kRetire: return "a retire move";
+    case OwedMove::kRetreat: return "a retreat move";
+  }
+  return "?";
+}
+
+bool Compulsory(OwedMove m) {
+  return m == OwedMove::kPushBack || m == OwedMove::kRout ||
+         m == OwedMove::kFollowUp || m == OwedMove::kPursue ||
+         m == OwedMove::kRetire || m == OwedMove::kRetreat;
+}
+
+}  // namespace
+
+rules::daimyo::MeleePairing Replayer::PairingFromProto(
+    const v1::MeleeRound& round, int a, int b) const {
+  rules::daimyo::MeleePairing pairing;
+  const int units[2] = {a, b};
+  for (int i = 0; i < 2; ++i) {
+    const v1::MeleeSide& side = round.sides(i);
+    rules::daimyo::MeleeSideInput& in = pairing.sides[i];
+    in.unit = units[i];
+    in.stands_fighting =
+        static_cast<int>(std::min<uint32_t>(side.stands_fighting(), 65));
+    in.dice = absl::MakeConstSpan(side.dice().data(), side.dice_size());
+    in.facts.front_stands_in_contact = static_cast<int>(
+        std::min<uint32_t>(side.front_stands_in_contact(), 64));
+    in.facts.overlap_stands =
+        static_cast<int>(std::min<uint32_t>(side.overlap_stands(), 64));
+    in.facts.enemy_fighting_to_flank_or_rear =
+        side.enemy_fighting_to_flank_or_rear();
+    in.facts.enemy_uphill_or_behind_obstacle =
+        side.enemy_uphill_or_behind_obstacle();
+    in.facts.enemy_in_building = side.enemy_in_building();
+    in.facts.in_building = side.in_building();
+    in.facts.defending_linear_obstacle = side.defending_linear_obstacle();
+    if (side.has_following_up()) in.facts.following_up = side.following_up();
+    if (side.has_pursuing()) in.facts.pursuing = side.pursuing();
+  }
+  pairing.round = rules::daimyo::NextRound(state_, a, b);
+  return pairing;
+}
+
+void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
+  EnterPhase(Phase::kMelee, "melee round");
+  if (round.sides_size() != 2) {
+    Violation("log.melee.sides", "",
+              absl::StrFormat("A melee round has two sides; this one has %d. "
+                              "It is skipped.",
+                              round.sides_size()));
+    return;
+  }
+  const int a = ResolveUnit(round.sides(0).unit(), "melee unit");
+  const int b = ResolveUnit(round.sides(1).unit(), "melee unit");
+  if (a < 0 || b < 0 || !UnitOnTable(a, "fight") || !UnitOnTable(b, "fight")) {
+    return;
+  }
+  const rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
+  if (round.round() != 0 && round.round() != uint32_t(pairing.round)) {
+    Violation("daimyo.melee.round_number", round.sides(0).unit(),
+              absl::StrFormat("The log calls this round %d; %s and %s have "
+                              "fought %d round%s, so this is round %d.",
+                              round.round(), UnitLabel(state_, a),
+                              UnitLabel(state_, b), pairing.round - 1,
+                              pairing.round == 2 ? "" : "s", pairing.round));
+  }
+  const bool resolvable =
+      rules::daimyo::CheckMeleePairing(rules_, state_, pairing, *this);
+  std::array<int, 2> hits = {0, 0};
+  for (int side = 0; side < 2; ++side) {
+    const v1::MeleeSide& s = round.sides(side);
+    if (resolvable) {
+      hits[side] = rules::daimyo::ResolveMeleeSide(rules_, state_, pairing,
+                                                   side, nullptr)
+                       .hits;
+      if (s.has_claimed_hits() && s.claimed_hits() != uint32_t(hits[side])) {
+        ReportMeleeHitDispute(pairing, side, s.claimed_hits(), hits[side]);
+      }
+    }
+    if (s.has_claimed_hits()) {
+      hits[side] =
+          static_cast<int>(std::min<uint32_t>(s.claimed_hits(), 1000));
+    } else if (!resolvable) {
+      Finding f;
+      f.severity = Severity::kUnverifiable;
+      f.rule_id = "daimyo.melee.hit";
+      f.subject = s.unit();
+      f.message = absl::StrCat(
+          UnitLabel(state_, pairing.sides[side].unit),
+          ": the dice cannot be read and the log claims no hits; replay "
+          "lands none.");
+      Report(std::move(f));
+    }
+  }
+  std::array<int, 2> stands_lost = {-1, -1};
+  for (int side = 0; side < 2; ++side) {
+    const v1::MeleeSide& s = round.sides(side);
+    if (!s.has_claimed_stands_lost()) continue;
+    const rules::UnitStatus& u = state_.units[pairing.sides[side].unit];
+    const int computed = std::min(
+        rules::StandsLostByHits(u.carried_hits, hits[1 - side],
+                                rules_.hits_per_stand),
+        u.stands);
+    stands_lost[side] =
+        static_cast<int>(std::min<uint32_t>(s.claimed_stands_lost(), 64));
+    if (stands_lost[side] != computed) {
+      ReportStandLossDispute("daimyo.melee.stand_loss",
+                             pairing.sides[side].unit, hits[1 - side],
+                             stands_lost[side], computed);
+    }
+  }
+  const rules::daimyo::MeleeOutcome outcome =
+      rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
+  CheckClaimedOutcome(round, pairing, hits, outcome);
+  const int rounds_before = pairing.round - 1;
+  rules::daimyo::ApplyMeleeRound(rules_, state_, pairing, hits, stands_lost);
+  RecordPairing(round, pairing, outcome, rounds_before + 1);
+}
+
+void Replayer::ReportMeleeHitDispute(
+    const rules::daimyo::MeleePairing& pairing, int side, uint32_t claimed,
+    int computed) {
+  Finding f;
+  f.severity = Severity::kDispute;
+  f.rule_id = "daimyo.melee.hit";
+  const int unit = pairing.sides[side].unit;
+  f.subject = state_.profiles[unit].id;
+  const auto res =
+      rules::daimyo::ResolveMeleeSide(rules_, state_, pairing, side, &f.trace);
+  f.claimed = absl::StrCat(claimed, " hits");
+  f.computed = absl::StrCat(computed, " hits");
+  f.message = absl::StrFormat(
+      "%s in melee with %s, round %d: the log claims %d hit%s, the dice give "
+      "%d (each stand's 2d6 %+d, %d or more hits).",
+      UnitLabel(state_, unit), UnitLabel(state_, pairing.sides[1 - side].unit),
+      pairing.round, claimed, claimed == 1 ? "" : "s", computed, res.modifier,
+      rules_.melee.hit_score);
+  Report(std::move(f));
+}
+
+void Replayer::CheckClaimedOutcome(const v1::MeleeRound& round,
+                                   const rules::daimyo::MeleePairing& pairing,
+                                   std::array<int, 2> hits,
+                                   rules::daimyo::MeleeOutcome outcome) {
+  if (round.claimed_outcome() == v1::MELEE_OUTCOME_UNSPECIFIED) return;
+  const v1::MeleeOutcome computed =
+      outcome.winner < 0 ? v1::MELEE_OUTCOME_DRAW
+                         : (outcome.winner == 0 ? v1::MELEE_OUTCOME_FIRST_WINS
+                                                : v1::MELEE_OUTCOME_SECOND_WINS);
+  if (computed == round.claimed_outcome()) return;
+  auto name = [&](v1::MeleeOutcome o) -> std::string {
+    if (o == v1::MELEE_OUTCOME_DRAW) return "a draw";
+    const int side = o == v1::MELEE_OUTCOME_FIRST_WINS ? 0 : 1;
+    return absl::StrCat(state_.profiles[pairing.sides[side].unit].id,
+                        " wins");
+  };
+  Finding f;
+  f.severity = Severity::kDispute;
+  f.rule_id = "daimyo.melee.outcome";
+  f.subject = state_.profiles[pairing.sides[0].unit].id;
+  f.claimed = name(round.claimed_outcome());
+  f.computed = name(computed);
+  f.message = absl::StrFormat(
+      "The log calls the round %s, but with %d hits against %d (as played) "
+      "it is %s: the side with more hits wins.",
+      f.claimed, hits[0], hits[1], f.computed);
+  Report(std::move(f));
+}
+
+void Replayer::RecordPairing(const v1::MeleeRound& round,
+                             const rules::daimyo::MeleePairing& pairing,
+                             rules::daimyo::MeleeOutcome outcome,
+                             int rounds) {
+  PairingResult r;
+  r.a = pairing.sides[0].unit;
+  r.b = pairing.sides[1].unit;
+  r.rounds = rounds;
+  if (outcome.winner >= 0) {
+    const int w = outcome.winner;
+    r.winner = pairing.sides[w].unit;
+    r.loser = pairing.sides[1 - w].unit;
+    r.loser_routs = outcome.loser_routs;
+    r.loser_flank_or_rear =
+        pairing.sides[1 - w].facts.enemy_fighting_to_flank_or_rear;
+    r.winner_defends_obstacle =
+        pairing.sides[w].facts.defending_linear_obstacle;
+  }
+  pending_melee_id_ = round.melee_id();
+  pending_pairings_.push_back(r);
+}
+
+void Replayer::SettleMelee() {
+  if (pending_pairings_.empty()) return;
+  // Each unit's worst standing over the pairings, and how it lost.
+  absl::flat_hash_map<int, Standing> worst;
+  absl::flat_hash_map<int, int> losses;
+  absl::flat_hash_map<int, bool> lost_to_flank;
+  absl::flat_hash_map<int, int> winners_of;
+  auto note = [&worst](int unit, Standing s) {
+    auto [it, inserted] = worst.emplace(unit, s);
+    if (!inserted) it->second = std::max(it->second, s);
+  };
+  for (const PairingResult& r : pending_pairings_) {
+    if (r.winner < 0) {
+      note(r.a, Standing::kDrew);
+      note(r.b, Standing::kDrew);
+      continue;
+    }
+    note(r.winner, Standing::kWon);
+    note(r.loser, r.loser_routs ? Standing::kRouted : Standing::kPushedBack);
+    ++losses[r.loser];
+    ++winners_of[r.loser];
+    if (r.loser_flank_or_rear) lost_to_flank[r.loser] = true;
+  }
+  for (const PairingResult& r : pending_pairings_) {
+    if (r.winner < 0) continue;
+    SettleLoser(r, worst[r.loser] == Standing::kRouted, losses[r.loser],
+                lost_to_flank[r.loser]);
+  }
+  for (const PairingResult& r : pending_pairings_) {
+    if (r.winner < 0) continue;
+    SettleWinner(r, worst[r.winner] == Standing::kWon,
+                 worst[r.winner] == Standing::kDrew, winners_of[r.loser]);
+  }
+  pending_pairings_.clear();
+  pending_melee_id_.clear();
+}
+
+void Replayer::SettleLoser(const PairingResult& r, bool routs, int losses,
+                           bool lost_to_flank) {
+  const int u = r.loser;
+  owed_moves_[u] = routs ? OwedMove::kRout : OwedMove::kPushBack;
+  owed_move_rounds_[u] = r.rounds;
+  rules::UnitStatus& s = state_.units[u];
+  if (routs && lost_to_flank) {
+    s.removal_owed = "routed from melee while contacted in flank or rear";
+  } else if (losses >= 2 && lost_to_flank) {
+    s.removal_owed = "pushed back from two directions at once";
+  }
+}
+
+void Replayer::SettleWinner(const PairingResult& r, bool won_everywhere,
+                            bool drew_elsewhere, int winners_of_loser) {
+  const int w = r.winner;
+  if (!won_everywhere) {
+    // A unit that lost elsewhere moves as a loser; one that drew elsewhere
+    // may not follow up, even if frenzied.
+    if (drew_elsewhere) owed_moves_[w] = OwedMove::kHold;
+    return;
+  }
+  owed_move_opponent_[w] = r.loser;
+  owed_move_rounds_[w] = r.rounds;
+  const bool destroyed = !state_.units[r.loser].removal_owed.empty();
+  const bool pursue = owed_moves_[r.loser] == OwedMove::kRout;
+  if (destroyed) {
+    owed_moves_[w] = OwedMove::kMayPursue;
+  } else if (!rules::daimyo::MustFollowUp(state_, w, r.loser)) {
+    owed_moves_[w] = OwedMove::kHold;
+  } else if ((r.winner_defends_obstacle && !state_.units[w].frenzied) ||
+             winners_of_loser > 1) {
+    // A defender of a linear obstacle may choose; of several winners only
+    // one may follow up, at their choice.
+    owed_moves_[w] = pursue ? OwedMove::kMayPursue : OwedMove::kMayFollowUp;
+  } else {
+    owed_moves_[w] = pursue ? OwedMove::kPursue : OwedMove::kFollowUp;
+  }
+}
+
+void Replayer::LeaveMelee(int unit) {
+  state_.units[unit].in_melee = false;
+  auto& melees = state_.melees;
+  for (const rules::MeleeContact& m : melees) {
+    const int other = m.a == unit ? m.b : (m.b == unit ? m.a : -1);
+    if (other < 0) continue;
+    bool still = false;
+    for (const rules::MeleeContact& n : melees) {
+      if (n.Involves(other) && !n.Involves(unit)) still = true;
+    }
+    if (!still) state_.units[other].in_melee = false;
+  }
+  melees.erase(std::remove_if(melees.begin(), melees.end(),
+                              [unit](const rules::MeleeContact& m) {
+                                return m.Involves(unit);
+                              }),
+               melees.end());
+}
+
+bool Replayer::TakeOwedMove(int unit, const v1::ResultMove& move,
+                            std::initializer_list<OwedMove> allowed) {
+  const OwedMove owed = owed_moves_[unit];
+  if (std::find(allowed.begin(), allowed.end(), owed) != allowed.end()) {
+    owed_moves_[unit] = OwedMove::kNone;
+    return true;
+  }
+  Violation(owed == OwedMove::kNone ? "daimyo.result_move.not_owed"
+                                    : "daimyo.result_move.wrong",
+            move.unit(),
+            absl::StrFormat("%s makes a %s move, but the rules owe it %s.",
+                            UnitLabel(state_, unit),
+                            v1::ResultMoveKind_Name(move.kind()),
+                            OwedMoveName(owed)));
+  return false;
+}
+
+void Replayer::OnResultMove(const v1::ResultMove& move) {
+  const int unit = ResolveUnit(move.unit(), "unit");
+  if (unit < 0 || !UnitOnTable(unit, "make a result move")) return;
+  CheckDiceFaces(move.dice(), "move roll", move.unit());
+  rules::UnitStatus& s = state_.units[unit];
+  switch (move.kind()) {
+    case v1::RESULT_MOVE_KIND_PUSH_BACK:
+      TakeOwedMove(unit, move, {OwedMove::kPushBack});
+      s.frenzied = false;
+      ApplyBlock(unit, move);
+      if (!FollowedUpBy(unit)) LeaveMelee(unit);
+      break;
+    case v1::RESULT_MOVE_KIND_ROUT:
+      if (!s.routing || owed_moves_[unit] != OwedMove::kNone) {
+        TakeOwedMove(unit, move, {OwedMove::kRout});
+      }
+      ApplyRout(unit, move);
+      break;
+    case v1::RESULT_MOVE_KIND_FOLLOW_UP:
+      TakeOwedMove(unit, move, {OwedMove::kFollowUp, OwedMove::kMayFollowUp});
+      s.followed_up_on_turn = state_.turn;
+      break;
+    case v1::RESULT_MOVE_KIND_PURSUIT:
+      if (!(s.frenzied && s.pursued_on_turn > 0)) {
+        TakeOwedMove(unit, move, {OwedMove::kPursue, OwedMove::kMayPursue});
+      }
+      ApplyPursuit(unit, move);
+      break;
+    case v1::RESULT_MOVE_KIND_HOLD:
+      TakeOwedMove(unit, move,
+                   {OwedMove::kHold, OwedMove::kMayFollowUp,
+                    OwedMove::kMayPursue});
+      if (owed_move_opponent_[unit] >= 0) LeaveMelee(unit);
+      break;
+    case v1::RESULT_MOVE_KIND_RETIRE:
+      TakeOwedMove(unit, move, {OwedMove::kRetire});
+      LeaveMelee(unit);
+      break;
+    case v1::RESULT_MOVE_KIND_RETREAT:
+      TakeOwedMove(unit, move, {OwedMove::kRetreat});
+      s.disordered = true;
+      LeaveMelee(unit);
+      break;
+    default:
+      Violation("log.result_move.kind", move.unit(),
+                "A result move needs a kind (push back, rout, ...).");
+      break;
+  }
+}
+
+bool Replayer::FollowedUpBy(int loser) const {
+  for (std::size_t w = 0; w < owed_moves_.size(); ++w) {
+    if (owed_move_opponent_[w] == loser &&
+        (owed_moves_[w] == OwedMove::kFollowUp ||
+         owed_moves_[w] == OwedMove::kMayFollowUp)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void Replayer::ApplyBlock(int unit, const v1::ResultMove& move) {
+  rules::UnitStatus& s = state_.units[unit];
+  if (move.blocked() == v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE) {
+    s.disordered = true;
+  } else if (move.blocked() == v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE) {
+    s.removal_owed = "its move was blocked by enemy troops or the table edge";
+  }
+}
+
+void Replayer::ApplyRout(int unit, const v1::ResultMove& move) {
+  rules::UnitStatus& s = state_.units[unit];
+  const bool new_rout = !s.routing;
+  if (new_rout && s.has_routed && s.removal_owed.empty()) {
+    s.removal_owed = "routed a second time (removed at the end of the turn)";
+  }
+  s.routing = s.has_routed = s.disordered = s.may_not_fire = true;
+  s.frenzied = false;
+  LeaveMelee(unit);
+  ApplyBlock(unit, move);
+  OweRoutTests(unit, move.friends_near(), move.interpenetrated());
+}
+
+void Replayer::ApplyPursuit(int unit, const v1::ResultMove& move) {
+  rules::UnitStatus& s = state_.units[unit];
+  const int router = owed_move_opponent_[unit];
+  if (owed_move_rounds_[unit] > 1) s.disordered = true;
+  s.pursuing = true;
+  s.pursued_on_turn = state_.turn;
+  LeaveMelee(unit);
+  if (move.contact_after_pursuit() && router >= 0 &&
+      !state_.units[router].removed) {
+    state_.units[router].removal_owed =
+        "still in contact with its pursuers after the rout and pursuit";
+  }
+  owed_move_opponent_[unit] = -1;
+}
+
+void Replayer::OweRoutTests(
+    int router, const google::protobuf::RepeatedPtrField<std::string>& near,
+    const google::protobuf::RepeatedPtrField<std::string>& through) {
+  const bool leader_routs =
+      state_.AttachedLeader(router, rules::LeaderKind::kGeneral) >= 0 ||
+      state_.AttachedLeader(router, rules::LeaderKind::kDaimyo) >= 0;
+  for (const std::string& id : near) {
+    const int u = ResolveUnit(id, "unit near the routers");
+    if (u < 0 || u == router || state_.units[u].removed) continue;
+    if (state_.profiles[u].clan != state_.profiles[router].clan) continue;
+    if (leader_routs) {
+      state_.units[u].owed_morale |= Reason(5);
+    } else if (HeedsRouter(u, router)) {
+      state_.units[u].owed_morale |= Reason(6);
+    }
+  }
+  for (const std::string& id : through) {
+    const int u = ResolveUnit(id, "interpenetrated unit");
+    if (u < 0 || state_.units[u].removed) continue;
+    state_.units[u].disordered = true;
+    state_.units[u].owed_morale |= Reason(7);
+  }
+}
+
+bool Replayer::HeedsRouter(int tester, int router) const {
+  auto elite_arm = [this](int u) {
+    return state_.profiles[u].mobility == rules::Mobility::kMounted ||
+           state_.profiles[u].troop_type == rules::TroopType::kSamurai;
+  };
+  return !elite_arm(tester) || elite_arm(router);
+}
+
+void Replayer::OnRemoval(const v1::Removal& removal) {
+  const int unit = ResolveUnit(removal.unit(), "removed unit");
+  if (unit < 0 || !UnitOnTable(unit, "be removed again")) return;
+  state_.units[unit].removed = true;
+  state_.units[unit].removal_owed.clear();
+  owed_moves_[unit] = OwedMove::kNone;
+  LeaveMelee(unit);
+}
+
+void Replayer::CheckMeleeAtTurnEnd() {
+  SettleMelee();
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    rules::UnitStatus& s = state_.units[u];
+    const std::string& id = state_.profiles[u].id;
+    if (Compulsory(owed_moves_[u]) && !s.removed) {
+      Violation("daimyo.result_move.missing", id,
+                absl::StrFormat("%s owed %s after its melee this turn; the "
+                                "log has none.",
+                                UnitLabel(state_, static_cast<int>(u)),
+                                OwedMoveName(owed_moves_[u])));
+    }
+    owed_moves_[u] = OwedMove::kNone;
+    owed_move_opponent_[u] = -1;
+    if (!s.removal_owed.empty() && !s.removed) {
+      Violation("daimyo.melee.destroyed_not_removed", id,
+                absl::StrFormat("%s was destroyed (%s) but stays on the "
+                                "table; remove it before the turn ends.",
+                                UnitLabel(state_, static_cast<int>(u)),
+                                s.removal_owed));
+      s.removal_owed.clear();
+    }
+  }
+  for (const rules::MeleeContact& m : state_.melees) {
+    if (m.last_turn_fought == state_.turn) continue;
+    Violation("daimyo.melee.must_fight", state_.profiles[m.a].id,
+              absl::StrFormat("%s and %s are in melee but did not fight this "
+                              "turn; units in contact fight every turn until "
+                              "the melee is decided.",
+                              UnitLabel(state_, m.a), UnitLabel(state_, m.b)));
+  }
+}
+
+void Replayer::OnChallenge(const v1::Challenge& challenge) {
+  auto challenger = leader_index_.find(challenge.challenger());
+  auto challenged = leader_index_.find(challenge.challenged());
+  if (challenger == leader_index_.end() || challenged == leader_index_.end()) {
+    Violation("log.leader.unknown", challenge.challenger(),
+              "A leader of the challenge is not in the order of battle; the "
+              "event is skipped.");
+    return;
+  }
+  EnterPhase(Phase::kMelee, "challenge");
+  rules::daimyo::Duel duel;
+  duel.challenger = challenger->second;
+  duel.challenged = challenged->second;
+  duel.accepted = challenge.accepted();
+  duel.dice = absl::MakeConstSpan(challenge.dice().data(), challenge.dice_size());
+  const bool resolvable =
+      rules::daimyo::CheckDuel(rules_, state_, duel, *this) && duel.accepted;
+  int winner = -1;
+  if (resolvable) {
+    winner = rules::daimyo::ResolveDuel(state_, duel, nullptr);
+    if (!challenge.claimed_winner().empty() &&
+        challenge.claimed_winner() != state_.leaders[winner].id) {
+      Finding f;
+      f.severity = Severity::kDispute;
+      f.rule_id = "daimyo.challenge.duel";
+      f.subject = challenge.challenger();
+      rules::daimyo::ResolveDuel(state_, duel, &f.trace);
+      f.claimed = absl::StrCat(challenge.claimed_winner(), " wins");
+      f.computed = absl::StrCat(state_.leaders[winner].id, " wins");
+      f.message = absl::StrFormat(
+          "The log says %s won the duel, but 1d6 + command rating gives the "
+          "win to %s.",
+          challenge.claimed_winner(), state_.leaders[winner].id);
+      Report(std::move(f));
+    }
+  }
+  if (duel.accepted && !challenge.claimed_winner().empty()) {
+    auto it = leader_index_.find(challenge.claimed_winner());
+    if (it != leader_index_.end() &&
+        (it->second == duel.challenger || it->second == duel.challenged)) {
+      winner = it->second;  // As played.
+    }
+  }
+  const int loser_unit =
+      winner < 0 ? -1
+                 : state_.leaders[winner == duel.challenger ? duel.challenged
+                                                            : duel.challenger]
+                       .attached_unit;
+  rules::daimyo::ApplyDuel(rules_, state_, duel, winner);
+  if (loser_unit >= 0) OweLeaderDeathTests(loser_unit, challenge.units_near());
+}
+
+void Replayer::OweLeaderDeathTests(
+    int unit, const google::protobuf::RepeatedPtrField<std::string>& near) {
+  for (const std::string& id : near) {
+    const int u = ResolveUnit(id, "unit near the dead leader");
+    if (u < 0 || state_.units[u].removed) continue;
+    if (state_.profiles[u].clan != state_.profiles[unit].clan) continue;
+    state_.units[u].owed_morale |= Reason(5);
+  }
+}
+
+}  // namespace gunbai::replay
