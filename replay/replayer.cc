@@ -445,10 +445,10 @@ void Replayer::ReportStandLossDispute(absl::string_view rule_id, int target,
   f.subject = state_.profiles[target].id;
   f.claimed = absl::StrCat(claimed, " stands lost");
   f.computed = absl::StrCat(computed, " stands lost");
-  f.trace.push_back({t.carried_hits, "hits carried from before",
-                     rule_id, rules::Origin::kComputed});
-  f.trace.push_back({hits, "hits of this firing, as played",
-                     rule_id, rules::Origin::kComputed});
+  f.trace.push_back({t.carried_hits, "hits carried from before", rule_id,
+                     rules::Origin::kComputed});
+  f.trace.push_back({hits, "hits of this firing, as played", rule_id,
+                     rules::Origin::kComputed});
   f.trace.push_back(
       {computed,
        absl::StrFormat(

@@ -7,10 +7,10 @@
 #ifndef GUNBAI_REPLAY_REPLAYER_H_
 #define GUNBAI_REPLAY_REPLAYER_H_
 
-#include <cstdint>
-#include <memory>
 #include <array>
+#include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 

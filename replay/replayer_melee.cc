@@ -29,16 +29,26 @@ enum class Standing { kWon, kDrew, kPushedBack, kRouted };
 
 absl::string_view OwedMoveName(OwedMove m) {
   switch (m) {
-    case OwedMove::kNone: return "no result move";
-    case OwedMove::kPushBack: return "a push back";
-    case OwedMove::kRout: return "a rout move";
-    case OwedMove::kFollowUp: return "a follow-up";
-    case OwedMove::kPursue: return "a pursuit";
-    case OwedMove::kMayFollowUp: return "a follow-up or a halt (its choice)";
-    case OwedMove::kMayPursue: return "a pursuit or a halt (its choice)";
-    case OwedMove::kHold: return "to halt";
-    case OwedMove::kRetire: return "a retire move";
-    case OwedMove::kRetreat: return "a retreat move";
+    case OwedMove::kNone:
+      return "no result move";
+    case OwedMove::kPushBack:
+      return "a push back";
+    case OwedMove::kRout:
+      return "a rout move";
+    case OwedMove::kFollowUp:
+      return "a follow-up";
+    case OwedMove::kPursue:
+      return "a pursuit";
+    case OwedMove::kMayFollowUp:
+      return "a follow-up or a halt (its choice)";
+    case OwedMove::kMayPursue:
+      return "a pursuit or a halt (its choice)";
+    case OwedMove::kHold:
+      return "to halt";
+    case OwedMove::kRetire:
+      return "a retire move";
+    case OwedMove::kRetreat:
+      return "a retreat move";
   }
   return "?";
 }
@@ -117,8 +127,7 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
       }
     }
     if (s.has_claimed_hits()) {
-      hits[side] =
-          static_cast<int>(std::min<uint32_t>(s.claimed_hits(), 1000));
+      hits[side] = static_cast<int>(std::min<uint32_t>(s.claimed_hits(), 1000));
     } else if (!resolvable) {
       Finding f;
       f.severity = Severity::kUnverifiable;
@@ -136,10 +145,10 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
     const v1::MeleeSide& s = round.sides(side);
     if (!s.has_claimed_stands_lost()) continue;
     const rules::UnitStatus& u = state_.units[pairing.sides[side].unit];
-    const int computed = std::min(
-        rules::StandsLostByHits(u.carried_hits, hits[1 - side],
-                                rules_.hits_per_stand),
-        u.stands);
+    const int computed =
+        std::min(rules::StandsLostByHits(u.carried_hits, hits[1 - side],
+                                         rules_.hits_per_stand),
+                 u.stands);
     stands_lost[side] =
         static_cast<int>(std::min<uint32_t>(s.claimed_stands_lost(), 64));
     if (stands_lost[side] != computed) {
@@ -156,9 +165,8 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   RecordPairing(round, pairing, outcome, rounds_before + 1);
 }
 
-void Replayer::ReportMeleeHitDispute(
-    const rules::daimyo::MeleePairing& pairing, int side, uint32_t claimed,
-    int computed) {
+void Replayer::ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,
+                                     int side, uint32_t claimed, int computed) {
   Finding f;
   f.severity = Severity::kDispute;
   f.rule_id = "daimyo.melee.hit";
@@ -183,15 +191,15 @@ void Replayer::CheckClaimedOutcome(const v1::MeleeRound& round,
                                    rules::daimyo::MeleeOutcome outcome) {
   if (round.claimed_outcome() == v1::MELEE_OUTCOME_UNSPECIFIED) return;
   const v1::MeleeOutcome computed =
-      outcome.winner < 0 ? v1::MELEE_OUTCOME_DRAW
-                         : (outcome.winner == 0 ? v1::MELEE_OUTCOME_FIRST_WINS
-                                                : v1::MELEE_OUTCOME_SECOND_WINS);
+      outcome.winner < 0
+          ? v1::MELEE_OUTCOME_DRAW
+          : (outcome.winner == 0 ? v1::MELEE_OUTCOME_FIRST_WINS
+                                 : v1::MELEE_OUTCOME_SECOND_WINS);
   if (computed == round.claimed_outcome()) return;
   auto name = [&](v1::MeleeOutcome o) -> std::string {
     if (o == v1::MELEE_OUTCOME_DRAW) return "a draw";
     const int side = o == v1::MELEE_OUTCOME_FIRST_WINS ? 0 : 1;
-    return absl::StrCat(state_.profiles[pairing.sides[side].unit].id,
-                        " wins");
+    return absl::StrCat(state_.profiles[pairing.sides[side].unit].id, " wins");
   };
   Finding f;
   f.severity = Severity::kDispute;
@@ -208,8 +216,7 @@ void Replayer::CheckClaimedOutcome(const v1::MeleeRound& round,
 
 void Replayer::RecordPairing(const v1::MeleeRound& round,
                              const rules::daimyo::MeleePairing& pairing,
-                             rules::daimyo::MeleeOutcome outcome,
-                             int rounds) {
+                             rules::daimyo::MeleeOutcome outcome, int rounds) {
   PairingResult r;
   r.a = pairing.sides[0].unit;
   r.b = pairing.sides[1].unit;
@@ -329,8 +336,23 @@ bool Replayer::TakeOwedMove(int unit, const v1::ResultMove& move,
   const OwedMove owed = owed_moves_[unit];
   if (std::find(allowed.begin(), allowed.end(), owed) != allowed.end()) {
     owed_moves_[unit] = OwedMove::kNone;
+    const bool follows = move.kind() == v1::RESULT_MOVE_KIND_FOLLOW_UP ||
+                         move.kind() == v1::RESULT_MOVE_KIND_PURSUIT;
+    if (follows && owed_move_opponent_[unit] >= 0) {
+      // Only one victorious unit follows up: the others must now halt.
+      for (std::size_t o = 0; o < owed_moves_.size(); ++o) {
+        if (static_cast<int>(o) != unit &&
+            owed_move_opponent_[o] == owed_move_opponent_[unit] &&
+            (owed_moves_[o] == OwedMove::kMayFollowUp ||
+             owed_moves_[o] == OwedMove::kMayPursue)) {
+          owed_moves_[o] = OwedMove::kHold;
+        }
+      }
+    }
     return true;
   }
+  // A wrong move answers the obligation: one mistake, one finding.
+  owed_moves_[unit] = OwedMove::kNone;
   Violation(owed == OwedMove::kNone ? "daimyo.result_move.not_owed"
                                     : "daimyo.result_move.wrong",
             move.unit(),
@@ -370,9 +392,9 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
       ApplyPursuit(unit, move);
       break;
     case v1::RESULT_MOVE_KIND_HOLD:
-      TakeOwedMove(unit, move,
-                   {OwedMove::kHold, OwedMove::kMayFollowUp,
-                    OwedMove::kMayPursue});
+      TakeOwedMove(
+          unit, move,
+          {OwedMove::kHold, OwedMove::kMayFollowUp, OwedMove::kMayPursue});
       if (owed_move_opponent_[unit] >= 0) LeaveMelee(unit);
       break;
     case v1::RESULT_MOVE_KIND_RETIRE:
@@ -527,7 +549,8 @@ void Replayer::OnChallenge(const v1::Challenge& challenge) {
   duel.challenger = challenger->second;
   duel.challenged = challenged->second;
   duel.accepted = challenge.accepted();
-  duel.dice = absl::MakeConstSpan(challenge.dice().data(), challenge.dice_size());
+  duel.dice =
+      absl::MakeConstSpan(challenge.dice().data(), challenge.dice_size());
   const bool resolvable =
       rules::daimyo::CheckDuel(rules_, state_, duel, *this) && duel.accepted;
   int winner = -1;
@@ -558,8 +581,9 @@ void Replayer::OnChallenge(const v1::Challenge& challenge) {
   }
   const int loser_unit =
       winner < 0 ? -1
-                 : state_.leaders[winner == duel.challenger ? duel.challenged
-                                                            : duel.challenger]
+                 : state_
+                       .leaders[winner == duel.challenger ? duel.challenged
+                                                          : duel.challenger]
                        .attached_unit;
   rules::daimyo::ApplyDuel(rules_, state_, duel, winner);
   if (loser_unit >= 0) OweLeaderDeathTests(loser_unit, challenge.units_near());

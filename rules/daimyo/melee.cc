@@ -39,12 +39,18 @@ MeleeWeapon FightingWeapon(const UnitProfile& p) {
 
 absl::string_view WeaponName(MeleeWeapon w) {
   switch (w) {
-    case MeleeWeapon::kNone: return "no weapon in the table";
-    case MeleeWeapon::kLongSpear: return "long-shafted spear";
-    case MeleeWeapon::kPoleArm: return "pole arm";
-    case MeleeWeapon::kImprovised: return "improvised weapons";
-    case MeleeWeapon::kLance: return "lance";
-    case MeleeWeapon::kSword: return "sword (not in the table)";
+    case MeleeWeapon::kNone:
+      return "no weapon in the table";
+    case MeleeWeapon::kLongSpear:
+      return "long-shafted spear";
+    case MeleeWeapon::kPoleArm:
+      return "pole arm";
+    case MeleeWeapon::kImprovised:
+      return "improvised weapons";
+    case MeleeWeapon::kLance:
+      return "lance";
+    case MeleeWeapon::kSword:
+      return "sword (not in the table)";
   }
   return "?";
 }
@@ -76,8 +82,8 @@ bool CheckDice(const Ruleset& rules, const BattleState& state,
                const MeleeSideInput& in, FindingSink& sink) {
   const std::string& id = state.profiles[in.unit].id;
   bool ok = true;
-  const std::size_t want = static_cast<std::size_t>(in.stands_fighting) *
-                           rules.melee.dice_per_stand;
+  const std::size_t want =
+      static_cast<std::size_t>(in.stands_fighting) * rules.melee.dice_per_stand;
   if (in.dice.size() != want) {
     Report(sink, Severity::kViolation, "daimyo.melee.dice_count", id,
            absl::StrFormat("%s fights with %d stands, which roll %d dice (%d "
@@ -111,26 +117,23 @@ void CheckStands(const Ruleset& rules, const BattleState& state,
   }
   const int max = MaxFightingStands(rules, state, pairing, side);
   if (in.stands_fighting > max) {
-    Report(sink, Severity::kViolation, "daimyo.melee.stands", id,
-           absl::StrFormat("%s fights with %d stands; in round %d it may "
-                           "fight with at most %d (%d in front contact, %d "
-                           "rank%s deep%s).",
-                           UnitLabel(state, in.unit), in.stands_fighting,
-                           pairing.round, max,
-                           in.facts.front_stands_in_contact,
-                           RanksFighting(rules, state, pairing, side),
-                           RanksFighting(rules, state, pairing, side) == 1
-                               ? ""
-                               : "s",
-                           pairing.round >= rules.melee.overlaps_from_round
-                               ? ", plus overlaps"
-                               : ""));
+    Report(
+        sink, Severity::kViolation, "daimyo.melee.stands", id,
+        absl::StrFormat(
+            "%s fights with %d stands; in round %d it may "
+            "fight with at most %d (%d in front contact, %d "
+            "rank%s deep%s).",
+            UnitLabel(state, in.unit), in.stands_fighting, pairing.round, max,
+            in.facts.front_stands_in_contact,
+            RanksFighting(rules, state, pairing, side),
+            RanksFighting(rules, state, pairing, side) == 1 ? "" : "s",
+            pairing.round >= rules.melee.overlaps_from_round ? ", plus overlaps"
+                                                             : ""));
   } else if (in.stands_fighting < max) {
     Report(sink, Severity::kWarning, "daimyo.melee.stands_fewer", id,
            absl::StrFormat("%s fights with %d stands but %d may fight; every "
                            "eligible stand rolls.",
-                           UnitLabel(state, in.unit), in.stands_fighting,
-                           max));
+                           UnitLabel(state, in.unit), in.stands_fighting, max));
   }
 }
 
@@ -154,10 +157,10 @@ int MaxFightingStands(const Ruleset& rules, const BattleState& state,
   const int ranks = RanksFighting(rules, state, pairing, side);
   const int behind = std::max(0, status.stands - status.stands_per_rank);
   const int rear = std::min(front * std::max(0, ranks - 1), behind);
-  const int overlaps =
-      pairing.round >= rules.melee.overlaps_from_round
-          ? std::min(in.facts.overlap_stands, 2 * rules.melee.overlaps_per_flank)
-          : 0;
+  const int overlaps = pairing.round >= rules.melee.overlaps_from_round
+                           ? std::min(in.facts.overlap_stands,
+                                      2 * rules.melee.overlaps_per_flank)
+                           : 0;
   int max = std::min(front + rear + overlaps, status.stands);
   if (in.facts.in_building || in.facts.enemy_in_building) {
     max = std::min(max, rules.melee.max_stands_building_side);
@@ -224,9 +227,8 @@ MeleeSideResolution ResolveMeleeSide(const Ruleset& rules,
                      enemy.mobility == Mobility::kMounted ? "mounted" : "foot"),
         "daimyo.melee.weapon", Origin::kComputed});
   }
-  const bool pursuing_now =
-      facts.pursuing.value_or(status.pursued_on_turn > 0 &&
-                              status.pursued_on_turn >= state.turn - 1);
+  const bool pursuing_now = facts.pursuing.value_or(
+      status.pursued_on_turn > 0 && status.pursued_on_turn >= state.turn - 1);
   const bool following_now =
       facts.following_up.value_or(status.followed_up_on_turn > 0 &&
                                   status.followed_up_on_turn >= state.turn - 1);
@@ -291,8 +293,8 @@ MeleeSideResolution ResolveMeleeSide(const Ruleset& rules,
     if (trace != nullptr) {
       trace->push_back(
           Term{total,
-               absl::StrFormat("%s stand %d: %s %+d = %d, %s (%d+ hits)",
-                               me.id, s + 1, dice_text, res.modifier, total,
+               absl::StrFormat("%s stand %d: %s %+d = %d, %s (%d+ hits)", me.id,
+                               s + 1, dice_text, res.modifier, total,
                                hit ? "hit" : "miss", rules.melee.hit_score),
                "daimyo.melee.hit", Origin::kDice});
     }
@@ -349,8 +351,8 @@ bool MustFollowUp(const BattleState& state, int winner, int loser) {
   return !infantry_beat_charging_cavalry;
 }
 
-bool CheckDuel(const Ruleset& rules, const BattleState& state,
-               const Duel& duel, FindingSink& sink) {
+bool CheckDuel(const Ruleset& rules, const BattleState& state, const Duel& duel,
+               FindingSink& sink) {
   const LeaderState& a = state.leaders[duel.challenger];
   const LeaderState& b = state.leaders[duel.challenged];
   if (a.killed || b.killed || a.attached_unit < 0 || b.attached_unit < 0 ||
@@ -417,17 +419,16 @@ int ResolveDuel(const BattleState& state, const Duel& duel, Trace* trace) {
   for (std::size_t i = 0; i + 1 < duel.dice.size(); i += 2) {
     const int ta = static_cast<int>(duel.dice[i]) + a.command_rating;
     const int tb = static_cast<int>(duel.dice[i + 1]) + b.command_rating;
-    winner = ta > tb ? duel.challenger
-                     : (tb > ta ? duel.challenged : -1);
+    winner = ta > tb ? duel.challenger : (tb > ta ? duel.challenged : -1);
     if (trace != nullptr) {
       trace->push_back(Term{
           ta - tb,
-          absl::StrFormat("%s %d+%d = %d against %s %d+%d = %d: %s", a.id,
-                          duel.dice[i], a.command_rating, ta, b.id,
-                          duel.dice[i + 1], b.command_rating, tb,
-                          winner < 0 ? "tie, re-roll"
-                                     : absl::StrCat(state.leaders[winner].id,
-                                                    " wins")),
+          absl::StrFormat(
+              "%s %d+%d = %d against %s %d+%d = %d: %s", a.id, duel.dice[i],
+              a.command_rating, ta, b.id, duel.dice[i + 1], b.command_rating,
+              tb,
+              winner < 0 ? "tie, re-roll"
+                         : absl::StrCat(state.leaders[winner].id, " wins")),
           "daimyo.challenge.duel", Origin::kDice});
     }
   }
@@ -438,13 +439,13 @@ void ApplyDuel(const Ruleset& rules, BattleState& state, const Duel& duel,
                int winner) {
   LeaderState& challenged = state.leaders[duel.challenged];
   if (!duel.accepted) {
-    challenged.command_rating = std::max(rules.melee.min_command_rating,
-                                         challenged.command_rating - 1);
+    challenged.command_rating =
+        std::max(rules.melee.min_command_rating, challenged.command_rating - 1);
     return;
   }
   if (winner < 0) return;
-  const int loser = winner == duel.challenger ? duel.challenged
-                                              : duel.challenger;
+  const int loser =
+      winner == duel.challenger ? duel.challenged : duel.challenger;
   LeaderState& w = state.leaders[winner];
   w.command_rating =
       std::min(rules.melee.max_command_rating, w.command_rating + 1);

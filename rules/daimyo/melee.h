@@ -108,8 +108,8 @@ struct Duel {
 // melee with each other, each a General or Daimyo, the challenger's clan
 // holding the initiative, dice in pairs with every pair but the last a tie.
 // Returns true when the duel can be resolved.
-bool CheckDuel(const Ruleset& rules, const BattleState& state,
-               const Duel& duel, FindingSink& sink);
+bool CheckDuel(const Ruleset& rules, const BattleState& state, const Duel& duel,
+               FindingSink& sink);
 
 // Returns the winning leader of an accepted duel (the last pair decides).
 // When `trace` is not null, appends each pair's totals.
