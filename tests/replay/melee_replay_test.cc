@@ -614,12 +614,9 @@ TEST(MeleeReplayTest, MultiUnitMeleeWorstOutcomeAndOneFollower) {
   // no hits. 2 against 0: blue-sam routs there; its worst outcome is a rout.
   // Both red units won: only one of them may pursue.
   std::string events = kRedWinsByOne;
-  events.replace(events.find("claimed_outcome"), 0, "melee_id: \"m1\" ");
-  events.replace(
-      events.find("events { seq: 3"),
-      events.find("events { seq: 4") - events.find("events { seq: 3"),
-      "events { seq: 3 turn: 1 clan: \"red\" charge { unit: "
-      "\"red-sam\" target: \"blue-sam\" } }\n");
+  const std::size_t at = events.find("claimed_outcome");
+  ASSERT_NE(at, std::string::npos);
+  events.insert(at, "melee_id: \"m1\" ");
   auto report = AuditOrDie(Game(events + R"pb(
     events {
       seq: 5
