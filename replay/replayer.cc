@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "replay/proto_mapping.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/leader_loss.h"
@@ -46,6 +47,8 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   owed_moves_.assign(state_.units.size(), OwedMove::kNone);
   owed_move_opponent_.assign(state_.units.size(), -1);
   owed_move_rounds_.assign(state_.units.size(), 0);
+  halt_cause_seq_.assign(state_.units.size(), 0);
+  may_counter_charge_.assign(state_.units.size(), -1);
   const auto& ref = log.header().ruleset();
   if (!ref.name().empty() && ref.name() != rules_.name) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -198,6 +201,9 @@ bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
                               state_.clans[state_.active_clan]));
     return false;
   }
+  if (state_.phase == Phase::kMovement && phase != Phase::kMovement) {
+    CheckChargeTestsTaken();
+  }
   state_.phase = phase;
   return true;
 }
@@ -281,6 +287,7 @@ void Replayer::OnTurnStart(const v1::Event& event) {
   }
   CheckDiceFaces(start.initiative_dice(), "initiative roll", "");
   rules::StartNewTurn(state_, static_cast<int>(event.turn()), initiative);
+  end_of_turn_tests_.clear();
 }
 
 void Replayer::OnActivation(const v1::Event& event) {
@@ -293,9 +300,12 @@ void Replayer::OnActivation(const v1::Event& event) {
                               "clan is activated once a turn.",
                               event.clan(), state_.turn));
   }
+  if (state_.active_clan >= 0) EndActivation();
+  CheckEarlyEndOfTurnTests(event.clan());
   state_.activated_clans |= bit;
   state_.active_clan = clan;
   state_.phase = Phase::kMovement;
+  StartActivation();
 }
 
 void Replayer::OnMove(const v1::Move& move) {
@@ -322,6 +332,7 @@ void Replayer::OnMove(const v1::Move& move) {
                            " is in melee and may not break off "
                            "voluntarily."));
   }
+  if (move.kind() != v1::MOVE_KIND_TURN_ABOUT) CheckHalted(unit, "moved");
   status.moved_this_turn = true;
   if (move.formation() != v1::FORMATION_UNSPECIFIED) {
     status.formation = FormationFromProto(move.formation());
@@ -340,13 +351,16 @@ void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
   // Built only for a finding: most events break no rule.
   const auto label = [this, unit] { return UnitLabel(state_, unit); };
   rules::UnitStatus& status = state_.units[unit];
-  if (state_.profiles[unit].clan != state_.active_clan &&
-      state_.active_clan >= 0) {
+  if (charge.counter_charge()) {
+    CheckCounterCharge(unit, target);
+  } else if (state_.profiles[unit].clan != state_.active_clan &&
+             state_.active_clan >= 0) {
     Violation("daimyo.charge.active_clan", charge.unit(),
               absl::StrCat(label(),
                            " declared a charge, but only the active "
                            "clan charges."));
   }
+  CheckHalted(unit, "declared a charge");
   if (state_.profiles[target].clan == state_.profiles[unit].clan) {
     Violation("daimyo.charge.target_enemy", charge.unit(),
               absl::StrCat(label(), " declared a charge on ",
@@ -361,6 +375,12 @@ void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
   }
   UnitOnTable(target, "be charged");
   rules::DeclareCharge(state_, unit, target);
+  rules::UnitStatus& target_status = state_.units[target];
+  if (target_status.routing && !charge.fell_short() &&
+      target_status.removal_owed.empty()) {
+    target_status.removal_owed = "contacted by chargers while routing";
+  }
+  OweChargeTests(unit, target, charge.counter_charge());
 }
 
 void Replayer::OnFiring(const v1::Event& event) {
@@ -517,54 +537,6 @@ void Replayer::ApplyLeaderLoss(int leader, bool killed) {
   rules::daimyo::ApplyLeaderLoss(state_, leader, killed);
 }
 
-void Replayer::Unchecked(absl::string_view rule_id, std::string subject,
-                         absl::string_view what) {
-  Finding f;
-  f.severity = Severity::kUnverifiable;
-  f.rule_id = rule_id;
-  f.subject = std::move(subject);
-  f.message = absl::StrCat(what,
-                           " replayed as played; gunbai does not audit these "
-                           "yet.");
-  Report(std::move(f));
-}
-
-void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
-  const int unit = ResolveUnit(test.unit(), "testing unit");
-  if (unit < 0 || !UnitOnTable(unit, "test morale")) return;
-  CheckDiceFaces(test.dice(), "morale roll", test.unit());
-  rules::UnitStatus& s = state_.units[unit];
-  if (test.reason() >= 1 && test.reason() <= 8) {
-    s.owed_morale &= static_cast<rules::MoraleReasons>(~Reason(test.reason()));
-  }
-  switch (test.claimed_result()) {
-    case v1::MORALE_RESULT_HALT:
-    case v1::MORALE_RESULT_RETIRE:
-      s.halted_until_turn = state_.turn + 1;
-      break;
-    case v1::MORALE_RESULT_RETREAT:
-      s.halted_until_turn = state_.turn + 1;
-      s.disordered = true;
-      break;
-    case v1::MORALE_RESULT_ROUT:
-      s.routing = s.has_routed = s.disordered = true;
-      s.in_melee = false;
-      break;
-    case v1::MORALE_RESULT_DISPERSED:
-      s.removed = true;
-      break;
-    case v1::MORALE_RESULT_FRENZY:
-      s.frenzied = true;
-      break;
-    case v1::MORALE_RESULT_RALLY:
-      s.routing = false;
-      break;
-    default:
-      break;
-  }
-  Unchecked("daimyo.morale.test", test.unit(), "Morale tests are");
-}
-
 void Replayer::CheckOwedRolls() {
   for (rules::LeaderState& leader : state_.leaders) {
     if (!leader.loss_roll_owed) continue;
@@ -578,31 +550,64 @@ void Replayer::CheckOwedRolls() {
   }
 }
 
+void Replayer::CloseTurn() {
+  if (state_.active_clan >= 0) EndActivation();
+  CheckOwedRolls();
+  CheckMeleeAtTurnEnd();
+  CheckEndOfTurnTestsTaken();
+}
+
 void Replayer::OnTurnEnd() {
   if (state_.phase == Phase::kBeforeGame || state_.phase == Phase::kTurnEnded) {
     Violation("daimyo.sequence.outside_turn", "",
               "A turn_end with no turn in progress.");
+  } else {
+    CloseTurn();
   }
-  CheckOwedRolls();
-  CheckMeleeAtTurnEnd();
   state_.phase = Phase::kTurnEnded;
   state_.active_clan = -1;
 }
 
 void Replayer::OnGameEnd() {
-  CheckOwedRolls();
-  if (state_.phase != Phase::kTurnEnded) CheckMeleeAtTurnEnd();
+  if (state_.phase != Phase::kTurnEnded && state_.phase != Phase::kBeforeGame) {
+    CloseTurn();
+  }
   state_.phase = Phase::kGameOver;
 }
 
 void Replayer::Finish() {
-  // A log may stop mid-turn; what is owed by then is reported against the
-  // last event.
-  if (state_.phase == Phase::kTurnEnded || state_.phase == Phase::kGameOver) {
+  // A log may stop mid-turn (a game still being played). What falls due at
+  // the end of the turn is not overdue yet; the report lists it instead.
+  SettleMelee();
+  if (state_.phase == Phase::kTurnEnded || state_.phase == Phase::kGameOver ||
+      state_.phase == Phase::kBeforeGame) {
     return;
   }
-  CheckOwedRolls();
-  CheckMeleeAtTurnEnd();
+  std::vector<std::string> pending;
+  for (const rules::LeaderState& l : state_.leaders) {
+    if (l.loss_roll_owed) pending.push_back(l.id + " a leader-loss roll");
+  }
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    const rules::UnitStatus& s = state_.units[u];
+    const std::string& id = state_.profiles[u].id;
+    if (s.removed) continue;
+    if (owed_moves_[u] != OwedMove::kNone) {
+      pending.push_back(id + " a result move");
+    }
+    if (s.owed_morale != 0 && !s.frenzied) {
+      pending.push_back(id + " a morale test");
+    }
+    if (!s.removal_owed.empty()) pending.push_back(id + " its removal");
+  }
+  if (pending.empty()) return;
+  Finding f;
+  f.severity = Severity::kUnverifiable;
+  f.rule_id = "log.turn_unfinished";
+  f.message = absl::StrCat(
+      "The log stops in the middle of turn ", state_.turn,
+      "; these fall due by the end of the turn and are not checked: ",
+      absl::StrJoin(pending, "; "), ".");
+  Report(std::move(f));
 }
 
 }  // namespace gunbai::replay

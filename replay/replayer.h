@@ -23,6 +23,7 @@
 #include "rules/battle_state.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/melee.h"
+#include "rules/daimyo/morale.h"
 #include "rules/types.h"
 
 namespace gunbai::replay {
@@ -47,6 +48,7 @@ class Replayer : private rules::FindingSink {
     kHold,  // Must halt.
     kRetire,
     kRetreat,
+    kMayRetire,  // Passed a being-charged test: stand, or retire.
   };
 
   // Builds the starting state from the log's header and order of battle.
@@ -137,22 +139,43 @@ class Replayer : private rules::FindingSink {
       const google::protobuf::RepeatedPtrField<std::string>& through);
   void OweLeaderDeathTests(
       int unit, const google::protobuf::RepeatedPtrField<std::string>& near);
-  bool HeedsRouter(int tester, int router) const;
   void CheckMeleeAtTurnEnd();
+
+  // Morale (replayer_morale.cc).
+  void OweChargeTests(int charger, int target, bool counter);
+  void CheckChargeTestsTaken();
+  void CheckEndOfTurnTestsTaken();
+  void MissingTest(int unit, int reason, absl::string_view when);
+  void CheckEarlyEndOfTurnTests(absl::string_view clan);
+  void StartActivation();
+  void EndActivation();
+  bool CheckTestTiming(int unit, int reason);
+  rules::daimyo::MoraleTestInput MoraleInputFromProto(
+      const gunbai::v1::MoraleTest& test, int unit, std::vector<int>& friends);
+  void ReportMoraleDisputes(const gunbai::v1::MoraleTest& test,
+                            const rules::daimyo::MoraleTestInput& in,
+                            const rules::daimyo::MoraleResolution& res);
+  void ApplyTestResult(int unit, int reason, rules::MoraleResult result,
+                       const gunbai::v1::MoraleTest& test);
+  int FirstChargerOf(int target) const;
+  void CancelCharge(int unit);
+  bool CheckHalted(int unit, absl::string_view what);
+  void CheckCounterCharge(int unit, int target);
   void OnChallenge(const gunbai::v1::Challenge& challenge);
   void OnMoraleTest(const gunbai::v1::MoraleTest& test);
   void OnResultMove(const gunbai::v1::ResultMove& move);
   void OnRemoval(const gunbai::v1::Removal& removal);
   void OnTurnEnd();
   void CheckOwedRolls();
+  // Runs every end-of-turn check: the last activation's, owed leader-loss
+  // rolls, melee obligations, owed morale tests.
+  void CloseTurn();
   void OnGameEnd();
   void ApplyLeaderLoss(int leader, bool killed);
   void ReportFiringDispute(const gunbai::v1::Firing& firing,
                            const rules::daimyo::Shot& shot, int computed);
   void ReportStandLossDispute(absl::string_view rule_id, int target, int hits,
                               int claimed, int computed);
-  void Unchecked(absl::string_view rule_id, std::string subject,
-                 absl::string_view what);
 
   const LoadedRuleset& ruleset_;
   const rules::Ruleset& rules_;
@@ -169,6 +192,16 @@ class Replayer : private rules::FindingSink {
   std::vector<OwedMove> owed_moves_;
   std::vector<int> owed_move_opponent_;
   std::vector<int> owed_move_rounds_;
+  // Morale bookkeeping, per unit index (replayer_morale.cc).
+  std::vector<std::uint64_t> halt_cause_seq_;
+  std::vector<int> may_counter_charge_;  // The charger it may counter, or -1.
+  std::vector<int> frenzied_this_activation_;
+  struct EndOfTurnTest {
+    int unit;
+    std::uint64_t seq;
+    int reason;
+  };
+  std::vector<EndOfTurnTest> end_of_turn_tests_;  // Taken this turn so far.
 };
 
 }  // namespace gunbai::replay

@@ -9,6 +9,7 @@
 #include "replay/proto_mapping.h"
 #include "replay/replayer.h"
 #include "rules/daimyo/melee.h"
+#include "rules/daimyo/morale.h"
 
 namespace gunbai::replay {
 
@@ -398,7 +399,7 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
       if (owed_move_opponent_[unit] >= 0) LeaveMelee(unit);
       break;
     case v1::RESULT_MOVE_KIND_RETIRE:
-      TakeOwedMove(unit, move, {OwedMove::kRetire});
+      TakeOwedMove(unit, move, {OwedMove::kRetire, OwedMove::kMayRetire});
       LeaveMelee(unit);
       break;
     case v1::RESULT_MOVE_KIND_RETREAT:
@@ -473,7 +474,7 @@ void Replayer::OweRoutTests(
     if (state_.profiles[u].clan != state_.profiles[router].clan) continue;
     if (leader_routs) {
       state_.units[u].owed_morale |= Reason(5);
-    } else if (HeedsRouter(u, router)) {
+    } else if (rules::daimyo::HeedsRouter(state_, u, router)) {
       state_.units[u].owed_morale |= Reason(6);
     }
   }
@@ -483,14 +484,6 @@ void Replayer::OweRoutTests(
     state_.units[u].disordered = true;
     state_.units[u].owed_morale |= Reason(7);
   }
-}
-
-bool Replayer::HeedsRouter(int tester, int router) const {
-  auto elite_arm = [this](int u) {
-    return state_.profiles[u].mobility == rules::Mobility::kMounted ||
-           state_.profiles[u].troop_type == rules::TroopType::kSamurai;
-  };
-  return !elite_arm(tester) || elite_arm(router);
 }
 
 void Replayer::OnRemoval(const v1::Removal& removal) {

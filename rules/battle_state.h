@@ -53,7 +53,7 @@ struct UnitStatus {
   bool has_routed = false;
   bool frenzied = false;
   bool pursuing = false;
-  int pursued_on_turn = 0;     // Turn of the unit's last pursuit move.
+  int pursued_on_turn = 0;      // Turn of the unit's last pursuit move.
   int followed_up_on_turn = 0;  // Turn of the unit's last follow-up move.
   bool fought_this_turn = false;
   bool removed = false;
@@ -128,7 +128,10 @@ struct BattleState {
   // Returns true if any leader is attached to `unit` and alive.
   bool HasLeaderAttached(int unit) const;
   // Returns true if `unit` is halted this turn.
-  bool IsHalted(int unit) const { return units[unit].halted_until_turn >= turn; }
+  bool IsHalted(int unit) const {
+    return units[unit].halted_until_turn > 0 &&
+           units[unit].halted_until_turn >= turn;
+  }
   // Returns the live leader of `kind` attached to `unit`, or -1.
   int AttachedLeader(int unit, LeaderKind kind) const;
   // Returns the melee contact between `x` and `y`, or null.

@@ -96,6 +96,12 @@ void CheckEligibility(const BattleState& state, const Shot& shot,
     Violation(sink, state, shot.firer, "daimyo.fire.eligibility.routing",
               absl::StrCat(label(), " is routing and may not fire."));
   }
+  if (status.may_not_fire && !status.routing) {
+    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.morale_result",
+              absl::StrCat(label(),
+                           " retreated after a morale test this turn and may "
+                           "not fire."));
+  }
   const UnitProfile& target = state.profiles[shot.target];
   if (target.clan == firer.clan) {
     Violation(sink, state, shot.firer, "daimyo.fire.target.enemy",

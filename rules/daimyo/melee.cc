@@ -227,11 +227,15 @@ MeleeSideResolution ResolveMeleeSide(const Ruleset& rules,
                      enemy.mobility == Mobility::kMounted ? "mounted" : "foot"),
         "daimyo.melee.weapon", Origin::kComputed});
   }
+  // The bonuses belong to the round after the move: a melee a pursuit brings
+  // on "will take place on the following turn", and a follow-up keeps contact
+  // for next turn's round. A move this turn gives nothing against a unit that
+  // charges later this turn.
   const bool pursuing_now = facts.pursuing.value_or(
-      status.pursued_on_turn > 0 && status.pursued_on_turn >= state.turn - 1);
+      status.pursued_on_turn > 0 && status.pursued_on_turn == state.turn - 1);
   const bool following_now =
       facts.following_up.value_or(status.followed_up_on_turn > 0 &&
-                                  status.followed_up_on_turn >= state.turn - 1);
+                                  status.followed_up_on_turn == state.turn - 1);
   auto origin_of = [](const std::optional<bool>& declared) {
     return declared.has_value() ? Origin::kDeclared : Origin::kComputed;
   };

@@ -94,7 +94,8 @@ class ModifierTally {
     const int value = morale_.modifier(m) * times;
     sum_ += value;
     if (trace_ != nullptr) {
-      trace_->push_back(Term{value, absl::StrCat(MoraleModifierLabel(m), detail()),
+      trace_->push_back(Term{value,
+                             absl::StrCat(MoraleModifierLabel(m), detail()),
                              MoraleModifierRuleId(m), origin});
     }
   }
@@ -130,8 +131,8 @@ void AddCommandRating(const BattleState& state, const MoraleTestInput& test,
                             "morale bonus"));
     return;
   }
-  tally.Add(MoraleModifier::kCommandRating, l.command_rating,
-            Origin::kComputed, [&l] {
+  tally.Add(MoraleModifier::kCommandRating, l.command_rating, Origin::kComputed,
+            [&l] {
               return absl::StrFormat(" (%s, rating %d)", LeaderLabel(l),
                                      l.command_rating);
             });
@@ -149,8 +150,7 @@ void AddGeneralNear(const BattleState& state, const MoraleTestInput& test,
   if (general >= 0 && !state.units[test.unit].routing) {
     tally.Add(MoraleModifier::kGeneralNear, 1, Origin::kComputed,
               [&state, general] {
-                return absl::StrCat(" (",
-                                    LeaderLabel(state.leaders[general]),
+                return absl::StrCat(" (", LeaderLabel(state.leaders[general]),
                                     " attached)");
               });
   }
@@ -164,7 +164,8 @@ void AddLongSpearVsCavalry(const BattleState& state,
                            bool infantry_charged_by_cavalry,
                            ModifierTally& tally) {
   const UnitProfile& p = state.profiles[test.unit];
-  if (infantry_charged_by_cavalry && p.melee_weapon == MeleeWeapon::kLongSpear &&
+  if (infantry_charged_by_cavalry &&
+      p.melee_weapon == MeleeWeapon::kLongSpear &&
       !state.units[test.unit].disordered && test.facts.charged_frontally) {
     tally.Add(MoraleModifier::kLongSpearChargedFrontallyByCavalry,
               Origin::kDeclared);
@@ -200,9 +201,9 @@ void AddStandsLost(const Ruleset& rules, const BattleState& state,
   if (lost <= 0) return;
   tally.Add(MoraleModifier::kEachStandLost, lost, Origin::kComputed,
             [lost, whole_game] {
-              return absl::StrFormat(" x%d (%s)", lost,
-                                     whole_game ? "since the start of the game"
-                                                : "this turn");
+              return absl::StrFormat(
+                  " x%d (%s)", lost,
+                  whole_game ? "since the start of the game" : "this turn");
             });
 }
 
@@ -400,8 +401,9 @@ MoraleResolution ResolveMoraleTest(const Ruleset& rules,
   std::string dice_text;
   for (std::size_t i = 0; i < test.dice.size(); ++i) {
     r.roll += static_cast<int>(test.dice[i]);
-    if (trace != nullptr) absl::StrAppend(&dice_text, i == 0 ? "" : "+",
-                                          test.dice[i]);
+    if (trace != nullptr) {
+      absl::StrAppend(&dice_text, i == 0 ? "" : "+", test.dice[i]);
+    }
   }
   if (trace != nullptr) {
     trace->push_back(Term{r.roll,
@@ -412,10 +414,9 @@ MoraleResolution ResolveMoraleTest(const Ruleset& rules,
   r.pass_score = rules.morale.pass_score(p.quality);
   Decide(rules.morale, p.troop_type, test.reason, r);
   if (trace != nullptr) {
-    trace->push_back(
-        Term{r.total,
-             ResultLabel(r, ColumnForReason(test.reason), p.troop_type),
-             "daimyo.morale.result", Origin::kComputed});
+    trace->push_back(Term{
+        r.total, ResultLabel(r, ColumnForReason(test.reason), p.troop_type),
+        "daimyo.morale.result", Origin::kComputed});
   }
   return r;
 }

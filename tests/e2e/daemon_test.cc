@@ -322,7 +322,22 @@ std::string RulesetWithoutFirstVolleyBonus() {
   return absl::StrReplaceAll(text, {{"first_volley: 2", "first_volley: 0"}});
 }
 
-void ExpectCleanVolleyReport(const v1::AuditReport& report) {
+// Returns `report` without the finding that lists what falls due at the end
+// of turn 1: these logs stop mid-turn on purpose, right after the volley.
+v1::AuditReport WithoutPendingList(v1::AuditReport report) {
+  auto* findings = report.mutable_findings();
+  for (int i = findings->size() - 1; i >= 0; --i) {
+    if (findings->Get(i).rule_id() == "log.turn_unfinished") {
+      findings->DeleteSubrange(i, 1);
+      report.mutable_summary()->set_unverifiable(
+          report.summary().unverifiable() - 1);
+    }
+  }
+  return report;
+}
+
+void ExpectCleanVolleyReport(const v1::AuditReport& full_report) {
+  const v1::AuditReport report = WithoutPendingList(full_report);
   EXPECT_EQ(report.game_id(), "e2e-volley");
   EXPECT_EQ(report.ruleset().name(), "daimyo");
   EXPECT_EQ(report.events_replayed(), 3u);
@@ -334,8 +349,9 @@ void ExpectCleanVolleyReport(const v1::AuditReport& report) {
   EXPECT_EQ(report.findings_size(), 0) << report.DebugString();
 }
 
-void ExpectOneHitDispute(const v1::AuditReport& report, int claimed,
+void ExpectOneHitDispute(const v1::AuditReport& full_report, int claimed,
                          int computed) {
+  const v1::AuditReport report = WithoutPendingList(full_report);
   EXPECT_EQ(report.summary().disputes(), 1u);
   EXPECT_EQ(report.summary().violations(), 0u);
   ASSERT_EQ(report.findings_size(), 1) << report.DebugString();
@@ -383,8 +399,10 @@ TEST(GunbaidTest, ReportsWrongClaimAndOutOfTurnFire) {
       facts { range: RANGE_BAND_EFFECTIVE }
     }
   )pb");
-  auto report = Audit(**daemon, log);
-  ASSERT_TRUE(report.ok()) << report.status();
+  auto full_report = Audit(**daemon, log);
+  ASSERT_TRUE(full_report.ok()) << full_report.status();
+  const v1::AuditReport stripped = WithoutPendingList(*full_report);
+  const v1::AuditReport* report = &stripped;
   EXPECT_EQ(report->summary().disputes(), 1u);
   EXPECT_EQ(report->summary().violations(), 1u);
   ASSERT_EQ(report->findings_size(), 2) << report->DebugString();

@@ -5,6 +5,7 @@
 #include "rules/daimyo/morale.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -134,8 +135,8 @@ class MoraleTest : public ::testing::Test {
   // d1, d2 fails by `fail_by` (0: passes) and gives `result`.
   void ExpectCell(int reason, std::uint32_t d1, std::uint32_t d2, int fail_by,
                   MoraleResult result) const {
-    SCOPED_TRACE(testing::Message() << "reason " << reason << ", dice " << d1
-                                    << "+" << d2);
+    SCOPED_TRACE(testing::Message()
+                 << "reason " << reason << ", dice " << d1 << "+" << d2);
     const MoraleResolution r = Roll(reason, d1, d2);
     EXPECT_EQ(r.passed, fail_by == 0);
     EXPECT_EQ(r.fail_by, fail_by);
@@ -192,10 +193,10 @@ class MoraleTest : public ::testing::Test {
 
 TEST_F(MoraleTest, ShippedRulesetHoldsTheNumbersOfTheRulesText) {
   const MoraleRules& m = rules_.morale;
-  EXPECT_EQ(m.pass_score(Quality::kElite), 4);     // "Elite 4+"
-  EXPECT_EQ(m.pass_score(Quality::kVeteran), 5);   // "Veteran 5+"
-  EXPECT_EQ(m.pass_score(Quality::kSeasoned), 6);  // "Seasoned 6+"
-  EXPECT_EQ(m.pass_score(Quality::kRaw), 7);       // "Raw 7+"
+  EXPECT_EQ(m.pass_score(Quality::kElite), 4);               // "Elite 4+"
+  EXPECT_EQ(m.pass_score(Quality::kVeteran), 5);             // "Veteran 5+"
+  EXPECT_EQ(m.pass_score(Quality::kSeasoned), 6);            // "Seasoned 6+"
+  EXPECT_EQ(m.pass_score(Quality::kRaw), 7);                 // "Raw 7+"
   EXPECT_EQ(m.modifier(MoraleModifier::kCommandRating), 1);  // "+#"
   EXPECT_EQ(m.modifier(MoraleModifier::kPursuing), 2);
   EXPECT_EQ(m.modifier(MoraleModifier::kUphillOrInCover), 1);
@@ -211,8 +212,8 @@ TEST_F(MoraleTest, ShippedRulesetHoldsTheNumbersOfTheRulesText) {
   EXPECT_EQ(m.modifier(MoraleModifier::kEnemyFacingFlankOrRearNear), -2);
   EXPECT_EQ(m.modifier(MoraleModifier::kLeaderKilledNear), -2);
   EXPECT_EQ(m.modifier(MoraleModifier::kRouting), -2);
-  EXPECT_EQ(m.automatic_pass, 12);            // "unmodified roll of 12"
-  EXPECT_EQ(m.automatic_fail, 2);             // "unmodified roll of 2"
+  EXPECT_EQ(m.automatic_pass, 12);             // "unmodified roll of 12"
+  EXPECT_EQ(m.automatic_fail, 2);              // "unmodified roll of 2"
   EXPECT_EQ(m.frenzy_samurai_ronin_from, 12);  // "unmodified 12"
   EXPECT_EQ(m.frenzy_warrior_monk_from, 11);   // "11 or 12"
   EXPECT_TRUE(rules_.options.stands_lost_count_whole_game);
@@ -274,15 +275,15 @@ TEST_F(MoraleTest, PassScoreRaw) {
   EXPECT_EQ(Roll(1, 3, 3).fail_by, 1);  // 3+3 = 6: 7 - 6 = 1
 }
 
-// --- Each modifier alone -------------------------------------------------------
+// --- Each modifier alone
+// -------------------------------------------------------
 
 TEST_F(MoraleTest, ModifierCommandRating) {
   AttachLeader("daimyo", LeaderKind::kDaimyo, 3, unit_);
   const std::vector<std::uint32_t> dice = {1, 2};
-  const MoraleResolution r =
-      ExpectOnlyModifier(Input(1, dice), 3,
-                         "daimyo.morale.modifier.command_rating",
-                         Origin::kComputed);
+  const MoraleResolution r = ExpectOnlyModifier(
+      Input(1, dice), 3, "daimyo.morale.modifier.command_rating",
+      Origin::kComputed);
   EXPECT_TRUE(r.passed);  // 1+2 = 3, +3 rating x1 = 6 >= 6
 }
 
@@ -292,10 +293,9 @@ TEST_F(MoraleTest, CommandRatingIsTheHighestLiveAttachedLeader) {
   AttachLeader("low", LeaderKind::kDaimyo, 1, unit_);
   AttachLeader("high", LeaderKind::kDaimyo, 2, unit_);
   const std::vector<std::uint32_t> dice = {2, 2};
-  const MoraleResolution r =
-      ExpectOnlyModifier(Input(1, dice), 2,
-                         "daimyo.morale.modifier.command_rating",
-                         Origin::kComputed);
+  const MoraleResolution r = ExpectOnlyModifier(
+      Input(1, dice), 2, "daimyo.morale.modifier.command_rating",
+      Origin::kComputed);
   EXPECT_TRUE(r.passed);  // 2+2 = 4, +2 (best live rating; the dead 4 is
                           // gone) = 6 >= 6
 }
@@ -364,8 +364,8 @@ TEST_F(MoraleTest, ModifierLongSpearChargedFrontallyByCavalry) {
   // Long spears charged frontally by cavalry: +1, and -1 infantry charged by
   // cavalry as well.
   state_.profiles[unit_].melee_weapon = MeleeWeapon::kLongSpear;
-  const int cavalry = AddUnit("b1", kClanB, TroopType::kSamurai,
-                              Mobility::kMounted);
+  const int cavalry =
+      AddUnit("b1", kClanB, TroopType::kSamurai, Mobility::kMounted);
   DeclareCharge(state_, cavalry, unit_);
   const std::vector<std::uint32_t> dice = {3, 3};
   MoraleTestInput in = Input(3, dice);
@@ -386,8 +386,8 @@ TEST_F(MoraleTest, ModifierLongSpearChargedFrontallyByCavalry) {
 
 TEST_F(MoraleTest, LongSpearBonusNeedsFrontalGoodOrderAndCavalry) {
   state_.profiles[unit_].melee_weapon = MeleeWeapon::kLongSpear;
-  const int cavalry = AddUnit("b1", kClanB, TroopType::kSamurai,
-                              Mobility::kMounted);
+  const int cavalry =
+      AddUnit("b1", kClanB, TroopType::kSamurai, Mobility::kMounted);
   const int foot = AddUnit("b2", kClanB, TroopType::kSamurai);
   const std::vector<std::uint32_t> dice = {3, 3};
   MoraleTestInput in = Input(3, dice);
@@ -416,18 +416,18 @@ TEST_F(MoraleTest, ModifierEnemyRoutingNearCountsOnce) {
 
 TEST_F(MoraleTest, ModifierHatamoto) {
   state_.profiles[unit_].troop_type = TroopType::kHatamoto;
-  const MoraleResolution r =
-      ExpectOnlyModifier(Input(1, {2, 3}), 1, "daimyo.morale.modifier.hatamoto",
-                         Origin::kComputed);
+  const std::vector<std::uint32_t> dice = {2, 3};
+  const MoraleResolution r = ExpectOnlyModifier(
+      Input(1, dice), 1, "daimyo.morale.modifier.hatamoto", Origin::kComputed);
   EXPECT_TRUE(r.passed);  // 2+3 = 5, +1 hatamoto = 6 >= 6
 }
 
 TEST_F(MoraleTest, ModifierDisordered) {
   state_.units[unit_].disordered = true;
   const std::vector<std::uint32_t> dice = {3, 3};
-  const MoraleResolution r =
-      ExpectOnlyModifier(Input(1, dice), -1,
-                         "daimyo.morale.modifier.disordered", Origin::kComputed);
+  const MoraleResolution r = ExpectOnlyModifier(
+      Input(1, dice), -1, "daimyo.morale.modifier.disordered",
+      Origin::kComputed);
   EXPECT_EQ(r.fail_by, 1);  // 3+3 = 6, -1 = 5: 6 - 5 = 1
 }
 
@@ -441,8 +441,8 @@ TEST_F(MoraleTest, ModifierOutOfCommand) {
 }
 
 TEST_F(MoraleTest, ModifierInfantryChargedByCavalry) {
-  const int cavalry = AddUnit("b1", kClanB, TroopType::kSamurai,
-                              Mobility::kMounted);
+  const int cavalry =
+      AddUnit("b1", kClanB, TroopType::kSamurai, Mobility::kMounted);
   DeclareCharge(state_, cavalry, unit_);
   const std::vector<std::uint32_t> dice = {3, 4};
   const MoraleResolution r = ExpectOnlyModifier(
@@ -451,12 +451,13 @@ TEST_F(MoraleTest, ModifierInfantryChargedByCavalry) {
   EXPECT_TRUE(r.passed);  // 3+4 = 7, -1 = 6 >= 6
 }
 
-TEST_F(MoraleTest, ChargedByCavalryIsNoModifierForFootChargersOrMountedTesters) {
+TEST_F(MoraleTest,
+       ChargedByCavalryIsNoModifierForFootChargersOrMountedTesters) {
   const int foot = AddUnit("b1", kClanB, TroopType::kSamurai);
   DeclareCharge(state_, foot, unit_);
   EXPECT_EQ(Roll(2, 3, 3).modifier, 0);  // charged by foot: no -1
-  const int cavalry = AddUnit("b2", kClanB, TroopType::kSamurai,
-                              Mobility::kMounted);
+  const int cavalry =
+      AddUnit("b2", kClanB, TroopType::kSamurai, Mobility::kMounted);
   DeclareCharge(state_, cavalry, unit_);
   state_.profiles[unit_].mobility = Mobility::kMounted;
   EXPECT_EQ(Roll(2, 3, 3).modifier, 0);  // a mounted tester is no infantry
@@ -588,12 +589,13 @@ TEST_F(MoraleTest, ModifiersAddUpInTheOrderOfTheSection) {
   EXPECT_TRUE(r.passed);      // 6 >= 6
   std::vector<absl::string_view> ids;
   for (const Term& t : ModifierTerms(trace)) ids.push_back(t.rule_id);
-  EXPECT_THAT(ids, ElementsAre("daimyo.morale.modifier.command_rating",
-                               "daimyo.morale.modifier.uphill_or_cover",
-                               "daimyo.morale.modifier.hatamoto",
-                               "daimyo.morale.modifier.disordered",
-                               "daimyo.morale.modifier.stand_lost",
-                               "daimyo.morale.modifier.enemy_flank_or_rear_near"));
+  EXPECT_THAT(ids,
+              ElementsAre("daimyo.morale.modifier.command_rating",
+                          "daimyo.morale.modifier.uphill_or_cover",
+                          "daimyo.morale.modifier.hatamoto",
+                          "daimyo.morale.modifier.disordered",
+                          "daimyo.morale.modifier.stand_lost",
+                          "daimyo.morale.modifier.enemy_flank_or_rear_near"));
 }
 
 // --- The morale table: 5 rows x 5 columns, Seasoned (6+) --------------------
@@ -635,7 +637,7 @@ TEST_F(MoraleTest, TableColumnCriticalEvent) {
 }
 
 TEST_F(MoraleTest, TableColumnRally) {
-  state_.units[unit_].routing = true;  // -2 on every roll below
+  state_.units[unit_].routing = true;                // -2 on every roll below
   ExpectCell(8, 4, 4, 0, MoraleResult::kRally);      // 8-2 = 6 >= 6: pass
   ExpectCell(8, 3, 4, 1, MoraleResult::kDispersed);  // 7-2 = 5: fail by 1
   ExpectCell(8, 3, 3, 2, MoraleResult::kDispersed);  // 6-2 = 4: fail by 2
@@ -650,7 +652,7 @@ TEST_F(MoraleTest, ReasonsShareTheirColumns) {
 }
 
 TEST_F(MoraleTest, FailByMoreThanFourUsesTheLastRow) {
-  state_.units[unit_].stands_lost = 2;  // -4
+  state_.units[unit_].stands_lost = 2;            // -4
   ExpectCell(1, 2, 2, 6, MoraleResult::kRout);    // 2+2 = 4, -4 = 0: by 6
   ExpectCell(4, 2, 2, 6, MoraleResult::kRetire);  // same, initiate charge
   ExpectCell(2, 1, 2, 7, MoraleResult::kRout);    // 1+2 = 3, -4 = -1: by 7
@@ -670,7 +672,7 @@ TEST_F(MoraleTest, UnmodifiedTwoRoutsEvenWhenModifiersWouldPass) {
   const MoraleResolution r = Roll(1, 1, 1);
   EXPECT_EQ(r.total, 7);  // 2 + 3 + 2
   EXPECT_TRUE(r.automatic_fail);
-  EXPECT_FALSE(r.passed);  // 7 >= 4 would pass, but an unmodified 2 fails
+  EXPECT_FALSE(r.passed);   // 7 >= 4 would pass, but an unmodified 2 fails
   EXPECT_EQ(r.fail_by, 1);  // the shortfall 4 - 7 < 1: at least 1
   EXPECT_EQ(r.result, MoraleResult::kRout);
   // Reason 4's table never routs (4+ is retire); the natural 2 does.
@@ -781,7 +783,8 @@ TEST_F(MoraleTest, NoFrenzyForAshigaruOrHatamoto) {
   EXPECT_EQ(Roll(1, 6, 6).result, MoraleResult::kNoEffect);
 }
 
-// --- CheckMoraleTest -----------------------------------------------------------
+// --- CheckMoraleTest
+// -----------------------------------------------------------
 
 TEST_F(MoraleTest, CheckCleanTest) {
   const std::vector<std::uint32_t> dice = {3, 4};
@@ -873,7 +876,8 @@ TEST_F(MoraleTest, CheckReportsEveryBreach) {
   EXPECT_FALSE(ok);
 }
 
-// --- ApplyMoraleResult ---------------------------------------------------------
+// --- ApplyMoraleResult
+// ---------------------------------------------------------
 
 class MoraleApplyTest : public MoraleTest {
  protected:
@@ -998,7 +1002,8 @@ TEST_F(MoraleApplyTest, OtherResultsChangeNothing) {
   }
 }
 
-// --- Tests owed at a charge declaration ----------------------------------------
+// --- Tests owed at a charge declaration
+// ----------------------------------------
 
 TEST_F(MoraleTest, ChargerOwesReasonFourAsAshigaruMissileOrPeasants) {
   state_.profiles[unit_].missile_weapon = MissileWeapon::kArquebus;
@@ -1031,21 +1036,21 @@ TEST_F(MoraleTest, TargetOwesReasonTwoAsAshigaruOrPeasants) {
 }
 
 TEST_F(MoraleTest, TargetOwesReasonThreeAsInfantryChargedByCavalry) {
-  const int cavalry = AddUnit("b1", kClanB, TroopType::kSamurai,
-                              Mobility::kMounted);
+  const int cavalry =
+      AddUnit("b1", kClanB, TroopType::kSamurai, Mobility::kMounted);
   EXPECT_EQ(TestsOwedByTarget(state_, unit_, cavalry), Reasons({2, 3}));
   const int samurai = AddUnit("a2", kClanA, TroopType::kSamurai);
   EXPECT_EQ(TestsOwedByTarget(state_, samurai, cavalry), Reasons({3}));
   const int monks = AddUnit("a3", kClanA, TroopType::kWarriorMonk);
   EXPECT_EQ(TestsOwedByTarget(state_, monks, cavalry), Reasons({3}));
-  const int mounted = AddUnit("a4", kClanA, TroopType::kSamurai,
-                              Mobility::kMounted);
+  const int mounted =
+      AddUnit("a4", kClanA, TroopType::kSamurai, Mobility::kMounted);
   EXPECT_EQ(TestsOwedByTarget(state_, mounted, cavalry), 0);  // not infantry
 }
 
 TEST_F(MoraleTest, EliteInfantryIsExemptFromReasonThreeOnly) {
-  const int cavalry = AddUnit("b1", kClanB, TroopType::kSamurai,
-                              Mobility::kMounted);
+  const int cavalry =
+      AddUnit("b1", kClanB, TroopType::kSamurai, Mobility::kMounted);
   const int elite_samurai = AddUnit("a2", kClanA, TroopType::kSamurai,
                                     Mobility::kFoot, Quality::kElite);
   EXPECT_EQ(TestsOwedByTarget(state_, elite_samurai, cavalry), 0);
@@ -1054,8 +1059,8 @@ TEST_F(MoraleTest, EliteInfantryIsExemptFromReasonThreeOnly) {
 }
 
 TEST_F(MoraleTest, FrenziedOrRoutingTargetOwesNothing) {
-  const int cavalry = AddUnit("b1", kClanB, TroopType::kSamurai,
-                              Mobility::kMounted);
+  const int cavalry =
+      AddUnit("b1", kClanB, TroopType::kSamurai, Mobility::kMounted);
   state_.units[unit_].frenzied = true;
   EXPECT_EQ(TestsOwedByTarget(state_, unit_, cavalry), 0);
   state_.units[unit_].frenzied = false;
@@ -1068,8 +1073,8 @@ TEST_F(MoraleTest, FrenziedOrRoutingTargetOwesNothing) {
 TEST_F(MoraleTest, HeedsRouter) {
   const int ashigaru = AddUnit("a2", kClanA, TroopType::kAshigaru);
   const int samurai = AddUnit("a3", kClanA, TroopType::kSamurai);
-  const int cavalry = AddUnit("a4", kClanA, TroopType::kHatamoto,
-                              Mobility::kMounted);
+  const int cavalry =
+      AddUnit("a4", kClanA, TroopType::kHatamoto, Mobility::kMounted);
   const int monks = AddUnit("a5", kClanA, TroopType::kWarriorMonk);
   // Other troops heed every router.
   EXPECT_TRUE(HeedsRouter(state_, unit_, ashigaru));

@@ -1,0 +1,383 @@
+// The morale part of the Replayer: which tests the state owes and when, the
+// test itself, and what its result forbids afterwards. See replayer.h.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "replay/proto_mapping.h"
+#include "replay/replayer.h"
+#include "rules/daimyo/morale.h"
+
+namespace gunbai::replay {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+using rules::Finding;
+using rules::MoraleReasons;
+using rules::MoraleResult;
+using rules::Phase;
+using rules::Severity;
+
+constexpr MoraleReasons Bits(std::initializer_list<int> reasons) {
+  MoraleReasons bits = 0;
+  for (int r : reasons) bits |= static_cast<MoraleReasons>(1u << r);
+  return bits;
+}
+constexpr MoraleReasons kChargeReasons = Bits({2, 3, 4});
+constexpr MoraleReasons kEndOfTurnReasons = Bits({1, 5, 6, 7});
+
+absl::string_view ReasonName(int reason) {
+  switch (reason) {
+    case 1:
+      return "1, a stand lost";
+    case 2:
+      return "2, ashigaru or peasants charged";
+    case 3:
+      return "3, infantry charged by cavalry";
+    case 4:
+      return "4, ashigaru missile troops or peasants charging";
+    case 5:
+      return "5, general or own daimyo killed or routed near";
+    case 6:
+      return "6, friendly unit routing near";
+    case 7:
+      return "7, interpenetrated by routing friends";
+    case 8:
+      return "8, rally";
+  }
+  return "?";
+}
+
+MoraleResult MoraleResultFromProto(v1::MoraleResult r) {
+  switch (r) {
+    case v1::MORALE_RESULT_HALT:
+      return MoraleResult::kHalt;
+    case v1::MORALE_RESULT_RETIRE:
+      return MoraleResult::kRetire;
+    case v1::MORALE_RESULT_RETREAT:
+      return MoraleResult::kRetreat;
+    case v1::MORALE_RESULT_ROUT:
+      return MoraleResult::kRout;
+    case v1::MORALE_RESULT_STAND_OR_RETIRE:
+      return MoraleResult::kStandOrRetire;
+    case v1::MORALE_RESULT_COUNTER_CHARGE:
+      return MoraleResult::kCounterCharge;
+    case v1::MORALE_RESULT_CHARGE:
+      return MoraleResult::kCharge;
+    case v1::MORALE_RESULT_RALLY:
+      return MoraleResult::kRally;
+    case v1::MORALE_RESULT_DISPERSED:
+      return MoraleResult::kDispersed;
+    case v1::MORALE_RESULT_FRENZY:
+      return MoraleResult::kFrenzy;
+    default:
+      return MoraleResult::kNoEffect;
+  }
+}
+
+// The results a claim may name for a computed one: a passed being-charged
+// test reads "stand or retire, counter-charge", so either name is right.
+bool SameResult(MoraleResult claimed, MoraleResult computed) {
+  if (claimed == computed) return true;
+  return computed == MoraleResult::kStandOrRetire &&
+         claimed == MoraleResult::kCounterCharge;
+}
+
+}  // namespace
+
+void Replayer::OweChargeTests(int charger, int target, bool counter) {
+  if (!counter) {
+    state_.units[charger].owed_morale |=
+        rules::daimyo::TestsOwedByCharger(state_, charger);
+  }
+  state_.units[target].owed_morale |=
+      rules::daimyo::TestsOwedByTarget(state_, target, charger);
+}
+
+void Replayer::CheckChargeTestsTaken() {
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    rules::UnitStatus& s = state_.units[u];
+    const MoraleReasons owed = s.owed_morale & kChargeReasons;
+    if (owed == 0) continue;
+    s.owed_morale &= static_cast<MoraleReasons>(~kChargeReasons);
+    if (s.removed || s.frenzied) continue;
+    MissingTest(static_cast<int>(u), rules::daimyo::HighestReason(owed),
+                "when the charge is declared");
+  }
+}
+
+void Replayer::CheckEndOfTurnTestsTaken() {
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    rules::UnitStatus& s = state_.units[u];
+    const MoraleReasons owed = s.owed_morale & kEndOfTurnReasons;
+    if (owed == 0) continue;
+    s.owed_morale &= static_cast<MoraleReasons>(~kEndOfTurnReasons);
+    if (s.removed || s.frenzied) continue;
+    MissingTest(static_cast<int>(u), rules::daimyo::HighestReason(owed),
+                "at the end of the turn");
+  }
+}
+
+void Replayer::MissingTest(int unit, int reason, absl::string_view when) {
+  Violation("daimyo.morale.missing", state_.profiles[unit].id,
+            absl::StrFormat("%s owed a morale test (reason %s) %s; the log "
+                            "has none.",
+                            UnitLabel(state_, unit), ReasonName(reason), when));
+}
+
+void Replayer::CheckEarlyEndOfTurnTests(absl::string_view clan) {
+  for (const EndOfTurnTest& t : end_of_turn_tests_) {
+    Violation("daimyo.morale.timing", state_.profiles[t.unit].id,
+              absl::StrFormat("%s tested for reason %s at seq %d, but %s is "
+                              "activated after it in the same turn; reasons "
+                              "1, 5, 6 and 7 are tested at the end of the "
+                              "turn, after the last activation.",
+                              UnitLabel(state_, t.unit), ReasonName(t.reason),
+                              t.seq, clan));
+  }
+  end_of_turn_tests_.clear();
+}
+
+void Replayer::StartActivation() {
+  frenzied_this_activation_.clear();
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    const rules::UnitStatus& s = state_.units[u];
+    if (s.frenzied && !s.removed &&
+        state_.profiles[u].clan == state_.active_clan) {
+      frenzied_this_activation_.push_back(static_cast<int>(u));
+    }
+  }
+  std::fill(may_counter_charge_.begin(), may_counter_charge_.end(), -1);
+}
+
+void Replayer::EndActivation() {
+  CheckChargeTestsTaken();
+  for (int u : frenzied_this_activation_) {
+    const rules::UnitStatus& s = state_.units[u];
+    if (!s.frenzied || s.removed || s.charging || s.in_melee ||
+        s.fought_this_turn || s.routing) {
+      continue;
+    }
+    Violation("daimyo.morale.frenzied_must_charge", state_.profiles[u].id,
+              absl::StrCat(UnitLabel(state_, u),
+                           " is frenzied and must charge the nearest enemy to "
+                           "its front, but declared no charge this "
+                           "activation."));
+  }
+  frenzied_this_activation_.clear();
+}
+
+bool Replayer::CheckTestTiming(int unit, int reason) {
+  rules::UnitStatus& s = state_.units[unit];
+  const std::string& id = state_.profiles[unit].id;
+  const MoraleReasons bit = static_cast<MoraleReasons>(1u << reason);
+  if (reason == 8) {
+    if (state_.profiles[unit].clan != state_.active_clan ||
+        state_.phase != Phase::kMovement) {
+      Violation("daimyo.morale.timing", id,
+                absl::StrCat(UnitLabel(state_, unit),
+                             " tests to rally outside its clan's activation; "
+                             "a rally test comes when the routers' clan is "
+                             "activated, before they move."));
+      return false;
+    }
+    return true;
+  }
+  const MoraleReasons group =
+      (bit & kChargeReasons) != 0 ? kChargeReasons : kEndOfTurnReasons;
+  const MoraleReasons owed = s.owed_morale & group;
+  if (owed == 0) {
+    Violation("daimyo.morale.not_owed", id,
+              absl::StrFormat("%s tests for reason %s, but nothing in the "
+                              "game so far owes it that test.",
+                              UnitLabel(state_, unit), ReasonName(reason)));
+    return false;
+  }
+  const int highest = rules::daimyo::HighestReason(owed);
+  if (reason != highest) {
+    Violation("daimyo.morale.wrong_reason", id,
+              absl::StrFormat("%s tests for reason %s; it owes reason %s, and "
+                              "with several reasons a unit tests once, for "
+                              "the highest.",
+                              UnitLabel(state_, unit), ReasonName(reason),
+                              ReasonName(highest)));
+  }
+  if (group == kEndOfTurnReasons) {
+    // Checked when the next activation of this turn comes, if one does.
+    end_of_turn_tests_.push_back({unit, seq_, reason});
+  }
+  s.owed_morale &= static_cast<MoraleReasons>(~group);
+  return true;
+}
+
+rules::daimyo::MoraleTestInput Replayer::MoraleInputFromProto(
+    const v1::MoraleTest& test, int unit, std::vector<int>& friends) {
+  rules::daimyo::MoraleTestInput in;
+  in.unit = unit;
+  in.reason = static_cast<int>(std::min<uint32_t>(test.reason(), 99));
+  in.dice = absl::MakeConstSpan(test.dice().data(), test.dice_size());
+  const v1::MoraleFacts& f = test.facts();
+  in.facts.uphill_or_in_cover = f.uphill_or_in_cover();
+  in.facts.general_near = f.general_near();
+  in.facts.out_of_command = f.out_of_command();
+  in.facts.enemies_routing_near = f.enemies_routing_near_size();
+  for (const std::string& id : f.friends_routing_near()) {
+    const int u = ResolveUnit(id, "friendly router near");
+    if (u >= 0) friends.push_back(u);
+  }
+  in.facts.friends_routing_near = friends;
+  in.facts.enemy_facing_flank_or_rear_near =
+      f.enemy_facing_flank_or_rear_near();
+  in.facts.leader_killed_near = f.leader_killed_near();
+  in.facts.charged_frontally = f.charged_frontally();
+  return in;
+}
+
+void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
+  const int unit = ResolveUnit(test.unit(), "testing unit");
+  if (unit < 0 || !UnitOnTable(unit, "test morale")) return;
+  std::vector<int> friends;
+  const rules::daimyo::MoraleTestInput in =
+      MoraleInputFromProto(test, unit, friends);
+  const bool valid_reason = in.reason >= 1 && in.reason <= 8;
+  if (valid_reason) CheckTestTiming(unit, in.reason);
+  const bool resolvable =
+      rules::daimyo::CheckMoraleTest(rules_, state_, in, *this);
+  MoraleResult result = MoraleResultFromProto(test.claimed_result());
+  if (resolvable) {
+    const auto res =
+        rules::daimyo::ResolveMoraleTest(rules_, state_, in, nullptr);
+    ReportMoraleDisputes(test, in, res);
+    if (test.claimed_result() == v1::MORALE_RESULT_UNSPECIFIED) {
+      result = res.result;
+    }
+  } else if (test.claimed_result() == v1::MORALE_RESULT_UNSPECIFIED) {
+    Finding f;
+    f.severity = Severity::kUnverifiable;
+    f.rule_id = "daimyo.morale.result";
+    f.subject = test.unit();
+    f.message =
+        "The test cannot be worked out and the log claims no "
+        "result; replay applies none.";
+    Report(std::move(f));
+  }
+  ApplyTestResult(unit, in.reason, result, test);
+}
+
+void Replayer::ReportMoraleDisputes(
+    const v1::MoraleTest& test, const rules::daimyo::MoraleTestInput& in,
+    const rules::daimyo::MoraleResolution& res) {
+  const bool total_wrong =
+      test.has_claimed_total() && test.claimed_total() != res.total;
+  const bool result_wrong =
+      test.claimed_result() != v1::MORALE_RESULT_UNSPECIFIED &&
+      !SameResult(MoraleResultFromProto(test.claimed_result()), res.result);
+  if (!total_wrong && !result_wrong) return;
+  Finding f;
+  f.severity = Severity::kDispute;
+  f.rule_id = result_wrong ? "daimyo.morale.result" : "daimyo.morale.total";
+  f.subject = test.unit();
+  rules::daimyo::ResolveMoraleTest(rules_, state_, in, &f.trace);
+  if (result_wrong) {
+    f.claimed = std::string(
+        rules::MoraleResultName(MoraleResultFromProto(test.claimed_result())));
+    f.computed = std::string(rules::MoraleResultName(res.result));
+  } else {
+    f.claimed = absl::StrCat("total ", test.claimed_total());
+    f.computed = absl::StrCat("total ", res.total);
+  }
+  f.message = absl::StrFormat(
+      "%s tests morale for reason %s: the log claims %s, the dice and the "
+      "rules give %s (2d6 = %d %+d = %d against %d+).",
+      UnitLabel(state_, in.unit), ReasonName(in.reason), f.claimed, f.computed,
+      res.roll, res.modifier, res.total, res.pass_score);
+  Report(std::move(f));
+}
+
+void Replayer::ApplyTestResult(int unit, int reason, MoraleResult result,
+                               const v1::MoraleTest& test) {
+  rules::UnitStatus& s = state_.units[unit];
+  const bool was_routing = s.routing;
+  rules::daimyo::ApplyMoraleResult(state_, unit, result);
+  switch (result) {
+    case MoraleResult::kHalt:
+      halt_cause_seq_[unit] = seq_;
+      if (reason == 4) CancelCharge(unit);
+      break;
+    case MoraleResult::kRetire:
+      halt_cause_seq_[unit] = seq_;
+      owed_moves_[unit] = OwedMove::kRetire;
+      if (reason == 4) CancelCharge(unit);
+      break;
+    case MoraleResult::kRetreat:
+      halt_cause_seq_[unit] = seq_;
+      owed_moves_[unit] = OwedMove::kRetreat;
+      break;
+    case MoraleResult::kRout:
+      if (!was_routing) owed_moves_[unit] = OwedMove::kRout;
+      CancelCharge(unit);
+      OweRoutTests(unit, test.friends_near(), {});
+      break;
+    case MoraleResult::kStandOrRetire:
+    case MoraleResult::kCounterCharge:
+      owed_moves_[unit] = OwedMove::kMayRetire;
+      may_counter_charge_[unit] = FirstChargerOf(unit);
+      break;
+    default:
+      break;
+  }
+}
+
+int Replayer::FirstChargerOf(int target) const {
+  for (std::size_t c = 0; c < state_.units.size(); ++c) {
+    if (state_.IsChargedBy(target, static_cast<int>(c))) {
+      return static_cast<int>(c);
+    }
+  }
+  return -1;
+}
+
+void Replayer::CancelCharge(int unit) {
+  rules::UnitStatus& s = state_.units[unit];
+  if (!s.charging) return;
+  if (s.charging_target >= 0) {
+    --state_.units[s.charging_target].charges_received;
+  }
+  s.charging = false;
+  s.charging_target = -1;
+}
+
+bool Replayer::CheckHalted(int unit, absl::string_view what) {
+  if (!state_.IsHalted(unit)) return true;
+  Violation("daimyo.morale.halted", state_.profiles[unit].id,
+            absl::StrFormat("%s %s, but it is halted until the end of turn "
+                            "%d by its morale test at seq %d.",
+                            UnitLabel(state_, unit), what,
+                            state_.units[unit].halted_until_turn,
+                            halt_cause_seq_[unit]));
+  return false;
+}
+
+void Replayer::CheckCounterCharge(int unit, int target) {
+  const std::string& id = state_.profiles[unit].id;
+  if (may_counter_charge_[unit] != target) {
+    Violation(
+        "daimyo.morale.counter_charge_not_allowed", id,
+        absl::StrFormat("%s counter-charges %s, but a counter-charge "
+                        "needs a passed being-charged test against "
+                        "that charger this activation.",
+                        UnitLabel(state_, unit), UnitLabel(state_, target)));
+    return;
+  }
+  if (state_.profiles[unit].mobility == rules::Mobility::kFoot &&
+      state_.profiles[target].mobility == rules::Mobility::kMounted) {
+    Violation("daimyo.morale.counter_charge_type", id,
+              absl::StrCat(UnitLabel(state_, unit),
+                           " is foot and may not counter-charge cavalry."));
+  }
+}
+
+}  // namespace gunbai::replay
