@@ -1276,10 +1276,18 @@ TEST_F(DuelTest, ChallengeAfterTheRoundIsTooLate) {
 }
 
 TEST_F(DuelTest, ChallengeBeforeTheFirstRound) {
-  // Units just contacted: a new contact with no round yet is engaged.
-  state_.melees[0].rounds = 0;
-  state_.melees[0].last_turn_fought = 0;
+  // a1 charged b1 this turn; no round fought yet, so the state holds no
+  // contact. The units are engaged and "the current round" is the first:
+  // the challenge may be made.
+  state_.melees.clear();
+  DeclareCharge(state_, a_, b_);
   const Dice dice = {5, 3};
+  bool ok = false;
+  EXPECT_THAT(CheckIds(DuelWith(dice), &ok), IsEmpty());
+  EXPECT_TRUE(ok);
+  // Likewise when the enemy charged the challenger's unit.
+  StartNewTurn(state_, kTurn, kClanA);
+  DeclareCharge(state_, b_, a_);
   EXPECT_THAT(CheckIds(DuelWith(dice)), IsEmpty());
 }
 
