@@ -231,11 +231,15 @@ MeleeSideResolution ResolveMeleeSide(const Ruleset& rules,
   // on "will take place on the following turn", and a follow-up keeps contact
   // for next turn's round. A move this turn gives nothing against a unit that
   // charges later this turn.
+  // A pursuit that met this enemy fights it the following turn, in a new
+  // melee that the pursuer did not charge into; a follow-up keeps the same
+  // melee going into its next round.
   const bool pursuing_now = facts.pursuing.value_or(
-      status.pursued_on_turn > 0 && status.pursued_on_turn == state.turn - 1);
-  const bool following_now =
-      facts.following_up.value_or(status.followed_up_on_turn > 0 &&
-                                  status.followed_up_on_turn == state.turn - 1);
+      status.pursued_on_turn > 0 && status.pursued_on_turn == state.turn - 1 &&
+      first_round && !status.charging);
+  const bool following_now = facts.following_up.value_or(
+      status.followed_up_on_turn > 0 &&
+      status.followed_up_on_turn == state.turn - 1 && !first_round);
   auto origin_of = [](const std::optional<bool>& declared) {
     return declared.has_value() ? Origin::kDeclared : Origin::kComputed;
   };
@@ -359,8 +363,16 @@ bool CheckDuel(const Ruleset& rules, const BattleState& state, const Duel& duel,
                FindingSink& sink) {
   const LeaderState& a = state.leaders[duel.challenger];
   const LeaderState& b = state.leaders[duel.challenged];
-  if (a.killed || b.killed || a.attached_unit < 0 || b.attached_unit < 0 ||
-      state.FindMelee(a.attached_unit, b.attached_unit) == nullptr) {
+  const bool attached =
+      !a.killed && !b.killed && a.attached_unit >= 0 && b.attached_unit >= 0;
+  const MeleeContact* contact =
+      attached ? state.FindMelee(a.attached_unit, b.attached_unit) : nullptr;
+  // A contact exists from the first round fought; before it, units are
+  // engaged by a charge of one on the other declared this turn.
+  const bool charged_into_contact =
+      attached && (state.IsChargedBy(a.attached_unit, b.attached_unit) ||
+                   state.IsChargedBy(b.attached_unit, a.attached_unit));
+  if (contact == nullptr && !charged_into_contact) {
     Report(sink, Severity::kViolation, "daimyo.challenge.engaged", a.id,
            absl::StrFormat("%s may challenge %s only when both are alive and "
                            "attached to units engaged in melee with each "
@@ -377,9 +389,7 @@ bool CheckDuel(const Ruleset& rules, const BattleState& state, const Duel& duel,
                                ? state.clans[state.initiative_clan]
                                : std::string("none")));
   }
-  const MeleeContact* contact =
-      state.FindMelee(a.attached_unit, b.attached_unit);
-  if (contact->last_turn_fought == state.turn) {
+  if (contact != nullptr && contact->last_turn_fought == state.turn) {
     Report(sink, Severity::kViolation, "daimyo.challenge.before_round", a.id,
            "A challenge is fought before the round of melee; this pairing "
            "already fought its round this turn.");
