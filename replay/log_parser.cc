@@ -31,9 +31,8 @@ std::pair<int, int> LineColumn(absl::string_view text, std::size_t offset) {
   return {line, static_cast<int>(offset - line_start) + 1};
 }
 
-absl::StatusOr<BattleLog> ParseText(absl::string_view bytes,
-                                    absl::string_view source) {
-  BattleLog log;
+absl::Status ParseText(absl::string_view bytes, absl::string_view source,
+                       google::protobuf::Message& log) {
   google::protobuf::TextFormat::Parser parser;
   FirstTextError errors;
   parser.RecordErrorsTo(&errors);
@@ -44,7 +43,7 @@ absl::StatusOr<BattleLog> ParseText(absl::string_view bytes,
         source, ":", errors.line(), ":", errors.column(), ": ",
         errors.message(), " (reading the log as protobuf text format)"));
   }
-  return log;
+  return absl::OkStatus();
 }
 
 // Finds where in `bytes` protobuf 3.21's JSON error points. Syntax errors
@@ -76,14 +75,13 @@ std::size_t JsonErrorOffset(absl::string_view bytes,
   return bytes.find(quoted);
 }
 
-absl::StatusOr<BattleLog> ParseJson(absl::string_view bytes,
-                                    absl::string_view source) {
-  BattleLog log;
+absl::Status ParseJson(absl::string_view bytes, absl::string_view source,
+                       google::protobuf::Message& log) {
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
   auto status = google::protobuf::util::JsonStringToMessage(
       google::protobuf::StringPiece(bytes.data(), bytes.size()), &log, options);
-  if (status.ok()) return log;
+  if (status.ok()) return absl::OkStatus();
   const std::string message(status.message());
   const std::size_t offset = JsonErrorOffset(bytes, message);
   const std::string first_line = message.substr(0, message.find('\n'));
@@ -97,17 +95,17 @@ absl::StatusOr<BattleLog> ParseJson(absl::string_view bytes,
                                                  " (reading the log as JSON)"));
 }
 
-absl::StatusOr<BattleLog> ParseBinary(absl::string_view bytes,
-                                      absl::string_view source) {
-  BattleLog log;
+absl::Status ParseBinary(absl::string_view bytes, absl::string_view source,
+                         google::protobuf::Message& log) {
   if (!log.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return absl::InvalidArgumentError(
         absl::StrCat(source,
-                     ": not a valid binary battle log (gunbai.v1.BattleLog); "
+                     ": not a valid binary ", log.GetDescriptor()->full_name(),
+                     "; "
                      "name a text or JSON log with --input-format or its file "
                      "extension"));
   }
-  return log;
+  return absl::OkStatus();
 }
 
 bool LooksBinary(absl::string_view bytes) {
@@ -133,31 +131,49 @@ LogFormat FormatFromFileName(absl::string_view file_name) {
   return LogFormat::kAuto;
 }
 
-absl::StatusOr<BattleLog> ParseBattleLog(absl::string_view bytes,
-                                         LogFormat format,
-                                         absl::string_view source_name) {
+absl::Status ParseMessage(absl::string_view bytes, LogFormat format,
+                          absl::string_view source_name,
+                          google::protobuf::Message& message) {
   if (bytes.size() > kMaxLogBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source_name, ": the log is ", bytes.size(),
-                     " bytes; the largest accepted is ", kMaxLogBytes,
-                     ". Split the game into several logs."));
+    return absl::InvalidArgumentError(absl::StrCat(
+        source_name, ": the input is ", bytes.size(),
+        " bytes; the largest accepted is ", kMaxLogBytes,
+        ". Split the game into several logs."));
   }
   switch (format) {
     case LogFormat::kText:
-      return ParseText(bytes, source_name);
+      return ParseText(bytes, source_name, message);
     case LogFormat::kJson:
-      return ParseJson(bytes, source_name);
+      return ParseJson(bytes, source_name, message);
     case LogFormat::kBinary:
-      return ParseBinary(bytes, source_name);
+      return ParseBinary(bytes, source_name, message);
     case LogFormat::kAuto:
       break;
   }
   const absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(bytes);
   if (!trimmed.empty() && trimmed.front() == '{') {
-    return ParseJson(bytes, source_name);
+    return ParseJson(bytes, source_name, message);
   }
-  if (LooksBinary(bytes)) return ParseBinary(bytes, source_name);
-  return ParseText(bytes, source_name);
+  if (LooksBinary(bytes)) return ParseBinary(bytes, source_name, message);
+  return ParseText(bytes, source_name, message);
+}
+
+absl::StatusOr<BattleLog> ParseBattleLog(absl::string_view bytes,
+                                         LogFormat format,
+                                         absl::string_view source_name) {
+  BattleLog log;
+  absl::Status s = ParseMessage(bytes, format, source_name, log);
+  if (!s.ok()) return s;
+  return log;
+}
+
+absl::StatusOr<gunbai::v1::ExportedGame> ParseExportedGame(
+    absl::string_view bytes, absl::string_view source_name) {
+  gunbai::v1::ExportedGame game;
+  absl::Status s = ParseMessage(bytes, FormatFromFileName(source_name),
+                                source_name, game);
+  if (!s.ok()) return s;
+  return game;
 }
 
 }  // namespace gunbai::replay

@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/game_service.pb.h"
 
 namespace gunbai::replay {
 
@@ -27,6 +28,16 @@ LogFormat FormatFromFileName(absl::string_view file_name);
 // JSON error, or saying which format was expected.
 absl::StatusOr<gunbai::v1::BattleLog> ParseBattleLog(
     absl::string_view bytes, LogFormat format, absl::string_view source_name);
+
+// Parses an exported live game (gunbai.v1.ExportedGame), as ParseBattleLog
+// does a log, the format taken from the file name's extension or content.
+absl::StatusOr<gunbai::v1::ExportedGame> ParseExportedGame(
+    absl::string_view bytes, absl::string_view source_name);
+
+// Parses any message the way ParseBattleLog parses a log.
+absl::Status ParseMessage(absl::string_view bytes, LogFormat format,
+                          absl::string_view source_name,
+                          google::protobuf::Message& message);
 
 }  // namespace gunbai::replay
 

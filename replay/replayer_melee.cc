@@ -48,6 +48,8 @@ absl::string_view OwedMoveName(OwedMove m) {
       return "to halt";
     case OwedMove::kRetire:
       return "a retire move";
+    case OwedMove::kMayRetire:
+      return "to stand or retire (its choice)";
     case OwedMove::kRetreat:
       return "a retreat move";
   }

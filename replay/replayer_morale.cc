@@ -157,8 +157,9 @@ void Replayer::EndActivation() {
   CheckChargeTestsTaken();
   for (int u : frenzied_this_activation_) {
     const rules::UnitStatus& s = state_.units[u];
+    // A halt forbids the charge that frenzy demands; the halt wins.
     if (!s.frenzied || s.removed || s.charging || s.in_melee ||
-        s.fought_this_turn || s.routing) {
+        s.fought_this_turn || s.routing || state_.IsHalted(u)) {
       continue;
     }
     Violation("daimyo.morale.frenzied_must_charge", state_.profiles[u].id,

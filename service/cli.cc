@@ -14,6 +14,7 @@
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
 #include "service/audit_client.h"
+#include "service/game_cli.h"
 #include "service/report_format.h"
 
 namespace gunbai::service {
@@ -34,9 +35,16 @@ Usage:
   gunbai audit [options] LOG     audit LOG and print the report
   gunbai state [options] LOG     print the battle state after an event
   gunbai ruleset [--ruleset F]   print the ruleset in use and its digest
+  gunbai game COMMAND ...        live games on a gunbaid: create, append,
+                                 show, watch, export, audit (gunbai game
+                                 --help)
+  gunbai verify GAME             check an exported game for tampering: the
+                                 chain of event hashes and, for server dice,
+                                 every die against the revealed secret
   gunbai help                    print this help
 
-LOG is a file in protobuf text format (.textproto), JSON (.json) or binary
+LOG is a battle log (or a game from `gunbai game export`) in protobuf text
+format (.textproto), JSON (.json) or binary
 (.pb); the format is taken from the extension or, failing that, from the
 content. "-" reads standard input.
 
@@ -179,8 +187,16 @@ absl::StatusOr<v1::BattleLog> ReadLog(const Options& o) {
   if (!format.ok()) return format.status();
   auto bytes = ReadInput(o.log_path);
   if (!bytes.ok()) return bytes.status();
-  return replay::ParseBattleLog(*bytes, *format,
-                                o.log_path == "-" ? "<stdin>" : o.log_path);
+  const std::string source = o.log_path == "-" ? "<stdin>" : o.log_path;
+  auto log = replay::ParseBattleLog(*bytes, *format, source);
+  if (log.ok()) return log;
+  // An exported live game (gunbai game export) holds its log.
+  v1::ExportedGame game;
+  if (replay::ParseMessage(*bytes, *format, source, game).ok() &&
+      game.has_log()) {
+    return std::move(*game.mutable_log());
+  }
+  return log.status();
 }
 
 absl::StatusOr<std::string> RulesetText(const Options& o) {
@@ -263,6 +279,12 @@ int RunRuleset(const Options& o, std::ostream& out, std::ostream& err) {
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out,
            std::ostream& err) {
+  if (!args.empty() && args[0] == "game") {
+    return RunGameCli({args.begin() + 1, args.end()}, out, err);
+  }
+  if (!args.empty() && args[0] == "verify") {
+    return RunVerifyCli({args.begin() + 1, args.end()}, out, err);
+  }
   Options o;
   const std::string error = ParseArgs(args, o);
   if (!error.empty()) {

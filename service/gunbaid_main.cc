@@ -1,6 +1,7 @@
-// gunbaid: the gunbai audit daemon. Serves gunbai.v1.AuditService (plus
-// gRPC health checking and server reflection) on a TCP address until
-// SIGTERM or SIGINT. See `gunbaid --help`.
+// gunbaid: the gunbai audit daemon. Serves gunbai.v1.AuditService and, with
+// an umpire credential, gunbai.v1.GameService (live games in an SQLite
+// store), plus gRPC health checking and server reflection, until SIGTERM or
+// SIGINT. See `gunbaid --help`.
 #include <pthread.h>
 #include <signal.h>
 
@@ -24,11 +25,15 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "replay/ruleset_loader.h"
 #include "service/audit_service.h"
+#include "service/auth.h"
+#include "service/game_service.h"
+#include "service/sqlite_game_store.h"
 
 namespace {
 
 using ::gunbai::replay::LoadedRuleset;
 using ::gunbai::service::AuditServiceImpl;
+using ::gunbai::service::GameServiceImpl;
 
 constexpr char kHelp[] = R"(gunbaid - the gunbai audit daemon
 
@@ -37,20 +42,37 @@ gRPC, so that many clients (the `gunbai audit --server` command, a tournament
 web site, a scorer's script) share one process. It computes exactly the
 report that `gunbai audit` computes locally.
 
-It serves these gRPC services, in plaintext (no TLS):
+It serves these gRPC services:
   gunbai.v1.AuditService    AuditLog: audit an inline battle log
+  gunbai.v1.GameService     live games for play-by-email: create a game,
+                            append turns (checked on arrival), read, watch,
+                            audit and export them; dice rolled by gunbaid if
+                            the game wants. Served when an umpire credential
+                            is given (--umpire-token-file or the environment
+                            variable GUNBAI_UMPIRE_TOKEN).
   grpc.health.v1.Health     Check: SERVING while the daemon runs
   server reflection         so grpcurl and grpc_cli can list the services
 
-Usage: gunbaid [--listen HOST:PORT] [--max-message-bytes N] [--ruleset FILE]
+Usage: gunbaid [--listen HOST:PORT] [--data-dir DIR] [--umpire-token-file F]
+               [--tls-cert F --tls-key F] [--max-message-bytes N]
+               [--ruleset FILE]
 
 Flags (write --flag=value or --flag value):
   --listen HOST:PORT       Address to listen on. Default 127.0.0.1:50051,
-                           which only this machine can reach; use
-                           0.0.0.0:PORT to serve the network. Port 0 picks a
+                           which only this machine can reach. Port 0 picks a
                            free port. On start gunbaid prints one line,
                            "gunbaid listening on HOST:PORT", with the real
-                           port.
+                           port. Without TLS gunbaid listens only on
+                           loopback unless --allow-remote-plaintext.
+  --data-dir DIR           Where live games are kept (SQLite, WAL, every
+                           append durable before it is acknowledged).
+                           Default ./gunbai-data.
+  --umpire-token-file F    The umpire's credential (16+ characters), read
+                           from a file so it never shows in `ps`. Or set
+                           GUNBAI_UMPIRE_TOKEN.
+  --tls-cert F, --tls-key F
+                           Serve TLS with this PEM certificate and key.
+  --allow-remote-plaintext Listen on a non-loopback address without TLS.
   --max-message-bytes N    Largest request or reply, in bytes, in both
                            directions. Default 67108864 (64 MiB). A bigger
                            log is refused with RESOURCE_EXHAUSTED.
@@ -76,6 +98,11 @@ struct Options {
   std::string listen = "127.0.0.1:50051";
   int max_message_bytes = kDefaultMaxMessageBytes;
   std::string ruleset_path;
+  std::string data_dir = "gunbai-data";
+  std::string umpire_token_file;
+  std::string tls_cert;
+  std::string tls_key;
+  bool allow_remote_plaintext = false;
   bool help = false;
 };
 
@@ -83,7 +110,9 @@ struct Options {
 // value.
 bool IsKnownFlag(absl::string_view flag) {
   return flag == "--listen" || flag == "--max-message-bytes" ||
-         flag == "--ruleset";
+         flag == "--ruleset" || flag == "--data-dir" ||
+         flag == "--umpire-token-file" || flag == "--tls-cert" ||
+         flag == "--tls-key";
 }
 
 // Sets the option named `flag` to `value`. Returns InvalidArgument for an
@@ -110,6 +139,16 @@ absl::Status SetOption(absl::string_view flag, absl::string_view value,
       return absl::InvalidArgumentError("--ruleset wants a file name.");
     }
     options.ruleset_path = std::string(value);
+  } else if (flag == "--data-dir" || flag == "--umpire-token-file" ||
+             flag == "--tls-cert" || flag == "--tls-key") {
+    if (value.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(flag, " wants a path."));
+    }
+    std::string* target = flag == "--data-dir"            ? &options.data_dir
+                           : flag == "--umpire-token-file" ? &options.umpire_token_file
+                           : flag == "--tls-cert"          ? &options.tls_cert
+                                                           : &options.tls_key;
+    *target = std::string(value);
   } else {
     return absl::InvalidArgumentError(absl::StrCat("unknown flag ", flag, "."));
   }
@@ -124,6 +163,10 @@ absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
     absl::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       options.help = true;
+      continue;
+    }
+    if (arg == "--allow-remote-plaintext") {
+      options.allow_remote_plaintext = true;
       continue;
     }
     if (!absl::StartsWith(arg, "--")) {
@@ -182,8 +225,48 @@ std::string BoundAddress(const std::string& listen, int port) {
 
 // Starts the server on `options.listen`. Returns Unavailable naming the
 // address when it cannot be bound. `port` receives the bound port.
+// Returns the server credentials: TLS from the certificate and key files,
+// or plaintext, which only a loopback address may use unless allowed.
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
+    const Options& options) {
+  if (options.tls_cert.empty() != options.tls_key.empty()) {
+    return absl::InvalidArgumentError(
+        "--tls-cert and --tls-key go together.");
+  }
+  if (!options.tls_cert.empty()) {
+    auto read = [](const std::string& path) -> absl::StatusOr<std::string> {
+      std::ifstream in(path, std::ios::binary);
+      std::ostringstream text;
+      if (!in || !(text << in.rdbuf())) {
+        return absl::NotFoundError(absl::StrCat("cannot read ", path));
+      }
+      return text.str();
+    };
+    auto cert = read(options.tls_cert);
+    if (!cert.ok()) return cert.status();
+    auto key = read(options.tls_key);
+    if (!key.ok()) return key.status();
+    grpc::SslServerCredentialsOptions ssl;
+    ssl.pem_key_cert_pairs.push_back({*key, *cert});
+    return grpc::SslServerCredentials(ssl);
+  }
+  const std::string host = options.listen.substr(0, options.listen.rfind(':'));
+  const bool loopback = absl::StartsWith(host, "127.") ||
+                        host == "localhost" || host == "[::1]";
+  if (!loopback && !options.allow_remote_plaintext) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "without TLS gunbaid listens only on loopback; ", options.listen,
+        " is not. Give --tls-cert and --tls-key, or --allow-remote-plaintext "
+        "if a trusted network is in front."));
+  }
+  return grpc::InsecureServerCredentials();
+}
+
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
-    const Options& options, AuditServiceImpl& service, int& port) {
+    const Options& options, AuditServiceImpl& service,
+    GameServiceImpl* games, int& port) {
+  auto credentials = Credentials(options);
+  if (!credentials.ok()) return credentials.status();
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
@@ -191,9 +274,9 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
-                           &port);
+  builder.AddListeningPort(options.listen, *credentials, &port);
   builder.RegisterService(&service);
+  if (games != nullptr) builder.RegisterService(games);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
     return absl::UnavailableError(absl::StrCat(
@@ -214,10 +297,12 @@ int Fail(const absl::Status& status, absl::string_view hint = {}) {
 
 // Waits for SIGTERM or SIGINT, then stops `server`, giving calls in flight
 // a few seconds.
-void ServeUntilSignalled(grpc::Server& server, const sigset_t& signals) {
+void ServeUntilSignalled(grpc::Server& server, GameServiceImpl* games,
+                         const sigset_t& signals) {
   int signal_number = 0;
   sigwait(&signals, &signal_number);
   std::fputs("gunbaid: shutting down\n", stderr);
+  if (games != nullptr) games->Shutdown();
   server.Shutdown(std::chrono::system_clock::now() +
                   std::chrono::seconds(kShutdownGraceSeconds));
 }
@@ -237,13 +322,30 @@ int main(int argc, char** argv) {
   absl::StatusOr<LoadedRuleset> ruleset =
       LoadDefaultRuleset(options->ruleset_path);
   if (!ruleset.ok()) return Fail(ruleset.status());
+  const LoadedRuleset game_ruleset = *ruleset;
   AuditServiceImpl service(*std::move(ruleset));
+  std::unique_ptr<gunbai::service::GameStore> store;
+  std::unique_ptr<GameServiceImpl> games;
+  auto umpire = gunbai::service::LoadUmpireToken(options->umpire_token_file);
+  if (umpire.ok()) {
+    auto opened = gunbai::service::SqliteGameStore::Open(options->data_dir);
+    if (!opened.ok()) return Fail(opened.status());
+    store = *std::move(opened);
+    games = std::make_unique<GameServiceImpl>(store.get(), &game_ruleset,
+                                              *umpire);
+  } else if (!options->umpire_token_file.empty()) {
+    return Fail(umpire.status());
+  } else {
+    std::fputs("gunbaid: no umpire credential (--umpire-token-file or "
+               "GUNBAI_UMPIRE_TOKEN): live games are off\n",
+               stderr);
+  }
   int port = 0;
-  auto server = StartServer(*options, service, port);
+  auto server = StartServer(*options, service, games.get(), port);
   if (!server.ok()) return Fail(server.status());
   std::printf("gunbaid listening on %s\n",
               BoundAddress(options->listen, port).c_str());
   std::fflush(stdout);
-  ServeUntilSignalled(**server, signals);
+  ServeUntilSignalled(**server, games.get(), signals);
   return 0;
 }

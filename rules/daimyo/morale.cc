@@ -438,7 +438,9 @@ void ApplyMoraleResult(BattleState& state, int unit, MoraleResult result) {
       LeaveMelee(state, unit);
       break;
     case MoraleResult::kRout:
-      if (s.has_routed && s.removal_owed.empty()) {
+      // A unit that rallied and routs again is removed at the end of the
+      // turn; a unit still in its first rout is not routing "again".
+      if (s.has_routed && !s.routing && s.removal_owed.empty()) {
         s.removal_owed = "routed a second time";
       }
       s.routing = s.has_routed = s.disordered = s.may_not_fire = true;

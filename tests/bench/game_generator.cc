@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <utility>
@@ -10,18 +11,22 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "replay/proto_mapping.h"
 #include "replay/replayer.h"
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/leader_loss.h"
+#include "rules/daimyo/morale.h"
 
 namespace gunbai::testgen {
 
 namespace {
 
 namespace v1 = ::gunbai::v1;
+using rules::MoraleReasons;
+using rules::MoraleResult;
 
 // turn_start, one activation per clan and turn_end.
 constexpr int kTurnFrameEvents = 4;
@@ -34,6 +39,24 @@ constexpr absl::string_view kClanNames[kClans] = {"Oda", "Takeda"};
 constexpr int kFewStands = 2;
 constexpr int kMovePercent = 35;
 constexpr int kFirePercent = 80;
+constexpr int kRallyPercent = 50;
+constexpr int kMoraleDice = 2;
+constexpr int kRallyReason = 8;
+// The most events a frenzied unit's charge brings: the charge, its target's
+// being-charged test, the retire, retreat or rout move the test owes, and
+// the target's removal when that rout is its second.
+constexpr int kChargeEvents = 4;
+// The most events an end-of-turn test brings when the unit cannot become
+// frenzied: the test, a result move, and a removal after a second rout.
+constexpr int kTestEvents = 3;
+
+constexpr MoraleReasons ReasonBits(std::initializer_list<int> reasons) {
+  MoraleReasons bits = 0;
+  for (int r : reasons) bits |= static_cast<MoraleReasons>(1u << r);
+  return bits;
+}
+constexpr MoraleReasons kChargeReasons = ReasonBits({2, 3, 4});
+constexpr MoraleReasons kEndOfTurnReasons = ReasonBits({1, 5, 6, 7});
 
 [[noreturn]] void Die(absl::string_view what) {
   std::fprintf(stderr, "game_generator: %.*s\n", static_cast<int>(what.size()),
@@ -51,8 +74,55 @@ const replay::LoadedRuleset& BuiltinRuleset() {
   return *ruleset;
 }
 
+// Returns the log's name for a morale result, the reverse of the replay's
+// reading of claimed results: a passed stand-loss test is no effect, a
+// passed being-charged test stand or retire.
+v1::MoraleResult MoraleResultToProto(MoraleResult r) {
+  switch (r) {
+    case MoraleResult::kNoEffect:
+      return v1::MORALE_RESULT_NO_EFFECT;
+    case MoraleResult::kHalt:
+      return v1::MORALE_RESULT_HALT;
+    case MoraleResult::kRetire:
+      return v1::MORALE_RESULT_RETIRE;
+    case MoraleResult::kRetreat:
+      return v1::MORALE_RESULT_RETREAT;
+    case MoraleResult::kRout:
+      return v1::MORALE_RESULT_ROUT;
+    case MoraleResult::kStandOrRetire:
+      return v1::MORALE_RESULT_STAND_OR_RETIRE;
+    case MoraleResult::kCounterCharge:
+      return v1::MORALE_RESULT_COUNTER_CHARGE;
+    case MoraleResult::kCharge:
+      return v1::MORALE_RESULT_CHARGE;
+    case MoraleResult::kRally:
+      return v1::MORALE_RESULT_RALLY;
+    case MoraleResult::kDispersed:
+      return v1::MORALE_RESULT_DISPERSED;
+    case MoraleResult::kFrenzy:
+      return v1::MORALE_RESULT_FRENZY;
+  }
+  return v1::MORALE_RESULT_UNSPECIFIED;
+}
+
 // Plays one generated game into a BattleLog, replaying each event as it is
 // written so that every claim is computed on the state the auditor will see.
+//
+// Event budget: optional events (moves, firings, rally tests) are made only
+// when what they may bring still fits with everything the game owes: the
+// rest of the turn frame, the charges frenzied units owe in activations
+// still to come, the end-of-turn morale tests owed so far with their result
+// moves, and the closing turn (its frame, game_end, and a charge for every
+// frenzied unit). The closing turn then fills the budget exactly with moves.
+//
+// Three choices keep every clan able to fill the closing turn and every
+// frenzied unit able to charge: the unit with the clan's General never tests
+// to rally (so, never dispersed, it stays on the table and, being Ashigaru,
+// never becomes frenzied); routing units are never shot at (so a router is
+// never routed again and removed); and a charge never makes a Samurai test
+// (so frenzy comes only from end-of-turn tests, never in the middle of a
+// turn, and never to a unit a being-charged test halted into the next turn,
+// which could then neither charge nor leave its frenzied charge undeclared).
 class FiringGameGenerator {
  public:
   FiringGameGenerator(const GeneratorOptions& options,
@@ -70,16 +140,37 @@ class FiringGameGenerator {
   struct UnitPlan {
     int clan = 0;
     bool missile = false;
-    int line_width = 4;  // Stands a rank when in line.
+    bool general = false;  // The clan's General is attached.
+    int line_width = 4;    // Stands a rank when in line.
   };
 
   int Uniform(int lo, int hi);  // Inclusive; deterministic on every platform.
   bool Chance(int percent) { return Uniform(1, 100) <= percent; }
   const rules::BattleState& state() const { return replayer_->state(); }
+  const rules::UnitStatus& status(int unit) const {
+    return state().units[unit];
+  }
+  const std::string& UnitId(int unit) const {
+    return state().profiles[unit].id;
+  }
+  std::string ClanOf(int unit) const {
+    return std::string(kClanIds[plans_[unit].clan]);
+  }
   int events() const { return log_.events_size(); }
-  bool Affordable(int cost) const;
-  bool OnTable(int unit) const { return !state().units[unit].removed; }
+  bool OnTable(int unit) const { return !status(unit).removed; }
   std::vector<int> UnitsOnTable(int clan) const;
+
+  // Event budget.
+  bool Affordable(int cost) const;
+  int Reserved() const;
+  int FinalTurnMinEvents() const;
+  int EndOfTurnTestEvents() const;
+  int TestEvents(int unit) const;
+  bool MayBecomeFrenzied(int unit) const;
+  bool OwesEndOfTurnTest(int unit) const;
+  bool MustCharge(int unit) const;
+  int Chargers(int clan) const;
+  std::vector<int> Absorbers(int clan) const;
 
   void BuildHeader();
   void BuildOrderOfBattle();
@@ -91,13 +182,32 @@ class FiringGameGenerator {
   void Activate(int clan);
   void EndTurn();
   void PlayTurn();
-  void PlayFinalTurn(int moves);
+  void PlayFinalTurn();
+
+  // Movement.
+  void MaybeMove(int unit);
+  void Absorb(int unit);
   void MoveUnit(int unit);
+  void TurnAbout(int unit);
+  void ChargeWithFrenzied(int clan);
+  std::vector<int> ChargeTargets(int charger) const;
+  void DeclareCharge(int charger);
+
+  // Firing.
+  bool MayFire(int unit) const;
   void FillFacts(v1::FiringFacts& facts);
   std::vector<int> Targets(int clan, int stands_firing) const;
   void TryFire(int firer);
   int LeadersAttached(int unit) const;
   void RollOwedLeaderLosses();
+
+  // Morale.
+  void RallyRouters(int clan);
+  void TakeEndOfTurnTests();
+  void TakeMoraleTest(int unit, int reason);
+  void CarryOutResult(int unit, MoraleResult result, bool was_routing);
+  void MakeResultMove(int unit, v1::ResultMoveKind kind);
+  void Remove(int unit);
 
   const replay::LoadedRuleset& ruleset_;
   const rules::Ruleset& rules_;
@@ -121,18 +231,94 @@ int FiringGameGenerator::Uniform(int lo, int hi) {
   return lo + static_cast<int>(rng_() % span);
 }
 
-// An optional event fits when the turn can still close and a final turn
-// (with game_end) still fits after it.
-bool FiringGameGenerator::Affordable(int cost) const {
-  return events() + cost + pending_frame_events_ + kFinalTurnMinEvents <=
-         target_events_;
-}
-
 std::vector<int> FiringGameGenerator::UnitsOnTable(int clan) const {
   std::vector<int> out;
   for (std::size_t u = 0; u < plans_.size(); ++u) {
     const int unit = static_cast<int>(u);
     if (plans_[u].clan == clan && OnTable(unit)) out.push_back(unit);
+  }
+  return out;
+}
+
+// An optional event fits when, after it and the most it may bring, the game
+// can still pay everything it owes.
+bool FiringGameGenerator::Affordable(int cost) const {
+  return events() + cost + Reserved() <= target_events_;
+}
+
+// Returns the events a turn in play still owes, the closing turn included.
+// Frenzied units charge first thing in their activation, so only clans not
+// yet activated this turn owe charges.
+int FiringGameGenerator::Reserved() const {
+  int charges = 0;
+  for (int c = 0; c < kClans; ++c) {
+    if ((state().activated_clans & (1u << c)) == 0) charges += Chargers(c);
+  }
+  return pending_frame_events_ + kChargeEvents * charges +
+         EndOfTurnTestEvents() + FinalTurnMinEvents();
+}
+
+int FiringGameGenerator::FinalTurnMinEvents() const {
+  return kFinalTurnMinEvents +
+         kChargeEvents * (Chargers(0) + Chargers(kClans - 1));
+}
+
+int FiringGameGenerator::EndOfTurnTestEvents() const {
+  int events = 0;
+  for (std::size_t u = 0; u < plans_.size(); ++u) {
+    const int unit = static_cast<int>(u);
+    if (OwesEndOfTurnTest(unit)) events += TestEvents(unit);
+  }
+  return events;
+}
+
+// A unit that may become frenzied on its test charges in the closing turn
+// instead of moving as the test's result.
+int FiringGameGenerator::TestEvents(int unit) const {
+  return MayBecomeFrenzied(unit) ? 1 + kChargeEvents : kTestEvents;
+}
+
+bool FiringGameGenerator::MayBecomeFrenzied(int unit) const {
+  switch (state().profiles[unit].troop_type) {
+    case rules::TroopType::kSamurai:
+    case rules::TroopType::kRonin:
+    case rules::TroopType::kWarriorMonk:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool FiringGameGenerator::OwesEndOfTurnTest(int unit) const {
+  const rules::UnitStatus& s = status(unit);
+  return !s.removed && !s.frenzied && (s.owed_morale & kEndOfTurnReasons) != 0;
+}
+
+// A frenzied unit declares a charge in each activation of its clan, unless
+// it routs or fights.
+bool FiringGameGenerator::MustCharge(int unit) const {
+  const rules::UnitStatus& s = status(unit);
+  return s.frenzied && !s.removed && !s.routing && !s.in_melee && !s.charging &&
+         !s.fought_this_turn;
+}
+
+int FiringGameGenerator::Chargers(int clan) const {
+  int n = 0;
+  for (int unit : UnitsOnTable(clan)) {
+    if (status(unit).frenzied && !status(unit).routing) ++n;
+  }
+  return n;
+}
+
+// Returns the units of `clan` that can always make one more move: a rout
+// move when routing, a turn about when halted, a move otherwise. Frenzied
+// units charge instead.
+std::vector<int> FiringGameGenerator::Absorbers(int clan) const {
+  std::vector<int> out;
+  for (int unit : UnitsOnTable(clan)) {
+    const rules::UnitStatus& s = status(unit);
+    if ((s.frenzied && !s.routing) || s.in_melee) continue;
+    out.push_back(unit);
   }
   return out;
 }
@@ -144,11 +330,13 @@ v1::BattleLog FiringGameGenerator::Generate() && {
   if (!replayer.ok()) Die(replayer.status().ToString());
   replayer_ = *std::move(replayer);
   while (true) {
-    const int spare = target_events_ - events() - kFinalTurnMinEvents;
+    const int spare = target_events_ - events() - FinalTurnMinEvents();
     const int on_table =
         static_cast<int>(UnitsOnTable(0).size() + UnitsOnTable(1).size());
-    if (spare <= kTurnFrameEvents || spare <= on_table) {
-      PlayFinalTurn(spare);
+    const int turn_min =
+        kTurnFrameEvents + kChargeEvents * (Chargers(0) + Chargers(1));
+    if (spare <= turn_min || spare <= on_table) {
+      PlayFinalTurn();
       break;
     }
     PlayTurn();
@@ -216,7 +404,8 @@ void FiringGameGenerator::AddMissileUnit(int clan, int n, v1::Unit& unit) {
   unit.set_stands_per_rank(static_cast<uint32_t>(width));
   unit.set_formation(v1::FORMATION_LINE);
   unit.set_starting_order(Chance(10) ? v1::ORDER_DISORDERED : v1::ORDER_GOOD);
-  plans_.push_back({clan, /*missile=*/true, width});
+  plans_.push_back(
+      {clan, /*missile=*/true, /*general=*/n == 1, /*line_width=*/width});
 }
 
 void FiringGameGenerator::AddSamuraiUnit(int clan, int n, v1::Unit& unit) {
@@ -235,7 +424,8 @@ void FiringGameGenerator::AddSamuraiUnit(int clan, int n, v1::Unit& unit) {
   unit.set_stands_per_rank(static_cast<uint32_t>(width));
   unit.set_formation(v1::FORMATION_LINE);
   unit.set_starting_order(v1::ORDER_GOOD);
-  plans_.push_back({clan, /*missile=*/false, width});
+  plans_.push_back(
+      {clan, /*missile=*/false, /*general=*/false, /*line_width=*/width});
 }
 
 void FiringGameGenerator::Emit(v1::Event& event) {
@@ -255,6 +445,7 @@ void FiringGameGenerator::StartTurn() {
   pending_frame_events_ = kClans + 1;
 }
 
+// Activates `clan` and makes the charges its frenzied units owe.
 void FiringGameGenerator::Activate(int clan) {
   active_clan_ = clan;
   v1::Event event;
@@ -262,9 +453,12 @@ void FiringGameGenerator::Activate(int clan) {
   event.mutable_activation();
   Emit(event);
   --pending_frame_events_;
+  ChargeWithFrenzied(clan);
 }
 
+// Takes the morale tests owed at the end of the turn, then ends it.
 void FiringGameGenerator::EndTurn() {
+  TakeEndOfTurnTests();
   v1::Event event;
   event.mutable_turn_end();
   Emit(event);
@@ -277,65 +471,147 @@ void FiringGameGenerator::PlayTurn() {
   for (int i = 0; i < kClans; ++i) {
     const int clan = (first + i) % kClans;
     Activate(clan);
+    RallyRouters(clan);
     const std::vector<int> units = UnitsOnTable(clan);
+    for (int unit : units) MaybeMove(unit);
     for (int unit : units) {
-      if (Chance(kMovePercent) && Affordable(1)) MoveUnit(unit);
-    }
-    for (int unit : units) {
-      if (plans_[unit].missile && Chance(kFirePercent)) TryFire(unit);
+      if (MayFire(unit) && Chance(kFirePercent)) TryFire(unit);
     }
   }
   EndTurn();
 }
 
-// Closes the game with one turn of exactly `moves` moves, split between the
-// two activations; a unit moves twice only when there are more moves than
-// units.
-void FiringGameGenerator::PlayFinalTurn(int moves) {
+// Closes the game with one turn of charges (for frenzied units) and moves
+// that fill the budget exactly, split between the two activations; a unit
+// moves twice only when there are more moves than units.
+void FiringGameGenerator::PlayFinalTurn() {
   StartTurn();
   const int first = state().initiative_clan;
-  std::vector<int> units[kClans] = {UnitsOnTable(first),
-                                    UnitsOnTable((first + 1) % kClans)};
-  int share[kClans] = {(moves + 1) / 2, moves / 2};
-  if (units[0].empty() || units[1].empty()) {
-    // A clan with nothing left on the table cannot move: the other moves.
-    share[0] = units[0].empty() ? 0 : moves;
-    share[1] = moves - share[0];
-  }
   for (int i = 0; i < kClans; ++i) {
-    Activate((first + i) % kClans);
-    std::vector<int>& pool = units[i];
+    const int clan = (first + i) % kClans;
+    const int other = (clan + 1) % kClans;
+    Activate(clan);
+    std::vector<int> pool = Absorbers(clan);
+    // turn_end and game_end follow; before them, the other activation with
+    // its charges when this one is the first.
+    int moves = target_events_ - events() - 2;
+    if (i == 0) {
+      moves -= 1 + kChargeEvents * Chargers(other);
+      if (!Absorbers(other).empty()) moves = (moves + 1) / 2;
+    }
     // Fisher-Yates shuffle, so that who moves is random.
     for (std::size_t k = 0; k + 1 < pool.size(); ++k) {
       std::swap(pool[k], pool[Uniform(static_cast<int>(k),
                                       static_cast<int>(pool.size()) - 1)]);
     }
-    for (int m = 0; m < share[i] && !pool.empty(); ++m) {
-      MoveUnit(pool[m % pool.size()]);
+    for (int m = 0; m < moves && !pool.empty(); ++m) {
+      Absorb(pool[m % pool.size()]);
     }
   }
   EndTurn();
 }
 
+// Moves `unit` now and then, in the way its state allows.
+void FiringGameGenerator::MaybeMove(int unit) {
+  if (!Chance(kMovePercent) || !Affordable(1)) return;
+  const rules::UnitStatus& s = status(unit);
+  if ((s.frenzied && !s.routing) || s.in_melee) return;
+  Absorb(unit);
+}
+
+// Makes one move that `unit` may always make: routers flee further (a rout
+// move is allowed at any time), halted units turn about (a halt allows it),
+// the others move.
+void FiringGameGenerator::Absorb(int unit) {
+  if (status(unit).routing) {
+    MakeResultMove(unit, v1::RESULT_MOVE_KIND_ROUT);
+  } else if (state().IsHalted(unit)) {
+    TurnAbout(unit);
+  } else {
+    MoveUnit(unit);
+  }
+}
+
 void FiringGameGenerator::MoveUnit(int unit) {
   const UnitPlan& plan = plans_[unit];
   v1::Event event;
-  event.set_clan(std::string(kClanIds[plan.clan]));
+  event.set_clan(ClanOf(unit));
   v1::Move* move = event.mutable_move();
-  move->set_unit(state().profiles[unit].id);
+  move->set_unit(UnitId(unit));
   move->set_kind(v1::MOVE_KIND_MOVE);
   const bool mounted =
       state().profiles[unit].mobility == rules::Mobility::kMounted;
   move->set_distance_mm(
       static_cast<uint32_t>(Uniform(10, mounted ? 240 : 120)));
   if (Chance(10)) {
-    const bool in_column =
-        state().units[unit].formation == rules::Formation::kColumn;
+    const bool in_column = status(unit).formation == rules::Formation::kColumn;
     move->set_formation(in_column ? v1::FORMATION_LINE : v1::FORMATION_COLUMN);
     move->set_stands_per_rank(
         static_cast<uint32_t>(in_column ? plan.line_width : 2));
   }
   Emit(event);
+}
+
+void FiringGameGenerator::TurnAbout(int unit) {
+  v1::Event event;
+  event.set_clan(ClanOf(unit));
+  v1::Move* move = event.mutable_move();
+  move->set_unit(UnitId(unit));
+  move->set_kind(v1::MOVE_KIND_TURN_ABOUT);
+  Emit(event);
+}
+
+void FiringGameGenerator::ChargeWithFrenzied(int clan) {
+  for (int unit : UnitsOnTable(clan)) {
+    if (MustCharge(unit)) DeclareCharge(unit);
+  }
+}
+
+// Returns the enemies `charger` may charge without making a new frenzied
+// unit: a Samurai that tests for being charged could roll its frenzy, and
+// then owe charges the budget did not plan for. The enemy General's unit
+// (Ashigaru, always on the table) is always among them.
+std::vector<int> FiringGameGenerator::ChargeTargets(int charger) const {
+  std::vector<int> out;
+  for (std::size_t u = 0; u < plans_.size(); ++u) {
+    const int unit = static_cast<int>(u);
+    if (plans_[u].clan == plans_[charger].clan || !OnTable(unit)) continue;
+    if (MayBecomeFrenzied(unit) &&
+        rules::daimyo::TestsOwedByTarget(state(), unit, charger) != 0) {
+      continue;
+    }
+    out.push_back(unit);
+  }
+  return out;
+}
+
+// Declares the charge a frenzied unit owes, then the test its target owes
+// for being charged. The generator plays no melee, so every charge falls
+// short of its target (a routing target then survives).
+void FiringGameGenerator::DeclareCharge(int charger) {
+  const std::vector<int> targets = ChargeTargets(charger);
+  if (targets.empty()) return;
+  const int target = targets[Uniform(0, static_cast<int>(targets.size()) - 1)];
+  v1::Event event;
+  event.set_clan(ClanOf(charger));
+  v1::ChargeDeclaration* charge = event.mutable_charge();
+  charge->set_unit(UnitId(charger));
+  charge->set_target(UnitId(target));
+  charge->set_fell_short(true);
+  Emit(event);
+  const rules::UnitStatus& t = status(target);
+  const MoraleReasons owed = t.owed_morale & kChargeReasons;
+  if (owed != 0 && !t.removed && !t.frenzied) {
+    TakeMoraleTest(target, rules::daimyo::HighestReason(owed));
+  }
+}
+
+// Routers, units that retreated this turn, frenzied units and chargers hold
+// their fire.
+bool FiringGameGenerator::MayFire(int unit) const {
+  const rules::UnitStatus& s = status(unit);
+  return plans_[unit].missile && !s.removed && !s.routing && !s.may_not_fire &&
+         !s.frenzied && !s.charging && !s.in_melee && !s.fired_this_turn;
 }
 
 void FiringGameGenerator::FillFacts(v1::FiringFacts& facts) {
@@ -360,7 +636,8 @@ void FiringGameGenerator::FillFacts(v1::FiringFacts& facts) {
 }
 
 // Returns the enemies of `clan` that may be shot at by `stands_firing`
-// stands: on the table, not yet worn down, and sure to survive the volley.
+// stands: on the table, not routing, not yet worn down, and sure to survive
+// the volley.
 std::vector<int> FiringGameGenerator::Targets(int clan,
                                               int stands_firing) const {
   const int per_stand = rules_.hits_per_stand;
@@ -369,7 +646,9 @@ std::vector<int> FiringGameGenerator::Targets(int clan,
   for (std::size_t u = 0; u < plans_.size(); ++u) {
     const int unit = static_cast<int>(u);
     const int stands = state().units[u].stands;
-    if (plans_[u].clan == clan || !OnTable(unit)) continue;
+    if (plans_[u].clan == clan || !OnTable(unit) || status(unit).routing) {
+      continue;
+    }
     if (stands > kFewStands && stands > worst_loss) out.push_back(unit);
   }
   return out;
@@ -387,7 +666,7 @@ void FiringGameGenerator::TryFire(int firer) {
   v1::Event event;
   event.set_clan(std::string(kClanIds[active_clan_]));
   v1::Firing* firing = event.mutable_firing();
-  firing->set_unit(state().profiles[firer].id);
+  firing->set_unit(UnitId(firer));
   FillFacts(*firing->mutable_facts());
   const rules::daimyo::Shot probe =
       replay::ShotFromProto(*firing, firer, /*target=*/-1);
@@ -397,8 +676,14 @@ void FiringGameGenerator::TryFire(int firer) {
   const std::vector<int> targets = Targets(active_clan_, stands);
   if (targets.empty()) return;
   const int target = targets[Uniform(0, static_cast<int>(targets.size()) - 1)];
-  if (!Affordable(1 + LeadersAttached(target))) return;
-  firing->set_target(state().profiles[target].id);
+  // A lost stand owes the target a test at the end of the turn (a killed
+  // leader owes the same unit one, merged into it).
+  const bool new_test = !OwesEndOfTurnTest(target) && !status(target).frenzied;
+  if (!Affordable(1 + LeadersAttached(target) +
+                  (new_test ? TestEvents(target) : 0))) {
+    return;
+  }
+  firing->set_target(UnitId(target));
   firing->set_stands_firing(static_cast<uint32_t>(stands));
   for (int d = 0; d < stands * rules_.firing.dice_per_stand; ++d) {
     firing->add_dice(static_cast<uint32_t>(Uniform(1, 6)));
@@ -432,6 +717,95 @@ void FiringGameGenerator::RollOwedLeaderLosses() {
     roll->set_claimed_killed(killed);
     Emit(event);
   }
+}
+
+// Routers of the active clan test to rally now and then, before they move.
+// The General's unit never does: a failed rally disperses the unit, and the
+// closing turn needs a unit in every clan that stays on the table.
+void FiringGameGenerator::RallyRouters(int clan) {
+  for (int unit : UnitsOnTable(clan)) {
+    if (!status(unit).routing || plans_[unit].general) continue;
+    if (Chance(kRallyPercent) && Affordable(1)) {
+      TakeMoraleTest(unit, kRallyReason);
+    }
+  }
+}
+
+// Takes, after the last activation of the turn, the one test each unit owes
+// for reasons 1, 5, 6 and 7: for the highest of them.
+void FiringGameGenerator::TakeEndOfTurnTests() {
+  for (std::size_t u = 0; u < plans_.size(); ++u) {
+    const int unit = static_cast<int>(u);
+    if (!OwesEndOfTurnTest(unit)) continue;
+    TakeMoraleTest(unit, rules::daimyo::HighestReason(status(unit).owed_morale &
+                                                      kEndOfTurnReasons));
+  }
+}
+
+// Rolls `unit`'s test for `reason` with every claim worked out on the state
+// before it, declaring no measured facts, then carries out its result.
+void FiringGameGenerator::TakeMoraleTest(int unit, int reason) {
+  const bool was_routing = status(unit).routing;
+  v1::Event event;
+  event.set_clan(ClanOf(unit));
+  v1::MoraleTest* test = event.mutable_morale_test();
+  test->set_unit(UnitId(unit));
+  test->set_reason(static_cast<uint32_t>(reason));
+  for (int d = 0; d < kMoraleDice; ++d) {
+    test->add_dice(static_cast<uint32_t>(Uniform(1, 6)));
+  }
+  rules::daimyo::MoraleTestInput in;
+  in.unit = unit;
+  in.reason = reason;
+  in.dice = absl::MakeConstSpan(test->dice().data(), test->dice_size());
+  const rules::daimyo::MoraleResolution res =
+      rules::daimyo::ResolveMoraleTest(rules_, state(), in, nullptr);
+  test->set_claimed_total(res.total);
+  test->set_claimed_result(MoraleResultToProto(res.result));
+  Emit(event);
+  CarryOutResult(unit, res.result, was_routing);
+}
+
+// Makes the move a result owes at once (a router already fleeing owes no new
+// rout move), and removes a unit the result destroyed (a second rout).
+// Halts, the halt after a retire or retreat, frenzy and routing are kept by
+// the replayed state, which the rest of the generator reads.
+void FiringGameGenerator::CarryOutResult(int unit, MoraleResult result,
+                                         bool was_routing) {
+  switch (result) {
+    case MoraleResult::kRetire:
+      MakeResultMove(unit, v1::RESULT_MOVE_KIND_RETIRE);
+      break;
+    case MoraleResult::kRetreat:
+      MakeResultMove(unit, v1::RESULT_MOVE_KIND_RETREAT);
+      break;
+    case MoraleResult::kRout:
+      if (!was_routing) MakeResultMove(unit, v1::RESULT_MOVE_KIND_ROUT);
+      break;
+    default:
+      break;
+  }
+  const rules::UnitStatus& s = status(unit);
+  if (!s.removed && !s.removal_owed.empty()) Remove(unit);
+}
+
+void FiringGameGenerator::MakeResultMove(int unit, v1::ResultMoveKind kind) {
+  v1::Event event;
+  event.set_clan(ClanOf(unit));
+  v1::ResultMove* move = event.mutable_result_move();
+  move->set_unit(UnitId(unit));
+  move->set_kind(kind);
+  move->set_distance_mm(static_cast<uint32_t>(Uniform(30, 150)));
+  Emit(event);
+}
+
+void FiringGameGenerator::Remove(int unit) {
+  v1::Event event;
+  event.set_clan(ClanOf(unit));
+  v1::Removal* removal = event.mutable_removal();
+  removal->set_unit(UnitId(unit));
+  removal->set_reason(status(unit).removal_owed);
+  Emit(event);
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ TEST(LogParserTest, JsonUnknownFieldPointsAtIt) {
 
 TEST(LogParserTest, BinaryGarbage) {
   EXPECT_THAT(Error(std::string("\xff\xff\xff\x01\x02", 5), LogFormat::kAuto),
-              HasSubstr("not a valid binary battle log"));
+              HasSubstr("not a valid binary gunbai.v1.BattleLog"));
 }
 
 TEST(LogParserTest, FormatFromExtension) {

@@ -1,0 +1,118 @@
+#include "replay/ledger.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "replay/ruleset_loader.h"
+
+namespace gunbai::replay {
+namespace {
+
+constexpr int kHashHexDigits = 64;
+
+// Returns the value of a hex digit, or -1.
+int HexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string EventLabel(int index, std::uint64_t seq) {
+  return absl::StrCat("event at index ", index, " (seq ", seq, ")");
+}
+
+ChainBreak HashMismatch(int index, std::uint64_t seq,
+                        std::optional<std::uint64_t> previous_seq) {
+  std::string reason = absl::StrCat(
+      EventLabel(index, seq),
+      " does not match its chain hash: it was edited, or an event before it "
+      "was dropped, inserted or moved");
+  if (previous_seq.has_value() && seq <= *previous_seq) {
+    absl::StrAppend(&reason, "; its seq does not follow seq ", *previous_seq,
+                    " of the event before it, so events are out of order");
+  }
+  return ChainBreak{index, seq, std::move(reason)};
+}
+
+ChainBreak SeqOutOfOrder(int index, std::uint64_t seq,
+                         std::uint64_t previous_seq) {
+  return ChainBreak{
+      index, seq,
+      absl::StrCat(EventLabel(index, seq), " does not follow seq ",
+                   previous_seq,
+                   " of the event before it: the events are out of order, "
+                   "though the chain was computed in that order")};
+}
+
+ChainBreak CountMismatch(const gunbai::v1::ExportedGame& game) {
+  const int events = game.log().events_size();
+  const int hashes = game.chain_hashes_size();
+  const std::string counts = absl::StrCat(
+      "the export has ", events, " events and ", hashes, " chain hashes");
+  if (events > hashes) {
+    const std::uint64_t seq = game.log().events(hashes).seq();
+    return ChainBreak{
+        hashes, seq,
+        absl::StrCat(EventLabel(hashes, seq), " has no chain hash (", counts,
+                     "): it was inserted or added after the "
+                     "chain was made")};
+  }
+  return ChainBreak{events, 0,
+                    absl::StrCat("the event at index ", events, " is missing (",
+                                 counts, "): the last events were dropped")};
+}
+
+}  // namespace
+
+std::string GenesisHash() { return std::string(kHashHexDigits, '0'); }
+
+std::optional<std::string> HexToBytes(absl::string_view hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string bytes;
+  bytes.reserve(hex.size() / 2);
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    const int high = HexDigitValue(hex[i]);
+    const int low = HexDigitValue(hex[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    bytes.push_back(static_cast<char>(high * 16 + low));
+  }
+  return bytes;
+}
+
+std::string ChainHash(absl::string_view previous_hex,
+                      const gunbai::v1::Event& event) {
+  if (previous_hex.size() != kHashHexDigits) return "";
+  std::optional<std::string> previous = HexToBytes(previous_hex);
+  if (!previous.has_value()) return "";
+  return Sha256Hex(absl::StrCat(*previous, DeterministicBytes(event)));
+}
+
+std::optional<ChainBreak> VerifyChain(const gunbai::v1::ExportedGame& game) {
+  const auto& events = game.log().events();
+  const int checked = std::min(events.size(), game.chain_hashes_size());
+  std::string previous = GenesisHash();
+  std::optional<std::uint64_t> previous_seq;
+  for (int i = 0; i < checked; ++i) {
+    const gunbai::v1::Event& event = events[i];
+    const std::string hash = ChainHash(previous, event);
+    if (!absl::EqualsIgnoreCase(hash, game.chain_hashes(i))) {
+      return HashMismatch(i, event.seq(), previous_seq);
+    }
+    if (previous_seq.has_value() && event.seq() <= *previous_seq) {
+      return SeqOutOfOrder(i, event.seq(), *previous_seq);
+    }
+    previous = hash;
+    previous_seq = event.seq();
+  }
+  if (events.size() != game.chain_hashes_size()) return CountMismatch(game);
+  return std::nullopt;
+}
+
+}  // namespace gunbai::replay

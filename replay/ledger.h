@@ -1,0 +1,53 @@
+// The tamper-evident ledger of a live game: every stored event carries a
+// chain hash, SHA-256(previous chain hash || canonical event bytes), the first
+// chaining from 64 zeros. Anyone holding an export can recompute the chain
+// and find the first event that was edited, dropped, inserted or moved.
+// The chain cannot show events cut from the end together with their hashes:
+// compare the last hash with a head hash published along the way for that.
+// Thread-safe: functions only.
+#ifndef GUNBAI_REPLAY_LEDGER_H_
+#define GUNBAI_REPLAY_LEDGER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/game_service.pb.h"
+
+namespace gunbai::replay {
+
+// Returns the chain hash the first event chains from: 64 hex zeros.
+std::string GenesisHash();
+
+// Returns the chain hash of `event` after `previous_hex`: the lowercase hex
+// SHA-256 of the 32 bytes `previous_hex` encodes followed by the event's
+// deterministic serialization. `previous_hex` is a chain hash (64 hex digits,
+// either case); returns an empty string, which matches no chain hash, when it
+// is not one.
+std::string ChainHash(absl::string_view previous_hex,
+                      const gunbai::v1::Event& event);
+
+// The first event of an export found wrong, and why. `index` is its position
+// in log.events (-1 when the problem is the game's, not an event's) and `seq`
+// its sequence number (0 when there is no such event).
+struct ChainBreak {
+  int index = -1;
+  std::uint64_t seq = 0;
+  std::string reason;
+};
+
+// Recomputes the chain from genesis over game.log().events() and compares it
+// with game.chain_hashes(). Returns the first event whose hash differs, whose
+// seq does not increase, or that has no hash (or the first missing event when
+// there are more hashes than events); nullopt when the chain holds.
+std::optional<ChainBreak> VerifyChain(const gunbai::v1::ExportedGame& game);
+
+// Decodes hex digits (either case) to bytes. Returns nullopt when `hex` has
+// an odd length or a character that is not a hex digit.
+std::optional<std::string> HexToBytes(absl::string_view hex);
+
+}  // namespace gunbai::replay
+
+#endif  // GUNBAI_REPLAY_LEDGER_H_

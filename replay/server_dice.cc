@@ -1,0 +1,400 @@
+#include "replay/server_dice.h"
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/sha.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/game_service.pb.h"
+#include "replay/ledger.h"
+#include "replay/replayer.h"
+#include "replay/ruleset_loader.h"
+#include "rules/battle_state.h"
+
+namespace gunbai::replay {
+namespace {
+
+using gunbai::v1::Event;
+using DiceField = google::protobuf::RepeatedField<std::uint32_t>;
+
+void AppendBigEndian(std::string& out, std::uint64_t value, int bytes) {
+  for (int shift = 8 * (bytes - 1); shift >= 0; shift -= 8) {
+    out.push_back(static_cast<char>((value >> shift) & 0xff));
+  }
+}
+
+// The dice of one event, drawn in order from die index 0.
+class DieStream {
+ public:
+  DieStream(absl::string_view key, absl::string_view game_id, std::uint64_t seq)
+      : key_(key), game_id_(game_id), seq_(seq) {}
+
+  std::uint32_t Next() { return DeriveDie(key_, game_id_, seq_, next_++); }
+
+ private:
+  absl::string_view key_;
+  absl::string_view game_id_;
+  std::uint64_t seq_;
+  std::uint32_t next_ = 0;
+};
+
+bool IsRoutOrPursuit(const gunbai::v1::ResultMove& move) {
+  return move.kind() == gunbai::v1::RESULT_MOVE_KIND_ROUT ||
+         move.kind() == gunbai::v1::RESULT_MOVE_KIND_PURSUIT;
+}
+
+// Returns 2 dice per stand, or InvalidArgument above kMaxStands.
+absl::StatusOr<int> StandDice(std::uint32_t stands, absl::string_view what) {
+  if (stands > static_cast<std::uint32_t>(kMaxStands)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, " is ", stands, ", more than the ", kMaxStands, " allowed"));
+  }
+  return 2 * static_cast<int>(stands);
+}
+
+// Returns how many dice the server rolls for `event`, any event but a
+// challenge (whose duel depends on the leaders' ratings).
+absl::StatusOr<int> FixedDiceCount(const Event& event, int clan_count) {
+  switch (event.body_case()) {
+    case Event::kTurnStart:
+      return clan_count;
+    case Event::kFiring:
+      return StandDice(event.firing().stands_firing(), "stands_firing");
+    case Event::kMeleeRound: {
+      const auto& sides = event.melee_round().sides();
+      if (sides.size() != 2) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("a melee round has two sides, not ", sides.size()));
+      }
+      int total = 0;
+      for (const gunbai::v1::MeleeSide& side : sides) {
+        absl::StatusOr<int> dice =
+            StandDice(side.stands_fighting(), "stands_fighting");
+        if (!dice.ok()) return dice.status();
+        total += *dice;
+      }
+      return total;
+    }
+    case Event::kMoraleTest:
+      return 2;
+    case Event::kLeaderLoss:
+      return 1;
+    case Event::kResultMove:
+      return IsRoutOrPursuit(event.result_move()) ? 2 : 0;
+    default:
+      return 0;
+  }
+}
+
+// Moves the first `count` of `values` from `next` on into `field`.
+void Take(const std::vector<std::uint32_t>& values, std::size_t count,
+          std::size_t& next, DiceField* field) {
+  for (std::size_t i = 0; i < count && next < values.size(); ++i) {
+    field->Add(values[next++]);
+  }
+}
+
+// Writes `values` into the dice of `event`, which carries none, in the
+// canonical order of EventDice.
+void SetEventDice(const std::vector<std::uint32_t>& values, Event& event) {
+  std::size_t next = 0;
+  const std::size_t all = values.size();
+  switch (event.body_case()) {
+    case Event::kTurnStart:
+      Take(values, all, next,
+           event.mutable_turn_start()->mutable_initiative_dice());
+      break;
+    case Event::kFiring:
+      Take(values, all, next, event.mutable_firing()->mutable_dice());
+      break;
+    case Event::kMeleeRound:
+      for (gunbai::v1::MeleeSide& side :
+           *event.mutable_melee_round()->mutable_sides()) {
+        Take(values, 2 * std::size_t{side.stands_fighting()}, next,
+             side.mutable_dice());
+      }
+      break;
+    case Event::kChallenge:
+      Take(values, all, next, event.mutable_challenge()->mutable_dice());
+      break;
+    case Event::kMoraleTest:
+      Take(values, all, next, event.mutable_morale_test()->mutable_dice());
+      break;
+    case Event::kLeaderLoss:
+      if (!values.empty()) event.mutable_leader_loss()->set_die(values[0]);
+      break;
+    case Event::kResultMove:
+      Take(values, all, next, event.mutable_result_move()->mutable_dice());
+      break;
+    default:
+      break;
+  }
+}
+
+// Returns the command rating of leader `id` in `state`, or InvalidArgument.
+absl::StatusOr<int> CommandRating(const rules::BattleState& state,
+                                  absl::string_view id,
+                                  absl::string_view role) {
+  for (const rules::LeaderState& leader : state.leaders) {
+    if (leader.id == id) return leader.command_rating;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("the challenge's ", role, " '", id, "' is not a leader"));
+}
+
+// Rolls the dice of a challenge: a duel when accepted, none when refused.
+absl::StatusOr<std::vector<std::uint32_t>> RollChallenge(
+    const rules::BattleState& state, const gunbai::v1::Challenge& challenge,
+    DieStream& dice) {
+  absl::StatusOr<int> challenger =
+      CommandRating(state, challenge.challenger(), "challenger");
+  if (!challenger.ok()) return challenger.status();
+  absl::StatusOr<int> challenged =
+      CommandRating(state, challenge.challenged(), "challenged");
+  if (!challenged.ok()) return challenged.status();
+  if (!challenge.accepted()) return std::vector<std::uint32_t>();
+  return RollDuelDice(*challenger, *challenged, [&] { return dice.Next(); });
+}
+
+// Returns why `event` does not carry the dice count the server rolls, or
+// an empty string when it does.
+std::string DiceCountProblem(const Event& event, int clan_count,
+                             std::size_t carried) {
+  if (event.has_challenge()) {
+    if (!event.challenge().accepted()) {
+      return carried == 0 ? "" : "a refused challenge rolls no dice";
+    }
+    return carried >= 2 && carried % 2 == 0
+               ? ""
+               : "an accepted challenge rolls dice in pairs";
+  }
+  absl::StatusOr<int> expected = FixedDiceCount(event, clan_count);
+  if (!expected.ok()) return std::string(expected.status().message());
+  if (carried == static_cast<std::size_t>(*expected)) return "";
+  return absl::StrCat("it carries ", carried, " dice where the server rolls ",
+                      *expected);
+}
+
+// Checks one event's dice against the server's. Returns the problem, if any.
+std::optional<ChainBreak> CheckEventDice(const Event& event, int index,
+                                         absl::string_view key,
+                                         absl::string_view game_id,
+                                         int clan_count) {
+  const std::vector<std::uint32_t> dice = EventDice(event);
+  const std::string label =
+      absl::StrCat("event at index ", index, " (seq ", event.seq(), ")");
+  for (std::size_t i = 0; i < dice.size(); ++i) {
+    const std::uint32_t server =
+        DeriveDie(key, game_id, event.seq(), static_cast<std::uint32_t>(i));
+    if (dice[i] != server) {
+      return ChainBreak{
+          index, event.seq(),
+          absl::StrCat(label, ": die ", i, " is ", dice[i],
+                       " but the server's die there is ", server,
+                       ": the dice are not the ones the server rolled")};
+    }
+  }
+  const std::string problem = DiceCountProblem(event, clan_count, dice.size());
+  if (problem.empty()) return std::nullopt;
+  return ChainBreak{index, event.seq(), absl::StrCat(label, ": ", problem)};
+}
+
+ChainBreak GameProblem(std::string reason) {
+  return ChainBreak{-1, 0, std::move(reason)};
+}
+
+// Returns the dice key of an ended game after checking its commitment, or
+// the problem that prevents it.
+std::optional<ChainBreak> RevealedKey(const gunbai::v1::DiceCommitment& dice,
+                                      std::string& key) {
+  if (dice.revealed_secret().empty()) {
+    return GameProblem(
+        "the dice secret is not revealed: the secret is revealed only when "
+        "the game has ended");
+  }
+  std::optional<std::string> secret = HexToBytes(dice.revealed_secret());
+  if (!secret.has_value()) {
+    return GameProblem("the revealed dice secret is not hex");
+  }
+  if (!absl::EqualsIgnoreCase(Sha256Hex(*secret), dice.secret_sha256())) {
+    return GameProblem(
+        "the revealed secret does not match the commitment published at "
+        "creation");
+  }
+  for (const gunbai::v1::PlayerSeed& seed : dice.player_seeds()) {
+    if (!HexToBytes(seed.seed_hex()).has_value()) {
+      return GameProblem(
+          absl::StrCat("the seed of clan '", seed.clan(), "' is not hex"));
+    }
+  }
+  key = DiceKey(*secret, dice.player_seeds());
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string DiceKey(
+    absl::string_view secret,
+    const google::protobuf::RepeatedPtrField<gunbai::v1::PlayerSeed>& seeds) {
+  std::string input(secret);
+  for (const gunbai::v1::PlayerSeed& seed : seeds) {
+    std::optional<std::string> bytes = HexToBytes(seed.seed_hex());
+    if (!bytes.has_value()) return "";
+    absl::StrAppend(&input, seed.clan(), absl::string_view("\0", 1), *bytes);
+  }
+  std::array<unsigned char, SHA256_DIGEST_LENGTH> digest;
+  SHA256(reinterpret_cast<const unsigned char*>(input.data()), input.size(),
+         digest.data());
+  return std::string(reinterpret_cast<const char*>(digest.data()),
+                     digest.size());
+}
+
+std::optional<std::uint32_t> DieFromByte(std::uint8_t byte) {
+  // 252 = 42 * 6: the largest multiple of 6 that fits in a byte.
+  if (byte >= 252) return std::nullopt;
+  return byte % 6 + 1;
+}
+
+std::uint32_t DeriveDie(absl::string_view key, absl::string_view game_id,
+                        std::uint64_t seq, std::uint32_t die_index) {
+  std::string message(game_id);
+  message.push_back('\0');
+  AppendBigEndian(message, seq, 8);
+  AppendBigEndian(message, die_index, 4);
+  const std::size_t counter_at = message.size();
+  for (std::uint32_t counter = 0;; ++counter) {
+    message.resize(counter_at);
+    AppendBigEndian(message, counter, 4);
+    std::array<unsigned char, EVP_MAX_MD_SIZE> mac;
+    unsigned int mac_size = 0;
+    if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+             reinterpret_cast<const unsigned char*>(message.data()),
+             message.size(), mac.data(), &mac_size) == nullptr) {
+      return 0;
+    }
+    for (unsigned int i = 0; i < mac_size; ++i) {
+      std::optional<std::uint32_t> die = DieFromByte(mac[i]);
+      if (die.has_value()) return *die;
+    }
+  }
+}
+
+std::vector<std::uint32_t> EventDice(const Event& event) {
+  std::vector<std::uint32_t> dice;
+  auto add = [&dice](const DiceField& field) {
+    dice.insert(dice.end(), field.begin(), field.end());
+  };
+  switch (event.body_case()) {
+    case Event::kTurnStart:
+      add(event.turn_start().initiative_dice());
+      break;
+    case Event::kFiring:
+      add(event.firing().dice());
+      break;
+    case Event::kMeleeRound:
+      for (const gunbai::v1::MeleeSide& side : event.melee_round().sides()) {
+        add(side.dice());
+      }
+      break;
+    case Event::kChallenge:
+      add(event.challenge().dice());
+      break;
+    case Event::kMoraleTest:
+      add(event.morale_test().dice());
+      break;
+    case Event::kLeaderLoss:
+      if (event.leader_loss().die() != 0) {
+        dice.push_back(event.leader_loss().die());
+      }
+      break;
+    case Event::kResultMove:
+      add(event.result_move().dice());
+      break;
+    default:
+      break;
+  }
+  return dice;
+}
+
+bool HasAnyDice(const Event& event) { return !EventDice(event).empty(); }
+
+std::vector<std::uint32_t> RollDuelDice(
+    int challenger_rating, int challenged_rating,
+    absl::FunctionRef<std::uint32_t()> next_die) {
+  std::vector<std::uint32_t> dice;
+  for (int pair = 0; pair < kMaxDuelPairs; ++pair) {
+    const std::uint32_t challenger = next_die();
+    const std::uint32_t challenged = next_die();
+    dice.push_back(challenger);
+    dice.push_back(challenged);
+    if (static_cast<int>(challenger) + challenger_rating !=
+        static_cast<int>(challenged) + challenged_rating) {
+      break;
+    }
+  }
+  return dice;
+}
+
+absl::Status RollServerDice(const rules::BattleState& state,
+                            absl::string_view key, absl::string_view game_id,
+                            Event& event) {
+  if (HasAnyDice(event)) {
+    return absl::InvalidArgumentError(
+        "this game rolls its own dice: leave dice empty");
+  }
+  if (key.size() != kDiceKeyBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a dice key is ", kDiceKeyBytes, " bytes, not ", key.size()));
+  }
+  DieStream stream(key, game_id, event.seq());
+  std::vector<std::uint32_t> values;
+  if (event.has_challenge()) {
+    absl::StatusOr<std::vector<std::uint32_t>> duel =
+        RollChallenge(state, event.challenge(), stream);
+    if (!duel.ok()) return duel.status();
+    values = *std::move(duel);
+  } else {
+    absl::StatusOr<int> count =
+        FixedDiceCount(event, static_cast<int>(state.clans.size()));
+    if (!count.ok()) return count.status();
+    for (int i = 0; i < *count; ++i) values.push_back(stream.Next());
+  }
+  SetEventDice(values, event);
+  return absl::OkStatus();
+}
+
+std::optional<ChainBreak> VerifyServerDice(
+    const gunbai::v1::ExportedGame& game) {
+  if (game.settings().dice_mode() != gunbai::v1::DICE_MODE_SERVER) {
+    return GameProblem(absl::StrCat(
+        "the game's dice are not the server's (dice mode ",
+        gunbai::v1::DiceMode_Name(game.settings().dice_mode()), ")"));
+  }
+  std::string key;
+  if (std::optional<ChainBreak> problem = RevealedKey(game.dice(), key)) {
+    return problem;
+  }
+  const std::string& game_id = game.log().header().game_id();
+  const int clan_count = game.log().header().clans_size();
+  for (int i = 0; i < game.log().events_size(); ++i) {
+    if (std::optional<ChainBreak> problem =
+            CheckEventDice(game.log().events(i), i, key, game_id, clan_count)) {
+      return problem;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace gunbai::replay

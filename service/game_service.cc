@@ -1,0 +1,513 @@
+#include "service/game_service.h"
+
+#include <openssl/rand.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+#include "replay/audit.h"
+#include "replay/ledger.h"
+#include "replay/proto_mapping.h"
+#include "replay/server_dice.h"
+#include "service/auth.h"
+#include "service/grpc_status.h"
+
+namespace gunbai::service {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+constexpr int kMaxBatch = 10000;
+constexpr std::size_t kMaxEventIdLength = 128;
+
+bool ValidGameId(absl::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+           c == '_' || c == '.';
+  });
+}
+
+absl::StatusOr<std::string> RandomBytes(int n) {
+  std::string raw(static_cast<std::size_t>(n), '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), n) != 1) {
+    return absl::InternalError("the system's random generator failed");
+  }
+  return raw;
+}
+
+std::string FindingsText(
+    const google::protobuf::RepeatedPtrField<v1::Finding>& findings,
+    int from) {
+  std::vector<std::string> lines;
+  for (int i = from; i < findings.size(); ++i) {
+    const v1::Finding& f = findings[i];
+    lines.push_back(absl::StrCat("seq ", f.seq(), " ",
+                                 v1::Severity_Name(f.severity()), " ",
+                                 f.rule_id(), ": ", f.message()));
+  }
+  return absl::StrJoin(lines, "\n");
+}
+
+bool HasViolation(
+    const google::protobuf::RepeatedPtrField<v1::Finding>& findings,
+    int from) {
+  for (int i = from; i < findings.size(); ++i) {
+    if (findings[i].severity() == v1::SEVERITY_VIOLATION) return true;
+  }
+  return false;
+}
+
+// Returns true for an even-length string of hex digits.
+bool IsHex(absl::string_view s) {
+  return s.size() % 2 == 0 &&
+         std::all_of(s.begin(), s.end(), [](char c) {
+           return absl::ascii_isxdigit(static_cast<unsigned char>(c));
+         });
+}
+
+std::string DiceKeyFor(const GameRecord& record) {
+  return replay::DiceKey(absl::HexStringToBytes(record.secret_hex),
+                         record.dice.player_seeds());
+}
+
+absl::Status ValidateBatch(const v1::AppendEventsRequest& request) {
+  if (request.events_size() == 0) {
+    return absl::InvalidArgumentError("the batch has no events");
+  }
+  if (request.events_size() > kMaxBatch) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the batch has %d events; send at most %d at a time",
+        request.events_size(), kMaxBatch));
+  }
+  absl::flat_hash_set<std::string> ids;
+  for (int i = 0; i < request.events_size(); ++i) {
+    const std::string& id = request.events(i).event_id();
+    if (id.empty() || id.size() > kMaxEventIdLength) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "events[%d]: every event needs an event_id of 1 to %d characters "
+          "(it makes retries safe)",
+          i, kMaxEventIdLength));
+    }
+    if (!ids.insert(id).second) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "events[%d]: event_id \"%s\" appears twice in the batch", i, id));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+GameServiceImpl::GameServiceImpl(GameStore* store,
+                                 const replay::LoadedRuleset* ruleset,
+                                 const std::string& umpire_token)
+    : store_(store),
+      ruleset_(ruleset),
+      umpire_hash_(TokenHash(umpire_token)) {}
+
+void GameServiceImpl::Shutdown() {
+  shutting_down_ = true;
+  absl::MutexLock lock(&games_mu_);
+  for (auto& [id, game] : games_) {
+    absl::MutexLock game_lock(&game->mu);
+    game->changed.SignalAll();
+  }
+}
+
+absl::StatusOr<GameServiceImpl::Caller> GameServiceImpl::Authenticate(
+    const grpc::ServerContext& context, const GameRecord* game) const {
+  auto token = BearerToken(context);
+  if (!token.ok()) return token.status();
+  const std::string hash = TokenHash(*token);
+  if (SameHash(hash, umpire_hash_)) return Caller{true, ""};
+  if (game != nullptr) {
+    for (const auto& [clan, clan_hash] : game->credential_hashes) {
+      if (SameHash(hash, clan_hash)) return Caller{false, clan};
+    }
+  }
+  return absl::PermissionDeniedError(
+      game == nullptr ? "only the umpire may do this"
+                      : "this credential is neither the umpire's nor a "
+                        "player's of this game");
+}
+
+absl::StatusOr<GameServiceImpl::LiveGame*> GameServiceImpl::Load(
+    const std::string& game_id) {
+  if (!ValidGameId(game_id)) {
+    return absl::InvalidArgumentError(
+        "a game id is 1 to 64 letters, digits, '-', '_' or '.'");
+  }
+  LiveGame* game = nullptr;
+  {
+    absl::MutexLock lock(&games_mu_);
+    auto& slot = games_[game_id];
+    if (slot == nullptr) slot = std::make_unique<LiveGame>(game_id);
+    game = slot.get();
+  }
+  absl::MutexLock lock(&game->mu);
+  if (!game->loaded) {
+    absl::Status s = Rebuild(*game);
+    if (!s.ok()) return s;
+  }
+  return game;
+}
+
+absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
+  game.loaded = false;
+  auto record = store_->GetGame(game.id);
+  if (!record.ok()) return record.status();
+  auto events = store_->ReadEvents(game.id, 0);
+  if (!events.ok()) return events.status();
+  game.record = *std::move(record);
+  game.log.Clear();
+  *game.log.mutable_header() = game.record.header;
+  *game.log.mutable_order_of_battle() = game.record.order_of_battle;
+  game.event_ids.clear();
+  game.chain_hashes.clear();
+  game.findings.Clear();
+  auto replayer =
+      replay::Replayer::Create(game.log, *ruleset_, &game.findings);
+  if (!replayer.ok()) return replayer.status();
+  game.replayer = *std::move(replayer);
+  for (const v1::StoredEvent& stored : *events) {
+    *game.log.add_events() = stored.event();
+    game.event_ids.push_back(stored.event_id());
+    game.chain_hashes.push_back(stored.chain_hash());
+    game.replayer->Apply(stored.event());
+  }
+  game.dice_key = DiceKeyFor(game.record);
+  game.loaded = true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<GameServiceImpl::LiveGame*> GameServiceImpl::Authorized(
+    grpc::ServerContext* context, const std::string& game_id,
+    Caller* caller) {
+  // Check the credential before saying anything about the game.
+  auto token = BearerToken(*context);
+  if (!token.ok()) return token.status();
+  auto game = Load(game_id);
+  if (!game.ok()) {
+    if (SameHash(TokenHash(*token), umpire_hash_)) return game.status();
+    return absl::PermissionDeniedError(
+        "this credential is neither the umpire's nor a player's of this "
+        "game");
+  }
+  absl::ReaderMutexLock lock(&(*game)->mu);
+  auto who = Authenticate(*context, &(*game)->record);
+  if (!who.ok()) return who.status();
+  *caller = *who;
+  return *game;
+}
+
+v1::DiceCommitment GameServiceImpl::DiceFor(const GameRecord& record) const {
+  v1::DiceCommitment dice = record.dice;
+  if (record.ended) {
+    dice.set_revealed_secret(record.secret_hex);
+  } else {
+    dice.clear_revealed_secret();
+  }
+  return dice;
+}
+
+grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
+                                         const v1::CreateGameRequest* request,
+                                         v1::CreateGameResponse* response) {
+  auto caller = Authenticate(*context, nullptr);
+  if (!caller.ok()) return ToGrpcStatus(caller.status());
+  v1::BattleLog log;
+  *log.mutable_header() = request->header();
+  *log.mutable_order_of_battle() = request->order_of_battle();
+  auto state = replay::StateFromOrderOfBattle(log);
+  if (!state.ok()) return ToGrpcStatus(state.status());
+  GameRecord record;
+  record.game_id = request->header().game_id();
+  if (record.game_id.empty()) {
+    auto raw = RandomBytes(8);
+    if (!raw.ok()) return ToGrpcStatus(raw.status());
+    record.game_id = absl::StrCat("game-", absl::BytesToHexString(*raw));
+  }
+  if (!ValidGameId(record.game_id)) {
+    return ToGrpcStatus(absl::InvalidArgumentError(
+        "header.game_id: a game id is 1 to 64 letters, digits, '-', '_' or "
+        "'.'"));
+  }
+  record.header = request->header();
+  record.header.set_game_id(record.game_id);
+  record.order_of_battle = request->order_of_battle();
+  record.settings = request->settings();
+  if (record.settings.policy() == v1::APPEND_POLICY_UNSPECIFIED) {
+    record.settings.set_policy(v1::APPEND_POLICY_STRICT);
+  }
+  if (record.settings.dice_mode() == v1::DICE_MODE_UNSPECIFIED) {
+    record.settings.set_dice_mode(v1::DICE_MODE_RECORDED);
+  }
+  auto secret = RandomBytes(32);
+  if (!secret.ok()) return ToGrpcStatus(secret.status());
+  record.secret_hex = absl::BytesToHexString(*secret);
+  record.dice.set_secret_sha256(replay::Sha256Hex(*secret));
+  for (const v1::PlayerSeed& seed : request->player_seeds()) {
+    if (!IsHex(seed.seed_hex()) || seed.seed_hex().size() > 256) {
+      return ToGrpcStatus(absl::InvalidArgumentError(absl::StrCat(
+          "player_seeds: the seed of clan \"", seed.clan(),
+          "\" must be hex, at most 128 bytes")));
+    }
+    *record.dice.add_player_seeds() = seed;
+  }
+  for (const std::string& clan : state->clans) {
+    auto token = NewToken();
+    if (!token.ok()) return ToGrpcStatus(token.status());
+    record.credential_hashes.emplace_back(clan, TokenHash(*token));
+    v1::PlayerCredential* credential = response->add_credentials();
+    credential->set_clan(clan);
+    credential->set_token(*token);
+  }
+  absl::Status stored = store_->CreateGame(record);
+  if (!stored.ok()) {
+    response->Clear();
+    return ToGrpcStatus(stored);
+  }
+  response->set_game_id(record.game_id);
+  *response->mutable_dice() = DiceFor(record);
+  return grpc::Status::OK;
+}
+
+grpc::Status GameServiceImpl::AppendEvents(
+    grpc::ServerContext* context, const v1::AppendEventsRequest* request,
+    v1::AppendEventsResponse* response) {
+  absl::Status valid = ValidateBatch(*request);
+  if (!valid.ok()) return ToGrpcStatus(valid);
+  Caller caller;
+  auto game = Authorized(context, request->game_id(), &caller);
+  if (!game.ok()) return ToGrpcStatus(game.status());
+  absl::MutexLock lock(&(*game)->mu);
+  if (!(*game)->loaded) {
+    absl::Status s = Rebuild(**game);
+    if (!s.ok()) return ToGrpcStatus(s);
+  }
+  absl::Status s = Append(**game, caller, *request, *response);
+  if (!s.ok()) {
+    response->Clear();
+    return ToGrpcStatus(s);
+  }
+  (*game)->changed.SignalAll();
+  return grpc::Status::OK;
+}
+
+absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
+                                     const v1::AppendEventsRequest& request,
+                                     v1::AppendEventsResponse& response) {
+  // A retried batch gets its first answer and writes nothing.
+  auto answered = store_->FindBatch(game.id, request.events(0).event_id());
+  if (!answered.ok()) return answered.status();
+  if (answered->has_value()) {
+    if (!response.ParseFromString(**answered)) {
+      return absl::InternalError("a stored answer does not parse");
+    }
+    return absl::OkStatus();
+  }
+  const uint64_t version = game.event_ids.size();
+  if (request.expected_version() != version) {
+    return absl::AbortedError(absl::StrFormat(
+        "stale version %d: the game has %d events; read from seq %d and "
+        "append again with expected_version %d",
+        request.expected_version(), version, version + 1, version));
+  }
+  if (game.record.ended) {
+    return absl::FailedPreconditionError("the game has ended");
+  }
+  const bool server_dice =
+      game.record.settings.dice_mode() == v1::DICE_MODE_SERVER;
+  std::vector<v1::StoredEvent> stored;
+  const int first_finding = game.findings.size();
+  std::string head =
+      game.chain_hashes.empty() ? replay::GenesisHash() : game.chain_hashes.back();
+  for (const v1::AppendedEvent& appended : request.events()) {
+    v1::Event event = appended.event();
+    if (!caller.umpire && event.clan() != caller.clan) {
+      game.loaded = false;  // Events before this one were replayed.
+      return absl::PermissionDeniedError(absl::StrFormat(
+          "event %s: the player of %s may append only events its clan acts "
+          "in (clan: \"%s\"); nothing was written",
+          appended.event_id(), caller.clan, caller.clan));
+    }
+    if (server_dice) {
+      absl::Status rolled = replay::RollServerDice(
+          game.replayer->state(), game.dice_key, game.id, event);
+      if (!rolled.ok()) {
+        game.loaded = false;
+        return absl::InvalidArgumentError(
+            absl::StrCat("event ", appended.event_id(), ": ",
+                         rolled.message()));
+      }
+    }
+    const int before = game.findings.size();
+    game.replayer->Apply(event);
+    v1::StoredEvent& out = stored.emplace_back();
+    head = replay::ChainHash(head, event);
+    out.set_chain_hash(head);
+    out.set_event_id(appended.event_id());
+    for (int i = before; i < game.findings.size(); ++i) {
+      *out.add_findings() = game.findings[i];
+    }
+    *out.mutable_event() = std::move(event);
+  }
+  if (game.record.settings.policy() == v1::APPEND_POLICY_STRICT &&
+      HasViolation(game.findings, first_finding)) {
+    const std::string text = FindingsText(game.findings, first_finding);
+    game.loaded = false;  // Drop the replayed batch from the cache.
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the game is strict and the batch breaks the rules; nothing was "
+        "written:\n",
+        text));
+  }
+  response.set_version(version + stored.size());
+  response.set_head_hash(head);
+  for (const v1::StoredEvent& e : stored) *response.add_events() = e;
+  for (int i = first_finding; i < game.findings.size(); ++i) {
+    *response.add_findings() = game.findings[i];
+  }
+  auto result = store_->Append(game.id, version, stored,
+                               replay::DeterministicBytes(response));
+  if (!result.ok()) {
+    game.loaded = false;
+    return result.status();
+  }
+  bool ended = false;
+  for (const v1::StoredEvent& e : stored) {
+    *game.log.add_events() = e.event();
+    game.event_ids.push_back(e.event_id());
+    game.chain_hashes.push_back(e.chain_hash());
+    ended = ended || e.event().has_game_end();
+  }
+  if (ended) {
+    absl::Status marked = store_->MarkEnded(game.id);
+    if (!marked.ok()) return marked;
+    game.record.ended = true;
+  }
+  return absl::OkStatus();
+}
+
+void GameServiceImpl::FillRead(const LiveGame& game, uint64_t from_seq,
+                               v1::ReadEventsResponse& response) {
+  response.set_version(game.event_ids.size());
+  response.set_head_hash(game.chain_hashes.empty() ? replay::GenesisHash()
+                                                   : game.chain_hashes.back());
+  *response.mutable_settings() = game.record.settings;
+  *response.mutable_dice() = DiceFor(game.record);
+  *response.mutable_header() = game.record.header;
+  *response.mutable_order_of_battle() = game.record.order_of_battle;
+}
+
+grpc::Status GameServiceImpl::ReadEvents(grpc::ServerContext* context,
+                                         const v1::ReadEventsRequest* request,
+                                         v1::ReadEventsResponse* response) {
+  Caller caller;
+  auto game = Authorized(context, request->game_id(), &caller);
+  if (!game.ok()) return ToGrpcStatus(game.status());
+  auto events = store_->ReadEvents(request->game_id(), request->from_seq());
+  if (!events.ok()) return ToGrpcStatus(events.status());
+  absl::ReaderMutexLock lock(&(*game)->mu);
+  FillRead(**game, request->from_seq(), *response);
+  for (v1::StoredEvent& e : *events) *response->add_events() = std::move(e);
+  return grpc::Status::OK;
+}
+
+grpc::Status GameServiceImpl::GetGameState(
+    grpc::ServerContext* context, const v1::GetGameStateRequest* request,
+    v1::GetGameStateResponse* response) {
+  Caller caller;
+  auto game = Authorized(context, request->game_id(), &caller);
+  if (!game.ok()) return ToGrpcStatus(game.status());
+  absl::ReaderMutexLock lock(&(*game)->mu);
+  std::optional<uint64_t> at;
+  if (request->at_seq() > 0) at = request->at_seq();
+  auto state = replay::StateAt((*game)->log, *ruleset_, at);
+  if (!state.ok()) return ToGrpcStatus(state.status());
+  *response->mutable_state() = *std::move(state);
+  return grpc::Status::OK;
+}
+
+grpc::Status GameServiceImpl::AuditGame(grpc::ServerContext* context,
+                                        const v1::AuditGameRequest* request,
+                                        v1::AuditGameResponse* response) {
+  Caller caller;
+  auto game = Authorized(context, request->game_id(), &caller);
+  if (!game.ok()) return ToGrpcStatus(game.status());
+  absl::ReaderMutexLock lock(&(*game)->mu);
+  auto report = replay::AuditLog((*game)->log, *ruleset_);
+  if (!report.ok()) return ToGrpcStatus(report.status());
+  *response->mutable_report() = *std::move(report);
+  return grpc::Status::OK;
+}
+
+grpc::Status GameServiceImpl::ExportGame(grpc::ServerContext* context,
+                                         const v1::ExportGameRequest* request,
+                                         v1::ExportGameResponse* response) {
+  Caller caller;
+  auto game = Authorized(context, request->game_id(), &caller);
+  if (!game.ok()) return ToGrpcStatus(game.status());
+  absl::ReaderMutexLock lock(&(*game)->mu);
+  v1::ExportedGame* out = response->mutable_game();
+  *out->mutable_log() = (*game)->log;
+  *out->mutable_settings() = (*game)->record.settings;
+  *out->mutable_dice() = DiceFor((*game)->record);
+  for (const std::string& id : (*game)->event_ids) out->add_event_ids(id);
+  for (const std::string& h : (*game)->chain_hashes) out->add_chain_hashes(h);
+  return grpc::Status::OK;
+}
+
+grpc::Status GameServiceImpl::WatchGame(
+    grpc::ServerContext* context, const v1::WatchGameRequest* request,
+    grpc::ServerWriter<v1::WatchGameResponse>* writer) {
+  Caller caller;
+  auto game = Authorized(context, request->game_id(), &caller);
+  if (!game.ok()) return ToGrpcStatus(game.status());
+  LiveGame& g = **game;
+  uint64_t next = std::max<uint64_t>(request->from_seq(), 1);
+  while (!context->IsCancelled() && !shutting_down_) {
+    std::vector<v1::StoredEvent> fresh;
+    bool ended = false;
+    {
+      absl::MutexLock lock(&g.mu);
+      const auto has_news = [&g, next]() ABSL_SHARED_LOCKS_REQUIRED(g.mu) {
+        return !g.log.events().empty() &&
+               g.log.events(g.log.events_size() - 1).seq() >= next;
+      };
+      if (!has_news()) {
+        g.changed.WaitWithTimeout(&g.mu, absl::Milliseconds(200));
+      }
+      if (!g.loaded && !Rebuild(g).ok()) return grpc::Status::CANCELLED;
+      for (int i = 0; i < g.log.events_size(); ++i) {
+        if (g.log.events(i).seq() < next) continue;
+        v1::StoredEvent& e = fresh.emplace_back();
+        *e.mutable_event() = g.log.events(i);
+        e.set_event_id(g.event_ids[i]);
+        e.set_chain_hash(g.chain_hashes[i]);
+        for (const v1::Finding& f : g.findings) {
+          if (f.seq() == g.log.events(i).seq()) *e.add_findings() = f;
+        }
+      }
+      ended = g.record.ended;
+    }
+    for (v1::StoredEvent& e : fresh) {
+      next = e.event().seq() + 1;
+      v1::WatchGameResponse response;
+      *response.mutable_event() = std::move(e);
+      if (!writer->Write(response)) return grpc::Status::CANCELLED;
+    }
+    if (ended && fresh.empty()) return grpc::Status::OK;
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace gunbai::service

@@ -1,0 +1,112 @@
+// gunbaid's GameService: live games whose events are checked on append,
+// kept in a GameStore, chained for tamper evidence, and, in server dice
+// mode, rolled by gunbaid from a committed secret. Thread-safe: calls on
+// different games run in parallel; calls on one game are serialized by its
+// lock. The in-memory replay of each game is a cache rebuilt from the store
+// on demand.
+#ifndef GUNBAI_SERVICE_GAME_SERVICE_H_
+#define GUNBAI_SERVICE_GAME_SERVICE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include <atomic>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "gunbai/v1/game_service.grpc.pb.h"
+#include "replay/replayer.h"
+#include "replay/ruleset_loader.h"
+#include "service/game_store.h"
+
+namespace gunbai::service {
+
+class GameServiceImpl final : public gunbai::v1::GameService::Service {
+ public:
+  // `store` and `ruleset` must outlive the service. `umpire_token` is the
+  // credential that may create games and read and append to any game.
+  GameServiceImpl(GameStore* store, const replay::LoadedRuleset* ruleset,
+                  const std::string& umpire_token);
+
+  grpc::Status CreateGame(grpc::ServerContext* context,
+                          const gunbai::v1::CreateGameRequest* request,
+                          gunbai::v1::CreateGameResponse* response) override;
+  grpc::Status AppendEvents(grpc::ServerContext* context,
+                            const gunbai::v1::AppendEventsRequest* request,
+                            gunbai::v1::AppendEventsResponse* response) override;
+  grpc::Status ReadEvents(grpc::ServerContext* context,
+                          const gunbai::v1::ReadEventsRequest* request,
+                          gunbai::v1::ReadEventsResponse* response) override;
+  grpc::Status GetGameState(grpc::ServerContext* context,
+                            const gunbai::v1::GetGameStateRequest* request,
+                            gunbai::v1::GetGameStateResponse* response) override;
+  grpc::Status AuditGame(grpc::ServerContext* context,
+                         const gunbai::v1::AuditGameRequest* request,
+                         gunbai::v1::AuditGameResponse* response) override;
+  grpc::Status WatchGame(
+      grpc::ServerContext* context, const gunbai::v1::WatchGameRequest* request,
+      grpc::ServerWriter<gunbai::v1::WatchGameResponse>* writer) override;
+  grpc::Status ExportGame(grpc::ServerContext* context,
+                          const gunbai::v1::ExportGameRequest* request,
+                          gunbai::v1::ExportGameResponse* response) override;
+
+  // Wakes every watcher so that a shutting-down server can end them.
+  void Shutdown();
+
+ private:
+  // Who is calling: the umpire, or the player of one clan of one game.
+  struct Caller {
+    bool umpire = false;
+    std::string clan;
+  };
+
+  // One game's cache: its record, its log so far and its replay.
+  struct LiveGame {
+    explicit LiveGame(std::string game_id) : id(std::move(game_id)) {}
+    const std::string id;
+    absl::Mutex mu;
+    absl::CondVar changed;
+    bool loaded ABSL_GUARDED_BY(mu) = false;
+    GameRecord record ABSL_GUARDED_BY(mu);
+    gunbai::v1::BattleLog log ABSL_GUARDED_BY(mu);
+    std::vector<std::string> event_ids ABSL_GUARDED_BY(mu);
+    std::vector<std::string> chain_hashes ABSL_GUARDED_BY(mu);
+    google::protobuf::RepeatedPtrField<gunbai::v1::Finding> findings
+        ABSL_GUARDED_BY(mu);
+    std::unique_ptr<replay::Replayer> replayer ABSL_GUARDED_BY(mu);
+    std::string dice_key ABSL_GUARDED_BY(mu);
+  };
+
+  absl::StatusOr<Caller> Authenticate(const grpc::ServerContext& context,
+                                      const GameRecord* game) const;
+  // Returns the game's cache, loading it from the store when needed.
+  // NotFound for an unknown game. The game's lock is not held on return.
+  absl::StatusOr<LiveGame*> Load(const std::string& game_id);
+  absl::Status Rebuild(LiveGame& game) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
+  absl::StatusOr<LiveGame*> Authorized(grpc::ServerContext* context,
+                                       const std::string& game_id,
+                                       Caller* caller);
+  absl::Status Append(LiveGame& game, const Caller& caller,
+                      const gunbai::v1::AppendEventsRequest& request,
+                      gunbai::v1::AppendEventsResponse& response)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
+  void FillRead(const LiveGame& game, uint64_t from_seq,
+                gunbai::v1::ReadEventsResponse& response)
+      ABSL_SHARED_LOCKS_REQUIRED(game.mu);
+  gunbai::v1::DiceCommitment DiceFor(const GameRecord& record) const;
+
+  GameStore* store_;
+  const replay::LoadedRuleset* ruleset_;
+  const std::string umpire_hash_;
+  absl::Mutex games_mu_;
+  std::map<std::string, std::unique_ptr<LiveGame>> games_
+      ABSL_GUARDED_BY(games_mu_);
+  std::atomic<bool> shutting_down_{false};
+};
+
+}  // namespace gunbai::service
+
+#endif  // GUNBAI_SERVICE_GAME_SERVICE_H_

@@ -1,0 +1,119 @@
+// The storage of live games: each game's record (header, order of battle,
+// settings, dice commitment and secret, credential hashes) and its
+// append-only stream of chained events. A GameStore only keeps what it is
+// given; replaying, chaining and checking the events is the caller's work
+// (service/game_service), so that a server database can replace the SQLite
+// file without touching replay.
+//
+// The stream of a game has a version: the number of events it holds. An
+// event's position in the stream is 1-based, so the version after an event
+// equals its position. Appends are optimistic: the caller says which version
+// it built its batch on, and a batch built on a stale version is refused
+// whole.
+//
+// Thread safety: implementations must be safe to call from many threads at
+// once; each call is atomic on its own.
+#ifndef GUNBAI_SERVICE_GAME_STORE_H_
+#define GUNBAI_SERVICE_GAME_STORE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/game_service.pb.h"
+
+namespace gunbai::service {
+
+// Everything about a game except its events.
+struct GameRecord {
+  std::string game_id;
+  gunbai::v1::Header header;
+  gunbai::v1::OrderOfBattle order_of_battle;
+  gunbai::v1::GameSettings settings;
+  // GetGame fills dice.revealed_secret from secret_hex once the game has
+  // ended, and leaves it empty before; CreateGame ignores it.
+  gunbai::v1::DiceCommitment dice;
+  // The dice secret (hex), kept server-side.
+  std::string secret_hex;
+  // (clan, SHA-256 hex of the clan's token), one per clan, in order.
+  std::vector<std::pair<std::string, std::string>> credential_hashes;
+  bool ended = false;
+};
+
+// What an accepted batch left behind.
+struct AppendResult {
+  // Events in the game after the batch.
+  uint64_t version = 0;
+  // The chain_hash of the batch's last event.
+  std::string head_hash;
+  // The answer stored with the batch (a serialized AppendEventsResponse).
+  std::string answer;
+};
+
+class GameStore {
+ public:
+  // Bounds on one Append; larger batches are refused with INVALID_ARGUMENT.
+  static constexpr size_t kMaxBatchEvents = 10'000;
+  static constexpr size_t kMaxStoredEventBytes = size_t{1} << 20;
+
+  virtual ~GameStore() = default;
+
+  // Stores a new game with no events. Returns ALREADY_EXISTS if the id is
+  // taken, INVALID_ARGUMENT for an empty id or a clan with two credentials.
+  virtual absl::Status CreateGame(const GameRecord& game) = 0;
+
+  // Returns the record of `game_id`, or NOT_FOUND for an unknown id.
+  virtual absl::StatusOr<GameRecord> GetGame(absl::string_view game_id) = 0;
+
+  // Returns the ids of all games, sorted.
+  virtual absl::StatusOr<std::vector<std::string>> ListGames() = 0;
+
+  // Returns the answer stored with the batch of `game_id` whose first event
+  // id is `first_event_id`, or nullopt when there is none. Returns NOT_FOUND
+  // for an unknown game. A retried batch is answered from here.
+  virtual absl::StatusOr<std::optional<std::string>> FindBatch(
+      absl::string_view game_id, absl::string_view first_event_id) = 0;
+
+  // Appends `events` (already chained: each has its event_id and
+  // chain_hash) to `game_id` atomically, and stores `answer` with the batch
+  // under its first event id. Returns once the write is durable. Nothing is
+  // written unless OK comes back. The store checks neither seqs nor chain
+  // hashes. Returns, checked in this order:
+  //  - INVALID_ARGUMENT for an empty batch, more than kMaxBatchEvents
+  //    events, an event over kMaxStoredEventBytes serialized, an empty
+  //    event_id or chain_hash, an id twice in the batch, or a seq over
+  //    INT64_MAX;
+  //  - NOT_FOUND for an unknown game;
+  //  - ALREADY_EXISTS if any event id is already stored (a partial retry;
+  //    a whole retry is answered by FindBatch first, or gets this too);
+  //  - FAILED_PRECONDITION unless the game holds exactly `expected_version`
+  //    events, with the current version in the message ("stale version 3:
+  //    the game has 5 events; read from seq 4 and retry").
+  virtual absl::StatusOr<AppendResult> Append(
+      absl::string_view game_id, uint64_t expected_version,
+      const std::vector<gunbai::v1::StoredEvent>& events,
+      absl::string_view answer) = 0;
+
+  // Returns the events of `game_id` with seq >= `from_seq` (all when 0), in
+  // stream order. Returns NOT_FOUND for an unknown game.
+  virtual absl::StatusOr<std::vector<gunbai::v1::StoredEvent>> ReadEvents(
+      absl::string_view game_id, uint64_t from_seq) = 0;
+
+  // Returns the number of events of `game_id`, or NOT_FOUND.
+  virtual absl::StatusOr<uint64_t> Version(absl::string_view game_id) = 0;
+
+  // Marks `game_id` ended and reveals its secret in the record's
+  // dice.revealed_secret. Marking an ended game again is OK and changes
+  // nothing. Returns NOT_FOUND for an unknown game.
+  virtual absl::Status MarkEnded(absl::string_view game_id) = 0;
+};
+
+}  // namespace gunbai::service
+
+#endif  // GUNBAI_SERVICE_GAME_STORE_H_

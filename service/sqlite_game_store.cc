@@ -1,0 +1,718 @@
+#include "service/sqlite_game_store.h"
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/message_lite.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/game_service.pb.h"
+#include "service/game_store.h"
+
+#define GUNBAI_RETURN_IF_ERROR(expr)      \
+  do {                                    \
+    absl::Status gunbai_status_ = (expr); \
+    if (!gunbai_status_.ok()) {           \
+      return gunbai_status_;              \
+    }                                     \
+  } while (false)
+
+namespace gunbai::service {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+constexpr int64_t kMaxInt64 = std::numeric_limits<int64_t>::max();
+
+// Schema migrations: kMigrations[i] takes user_version i to i + 1. Append
+// only; never edit a migration that has shipped.
+constexpr const char* kMigrations[] = {
+    // 1: games, their credentials, event streams and batch answers.
+    R"sql(
+CREATE TABLE games (
+  game_id TEXT PRIMARY KEY NOT NULL,
+  header BLOB NOT NULL,
+  order_of_battle BLOB NOT NULL,
+  settings BLOB NOT NULL,
+  dice BLOB NOT NULL,
+  secret_hex TEXT NOT NULL,
+  ended INTEGER NOT NULL
+) STRICT;
+CREATE TABLE credentials (
+  game_id TEXT NOT NULL REFERENCES games (game_id),
+  position INTEGER NOT NULL,
+  clan TEXT NOT NULL,
+  token_sha256 TEXT NOT NULL,
+  PRIMARY KEY (game_id, position),
+  UNIQUE (game_id, clan)
+) STRICT;
+CREATE TABLE events (
+  game_id TEXT NOT NULL REFERENCES games (game_id),
+  position INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  event_id TEXT NOT NULL,
+  stored BLOB NOT NULL,
+  PRIMARY KEY (game_id, position),
+  UNIQUE (game_id, event_id)
+) STRICT;
+CREATE INDEX events_by_seq ON events (game_id, seq);
+CREATE TABLE batches (
+  game_id TEXT NOT NULL REFERENCES games (game_id),
+  first_event_id TEXT NOT NULL,
+  answer BLOB NOT NULL,
+  PRIMARY KEY (game_id, first_event_id)
+) STRICT;
+)sql",
+};
+constexpr int kSchemaVersion = sizeof(kMigrations) / sizeof(kMigrations[0]);
+
+// Returns the Status for SQLite result code `rc` while doing `action`.
+absl::Status SqliteError(sqlite3* db, int rc, absl::string_view action) {
+  std::string message =
+      absl::StrCat("sqlite: ", action, ": ", sqlite3_errstr(rc));
+  if (db != nullptr && sqlite3_errcode(db) == rc) {
+    absl::StrAppend(&message, " (", sqlite3_errmsg(db), ")");
+  }
+  switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return absl::UnavailableError(
+          absl::StrCat(message, "; another process kept the database locked"));
+    case SQLITE_FULL:
+      return absl::ResourceExhaustedError(message);
+    case SQLITE_TOOBIG:
+      return absl::InvalidArgumentError(message);
+    default:
+      return absl::InternalError(message);
+  }
+}
+
+// Returns `message` serialized deterministically (map entries sorted), so
+// that equal messages are stored as equal bytes.
+std::string SerializeDeterministic(const google::protobuf::MessageLite& m) {
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    m.SerializeToCodedStream(&coded);
+  }
+  return bytes;
+}
+
+absl::Status ParseStored(absl::string_view bytes, absl::string_view what,
+                         google::protobuf::MessageLite& message) {
+  if (!message.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return absl::DataLossError(
+        absl::StrCat("stored ", what, " does not parse"));
+  }
+  return absl::OkStatus();
+}
+
+// Returns the serialized events of a batch, or INVALID_ARGUMENT for a batch
+// GameStore::Append refuses before looking at the store.
+absl::StatusOr<std::vector<std::string>> SerializeBatch(
+    const std::vector<v1::StoredEvent>& events) {
+  if (events.empty()) {
+    return absl::InvalidArgumentError("cannot append an empty batch");
+  }
+  if (events.size() > GameStore::kMaxBatchEvents) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a batch holds at most ", GameStore::kMaxBatchEvents,
+                     " events, not ", events.size()));
+  }
+  absl::flat_hash_set<absl::string_view> ids;
+  std::vector<std::string> blobs;
+  blobs.reserve(events.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    const v1::StoredEvent& event = events[i];
+    const std::string where = absl::StrCat("event ", i + 1, " of the batch");
+    if (event.event_id().empty() || event.chain_hash().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, " lacks its event_id or chain_hash"));
+    }
+    if (!ids.insert(event.event_id()).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, " repeats event id \"", event.event_id(), "\""));
+    }
+    if (event.event().seq() > static_cast<uint64_t>(kMaxInt64)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, " has seq ", event.event().seq(),
+                       ", over the largest storable ", kMaxInt64));
+    }
+    if (event.ByteSizeLong() > GameStore::kMaxStoredEventBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, " (\"", event.event_id(), "\") is ", event.ByteSizeLong(),
+          " bytes, over the limit of ", GameStore::kMaxStoredEventBytes));
+    }
+    blobs.push_back(SerializeDeterministic(event));
+  }
+  return blobs;
+}
+
+}  // namespace
+
+// A cached prepared statement in use: binds parameters, steps, reads
+// columns, and on destruction resets the statement and clears its bindings
+// for the next user. Bind errors are kept and returned by Step.
+class SqliteGameStore::Statement {
+ public:
+  explicit Statement(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  Statement(Statement&& other) noexcept
+      : stmt_(std::exchange(other.stmt_, nullptr)),
+        bind_status_(std::move(other.bind_status_)) {}
+  Statement& operator=(Statement&&) = delete;
+  ~Statement() {
+    if (stmt_ != nullptr) Reset();
+  }
+
+  // Binds parameter `index` (1-based) to text, a blob or an integer. The
+  // value is copied.
+  void BindText(int index, absl::string_view text) {
+    Check(sqlite3_bind_text(stmt_, index, text.empty() ? "" : text.data(),
+                            static_cast<int>(text.size()), SQLITE_TRANSIENT));
+  }
+  void BindBlob(int index, absl::string_view bytes) {
+    Check(sqlite3_bind_blob(stmt_, index, bytes.empty() ? "" : bytes.data(),
+                            static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
+  }
+  void BindInt64(int index, int64_t value) {
+    Check(sqlite3_bind_int64(stmt_, index, value));
+  }
+
+  // Steps the statement: returns true with a row to read, false when done.
+  absl::StatusOr<bool> Step() {
+    if (!bind_status_.ok()) return bind_status_;
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    return SqliteError(sqlite3_db_handle(stmt_), rc, Action());
+  }
+
+  // Steps a statement that returns no rows.
+  absl::Status Run() {
+    absl::StatusOr<bool> row = Step();
+    if (!row.ok()) return row.status();
+    if (*row) return absl::InternalError(Action() + " returned a row");
+    return absl::OkStatus();
+  }
+
+  int64_t ColumnInt64(int column) {
+    return sqlite3_column_int64(stmt_, column);
+  }
+  std::string ColumnBytes(int column) {
+    const void* data = sqlite3_column_blob(stmt_, column);
+    const int size = sqlite3_column_bytes(stmt_, column);
+    if (data == nullptr) return "";
+    return std::string(static_cast<const char*>(data), size);
+  }
+
+  // Makes the statement ready to bind and step again.
+  void Reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    bind_status_ = absl::OkStatus();
+  }
+
+ private:
+  void Check(int rc) {
+    if (rc != SQLITE_OK && bind_status_.ok()) {
+      bind_status_ = SqliteError(sqlite3_db_handle(stmt_), rc,
+                                 absl::StrCat("bind for ", Action()));
+    }
+  }
+  std::string Action() const {
+    absl::string_view sql = sqlite3_sql(stmt_);
+    if (sql.size() > 60) sql = sql.substr(0, 60);
+    return absl::StrCat("\"", sql, "\"");
+  }
+
+  sqlite3_stmt* stmt_;
+  absl::Status bind_status_;
+};
+
+// A transaction that rolls back unless committed.
+class SqliteGameStore::Transaction {
+ public:
+  explicit Transaction(sqlite3* db) : db_(db) {}
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction() {
+    if (open_ && !sqlite3_get_autocommit(db_)) {
+      sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+  }
+
+  // Begins a write transaction, which takes the database's write lock now
+  // (waiting up to the busy timeout), or a read transaction.
+  absl::Status BeginWrite() { return Begin("BEGIN IMMEDIATE"); }
+  absl::Status BeginRead() { return Begin("BEGIN"); }
+
+  // Commits; with synchronous=FULL the commit is durable when this returns.
+  absl::Status Commit() {
+    const int rc = sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) return SqliteError(db_, rc, "COMMIT");
+    open_ = false;
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Begin(const char* sql) {
+    const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) return SqliteError(db_, rc, sql);
+    open_ = true;
+    return absl::OkStatus();
+  }
+
+  sqlite3* const db_;
+  bool open_ = false;
+};
+
+absl::StatusOr<std::unique_ptr<SqliteGameStore>> SqliteGameStore::Open(
+    const std::string& data_dir) {
+  return Open(data_dir, Options());
+}
+
+absl::StatusOr<std::unique_ptr<SqliteGameStore>> SqliteGameStore::Open(
+    const std::string& data_dir, const Options& options) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const bool created = fs::create_directories(data_dir, error);
+  if (error) {
+    return absl::InternalError(absl::StrCat("cannot create the data directory ",
+                                            data_dir, ": ", error.message()));
+  }
+  if (created) {
+    // The directory holds dice secrets: keep it to its owner.
+    fs::permissions(data_dir, fs::perms::owner_all, error);
+  }
+  const std::string path = (fs::path(data_dir) / kFileName).string();
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(
+      path.c_str(), &db,
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+      nullptr);
+  if (rc != SQLITE_OK) {
+    absl::Status status = SqliteError(db, rc, absl::StrCat("open ", path));
+    sqlite3_close_v2(db);
+    return status;
+  }
+  std::unique_ptr<SqliteGameStore> store(new SqliteGameStore(db));
+  absl::MutexLock lock(&store->mu_);
+  GUNBAI_RETURN_IF_ERROR(store->Configure(options));
+  GUNBAI_RETURN_IF_ERROR(store->Migrate());
+  return store;
+}
+
+SqliteGameStore::SqliteGameStore(sqlite3* db) : db_(db) {
+  sqlite3_extended_result_codes(db_, 1);
+}
+
+SqliteGameStore::~SqliteGameStore() {
+  absl::MutexLock lock(&mu_);
+  for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
+  sqlite3_close_v2(db_);
+}
+
+absl::Status SqliteGameStore::Configure(const Options& options) {
+  const int rc = sqlite3_busy_timeout(
+      db_, static_cast<int>(absl::ToInt64Milliseconds(options.busy_timeout)));
+  if (rc != SQLITE_OK) return SqliteError(db_, rc, "busy_timeout");
+  {
+    // journal_mode answers with the mode it ended up in.
+    absl::StatusOr<Statement> wal = Prepare("PRAGMA journal_mode=WAL");
+    if (!wal.ok()) return wal.status();
+    absl::StatusOr<bool> row = wal->Step();
+    if (!row.ok()) return row.status();
+    if (!*row || wal->ColumnBytes(0) != "wal") {
+      return absl::InternalError("sqlite: cannot switch to WAL journal mode");
+    }
+  }
+  GUNBAI_RETURN_IF_ERROR(Exec("PRAGMA synchronous=FULL"));
+  return Exec("PRAGMA foreign_keys=ON");
+}
+
+absl::Status SqliteGameStore::Migrate() {
+  auto read_version = [this]() -> absl::StatusOr<int64_t> {
+    mu_.AssertHeld();
+    absl::StatusOr<Statement> query = Prepare("PRAGMA user_version");
+    if (!query.ok()) return query.status();
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    return *row ? query->ColumnInt64(0) : 0;
+  };
+  absl::StatusOr<int64_t> version = read_version();
+  if (!version.ok()) return version.status();
+  if (*version == kSchemaVersion) return absl::OkStatus();
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
+  version = read_version();  // Another process may have migrated meanwhile.
+  if (!version.ok()) return version.status();
+  if (*version > kSchemaVersion) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the database has schema version ", *version, "; this gunbai reads ",
+        kSchemaVersion, " at most: upgrade gunbai"));
+  }
+  for (int64_t v = *version; v < kSchemaVersion; ++v) {
+    GUNBAI_RETURN_IF_ERROR(Exec(kMigrations[v]));
+  }
+  // PRAGMA takes no parameters; the number is ours.
+  GUNBAI_RETURN_IF_ERROR(
+      Exec(absl::StrCat("PRAGMA user_version=", kSchemaVersion).c_str()));
+  return transaction.Commit();
+}
+
+absl::StatusOr<SqliteGameStore::Statement> SqliteGameStore::Prepare(
+    const char* sql) {
+  auto it = statements_.find(sql);
+  if (it != statements_.end()) return Statement(it->second);
+  sqlite3_stmt* stmt = nullptr;
+  const int rc = sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                    &stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    return SqliteError(db_, rc, absl::StrCat("prepare \"", sql, "\""));
+  }
+  statements_.emplace(sql, stmt);
+  return Statement(stmt);
+}
+
+absl::Status SqliteGameStore::Exec(const char* sql) {
+  const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) return SqliteError(db_, rc, "exec");
+  return absl::OkStatus();
+}
+
+absl::Status SqliteGameStore::CreateGame(const GameRecord& game) {
+  if (game.game_id.empty()) {
+    return absl::InvalidArgumentError("a game needs an id");
+  }
+  v1::DiceCommitment dice = game.dice;
+  dice.clear_revealed_secret();  // Revealed from secret_hex once ended.
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
+  {
+    absl::StatusOr<Statement> insert = Prepare(
+        "INSERT INTO games (game_id, header, order_of_battle, settings, dice, "
+        "secret_hex, ended) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (game_id) DO NOTHING");
+    if (!insert.ok()) return insert.status();
+    insert->BindText(1, game.game_id);
+    insert->BindBlob(2, SerializeDeterministic(game.header));
+    insert->BindBlob(3, SerializeDeterministic(game.order_of_battle));
+    insert->BindBlob(4, SerializeDeterministic(game.settings));
+    insert->BindBlob(5, SerializeDeterministic(dice));
+    insert->BindText(6, game.secret_hex);
+    insert->BindInt64(7, game.ended ? 1 : 0);
+    GUNBAI_RETURN_IF_ERROR(insert->Run());
+  }
+  if (sqlite3_changes(db_) == 0) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("game \"", game.game_id, "\" already exists"));
+  }
+  GUNBAI_RETURN_IF_ERROR(InsertCredentials(game));
+  return transaction.Commit();
+}
+
+absl::Status SqliteGameStore::InsertCredentials(const GameRecord& game) {
+  absl::flat_hash_set<absl::string_view> clans;
+  absl::StatusOr<Statement> insert = Prepare(
+      "INSERT INTO credentials (game_id, position, clan, token_sha256) "
+      "VALUES (?, ?, ?, ?)");
+  if (!insert.ok()) return insert.status();
+  int64_t position = 0;
+  for (const auto& [clan, token_sha256] : game.credential_hashes) {
+    if (!clans.insert(clan).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("clan \"", clan, "\" has two credentials"));
+    }
+    insert->Reset();
+    insert->BindText(1, game.game_id);
+    insert->BindInt64(2, ++position);
+    insert->BindText(3, clan);
+    insert->BindText(4, token_sha256);
+    GUNBAI_RETURN_IF_ERROR(insert->Run());
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<GameRecord> SqliteGameStore::GetGame(absl::string_view game_id) {
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginRead());
+  GameRecord game;
+  {
+    absl::StatusOr<Statement> query = Prepare(
+        "SELECT header, order_of_battle, settings, dice, secret_hex, ended "
+        "FROM games WHERE game_id = ?");
+    if (!query.ok()) return query.status();
+    query->BindText(1, game_id);
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) {
+      return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+    }
+    game.game_id = std::string(game_id);
+    GUNBAI_RETURN_IF_ERROR(
+        ParseStored(query->ColumnBytes(0), "header", game.header));
+    GUNBAI_RETURN_IF_ERROR(ParseStored(query->ColumnBytes(1), "order of battle",
+                                       game.order_of_battle));
+    GUNBAI_RETURN_IF_ERROR(
+        ParseStored(query->ColumnBytes(2), "settings", game.settings));
+    GUNBAI_RETURN_IF_ERROR(
+        ParseStored(query->ColumnBytes(3), "dice commitment", game.dice));
+    game.secret_hex = query->ColumnBytes(4);
+    game.ended = query->ColumnInt64(5) != 0;
+    if (game.ended) game.dice.set_revealed_secret(game.secret_hex);
+  }
+  GUNBAI_RETURN_IF_ERROR(ReadCredentials(game));
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return game;
+}
+
+absl::Status SqliteGameStore::ReadCredentials(GameRecord& game) {
+  absl::StatusOr<Statement> query = Prepare(
+      "SELECT clan, token_sha256 FROM credentials WHERE game_id = ? "
+      "ORDER BY position");
+  if (!query.ok()) return query.status();
+  query->BindText(1, game.game_id);
+  while (true) {
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return absl::OkStatus();
+    game.credential_hashes.emplace_back(query->ColumnBytes(0),
+                                        query->ColumnBytes(1));
+  }
+}
+
+absl::StatusOr<std::vector<std::string>> SqliteGameStore::ListGames() {
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<Statement> query =
+      Prepare("SELECT game_id FROM games ORDER BY game_id");
+  if (!query.ok()) return query.status();
+  std::vector<std::string> ids;
+  while (true) {
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return ids;
+    ids.push_back(query->ColumnBytes(0));
+  }
+}
+
+absl::StatusOr<std::optional<std::string>> SqliteGameStore::FindBatch(
+    absl::string_view game_id, absl::string_view first_event_id) {
+  absl::MutexLock lock(&mu_);
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  absl::StatusOr<Statement> query = Prepare(
+      "SELECT answer FROM batches WHERE game_id = ? AND first_event_id = ?");
+  if (!query.ok()) return query.status();
+  query->BindText(1, game_id);
+  query->BindText(2, first_event_id);
+  absl::StatusOr<bool> row = query->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::nullopt;
+  return query->ColumnBytes(0);
+}
+
+absl::StatusOr<AppendResult> SqliteGameStore::Append(
+    absl::string_view game_id, uint64_t expected_version,
+    const std::vector<v1::StoredEvent>& events, absl::string_view answer) {
+  // Serialize outside the lock: other threads keep writing meanwhile.
+  absl::StatusOr<std::vector<std::string>> blobs = SerializeBatch(events);
+  if (!blobs.ok()) return blobs.status();
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  GUNBAI_RETURN_IF_ERROR(CheckNoEventStored(game_id, events));
+  absl::StatusOr<uint64_t> version = VersionLocked(game_id);
+  if (!version.ok()) return version.status();
+  if (*version != expected_version) {
+    return StaleVersion(game_id, expected_version, *version);
+  }
+  GUNBAI_RETURN_IF_ERROR(InsertEvents(game_id, *version, events, *blobs));
+  {
+    absl::StatusOr<Statement> insert = Prepare(
+        "INSERT INTO batches (game_id, first_event_id, answer) "
+        "VALUES (?, ?, ?)");
+    if (!insert.ok()) return insert.status();
+    insert->BindText(1, game_id);
+    insert->BindText(2, events.front().event_id());
+    insert->BindBlob(3, answer);
+    GUNBAI_RETURN_IF_ERROR(insert->Run());
+  }
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return AppendResult{*version + events.size(), events.back().chain_hash(),
+                      std::string(answer)};
+}
+
+absl::Status SqliteGameStore::CheckGameExists(absl::string_view game_id) {
+  absl::StatusOr<Statement> query =
+      Prepare("SELECT 1 FROM games WHERE game_id = ?");
+  if (!query.ok()) return query.status();
+  query->BindText(1, game_id);
+  absl::StatusOr<bool> row = query->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) {
+    return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> SqliteGameStore::VersionLocked(
+    absl::string_view game_id) {
+  absl::StatusOr<Statement> query = Prepare(
+      "SELECT COALESCE(MAX(position), 0) FROM events WHERE game_id = ?");
+  if (!query.ok()) return query.status();
+  query->BindText(1, game_id);
+  absl::StatusOr<bool> row = query->Step();
+  if (!row.ok()) return row.status();
+  return *row ? static_cast<uint64_t>(query->ColumnInt64(0)) : 0;
+}
+
+absl::Status SqliteGameStore::StaleVersion(absl::string_view game_id,
+                                           uint64_t expected_version,
+                                           uint64_t version) {
+  if (expected_version > version) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "version ", expected_version, " is ahead of the game: it has ", version,
+        " events; read it from the start and retry"));
+  }
+  // The first event the caller has not seen; its seq is usually its
+  // position, but the store does not insist.
+  int64_t next_seq = static_cast<int64_t>(expected_version) + 1;
+  absl::StatusOr<Statement> query =
+      Prepare("SELECT seq FROM events WHERE game_id = ? AND position = ?");
+  if (!query.ok()) return query.status();
+  query->BindText(1, game_id);
+  query->BindInt64(2, static_cast<int64_t>(expected_version) + 1);
+  absl::StatusOr<bool> row = query->Step();
+  if (!row.ok()) return row.status();
+  if (*row) next_seq = query->ColumnInt64(0);
+  return absl::FailedPreconditionError(
+      absl::StrCat("stale version ", expected_version, ": the game has ",
+                   version, " events; read from seq ", next_seq, " and retry"));
+}
+
+absl::Status SqliteGameStore::CheckNoEventStored(
+    absl::string_view game_id, const std::vector<v1::StoredEvent>& events) {
+  absl::StatusOr<Statement> query =
+      Prepare("SELECT position FROM events WHERE game_id = ? AND event_id = ?");
+  if (!query.ok()) return query.status();
+  for (const v1::StoredEvent& event : events) {
+    query->Reset();
+    query->BindText(1, game_id);
+    query->BindText(2, event.event_id());
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    if (*row) {
+      return absl::AlreadyExistsError(absl::StrCat(
+          "event \"", event.event_id(), "\" is already stored, at position ",
+          query->ColumnInt64(0), " of game \"", game_id,
+          "\"; a retried batch must be sent whole, as first sent"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SqliteGameStore::InsertEvents(
+    absl::string_view game_id, uint64_t version,
+    const std::vector<v1::StoredEvent>& events,
+    const std::vector<std::string>& blobs) {
+  absl::StatusOr<Statement> insert = Prepare(
+      "INSERT INTO events (game_id, position, seq, event_id, stored) "
+      "VALUES (?, ?, ?, ?, ?)");
+  if (!insert.ok()) return insert.status();
+  for (size_t i = 0; i < events.size(); ++i) {
+    insert->Reset();
+    insert->BindText(1, game_id);
+    insert->BindInt64(2, static_cast<int64_t>(version + i + 1));
+    insert->BindInt64(3, static_cast<int64_t>(events[i].event().seq()));
+    insert->BindText(4, events[i].event_id());
+    insert->BindBlob(5, blobs[i]);
+    GUNBAI_RETURN_IF_ERROR(insert->Run());
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<v1::StoredEvent>> SqliteGameStore::ReadEvents(
+    absl::string_view game_id, uint64_t from_seq) {
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginRead());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  std::vector<v1::StoredEvent> events;
+  // Stored seqs fit in an int64; a larger from_seq matches nothing.
+  if (from_seq > static_cast<uint64_t>(kMaxInt64)) return events;
+  {
+    // Reading all walks the primary key in order; reading a tail finds it
+    // by seq and sorts the few rows.
+    absl::StatusOr<Statement> query =
+        from_seq == 0
+            ? Prepare(
+                  "SELECT stored FROM events WHERE game_id = ? "
+                  "ORDER BY position")
+            : Prepare(
+                  "SELECT stored FROM events WHERE game_id = ? AND seq >= ? "
+                  "ORDER BY position");
+    if (!query.ok()) return query.status();
+    query->BindText(1, game_id);
+    if (from_seq != 0) query->BindInt64(2, static_cast<int64_t>(from_seq));
+    while (true) {
+      absl::StatusOr<bool> row = query->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) break;
+      GUNBAI_RETURN_IF_ERROR(
+          ParseStored(query->ColumnBytes(0), "event", events.emplace_back()));
+    }
+  }
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return events;
+}
+
+absl::StatusOr<uint64_t> SqliteGameStore::Version(absl::string_view game_id) {
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginRead());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  absl::StatusOr<uint64_t> version = VersionLocked(game_id);
+  if (!version.ok()) return version.status();
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return version;
+}
+
+absl::Status SqliteGameStore::MarkEnded(absl::string_view game_id) {
+  absl::MutexLock lock(&mu_);
+  {
+    absl::StatusOr<Statement> update =
+        Prepare("UPDATE games SET ended = 1 WHERE game_id = ?");
+    if (!update.ok()) return update.status();
+    update->BindText(1, game_id);
+    GUNBAI_RETURN_IF_ERROR(update->Run());
+  }
+  if (sqlite3_changes(db_) == 0) {
+    return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace gunbai::service
+
+#undef GUNBAI_RETURN_IF_ERROR

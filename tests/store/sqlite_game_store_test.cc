@@ -1,0 +1,492 @@
+// Tests of SqliteGameStore against a real SQLite file in a fresh directory
+// per test: the game record, optimistic appends, retries, reads, reopening
+// and concurrent writers.
+#include "service/sqlite_game_store.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/game_service.pb.h"
+#include "service/game_store.h"
+
+namespace gunbai::service {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+using ::google::protobuf::util::MessageDifferencer;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// Returns a new, empty directory for one test's database.
+std::string FreshDataDir() {
+  static std::atomic<int> counter{0};
+  const ::testing::TestInfo* test =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) /
+      absl::StrCat("game_store_", test->test_suite_name(), "_", test->name(),
+                   "_", getpid(), "_", counter++);
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+GameRecord MakeGame(const std::string& game_id) {
+  GameRecord game;
+  game.game_id = game_id;
+  game.header.set_game_id(game_id);
+  game.header.mutable_ruleset()->set_name("daimyo");
+  game.header.set_event("test league, round 1");
+  v1::Clan* oda = game.header.add_clans();
+  oda->set_id("oda");
+  oda->set_player("Nobunaga");
+  game.header.add_clans()->set_id("takeda");
+  v1::Unit* unit = game.order_of_battle.add_units();
+  unit->set_id("oda-ash-1");
+  unit->set_clan("oda");
+  unit->set_stands(6);
+  game.settings.set_policy(v1::APPEND_POLICY_STRICT);
+  game.settings.set_dice_mode(v1::DICE_MODE_SERVER);
+  game.dice.set_secret_sha256(std::string(64, 'a'));
+  v1::PlayerSeed* seed = game.dice.add_player_seeds();
+  seed->set_clan("oda");
+  seed->set_seed_hex("beef");
+  game.secret_hex = "5ec7e7";
+  game.credential_hashes = {{"takeda", std::string(64, 't')},
+                            {"oda", std::string(64, 'o')}};
+  return game;
+}
+
+v1::StoredEvent MakeEvent(const std::string& event_id, uint64_t seq) {
+  v1::StoredEvent stored;
+  stored.set_event_id(event_id);
+  stored.set_chain_hash(absl::StrCat("hash-of-", event_id));
+  stored.mutable_event()->set_seq(seq);
+  stored.mutable_event()->set_turn(1);
+  stored.mutable_event()->set_clan("oda");
+  stored.mutable_event()->mutable_turn_end();
+  return stored;
+}
+
+// Returns events "<prefix>-<first_seq>"... with seqs first_seq...
+std::vector<v1::StoredEvent> MakeEvents(const std::string& prefix,
+                                        uint64_t first_seq, int count) {
+  std::vector<v1::StoredEvent> events;
+  for (int i = 0; i < count; ++i) {
+    events.push_back(
+        MakeEvent(absl::StrCat(prefix, "-", first_seq + i), first_seq + i));
+  }
+  return events;
+}
+
+std::vector<std::string> Ids(const std::vector<v1::StoredEvent>& events) {
+  std::vector<std::string> ids;
+  for (const v1::StoredEvent& event : events) ids.push_back(event.event_id());
+  return ids;
+}
+
+class SqliteGameStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    data_dir_ = FreshDataDir();
+    Reopen();
+  }
+
+  void TearDown() override {
+    store_.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(data_dir_, ignored);
+  }
+
+  // Closes the store and opens it again on the same directory.
+  void Reopen() {
+    store_.reset();
+    absl::StatusOr<std::unique_ptr<SqliteGameStore>> store =
+        SqliteGameStore::Open(data_dir_);
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+  }
+
+  void CreateGame(const std::string& game_id) {
+    absl::Status status = store_->CreateGame(MakeGame(game_id));
+    ASSERT_TRUE(status.ok()) << status;
+  }
+
+  void AppendOk(const std::string& game_id, uint64_t version,
+                const std::vector<v1::StoredEvent>& events,
+                const std::string& answer = "answer") {
+    absl::StatusOr<AppendResult> result =
+        store_->Append(game_id, version, events, answer);
+    ASSERT_TRUE(result.ok()) << result.status();
+  }
+
+  uint64_t VersionOf(const std::string& game_id) {
+    absl::StatusOr<uint64_t> version = store_->Version(game_id);
+    EXPECT_TRUE(version.ok()) << version.status();
+    return version.value_or(0);
+  }
+
+  std::vector<v1::StoredEvent> Read(const std::string& game_id,
+                                    uint64_t from_seq = 0) {
+    absl::StatusOr<std::vector<v1::StoredEvent>> events =
+        store_->ReadEvents(game_id, from_seq);
+    EXPECT_TRUE(events.ok()) << events.status();
+    return events.value_or(std::vector<v1::StoredEvent>());
+  }
+
+  std::string data_dir_;
+  std::unique_ptr<SqliteGameStore> store_;
+};
+
+void ExpectSameRecord(const GameRecord& got, const GameRecord& want) {
+  EXPECT_EQ(got.game_id, want.game_id);
+  EXPECT_TRUE(MessageDifferencer::Equals(got.header, want.header));
+  EXPECT_TRUE(
+      MessageDifferencer::Equals(got.order_of_battle, want.order_of_battle));
+  EXPECT_TRUE(MessageDifferencer::Equals(got.settings, want.settings));
+  EXPECT_TRUE(MessageDifferencer::Equals(got.dice, want.dice))
+      << got.dice.DebugString();
+  EXPECT_EQ(got.secret_hex, want.secret_hex);
+  EXPECT_EQ(got.credential_hashes, want.credential_hashes);
+  EXPECT_EQ(got.ended, want.ended);
+}
+
+TEST_F(SqliteGameStoreTest, CreatesTheFileInTheDataDirectory) {
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(data_dir_) /
+                                      SqliteGameStore::kFileName));
+}
+
+TEST_F(SqliteGameStoreTest, CreatedGameReadsBackAndIsListed) {
+  CreateGame("kawanakajima");
+  CreateGame("anegawa");
+  absl::StatusOr<GameRecord> game = store_->GetGame("kawanakajima");
+  ASSERT_TRUE(game.ok()) << game.status();
+  ExpectSameRecord(*game, MakeGame("kawanakajima"));
+  absl::StatusOr<std::vector<std::string>> ids = store_->ListGames();
+  ASSERT_TRUE(ids.ok()) << ids.status();
+  EXPECT_THAT(*ids, ElementsAre("anegawa", "kawanakajima"));
+  EXPECT_EQ(VersionOf("anegawa"), 0u);
+  EXPECT_TRUE(Read("anegawa").empty());
+}
+
+TEST_F(SqliteGameStoreTest, UnknownGameIsNotFoundEverywhere) {
+  CreateGame("anegawa");
+  const absl::StatusCode kNotFound = absl::StatusCode::kNotFound;
+  EXPECT_EQ(store_->GetGame("nagashino").status().code(), kNotFound);
+  EXPECT_EQ(store_->Version("nagashino").status().code(), kNotFound);
+  EXPECT_EQ(store_->ReadEvents("nagashino", 0).status().code(), kNotFound);
+  EXPECT_EQ(store_->FindBatch("nagashino", "e-1").status().code(), kNotFound);
+  EXPECT_EQ(store_->MarkEnded("nagashino").code(), kNotFound);
+  EXPECT_EQ(store_->Append("nagashino", 0, MakeEvents("e", 1, 1), "a")
+                .status()
+                .code(),
+            kNotFound);
+}
+
+TEST_F(SqliteGameStoreTest, CreatingATakenIdIsAlreadyExistsAndKeepsTheFirst) {
+  CreateGame("anegawa");
+  GameRecord second = MakeGame("anegawa");
+  second.secret_hex = "0ther";
+  second.credential_hashes = {{"mori", "m"}};
+  absl::Status status = store_->CreateGame(second);
+  EXPECT_EQ(status.code(), absl::StatusCode::kAlreadyExists) << status;
+  absl::StatusOr<GameRecord> game = store_->GetGame("anegawa");
+  ASSERT_TRUE(game.ok()) << game.status();
+  ExpectSameRecord(*game, MakeGame("anegawa"));
+}
+
+TEST_F(SqliteGameStoreTest, CreateRefusesAnEmptyIdOrAClanWithTwoCredentials) {
+  EXPECT_EQ(store_->CreateGame(MakeGame("")).code(),
+            absl::StatusCode::kInvalidArgument);
+  GameRecord game = MakeGame("anegawa");
+  game.credential_hashes.push_back({"oda", "again"});
+  EXPECT_EQ(store_->CreateGame(game).code(),
+            absl::StatusCode::kInvalidArgument);
+  // Nothing of the refused game was written.
+  EXPECT_EQ(store_->GetGame("anegawa").status().code(),
+            absl::StatusCode::kNotFound);
+  CreateGame("anegawa");
+}
+
+TEST_F(SqliteGameStoreTest, AppendAtTheRightVersionStoresTheBatch) {
+  CreateGame("anegawa");
+  const std::vector<v1::StoredEvent> batch = MakeEvents("e", 1, 3);
+  absl::StatusOr<AppendResult> result =
+      store_->Append("anegawa", 0, batch, "first answer");
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->version, 3u);
+  EXPECT_EQ(result->head_hash, "hash-of-e-3");
+  EXPECT_EQ(result->answer, "first answer");
+
+  result = store_->Append("anegawa", 3, MakeEvents("e", 4, 2), "second");
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->version, 5u);
+  EXPECT_EQ(VersionOf("anegawa"), 5u);
+  const std::vector<v1::StoredEvent> events = Read("anegawa");
+  EXPECT_THAT(Ids(events), ElementsAre("e-1", "e-2", "e-3", "e-4", "e-5"));
+  EXPECT_TRUE(MessageDifferencer::Equals(events[0], batch[0]));
+}
+
+TEST_F(SqliteGameStoreTest, StaleVersionIsRefusedWithTheCurrentVersion) {
+  CreateGame("anegawa");
+  AppendOk("anegawa", 0, MakeEvents("e", 1, 5));
+  absl::StatusOr<AppendResult> result =
+      store_->Append("anegawa", 3, MakeEvents("late", 4, 2), "late answer");
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(result.status().message(),
+              HasSubstr("stale version 3: the game has 5 events; read from "
+                        "seq 4 and retry"));
+  // Nothing of the refused batch was written.
+  EXPECT_EQ(VersionOf("anegawa"), 5u);
+  EXPECT_EQ(*store_->FindBatch("anegawa", "late-4"), std::nullopt);
+  EXPECT_THAT(Ids(Read("anegawa", 4)), ElementsAre("e-4", "e-5"));
+
+  result = store_->Append("anegawa", 7, MakeEvents("ahead", 8, 1), "x");
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(result.status().message(), HasSubstr("has 5 events"));
+  EXPECT_EQ(VersionOf("anegawa"), 5u);
+}
+
+TEST_F(SqliteGameStoreTest, FindBatchReturnsTheStoredAnswerOfARetry) {
+  CreateGame("anegawa");
+  const std::vector<v1::StoredEvent> batch = MakeEvents("e", 1, 2);
+  AppendOk("anegawa", 0, batch, "the answer");
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    absl::StatusOr<std::optional<std::string>> answer =
+        store_->FindBatch("anegawa", "e-1");
+    ASSERT_TRUE(answer.ok()) << answer.status();
+    EXPECT_EQ(*answer, "the answer");
+  }
+  // Only a batch's first event id finds it.
+  EXPECT_EQ(*store_->FindBatch("anegawa", "e-2"), std::nullopt);
+  EXPECT_EQ(*store_->FindBatch("anegawa", "never-sent"), std::nullopt);
+  // A whole retry that skipped FindBatch writes nothing twice.
+  absl::StatusOr<AppendResult> retry =
+      store_->Append("anegawa", 0, batch, "the answer");
+  EXPECT_EQ(retry.status().code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(VersionOf("anegawa"), 2u);
+}
+
+TEST_F(SqliteGameStoreTest, PartialRetryIsAlreadyExistsAndWritesNothing) {
+  CreateGame("anegawa");
+  AppendOk("anegawa", 0, {MakeEvent("a", 1), MakeEvent("b", 2)});
+  absl::StatusOr<AppendResult> result = store_->Append(
+      "anegawa", 2, {MakeEvent("b", 3), MakeEvent("c", 4)}, "partial");
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_THAT(result.status().message(), HasSubstr("\"b\""));
+  // The same when the stored id comes later in the batch, and when the
+  // version is stale too.
+  result = store_->Append("anegawa", 0, {MakeEvent("c", 3), MakeEvent("a", 4)},
+                          "partial");
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(VersionOf("anegawa"), 2u);
+  EXPECT_THAT(Ids(Read("anegawa")), ElementsAre("a", "b"));
+  EXPECT_EQ(*store_->FindBatch("anegawa", "c"), std::nullopt);
+  // The same event id in another game is no retry.
+  CreateGame("nagashino");
+  AppendOk("nagashino", 0, {MakeEvent("a", 1)});
+}
+
+TEST_F(SqliteGameStoreTest, ReadsFromASeq) {
+  CreateGame("anegawa");
+  AppendOk("anegawa", 0, MakeEvents("e", 1, 3));
+  AppendOk("anegawa", 3, MakeEvents("e", 4, 2));
+  EXPECT_THAT(Ids(Read("anegawa", 0)),
+              ElementsAre("e-1", "e-2", "e-3", "e-4", "e-5"));
+  EXPECT_THAT(Ids(Read("anegawa", 1)),
+              ElementsAre("e-1", "e-2", "e-3", "e-4", "e-5"));
+  EXPECT_THAT(Ids(Read("anegawa", 3)), ElementsAre("e-3", "e-4", "e-5"));
+  EXPECT_THAT(Ids(Read("anegawa", 5)), ElementsAre("e-5"));
+  EXPECT_TRUE(Read("anegawa", 6).empty());
+  EXPECT_TRUE(Read("anegawa", std::numeric_limits<uint64_t>::max()).empty());
+}
+
+TEST_F(SqliteGameStoreTest, RefusesBatchesOverTheBounds) {
+  CreateGame("anegawa");
+  const absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+  EXPECT_EQ(store_->Append("anegawa", 0, {}, "").status().code(), kInvalid);
+  EXPECT_EQ(store_
+                ->Append("anegawa", 0,
+                         MakeEvents("e", 1, GameStore::kMaxBatchEvents + 1), "")
+                .status()
+                .code(),
+            kInvalid);
+  v1::StoredEvent huge = MakeEvent("huge", 1);
+  huge.mutable_event()->set_clan(
+      std::string(GameStore::kMaxStoredEventBytes, 'x'));
+  EXPECT_EQ(store_->Append("anegawa", 0, {huge}, "").status().code(), kInvalid);
+  EXPECT_EQ(
+      store_->Append("anegawa", 0, {MakeEvent("a", 1), MakeEvent("a", 2)}, "")
+          .status()
+          .code(),
+      kInvalid);
+  v1::StoredEvent unchained = MakeEvent("a", 1);
+  unchained.clear_chain_hash();
+  EXPECT_EQ(store_->Append("anegawa", 0, {unchained}, "").status().code(),
+            kInvalid);
+  EXPECT_EQ(VersionOf("anegawa"), 0u);
+  // The largest batch is accepted.
+  AppendOk("anegawa", 0, MakeEvents("e", 1, GameStore::kMaxBatchEvents));
+  EXPECT_EQ(VersionOf("anegawa"), GameStore::kMaxBatchEvents);
+}
+
+TEST_F(SqliteGameStoreTest, MarkEndedRevealsTheSecret) {
+  CreateGame("anegawa");
+  absl::StatusOr<GameRecord> game = store_->GetGame("anegawa");
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_FALSE(game->ended);
+  EXPECT_EQ(game->dice.revealed_secret(), "");
+  ASSERT_TRUE(store_->MarkEnded("anegawa").ok());
+  ASSERT_TRUE(store_->MarkEnded("anegawa").ok());  // Again: no change.
+  game = store_->GetGame("anegawa");
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_TRUE(game->ended);
+  EXPECT_EQ(game->dice.revealed_secret(), "5ec7e7");
+  EXPECT_EQ(game->secret_hex, "5ec7e7");
+}
+
+TEST_F(SqliteGameStoreTest, ReopenedStoreHoldsEverything) {
+  CreateGame("anegawa");
+  CreateGame("nagashino");
+  AppendOk("anegawa", 0, MakeEvents("e", 1, 3), "answer one");
+  AppendOk("anegawa", 3, MakeEvents("e", 4, 1), "answer two");
+  ASSERT_TRUE(store_->MarkEnded("nagashino").ok());
+  Reopen();
+
+  EXPECT_THAT(*store_->ListGames(), ElementsAre("anegawa", "nagashino"));
+  absl::StatusOr<GameRecord> game = store_->GetGame("anegawa");
+  ASSERT_TRUE(game.ok()) << game.status();
+  ExpectSameRecord(*game, MakeGame("anegawa"));
+  EXPECT_TRUE(store_->GetGame("nagashino")->ended);
+  EXPECT_EQ(VersionOf("anegawa"), 4u);
+  EXPECT_THAT(Ids(Read("anegawa")), ElementsAre("e-1", "e-2", "e-3", "e-4"));
+  EXPECT_EQ(*store_->FindBatch("anegawa", "e-4"), "answer two");
+  AppendOk("anegawa", 4, MakeEvents("e", 5, 1));
+  EXPECT_EQ(VersionOf("anegawa"), 5u);
+}
+
+TEST_F(SqliteGameStoreTest, ConcurrentWritersStoreEveryEventOnceInOrder) {
+  CreateGame("anegawa");
+  constexpr int kThreads = 4;
+  constexpr int kEventsPerThread = 40;
+  std::atomic<int> errors{0};
+  std::atomic<int> stale{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEventsPerThread; ++i) {
+        while (true) {
+          absl::StatusOr<uint64_t> version = store_->Version("anegawa");
+          if (!version.ok()) {
+            ++errors;
+            return;
+          }
+          // Each writer builds its event on the version it read.
+          absl::StatusOr<AppendResult> result = store_->Append(
+              "anegawa", *version,
+              {MakeEvent(absl::StrCat("t", t, "-", i), *version + 1)}, "a");
+          if (result.ok()) break;
+          if (result.status().code() != absl::StatusCode::kFailedPrecondition) {
+            ++errors;
+            return;
+          }
+          ++stale;
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(errors, 0);
+  const std::vector<v1::StoredEvent> events = Read("anegawa");
+  ASSERT_EQ(events.size(), size_t{kThreads * kEventsPerThread});
+  absl::flat_hash_set<std::string> ids;
+  for (size_t i = 0; i < events.size(); ++i) {
+    // Built on version i, so its seq is its position i + 1.
+    EXPECT_EQ(events[i].event().seq(), i + 1);
+    EXPECT_TRUE(ids.insert(events[i].event_id()).second)
+        << events[i].event_id();
+  }
+  EXPECT_EQ(VersionOf("anegawa"), events.size());
+  ::testing::Test::RecordProperty("stale_retries", stale.load());
+}
+
+// Opens a second, raw connection to the store's file.
+sqlite3* OpenRaw(const std::string& data_dir) {
+  sqlite3* db = nullptr;
+  const std::string path =
+      (std::filesystem::path(data_dir) / SqliteGameStore::kFileName).string();
+  EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  return db;
+}
+
+TEST_F(SqliteGameStoreTest, UsesTheWriteAheadLog) {
+  sqlite3* raw = OpenRaw(data_dir_);
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(raw, "PRAGMA journal_mode", -1, &stmt, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_EQ(
+      std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0))),
+      "wal");
+  sqlite3_finalize(stmt);
+  sqlite3_close(raw);
+}
+
+TEST_F(SqliteGameStoreTest, AnotherProcessesWriteLockIsUnavailable) {
+  CreateGame("anegawa");
+  store_.reset();
+  SqliteGameStore::Options options;
+  options.busy_timeout = absl::Milliseconds(50);
+  absl::StatusOr<std::unique_ptr<SqliteGameStore>> store =
+      SqliteGameStore::Open(data_dir_, options);
+  ASSERT_TRUE(store.ok()) << store.status();
+  sqlite3* raw = OpenRaw(data_dir_);
+  ASSERT_EQ(sqlite3_exec(raw, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  absl::StatusOr<AppendResult> result =
+      (*store)->Append("anegawa", 0, MakeEvents("e", 1, 1), "a");
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnavailable)
+      << result.status();
+  // Reads go on meanwhile.
+  EXPECT_EQ(*(*store)->Version("anegawa"), 0u);
+  ASSERT_EQ(sqlite3_exec(raw, "ROLLBACK", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(raw);
+  result = (*store)->Append("anegawa", 0, MakeEvents("e", 1, 1), "a");
+  EXPECT_TRUE(result.ok()) << result.status();
+}
+
+TEST_F(SqliteGameStoreTest, RefusesADatabaseFromANewerSchema) {
+  store_.reset();
+  sqlite3* raw = OpenRaw(data_dir_);
+  ASSERT_EQ(
+      sqlite3_exec(raw, "PRAGMA user_version=99", nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(raw);
+  absl::StatusOr<std::unique_ptr<SqliteGameStore>> store =
+      SqliteGameStore::Open(data_dir_);
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition)
+      << store.status();
+}
+
+}  // namespace
+}  // namespace gunbai::service
