@@ -98,12 +98,11 @@ absl::Status ParseJson(absl::string_view bytes, absl::string_view source,
 absl::Status ParseBinary(absl::string_view bytes, absl::string_view source,
                          google::protobuf::Message& log) {
   if (!log.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source,
-                     ": not a valid binary ", log.GetDescriptor()->full_name(),
-                     "; "
-                     "name a text or JSON log with --input-format or its file "
-                     "extension"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        source, ": not a valid binary ", log.GetDescriptor()->full_name(),
+        "; "
+        "name a text or JSON log with --input-format or its file "
+        "extension"));
   }
   return absl::OkStatus();
 }
@@ -135,10 +134,10 @@ absl::Status ParseMessage(absl::string_view bytes, LogFormat format,
                           absl::string_view source_name,
                           google::protobuf::Message& message) {
   if (bytes.size() > kMaxLogBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        source_name, ": the input is ", bytes.size(),
-        " bytes; the largest accepted is ", kMaxLogBytes,
-        ". Split the game into several logs."));
+    return absl::InvalidArgumentError(
+        absl::StrCat(source_name, ": the input is ", bytes.size(),
+                     " bytes; the largest accepted is ", kMaxLogBytes,
+                     ". Split the game into several logs."));
   }
   switch (format) {
     case LogFormat::kText:
@@ -170,8 +169,8 @@ absl::StatusOr<BattleLog> ParseBattleLog(absl::string_view bytes,
 absl::StatusOr<gunbai::v1::ExportedGame> ParseExportedGame(
     absl::string_view bytes, absl::string_view source_name) {
   gunbai::v1::ExportedGame game;
-  absl::Status s = ParseMessage(bytes, FormatFromFileName(source_name),
-                                source_name, game);
+  absl::Status s =
+      ParseMessage(bytes, FormatFromFileName(source_name), source_name, game);
   if (!s.ok()) return s;
   return game;
 }

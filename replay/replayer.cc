@@ -49,6 +49,7 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   owed_move_rounds_.assign(state_.units.size(), 0);
   halt_cause_seq_.assign(state_.units.size(), 0);
   may_counter_charge_.assign(state_.units.size(), -1);
+  rout_moved_this_activation_.assign(state_.units.size(), false);
   const auto& ref = log.header().ruleset();
   if (!ref.name().empty() && ref.name() != rules_.name) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -530,7 +531,9 @@ void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
     Report(std::move(f));
     killed = roll.claimed_killed();
   }
+  const int unit = state_.leaders[leader].attached_unit;
   ApplyLeaderLoss(leader, killed);
+  if (killed && unit >= 0) OweLeaderDeathTests(unit, roll.units_near());
 }
 
 void Replayer::ApplyLeaderLoss(int leader, bool killed) {

@@ -196,6 +196,7 @@ class Replayer : private rules::FindingSink {
   std::vector<std::uint64_t> halt_cause_seq_;
   std::vector<int> may_counter_charge_;  // The charger it may counter, or -1.
   std::vector<int> frenzied_this_activation_;
+  std::vector<bool> rout_moved_this_activation_;
   struct EndOfTurnTest {
     int unit;
     std::uint64_t seq;

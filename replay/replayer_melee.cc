@@ -382,6 +382,9 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
       if (!s.routing || owed_moves_[unit] != OwedMove::kNone) {
         TakeOwedMove(unit, move, {OwedMove::kRout});
       }
+      if (state_.profiles[unit].clan == state_.active_clan) {
+        rout_moved_this_activation_[unit] = true;
+      }
       ApplyRout(unit, move);
       break;
     case v1::RESULT_MOVE_KIND_FOLLOW_UP:

@@ -151,6 +151,8 @@ void Replayer::StartActivation() {
     }
   }
   std::fill(may_counter_charge_.begin(), may_counter_charge_.end(), -1);
+  std::fill(rout_moved_this_activation_.begin(),
+            rout_moved_this_activation_.end(), false);
 }
 
 void Replayer::EndActivation() {
@@ -177,7 +179,7 @@ bool Replayer::CheckTestTiming(int unit, int reason) {
   const MoraleReasons bit = static_cast<MoraleReasons>(1u << reason);
   if (reason == 8) {
     if (state_.profiles[unit].clan != state_.active_clan ||
-        state_.phase != Phase::kMovement) {
+        state_.phase != Phase::kMovement || rout_moved_this_activation_[unit]) {
       Violation("daimyo.morale.timing", id,
                 absl::StrCat(UnitLabel(state_, unit),
                              " tests to rally outside its clan's activation; "

@@ -46,7 +46,8 @@ absl::StatusOr<std::string> BearerToken(const grpc::ServerContext& context) {
 }
 
 bool SameHash(absl::string_view a, absl::string_view b) {
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+  return a.size() == b.size() &&
+         CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 absl::StatusOr<std::string> LoadUmpireToken(const std::string& path) {

@@ -34,7 +34,8 @@ namespace {
 
 namespace v1 = ::gunbai::v1;
 
-constexpr char kGameUsage[] = R"(gunbai game - live games on a gunbaid (play-by-email)
+constexpr char kGameUsage[] =
+    R"(gunbai game - live games on a gunbaid (play-by-email)
 
 Usage:
   gunbai game create [--policy=strict|record] [--dice=recorded|server]
@@ -104,19 +105,30 @@ std::string ParseGameArgs(const std::vector<std::string>& args,
       return absl::StrCat("--", name, " needs a value");
     }
     uint64_t n = 0;
-    if (name == "server") o.server = value;
-    else if (name == "game") o.game = value;
-    else if (name == "token-file") o.token_file = value;
-    else if (name == "tls-ca") o.tls_ca = value;
-    else if (name == "format") o.format = value;
-    else if (name == "policy") o.policy = value;
-    else if (name == "dice") o.dice = value;
-    else if (name == "seed") o.seeds.push_back(value);
+    if (name == "server")
+      o.server = value;
+    else if (name == "game")
+      o.game = value;
+    else if (name == "token-file")
+      o.token_file = value;
+    else if (name == "tls-ca")
+      o.tls_ca = value;
+    else if (name == "format")
+      o.format = value;
+    else if (name == "policy")
+      o.policy = value;
+    else if (name == "dice")
+      o.dice = value;
+    else if (name == "seed")
+      o.seeds.push_back(value);
     else if (name == "expected-version" && absl::SimpleAtoi(value, &n)) {
       o.expected_version = n;
-    } else if (name == "at" && absl::SimpleAtoi(value, &n)) o.at = n;
-    else if (name == "from" && absl::SimpleAtoi(value, &n)) o.from = n;
-    else return absl::StrCat("unknown option or bad value: --", name);
+    } else if (name == "at" && absl::SimpleAtoi(value, &n))
+      o.at = n;
+    else if (name == "from" && absl::SimpleAtoi(value, &n))
+      o.from = n;
+    else
+      return absl::StrCat("unknown option or bad value: --", name);
   }
   return "";
 }
@@ -164,7 +176,8 @@ struct Connection {
 
 absl::StatusOr<Connection> Connect(const GameOptions& o) {
   if (o.server.empty()) {
-    return absl::InvalidArgumentError("give the daemon with --server=HOST:PORT");
+    return absl::InvalidArgumentError(
+        "give the daemon with --server=HOST:PORT");
   }
   auto token = Token(o);
   if (!token.ok()) return token.status();
@@ -216,8 +229,9 @@ std::string FindingsText(
   *report.mutable_findings() = findings;
   std::string out;
   for (const v1::Finding& f : findings) {
-    absl::StrAppend(&out, "  seq ", f.seq(), "  ", v1::Severity_Name(f.severity()),
-                    "  ", f.rule_id(), "\n    ", f.message(), "\n");
+    absl::StrAppend(&out, "  seq ", f.seq(), "  ",
+                    v1::Severity_Name(f.severity()), "  ", f.rule_id(),
+                    "\n    ", f.message(), "\n");
   }
   return out;
 }
@@ -242,9 +256,10 @@ int Create(const GameOptions& o, std::ostream& out, std::ostream& err) {
   if (!log.ok()) return Fail(err, log.status());
   if (log->events_size() > 0) {
     return Fail(err, absl::InvalidArgumentError(absl::StrCat(
-                         o.file, " has events; create takes the header and "
-                                 "the order of battle only: append the events "
-                                 "with `gunbai game append`")));
+                         o.file,
+                         " has events; create takes the header and "
+                         "the order of battle only: append the events "
+                         "with `gunbai game append`")));
   }
   v1::CreateGameRequest request;
   *request.mutable_header() = log->header();
@@ -255,7 +270,8 @@ int Create(const GameOptions& o, std::ostream& out, std::ostream& err) {
   request.mutable_settings()->set_dice_mode(
       o.dice == "server" ? v1::DICE_MODE_SERVER : v1::DICE_MODE_RECORDED);
   for (const std::string& seed : o.seeds) {
-    std::vector<std::string> parts = absl::StrSplit(seed, absl::MaxSplits(':', 1));
+    std::vector<std::string> parts =
+        absl::StrSplit(seed, absl::MaxSplits(':', 1));
     if (parts.size() != 2) {
       return Fail(err, absl::InvalidArgumentError(
                            "--seed wants CLAN:HEX, e.g. --seed=oda:1f2e3d"));
@@ -271,9 +287,9 @@ int Create(const GameOptions& o, std::ostream& out, std::ostream& err) {
   v1::CreateGameResponse response;
   grpc::Status s = c->stub->CreateGame(&context, request, &response);
   if (!s.ok()) return Fail(err, FromGrpcStatus(s, c->target));
-  std::string text = absl::StrCat("game ", response.game_id(), "\n",
-                                  "dice secret sha256:",
-                                  response.dice().secret_sha256(), "\n");
+  std::string text = absl::StrCat(
+      "game ", response.game_id(), "\n",
+      "dice secret sha256:", response.dice().secret_sha256(), "\n");
   for (const auto& credential : response.credentials()) {
     absl::StrAppend(&text, "credential for ", credential.clan(), ": ",
                     credential.token(), "\n");
@@ -323,8 +339,8 @@ int Append(const GameOptions& o, std::ostream& out, std::ostream& err) {
   for (const v1::Event& event : log->events()) {
     v1::AppendedEvent* appended = request.add_events();
     appended->set_event_id(
-        replay::Sha256Hex(absl::StrCat(o.game, "/",
-                                       replay::DeterministicBytes(event)))
+        replay::Sha256Hex(
+            absl::StrCat(o.game, "/", replay::DeterministicBytes(event)))
             .substr(0, 32));
     *appended->mutable_event() = event;
   }
@@ -336,8 +352,8 @@ int Append(const GameOptions& o, std::ostream& out, std::ostream& err) {
   PrintMessage(out, o, response,
                absl::StrCat("appended ", response.events_size(),
                             " events; the game has ", response.version(),
-                            " events, head sha256:", response.head_hash(),
-                            "\n", FindingsText(response.findings())));
+                            " events, head sha256:", response.head_hash(), "\n",
+                            FindingsText(response.findings())));
   return Fails(response.findings()) ? kExitFindings : kExitClean;
 }
 
@@ -376,8 +392,8 @@ int Watch(const GameOptions& o, std::ostream& out, std::ostream& err) {
       out << FormatJson(response);
     } else {
       out << "seq " << e.event().seq() << " turn " << e.event().turn() << " "
-          << (e.event().clan().empty() ? "-" : e.event().clan()) << " "
-          << body << "  chain " << e.chain_hash().substr(0, 12) << "\n"
+          << (e.event().clan().empty() ? "-" : e.event().clan()) << " " << body
+          << "  chain " << e.chain_hash().substr(0, 12) << "\n"
           << FindingsText(e.findings());
     }
     out.flush();
@@ -419,7 +435,7 @@ int AuditRemote(const GameOptions& o, std::ostream& out, std::ostream& err) {
   PrintMessage(out, o, response.report(), FormatReportText(response.report()));
   const auto& sum = response.report().summary();
   return sum.violations() + sum.disputes() + sum.warnings() > 0 ? kExitFindings
-                                                                 : kExitClean;
+                                                                : kExitClean;
 }
 
 }  // namespace
@@ -472,8 +488,9 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
       out << "TAMPERED: " << bad->reason << "\n";
       return kExitFindings;
     }
-    dice = "every server die recomputed from the revealed secret, which "
-           "matches its commitment";
+    dice =
+        "every server die recomputed from the revealed secret, which "
+        "matches its commitment";
   }
   out << "ok: " << game->log().events_size() << " events, chain head "
       << (game->chain_hashes().empty() ? replay::GenesisHash()

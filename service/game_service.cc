@@ -45,8 +45,7 @@ absl::StatusOr<std::string> RandomBytes(int n) {
 }
 
 std::string FindingsText(
-    const google::protobuf::RepeatedPtrField<v1::Finding>& findings,
-    int from) {
+    const google::protobuf::RepeatedPtrField<v1::Finding>& findings, int from) {
   std::vector<std::string> lines;
   for (int i = from; i < findings.size(); ++i) {
     const v1::Finding& f = findings[i];
@@ -58,8 +57,7 @@ std::string FindingsText(
 }
 
 bool HasViolation(
-    const google::protobuf::RepeatedPtrField<v1::Finding>& findings,
-    int from) {
+    const google::protobuf::RepeatedPtrField<v1::Finding>& findings, int from) {
   for (int i = from; i < findings.size(); ++i) {
     if (findings[i].severity() == v1::SEVERITY_VIOLATION) return true;
   }
@@ -68,8 +66,7 @@ bool HasViolation(
 
 // Returns true for an even-length string of hex digits.
 bool IsHex(absl::string_view s) {
-  return s.size() % 2 == 0 &&
-         std::all_of(s.begin(), s.end(), [](char c) {
+  return s.size() % 2 == 0 && std::all_of(s.begin(), s.end(), [](char c) {
            return absl::ascii_isxdigit(static_cast<unsigned char>(c));
          });
 }
@@ -84,9 +81,9 @@ absl::Status ValidateBatch(const v1::AppendEventsRequest& request) {
     return absl::InvalidArgumentError("the batch has no events");
   }
   if (request.events_size() > kMaxBatch) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "the batch has %d events; send at most %d at a time",
-        request.events_size(), kMaxBatch));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("the batch has %d events; send at most %d at a time",
+                        request.events_size(), kMaxBatch));
   }
   absl::flat_hash_set<std::string> ids;
   for (int i = 0; i < request.events_size(); ++i) {
@@ -110,9 +107,7 @@ absl::Status ValidateBatch(const v1::AppendEventsRequest& request) {
 GameServiceImpl::GameServiceImpl(GameStore* store,
                                  const replay::LoadedRuleset* ruleset,
                                  const std::string& umpire_token)
-    : store_(store),
-      ruleset_(ruleset),
-      umpire_hash_(TokenHash(umpire_token)) {}
+    : store_(store), ruleset_(ruleset), umpire_hash_(TokenHash(umpire_token)) {}
 
 void GameServiceImpl::Shutdown() {
   shutting_down_ = true;
@@ -174,8 +169,7 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   game.event_ids.clear();
   game.chain_hashes.clear();
   game.findings.Clear();
-  auto replayer =
-      replay::Replayer::Create(game.log, *ruleset_, &game.findings);
+  auto replayer = replay::Replayer::Create(game.log, *ruleset_, &game.findings);
   if (!replayer.ok()) return replayer.status();
   game.replayer = *std::move(replayer);
   for (const v1::StoredEvent& stored : *events) {
@@ -190,8 +184,7 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
 }
 
 absl::StatusOr<GameServiceImpl::LiveGame*> GameServiceImpl::Authorized(
-    grpc::ServerContext* context, const std::string& game_id,
-    Caller* caller) {
+    grpc::ServerContext* context, const std::string& game_id, Caller* caller) {
   // Check the credential before saying anything about the game.
   auto token = BearerToken(*context);
   if (!token.ok()) return token.status();
@@ -257,9 +250,9 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   record.dice.set_secret_sha256(replay::Sha256Hex(*secret));
   for (const v1::PlayerSeed& seed : request->player_seeds()) {
     if (!IsHex(seed.seed_hex()) || seed.seed_hex().size() > 256) {
-      return ToGrpcStatus(absl::InvalidArgumentError(absl::StrCat(
-          "player_seeds: the seed of clan \"", seed.clan(),
-          "\" must be hex, at most 128 bytes")));
+      return ToGrpcStatus(absl::InvalidArgumentError(
+          absl::StrCat("player_seeds: the seed of clan \"", seed.clan(),
+                       "\" must be hex, at most 128 bytes")));
     }
     *record.dice.add_player_seeds() = seed;
   }
@@ -329,8 +322,8 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
       game.record.settings.dice_mode() == v1::DICE_MODE_SERVER;
   std::vector<v1::StoredEvent> stored;
   const int first_finding = game.findings.size();
-  std::string head =
-      game.chain_hashes.empty() ? replay::GenesisHash() : game.chain_hashes.back();
+  std::string head = game.chain_hashes.empty() ? replay::GenesisHash()
+                                               : game.chain_hashes.back();
   for (const v1::AppendedEvent& appended : request.events()) {
     v1::Event event = appended.event();
     if (!caller.umpire && event.clan() != caller.clan) {
@@ -345,9 +338,8 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
           game.replayer->state(), game.dice_key, game.id, event);
       if (!rolled.ok()) {
         game.loaded = false;
-        return absl::InvalidArgumentError(
-            absl::StrCat("event ", appended.event_id(), ": ",
-                         rolled.message()));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "event ", appended.event_id(), ": ", rolled.message()));
       }
     }
     const int before = game.findings.size();

@@ -7,12 +7,12 @@
 #ifndef GUNBAI_SERVICE_GAME_SERVICE_H_
 #define GUNBAI_SERVICE_GAME_SERVICE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
-#include <atomic>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
@@ -34,15 +34,17 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   grpc::Status CreateGame(grpc::ServerContext* context,
                           const gunbai::v1::CreateGameRequest* request,
                           gunbai::v1::CreateGameResponse* response) override;
-  grpc::Status AppendEvents(grpc::ServerContext* context,
-                            const gunbai::v1::AppendEventsRequest* request,
-                            gunbai::v1::AppendEventsResponse* response) override;
+  grpc::Status AppendEvents(
+      grpc::ServerContext* context,
+      const gunbai::v1::AppendEventsRequest* request,
+      gunbai::v1::AppendEventsResponse* response) override;
   grpc::Status ReadEvents(grpc::ServerContext* context,
                           const gunbai::v1::ReadEventsRequest* request,
                           gunbai::v1::ReadEventsResponse* response) override;
-  grpc::Status GetGameState(grpc::ServerContext* context,
-                            const gunbai::v1::GetGameStateRequest* request,
-                            gunbai::v1::GetGameStateResponse* response) override;
+  grpc::Status GetGameState(
+      grpc::ServerContext* context,
+      const gunbai::v1::GetGameStateRequest* request,
+      gunbai::v1::GetGameStateResponse* response) override;
   grpc::Status AuditGame(grpc::ServerContext* context,
                          const gunbai::v1::AuditGameRequest* request,
                          gunbai::v1::AuditGameResponse* response) override;

@@ -144,10 +144,11 @@ absl::Status SetOption(absl::string_view flag, absl::string_view value,
     if (value.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(flag, " wants a path."));
     }
-    std::string* target = flag == "--data-dir"            ? &options.data_dir
-                           : flag == "--umpire-token-file" ? &options.umpire_token_file
-                           : flag == "--tls-cert"          ? &options.tls_cert
-                                                           : &options.tls_key;
+    std::string* target = flag == "--data-dir" ? &options.data_dir
+                          : flag == "--umpire-token-file"
+                              ? &options.umpire_token_file
+                          : flag == "--tls-cert" ? &options.tls_cert
+                                                 : &options.tls_key;
     *target = std::string(value);
   } else {
     return absl::InvalidArgumentError(absl::StrCat("unknown flag ", flag, "."));
@@ -230,8 +231,7 @@ std::string BoundAddress(const std::string& listen, int port) {
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
     const Options& options) {
   if (options.tls_cert.empty() != options.tls_key.empty()) {
-    return absl::InvalidArgumentError(
-        "--tls-cert and --tls-key go together.");
+    return absl::InvalidArgumentError("--tls-cert and --tls-key go together.");
   }
   if (!options.tls_cert.empty()) {
     auto read = [](const std::string& path) -> absl::StatusOr<std::string> {
@@ -251,8 +251,8 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
     return grpc::SslServerCredentials(ssl);
   }
   const std::string host = options.listen.substr(0, options.listen.rfind(':'));
-  const bool loopback = absl::StartsWith(host, "127.") ||
-                        host == "localhost" || host == "[::1]";
+  const bool loopback =
+      absl::StartsWith(host, "127.") || host == "localhost" || host == "[::1]";
   if (!loopback && !options.allow_remote_plaintext) {
     return absl::InvalidArgumentError(absl::StrCat(
         "without TLS gunbaid listens only on loopback; ", options.listen,
@@ -263,8 +263,8 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
 }
 
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
-    const Options& options, AuditServiceImpl& service,
-    GameServiceImpl* games, int& port) {
+    const Options& options, AuditServiceImpl& service, GameServiceImpl* games,
+    int& port) {
   auto credentials = Credentials(options);
   if (!credentials.ok()) return credentials.status();
   grpc::EnableDefaultHealthCheckService(true);
@@ -331,14 +331,15 @@ int main(int argc, char** argv) {
     auto opened = gunbai::service::SqliteGameStore::Open(options->data_dir);
     if (!opened.ok()) return Fail(opened.status());
     store = *std::move(opened);
-    games = std::make_unique<GameServiceImpl>(store.get(), &game_ruleset,
-                                              *umpire);
+    games =
+        std::make_unique<GameServiceImpl>(store.get(), &game_ruleset, *umpire);
   } else if (!options->umpire_token_file.empty()) {
     return Fail(umpire.status());
   } else {
-    std::fputs("gunbaid: no umpire credential (--umpire-token-file or "
-               "GUNBAI_UMPIRE_TOKEN): live games are off\n",
-               stderr);
+    std::fputs(
+        "gunbaid: no umpire credential (--umpire-token-file or "
+        "GUNBAI_UMPIRE_TOKEN): live games are off\n",
+        stderr);
   }
   int port = 0;
   auto server = StartServer(*options, service, games.get(), port);

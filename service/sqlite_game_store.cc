@@ -1,7 +1,10 @@
 #include "service/sqlite_game_store.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -102,6 +105,20 @@ absl::Status SqliteError(sqlite3* db, int rc, absl::string_view action) {
     default:
       return absl::InternalError(message);
   }
+}
+
+// Flushes the entries of directory `dir` to disk.
+absl::Status SyncDirectory(const std::string& dir) {
+  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || fsync(fd) != 0) {
+    const int error = errno;
+    if (fd >= 0) close(fd);
+    return absl::InternalError(absl::StrCat(
+        "cannot sync directory ", dir, ": ",
+        std::error_code(error, std::generic_category()).message()));
+  }
+  close(fd);
+  return absl::OkStatus();
 }
 
 // Returns `message` serialized deterministically (map entries sorted), so
@@ -318,6 +335,14 @@ absl::StatusOr<std::unique_ptr<SqliteGameStore>> SqliteGameStore::Open(
   absl::MutexLock lock(&store->mu_);
   GUNBAI_RETURN_IF_ERROR(store->Configure(options));
   GUNBAI_RETURN_IF_ERROR(store->Migrate());
+  // SQLite syncs the directory when it creates the WAL, not the database
+  // file; make a new file (and a new directory) survive a crash too.
+  GUNBAI_RETURN_IF_ERROR(SyncDirectory(data_dir));
+  if (created) {
+    fs::path dir = fs::absolute(data_dir).lexically_normal();
+    if (!dir.has_filename()) dir = dir.parent_path();  // A trailing '/'.
+    GUNBAI_RETURN_IF_ERROR(SyncDirectory(dir.parent_path().string()));
+  }
   return store;
 }
 

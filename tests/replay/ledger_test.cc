@@ -371,46 +371,38 @@ rules::BattleState TwoClans() {
   return state;
 }
 
-// Rolls server dice for `text` as event of game "g" and returns its dice.
-std::vector<uint32_t> Rolled(absl::string_view text) {
+// Rolls server dice for event `seq` of game "g", of body `text`, and returns
+// its dice.
+std::vector<uint32_t> Rolled(uint64_t seq, absl::string_view text) {
   Event event = ParseEvent(text);
+  event.set_seq(seq);
   absl::Status rolled = replay::RollServerDice(TwoClans(), Key(), "g", event);
   EXPECT_TRUE(rolled.ok()) << rolled;
   return replay::EventDice(event);
 }
 
 TEST(ServerDiceTest, RollsTheCountOfEachEventKind) {
-  EXPECT_THAT(Rolled(R"pb(seq: 1
-                          turn_start {})pb"), SizeIs(2));
-  EXPECT_THAT(Rolled(R"pb(seq: 2
-                          firing { stands_firing: 3 })pb"), SizeIs(6));
-  EXPECT_THAT(Rolled(R"pb(seq: 3
-                          morale_test { unit: "u" })pb"), SizeIs(2));
-  EXPECT_THAT(Rolled(R"pb(seq: 4
-                          leader_loss { leader: "blue-gen" })pb"),
+  EXPECT_THAT(Rolled(1, R"pb(turn_start {})pb"), SizeIs(2));
+  EXPECT_THAT(Rolled(2, R"pb(firing { stands_firing: 3 })pb"), SizeIs(6));
+  EXPECT_THAT(Rolled(3, R"pb(morale_test { unit: "u" })pb"), SizeIs(2));
+  EXPECT_THAT(Rolled(4, R"pb(leader_loss { leader: "blue-gen" })pb"),
               SizeIs(1));
-  EXPECT_THAT(Rolled(R"pb(seq: 5
-                          result_move { kind: RESULT_MOVE_KIND_ROUT })pb"),
-              SizeIs(2));
-  EXPECT_THAT(Rolled(R"pb(seq: 6
-                          result_move { kind: RESULT_MOVE_KIND_PURSUIT })pb"),
+  EXPECT_THAT(Rolled(5, R"pb(result_move { kind: RESULT_MOVE_KIND_ROUT })pb"),
               SizeIs(2));
   EXPECT_THAT(
-      Rolled(R"pb(seq: 7
-                  result_move { kind: RESULT_MOVE_KIND_PUSH_BACK })pb"),
+      Rolled(6, R"pb(result_move { kind: RESULT_MOVE_KIND_PURSUIT })pb"),
+      SizeIs(2));
+  EXPECT_THAT(
+      Rolled(7, R"pb(result_move { kind: RESULT_MOVE_KIND_PUSH_BACK })pb"),
       IsEmpty());
-  EXPECT_THAT(Rolled(R"pb(seq: 8
-                          move { unit: "u" })pb"), IsEmpty());
-  EXPECT_THAT(Rolled(R"pb(seq: 9
-                          turn_end {})pb"), IsEmpty());
+  EXPECT_THAT(Rolled(8, R"pb(move { unit: "u" })pb"), IsEmpty());
+  EXPECT_THAT(Rolled(9, R"pb(turn_end {})pb"), IsEmpty());
 }
 
 TEST(ServerDiceTest, RolledDiceAreTheDerivedDiceInOrder) {
-  EXPECT_EQ(Rolled(R"pb(seq: 2
-                        firing { stands_firing: 3 })pb"),
+  EXPECT_EQ(Rolled(2, R"pb(firing { stands_firing: 3 })pb"),
             DiceOf(Key(), "g", 2, 6));
-  EXPECT_EQ(Rolled(R"pb(seq: 4
-                        leader_loss { leader: "blue-gen" })pb"),
+  EXPECT_EQ(Rolled(4, R"pb(leader_loss { leader: "blue-gen" })pb"),
             DiceOf(Key(), "g", 4, 1));
 }
 
@@ -471,10 +463,10 @@ TEST(ServerDiceTest, EveryDuelEndsOnItsFirstDecisivePair) {
 }
 
 TEST(ServerDiceTest, RefusedChallengeRollsNothing) {
-  EXPECT_THAT(Rolled(R"pb(
-                seq: 3
-                challenge { challenger: "red-daimyo" challenged: "blue-gen" }
-              )pb"),
+  EXPECT_THAT(Rolled(3, R"pb(challenge {
+                               challenger: "red-daimyo"
+                               challenged: "blue-gen"
+                             })pb"),
               IsEmpty());
 }
 
