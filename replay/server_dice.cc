@@ -38,14 +38,18 @@ void AppendBigEndian(std::string& out, std::uint64_t value, int bytes) {
 // The dice of one event, drawn in order from die index 0.
 class DieStream {
  public:
-  DieStream(absl::string_view key, absl::string_view game_id, std::uint64_t seq)
-      : key_(key), game_id_(game_id), seq_(seq) {}
+  DieStream(absl::string_view key, absl::string_view game_id,
+            std::uint64_t attempt, std::uint64_t seq)
+      : key_(key), game_id_(game_id), attempt_(attempt), seq_(seq) {}
 
-  std::uint32_t Next() { return DeriveDie(key_, game_id_, seq_, next_++); }
+  std::uint32_t Next() {
+    return DeriveDie(key_, game_id_, attempt_, seq_, next_++);
+  }
 
  private:
   absl::string_view key_;
   absl::string_view game_id_;
+  std::uint64_t attempt_;
   std::uint64_t seq_;
   std::uint32_t next_ = 0;
 };
@@ -191,13 +195,14 @@ std::string DiceCountProblem(const Event& event, int clan_count,
 std::optional<ChainBreak> CheckEventDice(const Event& event, int index,
                                          absl::string_view key,
                                          absl::string_view game_id,
+                                         std::uint64_t attempt,
                                          int clan_count) {
   const std::vector<std::uint32_t> dice = EventDice(event);
   const std::string label =
       absl::StrCat("event at index ", index, " (seq ", event.seq(), ")");
   for (std::size_t i = 0; i < dice.size(); ++i) {
-    const std::uint32_t server =
-        DeriveDie(key, game_id, event.seq(), static_cast<std::uint32_t>(i));
+    const std::uint32_t server = DeriveDie(key, game_id, attempt, event.seq(),
+                                           static_cast<std::uint32_t>(i));
     if (dice[i] != server) {
       return ChainBreak{
           index, event.seq(),
@@ -268,9 +273,11 @@ std::optional<std::uint32_t> DieFromByte(std::uint8_t byte) {
 }
 
 std::uint32_t DeriveDie(absl::string_view key, absl::string_view game_id,
-                        std::uint64_t seq, std::uint32_t die_index) {
+                        std::uint64_t attempt, std::uint64_t seq,
+                        std::uint32_t die_index) {
   std::string message(game_id);
   message.push_back('\0');
+  AppendBigEndian(message, attempt, 8);
   AppendBigEndian(message, seq, 8);
   AppendBigEndian(message, die_index, 4);
   const std::size_t counter_at = message.size();
@@ -349,7 +356,7 @@ std::vector<std::uint32_t> RollDuelDice(
 
 absl::Status RollServerDice(const rules::BattleState& state,
                             absl::string_view key, absl::string_view game_id,
-                            Event& event) {
+                            std::uint64_t attempt, Event& event) {
   if (HasAnyDice(event)) {
     return absl::InvalidArgumentError(
         "this game rolls its own dice: leave dice empty");
@@ -358,7 +365,7 @@ absl::Status RollServerDice(const rules::BattleState& state,
     return absl::InvalidArgumentError(absl::StrCat(
         "a dice key is ", kDiceKeyBytes, " bytes, not ", key.size()));
   }
-  DieStream stream(key, game_id, event.seq());
+  DieStream stream(key, game_id, attempt, event.seq());
   std::vector<std::uint32_t> values;
   if (event.has_challenge()) {
     absl::StatusOr<std::vector<std::uint32_t>> duel =
@@ -388,9 +395,16 @@ std::optional<ChainBreak> VerifyServerDice(
   }
   const std::string& game_id = game.log().header().game_id();
   const int clan_count = game.log().header().clans_size();
+  if (game.dice_attempts_size() != game.log().events_size()) {
+    return GameProblem(absl::StrCat(
+        "the export has ", game.dice_attempts_size(), " dice attempts for ",
+        game.log().events_size(),
+        " events; each event records the roll attempt of its batch"));
+  }
   for (int i = 0; i < game.log().events_size(); ++i) {
     if (std::optional<ChainBreak> problem =
-            CheckEventDice(game.log().events(i), i, key, game_id, clan_count)) {
+            CheckEventDice(game.log().events(i), i, key, game_id,
+                           game.dice_attempts(i), clan_count)) {
       return problem;
     }
   }

@@ -49,13 +49,16 @@ std::string DiceKey(
 std::optional<std::uint32_t> DieFromByte(std::uint8_t byte);
 
 // Returns die `die_index` (counting from 0) of event `seq` of game
-// `game_id`: HMAC-SHA256 under `key` of game_id || 0x00 || seq (8 bytes big
+// `game_id`, rolled in roll attempt `attempt`: HMAC-SHA256 under `key` of
+// game_id || 0x00 || attempt (8 bytes big endian) || seq (8 bytes big
 // endian) || die_index (4 bytes big endian) || counter (4 bytes big endian,
 // from 0), the first output byte DieFromByte accepts; when none does, the
 // next counter. Always 1-6, the same for the same arguments; 0 only if
-// OpenSSL fails.
+// OpenSSL fails. The attempt changes with every batch the server rolls for,
+// so a refused batch says nothing of the next one's dice.
 std::uint32_t DeriveDie(absl::string_view key, absl::string_view game_id,
-                        std::uint64_t seq, std::uint32_t die_index);
+                        std::uint64_t attempt, std::uint64_t seq,
+                        std::uint32_t die_index);
 
 // Returns the dice an event carries, in the canonical order: initiative
 // dice of a turn start; a firing's dice; a melee round's sides in order,
@@ -74,8 +77,8 @@ std::vector<std::uint32_t> RollDuelDice(
     absl::FunctionRef<std::uint32_t()> next_die);
 
 // Fills the dice of `event`, declared without any, with
-// DeriveDie(key, game_id, event.seq(), 0, 1, 2, ...) in the canonical order
-// (EventDice): a turn start, one die per clan of `state`; a firing, 2 per
+// DeriveDie(key, game_id, attempt, event.seq(), 0, 1, 2, ...) in the canonical
+// order (EventDice): a turn start, one die per clan of `state`; a firing, 2 per
 // stand firing; a melee round, 2 per stand fighting, side 0 then side 1; an
 // accepted challenge, a duel (RollDuelDice) at the leaders' ratings in
 // `state`, a refused one none; a morale test, 2; a leader-loss roll, 1; a
@@ -86,7 +89,7 @@ std::vector<std::uint32_t> RollDuelDice(
 // melee round has other than two sides, or a challenge names an unknown leader.
 absl::Status RollServerDice(const rules::BattleState& state,
                             absl::string_view key, absl::string_view game_id,
-                            gunbai::v1::Event& event);
+                            std::uint64_t attempt, gunbai::v1::Event& event);
 
 // Checks the dice of an ended server-dice game: the revealed secret matches
 // the commitment, every die of every event is the one DeriveDie gives under

@@ -168,6 +168,7 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   *game.log.mutable_order_of_battle() = game.record.order_of_battle;
   game.event_ids.clear();
   game.chain_hashes.clear();
+  game.dice_attempts.clear();
   game.findings.Clear();
   auto replayer = replay::Replayer::Create(game.log, *ruleset_, &game.findings);
   if (!replayer.ok()) return replayer.status();
@@ -176,6 +177,7 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
     *game.log.add_events() = stored.event();
     game.event_ids.push_back(stored.event_id());
     game.chain_hashes.push_back(stored.chain_hash());
+    game.dice_attempts.push_back(stored.dice_attempt());
     game.replayer->Apply(stored.event());
   }
   game.dice_key = DiceKeyFor(game.record);
@@ -320,6 +322,14 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
   }
   const bool server_dice =
       game.record.settings.dice_mode() == v1::DICE_MODE_SERVER;
+  uint64_t attempt = 0;
+  if (server_dice) {
+    // Taken, durably, before any die is rolled: a refused batch burns its
+    // attempt, so its dice never come back.
+    auto next = store_->NextDiceAttempt(game.id);
+    if (!next.ok()) return next.status();
+    attempt = *next;
+  }
   std::vector<v1::StoredEvent> stored;
   const int first_finding = game.findings.size();
   std::string head = game.chain_hashes.empty() ? replay::GenesisHash()
@@ -335,7 +345,7 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
     }
     if (server_dice) {
       absl::Status rolled = replay::RollServerDice(
-          game.replayer->state(), game.dice_key, game.id, event);
+          game.replayer->state(), game.dice_key, game.id, attempt, event);
       if (!rolled.ok()) {
         game.loaded = false;
         return absl::InvalidArgumentError(absl::StrCat(
@@ -348,6 +358,7 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
     head = replay::ChainHash(head, event);
     out.set_chain_hash(head);
     out.set_event_id(appended.event_id());
+    out.set_dice_attempt(attempt);
     for (int i = before; i < game.findings.size(); ++i) {
       *out.add_findings() = game.findings[i];
     }
@@ -379,6 +390,7 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
     *game.log.add_events() = e.event();
     game.event_ids.push_back(e.event_id());
     game.chain_hashes.push_back(e.chain_hash());
+    game.dice_attempts.push_back(e.dice_attempt());
     ended = ended || e.event().has_game_end();
   }
   if (ended) {
@@ -455,6 +467,7 @@ grpc::Status GameServiceImpl::ExportGame(grpc::ServerContext* context,
   *out->mutable_dice() = DiceFor((*game)->record);
   for (const std::string& id : (*game)->event_ids) out->add_event_ids(id);
   for (const std::string& h : (*game)->chain_hashes) out->add_chain_hashes(h);
+  for (uint64_t a : (*game)->dice_attempts) out->add_dice_attempts(a);
   return grpc::Status::OK;
 }
 
@@ -485,6 +498,7 @@ grpc::Status GameServiceImpl::WatchGame(
         *e.mutable_event() = g.log.events(i);
         e.set_event_id(g.event_ids[i]);
         e.set_chain_hash(g.chain_hashes[i]);
+        e.set_dice_attempt(g.dice_attempts[i]);
         for (const v1::Finding& f : g.findings) {
           if (f.seq() == g.log.events(i).seq()) *e.add_findings() = f;
         }

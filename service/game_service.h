@@ -76,6 +76,7 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
     gunbai::v1::BattleLog log ABSL_GUARDED_BY(mu);
     std::vector<std::string> event_ids ABSL_GUARDED_BY(mu);
     std::vector<std::string> chain_hashes ABSL_GUARDED_BY(mu);
+    std::vector<uint64_t> dice_attempts ABSL_GUARDED_BY(mu);
     google::protobuf::RepeatedPtrField<gunbai::v1::Finding> findings
         ABSL_GUARDED_BY(mu);
     std::unique_ptr<replay::Replayer> replayer ABSL_GUARDED_BY(mu);

@@ -16,6 +16,7 @@
 #ifndef GUNBAI_SERVICE_GAME_STORE_H_
 #define GUNBAI_SERVICE_GAME_STORE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -92,7 +93,7 @@ class GameStore {
   //  - NOT_FOUND for an unknown game;
   //  - ALREADY_EXISTS if any event id is already stored (a partial retry;
   //    a whole retry is answered by FindBatch first, or gets this too);
-  //  - FAILED_PRECONDITION unless the game holds exactly `expected_version`
+  //  - ABORTED unless the game holds exactly `expected_version`
   //    events, with the current version in the message ("stale version 3:
   //    the game has 5 events; read from seq 4 and retry").
   virtual absl::StatusOr<AppendResult> Append(
@@ -107,6 +108,14 @@ class GameStore {
 
   // Returns the number of events of `game_id`, or NOT_FOUND.
   virtual absl::StatusOr<uint64_t> Version(absl::string_view game_id) = 0;
+
+  // Takes the next server-dice attempt number of `game_id`: 1 on the first
+  // call, then 2, 3, ... Durable when it returns, so no number is handed out
+  // twice, even across a crash; the caller rolls a batch's dice under it
+  // whether the batch is then accepted or refused. Returns NOT_FOUND for an
+  // unknown game.
+  virtual absl::StatusOr<uint64_t> NextDiceAttempt(
+      absl::string_view game_id) = 0;
 
   // Marks `game_id` ended and reveals its secret in the record's
   // dice.revealed_secret. Marking an ended game again is OK and changes

@@ -83,6 +83,10 @@ CREATE TABLE batches (
   PRIMARY KEY (game_id, first_event_id)
 ) STRICT;
 )sql",
+    // 2: the server-dice attempt counter of each game.
+    R"sql(
+ALTER TABLE games ADD COLUMN dice_attempts INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 constexpr int kSchemaVersion = sizeof(kMigrations) / sizeof(kMigrations[0]);
 
@@ -616,7 +620,7 @@ absl::Status SqliteGameStore::StaleVersion(absl::string_view game_id,
                                            uint64_t expected_version,
                                            uint64_t version) {
   if (expected_version > version) {
-    return absl::FailedPreconditionError(absl::StrCat(
+    return absl::AbortedError(absl::StrCat(
         "version ", expected_version, " is ahead of the game: it has ", version,
         " events; read it from the start and retry"));
   }
@@ -631,7 +635,7 @@ absl::Status SqliteGameStore::StaleVersion(absl::string_view game_id,
   absl::StatusOr<bool> row = query->Step();
   if (!row.ok()) return row.status();
   if (*row) next_seq = query->ColumnInt64(0);
-  return absl::FailedPreconditionError(
+  return absl::AbortedError(
       absl::StrCat("stale version ", expected_version, ": the game has ",
                    version, " events; read from seq ", next_seq, " and retry"));
 }
@@ -721,6 +725,30 @@ absl::StatusOr<uint64_t> SqliteGameStore::Version(absl::string_view game_id) {
   if (!version.ok()) return version.status();
   GUNBAI_RETURN_IF_ERROR(transaction.Commit());
   return version;
+}
+
+absl::StatusOr<uint64_t> SqliteGameStore::NextDiceAttempt(
+    absl::string_view game_id) {
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
+  int64_t attempt = 0;
+  {
+    absl::StatusOr<Statement> update = Prepare(
+        "UPDATE games SET dice_attempts = dice_attempts + 1 "
+        "WHERE game_id = ? RETURNING dice_attempts");
+    if (!update.ok()) return update.status();
+    update->BindText(1, game_id);
+    absl::StatusOr<bool> row = update->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) {
+      return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+    }
+    attempt = update->ColumnInt64(0);
+    GUNBAI_RETURN_IF_ERROR(update->Run());  // Runs the update to its end.
+  }
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return static_cast<uint64_t>(attempt);
 }
 
 absl::Status SqliteGameStore::MarkEnded(absl::string_view game_id) {

@@ -196,6 +196,7 @@ TEST_F(SqliteGameStoreTest, UnknownGameIsNotFoundEverywhere) {
   EXPECT_EQ(store_->ReadEvents("nagashino", 0).status().code(), kNotFound);
   EXPECT_EQ(store_->FindBatch("nagashino", "e-1").status().code(), kNotFound);
   EXPECT_EQ(store_->MarkEnded("nagashino").code(), kNotFound);
+  EXPECT_EQ(store_->NextDiceAttempt("nagashino").status().code(), kNotFound);
   EXPECT_EQ(store_->Append("nagashino", 0, MakeEvents("e", 1, 1), "a")
                 .status()
                 .code(),
@@ -251,7 +252,7 @@ TEST_F(SqliteGameStoreTest, StaleVersionIsRefusedWithTheCurrentVersion) {
   AppendOk("anegawa", 0, MakeEvents("e", 1, 5));
   absl::StatusOr<AppendResult> result =
       store_->Append("anegawa", 3, MakeEvents("late", 4, 2), "late answer");
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kAborted);
   EXPECT_THAT(result.status().message(),
               HasSubstr("stale version 3: the game has 5 events; read from "
                         "seq 4 and retry"));
@@ -261,7 +262,7 @@ TEST_F(SqliteGameStoreTest, StaleVersionIsRefusedWithTheCurrentVersion) {
   EXPECT_THAT(Ids(Read("anegawa", 4)), ElementsAre("e-4", "e-5"));
 
   result = store_->Append("anegawa", 7, MakeEvents("ahead", 8, 1), "x");
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kAborted);
   EXPECT_THAT(result.status().message(), HasSubstr("has 5 events"));
   EXPECT_EQ(VersionOf("anegawa"), 5u);
 }
@@ -364,6 +365,18 @@ TEST_F(SqliteGameStoreTest, MarkEndedRevealsTheSecret) {
   EXPECT_EQ(game->secret_hex, "5ec7e7");
 }
 
+TEST_F(SqliteGameStoreTest, DiceAttemptsCountPerGameAndSurviveReopening) {
+  CreateGame("anegawa");
+  CreateGame("nagashino");
+  EXPECT_EQ(*store_->NextDiceAttempt("anegawa"), 1u);
+  EXPECT_EQ(*store_->NextDiceAttempt("anegawa"), 2u);
+  EXPECT_EQ(*store_->NextDiceAttempt("nagashino"), 1u);
+  Reopen();
+  EXPECT_EQ(*store_->NextDiceAttempt("anegawa"), 3u);
+  EXPECT_EQ(store_->NextDiceAttempt("kawanakajima").status().code(),
+            absl::StatusCode::kNotFound);
+}
+
 TEST_F(SqliteGameStoreTest, ReopenedStoreHoldsEverything) {
   CreateGame("anegawa");
   CreateGame("nagashino");
@@ -405,7 +418,7 @@ TEST_F(SqliteGameStoreTest, ConcurrentWritersStoreEveryEventOnceInOrder) {
               "anegawa", *version,
               {MakeEvent(absl::StrCat("t", t, "-", i), *version + 1)}, "a");
           if (result.ok()) break;
-          if (result.status().code() != absl::StatusCode::kFailedPrecondition) {
+          if (result.status().code() != absl::StatusCode::kAborted) {
             ++errors;
             return;
           }
@@ -427,6 +440,32 @@ TEST_F(SqliteGameStoreTest, ConcurrentWritersStoreEveryEventOnceInOrder) {
   }
   EXPECT_EQ(VersionOf("anegawa"), events.size());
   ::testing::Test::RecordProperty("stale_retries", stale.load());
+}
+
+TEST_F(SqliteGameStoreTest, ConcurrentDiceAttemptsAreNeverHandedOutTwice) {
+  CreateGame("anegawa");
+  constexpr int kThreads = 4;
+  constexpr int kAttemptsPerThread = 25;
+  std::vector<std::vector<uint64_t>> taken(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kAttemptsPerThread; ++i) {
+        absl::StatusOr<uint64_t> attempt = store_->NextDiceAttempt("anegawa");
+        taken[t].push_back(attempt.value_or(0));
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  absl::flat_hash_set<uint64_t> attempts;
+  for (const std::vector<uint64_t>& mine : taken) {
+    for (uint64_t attempt : mine) {
+      EXPECT_GE(attempt, 1u);
+      EXPECT_LE(attempt, uint64_t{kThreads * kAttemptsPerThread});
+      EXPECT_TRUE(attempts.insert(attempt).second) << attempt;
+    }
+  }
+  EXPECT_EQ(attempts.size(), size_t{kThreads * kAttemptsPerThread});
 }
 
 // Opens a second, raw connection to the store's file.
@@ -473,6 +512,32 @@ TEST_F(SqliteGameStoreTest, AnotherProcessesWriteLockIsUnavailable) {
   sqlite3_close(raw);
   result = (*store)->Append("anegawa", 0, MakeEvents("e", 1, 1), "a");
   EXPECT_TRUE(result.ok()) << result.status();
+}
+
+TEST_F(SqliteGameStoreTest, MigratesASchemaVersionOneDatabase) {
+  CreateGame("anegawa");
+  AppendOk("anegawa", 0, MakeEvents("e", 1, 2));
+  store_.reset();
+  // Turn the file back into schema 1, which had no dice attempts.
+  sqlite3* raw = OpenRaw(data_dir_);
+  ASSERT_EQ(sqlite3_exec(raw,
+                         "ALTER TABLE games DROP COLUMN dice_attempts; "
+                         "PRAGMA user_version=1",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(raw);
+  sqlite3_close(raw);
+  Reopen();
+  EXPECT_EQ(*store_->NextDiceAttempt("anegawa"), 1u);
+  EXPECT_THAT(Ids(Read("anegawa")), ElementsAre("e-1", "e-2"));
+  raw = OpenRaw(data_dir_);
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &stmt, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 2);
+  sqlite3_finalize(stmt);
+  sqlite3_close(raw);
 }
 
 TEST_F(SqliteGameStoreTest, RefusesADatabaseFromANewerSchema) {
