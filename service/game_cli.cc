@@ -349,11 +349,20 @@ int Append(const GameOptions& o, std::ostream& out, std::ostream& err) {
   v1::AppendEventsResponse response;
   grpc::Status s = c->stub->AppendEvents(&context, request, &response);
   if (!s.ok()) return Fail(err, FromGrpcStatus(s, c->target));
+  std::string rolled;
+  for (const v1::StoredEvent& e : response.events()) {
+    const std::vector<uint32_t> dice = replay::EventDice(e.event());
+    if (dice.empty()) continue;
+    absl::StrAppend(&rolled, "  seq ", e.event().seq(), " dice:");
+    for (uint32_t d : dice) absl::StrAppend(&rolled, " ", d);
+    absl::StrAppend(&rolled, "\n");
+  }
   PrintMessage(out, o, response,
                absl::StrCat("appended ", response.events_size(),
                             " events; the game has ", response.version(),
                             " events, head sha256:", response.head_hash(), "\n",
-                            FindingsText(response.findings())));
+                            rolled, FindingsText(response.findings()),
+                            FormatStateText(response.state())));
   return Fails(response.findings()) ? kExitFindings : kExitClean;
 }
 

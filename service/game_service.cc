@@ -379,6 +379,8 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
   for (int i = first_finding; i < game.findings.size(); ++i) {
     *response.add_findings() = game.findings[i];
   }
+  *response.mutable_state() =
+      replay::SnapshotFromState(game.replayer->state());
   auto result = store_->Append(game.id, version, stored,
                                replay::DeterministicBytes(response));
   if (!result.ok()) {
