@@ -299,6 +299,63 @@ rules::Formation FormationFromProto(v1::Formation f) {
   }
 }
 
+rules::MoraleResult MoraleResultFromProto(v1::MoraleResult r) {
+  using R = rules::MoraleResult;
+  switch (r) {
+    case v1::MORALE_RESULT_HALT:
+      return R::kHalt;
+    case v1::MORALE_RESULT_RETIRE:
+      return R::kRetire;
+    case v1::MORALE_RESULT_RETREAT:
+      return R::kRetreat;
+    case v1::MORALE_RESULT_ROUT:
+      return R::kRout;
+    case v1::MORALE_RESULT_STAND_OR_RETIRE:
+      return R::kStandOrRetire;
+    case v1::MORALE_RESULT_COUNTER_CHARGE:
+      return R::kCounterCharge;
+    case v1::MORALE_RESULT_CHARGE:
+      return R::kCharge;
+    case v1::MORALE_RESULT_RALLY:
+      return R::kRally;
+    case v1::MORALE_RESULT_DISPERSED:
+      return R::kDispersed;
+    case v1::MORALE_RESULT_FRENZY:
+      return R::kFrenzy;
+    default:
+      return R::kNoEffect;
+  }
+}
+
+v1::MoraleResult MoraleResultToProto(rules::MoraleResult r) {
+  using R = rules::MoraleResult;
+  switch (r) {
+    case R::kNoEffect:
+      return v1::MORALE_RESULT_NO_EFFECT;
+    case R::kHalt:
+      return v1::MORALE_RESULT_HALT;
+    case R::kRetire:
+      return v1::MORALE_RESULT_RETIRE;
+    case R::kRetreat:
+      return v1::MORALE_RESULT_RETREAT;
+    case R::kRout:
+      return v1::MORALE_RESULT_ROUT;
+    case R::kStandOrRetire:
+      return v1::MORALE_RESULT_STAND_OR_RETIRE;
+    case R::kCounterCharge:
+      return v1::MORALE_RESULT_COUNTER_CHARGE;
+    case R::kCharge:
+      return v1::MORALE_RESULT_CHARGE;
+    case R::kRally:
+      return v1::MORALE_RESULT_RALLY;
+    case R::kDispersed:
+      return v1::MORALE_RESULT_DISPERSED;
+    case R::kFrenzy:
+      return v1::MORALE_RESULT_FRENZY;
+  }
+  return v1::MORALE_RESULT_UNSPECIFIED;
+}
+
 rules::daimyo::Shot ShotFromProto(const v1::Firing& firing, int firer,
                                   int target) {
   rules::daimyo::Shot shot;

@@ -11,6 +11,7 @@
 #include "gunbai/v1/state.pb.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/firing.h"
+#include "rules/ruleset.h"
 #include "rules/types.h"
 
 namespace gunbai::replay {
@@ -24,6 +25,8 @@ absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
 gunbai::v1::Severity SeverityToProto(rules::Severity s);
 gunbai::v1::TermOrigin OriginToProto(rules::Origin o);
 rules::Formation FormationFromProto(gunbai::v1::Formation f);
+rules::MoraleResult MoraleResultFromProto(gunbai::v1::MoraleResult r);
+gunbai::v1::MoraleResult MoraleResultToProto(rules::MoraleResult r);
 
 // Builds a Shot for resolved unit indexes; its dice borrow from `firing`.
 rules::daimyo::Shot ShotFromProto(const gunbai::v1::Firing& firing, int firer,

@@ -136,12 +136,8 @@ bool Replayer::UnitOnTable(int unit, absl::string_view what) {
 void Replayer::CheckDiceFaces(
     const google::protobuf::RepeatedField<uint32_t>& dice,
     absl::string_view what, absl::string_view subject) {
-  for (int i = 0; i < dice.size(); ++i) {
-    if (dice[i] >= 1 && dice[i] <= 6) continue;
-    Violation("log.die.range", std::string(subject),
-              absl::StrFormat("Die %d of the %s reads %d; a die reads 1 to 6.",
-                              i + 1, what, dice[i]));
-  }
+  rules::CheckDieFaces(absl::MakeConstSpan(dice.data(), dice.size()),
+                       absl::StrCat("the ", what), subject, *this);
 }
 
 bool Replayer::CheckSequence(const v1::Event& event) {

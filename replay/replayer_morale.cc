@@ -51,33 +51,6 @@ absl::string_view ReasonName(int reason) {
   return "?";
 }
 
-MoraleResult MoraleResultFromProto(v1::MoraleResult r) {
-  switch (r) {
-    case v1::MORALE_RESULT_HALT:
-      return MoraleResult::kHalt;
-    case v1::MORALE_RESULT_RETIRE:
-      return MoraleResult::kRetire;
-    case v1::MORALE_RESULT_RETREAT:
-      return MoraleResult::kRetreat;
-    case v1::MORALE_RESULT_ROUT:
-      return MoraleResult::kRout;
-    case v1::MORALE_RESULT_STAND_OR_RETIRE:
-      return MoraleResult::kStandOrRetire;
-    case v1::MORALE_RESULT_COUNTER_CHARGE:
-      return MoraleResult::kCounterCharge;
-    case v1::MORALE_RESULT_CHARGE:
-      return MoraleResult::kCharge;
-    case v1::MORALE_RESULT_RALLY:
-      return MoraleResult::kRally;
-    case v1::MORALE_RESULT_DISPERSED:
-      return MoraleResult::kDispersed;
-    case v1::MORALE_RESULT_FRENZY:
-      return MoraleResult::kFrenzy;
-    default:
-      return MoraleResult::kNoEffect;
-  }
-}
-
 // The results a claim may name for a computed one: a passed being-charged
 // test reads "stand or retire, counter-charge", so either name is right.
 bool SameResult(MoraleResult claimed, MoraleResult computed) {

@@ -11,6 +11,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
+#include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
 #include "rules/builtin_rulesets.h"
 
@@ -93,34 +94,6 @@ int QualityIndex(gunbai::v1::Quality q) {
       return 3;
     default:
       return -1;
-  }
-}
-
-rules::MoraleResult MoraleResultFromProto(gunbai::v1::MoraleResult r) {
-  using R = rules::MoraleResult;
-  switch (r) {
-    case gunbai::v1::MORALE_RESULT_HALT:
-      return R::kHalt;
-    case gunbai::v1::MORALE_RESULT_RETIRE:
-      return R::kRetire;
-    case gunbai::v1::MORALE_RESULT_RETREAT:
-      return R::kRetreat;
-    case gunbai::v1::MORALE_RESULT_ROUT:
-      return R::kRout;
-    case gunbai::v1::MORALE_RESULT_STAND_OR_RETIRE:
-      return R::kStandOrRetire;
-    case gunbai::v1::MORALE_RESULT_COUNTER_CHARGE:
-      return R::kCounterCharge;
-    case gunbai::v1::MORALE_RESULT_CHARGE:
-      return R::kCharge;
-    case gunbai::v1::MORALE_RESULT_RALLY:
-      return R::kRally;
-    case gunbai::v1::MORALE_RESULT_DISPERSED:
-      return R::kDispersed;
-    case gunbai::v1::MORALE_RESULT_FRENZY:
-      return R::kFrenzy;
-    default:
-      return R::kNoEffect;
   }
 }
 

@@ -1,5 +1,10 @@
 #include "rules/types.h"
 
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+
 namespace gunbai::rules {
 
 absl::string_view TroopTypeName(TroopType t) {
@@ -72,6 +77,23 @@ absl::string_view RangeBandName(RangeBand b) {
       return "out of range";
   }
   return "?";
+}
+
+bool CheckDieFaces(absl::Span<const std::uint32_t> dice, absl::string_view what,
+                   absl::string_view subject, FindingSink& sink) {
+  bool ok = true;
+  for (std::size_t i = 0; i < dice.size(); ++i) {
+    if (dice[i] >= 1 && dice[i] <= 6) continue;
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = "log.die.range";
+    f.subject = std::string(subject);
+    f.message = absl::StrFormat("Die %d of %s reads %d; a die reads 1 to 6.",
+                                i + 1, what, dice[i]);
+    sink.Report(std::move(f));
+    ok = false;
+  }
+  return ok;
 }
 
 }  // namespace gunbai::rules

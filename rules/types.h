@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace gunbai::rules {
 
@@ -75,6 +76,12 @@ class FindingSink {
   virtual ~FindingSink() = default;
   virtual void Report(Finding finding) = 0;
 };
+
+// Reports a violation (log.die.range) for every die outside 1-6 in `dice`,
+// naming it "die N of <what>" and the unit or leader `subject`. Returns true
+// when every die reads 1 to 6.
+bool CheckDieFaces(absl::Span<const std::uint32_t> dice, absl::string_view what,
+                   absl::string_view subject, FindingSink& sink);
 
 // Collects findings in order; for tests and simple callers.
 class FindingVector : public FindingSink {

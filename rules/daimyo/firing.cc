@@ -224,14 +224,9 @@ bool CheckDice(const Ruleset& rules, const BattleState& state, const Shot& shot,
                               rules.firing.dice_per_stand, shot.dice.size()));
     ok = false;
   }
-  for (std::size_t i = 0; i < shot.dice.size(); ++i) {
-    if (shot.dice[i] < 1 || shot.dice[i] > 6) {
-      Violation(sink, state, shot.firer, "log.die.range",
-                absl::StrFormat("Die %d of the firing by %s reads %d; a die "
-                                "reads 1 to 6.",
-                                i + 1, label(), shot.dice[i]));
-      ok = false;
-    }
+  if (!CheckDieFaces(shot.dice, absl::StrCat("the firing by ", label()),
+                     state.profiles[shot.firer].id, sink)) {
+    ok = false;
   }
   return ok;
 }

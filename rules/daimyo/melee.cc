@@ -92,12 +92,9 @@ bool CheckDice(const Ruleset& rules, const BattleState& state,
                            rules.melee.dice_per_stand, in.dice.size()));
     ok = false;
   }
-  for (std::size_t i = 0; i < in.dice.size(); ++i) {
-    if (in.dice[i] >= 1 && in.dice[i] <= 6) continue;
-    Report(sink, Severity::kViolation, "log.die.range", id,
-           absl::StrFormat("Die %d of %s's melee roll reads %d; a die reads 1 "
-                           "to 6.",
-                           i + 1, UnitLabel(state, in.unit), in.dice[i]));
+  if (!CheckDieFaces(in.dice,
+                     absl::StrCat(UnitLabel(state, in.unit), "'s melee roll"),
+                     id, sink)) {
     ok = false;
   }
   return ok;

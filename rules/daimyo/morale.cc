@@ -380,14 +380,9 @@ bool CheckMoraleTest(const Ruleset& /*rules*/, const BattleState& state,
                               label(), test.dice.size()));
     ok = false;
   }
-  for (std::size_t i = 0; i < test.dice.size(); ++i) {
-    if (test.dice[i] < 1 || test.dice[i] > 6) {
-      Violation(sink, state, test.unit, "log.die.range",
-                absl::StrFormat("Die %d of the morale test by %s reads %d; a "
-                                "die reads 1 to 6.",
-                                i + 1, label(), test.dice[i]));
-      ok = false;
-    }
+  if (!CheckDieFaces(test.dice, absl::StrCat("the morale test by ", label()),
+                     state.profiles[test.unit].id, sink)) {
+    ok = false;
   }
   return ok;
 }

@@ -74,37 +74,6 @@ const replay::LoadedRuleset& BuiltinRuleset() {
   return *ruleset;
 }
 
-// Returns the log's name for a morale result, the reverse of the replay's
-// reading of claimed results: a passed stand-loss test is no effect, a
-// passed being-charged test stand or retire.
-v1::MoraleResult MoraleResultToProto(MoraleResult r) {
-  switch (r) {
-    case MoraleResult::kNoEffect:
-      return v1::MORALE_RESULT_NO_EFFECT;
-    case MoraleResult::kHalt:
-      return v1::MORALE_RESULT_HALT;
-    case MoraleResult::kRetire:
-      return v1::MORALE_RESULT_RETIRE;
-    case MoraleResult::kRetreat:
-      return v1::MORALE_RESULT_RETREAT;
-    case MoraleResult::kRout:
-      return v1::MORALE_RESULT_ROUT;
-    case MoraleResult::kStandOrRetire:
-      return v1::MORALE_RESULT_STAND_OR_RETIRE;
-    case MoraleResult::kCounterCharge:
-      return v1::MORALE_RESULT_COUNTER_CHARGE;
-    case MoraleResult::kCharge:
-      return v1::MORALE_RESULT_CHARGE;
-    case MoraleResult::kRally:
-      return v1::MORALE_RESULT_RALLY;
-    case MoraleResult::kDispersed:
-      return v1::MORALE_RESULT_DISPERSED;
-    case MoraleResult::kFrenzy:
-      return v1::MORALE_RESULT_FRENZY;
-  }
-  return v1::MORALE_RESULT_UNSPECIFIED;
-}
-
 // Plays one generated game into a BattleLog, replaying each event as it is
 // written so that every claim is computed on the state the auditor will see.
 //
@@ -761,7 +730,7 @@ void FiringGameGenerator::TakeMoraleTest(int unit, int reason) {
   const rules::daimyo::MoraleResolution res =
       rules::daimyo::ResolveMoraleTest(rules_, state(), in, nullptr);
   test->set_claimed_total(res.total);
-  test->set_claimed_result(MoraleResultToProto(res.result));
+  test->set_claimed_result(replay::MoraleResultToProto(res.result));
   Emit(event);
   CarryOutResult(unit, res.result, was_routing);
 }
