@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config git
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
-  libsqlite3-dev sqlite3 libssl-dev
+  libsqlite3-dev sqlite3 libssl-dev openssl
 )
 
 missing=()

@@ -492,6 +492,14 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
     return kExitFindings;
   }
   std::string dice = "dice recorded by the players (nothing to recompute)";
+  if (game->settings().dice_mode() == v1::DICE_MODE_SERVER &&
+      game->dice().revealed_secret().empty()) {
+    // Nothing is wrong yet; there is just no verdict on the dice.
+    out << "INCOMPLETE: the chain of " << game->log().events_size()
+        << " events is intact, but the dice can be checked only after "
+           "game_end, when gunbaid reveals its secret\n";
+    return kExitBadInput;
+  }
   if (game->settings().dice_mode() == v1::DICE_MODE_SERVER) {
     if (auto bad = replay::VerifyServerDice(*game)) {
       out << "TAMPERED: " << bad->reason << "\n";

@@ -102,6 +102,26 @@ absl::Status ValidateBatch(const v1::AppendEventsRequest& request) {
   return absl::OkStatus();
 }
 
+// Returns InvalidArgument unless the seqs of the batch increase from
+// `last_seq`, the seq of the game's last event (0 when it has none). Seqs
+// order the stream for reads, watches and `gunbai verify`, so even a record
+// game cannot take one out of order.
+absl::Status CheckSeqsIncrease(const v1::AppendEventsRequest& request,
+                               uint64_t last_seq) {
+  uint64_t previous = last_seq;
+  for (const v1::AppendedEvent& appended : request.events()) {
+    const uint64_t seq = appended.event().seq();
+    if (seq <= previous) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "event %s: seq %d does not follow seq %d, the event before it; "
+          "seqs increase from 1 through the game; nothing was written",
+          appended.event_id(), seq, previous));
+    }
+    previous = seq;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 GameServiceImpl::GameServiceImpl(GameStore* store,
@@ -144,6 +164,15 @@ absl::StatusOr<GameServiceImpl::LiveGame*> GameServiceImpl::Load(
   LiveGame* game = nullptr;
   {
     absl::MutexLock lock(&games_mu_);
+    auto it = games_.find(game_id);
+    if (it != games_.end()) game = it->second.get();
+  }
+  if (game == nullptr) {
+    // Only games the store knows get a cache entry: made-up ids cost a
+    // lookup, not memory.
+    auto version = store_->Version(game_id);
+    if (!version.ok()) return version.status();
+    absl::MutexLock lock(&games_mu_);
     auto& slot = games_[game_id];
     if (slot == nullptr) slot = std::make_unique<LiveGame>(game_id);
     game = slot.get();
@@ -173,12 +202,21 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   auto replayer = replay::Replayer::Create(game.log, *ruleset_, &game.findings);
   if (!replayer.ok()) return replayer.status();
   game.replayer = *std::move(replayer);
+  bool has_end = false;
   for (const v1::StoredEvent& stored : *events) {
     *game.log.add_events() = stored.event();
     game.event_ids.push_back(stored.event_id());
     game.chain_hashes.push_back(stored.chain_hash());
     game.dice_attempts.push_back(stored.dice_attempt());
     game.replayer->Apply(stored.event());
+    has_end = has_end || stored.event().has_game_end();
+  }
+  // A crash between storing a batch with game_end and marking the game
+  // ended leaves the mark undone: the stored log decides.
+  if (has_end && !game.record.ended) {
+    absl::Status marked = store_->MarkEnded(game.id);
+    if (!marked.ok()) return marked;
+    game.record.ended = true;
   }
   game.dice_key = DiceKeyFor(game.record);
   game.loaded = true;
@@ -320,6 +358,11 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
   if (game.record.ended) {
     return absl::FailedPreconditionError("the game has ended");
   }
+  absl::Status ordered = CheckSeqsIncrease(
+      request, game.log.events().empty()
+                   ? 0
+                   : game.log.events(game.log.events_size() - 1).seq());
+  if (!ordered.ok()) return ordered;
   const bool server_dice =
       game.record.settings.dice_mode() == v1::DICE_MODE_SERVER;
   uint64_t attempt = 0;
@@ -379,8 +422,7 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
   for (int i = first_finding; i < game.findings.size(); ++i) {
     *response.add_findings() = game.findings[i];
   }
-  *response.mutable_state() =
-      replay::SnapshotFromState(game.replayer->state());
+  *response.mutable_state() = replay::SnapshotFromState(game.replayer->state());
   auto result = store_->Append(game.id, version, stored,
                                replay::DeterministicBytes(response));
   if (!result.ok()) {
@@ -397,7 +439,10 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
   }
   if (ended) {
     absl::Status marked = store_->MarkEnded(game.id);
-    if (!marked.ok()) return marked;
+    if (!marked.ok()) {
+      game.loaded = false;  // The next call rebuilds and marks it again.
+      return marked;
+    }
     game.record.ended = true;
   }
   return absl::OkStatus();

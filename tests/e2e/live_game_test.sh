@@ -1,0 +1,890 @@
+#!/usr/bin/env bash
+# Live games through the `gunbai game` CLI against a real gunbaid: every case
+# starts its own daemon on 127.0.0.1:0 over a fresh data directory, with the
+# umpire credential in a file, and kills it on exit. The expected outputs
+# are derived from service/game_cli.cc, service/game_service.cc and the hand
+# workings of tests/data/README.md.
+#
+# Usage: live_game_test.sh GUNBAID GUNBAI DATA_DIR CASE
+# CASE: recorded | server_dice | stale | retry | policy | credentials |
+#       tamper | watch | all
+set -euo pipefail
+
+if [[ $# -ne 4 ]]; then
+  echo "usage: $0 GUNBAID GUNBAI DATA_DIR CASE" >&2
+  exit 2
+fi
+gunbaid=$1
+gunbai=$2
+data_dir=$3
+case_name=$4
+
+# Only the files given on the command line may carry credentials.
+unset GUNBAI_TOKEN GUNBAI_UMPIRE_TOKEN
+
+work=$(mktemp -d)
+daemon_pid=""
+watch_pid=""
+cleanup() {
+  if [[ -n "${watch_pid}" ]]; then
+    kill -KILL "${watch_pid}" 2>/dev/null || true
+    wait "${watch_pid}" 2>/dev/null || true
+  fi
+  if [[ -n "${daemon_pid}" ]]; then
+    kill -KILL "${daemon_pid}" 2>/dev/null || true
+    wait "${daemon_pid}" 2>/dev/null || true
+  fi
+  rm -rf "${work}"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL [${case_name}]: $*" >&2
+  if [[ -n "${daemon_pid}" && -f "${work}/daemon.err" ]]; then
+    echo "--- gunbaid stderr:" >&2
+    cat "${work}/daemon.err" >&2
+  fi
+  exit 1
+}
+
+# ---------------------------------------------------------------------------
+# The daemon.
+
+umpire_file="${work}/umpire.token"
+server=""
+
+# Starts gunbaid over a fresh data directory and sets `server`.
+start_daemon() {
+  rm -rf "${work}/data"
+  : >"${work}/daemon.out"
+  (umask 077 && od -An -N24 -tx1 /dev/urandom | tr -d ' \n' >"${umpire_file}")
+  "${gunbaid}" --listen 127.0.0.1:0 --data-dir "${work}/data" \
+    --umpire-token-file "${umpire_file}" \
+    >"${work}/daemon.out" 2>"${work}/daemon.err" &
+  daemon_pid=$!
+  local port="" line
+  for _ in $(seq 300); do
+    line=$(head -n 1 "${work}/daemon.out")
+    if [[ "${line}" =~ ^gunbaid\ listening\ on\ 127\.0\.0\.1:([0-9]+)$ ]]; then
+      port=${BASH_REMATCH[1]}
+      break
+    fi
+    kill -0 "${daemon_pid}" 2>/dev/null || break
+    sleep 0.1
+  done
+  [[ -n "${port}" ]] || fail "gunbaid did not report its port"
+  server="127.0.0.1:${port}"
+}
+
+# ---------------------------------------------------------------------------
+# Running commands.
+
+rc=0
+out=""
+err=""
+# run NAME CMD...: runs CMD with stdout in $out and stderr in $err (files),
+# its exit code in $rc.
+run() {
+  local name=$1
+  shift
+  out="${work}/${name}.out"
+  err="${work}/${name}.err"
+  set +e
+  timeout 120 "$@" >"${out}" 2>"${err}"
+  rc=$?
+  set -e
+}
+
+# game NAME TOKEN_FILE SUBCOMMAND ARGS...: `gunbai game` against the daemon.
+game() {
+  local name=$1 token=$2
+  shift 2
+  run "${name}" "${gunbai}" game "$@" --server="${server}" \
+    --token-file="${token}"
+}
+
+expect_rc() {
+  [[ ${rc} -eq $1 ]] ||
+    fail "$2: exit ${rc}, want $1; stdout: $(cat "${out}"); stderr: $(cat "${err}")"
+}
+
+# expect_file_is FILE TEXT WHAT: FILE holds exactly TEXT.
+expect_file_is() {
+  local want
+  want=$(printf '%s' "$2")
+  [[ "$(cat "$1")" == "${want}" && "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" == '\n' ]] ||
+    fail "$3: got
+$(cat "$1")
+want
+${want}"
+}
+
+expect_contains() {
+  grep -qF -- "$2" "$1" || fail "$3: $(basename "$1") lacks \"$2\"; it reads: $(cat "$1")"
+}
+
+expect_lacks() {
+  if grep -qF -- "$2" "$1"; then fail "$3: $(basename "$1") has \"$2\""; fi
+}
+
+ok() { echo "ok   [${case_name}] $*"; }
+
+# ---------------------------------------------------------------------------
+# Logs and games.
+
+logs="${work}/logs"
+mkdir -p "${logs}"
+
+# split_log LOG DIR: writes DIR/header.textproto (the log without events),
+# DIR/ev-SEQ.textproto (one file per event) and DIR/manifest ("SEQ TURN
+# CLAN" per event, "-" for no clan).
+split_log() {
+  mkdir -p "$2"
+  awk -v dir="$2" '
+    function emit(b,   seq, turn, clan) {
+      match(b, /[ {]seq: [0-9]+/); seq = substr(b, RSTART + 6, RLENGTH - 6)
+      match(b, /[ {]turn: [0-9]+/); turn = substr(b, RSTART + 7, RLENGTH - 7)
+      clan = "-"
+      if (match(b, /[ {]clan: "[^"]*"/)) clan = substr(b, RSTART + 8, RLENGTH - 9)
+      printf "%s", b > (dir "/ev-" seq ".textproto")
+      close(dir "/ev-" seq ".textproto")
+      print seq, turn, clan > (dir "/manifest")
+    }
+    !inside && /^events[ ]*\{/ { inside = 1; depth = 0; block = "" }
+    inside {
+      block = block $0 "\n"
+      line = $0
+      depth += gsub(/\{/, "{", line) - gsub(/\}/, "}", line)
+      if (depth == 0) { emit(block); inside = 0 }
+      next
+    }
+    { print > (dir "/header.textproto") }
+  ' "$1"
+}
+
+# batch FILE SEQ...: writes the events SEQ... of the anegawa log to FILE.
+batch() {
+  local file=$1
+  shift
+  : >"${file}"
+  local seq
+  for seq in "$@"; do cat "${logs}/anegawa/ev-${seq}.textproto" >>"${file}"; done
+}
+
+split_log "${data_dir}/anegawa-clean.textproto" "${logs}/anegawa"
+[[ $(wc -l <"${logs}/anegawa/manifest") -eq 19 ]] ||
+  fail "splitting anegawa-clean.textproto gave $(wc -l <"${logs}/anegawa/manifest") events, want 19"
+
+# header_for ID: writes the anegawa header with game id ID and prints its path.
+header_for() {
+  local file="${logs}/header-$1.textproto"
+  sed "s/game_id: \"anegawa-clean\"/game_id: \"$1\"/" \
+    "${logs}/anegawa/header.textproto" >"${file}"
+  echo "${file}"
+}
+
+# create ID [FLAGS...]: creates game ID from anegawa's armies and writes the
+# credentials to ${work}/ID.CLAN.token.
+create() {
+  local id=$1
+  shift
+  game "create-${id}" "${umpire_file}" create "$@" "$(header_for "${id}")"
+  expect_rc 0 "create ${id}"
+  [[ "$(head -n 1 "${out}")" == "game ${id}" ]] ||
+    fail "create ${id}: first line is \"$(head -n 1 "${out}")\""
+  grep -qE '^dice secret sha256:[0-9a-f]{64}$' "${out}" ||
+    fail "create ${id}: no dice commitment line"
+  local clan
+  for clan in oda asai; do
+    grep -E "^credential for ${clan}: [0-9a-f]{64}$" "${out}" |
+      sed 's/.*: //' | tr -d '\n' >"${work}/${id}.${clan}.token"
+    [[ -s "${work}/${id}.${clan}.token" ]] || fail "create ${id}: no credential for ${clan}"
+  done
+  expect_contains "${out}" "Hand each player their credential; gunbaid keeps only its hash and cannot show it again." "create ${id}"
+}
+
+# append_ok NAME TOKEN ID FILE N V: appends FILE to game ID and expects N
+# events accepted with V in the game and no findings. The reply is a line
+# with the counts and the head, a line per event with dice, and the state
+# after the batch, which must be what `gunbai game show` prints. Sets `head`
+# and `dice_lines`.
+head=""
+dice_lines=""
+append_ok() {
+  local name=$1 token=$2 id=$3 file=$4 n=$5 v=$6
+  game "${name}" "${token}" append --game="${id}" "${file}"
+  expect_rc 0 "${name}"
+  local reply="${out}"
+  grep -qE "^appended ${n} events; the game has ${v} events, head sha256:[0-9a-f]{64}$" <(head -n 1 "${reply}") ||
+    fail "${name}: got \"$(head -n 1 "${reply}")\", want ${n} appended and ${v} in the game"
+  head=$(head -n 1 "${reply}" | sed 's/.*head sha256://')
+  dice_lines=$(awk 'NR > 1 && /^state after seq / { exit } NR > 1 { print }' "${reply}")
+  if grep -vqE '^  seq [0-9]+ dice:( [1-6])+$' <<<"${dice_lines:-  seq 0 dice: 1}"; then
+    fail "${name}: between the counts and the state: ${dice_lines}"
+  fi
+  sed -n '/^state after seq /,$p' "${reply}" >"${work}/${name}.state"
+  game "${name}-show" "${token}" show --game="${id}"
+  expect_rc 0 "${name}: game show"
+  cmp -s "${work}/${name}.state" "${out}" ||
+    fail "${name}: the state in the reply is not the one game show prints: $(diff "${out}" "${work}/${name}.state")"
+  out="${reply}"
+}
+
+# export_game NAME TOKEN ID FILE: exports game ID to FILE.
+export_game() {
+  game "$1" "$2" export --game="$3"
+  expect_rc 0 "$1"
+  cp "${out}" "$4"
+}
+
+# count_events FILE: the number of events in an exported game.
+count_events() { grep -c '^  events {$' "$1" || true; }
+
+# chain_hash FILE N: the chain hash of event N (1-based) of an export.
+chain_hash() {
+  grep -E '^chain_hashes: "' "$1" | sed -n "$2p" | sed 's/^chain_hashes: "//; s/"$//'
+}
+
+# sha256_of_hex HEX: the SHA-256 of the bytes HEX encodes.
+sha256_of_hex() {
+  # shellcheck disable=SC2001,SC2059
+  printf "$(sed 's/../\\x&/g' <<<"$1")" | sha256sum | cut -d ' ' -f 1
+}
+
+# ---------------------------------------------------------------------------
+# The cases.
+
+# 1. Anegawa played turn by turn in recorded-dice mode: each run of events
+# by one clan is appended by that clan's player, turn starts and ends by the
+# umpire. The game then shows, audits and exports exactly as the offline log.
+case_recorded() {
+  start_daemon
+  create anegawa-clean --policy=strict --dice=recorded
+  local id=anegawa-clean
+  # Batches: runs of one acting clan within a turn, in log order.
+  local -a batches=()
+  local seq turn clan current="" run_seqs="" version=0 n=0
+  local heads=()
+  while read -r seq turn clan; do
+    if [[ "${turn}/${clan}" != "${current}" && -n "${current}" ]]; then
+      batches+=("${current} ${run_seqs}")
+      run_seqs=""
+    fi
+    current="${turn}/${clan}"
+    run_seqs="${run_seqs} ${seq}"
+  done <"${logs}/anegawa/manifest"
+  batches+=("${current} ${run_seqs}")
+  [[ ${#batches[@]} -eq 11 ]] || fail "anegawa splits into ${#batches[@]} batches, want 11"
+  local b who token file
+  for b in "${batches[@]}"; do
+    who=${b%% *}
+    clan=${who#*/}
+    # shellcheck disable=SC2086
+    set -- ${b#* }
+    n=$#
+    version=$((version + n))
+    file="${logs}/batch-${version}.textproto"
+    batch "${file}" "$@"
+    token="${work}/${id}.${clan}.token"
+    [[ "${clan}" == "-" ]] && token="${umpire_file}"
+    append_ok "append-${version}" "${token}" "${id}" "${file}" "${n}" "${version}"
+    heads+=("${version}:${head}")
+  done
+  ok "11 batches appended turn by turn, each by the clan that acts (19 events)"
+
+  # The state shown is the state the offline log replays to.
+  game show "${work}/${id}.asai.token" show --game="${id}"
+  expect_rc 0 "game show"
+  run state-local "${gunbai}" state "${data_dir}/anegawa-clean.textproto"
+  cmp -s "${work}/show.out" "${out}" ||
+    fail "game show differs from gunbai state: $(diff "${out}" "${work}/show.out")"
+  expect_contains "${work}/show.out" "state after seq 19: turn 2" "game show"
+  expect_contains "${work}/show.out" ", game over" "game show"
+  # oda-teppo: 6 stands, 2 + 2 hits from asai-yumi: 1 stand, 1 carried.
+  # asai-cav: 3 stands, 3 + 3 hits from oda-teppo: 2 stands, none carried.
+  grep -qE '^oda-teppo +oda +5 +1  ' "${work}/show.out" || fail "oda-teppo row: $(cat "${work}/show.out")"
+  grep -qE '^asai-cav +asai +1 +0  ' "${work}/show.out" || fail "asai-cav row"
+  grep -qE '^asai-yumi +asai +4 +0  ' "${work}/show.out" || fail "asai-yumi row"
+  ok "game show prints the state gunbai state prints for the log"
+
+  # The audit is clean and is the golden report of the offline log.
+  game audit "${umpire_file}" audit --game="${id}"
+  expect_rc 0 "game audit"
+  cmp -s "${out}" "${data_dir}/anegawa-clean.expected.txt" ||
+    fail "game audit differs from anegawa-clean.expected.txt: $(diff "${data_dir}/anegawa-clean.expected.txt" "${out}")"
+  ok "game audit is clean (exit 0) and equals anegawa-clean.expected.txt"
+
+  local exported="${work}/anegawa-export.textproto"
+  export_game export "${work}/${id}.oda.token" "${id}" "${exported}"
+  [[ "$(head -n 2 "${exported}")" == "# proto-file: gunbai/v1/game_service.proto
+# proto-message: gunbai.v1.ExportedGame" ]] || fail "export header lines"
+  [[ $(count_events "${exported}") -eq 19 ]] || fail "export has $(count_events "${exported}") events"
+  local h
+  for h in "${heads[@]}"; do
+    [[ "$(chain_hash "${exported}" "${h%%:*}")" == "${h#*:}" ]] ||
+      fail "the head after ${h%%:*} events is not chain hash ${h%%:*} of the export"
+  done
+  # The secret is revealed at game_end whatever the dice mode.
+  local commitment secret
+  commitment=$(grep '^dice secret sha256:' "${work}/create-${id}.out" | sed 's/.*sha256://')
+  secret=$(grep '^  revealed_secret: "' "${exported}" | sed 's/.*: "//; s/"$//')
+  [[ "$(sha256_of_hex "${secret}")" == "${commitment}" ]] ||
+    fail "the revealed secret \"${secret}\" does not hash to ${commitment}"
+  run audit-export "${gunbai}" audit "${exported}"
+  expect_rc 0 "offline audit of the export"
+  cmp -s "${out}" "${work}/audit.out" ||
+    fail "offline audit of the export differs: $(diff "${work}/audit.out" "${out}")"
+  ok "gunbai audit of the export prints byte for byte what gunbai game audit prints"
+
+  run verify "${gunbai}" verify "${exported}"
+  expect_rc 0 "verify"
+  expect_file_is "${out}" "ok: 19 events, chain head ${head}; dice recorded by the players (nothing to recompute)
+" "verify"
+  ok "gunbai verify: ok, the chain head is the head of the last append"
+}
+
+# The events of the server-dice game, declared without dice or claims.
+write_server_dice_events() {
+  cat >"${logs}/sd-1.textproto" <<'EOF'
+events { seq: 1 turn: 1 turn_start { initiative_clan: "oda" } }
+EOF
+  # oda-teppo fires 2 of its 6 stands at asai-yumi: at most 2 hits, and a
+  # stand goes at 3, so no stand is lost and nothing is owed.
+  cat >"${logs}/sd-2.textproto" <<'EOF'
+events { seq: 2 turn: 1 clan: "oda" activation {} }
+events {
+  seq: 3 turn: 1 clan: "oda"
+  firing {
+    unit: "oda-teppo" target: "asai-yumi" stands_firing: 2
+    facts { range: RANGE_BAND_EFFECTIVE }
+  }
+}
+EOF
+  cat >"${logs}/sd-dice.textproto" <<'EOF'
+events { seq: 4 turn: 1 clan: "oda" move { unit: "oda-teppo" kind: MOVE_KIND_MOVE distance_mm: 10 } }
+events {
+  seq: 5 turn: 1 clan: "oda"
+  firing { unit: "oda-teppo" target: "asai-cav" stands_firing: 1 dice: [6, 6] }
+}
+EOF
+  cat >"${logs}/sd-3.textproto" <<'EOF'
+events { seq: 4 turn: 1 clan: "asai" activation {} }
+EOF
+  cat >"${logs}/sd-4.textproto" <<'EOF'
+events { seq: 5 turn: 1 turn_end {} }
+EOF
+  cat >"${logs}/sd-5.textproto" <<'EOF'
+events { seq: 6 turn: 1 game_end {} }
+EOF
+}
+
+# play_server_dice_game ID: creates ID in server-dice mode and plays it to
+# its end; sets `commitment` and `rolled` (the dice lines the appends
+# printed), and leaves the export before the end in
+# ${work}/ID-before-end.textproto and after it in ${work}/ID.textproto.
+commitment=""
+rolled=""
+play_server_dice_game() {
+  local id=$1
+  write_server_dice_events
+  create "${id}" --dice=server --seed=oda:0a1b2c --seed=asai:ffee
+  commitment=$(grep '^dice secret sha256:' "${work}/create-${id}.out" | sed 's/.*sha256://')
+  append_ok sd-append-1 "${umpire_file}" "${id}" "${logs}/sd-1.textproto" 1 1
+  rolled="${dice_lines}"
+  append_ok sd-append-2 "${work}/${id}.oda.token" "${id}" "${logs}/sd-2.textproto" 2 3
+  rolled+=$'\n'"${dice_lines}"
+  # A batch that carries dice is refused, and burns dice attempt 3.
+  game sd-dice "${work}/${id}.oda.token" append --game="${id}" "${logs}/sd-dice.textproto"
+  expect_rc 2 "a batch with dice in a server-dice game"
+  grep -qE '^gunbai: event [0-9a-f]{32}: this game rolls its own dice: leave dice empty$' "${err}" ||
+    fail "the refusal of dice says: $(cat "${err}")"
+  append_ok sd-append-3 "${work}/${id}.asai.token" "${id}" "${logs}/sd-3.textproto" 1 4
+  append_ok sd-append-4 "${umpire_file}" "${id}" "${logs}/sd-4.textproto" 1 5
+  export_game sd-export-before "${work}/${id}.asai.token" "${id}" "${work}/${id}-before-end.textproto"
+  append_ok sd-append-5 "${umpire_file}" "${id}" "${logs}/sd-5.textproto" 1 6
+  export_game sd-export "${work}/${id}.oda.token" "${id}" "${work}/${id}.textproto"
+}
+
+# 2. A game whose dice gunbaid rolls: the players declare, gunbaid fills in
+# the dice, keeps the secret until game_end, and anyone can then recompute
+# every die.
+case_server_dice() {
+  start_daemon
+  local id=live-server-dice
+  play_server_dice_game "${id}"
+  local before="${work}/${id}-before-end.textproto" after="${work}/${id}.textproto"
+
+  expect_contains "${before}" "  secret_sha256: \"${commitment}\"" "export before the end"
+  expect_lacks "${before}" "revealed_secret" "export before the end"
+  run verify-before "${gunbai}" verify "${before}"
+  expect_rc 2 "verify before the end"
+  expect_contains "${out}" "INCOMPLETE: the chain of " "verify before the end"
+  expect_contains "${out}" "dice can be checked only after game_end" "verify before the end"
+  ok "before game_end the export has no revealed secret, and verify cannot recompute the dice"
+
+  # Dice were filled: 1 initiative die per clan, 2 per firing stand, 1 to 6.
+  local initiative firing
+  initiative=$(awk '/^  events \{$/ { n++ } /initiative_dice: / && n == 1 { printf " %s", $2 }' "${after}")
+  [[ "${initiative}" =~ ^\ [1-6]\ [1-6]$ ]] || fail "turn start dice: \"${initiative}\""
+  firing=$(awk '/^  events \{$/ { n++ } /^      dice: / && n == 3 { printf " %s", $2 }' "${after}")
+  [[ "${firing}" =~ ^\ [1-6]\ [1-6]\ [1-6]\ [1-6]$ ]] || fail "firing dice: \"${firing}\""
+  [[ "${rolled}" == "  seq 1 dice:${initiative}
+  seq 3 dice:${firing}" ]] || fail "the appends printed the dice \"${rolled}\"; the export has${initiative} and${firing}"
+  # Each event records the roll attempt of its batch; the refused batch took 3.
+  [[ "$(grep '^dice_attempts: ' "${after}" | sed 's/.*: //' | tr '\n' ' ')" == "1 2 2 4 5 6 " ]] ||
+    fail "dice attempts: $(grep '^dice_attempts: ' "${after}" | tr '\n' ' ')"
+  ok "gunbaid rolled 2 initiative dice and 4 firing dice, as the appends printed; the refused batch burnt attempt 3"
+
+  local secret
+  secret=$(grep '^  revealed_secret: "' "${after}" | sed 's/.*: "//; s/"$//')
+  [[ "${secret}" =~ ^[0-9a-f]{64}$ ]] || fail "revealed secret: \"${secret}\""
+  [[ "$(sha256_of_hex "${secret}")" == "${commitment}" ]] ||
+    fail "the revealed secret does not hash to the commitment printed at creation"
+  expect_contains "${after}" "  secret_sha256: \"${commitment}\"" "export after the end"
+  run verify "${gunbai}" verify "${after}"
+  expect_rc 0 "verify after the end"
+  expect_file_is "${out}" "ok: 6 events, chain head ${head}; every server die recomputed from the revealed secret, which matches its commitment
+" "verify after the end"
+  ok "after game_end the secret is revealed, hashes to the commitment, and verify recomputes every die"
+
+  game audit "${work}/${id}.oda.token" audit --game="${id}"
+  expect_rc 0 "game audit of the server-dice game"
+  expect_contains "${out}" "6 events over 1 turn: 0 violations, 0 disputes, 0 warnings, 0 unverifiable" "game audit"
+  run audit-export "${gunbai}" audit "${after}"
+  expect_rc 0 "offline audit"
+  cmp -s "${out}" "${work}/audit.out" || fail "offline audit differs: $(diff "${work}/audit.out" "${out}")"
+  ok "the server-dice game audits clean, online and offline alike"
+
+  cat >"${logs}/sd-6.textproto" <<'EOF'
+events { seq: 7 turn: 2 turn_start { initiative_clan: "asai" } }
+EOF
+  game after-end "${umpire_file}" append --game="${id}" "${logs}/sd-6.textproto"
+  expect_rc 2 "append after game_end"
+  expect_file_is "${err}" "gunbai: the game has ended
+" "append after game_end"
+  ok "an ended game takes no more events"
+}
+
+# 3. A batch built on a stale version is refused whole, naming the version.
+case_stale() {
+  start_daemon
+  create live-stale
+  batch "${logs}/turn1.textproto" 1 2 3 4 5 6 7 8
+  batch "${logs}/turn2.textproto" 9 10 11 12 13 14 15 16 17 18 19
+  append_ok turn1 "${umpire_file}" live-stale "${logs}/turn1.textproto" 8 8
+  local head8=${head}
+  local stale
+  for stale in 5 9; do
+    game "stale-${stale}" "${umpire_file}" append --game=live-stale \
+      --expected-version="${stale}" "${logs}/turn2.textproto"
+    expect_rc 2 "append with --expected-version=${stale}"
+    expect_file_is "${err}" "gunbai: stale version ${stale}: the game has 8 events; read from seq 9 and append again with expected_version 8
+" "append with --expected-version=${stale}"
+    [[ ! -s "${out}" ]] || fail "a refused append printed: $(cat "${out}")"
+  done
+  export_game export "${umpire_file}" live-stale "${work}/stale.textproto"
+  [[ $(count_events "${work}/stale.textproto") -eq 8 ]] ||
+    fail "after the stale appends the game has $(count_events "${work}/stale.textproto") events"
+  [[ "$(chain_hash "${work}/stale.textproto" 8)" == "${head8}" ]] || fail "the head moved"
+  game show "${umpire_file}" show --game=live-stale
+  expect_contains "${out}" "state after seq 8: turn 1" "show after the stale appends"
+  ok "--expected-version=5 and =9 exit 2 naming version 8; the game keeps its 8 events"
+  append_ok fresh "${umpire_file}" live-stale "${logs}/turn2.textproto" 11 19
+  game fresh-explicit "${umpire_file}" append --game=live-stale --expected-version=19 \
+    "${logs}/turn2.textproto"
+  expect_rc 0 "a retry of the last batch at the new version"
+  ok "the batch then goes in at version 8"
+}
+
+# 4. The same append twice writes once and answers twice alike.
+case_retry() {
+  start_daemon
+  create live-retry
+  batch "${logs}/turn1.textproto" 1 2 3 4 5 6 7 8
+  batch "${logs}/turn2.textproto" 9 10 11 12 13 14 15 16 17 18 19
+  append_ok first "${umpire_file}" live-retry "${logs}/turn1.textproto" 8 8
+  cp "${out}" "${work}/first-answer.out"
+  append_ok again "${umpire_file}" live-retry "${logs}/turn1.textproto" 8 8
+  cmp -s "${out}" "${work}/first-answer.out" || fail "the retry answered differently: $(cat "${out}")"
+  game again-v0 "${umpire_file}" append --game=live-retry --expected-version=0 \
+    "${logs}/turn1.textproto"
+  expect_rc 0 "the retry at the version the batch was built on"
+  cmp -s "${out}" "${work}/first-answer.out" || fail "the retry at version 0 answered differently"
+  export_game export "${umpire_file}" live-retry "${work}/retry.textproto"
+  [[ $(count_events "${work}/retry.textproto") -eq 8 ]] ||
+    fail "after the retries the game has $(count_events "${work}/retry.textproto") events"
+  [[ $(grep -c '^event_ids: ' "${work}/retry.textproto") -eq 8 ]] || fail "event ids"
+  [[ $(grep '^event_ids: ' "${work}/retry.textproto" | sort -u | wc -l) -eq 8 ]] ||
+    fail "an event id is stored twice"
+  ok "a retried append writes nothing and returns the first answer byte for byte"
+  append_ok turn2 "${umpire_file}" live-retry "${logs}/turn2.textproto" 11 19
+  game late-retry "${umpire_file}" append --game=live-retry "${logs}/turn1.textproto"
+  expect_rc 0 "a late retry of turn 1"
+  cmp -s "${out}" "${work}/first-answer.out" || fail "a late retry answered differently"
+  export_game export2 "${umpire_file}" live-retry "${work}/retry2.textproto"
+  [[ $(count_events "${work}/retry2.textproto") -eq 19 ]] || fail "19 events after turn 2"
+  ok "a retry after later appends still gets its first answer (8 events) and writes nothing"
+}
+
+# A batch in which oda-teppo fires twice in turn 1: 2 stands at asai-yumi
+# (no armour), effective range. First volley +2, effective +1: 1+1+3 = 5,
+# no hit, twice. Then first volley spent, +1: 1+1+1 = 3, no hit, twice.
+write_double_fire() {
+  cat >"${logs}/clean3.textproto" <<'EOF'
+events { seq: 1 turn: 1 turn_start { initiative_clan: "oda" } }
+events { seq: 2 turn: 1 clan: "oda" activation {} }
+events {
+  seq: 3 turn: 1 clan: "oda"
+  firing {
+    unit: "oda-teppo" target: "asai-yumi" stands_firing: 2
+    dice: [1, 1, 1, 1] facts { range: RANGE_BAND_EFFECTIVE } claimed_hits: 0
+  }
+}
+EOF
+  cp "${logs}/clean3.textproto" "${logs}/double-fire.textproto"
+  cat >>"${logs}/double-fire.textproto" <<'EOF'
+events {
+  seq: 4 turn: 1 clan: "oda"
+  firing {
+    unit: "oda-teppo" target: "asai-yumi" stands_firing: 2
+    dice: [1, 1, 1, 1] facts { range: RANGE_BAND_EFFECTIVE } claimed_hits: 0
+  }
+}
+EOF
+}
+
+# 5. A violation is refused whole in a strict game, kept in a record game.
+case_policy() {
+  start_daemon
+  write_double_fire
+  create live-strict --policy=strict
+  create live-record --policy=record
+  local rule="daimyo.fire.eligibility.once_per_turn"
+
+  game strict "${umpire_file}" append --game=live-strict "${logs}/double-fire.textproto"
+  expect_rc 2 "a violation in a strict game"
+  [[ "$(head -n 1 "${err}")" == "gunbai: the game is strict and the batch breaks the rules; nothing was written:" ]] ||
+    fail "strict refusal: $(cat "${err}")"
+  [[ $(wc -l <"${err}") -eq 2 ]] || fail "strict refusal lists more than the one finding: $(cat "${err}")"
+  grep -qE "^seq 4 SEVERITY_VIOLATION ${rule}: .*oda-teppo" "${err}" ||
+    fail "strict refusal: $(cat "${err}")"
+  local message
+  message=$(sed -n 2p "${err}" | sed "s/^seq 4 SEVERITY_VIOLATION ${rule}: //")
+  export_game strict-export "${umpire_file}" live-strict "${work}/strict.textproto"
+  [[ $(count_events "${work}/strict.textproto") -eq 0 ]] || fail "the strict game stored events"
+  game strict-show "${umpire_file}" show --game=live-strict
+  expect_contains "${out}" "state after seq 0: turn 0" "show after the refusal"
+  ok "strict: exit 2, the finding listed, nothing written"
+  append_ok strict-clean "${umpire_file}" live-strict "${logs}/clean3.textproto" 3 3
+  ok "strict: the batch without the second volley goes in (3 events)"
+
+  game record "${umpire_file}" append --game=live-record "${logs}/double-fire.textproto"
+  expect_rc 1 "a violation in a record game"
+  grep -qE "^appended 4 events; the game has 4 events, head sha256:[0-9a-f]{64}$" "${out}" ||
+    fail "record append: $(cat "${out}")"
+  [[ "$(sed -n 2,6p "${out}")" == "  seq 3 dice: 1 1 1 1
+  seq 4 dice: 1 1 1 1
+  seq 4  SEVERITY_VIOLATION  ${rule}
+    ${message}
+state after seq 4: turn 1, phase firing, initiative oda, active oda" ]] ||
+    fail "record append: $(cat "${out}")"
+  grep -qE '^oda-teppo +oda +6 +0  fired; first volley spent$' "${out}" ||
+    fail "record append: oda-teppo's state: $(cat "${out}")"
+  cp "${out}" "${work}/record-first.out"
+  game record-again "${umpire_file}" append --game=live-record "${logs}/double-fire.textproto"
+  expect_rc 1 "the retried record batch"
+  cmp -s "${out}" "${work}/record-first.out" || fail "the retried record batch answered differently"
+  game record-audit "${work}/live-record.asai.token" audit --game=live-record
+  expect_rc 1 "game audit of the record game"
+  expect_contains "${out}" "4 events over 1 turn: 1 violation, 0 disputes, 0 warnings, 0 unverifiable" "record audit"
+  expect_contains "${out}" "${rule}" "record audit"
+  expect_contains "${out}" "${message}" "record audit"
+  export_game record-export "${umpire_file}" live-record "${work}/record.textproto"
+  run record-offline "${gunbai}" audit "${work}/record.textproto"
+  expect_rc 1 "offline audit of the record game"
+  cmp -s "${out}" "${work}/record-audit.out" || fail "offline audit differs"
+  ok "record: exit 1, the finding reported (again on a retry, from the stored answer) and in gunbai game audit"
+}
+
+# 6. Credentials, as the CLI shows them (tests/e2e/live_game_test.cc checks
+# the gRPC codes).
+case_credentials() {
+  start_daemon
+  create live-a
+  create live-b
+  local oda_a="${work}/live-a.oda.token" oda_b="${work}/live-b.oda.token"
+
+  local args
+  args=$(tr '\0' ' ' <"/proc/${daemon_pid}/cmdline")
+  [[ "${args}" == *"--umpire-token-file ${umpire_file}"* ]] || fail "gunbaid command line: ${args}"
+  if grep -qF -- "$(cat "${umpire_file}")" "/proc/${daemon_pid}/cmdline"; then
+    fail "the umpire token is on gunbaid's command line"
+  fi
+  if grep -qF -- "$(cat "${umpire_file}")" "/proc/${daemon_pid}/environ"; then
+    fail "the umpire token is in gunbaid's environment"
+  fi
+  ok "the umpire token is read from a file, on neither the command line nor the environment"
+
+  run no-token "${gunbai}" game show --server="${server}" --game=live-a
+  expect_rc 2 "no credential"
+  expect_file_is "${err}" "gunbai: give a credential with --token-file=FILE or GUNBAI_TOKEN
+" "no credential"
+  od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"${work}/wrong.token"
+  local denied="gunbai: this credential is neither the umpire's nor a player's of this game
+"
+  local what
+  for what in show export audit watch; do
+    game "wrong-${what}" "${work}/wrong.token" "${what}" --game=live-a
+    expect_rc 2 "${what} with a wrong credential"
+    expect_file_is "${err}" "${denied}" "${what} with a wrong credential"
+  done
+  ok "no credential: exit 2 before dialling; a wrong one: exit 2, permission denied"
+
+  game own "${oda_a}" show --game=live-a
+  expect_rc 0 "a player reading its own game"
+  GUNBAI_TOKEN=$(cat "${work}/live-a.asai.token") run own-env "${gunbai}" game audit \
+    --server="${server}" --game=live-a
+  expect_rc 0 "a player's credential from GUNBAI_TOKEN"
+  for what in show export audit watch; do
+    game "other-${what}" "${oda_b}" "${what}" --game=live-a
+    expect_rc 2 "${what} of another game"
+    expect_file_is "${err}" "${denied}" "${what} of another game"
+  done
+  game unknown "${oda_a}" show --game=live-nowhere
+  expect_rc 2 "a player naming an unknown game"
+  expect_file_is "${err}" "${denied}" "a player naming an unknown game"
+  ok "a player reads its own game, and is denied another one (and cannot tell it exists)"
+
+  batch "${logs}/turn-start.textproto" 1
+  batch "${logs}/oda-acts.textproto" 2
+  append_ok umpire-starts "${umpire_file}" live-a "${logs}/turn-start.textproto" 1 1
+  cat >"${logs}/turn-end.textproto" <<'EOF'
+events { seq: 2 turn: 1 turn_end {} }
+EOF
+  cat >"${logs}/asai-acts.textproto" <<'EOF'
+events { seq: 2 turn: 1 clan: "asai" activation {} }
+EOF
+  cat "${logs}/oda-acts.textproto" - >"${logs}/both-act.textproto" <<'EOF'
+events { seq: 3 turn: 1 clan: "asai" activation {} }
+EOF
+  local file
+  for file in asai-acts both-act turn-end; do
+    game "foreign-${file}" "${oda_a}" append --game=live-a "${logs}/${file}.textproto"
+    expect_rc 2 "oda appending ${file}"
+    grep -qE '^gunbai: event [0-9a-f]{32}: the player of oda may append only events its clan acts in \(clan: "oda"\); nothing was written$' "${err}" ||
+      fail "oda appending ${file}: $(cat "${err}")"
+  done
+  export_game export "${umpire_file}" live-a "${work}/a.textproto"
+  [[ $(count_events "${work}/a.textproto") -eq 1 ]] || fail "a denied append wrote events"
+  append_ok oda-acts "${oda_a}" live-a "${logs}/oda-acts.textproto" 1 2
+  ok "a player appending another clan's event (alone, in a batch, or none's): denied, nothing written"
+
+  game player-create "${oda_a}" create "$(header_for live-c)"
+  expect_rc 2 "a player creating a game"
+  expect_file_is "${err}" "gunbai: only the umpire may do this
+" "a player creating a game"
+  game wrong-create "${work}/wrong.token" create "$(header_for live-c)"
+  expect_rc 2 "a stranger creating a game"
+  game umpire-reads "${umpire_file}" show --game=live-nowhere
+  expect_rc 2 "the umpire naming an unknown game"
+  expect_lacks "${err}" "credential" "the umpire naming an unknown game"
+  ok "only the umpire creates games; only the umpire learns a game does not exist"
+}
+
+# 7. verify finds every kind of tampering with an export.
+case_tamper() {
+  start_daemon
+  create anegawa-clean
+  batch "${logs}/all.textproto" $(seq 19)
+  append_ok all "${umpire_file}" anegawa-clean "${logs}/all.textproto" 19 19
+  local good="${work}/good.textproto"
+  export_game export "${umpire_file}" anegawa-clean "${good}"
+  run verify-good "${gunbai}" verify "${good}"
+  expect_rc 0 "verify of the untouched export"
+
+  local broken="${work}/broken.textproto"
+  local mismatch="does not match its chain hash: it was edited, or an event before it was dropped, inserted or moved"
+  # expect_tampered WHAT WANT: verify of ${broken} exits 1 printing WANT.
+  expect_tampered() {
+    run "verify-$1" "${gunbai}" verify "${broken}"
+    expect_rc 1 "verify after $1"
+    expect_file_is "${out}" "TAMPERED: $2
+" "verify after $1"
+    ok "$1: exit 1, $2"
+  }
+  # block SEQ: the lines of event SEQ of the export, "  events {" to "  }".
+  block() {
+    awk -v want="$1" '
+      /^  events \{$/ { inside = 1; text = "" }
+      inside { text = text $0 "\n" }
+      inside && /^    seq: / { seq = $2 }
+      /^  \}$/ && inside { inside = 0; if (seq == want) printf "%s", text }
+    ' "${good}"
+  }
+  # without SEQ...: the export without the events SEQ...
+  without() {
+    awk -v drop=" $* " '
+      /^  events \{$/ { inside = 1; text = "" }
+      !inside { print; next }
+      { text = text $0 "\n" }
+      /^    seq: / { seq = $2 }
+      /^  \}$/ {
+        inside = 0
+        if (index(drop, " " seq " ") == 0) printf "%s", text
+      }
+    ' "${good}"
+  }
+
+  # A die of the first volley (seq 3, index 2): its first die 1 becomes 2.
+  awk '/^    seq: 3$/ { s = 1 } s && /^      dice: 1$/ && !done { sub(/1$/, "2"); done = 1 } { print }' \
+    "${good}" >"${broken}"
+  [[ $(diff "${good}" "${broken}" | grep -c '^>') -eq 1 ]] || fail "the die edit"
+  expect_tampered "a die edited" "event at index 2 (seq 3) ${mismatch}"
+
+  # The leader-loss roll of seq 4 dropped: seq 5 now sits at index 3.
+  without 4 >"${broken}"
+  expect_tampered "an event dropped" "event at index 3 (seq 5) ${mismatch}"
+
+  # A morale test (seq 7's) inserted after seq 4 as seq 5: at index 4 it
+  # meets the hash of the real seq 5.
+  awk -v extra="$(block 7 | sed 's/^    seq: 7$/    seq: 5/')" '
+    /^  events \{$/ { n++ } n == 5 && !done { print extra; done = 1 } { print }
+  ' "${good}" >"${broken}"
+  [[ $(count_events "${broken}") -eq 20 ]] || fail "the insertion"
+  expect_tampered "an event inserted" "event at index 4 (seq 5) ${mismatch}"
+
+  # An event added after the last one, numbered 20, has no hash at all.
+  awk -v extra="$(block 18 | sed 's/^    seq: 18$/    seq: 20/')" '
+    /^  events \{$/ { n++ } { print } /^  \}$/ && n == 19 && !done { print extra; done = 1 }
+  ' "${good}" >"${broken}"
+  expect_tampered "an event added at the end" \
+    "event at index 19 (seq 20) has no chain hash (the export has 20 events and 19 chain hashes): it was inserted or added after the chain was made"
+
+  # seq 6 (asai's volley) and seq 7 (asai-cav's morale test) swapped.
+  local part="${work}/part"
+  awk '/^  events \{$/ { n++ } n < 6 { print }' "${good}" >"${part}.before"
+  awk '/^  events \{$/ { n++ } n > 7 || /^}$/ { p = 1 } p { print }' "${good}" >"${part}.after"
+  block 6 >"${part}.6"
+  block 7 >"${part}.7"
+  cat "${part}.before" "${part}.7" "${part}.6" "${part}.after" >"${broken}"
+  [[ $(count_events "${broken}") -eq 19 ]] || fail "the swap"
+  [[ $(diff <(sort "${good}") <(sort "${broken}") | wc -l) -eq 0 ]] || fail "the swap changed lines"
+  expect_tampered "two events swapped" \
+    "event at index 5 (seq 7) ${mismatch}"
+
+  # The same swap with the seqs renumbered so that they still increase.
+  sed 's/^    seq: 7$/    seq: 6/' "${part}.7" >"${part}.7as6"
+  sed 's/^    seq: 6$/    seq: 7/' "${part}.6" >"${part}.6as7"
+  cat "${part}.before" "${part}.7as6" "${part}.6as7" "${part}.after" >"${broken}"
+  expect_tampered "two events swapped and renumbered" "event at index 5 (seq 6) ${mismatch}"
+
+  # The chain hashes swapped along with the events: the chain still breaks,
+  # since each hash covers the one before it.
+  awk -v a="$(chain_hash "${good}" 6)" -v b="$(chain_hash "${good}" 7)" '
+    $0 == "chain_hashes: \"" a "\"" { print "chain_hashes: \"" b "\""; next }
+    $0 == "chain_hashes: \"" b "\"" { print "chain_hashes: \"" a "\""; next }
+    { print }
+  ' <(cat "${part}.before" "${part}.7" "${part}.6" "${part}.after") >"${broken}"
+  [[ $(diff "${good}" "${broken}" | grep -c '^>') -gt 2 ]] || fail "the swap with hashes"
+  expect_tampered "two events swapped with their chain hashes" \
+    "event at index 5 (seq 7) ${mismatch}"
+
+  # The server-dice game: its revealed secret replaced.
+  play_server_dice_game live-tamper-dice
+  local sd="${work}/live-tamper-dice.textproto"
+  run verify-sd "${gunbai}" verify "${sd}"
+  expect_rc 0 "verify of the untouched server-dice export"
+  sed -E 's/^(  revealed_secret: ")[0-9a-f]{64}"$/\1'"$(printf '%064d' 7)"'"/' "${sd}" >"${broken}"
+  [[ $(diff "${sd}" "${broken}" | grep -c '^>') -eq 1 ]] || fail "the secret edit"
+  expect_tampered "the revealed secret replaced" \
+    "the revealed secret does not match the commitment published at creation"
+}
+
+# 8. A watch started before the appends prints each batch as it lands, and
+# ends by itself after game_end.
+case_watch() {
+  start_daemon
+  create anegawa-clean
+  batch "${logs}/turn1.textproto" 1 2 3 4 5 6 7 8
+  batch "${logs}/turn2.textproto" 9 10 11 12 13 14 15 16 17 18 19
+  local watched="${work}/watch.out"
+  "${gunbai}" game watch --server="${server}" --game=anegawa-clean \
+    --token-file="${work}/anegawa-clean.asai.token" >"${watched}" 2>"${work}/watch.err" &
+  watch_pid=$!
+  sleep 1
+  [[ ! -s "${watched}" ]] || fail "the watch printed before any append: $(cat "${watched}")"
+  # wait_lines N: waits up to 20 s for N lines of watch output.
+  wait_lines() {
+    for _ in $(seq 200); do
+      [[ $(wc -l <"${watched}") -ge $1 ]] && return 0
+      sleep 0.1
+    done
+    fail "the watch printed $(wc -l <"${watched}") lines, want $1: $(cat "${watched}")"
+  }
+  append_ok turn1 "${umpire_file}" anegawa-clean "${logs}/turn1.textproto" 8 8
+  wait_lines 8
+  sleep 0.5
+  [[ $(wc -l <"${watched}") -eq 8 ]] || fail "the watch printed more than turn 1"
+  kill -0 "${watch_pid}" 2>/dev/null || fail "the watch ended before game_end"
+  ok "the watch printed turn 1's 8 events after the first append, and waits"
+  append_ok turn2 "${umpire_file}" anegawa-clean "${logs}/turn2.textproto" 11 19
+  wait_lines 19
+  local code=""
+  for _ in $(seq 100); do
+    if ! kill -0 "${watch_pid}" 2>/dev/null; then
+      set +e
+      wait "${watch_pid}"
+      code=$?
+      set -e
+      watch_pid=""
+      break
+    fi
+    sleep 0.1
+  done
+  [[ "${code}" == "0" ]] || fail "the watch did not end with exit 0 after game_end (${code:-still running})"
+  export_game export "${umpire_file}" anegawa-clean "${work}/watched.textproto"
+  local want="" seq turn clan i=0
+  local -a bodies=(turn_start activation firing leader_loss activation firing
+    morale_test turn_end turn_start activation firing activation move firing
+    leader_loss morale_test morale_test turn_end game_end)
+  while read -r seq turn clan; do
+    want+="seq ${seq} turn ${turn} ${clan} ${bodies[${i}]}  chain $(chain_hash "${work}/watched.textproto" "${seq}" | cut -c 1-12)
+"
+    i=$((i + 1))
+  done <"${logs}/anegawa/manifest"
+  expect_file_is "${watched}" "${want}" "the watch output"
+  ok "the watch printed all 19 events with their chain hashes, and exited 0 after game_end"
+}
+
+run_case() {
+  case_name=$1
+  case "$1" in
+    recorded) case_recorded ;;
+    server_dice) case_server_dice ;;
+    stale) case_stale ;;
+    retry) case_retry ;;
+    policy) case_policy ;;
+    credentials) case_credentials ;;
+    tamper) case_tamper ;;
+    watch) case_watch ;;
+    *) echo "unknown case $1" >&2; exit 2 ;;
+  esac
+  if [[ -n "${daemon_pid}" ]]; then
+    kill -TERM "${daemon_pid}"
+    set +e
+    wait "${daemon_pid}"
+    local code=$?
+    set -e
+    daemon_pid=""
+    [[ ${code} -eq 0 ]] || fail "gunbaid exited ${code} after SIGTERM"
+  fi
+}
+
+if [[ "${case_name}" == all ]]; then
+  for c in recorded server_dice stale retry policy credentials tamper watch; do
+    run_case "${c}"
+  done
+else
+  run_case "${case_name}"
+fi
+echo "PASS [${case_name}]"
