@@ -36,7 +36,7 @@ port=$(sed -n 's/^gunbaid listening on 127.0.0.1://p' "$work/out")
 
 export GUNBAI_TOKEN
 GUNBAI_TOKEN=$(cat "$work/umpire.tok")
-"$gunbai" game create --server="localhost:$port" --tls-ca="$work/cert.pem" \
+"$gunbai" game create --server="127.0.0.1:$port" --tls-ca="$work/cert.pem" \
   "$work/armies.textproto" >"$work/created" || fail "create over TLS failed"
 grep -q "^game anegawa-clean$" "$work/created" || fail "unexpected: $(cat "$work/created")"
 
@@ -49,7 +49,7 @@ set -e
 
 # The credential is still checked over TLS: a wrong token is refused.
 set +e
-GUNBAI_TOKEN=wrong-token-wrong-token "$gunbai" game show --server="localhost:$port" \
+GUNBAI_TOKEN=wrong-token-wrong-token "$gunbai" game show --server="127.0.0.1:$port" \
   --tls-ca="$work/cert.pem" --game=anegawa-clean >/dev/null 2>"$work/err2"
 code=$?
 set -e
