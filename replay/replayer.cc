@@ -101,6 +101,16 @@ void Replayer::Violation(absl::string_view rule_id, std::string subject,
   Report(std::move(f));
 }
 
+void Replayer::Unverifiable(absl::string_view rule_id, std::string subject,
+                            std::string message) {
+  Finding f;
+  f.severity = Severity::kUnverifiable;
+  f.rule_id = rule_id;
+  f.subject = std::move(subject);
+  f.message = std::move(message);
+  Report(std::move(f));
+}
+
 int Replayer::FindUnit(absl::string_view id) const {
   auto it = unit_index_.find(id);
   return it == unit_index_.end() ? -1 : it->second;
@@ -409,14 +419,9 @@ void Replayer::OnFiring(const v1::Event& event) {
   if (firing.has_claimed_hits()) {
     hits = static_cast<int>(std::min<uint32_t>(firing.claimed_hits(), 1000));
   } else if (!resolvable) {
-    Finding f;
-    f.severity = Severity::kUnverifiable;
-    f.rule_id = "daimyo.fire.hit";
-    f.subject = firing.unit();
-    f.message =
-        "The dice cannot be read and the log claims no hits; replay "
-        "lands no hits.";
-    Report(std::move(f));
+    Unverifiable("daimyo.fire.hit", firing.unit(),
+                 "The dice cannot be read and the log claims no hits; replay "
+                 "lands no hits.");
   }
   int stands_lost = -1;
   if (firing.has_claimed_stands_lost()) {

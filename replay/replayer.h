@@ -81,6 +81,8 @@ class Replayer : private rules::FindingSink {
   void Report(rules::Finding finding) override;
   void Violation(absl::string_view rule_id, std::string subject,
                  std::string message);
+  void Unverifiable(absl::string_view rule_id, std::string subject,
+                    std::string message);
 
   bool CheckSequence(const gunbai::v1::Event& event);
   bool EnterPhase(rules::Phase phase, absl::string_view what);

@@ -132,15 +132,11 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
     if (s.has_claimed_hits()) {
       hits[side] = static_cast<int>(std::min<uint32_t>(s.claimed_hits(), 1000));
     } else if (!resolvable) {
-      Finding f;
-      f.severity = Severity::kUnverifiable;
-      f.rule_id = "daimyo.melee.hit";
-      f.subject = s.unit();
-      f.message = absl::StrCat(
-          UnitLabel(state_, pairing.sides[side].unit),
-          ": the dice cannot be read and the log claims no hits; replay "
-          "lands none.");
-      Report(std::move(f));
+      Unverifiable(
+          "daimyo.melee.hit", s.unit(),
+          absl::StrCat(UnitLabel(state_, pairing.sides[side].unit),
+                       ": the dice cannot be read and the log claims no "
+                       "hits; replay lands none."));
     }
   }
   std::array<int, 2> stands_lost = {-1, -1};

@@ -231,14 +231,9 @@ void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
       result = res.result;
     }
   } else if (test.claimed_result() == v1::MORALE_RESULT_UNSPECIFIED) {
-    Finding f;
-    f.severity = Severity::kUnverifiable;
-    f.rule_id = "daimyo.morale.result";
-    f.subject = test.unit();
-    f.message =
-        "The test cannot be worked out and the log claims no "
-        "result; replay applies none.";
-    Report(std::move(f));
+    Unverifiable("daimyo.morale.result", test.unit(),
+                 "The test cannot be worked out and the log claims no "
+                 "result; replay applies none.");
   }
   ApplyTestResult(unit, in.reason, result, test);
 }

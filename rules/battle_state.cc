@@ -1,6 +1,7 @@
 #include "rules/battle_state.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -36,6 +37,16 @@ bool BattleState::HasLeaderAttached(int unit) const {
   return std::any_of(leaders.begin(), leaders.end(), [unit](const auto& l) {
     return !l.killed && l.attached_unit == unit;
   });
+}
+
+void ReportViolation(FindingSink& sink, const BattleState& state, int unit,
+                     absl::string_view rule_id, std::string message) {
+  Finding f;
+  f.severity = Severity::kViolation;
+  f.rule_id = rule_id;
+  f.message = std::move(message);
+  f.subject = state.profiles[unit].id;
+  sink.Report(std::move(f));
 }
 
 int BattleState::AttachedLeader(int unit, LeaderKind kind) const {

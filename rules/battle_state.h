@@ -142,6 +142,10 @@ struct BattleState {
 // Returns "Name (id)" for a unit, or the id when it has no name.
 std::string UnitLabel(const BattleState& state, int unit);
 
+// Reports a violation of `rule_id` by `unit` to `sink`.
+void ReportViolation(FindingSink& sink, const BattleState& state, int unit,
+                     absl::string_view rule_id, std::string message);
+
 // Adds `hits` to the unit's carried hits and removes a stand for every
 // `hits_per_stand` of them (or exactly `stands_lost_override` stands, when
 // not negative, as the log played it). Returns the stands removed. A unit

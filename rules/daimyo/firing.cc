@@ -11,16 +11,6 @@ namespace gunbai::rules::daimyo {
 
 namespace {
 
-void Violation(FindingSink& sink, const BattleState& state, int unit,
-               absl::string_view rule_id, std::string message) {
-  Finding f;
-  f.severity = Severity::kViolation;
-  f.rule_id = rule_id;
-  f.message = std::move(message);
-  f.subject = state.profiles[unit].id;
-  sink.Report(std::move(f));
-}
-
 RangeBand BandForDistance(const FiringRules& firing, int distance_mm,
                           bool woods_limit) {
   if (woods_limit && distance_mm > firing.woods_range_mm) {
@@ -50,7 +40,7 @@ void CheckWhoMayFire(const BattleState& state, const Shot& shot,
   // Who may fire rests on the charges in the log, never on a declared
   // "being charged" fact, which only sets the factor.
   if (!active && !charged_by_active) {
-    Violation(
+    ReportViolation(
         sink, state, shot.firer, "daimyo.fire.eligibility.active_clan",
         absl::StrFormat("%s fired, but only units of the active clan "
                         "(%s) or the targets of its charges may fire.",
@@ -60,12 +50,13 @@ void CheckWhoMayFire(const BattleState& state, const Shot& shot,
   }
   if (!active && charged_by_active &&
       !state.IsChargedBy(shot.firer, shot.target)) {
-    Violation(sink, state, shot.firer,
-              "daimyo.fire.eligibility.charged_fire_at_chargers",
-              absl::StrFormat("%s is being charged and may fire only at a unit "
-                              "charging it; %s is not charging it.",
-                              UnitLabel(state, shot.firer),
-                              UnitLabel(state, shot.target)));
+    ReportViolation(
+        sink, state, shot.firer,
+        "daimyo.fire.eligibility.charged_fire_at_chargers",
+        absl::StrFormat("%s is being charged and may fire only at a unit "
+                        "charging it; %s is not charging it.",
+                        UnitLabel(state, shot.firer),
+                        UnitLabel(state, shot.target)));
   }
 }
 
@@ -76,41 +67,45 @@ void CheckEligibility(const BattleState& state, const Shot& shot,
   // Built only when a finding needs it: firing is on the hot path.
   auto label = [&state, &shot] { return UnitLabel(state, shot.firer); };
   if (firer.missile_weapon == MissileWeapon::kNone) {
-    Violation(
+    ReportViolation(
         sink, state, shot.firer, "daimyo.fire.eligibility.missile_weapon",
         absl::StrCat(label(), " has no bow or arquebus and cannot fire."));
   }
   if (status.fired_this_turn) {
-    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.once_per_turn",
-              absl::StrCat(label(),
-                           " already fired this turn; a unit fires at "
-                           "most once per turn."));
+    ReportViolation(sink, state, shot.firer,
+                    "daimyo.fire.eligibility.once_per_turn",
+                    absl::StrCat(label(),
+                                 " already fired this turn; a unit fires at "
+                                 "most once per turn."));
   }
   if (status.charging || status.in_melee) {
-    Violation(
+    ReportViolation(
         sink, state, shot.firer, "daimyo.fire.eligibility.charging_or_in_melee",
         absl::StrCat(label(), " is ", status.charging ? "charging" : "in melee",
                      " and may not fire."));
   }
   if (status.routing) {
-    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.routing",
-              absl::StrCat(label(), " is routing and may not fire."));
+    ReportViolation(sink, state, shot.firer, "daimyo.fire.eligibility.routing",
+                    absl::StrCat(label(), " is routing and may not fire."));
   }
   if (status.may_not_fire && !status.routing) {
-    Violation(sink, state, shot.firer, "daimyo.fire.eligibility.morale_result",
-              absl::StrCat(label(),
-                           " retreated after a morale test this turn and may "
-                           "not fire."));
+    ReportViolation(
+        sink, state, shot.firer, "daimyo.fire.eligibility.morale_result",
+        absl::StrCat(label(),
+                     " retreated after a morale test this turn and may "
+                     "not fire."));
   }
   const UnitProfile& target = state.profiles[shot.target];
   if (target.clan == firer.clan) {
-    Violation(sink, state, shot.firer, "daimyo.fire.target.enemy",
-              absl::StrCat(label(), " fired at ", UnitLabel(state, shot.target),
-                           ", which is not an enemy unit."));
+    ReportViolation(
+        sink, state, shot.firer, "daimyo.fire.target.enemy",
+        absl::StrCat(label(), " fired at ", UnitLabel(state, shot.target),
+                     ", which is not an enemy unit."));
   } else if (state.units[shot.target].removed) {
-    Violation(sink, state, shot.firer, "daimyo.fire.target.on_table",
-              absl::StrCat(label(), " fired at ", UnitLabel(state, shot.target),
-                           ", which is no longer on the table."));
+    ReportViolation(
+        sink, state, shot.firer, "daimyo.fire.target.on_table",
+        absl::StrCat(label(), " fired at ", UnitLabel(state, shot.target),
+                     ", which is no longer on the table."));
   }
 }
 
@@ -131,7 +126,7 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
                                         rules.firing.woods_range_mm)
                       : "")
             : " (declared out of range)";
-    Violation(
+    ReportViolation(
         sink, state, shot.firer, "daimyo.fire.eligibility.range",
         absl::StrCat(label(), " fired at a target out of range", why, "."));
   }
@@ -153,12 +148,13 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
   }
   if (band.forced_long && !facts.distance_mm.has_value() &&
       facts.declared_band == RangeBand::kEffective) {
-    Violation(sink, state, shot.firer, "daimyo.fire.range.long_at_chargers",
-              absl::StrCat(label(),
-                           " fired at effective range at chargers that "
-                           "began their charge beyond effective range; "
-                           "that fire is at long range unless the "
-                           "firers are in cover or Veteran or Elite."));
+    ReportViolation(sink, state, shot.firer,
+                    "daimyo.fire.range.long_at_chargers",
+                    absl::StrCat(label(),
+                                 " fired at effective range at chargers that "
+                                 "began their charge beyond effective range; "
+                                 "that fire is at long range unless the "
+                                 "firers are in cover or Veteran or Elite."));
   }
   const int max_stands = MaxFiringStands(rules, state, shot);
   if (shot.stands_firing > max_stands) {
@@ -166,7 +162,7 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
     const bool building_cap =
         shot.facts.firing_from_building &&
         max_stands == rules.firing.max_stands_from_building;
-    Violation(
+    ReportViolation(
         sink, state, shot.firer,
         building_cap ? "daimyo.fire.eligibility.building"
                      : "daimyo.fire.eligibility.ranks",
@@ -211,17 +207,18 @@ bool CheckDice(const Ruleset& rules, const BattleState& state, const Shot& shot,
   const std::size_t want = static_cast<std::size_t>(shot.stands_firing) *
                            rules.firing.dice_per_stand;
   if (shot.stands_firing <= 0) {
-    Violation(sink, state, shot.firer, "daimyo.fire.dice_count",
-              absl::StrCat(label(),
-                           " fired with no stands declared; give "
-                           "stands_firing."));
+    ReportViolation(sink, state, shot.firer, "daimyo.fire.dice_count",
+                    absl::StrCat(label(),
+                                 " fired with no stands declared; give "
+                                 "stands_firing."));
     ok = false;
   } else if (shot.dice.size() != want) {
-    Violation(sink, state, shot.firer, "daimyo.fire.dice_count",
-              absl::StrFormat("%s fired with %d stands, which roll %d dice "
-                              "(%d per stand); the log has %d.",
-                              label(), shot.stands_firing, want,
-                              rules.firing.dice_per_stand, shot.dice.size()));
+    ReportViolation(
+        sink, state, shot.firer, "daimyo.fire.dice_count",
+        absl::StrFormat("%s fired with %d stands, which roll %d dice "
+                        "(%d per stand); the log has %d.",
+                        label(), shot.stands_firing, want,
+                        rules.firing.dice_per_stand, shot.dice.size()));
     ok = false;
   }
   if (!CheckDieFaces(shot.dice, absl::StrCat("the firing by ", label()),

@@ -22,16 +22,6 @@ MoraleReasons ReasonBit(int reason) {
   return static_cast<MoraleReasons>(1u << reason);
 }
 
-void Violation(FindingSink& sink, const BattleState& state, int unit,
-               absl::string_view rule_id, std::string message) {
-  Finding f;
-  f.severity = Severity::kViolation;
-  f.rule_id = rule_id;
-  f.message = std::move(message);
-  f.subject = state.profiles[unit].id;
-  sink.Report(std::move(f));
-}
-
 absl::string_view ColumnName(MoraleColumn column) {
   switch (column) {
     case MoraleColumn::kStandLoss:
@@ -348,10 +338,11 @@ bool CheckMoraleTest(const Ruleset& /*rules*/, const BattleState& state,
   const bool valid_reason =
       test.reason >= kFirstReason && test.reason <= kLastReason;
   if (!valid_reason) {
-    Violation(sink, state, test.unit, "daimyo.morale.reason",
-              absl::StrFormat("%s tested morale for reason %d; the reasons "
-                              "are numbered 1 to 8.",
-                              label(), test.reason));
+    ReportViolation(
+        sink, state, test.unit, "daimyo.morale.reason",
+        absl::StrFormat("%s tested morale for reason %d; the reasons "
+                        "are numbered 1 to 8.",
+                        label(), test.reason));
     ok = false;
   }
   // "Frenzied units do not take morale tests for any reason", yet frenzied
@@ -362,22 +353,25 @@ bool CheckMoraleTest(const Ruleset& /*rules*/, const BattleState& state,
   // test still needs a routing unit (below), and a rout ends frenzy, so a
   // frenzied unit rallies only where the log left it frenzied and routing.
   if (valid_reason && test.reason != kRallyReason && s.frenzied) {
-    Violation(sink, state, test.unit, "daimyo.morale.frenzied_no_test",
-              absl::StrFormat("%s is frenzied and tested morale for reason "
-                              "%d; frenzied units take no morale tests.",
-                              label(), test.reason));
+    ReportViolation(
+        sink, state, test.unit, "daimyo.morale.frenzied_no_test",
+        absl::StrFormat("%s is frenzied and tested morale for reason "
+                        "%d; frenzied units take no morale tests.",
+                        label(), test.reason));
   }
   if (test.reason == kRallyReason && !s.routing) {
-    Violation(sink, state, test.unit, "daimyo.morale.rally_not_routing",
-              absl::StrCat(label(),
-                           " tested to rally (reason 8) but is not routing; "
-                           "only a routing unit tests to rally."));
+    ReportViolation(
+        sink, state, test.unit, "daimyo.morale.rally_not_routing",
+        absl::StrCat(label(),
+                     " tested to rally (reason 8) but is not routing; "
+                     "only a routing unit tests to rally."));
   }
   if (test.dice.size() != kDicePerTest) {
-    Violation(sink, state, test.unit, "daimyo.morale.dice_count",
-              absl::StrFormat("%s tested morale with %d dice; a morale test "
-                              "rolls 2d6.",
-                              label(), test.dice.size()));
+    ReportViolation(
+        sink, state, test.unit, "daimyo.morale.dice_count",
+        absl::StrFormat("%s tested morale with %d dice; a morale test "
+                        "rolls 2d6.",
+                        label(), test.dice.size()));
     ok = false;
   }
   if (!CheckDieFaces(test.dice, absl::StrCat("the morale test by ", label()),
