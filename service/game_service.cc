@@ -448,7 +448,7 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
   return absl::OkStatus();
 }
 
-void GameServiceImpl::FillRead(const LiveGame& game, uint64_t from_seq,
+void GameServiceImpl::FillRead(const LiveGame& game,
                                v1::ReadEventsResponse& response) {
   response.set_version(game.event_ids.size());
   response.set_head_hash(game.chain_hashes.empty() ? replay::GenesisHash()
@@ -468,7 +468,7 @@ grpc::Status GameServiceImpl::ReadEvents(grpc::ServerContext* context,
   auto events = store_->ReadEvents(request->game_id(), request->from_seq());
   if (!events.ok()) return ToGrpcStatus(events.status());
   absl::ReaderMutexLock lock(&(*game)->mu);
-  FillRead(**game, request->from_seq(), *response);
+  FillRead(**game, *response);
   for (v1::StoredEvent& e : *events) *response->add_events() = std::move(e);
   return grpc::Status::OK;
 }

@@ -96,8 +96,9 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
                       const gunbai::v1::AppendEventsRequest& request,
                       gunbai::v1::AppendEventsResponse& response)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
-  void FillRead(const LiveGame& game, uint64_t from_seq,
-                gunbai::v1::ReadEventsResponse& response)
+  // Fills the game-level fields of a read: version, head, settings, dice,
+  // header and order of battle.
+  void FillRead(const LiveGame& game, gunbai::v1::ReadEventsResponse& response)
       ABSL_SHARED_LOCKS_REQUIRED(game.mu);
   gunbai::v1::DiceCommitment DiceFor(const GameRecord& record) const;
 
