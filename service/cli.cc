@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "replay/audit.h"
+#include "replay/dice_stats.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
 #include "service/audit_client.h"
@@ -38,6 +39,9 @@ Usage:
   gunbai game COMMAND ...        live games on a gunbaid: create, append,
                                  show, watch, export, audit (gunbai game
                                  --help)
+  gunbai dice [--format=text|json] LOG...
+                                 dice statistics per clan and player, a
+                                 test of fairness, not proof (1: flagged)
   gunbai verify GAME             check an exported game for tampering: the
                                  chain of event hashes and, for server dice,
                                  every die against the revealed secret
@@ -275,12 +279,48 @@ int RunRuleset(const Options& o, std::ostream& out, std::ostream& err) {
   return kExitClean;
 }
 
+// Runs `gunbai dice [--format=text|json] LOG...`: the dice statistics of
+// one game or a corpus. Exits 1 when a group is flagged.
+int RunDice(const std::vector<std::string>& args, std::ostream& out,
+            std::ostream& err) {
+  Options o;
+  o.command = "dice";
+  std::vector<std::string> paths;
+  for (const std::string& arg : args) {
+    if (arg == "--format=text" || arg == "--format=json") {
+      o.format = arg.substr(sizeof("--format=") - 1);
+    } else if (absl::StartsWith(arg, "--")) {
+      err << "gunbai: dice takes --format=text|json and LOG files, not \""
+          << arg << "\"\n";
+      return kExitBadInput;
+    } else {
+      paths.push_back(arg);
+    }
+  }
+  if (paths.empty()) paths.push_back("");  // ReadLog says a LOG is needed
+  std::vector<v1::BattleLog> logs;
+  for (const std::string& path : paths) {
+    o.log_path = path;
+    auto log = ReadLog(o);
+    if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
+    logs.push_back(*std::move(log));
+  }
+  auto report = replay::SummarizeDice(logs);
+  if (!report.ok()) return Fail(err, report.status(), kExitBadInput);
+  Print(out, o.format == "json" ? replay::FormatDiceJson(*report)
+                                : replay::FormatDiceText(*report));
+  return report->AnyFlagged() ? kExitFindings : kExitClean;
+}
+
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out,
            std::ostream& err) {
   if (!args.empty() && args[0] == "game") {
     return RunGameCli({args.begin() + 1, args.end()}, out, err);
+  }
+  if (!args.empty() && args[0] == "dice") {
+    return RunDice({args.begin() + 1, args.end()}, out, err);
   }
   if (!args.empty() && args[0] == "verify") {
     return RunVerifyCli({args.begin() + 1, args.end()}, out, err);
