@@ -119,6 +119,8 @@ class Replayer : private rules::FindingSink {
                            const rules::daimyo::MeleePairing& pairing,
                            std::array<int, 2> hits,
                            rules::daimyo::MeleeOutcome outcome);
+  void CheckStandsSplit(const gunbai::v1::MeleeRound& round,
+                        const rules::daimyo::MeleePairing& pairing);
   void RecordPairing(const gunbai::v1::MeleeRound& round,
                      const rules::daimyo::MeleePairing& pairing,
                      rules::daimyo::MeleeOutcome outcome, int rounds);
@@ -191,6 +193,8 @@ class Replayer : private rules::FindingSink {
   // Melee bookkeeping, per unit index (replayer_melee.cc).
   std::vector<PairingResult> pending_pairings_;
   std::string pending_melee_id_;
+  // Stands each unit has fought with in the pending multi-unit melee.
+  absl::flat_hash_map<int, int> stands_in_pending_melee_;
   std::vector<OwedMove> owed_moves_;
   std::vector<int> owed_move_opponent_;
   std::vector<int> owed_move_rounds_;

@@ -118,6 +118,7 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   }
   const bool resolvable =
       rules::daimyo::CheckMeleePairing(rules_, state_, pairing, *this);
+  CheckStandsSplit(round, pairing);
   std::array<int, 2> hits = {0, 0};
   for (int side = 0; side < 2; ++side) {
     const v1::MeleeSide& s = round.sides(side);
@@ -213,6 +214,30 @@ void Replayer::CheckClaimedOutcome(const v1::MeleeRound& round,
   Report(std::move(f));
 }
 
+void Replayer::CheckStandsSplit(const v1::MeleeRound& round,
+                                const rules::daimyo::MeleePairing& pairing) {
+  // The pairings of one multi-unit melee share each unit's stands: a stand
+  // fights one resolution, so a unit's stands across them add up to at most
+  // its size.
+  if (round.melee_id().empty() || round.melee_id() != pending_melee_id_) {
+    stands_in_pending_melee_.clear();
+  }
+  for (const rules::daimyo::MeleeSideInput& side : pairing.sides) {
+    int& used = stands_in_pending_melee_[side.unit];
+    used += side.stands_fighting;
+    const int stands = state_.units[side.unit].stands;
+    if (used > stands) {
+      Violation("daimyo.melee.stand_fights_twice",
+                state_.profiles[side.unit].id,
+                absl::StrFormat("%s has fought with %d stands in the pairings "
+                                "of melee %s but has %d; each stand fights one "
+                                "resolution a turn.",
+                                UnitLabel(state_, side.unit), used,
+                                round.melee_id(), stands));
+    }
+  }
+}
+
 void Replayer::RecordPairing(const v1::MeleeRound& round,
                              const rules::daimyo::MeleePairing& pairing,
                              rules::daimyo::MeleeOutcome outcome, int rounds) {
@@ -269,6 +294,7 @@ void Replayer::SettleMelee() {
   }
   pending_pairings_.clear();
   pending_melee_id_.clear();
+  stands_in_pending_melee_.clear();
 }
 
 void Replayer::SettleLoser(const PairingResult& r, bool routs, int losses,

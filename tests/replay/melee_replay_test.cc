@@ -87,6 +87,16 @@ constexpr char kArmies[] = R"pb(
       stands: 4
       stands_per_rank: 2
     }
+    units {
+      id: "blue-ash"
+      clan: "blue"
+      troop_type: TROOP_TYPE_ASHIGARU
+      mobility: MOBILITY_FOOT
+      quality: QUALITY_RAW
+      melee_weapon: MELEE_WEAPON_LONG_SPEAR
+      stands: 3
+      stands_per_rank: 3
+    }
     leaders {
       id: "red-daimyo"
       clan: "red"
@@ -664,6 +674,70 @@ TEST(MeleeReplayTest, MultiUnitMeleeWorstOutcomeAndOneFollower) {
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("8:SEVERITY_VIOLATION:daimyo.result_move.wrong",
                           "8:SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
+}
+
+TEST(MeleeReplayTest, StandsAreSharedAcrossAMultiUnitMelee) {
+  // blue-ash (3 stands, 3 a rank) is fought by red-sam (3 stands in front
+  // contact) and by red-cav (2) in one melee. Each pairing alone is within
+  // its limit (round 1, one rank: 3 and 2), but blue-ash rolls for 3 + 2 = 5
+  // stands and has 3: a stand may fight one resolution a turn. All dice are
+  // 1s (at most 1+1+4 < 8): no hits, both pairings drawn, nothing owed.
+  auto report = AuditOrDie(Game(R"pb(
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "red" }
+    }
+    events {
+      seq: 2
+      turn: 1
+      clan: "red"
+      activation {}
+    }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      melee_round {
+        melee_id: "m2"
+        sides {
+          unit: "red-sam"
+          stands_fighting: 3
+          front_stands_in_contact: 3
+          dice: [ 1, 1, 1, 1, 1, 1 ]
+        }
+        sides {
+          unit: "blue-ash"
+          stands_fighting: 3
+          front_stands_in_contact: 3
+          dice: [ 1, 1, 1, 1, 1, 1 ]
+        }
+      }
+    }
+    events {
+      seq: 4
+      turn: 1
+      clan: "red"
+      melee_round {
+        melee_id: "m2"
+        sides {
+          unit: "red-cav"
+          stands_fighting: 2
+          front_stands_in_contact: 2
+          dice: [ 1, 1, 1, 1 ]
+        }
+        sides {
+          unit: "blue-ash"
+          stands_fighting: 2
+          front_stands_in_contact: 2
+          dice: [ 1, 1, 1, 1 ]
+        }
+      }
+    }
+  )pb"));
+  EXPECT_THAT(
+      FindingKeys(report),
+      ElementsAre("4:SEVERITY_VIOLATION:daimyo.melee.stand_fights_twice"));
 }
 
 TEST(MeleeReplayTest, DuelBeforeTheRound) {
