@@ -79,14 +79,15 @@ TEST(FuzzSmokeTest, MutatedLogsNeverCrash) {
   ASSERT_TRUE(ruleset.ok());
   std::mt19937_64 rng(20261130);  // Seeded: the same inputs every run.
   int audited = 0;
-  for (const char* name : {"sekigahara.textproto", "nagashino-melee.textproto"}) {
+  for (const char* name :
+       {"sekigahara.textproto", "nagashino-melee.textproto"}) {
     const std::string text = Sample(name);
     auto log = replay::ParseBattleLog(text, replay::LogFormat::kText, name);
     ASSERT_TRUE(log.ok()) << log.status();
     const std::string binary = log->SerializeAsString();
     for (int i = 0; i < Iterations(); ++i) {
-      AuditWhatParses(Mutate(binary, rng), replay::LogFormat::kBinary,
-                      *ruleset, audited);
+      AuditWhatParses(Mutate(binary, rng), replay::LogFormat::kBinary, *ruleset,
+                      audited);
       AuditWhatParses(Mutate(text, rng), replay::LogFormat::kText, *ruleset,
                       audited);
     }
