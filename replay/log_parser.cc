@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "replay/text_errors.h"
@@ -97,6 +98,9 @@ absl::Status ParseJson(absl::string_view bytes, absl::string_view source,
 
 absl::Status ParseBinary(absl::string_view bytes, absl::string_view source,
                          google::protobuf::Message& log) {
+  // Our error says what is wrong; protobuf's own log line (invalid UTF-8 in
+  // a string field, say) would only repeat it on stderr.
+  google::protobuf::LogSilencer silence;
   if (!log.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return absl::InvalidArgumentError(absl::StrCat(
         source, ": not a valid binary ", log.GetDescriptor()->full_name(),
