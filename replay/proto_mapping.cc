@@ -418,7 +418,8 @@ v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
     u->set_frenzied(s.frenzied);
     u->set_removed(s.removed);
     for (uint32_t r = 1; r <= 8; ++r) {
-      if (s.owed_morale & (1u << r)) u->add_owed_morale_reasons(r);
+      if (s.owed_morale & rules::ReasonBit(static_cast<int>(r)))
+        u->add_owed_morale_reasons(r);
     }
   }
   // Lists that point from one unit to another, in one pass each, in index

@@ -19,10 +19,6 @@ using rules::Finding;
 using rules::Phase;
 using rules::Severity;
 
-constexpr rules::MoraleReasons Reason(int n) {
-  return static_cast<rules::MoraleReasons>(1u << n);
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(

@@ -21,10 +21,6 @@ using rules::Phase;
 using rules::Severity;
 using OwedMove = Replayer::OwedMove;
 
-constexpr rules::MoraleReasons Reason(int n) {
-  return static_cast<rules::MoraleReasons>(1u << n);
-}
-
 // How bad an outcome is for one unit in one pairing, worst last.
 enum class Standing { kWon, kDrew, kPushedBack, kRouted };
 
@@ -500,16 +496,16 @@ void Replayer::OweRoutTests(
     if (u < 0 || u == router || state_.units[u].removed) continue;
     if (state_.profiles[u].clan != state_.profiles[router].clan) continue;
     if (leader_routs) {
-      state_.units[u].owed_morale |= Reason(5);
+      state_.units[u].owed_morale |= rules::ReasonBit(5);
     } else if (rules::daimyo::HeedsRouter(state_, u, router)) {
-      state_.units[u].owed_morale |= Reason(6);
+      state_.units[u].owed_morale |= rules::ReasonBit(6);
     }
   }
   for (const std::string& id : through) {
     const int u = ResolveUnit(id, "interpenetrated unit");
     if (u < 0 || state_.units[u].removed) continue;
     state_.units[u].disordered = true;
-    state_.units[u].owed_morale |= Reason(7);
+    state_.units[u].owed_morale |= rules::ReasonBit(7);
   }
 }
 
@@ -615,7 +611,7 @@ void Replayer::OweLeaderDeathTests(
     const int u = ResolveUnit(id, "unit near the dead leader");
     if (u < 0 || state_.units[u].removed) continue;
     if (state_.profiles[u].clan != state_.profiles[unit].clan) continue;
-    state_.units[u].owed_morale |= Reason(5);
+    state_.units[u].owed_morale |= rules::ReasonBit(5);
   }
 }
 

@@ -23,7 +23,7 @@ using rules::Severity;
 
 constexpr MoraleReasons Bits(std::initializer_list<int> reasons) {
   MoraleReasons bits = 0;
-  for (int r : reasons) bits |= static_cast<MoraleReasons>(1u << r);
+  for (int r : reasons) bits |= rules::ReasonBit(r);
   return bits;
 }
 constexpr MoraleReasons kChargeReasons = Bits({2, 3, 4});
@@ -149,7 +149,7 @@ void Replayer::EndActivation() {
 bool Replayer::CheckTestTiming(int unit, int reason) {
   rules::UnitStatus& s = state_.units[unit];
   const std::string& id = state_.profiles[unit].id;
-  const MoraleReasons bit = static_cast<MoraleReasons>(1u << reason);
+  const MoraleReasons bit = rules::ReasonBit(reason);
   if (reason == 8) {
     if (state_.profiles[unit].clan != state_.active_clan ||
         state_.phase != Phase::kMovement || rout_moved_this_activation_[unit]) {

@@ -30,6 +30,11 @@ struct UnitProfile {
 // Morale test reasons 1-8 as a bit set (bit n = reason n).
 using MoraleReasons = std::uint16_t;
 
+// Returns the bit of morale test reason `reason` (1-8).
+constexpr MoraleReasons ReasonBit(int reason) {
+  return static_cast<MoraleReasons>(1u << reason);
+}
+
 // What events change about a unit.
 struct UnitStatus {
   int stands = 0;

@@ -3,7 +3,6 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
-#include <array>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -20,13 +19,18 @@ std::string TokenHash(absl::string_view token) {
   return replay::Sha256Hex(token);
 }
 
-absl::StatusOr<std::string> NewToken() {
-  std::array<unsigned char, 32> bytes;
-  if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
+absl::StatusOr<std::string> RandomBytes(int n) {
+  std::string raw(static_cast<std::size_t>(n), '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), n) != 1) {
     return absl::InternalError("the system's random generator failed");
   }
-  return absl::BytesToHexString(absl::string_view(
-      reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  return raw;
+}
+
+absl::StatusOr<std::string> NewToken() {
+  auto bytes = RandomBytes(32);
+  if (!bytes.ok()) return bytes.status();
+  return absl::BytesToHexString(*bytes);
 }
 
 absl::StatusOr<std::string> BearerToken(const grpc::ServerContext& context) {

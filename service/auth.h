@@ -15,6 +15,9 @@ namespace gunbai::service {
 // Returns the lowercase hex SHA-256 of a token.
 std::string TokenHash(absl::string_view token);
 
+// Returns `n` bytes from the system's CSPRNG, or Internal if it fails.
+absl::StatusOr<std::string> RandomBytes(int n);
+
 // Returns a new random token: 32 bytes from the system's CSPRNG, as hex.
 // Returns Internal if the generator fails.
 absl::StatusOr<std::string> NewToken();

@@ -225,8 +225,6 @@ void PrintMessage(std::ostream& out, const GameOptions& o,
 
 std::string FindingsText(
     const google::protobuf::RepeatedPtrField<v1::Finding>& findings) {
-  v1::AuditReport report;
-  *report.mutable_findings() = findings;
   std::string out;
   for (const v1::Finding& f : findings) {
     absl::StrAppend(&out, "  seq ", f.seq(), "  ",

@@ -1,7 +1,5 @@
 #include "service/game_service.h"
 
-#include <openssl/rand.h>
-
 #include <algorithm>
 #include <utility>
 
@@ -34,14 +32,6 @@ bool ValidGameId(absl::string_view id) {
     return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
            c == '_' || c == '.';
   });
-}
-
-absl::StatusOr<std::string> RandomBytes(int n) {
-  std::string raw(static_cast<std::size_t>(n), '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), n) != 1) {
-    return absl::InternalError("the system's random generator failed");
-  }
-  return raw;
 }
 
 std::string FindingsText(

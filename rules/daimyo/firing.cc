@@ -383,7 +383,7 @@ int ApplyFiring(const Ruleset& rules, BattleState& state, const Shot& shot,
   if (target.removed) return 0;
   const int lost = ApplyHits(target, hits, rules.hits_per_stand, stands_lost);
   if (lost > 0) {
-    target.owed_morale |= MoraleReasons{1} << 1;
+    target.owed_morale |= ReasonBit(1);
     OweLeaderLossRolls(state, shot.target, rules.headquarters_counts_as_stands);
   }
   return lost;

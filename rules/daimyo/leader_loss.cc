@@ -33,7 +33,7 @@ void ApplyLeaderLoss(BattleState& state, int leader, bool killed) {
   if (!killed) return;
   l.killed = true;
   if (l.attached_unit >= 0) {
-    state.units[l.attached_unit].owed_morale |= MoraleReasons{1} << 5;
+    state.units[l.attached_unit].owed_morale |= ReasonBit(5);
   }
 }
 

@@ -341,7 +341,7 @@ std::array<int, 2> ApplyMeleeRound(const Ruleset& rules, BattleState& state,
     lost[1 - side] = ApplyHits(state.units[target], hits[side],
                                rules.hits_per_stand, stands_lost[1 - side]);
     if (lost[1 - side] > 0) {
-      state.units[target].owed_morale |= MoraleReasons{1} << 1;
+      state.units[target].owed_morale |= ReasonBit(1);
       OweLeaderLossRolls(state, target, rules.headquarters_counts_as_stands);
     }
   }
@@ -464,7 +464,7 @@ void ApplyDuel(const Ruleset& rules, BattleState& state, const Duel& duel,
   l.killed = true;
   l.loss_roll_owed = false;
   if (l.attached_unit >= 0) {
-    state.units[l.attached_unit].owed_morale |= MoraleReasons{1} << 5;
+    state.units[l.attached_unit].owed_morale |= ReasonBit(5);
   }
 }
 

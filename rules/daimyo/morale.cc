@@ -18,10 +18,6 @@ constexpr int kFirstReason = 1;
 constexpr int kLastReason = 8;
 constexpr int kRallyReason = 8;
 
-MoraleReasons ReasonBit(int reason) {
-  return static_cast<MoraleReasons>(1u << reason);
-}
-
 absl::string_view ColumnName(MoraleColumn column) {
   switch (column) {
     case MoraleColumn::kStandLoss:
