@@ -1,10 +1,13 @@
 #include "replay/audit.h"
 
+#include <algorithm>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "replay/proto_mapping.h"
-#include "replay/replayer.h"
+#include "rules/engine.h"
+#include "rules/victory.h"
 
 namespace gunbai::replay {
 
@@ -34,24 +37,216 @@ void Summarize(v1::AuditReport& report) {
   }
 }
 
+// Refuses a log for another ruleset; warns when the version differs.
+absl::Status CheckRulesetRef(
+    const v1::BattleLog& log, const LoadedRuleset& ruleset,
+    google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
+  const auto& ref = log.header().ruleset();
+  const std::string& name = ruleset.data.name();
+  if (!ref.name().empty() && ref.name() != name) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "header.ruleset.name: the log is for the ruleset \"%s\", but it is "
+        "being audited under \"%s\"; audit it under a \"%s\" ruleset (the "
+        "built-in one is chosen by the header; or give a file with gunbai "
+        "--ruleset, gunbaid --ruleset or the request's ruleset_textproto).",
+        ref.name(), name, ref.name()));
+  }
+  if (!ref.version().empty() && ref.version() != ruleset.data.version()) {
+    v1::Finding* f = findings->Add();
+    f->set_severity(v1::SEVERITY_WARNING);
+    f->set_rule_id("log.ruleset.version");
+    f->set_message(absl::StrFormat(
+        "The log names %s version %s; it is audited under version %s.",
+        ref.name().empty() ? name : ref.name(), ref.version(),
+        ruleset.data.version()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
+    const v1::BattleLog& log, const LoadedRuleset& ruleset,
+    const AuditOptions& options, rules::EngineOutput output) {
+  absl::Status ref = CheckRulesetRef(log, ruleset, output.findings);
+  if (!ref.ok()) return ref;
+  rules::EngineOptions engine_options;
+  engine_options.follow_computed_at_seq = options.follow_computed_at_seq;
+  return ruleset.plugin->create(log, ruleset.data, engine_options, output);
+}
+
+absl::StatusOr<rules::VictorySettings> VictoryFromProto(
+    const v1::VictoryConditions& v) {
+  rules::VictorySettings out;
+  out.points_to_win =
+      static_cast<int>(std::min<uint32_t>(v.points_to_win(), 1000000));
+  out.camp_sack_points =
+      static_cast<int>(std::min<uint32_t>(v.camp_sack_points(), 1000000));
+  for (int i = 0; i < v.unit_points_size(); ++i) {
+    auto type = TroopTypeFromProto(v.unit_points(i).troop_type());
+    if (!type.ok()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "header.scenario.victory.unit_points[%d]: the troop type is not "
+          "set.",
+          i));
+    }
+    out.unit_points[static_cast<int>(*type)] =
+        static_cast<int>(std::min<uint32_t>(v.unit_points(i).points(), 1000));
+  }
+  for (int i = 0; i < v.camp_sack_troop_types_size(); ++i) {
+    auto type = TroopTypeFromProto(
+        static_cast<v1::TroopType>(v.camp_sack_troop_types(i)));
+    if (!type.ok()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "header.scenario.victory.camp_sack_troop_types[%d]: the troop type "
+          "is not set.",
+          i));
+    }
+    out.camp_sack_types[static_cast<int>(*type)] = true;
+  }
+  return out;
+}
+
 }  // namespace
 
-absl::StatusOr<v1::AuditReport> AuditLog(const v1::BattleLog& log,
-                                         const LoadedRuleset& ruleset) {
-  v1::AuditReport report;
-  report.set_game_id(log.header().game_id());
-  report.mutable_ruleset()->set_name(ruleset.rules.name);
-  report.mutable_ruleset()->set_version(ruleset.rules.version);
-  report.mutable_ruleset()->set_digest(ruleset.digest);
-  auto replayer = Replayer::Create(log, ruleset, report.mutable_findings());
-  if (!replayer.ok()) return replayer.status();
-  for (const v1::Event& event : log.events()) (*replayer)->Apply(event);
-  (*replayer)->Finish();
+struct Replay::Impl {
+  const v1::BattleLog* log = nullptr;
+  v1::AuditReport* report = nullptr;
+  std::unique_ptr<rules::Engine> engine;
+  std::unique_ptr<rules::VictoryTracker> victory;
 
-  const rules::BattleState& state = (*replayer)->state();
-  report.set_events_replayed(static_cast<uint64_t>(log.events_size()));
+  int ClanIndex(absl::string_view id) const {
+    const auto& clans = engine->state().clans;
+    for (std::size_t i = 0; i < clans.size(); ++i) {
+      if (clans[i] == id) return static_cast<int>(i);
+    }
+    return -1;
+  }
+  int UnitIndex(absl::string_view id) const {
+    const auto& profiles = engine->state().profiles;
+    for (std::size_t i = 0; i < profiles.size(); ++i) {
+      if (profiles[i].id == id) return static_cast<int>(i);
+    }
+    return -1;
+  }
+  void AddFinding(const v1::Event& event, v1::Severity severity,
+                  absl::string_view rule_id, absl::string_view subject,
+                  std::string message, std::string claimed = "",
+                  std::string computed = "") {
+    v1::Finding* f = report->add_findings();
+    f->set_seq(event.seq());
+    f->set_turn(event.turn());
+    f->set_severity(severity);
+    f->set_rule_id(std::string(rule_id));
+    f->set_subject(std::string(subject));
+    f->set_message(std::move(message));
+    f->set_claimed(std::move(claimed));
+    f->set_computed(std::move(computed));
+  }
+  // Victory bookkeeping after the engine has applied `event`.
+  void AfterEvent(const v1::Event& event);
+};
+
+void Replay::Impl::AfterEvent(const v1::Event& event) {
+  if (victory == nullptr) return;
+  const rules::BattleState& state = engine->state();
+  if (event.has_move() && !event.move().touches_enemy_camp().empty()) {
+    const int unit = UnitIndex(event.move().unit());
+    const int camp = ClanIndex(event.move().touches_enemy_camp());
+    if (unit < 0 || camp < 0) {
+      AddFinding(event, v1::SEVERITY_VIOLATION, "game.victory.camp",
+                 event.move().unit(),
+                 absl::StrFormat("The move touches the camp of \"%s\", but "
+                                 "that clan (or the unit) is not in the "
+                                 "log; no points are scored.",
+                                 event.move().touches_enemy_camp()));
+    } else if (!victory->CampTouched(state, unit, camp)) {
+      AddFinding(
+          event, v1::SEVERITY_WARNING, "game.victory.camp", event.move().unit(),
+          absl::StrFormat("%s touches the camp of %s, but the "
+                          "scenario gives camp points only to enemy "
+                          "units of the listed troop types; no points "
+                          "are scored.",
+                          rules::UnitLabel(state, unit), state.clans[camp]));
+    }
+  }
+  if (event.has_turn_end()) victory->EndOfTurn(state);
+  if (event.has_game_end() && !event.game_end().claimed_winner().empty()) {
+    const std::string computed =
+        victory->winner() < 0 ? "" : state.clans[victory->winner()];
+    if (computed != event.game_end().claimed_winner()) {
+      std::string points;
+      for (std::size_t c = 0; c < state.clans.size(); ++c) {
+        absl::StrAppend(&points, c == 0 ? "" : ", ", state.clans[c], " ",
+                        victory->points(static_cast<int>(c)));
+      }
+      AddFinding(
+          event, v1::SEVERITY_DISPUTE, "game.victory.winner",
+          event.game_end().claimed_winner(),
+          computed.empty()
+              ? absl::StrFormat(
+                    "The log claims %s won, but no clan has won: points at "
+                    "the end of the last whole turn are %s, and %d wins "
+                    "(clans tied at the top play another turn).",
+                    event.game_end().claimed_winner(), points,
+                    log->header().scenario().victory().points_to_win())
+              : absl::StrFormat(
+                    "The log claims %s won, but %s reached %d points first, "
+                    "at the end of turn %d (points now: %s).",
+                    event.game_end().claimed_winner(), computed,
+                    log->header().scenario().victory().points_to_win(),
+                    victory->decided_turn(), points),
+          absl::StrCat(event.game_end().claimed_winner(), " wins"),
+          computed.empty() ? "no winner" : absl::StrCat(computed, " wins"));
+    }
+  }
+}
+
+Replay::Replay(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Replay::~Replay() = default;
+
+absl::StatusOr<std::unique_ptr<Replay>> Replay::Start(
+    const v1::BattleLog& log, const LoadedRuleset& ruleset,
+    const AuditOptions& options, v1::AuditReport* report) {
+  auto impl = std::make_unique<Impl>();
+  impl->log = &log;
+  impl->report = report;
+  report->set_game_id(log.header().game_id());
+  report->mutable_ruleset()->set_name(ruleset.data.name());
+  report->mutable_ruleset()->set_version(ruleset.data.version());
+  report->mutable_ruleset()->set_digest(ruleset.digest);
+  rules::EngineOutput output;
+  output.findings = report->mutable_findings();
+  if (options.record_outcomes) output.outcomes = report->mutable_outcomes();
+  auto engine = CreateEngine(log, ruleset, options, output);
+  if (!engine.ok()) return engine.status();
+  impl->engine = *std::move(engine);
+  if (log.header().scenario().victory().points_to_win() > 0) {
+    auto settings = VictoryFromProto(log.header().scenario().victory());
+    if (!settings.ok()) return settings.status();
+    impl->victory = std::make_unique<rules::VictoryTracker>(
+        *settings, impl->engine->state());
+  }
+  return std::unique_ptr<Replay>(new Replay(std::move(impl)));
+}
+
+void Replay::Apply(const v1::Event& event) {
+  impl_->engine->Apply(event);
+  impl_->AfterEvent(event);
+}
+
+const rules::BattleState& Replay::state() const {
+  return impl_->engine->state();
+}
+
+void Replay::Finish(std::uint64_t events) {
+  impl_->engine->Finish();
+  v1::AuditReport& report = *impl_->report;
+  const rules::BattleState& state = impl_->engine->state();
+  report.set_events_replayed(events);
   report.set_turns(static_cast<uint32_t>(state.turn));
-  const int disputes = (*replayer)->disputes();
+  int disputes = 0;
+  for (const v1::Finding& f : report.findings()) {
+    if (f.severity() == v1::SEVERITY_DISPUTE) ++disputes;
+  }
   report.set_branch(
       disputes == 0
           ? "as logged: no outcome was disputed"
@@ -60,7 +255,43 @@ absl::StatusOr<v1::AuditReport> AuditLog(const v1::BattleLog& log,
                             "log claims",
                             disputes));
   report.set_final_state_digest(SnapshotFromState(state).digest());
+  v1::GameResult* result = report.mutable_result();
+  for (std::size_t c = 0; c < state.clans.size(); ++c) {
+    v1::ClanResult* clan = result->add_clans();
+    clan->set_clan(state.clans[c]);
+    for (std::size_t u = 0; u < state.units.size(); ++u) {
+      if (state.profiles[u].clan != static_cast<int>(c)) continue;
+      const rules::UnitStatus& s = state.units[u];
+      if (s.removed) continue;
+      clan->set_units_left(clan->units_left() + 1);
+      clan->set_stands_left(clan->stands_left() +
+                            static_cast<uint32_t>(s.stands));
+      if (s.routing) clan->set_units_routing(clan->units_routing() + 1);
+    }
+    if (impl_->victory != nullptr) {
+      clan->set_victory_points(
+          static_cast<uint32_t>(impl_->victory->points(static_cast<int>(c))));
+    }
+  }
+  if (impl_->victory != nullptr) {
+    result->set_scored(true);
+    if (impl_->victory->winner() >= 0) {
+      result->set_winner(state.clans[impl_->victory->winner()]);
+      result->set_decided_turn(
+          static_cast<uint32_t>(impl_->victory->decided_turn()));
+    }
+  }
   Summarize(report);
+}
+
+absl::StatusOr<v1::AuditReport> AuditLog(const v1::BattleLog& log,
+                                         const LoadedRuleset& ruleset,
+                                         const AuditOptions& options) {
+  v1::AuditReport report;
+  auto replay = Replay::Start(log, ruleset, options, &report);
+  if (!replay.ok()) return replay.status();
+  for (const v1::Event& event : log.events()) (*replay)->Apply(event);
+  (*replay)->Finish(static_cast<uint64_t>(log.events_size()));
   return report;
 }
 
@@ -68,12 +299,13 @@ absl::StatusOr<v1::BattleStateSnapshot> StateAt(
     const v1::BattleLog& log, const LoadedRuleset& ruleset,
     std::optional<std::uint64_t> seq) {
   google::protobuf::RepeatedPtrField<v1::Finding> findings;
-  auto replayer = Replayer::Create(log, ruleset, &findings);
-  if (!replayer.ok()) return replayer.status();
+  auto engine = CreateEngine(log, ruleset, AuditOptions(),
+                             rules::EngineOutput{&findings, nullptr});
+  if (!engine.ok()) return engine.status();
   for (const v1::Event& event : log.events()) {
-    (*replayer)->Apply(event);
+    (*engine)->Apply(event);
     if (seq.has_value() && event.seq() == *seq) {
-      return SnapshotFromState((*replayer)->state());
+      return SnapshotFromState((*engine)->state());
     }
   }
   if (seq.has_value()) {
@@ -82,20 +314,21 @@ absl::StatusOr<v1::BattleStateSnapshot> StateAt(
         "of the game.",
         *seq));
   }
-  return SnapshotFromState((*replayer)->state());
+  return SnapshotFromState((*engine)->state());
 }
 
 absl::StatusOr<std::vector<EventDigest>> StateDigests(
     const v1::BattleLog& log, const LoadedRuleset& ruleset) {
   google::protobuf::RepeatedPtrField<v1::Finding> findings;
-  auto replayer = Replayer::Create(log, ruleset, &findings);
-  if (!replayer.ok()) return replayer.status();
+  auto engine = CreateEngine(log, ruleset, AuditOptions(),
+                             rules::EngineOutput{&findings, nullptr});
+  if (!engine.ok()) return engine.status();
   std::vector<EventDigest> out;
   out.reserve(log.events_size());
   for (const v1::Event& event : log.events()) {
-    (*replayer)->Apply(event);
+    (*engine)->Apply(event);
     out.push_back(
-        {event.seq(), SnapshotFromState((*replayer)->state()).digest()});
+        {event.seq(), SnapshotFromState((*engine)->state()).digest()});
   }
   return out;
 }

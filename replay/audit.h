@@ -5,6 +5,7 @@
 #define GUNBAI_REPLAY_AUDIT_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,15 +15,51 @@
 #include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/state.pb.h"
 #include "replay/ruleset_loader.h"
+#include "rules/battle_state.h"
 
 namespace gunbai::replay {
 
+struct AuditOptions {
+  // Record every outcome the engine works out in the report's `outcomes`
+  // (for gunbai diff and gunbai audit --outcomes).
+  bool record_outcomes = false;
+  // When non-zero: the event whose computed outcomes replace the claimed
+  // ones (what-if replay; see rules::EngineOptions).
+  std::uint64_t follow_computed_at_seq = 0;
+};
+
 // Replays every event of `log` under `ruleset` and returns the report: the
-// findings in event order, the summary, the ruleset digest and the final
-// state digest. Returns InvalidArgument when the header or order of battle
-// makes replay impossible; broken rules are findings, never errors.
+// findings in event order, the summary, the ruleset digest, the final state
+// digest and the game result (units left, victory points and the winner
+// when the scenario has a victory condition; a claimed winner that differs
+// is disputed, game.victory.winner). Returns InvalidArgument when the
+// header or order of battle makes replay impossible, or when the log is for
+// another ruleset; broken rules are findings, never errors.
 absl::StatusOr<gunbai::v1::AuditReport> AuditLog(
-    const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset);
+    const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
+    const AuditOptions& options = AuditOptions());
+
+// A replay in progress, for callers that step through a log themselves
+// (what-if comparisons): the engine plus the victory bookkeeping.
+class Replay {
+ public:
+  // Starts a replay of `log` (its header and order of battle) under
+  // `ruleset`, writing to `report`, which must outlive the Replay.
+  static absl::StatusOr<std::unique_ptr<Replay>> Start(
+      const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
+      const AuditOptions& options, gunbai::v1::AuditReport* report);
+  ~Replay();
+
+  void Apply(const gunbai::v1::Event& event);
+  // Finishes the log and fills in the report's summary and result.
+  void Finish(std::uint64_t events);
+  const rules::BattleState& state() const;
+
+ private:
+  struct Impl;
+  explicit Replay(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
 
 // Replays `log` up to and including the event numbered `seq` (the whole log
 // when absent) and returns the state there. Returns NotFound when no event

@@ -26,27 +26,6 @@ absl::Status LeaderError(int index, const v1::Leader& leader,
       "order_of_battle.leaders[%d] (id \"%s\"): %s", index, leader.id(), what));
 }
 
-absl::StatusOr<rules::TroopType> TroopTypeFromProto(v1::TroopType t) {
-  switch (t) {
-    case v1::TROOP_TYPE_SAMURAI:
-      return rules::TroopType::kSamurai;
-    case v1::TROOP_TYPE_ASHIGARU:
-      return rules::TroopType::kAshigaru;
-    case v1::TROOP_TYPE_RONIN:
-      return rules::TroopType::kRonin;
-    case v1::TROOP_TYPE_WARRIOR_MONK:
-      return rules::TroopType::kWarriorMonk;
-    case v1::TROOP_TYPE_PEASANT:
-      return rules::TroopType::kPeasant;
-    case v1::TROOP_TYPE_HATAMOTO:
-      return rules::TroopType::kHatamoto;
-    case v1::TROOP_TYPE_HEADQUARTERS:
-      return rules::TroopType::kHeadquarters;
-    default:
-      return absl::InvalidArgumentError("troop_type is not set");
-  }
-}
-
 absl::StatusOr<rules::Quality> QualityFromProto(v1::Quality q) {
   switch (q) {
     case v1::QUALITY_ELITE:
@@ -155,6 +134,12 @@ absl::Status AddUnit(int i, const v1::Unit& u, rules::BattleState& state,
   }
   auto troop = TroopTypeFromProto(u.troop_type());
   if (!troop.ok()) return UnitError(i, u, troop.status().message());
+  if (*troop == rules::TroopType::kLegendarySamurai) {
+    return UnitError(i, u,
+                     "legendary samurai are a Samurai Knight Fever troop "
+                     "type; the Daimyo rules have none (use SAMURAI, or "
+                     "audit under the \"skf\" ruleset).");
+  }
   p.troop_type = *troop;
   auto quality = QualityFromProto(u.quality());
   if (!quality.ok()) return UnitError(i, u, quality.status().message());
@@ -236,6 +221,29 @@ absl::Status AddLeader(int i, const v1::Leader& l, rules::BattleState& state,
 }
 
 }  // namespace
+
+absl::StatusOr<rules::TroopType> TroopTypeFromProto(v1::TroopType t) {
+  switch (t) {
+    case v1::TROOP_TYPE_SAMURAI:
+      return rules::TroopType::kSamurai;
+    case v1::TROOP_TYPE_ASHIGARU:
+      return rules::TroopType::kAshigaru;
+    case v1::TROOP_TYPE_RONIN:
+      return rules::TroopType::kRonin;
+    case v1::TROOP_TYPE_WARRIOR_MONK:
+      return rules::TroopType::kWarriorMonk;
+    case v1::TROOP_TYPE_PEASANT:
+      return rules::TroopType::kPeasant;
+    case v1::TROOP_TYPE_HATAMOTO:
+      return rules::TroopType::kHatamoto;
+    case v1::TROOP_TYPE_HEADQUARTERS:
+      return rules::TroopType::kHeadquarters;
+    case v1::TROOP_TYPE_LEGENDARY_SAMURAI:
+      return rules::TroopType::kLegendarySamurai;
+    default:
+      return absl::InvalidArgumentError("troop_type is not set");
+  }
+}
 
 absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
     const v1::BattleLog& log) {

@@ -22,6 +22,9 @@ namespace gunbai::replay {
 absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
     const gunbai::v1::BattleLog& log);
 
+// Returns the domain troop type; InvalidArgument when unset.
+absl::StatusOr<rules::TroopType> TroopTypeFromProto(gunbai::v1::TroopType t);
+
 gunbai::v1::Severity SeverityToProto(rules::Severity s);
 gunbai::v1::TermOrigin OriginToProto(rules::Origin o);
 rules::Formation FormationFromProto(gunbai::v1::Formation f);

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "replay/proto_mapping.h"
+#include "rules/daimyo/engine.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/leader_loss.h"
 
@@ -24,10 +25,35 @@ using rules::Severity;
 absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
     const v1::BattleLog& log, const LoadedRuleset& ruleset,
     google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
-  std::unique_ptr<Replayer> replayer(new Replayer(ruleset, findings));
+  return Create(log, ruleset.rules, rules::EngineOptions(),
+                rules::EngineOutput{findings, nullptr});
+}
+
+absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
+    const v1::BattleLog& log, const rules::Ruleset& rules,
+    const rules::EngineOptions& options, rules::EngineOutput output) {
+  std::unique_ptr<Replayer> replayer(new Replayer(rules, options, output));
   absl::Status status = replayer->Init(log);
   if (!status.ok()) return status;
   return replayer;
+}
+
+void Replayer::RecordOutcome(absl::string_view subject, absl::string_view kind,
+                             std::string value, rules::Trace* trace) {
+  if (outcomes_ == nullptr) return;
+  v1::Outcome* out = outcomes_->Add();
+  out->set_seq(seq_);
+  out->set_subject(std::string(subject));
+  out->set_kind(std::string(kind));
+  out->set_value(std::move(value));
+  if (trace == nullptr) return;
+  for (rules::Term& term : *trace) {
+    v1::Term* t = out->add_trace();
+    t->set_value(term.value);
+    t->set_label(std::move(term.label));
+    t->set_rule_id(std::string(term.rule_id));
+    t->set_origin(OriginToProto(term.origin));
+  }
 }
 
 absl::Status Replayer::Init(const v1::BattleLog& log) {
@@ -46,24 +72,6 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   halt_cause_seq_.assign(state_.units.size(), 0);
   may_counter_charge_.assign(state_.units.size(), -1);
   rout_moved_this_activation_.assign(state_.units.size(), false);
-  const auto& ref = log.header().ruleset();
-  if (!ref.name().empty() && ref.name() != rules_.name) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "header.ruleset.name: the log is for the ruleset \"%s\", but it is "
-        "being audited under \"%s\"; audit it under a \"%s\" ruleset file "
-        "(gunbai --ruleset, gunbaid --ruleset or the request's "
-        "ruleset_textproto).",
-        ref.name(), rules_.name, ref.name()));
-  }
-  if (!ref.version().empty() && ref.version() != rules_.version) {
-    Finding f;
-    f.severity = Severity::kWarning;
-    f.rule_id = "log.ruleset.version";
-    f.message = absl::StrFormat(
-        "The log names %s version %s; it is audited under version %s.",
-        ref.name(), ref.version(), rules_.version);
-    Report(std::move(f));
-  }
   return absl::OkStatus();
 }
 
@@ -408,9 +416,19 @@ void Replayer::OnFiring(const v1::Event& event) {
     const auto res =
         rules::daimyo::ResolveFiring(rules_, state_, shot, nullptr);
     hits = res.hits;
+    if (recording_outcomes()) {
+      rules::Trace trace;
+      rules::daimyo::ResolveFiring(rules_, state_, shot, &trace);
+      RecordOutcome(firing.unit(), "hits", absl::StrCat(hits), &trace);
+    }
     if (firing.has_claimed_hits() && firing.claimed_hits() != uint32_t(hits)) {
       ReportFiringDispute(firing, shot, hits);
     }
+  }
+  if (resolvable && FollowComputed()) {
+    // What if: the computed hits stand, and the stands they remove.
+    rules::daimyo::ApplyFiring(rules_, state_, shot, hits, -1);
+    return;
   }
   if (firing.has_claimed_hits()) {
     hits = static_cast<int>(std::min<uint32_t>(firing.claimed_hits(), 1000));
@@ -420,6 +438,15 @@ void Replayer::OnFiring(const v1::Event& event) {
                  "lands no hits.");
   }
   int stands_lost = -1;
+  if (recording_outcomes()) {
+    const rules::UnitStatus& t = state_.units[target];
+    RecordOutcome(
+        firing.target(), "stands_lost",
+        absl::StrCat(std::min(rules::StandsLostByHits(t.carried_hits, hits,
+                                                      rules_.hits_per_stand),
+                              t.stands)),
+        nullptr);
+  }
   if (firing.has_claimed_stands_lost()) {
     const rules::UnitStatus& t = state_.units[target];
     const int computed = std::min(
@@ -511,6 +538,13 @@ void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
   const auto res = rules::daimyo::ResolveLeaderLoss(
       rules_, l, static_cast<int>(roll.die()), nullptr);
   bool killed = res.killed;
+  if (recording_outcomes()) {
+    rules::Trace trace;
+    rules::daimyo::ResolveLeaderLoss(rules_, l, static_cast<int>(roll.die()),
+                                     &trace);
+    RecordOutcome(roll.leader(), "killed", res.killed ? "killed" : "survives",
+                  &trace);
+  }
   if (roll.has_claimed_killed() && roll.claimed_killed() != res.killed) {
     Finding f;
     f.severity = Severity::kDispute;
@@ -526,7 +560,7 @@ void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
         l.name.empty() ? l.id : l.name, f.claimed, roll.die(),
         l.loss_roll_stands_left, res.total, rules_.leader_killed_at_or_below);
     Report(std::move(f));
-    killed = roll.claimed_killed();
+    killed = FollowComputed() ? res.killed : roll.claimed_killed();
   }
   const int unit = state_.leaders[leader].attached_unit;
   ApplyLeaderLoss(leader, killed);
@@ -611,3 +645,16 @@ void Replayer::Finish() {
 }
 
 }  // namespace gunbai::replay
+
+namespace gunbai::rules::daimyo {
+
+absl::StatusOr<std::unique_ptr<Engine>> CreateDaimyoEngine(
+    const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
+    const EngineOptions& options, EngineOutput output) {
+  auto replayer = replay::Replayer::Create(
+      log, replay::DaimyoRulesFromData(data), options, output);
+  if (!replayer.ok()) return replayer.status();
+  return std::unique_ptr<Engine>(*std::move(replayer));
+}
+
+}  // namespace gunbai::rules::daimyo

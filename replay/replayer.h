@@ -24,6 +24,7 @@
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
+#include "rules/engine.h"
 #include "rules/types.h"
 
 namespace gunbai::replay {
@@ -34,7 +35,8 @@ inline constexpr int kMaxUnits = 100000;
 inline constexpr int kMaxLeaders = 100000;
 inline constexpr int kMaxStands = 64;
 
-class Replayer : private rules::FindingSink {
+// The Daimyo rules' Engine (see rules/engine.h and rules/daimyo/engine.h).
+class Replayer : public rules::Engine, private rules::FindingSink {
  public:
   // What a unit owes after a melee round or a morale result.
   enum class OwedMove {
@@ -59,23 +61,41 @@ class Replayer : private rules::FindingSink {
   static absl::StatusOr<std::unique_ptr<Replayer>> Create(
       const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
       google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings);
+  // The same with the engine options and outputs of rules/engine.h.
+  static absl::StatusOr<std::unique_ptr<Replayer>> Create(
+      const gunbai::v1::BattleLog& log, const rules::Ruleset& rules,
+      const rules::EngineOptions& options, rules::EngineOutput output);
 
   // Replays one event: checks it, reports its findings, applies it.
-  void Apply(const gunbai::v1::Event& event);
+  void Apply(const gunbai::v1::Event& event) override;
 
   // Reports what the log still owes after its last event (leader-loss
   // rolls). Call once, after the last Apply.
-  void Finish();
+  void Finish() override;
 
-  const rules::BattleState& state() const { return state_; }
+  const rules::BattleState& state() const override { return state_; }
   int disputes() const { return disputes_; }
   // Returns the unit index for `id`, or -1.
   int FindUnit(absl::string_view id) const;
 
  private:
-  Replayer(const LoadedRuleset& ruleset,
-           google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings)
-      : ruleset_(ruleset), rules_(ruleset.rules), findings_(findings) {}
+  Replayer(const rules::Ruleset& rules, const rules::EngineOptions& options,
+           rules::EngineOutput output)
+      : rules_(rules),
+        findings_(output.findings),
+        outcomes_(output.outcomes),
+        follow_computed_seq_(options.follow_computed_at_seq) {}
+
+  // True at the event whose computed outcomes replace the claimed ones
+  // (EngineOptions::follow_computed_at_seq).
+  bool FollowComputed() const {
+    return follow_computed_seq_ != 0 && seq_ == follow_computed_seq_;
+  }
+  // Records an outcome worked out at the current event, when outcomes were
+  // asked for; `trace` may be null.
+  void RecordOutcome(absl::string_view subject, absl::string_view kind,
+                     std::string value, rules::Trace* trace);
+  bool recording_outcomes() const { return outcomes_ != nullptr; }
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
   void Report(rules::Finding finding) override;
@@ -181,9 +201,11 @@ class Replayer : private rules::FindingSink {
   void ReportStandLossDispute(absl::string_view rule_id, int target, int hits,
                               int claimed, int computed);
 
-  const LoadedRuleset& ruleset_;
-  const rules::Ruleset& rules_;
+  // Owned: a Replayer outlives no caller's copy of the ruleset.
+  const rules::Ruleset rules_;
   google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
+  google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;
+  const std::uint64_t follow_computed_seq_;
   rules::BattleState state_;
   absl::flat_hash_map<std::string, int> unit_index_;
   absl::flat_hash_map<std::string, int> leader_index_;

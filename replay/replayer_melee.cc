@@ -122,6 +122,12 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
       hits[side] = rules::daimyo::ResolveMeleeSide(rules_, state_, pairing,
                                                    side, nullptr)
                        .hits;
+      if (recording_outcomes()) {
+        rules::Trace trace;
+        rules::daimyo::ResolveMeleeSide(rules_, state_, pairing, side, &trace);
+        RecordOutcome(s.unit(), "hits", absl::StrCat(hits[side]), &trace);
+      }
+      if (FollowComputed()) continue;
       if (s.has_claimed_hits() && s.claimed_hits() != uint32_t(hits[side])) {
         ReportMeleeHitDispute(pairing, side, s.claimed_hits(), hits[side]);
       }
@@ -139,6 +145,16 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   std::array<int, 2> stands_lost = {-1, -1};
   for (int side = 0; side < 2; ++side) {
     const v1::MeleeSide& s = round.sides(side);
+    if (recording_outcomes()) {
+      const rules::UnitStatus& u = state_.units[pairing.sides[side].unit];
+      RecordOutcome(s.unit(), "stands_lost",
+                    absl::StrCat(std::min(
+                        rules::StandsLostByHits(u.carried_hits, hits[1 - side],
+                                                rules_.hits_per_stand),
+                        u.stands)),
+                    nullptr);
+    }
+    if (resolvable && FollowComputed()) continue;
     if (!s.has_claimed_stands_lost()) continue;
     const rules::UnitStatus& u = state_.units[pairing.sides[side].unit];
     const int computed =
@@ -155,6 +171,14 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   }
   const rules::daimyo::MeleeOutcome outcome =
       rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
+  if (recording_outcomes()) {
+    RecordOutcome(
+        round.sides(0).unit(), "melee_outcome",
+        outcome.winner < 0
+            ? std::string("draw")
+            : state_.profiles[pairing.sides[outcome.winner].unit].id + " wins",
+        nullptr);
+  }
   CheckClaimedOutcome(round, pairing, hits, outcome);
   const int rounds_before = pairing.round - 1;
   rules::daimyo::ApplyMeleeRound(rules_, state_, pairing, hits, stands_lost);
@@ -588,7 +612,12 @@ void Replayer::OnChallenge(const v1::Challenge& challenge) {
       Report(std::move(f));
     }
   }
-  if (duel.accepted && !challenge.claimed_winner().empty()) {
+  if (resolvable) {
+    RecordOutcome(challenge.challenger(), "duel_winner",
+                  state_.leaders[winner].id, nullptr);
+  }
+  if (duel.accepted && !challenge.claimed_winner().empty() &&
+      !(resolvable && FollowComputed())) {
     auto it = leader_index_.find(challenge.claimed_winner());
     if (it != leader_index_.end() &&
         (it->second == duel.challenger || it->second == duel.challenged)) {

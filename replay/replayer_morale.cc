@@ -226,8 +226,17 @@ void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
   if (resolvable) {
     const auto res =
         rules::daimyo::ResolveMoraleTest(rules_, state_, in, nullptr);
+    if (recording_outcomes()) {
+      rules::Trace trace;
+      rules::daimyo::ResolveMoraleTest(rules_, state_, in, &trace);
+      RecordOutcome(test.unit(), "morale_result",
+                    absl::StrCat("total ", res.total, ": ",
+                                 rules::MoraleResultName(res.result)),
+                    &trace);
+    }
     ReportMoraleDisputes(test, in, res);
-    if (test.claimed_result() == v1::MORALE_RESULT_UNSPECIFIED) {
+    if (test.claimed_result() == v1::MORALE_RESULT_UNSPECIFIED ||
+        FollowComputed()) {
       result = res.result;
     }
   } else if (test.claimed_result() == v1::MORALE_RESULT_UNSPECIFIED) {

@@ -14,6 +14,8 @@
 #include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
 #include "rules/builtin_rulesets.h"
+#include "rules/daimyo/engine.h"
+#include "rules/engine.h"
 
 namespace gunbai::replay {
 
@@ -298,17 +300,115 @@ absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
         absl::StrCat(source_name, ":", errors.line(), ":", errors.column(),
                      ": ", errors.message()));
   }
-  loaded.rules = ToDomain(loaded.data);
-  absl::Status valid = Validate(loaded.rules, source_name);
+  if (loaded.data.name().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source_name, ": the ruleset needs a name (one of ",
+                     KnownRulesetNames(), ")."));
+  }
+  loaded.plugin = rules::FindRulesetPlugin(loaded.data.name());
+  if (loaded.plugin == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        source_name, ": name: \"", loaded.data.name(),
+        "\" is not a ruleset gunbai knows (it knows ", KnownRulesetNames(),
+        "); a new ruleset needs its engine in rules/ (README, \"Adding a "
+        "ruleset\")."));
+  }
+  absl::Status valid = loaded.plugin->validate(loaded.data, source_name);
   if (!valid.ok()) return valid;
-  absl::Status tables = ValidateTables(loaded.data, source_name);
-  if (!tables.ok()) return tables;
+  // The Daimyo engine reads its tables in domain form (rules/ruleset.h).
+  if (loaded.plugin->name == "daimyo") loaded.rules = ToDomain(loaded.data);
+  loaded.rules.name = loaded.data.name();
+  loaded.rules.version = loaded.data.version();
   loaded.digest = Sha256Hex(DeterministicBytes(loaded.data));
   return loaded;
 }
 
+rules::Ruleset DaimyoRulesFromData(const gunbai::v1::Ruleset& data) {
+  return ToDomain(data);
+}
+
+absl::StatusOr<LoadedRuleset> BuiltinRuleset(absl::string_view name) {
+  const rules::RulesetPlugin* plugin = rules::FindRulesetPlugin(name);
+  if (plugin == nullptr) {
+    return absl::NotFoundError(absl::StrCat("No built-in ruleset is named \"",
+                                            name, "\" (there are ",
+                                            KnownRulesetNames(), ")."));
+  }
+  return LoadRuleset(plugin->builtin_text, absl::StrCat("builtin:", name));
+}
+
 absl::StatusOr<LoadedRuleset> BuiltinDaimyoRuleset() {
-  return LoadRuleset(rules::DaimyoRulesetText(), "builtin:daimyo");
+  return BuiltinRuleset("daimyo");
+}
+
+std::string KnownRulesetNames() {
+  std::string out;
+  for (const rules::RulesetPlugin& plugin : rules::RulesetPlugins()) {
+    absl::StrAppend(&out, out.empty() ? "" : ", ", "\"", plugin.name, "\"");
+  }
+  return out;
+}
+
+absl::StatusOr<RulesetCatalog> RulesetCatalog::Builtin() {
+  RulesetCatalog catalog;
+  for (const rules::RulesetPlugin& plugin : rules::RulesetPlugins()) {
+    absl::StatusOr<LoadedRuleset> loaded = BuiltinRuleset(plugin.name);
+    if (!loaded.ok()) return loaded.status();
+    catalog.Add(*std::move(loaded));
+  }
+  return catalog;
+}
+
+void RulesetCatalog::Add(LoadedRuleset ruleset) {
+  for (auto& have : rulesets_) {
+    if (have->data.name() == ruleset.data.name() &&
+        have->data.version() == ruleset.data.version()) {
+      *have = std::move(ruleset);
+      return;
+    }
+  }
+  rulesets_.push_back(std::make_unique<LoadedRuleset>(std::move(ruleset)));
+}
+
+absl::StatusOr<const LoadedRuleset*> RulesetCatalog::ForLog(
+    const gunbai::v1::Header& header) const {
+  // Logs written before rulesets were named are Daimyo logs.
+  const std::string& name =
+      header.ruleset().name().empty() ? "daimyo" : header.ruleset().name();
+  const LoadedRuleset* by_name = nullptr;
+  for (const auto& have : rulesets_) {
+    if (have->data.name() != name) continue;
+    if (have->data.version() == header.ruleset().version()) return have.get();
+    by_name = have.get();  // The last added: a user's file beats the builtin.
+  }
+  if (by_name != nullptr) return by_name;
+  std::string known;
+  for (const auto& have : rulesets_) {
+    absl::StrAppend(&known, known.empty() ? "" : ", ", have->data.name(), " ",
+                    have->data.version());
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("header.ruleset.name: the log is for the ruleset \"", name,
+                   "\", which gunbai does not have (it has ", known,
+                   "). Give a ruleset file whose name is \"", name,
+                   "\" with --ruleset FILE, or correct the log's header."));
+}
+
+std::vector<const LoadedRuleset*> RulesetCatalog::all() const {
+  std::vector<const LoadedRuleset*> out;
+  for (const auto& have : rulesets_) out.push_back(have.get());
+  return out;
 }
 
 }  // namespace gunbai::replay
+
+namespace gunbai::rules::daimyo {
+
+absl::Status ValidateDaimyoRuleset(const gunbai::v1::Ruleset& data,
+                                   absl::string_view source) {
+  absl::Status valid = replay::Validate(replay::ToDomain(data), source);
+  if (!valid.ok()) return valid;
+  return replay::ValidateTables(data, source);
+}
+
+}  // namespace gunbai::rules::daimyo

@@ -4,16 +4,24 @@
 #ifndef GUNBAI_REPLAY_RULESET_LOADER_H_
 #define GUNBAI_REPLAY_RULESET_LOADER_H_
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/ruleset.pb.h"
+#include "rules/engine.h"
 #include "rules/ruleset.h"
 
 namespace gunbai::replay {
 
 struct LoadedRuleset {
+  // The engine of the ruleset's name; never null once loaded.
+  const rules::RulesetPlugin* plugin = nullptr;
+  // The Daimyo tables in domain form; for other rulesets only the name and
+  // version are set.
   rules::Ruleset rules;
   gunbai::v1::Ruleset data;
   // SHA-256 (hex) of the data's deterministic binary serialization: the
@@ -26,6 +34,40 @@ struct LoadedRuleset {
 // not parse, or naming the field when a value is out of range.
 absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
                                           absl::string_view source_name);
+
+// Returns the Daimyo tables of `data` in domain form; `data` has passed
+// rules::daimyo::ValidateDaimyoRuleset.
+rules::Ruleset DaimyoRulesFromData(const gunbai::v1::Ruleset& data);
+
+// Returns the built-in ruleset named `name`; NotFound for an unknown name.
+absl::StatusOr<LoadedRuleset> BuiltinRuleset(absl::string_view name);
+
+// The names of the rulesets gunbai knows, quoted, for messages.
+std::string KnownRulesetNames();
+
+// The rulesets a replay may choose from: the built-in ones and any files the
+// user gives, chosen for each log by its header's ruleset name and version.
+class RulesetCatalog {
+ public:
+  // Every built-in ruleset.
+  static absl::StatusOr<RulesetCatalog> Builtin();
+
+  // Adds a ruleset; it replaces one of the same name and version. For a
+  // name, the last added wins when no version matches the log exactly.
+  void Add(LoadedRuleset ruleset);
+
+  // Returns the ruleset for a log: by the header's name ("daimyo" when the
+  // header names none) and version (an exact match first; a mismatch is the
+  // engine's warning). InvalidArgument naming what is known otherwise.
+  absl::StatusOr<const LoadedRuleset*> ForLog(
+      const gunbai::v1::Header& header) const;
+
+  std::vector<const LoadedRuleset*> all() const;
+
+ private:
+  // Pointers stay valid as rulesets are added.
+  std::vector<std::unique_ptr<LoadedRuleset>> rulesets_;
+};
 
 // Returns the built-in Daimyo ruleset. Never fails for a built binary (a
 // test covers it); the Status is for form.

@@ -20,6 +20,8 @@ enum class TroopType {
   kPeasant,
   kHatamoto,
   kHeadquarters,
+  // Samurai Knight Fever only.
+  kLegendarySamurai,
 };
 enum class Mobility { kFoot, kMounted };
 enum class Quality { kElite, kVeteran, kSeasoned, kRaw };

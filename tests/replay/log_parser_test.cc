@@ -65,10 +65,53 @@ TEST(RulesetLoaderTest, BadRulesetSaysWhere) {
   auto r = LoadRuleset("name: \"x\"\nfiring { hit_scor: 8 }\n", "r.textproto");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("r.textproto:2:"));
-  auto zero = LoadRuleset("name: \"x\"\n", "z.textproto");
+  auto zero = LoadRuleset("name: \"daimyo\"\n", "z.textproto");
   ASSERT_FALSE(zero.ok());
   EXPECT_THAT(std::string(zero.status().message()),
               HasSubstr("firing.dice_per_stand must be greater than 0"));
+}
+
+TEST(RulesetLoaderTest, UnknownRulesetNameIsRefusedNamingTheKnownOnes) {
+  auto r = LoadRuleset("name: \"chess\"\n", "c.textproto");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()),
+              HasSubstr("c.textproto: name: \"chess\" is not a ruleset"));
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("\"daimyo\""));
+}
+
+TEST(RulesetCatalogTest, ChoosesByHeaderNameAndVersion) {
+  auto catalog = RulesetCatalog::Builtin();
+  ASSERT_TRUE(catalog.ok()) << catalog.status();
+  gunbai::v1::Header header;
+  // No name: an older log, taken as Daimyo.
+  auto chosen = catalog->ForLog(header);
+  ASSERT_TRUE(chosen.ok()) << chosen.status();
+  EXPECT_EQ((*chosen)->data.name(), "daimyo");
+  // A user's file of the same name and another version is chosen when the
+  // log names that version, the built-in one otherwise.
+  auto house = BuiltinDaimyoRuleset();
+  ASSERT_TRUE(house.ok());
+  house->data.set_version("house-2");
+  house->rules.version = "house-2";
+  catalog->Add(*house);
+  header.mutable_ruleset()->set_name("daimyo");
+  header.mutable_ruleset()->set_version("house-2");
+  chosen = catalog->ForLog(header);
+  ASSERT_TRUE(chosen.ok());
+  EXPECT_EQ((*chosen)->data.version(), "house-2");
+  auto builtin = BuiltinDaimyoRuleset();
+  header.mutable_ruleset()->set_version(builtin->data.version());
+  chosen = catalog->ForLog(header);
+  ASSERT_TRUE(chosen.ok());
+  EXPECT_EQ((*chosen)->data.version(), builtin->data.version());
+  // An unknown name is an error naming the field and what gunbai has.
+  header.mutable_ruleset()->set_name("warhammer");
+  chosen = catalog->ForLog(header);
+  ASSERT_FALSE(chosen.ok());
+  EXPECT_THAT(std::string(chosen.status().message()),
+              HasSubstr("header.ruleset.name: the log is for the ruleset "
+                        "\"warhammer\", which gunbai does not have"));
+  EXPECT_THAT(std::string(chosen.status().message()), HasSubstr("--ruleset"));
 }
 
 }  // namespace

@@ -1,0 +1,28 @@
+// The Daimyo ruleset's plug-in entry points (rules/engine.h). Daimyo's
+// engine predates the plug-in interface and is implemented in replay/
+// (replay/replayer*.cc, the Replayer class, and replay/ruleset_loader.cc);
+// a new ruleset keeps its engine under rules/<name>/ instead.
+#ifndef GUNBAI_RULES_DAIMYO_ENGINE_H_
+#define GUNBAI_RULES_DAIMYO_ENGINE_H_
+
+#include <memory>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "rules/engine.h"
+
+namespace gunbai::rules::daimyo {
+
+// Checks the Daimyo sections of a ruleset file (firing, stand loss, melee,
+// morale tables).
+absl::Status ValidateDaimyoRuleset(const gunbai::v1::Ruleset& data,
+                                   absl::string_view source);
+
+absl::StatusOr<std::unique_ptr<Engine>> CreateDaimyoEngine(
+    const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
+    const EngineOptions& options, EngineOutput output);
+
+}  // namespace gunbai::rules::daimyo
+
+#endif  // GUNBAI_RULES_DAIMYO_ENGINE_H_

@@ -1,0 +1,85 @@
+// The plug-in interface of a ruleset: how replay/ asks a ruleset to replay a
+// log. A ruleset is its data (a gunbai.v1.Ruleset text file, shipped
+// embedded) and an Engine that folds the log's events into a BattleState,
+// reporting findings and, when asked, every outcome it works out. replay/
+// and service/ only see this interface; rules/plugins.cc lists the rulesets
+// (see the README, "Adding a ruleset").
+// Thread-compatible: one Engine per replay.
+#ifndef GUNBAI_RULES_ENGINE_H_
+#define GUNBAI_RULES_ENGINE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/report.pb.h"
+#include "gunbai/v1/ruleset.pb.h"
+#include "rules/battle_state.h"
+
+namespace gunbai::rules {
+
+// Where an engine writes what it finds. `outcomes` is null unless the caller
+// asked for outcomes (gunbai audit --outcomes, gunbai diff); engines must
+// check before building one. Both must outlive the Engine.
+struct EngineOutput {
+  google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings = nullptr;
+  google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes = nullptr;
+};
+
+// Changes to how an engine replays, for "what if" replays.
+struct EngineOptions {
+  // When non-zero: at the event with this seq, carry on with the outcomes
+  // the engine computed instead of the ones the log claims (gunbai audit
+  // --impact). Every other event follows the log as played.
+  std::uint64_t follow_computed_at_seq = 0;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  // Checks one event, reports its findings (with the event's seq and turn),
+  // and folds it into the state. Never fails: what cannot be applied is a
+  // finding.
+  virtual void Apply(const gunbai::v1::Event& event) = 0;
+  // Reports what the log still owes after its last event. Call once.
+  virtual void Finish() = 0;
+  // The state after the events applied so far. Units keep their order of
+  // battle order; clans their header order.
+  virtual const BattleState& state() const = 0;
+};
+
+// One ruleset gunbai knows.
+struct RulesetPlugin {
+  // The header.ruleset.name logs use, e.g. "daimyo".
+  absl::string_view name;
+  // One line for `gunbai ruleset --list` and error messages.
+  absl::string_view title;
+  // The shipped data file's text (the built-in ruleset of this name).
+  absl::string_view builtin_text;
+  // Checks the data of a ruleset file of this name (its own sections; the
+  // name and version are checked by the loader). `source` names the file in
+  // the error, which should name the field and what to do.
+  absl::Status (*validate)(const gunbai::v1::Ruleset& data,
+                           absl::string_view source);
+  // Builds the starting state from the log's header and order of battle.
+  // Returns InvalidArgument naming the unit or leader when the order of
+  // battle is unusable. `data` has passed `validate` and outlives the Engine.
+  absl::StatusOr<std::unique_ptr<Engine>> (*create)(
+      const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
+      const EngineOptions& options, EngineOutput output);
+};
+
+// Every ruleset gunbai knows, Daimyo first (rules/plugins.cc).
+absl::Span<const RulesetPlugin> RulesetPlugins();
+
+// Returns the plug-in named `name`, or null.
+const RulesetPlugin* FindRulesetPlugin(absl::string_view name);
+
+}  // namespace gunbai::rules
+
+#endif  // GUNBAI_RULES_ENGINE_H_

@@ -1,0 +1,26 @@
+// The rulesets gunbai knows. Adding one: see the README, "Adding a ruleset".
+#include <array>
+
+#include "rules/builtin_rulesets.h"
+#include "rules/daimyo/engine.h"
+#include "rules/engine.h"
+
+namespace gunbai::rules {
+
+absl::Span<const RulesetPlugin> RulesetPlugins() {
+  static const auto* const kPlugins = new std::array<RulesetPlugin, 1>{{
+      {"daimyo", "Daimyo, Samurai Wargames Rules 1550-1615",
+       DaimyoRulesetText(), &daimyo::ValidateDaimyoRuleset,
+       &daimyo::CreateDaimyoEngine},
+  }};
+  return *kPlugins;
+}
+
+const RulesetPlugin* FindRulesetPlugin(absl::string_view name) {
+  for (const RulesetPlugin& plugin : RulesetPlugins()) {
+    if (plugin.name == name) return &plugin;
+  }
+  return nullptr;
+}
+
+}  // namespace gunbai::rules
