@@ -13,9 +13,9 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
-#include "tests/bench/game_generator.h"
+#include "replay/generator/game_generator.h"
 
-namespace gunbai::testgen {
+namespace gunbai::generate {
 namespace {
 
 namespace v1 = ::gunbai::v1;
@@ -224,4 +224,4 @@ TEST(GeneratorTest, GamesSurviveABinaryRoundTrip) {
 }
 
 }  // namespace
-}  // namespace gunbai::testgen
+}  // namespace gunbai::generate

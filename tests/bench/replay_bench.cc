@@ -18,9 +18,9 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
-#include "tests/bench/game_generator.h"
+#include "replay/generator/game_generator.h"
 
-namespace gunbai::testgen {
+namespace gunbai::generate {
 namespace {
 
 namespace v1 = ::gunbai::v1;
@@ -101,6 +101,6 @@ void BM_ParseAndAudit(benchmark::State& state) {
 BENCHMARK(BM_ParseAndAudit)->Arg(12)->Arg(150)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
-}  // namespace gunbai::testgen
+}  // namespace gunbai::generate
 
 BENCHMARK_MAIN();

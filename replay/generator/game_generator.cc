@@ -1,4 +1,4 @@
-#include "tests/bench/game_generator.h"
+#include "replay/generator/game_generator.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -20,7 +20,7 @@
 #include "rules/daimyo/leader_loss.h"
 #include "rules/daimyo/morale.h"
 
-namespace gunbai::testgen {
+namespace gunbai::generate {
 
 namespace {
 
@@ -787,4 +787,4 @@ std::string SerializeDeterministic(const v1::BattleLog& log) {
   return replay::DeterministicBytes(log);
 }
 
-}  // namespace gunbai::testgen
+}  // namespace gunbai::generate

@@ -6,15 +6,15 @@
 // same options always give the same log, byte for byte: the only source of
 // randomness is a std::mt19937_64 seeded from the options, and nothing is
 // iterated in hash order. Thread-safe: functions only.
-#ifndef GUNBAI_TESTS_BENCH_GAME_GENERATOR_H_
-#define GUNBAI_TESTS_BENCH_GAME_GENERATOR_H_
+#ifndef GUNBAI_REPLAY_GENERATOR_GAME_GENERATOR_H_
+#define GUNBAI_REPLAY_GENERATOR_GAME_GENERATOR_H_
 
 #include <cstdint>
 #include <string>
 
 #include "gunbai/v1/battle_log.pb.h"
 
-namespace gunbai::testgen {
+namespace gunbai::generate {
 
 struct GeneratorOptions {
   std::uint64_t seed = 1;
@@ -46,6 +46,6 @@ gunbai::v1::BattleLog GenerateFiringGame(const GeneratorOptions& options);
 // for comparing two logs byte for byte.
 std::string SerializeDeterministic(const gunbai::v1::BattleLog& log);
 
-}  // namespace gunbai::testgen
+}  // namespace gunbai::generate
 
-#endif  // GUNBAI_TESTS_BENCH_GAME_GENERATOR_H_
+#endif  // GUNBAI_REPLAY_GENERATOR_GAME_GENERATOR_H_
