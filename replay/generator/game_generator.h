@@ -1,46 +1,123 @@
-// Generates random but clean Daimyo battle logs for tests and benchmarks:
-// two clans ("oda" and "takeda") trade fire and move turn after turn, and
-// take the morale tests their losses owe. Every claimed outcome is computed
-// by the rules engine on the replayed state, so a generated log audits with
-// no finding at all (no violation, dispute, warning or unverifiable). The
-// same options always give the same log, byte for byte: the only source of
-// randomness is a std::mt19937_64 seeded from the options, and nothing is
-// iterated in hash order. Thread-safe: functions only.
+// Generates seeded random Daimyo battle logs for tests, benchmarks and
+// `gunbai generate`: two clans ("oda" and "takeda") move, fire, charge,
+// fight melees (with duels between their daimyo), push back, rout, follow up
+// and pursue, and take every morale test their losses owe, with rallies and
+// frenzy. Every claimed outcome is computed by the rules engine on the state
+// the replayer holds as the log is written, so a clean game audits with no
+// finding at all (no violation, dispute, warning or unverifiable).
+//
+// On request the generator plants known faults (a wrong claim, a skipped
+// test, a second volley, ...) and returns their manifest: for each, the seq
+// and the rule id the audit must report. Each fault is planted so that it
+// gives exactly one finding: the game goes on from the state as played, so a
+// fault has no knock-on findings.
+//
+// The same options always give the same log, byte for byte: the only
+// sources of randomness are std::mt19937_64 generators seeded from the
+// options, and nothing reaching the log is iterated in hash order.
+// Thread-safe: functions only.
 #ifndef GUNBAI_REPLAY_GENERATOR_GAME_GENERATOR_H_
 #define GUNBAI_REPLAY_GENERATOR_GAME_GENERATOR_H_
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/report.pb.h"
 
 namespace gunbai::generate {
 
 struct GeneratorOptions {
   std::uint64_t seed = 1;
-  // Number of events the log holds, game_end included. Values under 5 (one
-  // turn of two activations, its turn_end and game_end) are raised to 5.
+  // Whole turns to play. When 0 the game is sized by `target_events`.
+  int turns = 0;
+  // When `turns` is 0: the number of events the log holds, game_end
+  // included; values under 5 (one turn of two activations, its turn_end and
+  // game_end) are raised to 5. The benchmarks size their games this way.
   int target_events = 2000;
-  // Units per clan; at least 1. Two of every three are missile ashigaru
-  // (arquebus or bow), the rest samurai, foot or mounted. The first unit of
-  // each clan is missile ashigaru with the clan's General attached.
+  // Units per clan; at least 1. The first unit of each clan is missile
+  // ashigaru with the clan's General attached; it never fights a melee, so
+  // that every clan keeps a unit on the table. Every third unit is samurai
+  // (foot with pole arms or mounted with lances), the third one with the
+  // clan's Daimyo attached; the others are ashigaru with bows, arquebuses
+  // or long spears.
   int units_per_clan = 8;
+  // Faults to plant; 0 for a clean game.
+  int faults = 0;
 };
 
-// Returns a clean battle log of exactly `options.target_events` events
-// (raised to 5): turns of turn_start (initiative alternating), each clan's
-// activation, its moves, its firings with every claim filled in and the
-// leader-loss rolls they owe, then the morale tests owed at the end of the
-// turn (a stand lost, the General killed) and turn_end; game_end closes the
-// log. Test results are carried out: retire, retreat and rout moves made at
-// once, halted units held (they only turn about), routers never moving
-// except by rout moves and sometimes testing to rally, frenzied units
-// declaring a charge each activation (it falls short; its target tests for
-// being charged). Units stop being targets before a volley could destroy
-// them, and routers are not shot at, so once they are worn down or routed
-// the game goes on with moves only. Aborts the process if the built-in
-// Daimyo ruleset does not load (a broken build).
-gunbai::v1::BattleLog GenerateFiringGame(const GeneratorOptions& options);
+// The faults the generator knows how to plant. Each gives exactly one
+// finding, of the rule and severity FaultSpecOf names.
+enum class FaultKind {
+  kFireHitsWrong,         // A firing claims one hit too many or too few.
+  kFireTwice,             // A unit fires a second time in a turn.
+  kFireDiceCount,         // A firing rolls one die too many or too few.
+  kDieOutOfRange,         // A firing die reads 0 or 7.
+  kMeleeHitsWrong,        // A melee side claims one hit too many or few.
+  kMeleeOutcomeWrong,     // A melee round claims the wrong outcome.
+  kMoraleTestMissing,     // An owed end-of-turn morale test is skipped.
+  kMoraleTotalWrong,      // A morale test claims a total off by one.
+  kLeaderLossMissing,     // An owed leader-loss roll is skipped.
+  kLeaderLossClaimWrong,  // A leader-loss roll claims the other fate.
+  kDuelWinnerWrong,       // A duel claims the loser as the winner.
+  kResultMoveMissing,     // A unit pushed back in melee does not move.
+  kResultMoveWrong,       // A winner owed a follow-up or pursuit halts.
+  kResultMoveNotOwed,     // A unit makes a result move nothing owes.
+  kHaltedUnitMoves,       // A halted unit moves.
+};
+
+struct FaultSpec {
+  FaultKind kind;
+  absl::string_view name;  // e.g. "fire_hits_wrong"
+  absl::string_view rule_id;
+  gunbai::v1::Severity severity;
+};
+
+// Returns every kind of fault, in catalogue order.
+absl::Span<const FaultSpec> FaultCatalogue();
+
+// Returns the catalogue entry of `kind`.
+const FaultSpec& FaultSpecOf(FaultKind kind);
+
+// One fault planted in a generated log: where the audit reports it and why.
+struct PlantedFault {
+  FaultKind kind = FaultKind::kFireHitsWrong;
+  // The seq of the event the finding carries: the faulty event itself, or
+  // the turn_end by which a skipped test, roll or move was owed.
+  std::uint64_t seq = 0;
+  std::string rule_id;
+  gunbai::v1::Severity severity = gunbai::v1::SEVERITY_UNSPECIFIED;
+  // The unit or leader the finding names.
+  std::string subject;
+  // What was planted, for people.
+  std::string description;
+};
+
+struct GeneratedGame {
+  gunbai::v1::BattleLog log;
+  // The planted faults in log order (by seq); empty for a clean game.
+  std::vector<PlantedFault> faults;
+};
+
+// Plays a game with `options` and returns its log and the manifest of the
+// faults planted in it. With `turns` set the log holds exactly that many
+// whole turns and game_end; otherwise exactly `target_events` events (the
+// last turns then only move, so that the count comes out exact). Fewer
+// faults than asked are planted only when the game is too small to hold
+// them (no unit left that may make the fault). Aborts the process if the
+// built-in Daimyo ruleset does not load (a broken build).
+GeneratedGame GenerateGame(const GeneratorOptions& options);
+
+// Returns the log of GenerateGame(options): for callers that plant no
+// faults.
+gunbai::v1::BattleLog GenerateLog(const GeneratorOptions& options);
+
+// Returns the manifest as JSON lines, one fault a line: {"seq", "rule_id",
+// "severity", "kind", "subject", "description"}.
+std::string ManifestJsonLines(const std::vector<PlantedFault>& faults);
 
 // Returns the deterministic binary serialization of `log` (map order fixed),
 // for comparing two logs byte for byte.

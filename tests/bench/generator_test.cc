@@ -1,7 +1,9 @@
-// Random legal games (OpenSpiel's RandomSimTest): generated firing games must
-// audit clean (no finding of any severity), have the size asked for, take
-// their morale tests and carry out the results, and be the same for the same
-// seed.
+// Random legal games sized by events, the kind the benchmarks replay
+// (OpenSpiel's RandomSimTest): they must audit clean (no finding of any
+// severity), hold exactly the events asked for, take their morale tests and
+// carry out the results, and be the same for the same seed. The games of
+// every size and mechanism, and planted faults, are tested in
+// tests/generate.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -12,8 +14,8 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
-#include "replay/ruleset_loader.h"
 #include "replay/generator/game_generator.h"
+#include "replay/ruleset_loader.h"
 
 namespace gunbai::generate {
 namespace {
@@ -111,7 +113,7 @@ EventMix Count(const v1::BattleLog& log) {
 EventMix CountSeeds(std::uint64_t first, std::uint64_t last) {
   EventMix total;
   for (std::uint64_t seed = first; seed <= last; ++seed) {
-    const EventMix mix = Count(GenerateFiringGame(Options(seed)));
+    const EventMix mix = Count(GenerateLog(Options(seed)));
     total.firings += mix.firings;
     total.hits += mix.hits;
     total.stands_lost += mix.stands_lost;
@@ -133,7 +135,7 @@ EventMix CountSeeds(std::uint64_t first, std::uint64_t last) {
 TEST(GeneratorTest, GeneratedGamesAuditClean) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     SCOPED_TRACE(testing::Message() << "seed " << seed);
-    const v1::BattleLog log = GenerateFiringGame(Options(seed));
+    const v1::BattleLog log = GenerateLog(Options(seed));
     absl::StatusOr<v1::AuditReport> report = replay::AuditLog(log, Ruleset());
     ASSERT_TRUE(report.ok()) << report.status();
     const v1::AuditSummary& summary = report->summary();
@@ -152,7 +154,7 @@ TEST(GeneratorTest, GamesHaveExactlyTheEventsAskedFor) {
       GeneratorOptions options = Options(7);
       options.target_events = events;
       options.units_per_clan = units;
-      const v1::BattleLog log = GenerateFiringGame(options);
+      const v1::BattleLog log = GenerateLog(options);
       EXPECT_EQ(log.events_size(), std::max(events, 5))
           << events << " events, " << units << " units a clan";
       absl::StatusOr<v1::AuditReport> report = replay::AuditLog(log, Ruleset());
@@ -165,7 +167,7 @@ TEST(GeneratorTest, GamesHaveExactlyTheEventsAskedFor) {
 }
 
 TEST(GeneratorTest, GamesAreWellFormed) {
-  const v1::BattleLog log = GenerateFiringGame(Options(3));
+  const v1::BattleLog log = GenerateLog(Options(3));
   ASSERT_GE(log.events_size(), 2);
   EXPECT_TRUE(log.events(0).has_turn_start());
   EXPECT_TRUE(log.events(log.events_size() - 2).has_turn_end());
@@ -200,24 +202,20 @@ TEST(GeneratorTest, GamesTakeMoraleTestsAndCarryOutFailures) {
 
 TEST(GeneratorTest, SameSeedGivesTheSameBytes) {
   for (std::uint64_t seed : {1u, 2u, 99u}) {
-    const std::string a =
-        SerializeDeterministic(GenerateFiringGame(Options(seed)));
-    const std::string b =
-        SerializeDeterministic(GenerateFiringGame(Options(seed)));
+    const std::string a = SerializeDeterministic(GenerateLog(Options(seed)));
+    const std::string b = SerializeDeterministic(GenerateLog(Options(seed)));
     EXPECT_EQ(a, b) << "seed " << seed;
   }
 }
 
 TEST(GeneratorTest, DifferentSeedsGiveDifferentGames) {
-  const std::string one =
-      SerializeDeterministic(GenerateFiringGame(Options(1)));
-  const std::string two =
-      SerializeDeterministic(GenerateFiringGame(Options(2)));
+  const std::string one = SerializeDeterministic(GenerateLog(Options(1)));
+  const std::string two = SerializeDeterministic(GenerateLog(Options(2)));
   EXPECT_NE(one, two);
 }
 
 TEST(GeneratorTest, GamesSurviveABinaryRoundTrip) {
-  const v1::BattleLog log = GenerateFiringGame(Options(5));
+  const v1::BattleLog log = GenerateLog(Options(5));
   v1::BattleLog parsed;
   ASSERT_TRUE(parsed.ParseFromString(SerializeDeterministic(log)));
   EXPECT_EQ(SerializeDeterministic(parsed), SerializeDeterministic(log));

@@ -1,0 +1,593 @@
+// The game frame of the GamePlayer: the armies, turns and activations, the
+// event budget of games sized by events, movement and fault bookkeeping.
+// See player.h.
+#include "replay/generator/player.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "replay/proto_mapping.h"
+#include "rules/daimyo/morale.h"
+
+namespace gunbai::generate::internal {
+
+namespace {
+
+// turn_start, one activation per clan and turn_end.
+constexpr int kTurnFrameEvents = 4;
+// The smallest game: one turn frame and game_end.
+constexpr int kMinEvents = kTurnFrameEvents + 1;
+constexpr int kClans = 2;
+constexpr absl::string_view kClanIds[kClans] = {"oda", "takeda"};
+constexpr absl::string_view kClanNames[kClans] = {"Oda", "Takeda"};
+constexpr int kMovePercent = 35;
+constexpr int kDaimyoUnit = 3;  // The unit number the Daimyo leads.
+
+[[noreturn]] void Die(absl::string_view what) {
+  std::fprintf(stderr, "game_generator: %.*s\n", static_cast<int>(what.size()),
+               what.data());
+  std::abort();
+}
+
+}  // namespace
+
+GamePlayer::GamePlayer(const GeneratorOptions& options,
+                       const replay::LoadedRuleset& ruleset)
+    : options_(options),
+      ruleset_(ruleset),
+      rules_(ruleset.rules),
+      rng_(options.seed),
+      target_events_(std::max(options.target_events, kMinEvents)),
+      units_per_clan_(std::max(options.units_per_clan, 1)),
+      planner_(
+          options.seed, std::max(options.faults, 0), options.turns > 0 ? 1 : 0,
+          options.turns > 0 ? options.turns
+                            : std::max(options.target_events, kMinEvents) / 2) {
+}
+
+int GamePlayer::Uniform(int lo, int hi) {
+  const std::uint64_t span = static_cast<std::uint64_t>(hi - lo) + 1;
+  return lo + static_cast<int>(rng_() % span);
+}
+
+int GamePlayer::FaultClock() const {
+  return sized_by_events() ? events() : static_cast<int>(turn_);
+}
+
+std::string GamePlayer::ClanId(int clan) const {
+  return std::string(kClanIds[clan]);
+}
+
+std::vector<int> GamePlayer::UnitsOnTable(int clan) const {
+  std::vector<int> out;
+  for (int unit = 0; unit < UnitCount(); ++unit) {
+    if (plans_[unit].clan == clan && OnTable(unit)) out.push_back(unit);
+  }
+  return out;
+}
+
+// Returns the unit of the General of `clan`'s enemy: always on the table.
+int GamePlayer::EnemyGeneralUnit(int clan) const {
+  for (int unit = 0; unit < UnitCount(); ++unit) {
+    if (plans_[unit].keeps_table && plans_[unit].clan != clan) return unit;
+  }
+  Die("no enemy General's unit");
+}
+
+bool GamePlayer::MayBecomeFrenzied(int unit) const {
+  switch (state().profiles[unit].troop_type) {
+    case rules::TroopType::kSamurai:
+    case rules::TroopType::kRonin:
+    case rules::TroopType::kWarriorMonk:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool GamePlayer::OwesEndOfTurnTest(int unit) const {
+  const rules::UnitStatus& s = status(unit);
+  return !s.removed && !s.frenzied && (s.owed_morale & kEndOfTurnReasons) != 0;
+}
+
+// True when the replayer can owe `unit` no result move this turn: it was
+// not charged (a passed being-charged test leaves a stand-or-retire choice
+// open until the turn ends) and it has not fought.
+bool GamePlayer::OwesNothing(int unit) const {
+  return OnTable(unit) && !targeted_this_turn_[unit] &&
+         !status(unit).fought_this_turn && !status(unit).in_melee;
+}
+
+// A frenzied unit declares a charge in each activation of its clan, unless
+// it routs, fights, or is halted (the halt wins over frenzy).
+bool GamePlayer::MustCharge(int unit) const {
+  const rules::UnitStatus& s = status(unit);
+  return s.frenzied && !s.removed && !s.routing && !s.in_melee && !s.charging &&
+         !s.fought_this_turn && !state().IsHalted(unit);
+}
+
+// ---------------------------------------------------------------------------
+// Budget. An optional event (a move, a volley, a charge, a rally test) is
+// made only when, after it and the most it may bring, the game can still pay
+// everything it owes: the rest of the turn frame, the melees still to fight
+// this turn, the frenzied charges of clans still to activate, the morale
+// tests owed at the end of the turn, and the closing turn. The closing turn
+// then fills the budget exactly with moves.
+
+bool GamePlayer::Affordable(int cost) const {
+  if (!sized_by_events()) return true;
+  return events() + cost + Reserved() <= target_events_;
+}
+
+int GamePlayer::Reserved() const {
+  int frenzied = 0;
+  for (int c = 0; c < kClans; ++c) {
+    if ((state().activated_clans & (1u << c)) == 0) {
+      frenzied += FrenziedChargers(c);
+    }
+  }
+  int tests = 0;
+  for (int unit = 0; unit < UnitCount(); ++unit) {
+    if (OwesEndOfTurnTest(unit)) ++tests;
+  }
+  return pending_frame_events_ + kContactReserve * Contacts(true) +
+         kPendingPairingReserve * static_cast<int>(new_pairings_.size()) +
+         kFallShortChargeEvents * frenzied + kTestChainEvents * tests +
+         ClosingReserve();
+}
+
+// Returns what the closing turn may need besides its moves: its frame and
+// game_end, a round for every melee, a charge that falls short for every
+// unit that is or may become frenzied, and a stand-in for every fault not
+// yet planted.
+int GamePlayer::ClosingReserve() const {
+  int frenzy = 0;
+  for (int unit = 0; unit < UnitCount(); ++unit) {
+    if (OnTable(unit) && (status(unit).frenzied || MayBecomeFrenzied(unit))) {
+      ++frenzy;
+    }
+  }
+  return kMinEvents + kContactReserve * Contacts(false) +
+         kFallShortChargeEvents * frenzy + planner_.pending();
+}
+
+// A full turn is played while, besides the closing turn, the budget holds
+// its frame, its melees and frenzied charges, and a move for every unit.
+bool GamePlayer::FullTurnFits() const {
+  const int on_table =
+      static_cast<int>(UnitsOnTable(0).size() + UnitsOnTable(1).size());
+  const int mandatory =
+      kTurnFrameEvents + kContactReserve * Contacts(false) +
+      kFallShortChargeEvents * (FrenziedChargers(0) + FrenziedChargers(1));
+  return events() + mandatory + on_table + ClosingReserve() < target_events_;
+}
+
+int GamePlayer::Contacts(bool unfought_only) const {
+  int n = 0;
+  for (const rules::MeleeContact& m : state().melees) {
+    if (!OnTable(m.a) || !OnTable(m.b)) continue;
+    if (unfought_only && m.last_turn_fought == static_cast<int>(turn_)) {
+      continue;
+    }
+    ++n;
+  }
+  return n;
+}
+
+int GamePlayer::FrenziedChargers(int clan) const {
+  int n = 0;
+  for (int unit : UnitsOnTable(clan)) {
+    if (status(unit).frenzied && !status(unit).routing) ++n;
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------------------
+// The game frame.
+
+GeneratedGame GamePlayer::Play() && {
+  BuildHeader();
+  BuildOrderOfBattle();
+  auto replayer = replay::Replayer::Create(log_, ruleset_, &findings_);
+  if (!replayer.ok()) Die(replayer.status().ToString());
+  replayer_ = *std::move(replayer);
+  targeted_this_turn_.assign(plans_.size(), false);
+  left_this_activation_.assign(plans_.size(), false);
+  has_drawn_dice_.assign(plans_.size(), false);
+  drawn_dice_.assign(plans_.size(), {0, 0});
+  leader_roll_skipped_.assign(state().leaders.size(), false);
+  if (sized_by_events()) {
+    while (FullTurnFits()) PlayTurn(TurnKind::kFull);
+    PlayTurn(TurnKind::kClosing);
+  } else {
+    while (static_cast<int>(turn_) < options_.turns) PlayTurn(TurnKind::kFull);
+  }
+  v1::Event end;
+  end.mutable_game_end();
+  Emit(end);
+  std::sort(faults_.begin(), faults_.end(),
+            [](const PlantedFault& a, const PlantedFault& b) {
+              return a.seq < b.seq;
+            });
+  return GeneratedGame{std::move(log_), std::move(faults_)};
+}
+
+void GamePlayer::BuildHeader() {
+  v1::Header* header = log_.mutable_header();
+  header->set_game_id(absl::StrCat("generated-", options_.seed));
+  header->mutable_ruleset()->set_name(rules_.name);
+  header->mutable_ruleset()->set_version(rules_.version);
+  header->set_event("gunbai generate");
+  header->set_date("1575-06-28");
+  for (int c = 0; c < kClans; ++c) {
+    v1::Clan* clan = header->add_clans();
+    clan->set_id(std::string(kClanIds[c]));
+    clan->set_name(std::string(kClanNames[c]));
+    clan->set_player(absl::StrCat("player ", c + 1));
+  }
+}
+
+void GamePlayer::BuildOrderOfBattle() {
+  v1::OrderOfBattle* oob = log_.mutable_order_of_battle();
+  for (int c = 0; c < kClans; ++c) {
+    for (int n = 1; n <= units_per_clan_; ++n) {
+      v1::Unit* unit = oob->add_units();
+      unit->set_id(absl::StrCat(kClanIds[c], "-", n));
+      unit->set_clan(std::string(kClanIds[c]));
+      if (n % 3 == 0) {
+        AddSamuraiUnit(c, n, *unit);
+      } else if (n > 1 && Chance(25)) {
+        AddSpearUnit(c, n, *unit);
+      } else {
+        AddMissileUnit(c, n, *unit);
+      }
+    }
+    AddLeader(c, v1::LEADER_KIND_GENERAL, 1);
+    if (units_per_clan_ >= kDaimyoUnit) {
+      AddLeader(c, v1::LEADER_KIND_DAIMYO, kDaimyoUnit);
+    }
+  }
+}
+
+void GamePlayer::AddLeader(int clan, v1::LeaderKind kind, int unit_number) {
+  const bool general = kind == v1::LEADER_KIND_GENERAL;
+  v1::Leader* leader = log_.mutable_order_of_battle()->add_leaders();
+  leader->set_id(
+      absl::StrCat(kClanIds[clan], general ? "-general" : "-daimyo"));
+  leader->set_clan(std::string(kClanIds[clan]));
+  leader->set_name(
+      absl::StrCat(kClanNames[clan], general ? " General" : " Daimyo"));
+  leader->set_kind(kind);
+  leader->set_command_rating(general ? 2
+                                     : static_cast<uint32_t>(Uniform(2, 3)));
+  leader->set_attached_unit(absl::StrCat(kClanIds[clan], "-", unit_number));
+}
+
+void GamePlayer::AddMissileUnit(int clan, int n, v1::Unit& unit) {
+  const bool arquebus = Chance(60);
+  unit.set_name(absl::StrCat(kClanNames[clan],
+                             arquebus ? " Teppo-gumi " : " Yumi-gumi ", n));
+  unit.set_troop_type(v1::TROOP_TYPE_ASHIGARU);
+  unit.set_mobility(v1::MOBILITY_FOOT);
+  constexpr v1::Quality kQualities[] = {v1::QUALITY_RAW, v1::QUALITY_SEASONED,
+                                        v1::QUALITY_SEASONED,
+                                        v1::QUALITY_VETERAN};
+  unit.set_quality(kQualities[Uniform(0, 3)]);
+  unit.set_armour(Chance(50) ? v1::ARMOUR_LIGHT : v1::ARMOUR_NONE);
+  unit.set_melee_weapon(v1::MELEE_WEAPON_IMPROVISED);
+  unit.set_missile_weapon(arquebus ? v1::MISSILE_WEAPON_ARQUEBUS
+                                   : v1::MISSILE_WEAPON_BOW);
+  unit.set_stands(static_cast<uint32_t>(Uniform(4, 8)));
+  const int width = Uniform(3, 4);
+  unit.set_stands_per_rank(static_cast<uint32_t>(width));
+  unit.set_formation(v1::FORMATION_LINE);
+  unit.set_starting_order(Chance(10) ? v1::ORDER_DISORDERED : v1::ORDER_GOOD);
+  plans_.push_back({clan, /*missile=*/true, /*keeps_table=*/n == 1, width});
+}
+
+void GamePlayer::AddSpearUnit(int clan, int n, v1::Unit& unit) {
+  unit.set_name(absl::StrCat(kClanNames[clan], " Nagae-yari ", n));
+  unit.set_troop_type(v1::TROOP_TYPE_ASHIGARU);
+  unit.set_mobility(v1::MOBILITY_FOOT);
+  unit.set_quality(Chance(30) ? v1::QUALITY_VETERAN : v1::QUALITY_SEASONED);
+  unit.set_armour(v1::ARMOUR_LIGHT);
+  unit.set_melee_weapon(v1::MELEE_WEAPON_LONG_SPEAR);
+  unit.set_missile_weapon(v1::MISSILE_WEAPON_NONE);
+  unit.set_stands(static_cast<uint32_t>(Uniform(6, 8)));
+  const int width = 4;
+  unit.set_stands_per_rank(static_cast<uint32_t>(width));
+  unit.set_formation(v1::FORMATION_LINE);
+  unit.set_starting_order(v1::ORDER_GOOD);
+  plans_.push_back({clan, /*missile=*/false, /*keeps_table=*/false, width});
+}
+
+void GamePlayer::AddSamuraiUnit(int clan, int n, v1::Unit& unit) {
+  const bool mounted = Chance(50);
+  unit.set_name(absl::StrCat(kClanNames[clan],
+                             mounted ? " Kiba-musha " : " Samurai ", n));
+  unit.set_troop_type(v1::TROOP_TYPE_SAMURAI);
+  unit.set_mobility(mounted ? v1::MOBILITY_MOUNTED : v1::MOBILITY_FOOT);
+  unit.set_quality(Chance(30) ? v1::QUALITY_ELITE : v1::QUALITY_VETERAN);
+  unit.set_armour(Chance(50) ? v1::ARMOUR_HEAVY : v1::ARMOUR_MEDIUM);
+  unit.set_melee_weapon(mounted ? v1::MELEE_WEAPON_LANCE
+                                : v1::MELEE_WEAPON_POLE_ARM);
+  unit.set_missile_weapon(v1::MISSILE_WEAPON_NONE);
+  unit.set_stands(static_cast<uint32_t>(Uniform(4, 6)));
+  const int width = Uniform(2, 4);
+  unit.set_stands_per_rank(static_cast<uint32_t>(width));
+  unit.set_formation(v1::FORMATION_LINE);
+  unit.set_starting_order(v1::ORDER_GOOD);
+  plans_.push_back({clan, /*missile=*/false, /*keeps_table=*/false, width});
+}
+
+void GamePlayer::Emit(v1::Event& event) {
+  event.set_seq(++seq_);
+  event.set_turn(turn_);
+  replayer_->Apply(event);
+  *log_.add_events() = std::move(event);
+}
+
+// Plays one turn: each clan's activation (its frenzied units' charges, rally
+// tests, moves and charges, firing, melee), then the end-of-turn tests.
+void GamePlayer::PlayTurn(TurnKind kind) {
+  StartTurn();
+  planting_ = kind == TurnKind::kFull;
+  const bool last =
+      !sized_by_events() && static_cast<int>(turn_) == options_.turns;
+  const int first = state().initiative_clan;
+  for (int i = 0; i < kClans; ++i) {
+    const int clan = (first + i) % kClans;
+    Activate(clan);
+    ChargeWithFrenzied(clan, kind);
+    if (kind == TurnKind::kFull) {
+      RallyRouters(clan);
+      MovementPhase(clan);
+      FiringPhase(clan);
+    } else if (i == kClans - 1) {
+      PadClosingTurn(clan);
+    }
+    MeleePhase(clan);
+    if (last && i == kClans - 1) PlantLeftoverFaults(events());
+  }
+  EndTurn(kind);
+}
+
+void GamePlayer::StartTurn() {
+  ++turn_;
+  const int initiative = static_cast<int>((turn_ - 1) % kClans);
+  v1::Event event;
+  event.mutable_turn_start()->set_initiative_clan(
+      std::string(kClanIds[initiative]));
+  Emit(event);
+  pending_frame_events_ = kClans + 1;
+  std::fill(targeted_this_turn_.begin(), targeted_this_turn_.end(), false);
+  std::fill(leader_roll_skipped_.begin(), leader_roll_skipped_.end(), false);
+}
+
+void GamePlayer::Activate(int clan) {
+  active_clan_ = clan;
+  v1::Event event;
+  event.set_clan(std::string(kClanIds[clan]));
+  event.mutable_activation();
+  Emit(event);
+  --pending_frame_events_;
+  new_pairings_.clear();
+  std::fill(left_this_activation_.begin(), left_this_activation_.end(), false);
+}
+
+// Takes the morale tests owed at the end of the turn, then ends it; faults
+// found at the turn's end get its seq.
+void GamePlayer::EndTurn(TurnKind kind) {
+  TakeEndOfTurnTests();
+  v1::Event event;
+  event.mutable_turn_end();
+  Emit(event);
+  for (std::size_t i : deferred_faults_) faults_[i].seq = seq_;
+  deferred_faults_.clear();
+  pending_frame_events_ = 0;
+}
+
+// ---------------------------------------------------------------------------
+// Movement.
+
+// Each unit of the active clan charges, moves, or stays, in army order.
+void GamePlayer::MovementPhase(int clan) {
+  for (int unit : UnitsOnTable(clan)) {
+    if (!OnTable(unit) || left_this_activation_[unit]) continue;
+    if (MayCharge(unit) && Affordable(kChargeCost) && MaybeCharge(unit)) {
+      continue;  // The charge was its move.
+    }
+    MaybeMove(unit);
+  }
+}
+
+// Moves `unit` now and then, in the way its state allows; a unit that moves
+// may, as a planted fault, follow it with a result move nothing owes.
+void GamePlayer::MaybeMove(int unit) {
+  if (!Chance(kMovePercent) || !Affordable(1)) return;
+  const rules::UnitStatus& s = status(unit);
+  if ((s.frenzied && !s.routing) || s.in_melee || s.charging) return;
+  Absorb(unit);
+  if (OnTable(unit) && OwesNothing(unit) && Affordable(1) &&
+      MayPlant(FaultKind::kResultMoveNotOwed)) {
+    HoldNotOwed(unit, FaultKind::kResultMoveNotOwed);
+  }
+}
+
+// Makes one move that `unit` may always make: routers flee further (a rout
+// move is allowed at any time), halted units turn about (a halt allows it),
+// the others move. A halted unit that moves is a planted fault.
+void GamePlayer::Absorb(int unit) {
+  if (status(unit).routing) {
+    MakeResultMove(unit, v1::RESULT_MOVE_KIND_ROUT);
+  } else if (state().IsHalted(unit)) {
+    if (MayPlant(FaultKind::kHaltedUnitMoves)) {
+      MoveUnit(unit);
+      RecordFault(FaultKind::kHaltedUnitMoves, seq_, UnitId(unit),
+                  absl::StrCat(UnitId(unit), " moves while halted"));
+    } else {
+      TurnAbout(unit);
+    }
+  } else {
+    MoveUnit(unit);
+  }
+}
+
+void GamePlayer::MoveUnit(int unit) {
+  const UnitPlan& plan = plans_[unit];
+  v1::Event event;
+  event.set_clan(ClanOf(unit));
+  v1::Move* move = event.mutable_move();
+  move->set_unit(UnitId(unit));
+  move->set_kind(v1::MOVE_KIND_MOVE);
+  const bool mounted =
+      state().profiles[unit].mobility == rules::Mobility::kMounted;
+  move->set_distance_mm(
+      static_cast<uint32_t>(Uniform(10, mounted ? 240 : 120)));
+  if (Chance(10)) {
+    const bool in_column = status(unit).formation == rules::Formation::kColumn;
+    move->set_formation(in_column ? v1::FORMATION_LINE : v1::FORMATION_COLUMN);
+    move->set_stands_per_rank(
+        static_cast<uint32_t>(in_column ? plan.line_width : 2));
+  }
+  Emit(event);
+}
+
+void GamePlayer::TurnAbout(int unit) {
+  v1::Event event;
+  event.set_clan(ClanOf(unit));
+  v1::Move* move = event.mutable_move();
+  move->set_unit(UnitId(unit));
+  move->set_kind(v1::MOVE_KIND_TURN_ABOUT);
+  Emit(event);
+}
+
+// Returns the units of `clan` that can always make one more move (see
+// Absorb): not frenzied (they charge instead) and not in melee. The
+// General's unit is always among them.
+std::vector<int> GamePlayer::Absorbers(int clan) const {
+  std::vector<int> out;
+  for (int unit : UnitsOnTable(clan)) {
+    const rules::UnitStatus& s = status(unit);
+    if ((s.frenzied && !s.routing) || s.in_melee || s.charging) continue;
+    out.push_back(unit);
+  }
+  return out;
+}
+
+// Fills the closing turn's budget exactly: draws the dice of the tests owed
+// at the end of the turn now, counts the events their results bring, and
+// makes the moves that remain, split across the clan's units at random.
+void GamePlayer::PadClosingTurn(int clan) {
+  const int tests = PredictEndOfTurnTests();
+  // turn_end and game_end follow.
+  int moves = target_events_ - events() - tests - 2;
+  if (moves < 0) Die("the event budget ran out before the closing turn");
+  moves -= PlantLeftoverFaults(moves);
+  std::vector<int> pool = Absorbers(clan);
+  if (pool.empty() && moves > 0) Die("no unit left to move");
+  // Fisher-Yates shuffle, so that who moves is random.
+  for (std::size_t k = 0; k + 1 < pool.size(); ++k) {
+    std::swap(
+        pool[k],
+        pool[Uniform(static_cast<int>(k), static_cast<int>(pool.size()) - 1)]);
+  }
+  for (int m = 0; m < moves; ++m) Absorb(pool[m % pool.size()]);
+}
+
+// Draws the dice of every test owed at the end of the turn and returns the
+// events the tests and their results will bring. Moves do not change a
+// test's modifiers, so the results hold when the tests are taken.
+int GamePlayer::PredictEndOfTurnTests() {
+  int events = 0;
+  for (int unit = 0; unit < UnitCount(); ++unit) {
+    if (!OwesEndOfTurnTest(unit)) continue;
+    std::array<std::uint32_t, 2>& dice = drawn_dice_[unit];
+    dice = {RollDie(), RollDie()};
+    has_drawn_dice_[unit] = true;
+    rules::daimyo::MoraleTestInput in;
+    in.unit = unit;
+    in.reason = rules::daimyo::HighestReason(status(unit).owed_morale &
+                                             kEndOfTurnReasons);
+    in.dice = absl::MakeConstSpan(dice);
+    const rules::MoraleResult result =
+        rules::daimyo::ResolveMoraleTest(rules_, state(), in, nullptr).result;
+    const rules::UnitStatus& s = status(unit);
+    events += 1;
+    if (result == rules::MoraleResult::kRetire ||
+        result == rules::MoraleResult::kRetreat) {
+      events += 1;
+    } else if (result == rules::MoraleResult::kRout && !s.routing) {
+      events += s.has_routed ? 2 : 1;  // A second rout is removed.
+    }
+  }
+  return events;
+}
+
+// ---------------------------------------------------------------------------
+// Faults.
+
+// Returns true when a fault of `kind` is to be planted now; the caller then
+// plants it and records it.
+bool GamePlayer::MayPlant(FaultKind kind) {
+  return planting_ && planner_.Take(kind, FaultClock());
+}
+
+void GamePlayer::RecordFault(FaultKind kind, std::uint64_t seq,
+                             std::string subject, std::string description) {
+  const FaultSpec& spec = FaultSpecOf(kind);
+  PlantedFault f;
+  f.kind = kind;
+  f.seq = seq;
+  f.rule_id = std::string(spec.rule_id);
+  f.severity = spec.severity;
+  f.subject = std::move(subject);
+  f.description = std::move(description);
+  faults_.push_back(std::move(f));
+}
+
+// Records a fault the audit reports when the turn ends (something owed that
+// the log skipped); EndTurn fills in the seq.
+void GamePlayer::RecordDeferredFault(FaultKind kind, std::string subject,
+                                     std::string description) {
+  RecordFault(kind, 0, std::move(subject), std::move(description));
+  deferred_faults_.push_back(faults_.size() - 1);
+}
+
+// Makes a hold result move for `unit`, which owes none.
+void GamePlayer::HoldNotOwed(int unit, FaultKind as) {
+  v1::Event event;
+  event.set_clan(ClanOf(unit));
+  v1::ResultMove* move = event.mutable_result_move();
+  move->set_unit(UnitId(unit));
+  move->set_kind(v1::RESULT_MOVE_KIND_HOLD);
+  Emit(event);
+  RecordFault(as, seq_, UnitId(unit),
+              absl::StrCat(UnitId(unit),
+                           " holds after a melee it did not "
+                           "fight"));
+}
+
+// Plants each fault that found no chance to be planted, up to `room` of
+// them, as a result move nothing owes, which any unit that owes nothing can
+// make at any time. Returns how many it planted.
+int GamePlayer::PlantLeftoverFaults(int room) {
+  const int leftover = std::min(planner_.TakeAll(), room);
+  std::vector<int> candidates;
+  for (int unit = 0; unit < UnitCount(); ++unit) {
+    if (OwesNothing(unit)) candidates.push_back(unit);
+  }
+  if (candidates.empty()) return 0;
+  for (int i = 0; i < leftover; ++i) {
+    HoldNotOwed(candidates[Uniform(0, static_cast<int>(candidates.size()) - 1)],
+                FaultKind::kResultMoveNotOwed);
+  }
+  return leftover;
+}
+
+}  // namespace gunbai::generate::internal

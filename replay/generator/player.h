@@ -1,0 +1,242 @@
+// The player behind GenerateGame (internal to the generator): it plays both
+// clans of one game, writing each event into the log and replaying it at
+// once, so that every choice and every claim is made on the state the
+// auditor will see. The choices are simple and sensible: units move now and
+// then, fire when they may, charge enemies that are free to be charged,
+// fight every melee they are in, take every test they owe and carry out its
+// result. Thread-compatible: one GamePlayer per game.
+#ifndef GUNBAI_REPLAY_GENERATOR_PLAYER_H_
+#define GUNBAI_REPLAY_GENERATOR_PLAYER_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/report.pb.h"
+#include "replay/generator/fault_planner.h"
+#include "replay/generator/game_generator.h"
+#include "replay/replayer.h"
+#include "replay/ruleset_loader.h"
+#include "rules/battle_state.h"
+#include "rules/daimyo/melee.h"
+#include "rules/types.h"
+
+namespace gunbai::generate::internal {
+
+namespace v1 = ::gunbai::v1;
+
+// Morale test reasons as bits: those tested when a charge is declared, and
+// those tested at the end of the turn.
+inline constexpr rules::MoraleReasons kChargeReasons =
+    rules::ReasonBit(2) | rules::ReasonBit(3) | rules::ReasonBit(4);
+inline constexpr rules::MoraleReasons kEndOfTurnReasons =
+    rules::ReasonBit(1) | rules::ReasonBit(5) | rules::ReasonBit(6) |
+    rules::ReasonBit(7);
+
+// Events the budget reserves (target_events mode), each a worst case.
+// A morale test with its result move and the removal a second rout owes.
+inline constexpr int kTestChainEvents = 3;
+// A frenzied unit's charge that falls short on a target that cannot become
+// frenzied: the charge, the target's test, its move and its removal.
+inline constexpr int kFallShortChargeEvents = 4;
+// One pairing's turn of melee: challenge, round, two leader-loss rolls, two
+// result moves, two removals; then each side's end-of-turn test chain and
+// the chains of two friends a rout move names.
+inline constexpr int kContactReserve = 8 + 4 * kTestChainEvents;
+// A charged unit's volley at its charger: the firing, a leader-loss roll and
+// the charger's test chain.
+inline constexpr int kChargedFireEvents = 2 + kTestChainEvents;
+// A pairing a charge brought into contact, until it fights: the volley at
+// the charger, this turn's melee, and the same again in the closing turn.
+inline constexpr int kPendingPairingReserve =
+    kChargedFireEvents + 2 * kContactReserve;
+// A charge to contact: the declaration, both units' test chains, a
+// counter-charge and the charger's second test chain, a new frenzied unit's
+// charge, and the pairing it brings.
+inline constexpr int kChargeCost =
+    2 + 3 * kTestChainEvents + kFallShortChargeEvents + kPendingPairingReserve;
+// A volley: the firing, a leader-loss roll and the target's test chain.
+inline constexpr int kFireCost = 2 + kTestChainEvents;
+
+class GamePlayer {
+ public:
+  GamePlayer(const GeneratorOptions& options,
+             const replay::LoadedRuleset& ruleset);
+
+  GeneratedGame Play() &&;
+
+ private:
+  struct UnitPlan {
+    int clan = 0;
+    bool missile = false;
+    // The clan's General's unit: never in melee, never shot to pieces,
+    // never rallying (a failed rally disperses), so that every clan keeps a
+    // unit on the table that can always make one more move.
+    bool keeps_table = false;
+    int line_width = 4;  // Stands a rank when in line.
+  };
+  enum class TurnKind {
+    kFull,     // Everything: moves, charges, firing, melee.
+    kClosing,  // The last turn of a game sized by events: the melees and
+               // charges owed, then moves that make the count exact.
+  };
+  // A charge that reached its target, to be fought in the melee phase.
+  struct Pairing {
+    int charger = -1;
+    int target = -1;
+  };
+
+  // Randomness and the clocks.
+  int Uniform(int lo, int hi);  // Inclusive; deterministic on every platform.
+  bool Chance(int percent) { return Uniform(1, 100) <= percent; }
+  std::uint32_t RollDie() { return static_cast<std::uint32_t>(Uniform(1, 6)); }
+  int FaultClock() const;  // A turn, or an event count.
+  bool sized_by_events() const { return options_.turns <= 0; }
+
+  // State.
+  const rules::BattleState& state() const { return replayer_->state(); }
+  const rules::UnitStatus& status(int unit) const {
+    return state().units[unit];
+  }
+  const std::string& UnitId(int unit) const {
+    return state().profiles[unit].id;
+  }
+  std::string ClanId(int clan) const;
+  std::string ClanOf(int unit) const { return ClanId(plans_[unit].clan); }
+  int events() const { return log_.events_size(); }
+  bool OnTable(int unit) const { return !status(unit).removed; }
+  int UnitCount() const { return static_cast<int>(plans_.size()); }
+  std::vector<int> UnitsOnTable(int clan) const;
+  int EnemyGeneralUnit(int clan) const;
+  bool MayBecomeFrenzied(int unit) const;
+  bool OwesEndOfTurnTest(int unit) const;
+  bool OwesNothing(int unit) const;
+  bool MustCharge(int unit) const;
+
+  // Budget (player.cc): used only when the game is sized by events.
+  bool Affordable(int cost) const;
+  int Reserved() const;
+  int ClosingReserve() const;
+  bool FullTurnFits() const;
+  int Contacts(bool unfought_only) const;
+  int FrenziedChargers(int clan) const;
+
+  // The game frame (player.cc).
+  void BuildHeader();
+  void BuildOrderOfBattle();
+  void AddMissileUnit(int clan, int n, v1::Unit& unit);
+  void AddSpearUnit(int clan, int n, v1::Unit& unit);
+  void AddSamuraiUnit(int clan, int n, v1::Unit& unit);
+  void AddLeader(int clan, v1::LeaderKind kind, int unit_number);
+  void Emit(v1::Event& event);
+  void PlayTurn(TurnKind kind);
+  void StartTurn();
+  void Activate(int clan);
+  void EndTurn(TurnKind kind);
+
+  // Movement (player.cc).
+  void MovementPhase(int clan);
+  void MaybeMove(int unit);
+  void Absorb(int unit);
+  void MoveUnit(int unit);
+  void TurnAbout(int unit);
+  std::vector<int> Absorbers(int clan) const;
+  void PadClosingTurn(int clan);
+  int PredictEndOfTurnTests();
+
+  // Firing (player_fire.cc).
+  void FiringPhase(int clan);
+  bool MayFire(int unit) const;
+  void FillFacts(v1::FiringFacts& facts);
+  bool SurvivesVolley(int target, int stands_firing) const;
+  std::vector<int> Targets(int firer, int stands_firing) const;
+  bool TryFire(int firer, int charger, bool second_volley);
+  void PlantFiringFault(v1::Firing& firing, int hits, int target);
+  void RollOwedLeaderLosses(int acting_clan);
+
+  // Charges and melee (player_melee.cc).
+  void ChargeWithFrenzied(int clan, TurnKind kind);
+  bool MayCharge(int unit) const;
+  bool MayBeCharged(int unit) const;
+  std::vector<int> ContactTargets(int charger) const;
+  std::vector<int> FallShortTargets(int charger) const;
+  bool MaybeCharge(int unit);
+  void Charge(int charger, int target, bool falls_short);
+  void AnswerCharge(int charger, int target, rules::MoraleResult result);
+  bool ContactMade(const Pairing& p) const;
+  void MeleePhase(int clan);
+  void FightPairing(int a, int b);
+  void MaybeChallenge(int a, int b);
+  std::array<int, 2> RollMeleeDice(v1::MeleeRound& round,
+                                   rules::daimyo::MeleePairing& pairing);
+  bool LeavesContactStuck(const rules::daimyo::MeleePairing& pairing,
+                          std::array<int, 2> hits) const;
+  void PlantMeleeHitsFault(v1::MeleeRound& round,
+                           const rules::daimyo::MeleePairing& pairing,
+                           std::array<int, 2>& hits);
+  void PlantMeleeOutcomeFault(v1::MeleeRound& round);
+  void MakeMeleeResultMoves(int winner, int loser, bool loser_routs,
+                            bool follow);
+  bool MoveLoser(int loser, bool routs, bool followed_up);
+  void MoveWinner(int winner, int loser, bool loser_routs, bool loser_destroyed,
+                  bool may_plant, bool follow);
+  void AddRoutFacts(int router, v1::ResultMove& move);
+  void RemoveDestroyed();
+
+  // Morale (player_morale.cc).
+  void RallyRouters(int clan);
+  rules::MoraleResult TakeChargeTests(int unit);
+  void TakeEndOfTurnTests();
+  rules::MoraleResult TakeMoraleTest(int unit, int reason);
+  void FillMoraleFacts(v1::MoraleFacts& facts);
+  void CarryOutResult(int unit, rules::MoraleResult result, bool was_routing);
+  void MakeResultMove(int unit, v1::ResultMoveKind kind);
+  void Remove(int unit);
+
+  // Faults (player.cc).
+  bool MayPlant(FaultKind kind);
+  void RecordFault(FaultKind kind, std::uint64_t seq, std::string subject,
+                   std::string description);
+  void RecordDeferredFault(FaultKind kind, std::string subject,
+                           std::string description);
+  void HoldNotOwed(int unit, FaultKind as);
+  int PlantLeftoverFaults(int room);
+
+  const GeneratorOptions options_;
+  const replay::LoadedRuleset& ruleset_;
+  const rules::Ruleset& rules_;
+  std::mt19937_64 rng_;
+  const int target_events_;
+  const int units_per_clan_;
+  FaultPlanner planner_;
+
+  v1::BattleLog log_;
+  google::protobuf::RepeatedPtrField<v1::Finding> findings_;
+  std::unique_ptr<replay::Replayer> replayer_;
+  std::vector<UnitPlan> plans_;  // Parallel to the order of battle.
+  std::uint64_t seq_ = 0;
+  std::uint32_t turn_ = 0;
+  int active_clan_ = 0;
+  int pending_frame_events_ = 0;       // Activations and turn_end still owed.
+  bool planting_ = true;               // Faults may be planted in this turn.
+  std::vector<Pairing> new_pairings_;  // This activation's.
+  // Per unit: charged this turn (it may owe a stand-or-retire choice until
+  // the turn ends), moved away by a result move this activation.
+  std::vector<bool> targeted_this_turn_;
+  std::vector<bool> left_this_activation_;
+  std::vector<bool> leader_roll_skipped_;  // Per leader, this turn.
+  // End-of-turn dice drawn ahead in the closing turn, per unit.
+  std::vector<std::array<std::uint32_t, 2>> drawn_dice_;
+  std::vector<bool> has_drawn_dice_;
+  std::vector<PlantedFault> faults_;
+  std::vector<std::size_t> deferred_faults_;  // Waiting for turn_end's seq.
+};
+
+}  // namespace gunbai::generate::internal
+
+#endif  // GUNBAI_REPLAY_GENERATOR_PLAYER_H_

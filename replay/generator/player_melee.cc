@@ -1,0 +1,583 @@
+// Charges, melee rounds, duels and the moves an outcome owes, for the
+// GamePlayer. See player.h.
+#include <algorithm>
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "replay/generator/player.h"
+#include "rules/daimyo/melee.h"
+#include "rules/daimyo/morale.h"
+
+namespace gunbai::generate::internal {
+
+namespace {
+
+using rules::MoraleResult;
+
+constexpr int kSamuraiChargePercent = 35;
+constexpr int kSpearChargePercent = 25;
+constexpr int kMissileChargePercent = 8;
+constexpr int kFallShortPercent = 8;
+// Dice rolls tried for a round before its dice are set to extremes.
+constexpr int kMeleeRolls = 30;
+constexpr int kPushBackMm = 30;
+
+v1::MeleeOutcome OutcomeToProto(const rules::daimyo::MeleeOutcome& outcome) {
+  if (outcome.winner < 0) return v1::MELEE_OUTCOME_DRAW;
+  return outcome.winner == 0 ? v1::MELEE_OUTCOME_FIRST_WINS
+                             : v1::MELEE_OUTCOME_SECOND_WINS;
+}
+
+}  // namespace
+
+// Declares the charge each frenzied unit of `clan` owes: into contact when
+// the budget allows, otherwise falling short on a target whose test cannot
+// make a new frenzied unit.
+void GamePlayer::ChargeWithFrenzied(int clan, TurnKind kind) {
+  for (int unit : UnitsOnTable(clan)) {
+    if (!OnTable(unit) || !MustCharge(unit)) continue;
+    const std::vector<int> contact = ContactTargets(unit);
+    if (kind == TurnKind::kFull && !contact.empty() &&
+        Affordable(kChargeCost)) {
+      Charge(unit, contact[Uniform(0, static_cast<int>(contact.size()) - 1)],
+             /*falls_short=*/false);
+      continue;
+    }
+    const std::vector<int> targets = FallShortTargets(unit);
+    Charge(unit, targets[Uniform(0, static_cast<int>(targets.size()) - 1)],
+           /*falls_short=*/true);
+  }
+}
+
+bool GamePlayer::MayCharge(int unit) const {
+  const rules::UnitStatus& s = status(unit);
+  return OnTable(unit) && !plans_[unit].keeps_table && !s.routing &&
+         !s.in_melee && !s.charging && !s.frenzied && !s.fought_this_turn &&
+         !state().IsHalted(unit) && !left_this_activation_[unit] &&
+         s.stands >= 2;
+}
+
+// True when `unit` is free to be charged into a new melee: not the
+// General's unit, not routing, not fighting, charging or charged already.
+bool GamePlayer::MayBeCharged(int unit) const {
+  const rules::UnitStatus& s = status(unit);
+  return OnTable(unit) && !plans_[unit].keeps_table && !s.routing &&
+         !s.in_melee && !s.charging && !s.fought_this_turn &&
+         s.charges_received == 0 && !targeted_this_turn_[unit] &&
+         !left_this_activation_[unit];
+}
+
+// Returns the enemies `charger` may charge into a new melee: free to be
+// charged, and such that neither unit can lose its last stand in the first
+// round, even if every enemy stand fights and hits (and a planted fault
+// claims one hit more). See LeavesContactStuck for why.
+std::vector<int> GamePlayer::ContactTargets(int charger) const {
+  auto survives = [this](int unit, int enemy) {
+    const rules::UnitStatus& u = status(unit);
+    return rules::StandsLostByHits(u.carried_hits, status(enemy).stands + 1,
+                                   rules_.hits_per_stand) < u.stands;
+  };
+  std::vector<int> out;
+  for (int unit = 0; unit < UnitCount(); ++unit) {
+    if (plans_[unit].clan != plans_[charger].clan && MayBeCharged(unit) &&
+        survives(unit, charger) && survives(charger, unit)) {
+      out.push_back(unit);
+    }
+  }
+  return out;
+}
+
+// Returns the enemies a charge may fall short on without making a new
+// frenzied unit (a Samurai that tests for being charged could roll its
+// frenzy). The enemy General's unit, Ashigaru and never in melee, is always
+// among them.
+std::vector<int> GamePlayer::FallShortTargets(int charger) const {
+  std::vector<int> out;
+  for (int unit = 0; unit < UnitCount(); ++unit) {
+    if (plans_[unit].clan == plans_[charger].clan || !OnTable(unit) ||
+        status(unit).in_melee) {
+      continue;
+    }
+    if (MayBecomeFrenzied(unit) &&
+        rules::daimyo::TestsOwedByTarget(state(), unit, charger) != 0) {
+      continue;
+    }
+    out.push_back(unit);
+  }
+  return out;
+}
+
+// Charges now and then with `unit`, which may charge: a routing enemy (the
+// charge destroys it unless it falls short), or an enemy free to be charged,
+// a daimyo seeking out the enemy daimyo. Returns true when it charged.
+bool GamePlayer::MaybeCharge(int unit) {
+  const int percent = plans_[unit].missile      ? kMissileChargePercent
+                      : MayBecomeFrenzied(unit) ? kSamuraiChargePercent
+                                                : kSpearChargePercent;
+  if (!Chance(percent)) return false;
+  if (!plans_[unit].missile && Chance(20)) {
+    std::vector<int> routers;
+    for (int enemy = 0; enemy < UnitCount(); ++enemy) {
+      if (plans_[enemy].clan != plans_[unit].clan && OnTable(enemy) &&
+          status(enemy).routing && !plans_[enemy].keeps_table &&
+          !targeted_this_turn_[enemy]) {
+        routers.push_back(enemy);
+      }
+    }
+    if (!routers.empty()) {
+      Charge(unit, routers[Uniform(0, static_cast<int>(routers.size()) - 1)],
+             /*falls_short=*/Chance(30));
+      return true;
+    }
+  }
+  std::vector<int> targets = ContactTargets(unit);
+  if (targets.empty()) return false;
+  const int daimyo = state().AttachedLeader(unit, rules::LeaderKind::kDaimyo);
+  if (daimyo >= 0 && Chance(80)) {
+    std::vector<int> led;
+    for (int t : targets) {
+      if (state().AttachedLeader(t, rules::LeaderKind::kDaimyo) >= 0) {
+        led.push_back(t);
+      }
+    }
+    if (!led.empty()) targets = led;
+  }
+  Charge(unit, targets[Uniform(0, static_cast<int>(targets.size()) - 1)],
+         /*falls_short=*/Chance(kFallShortPercent));
+  return true;
+}
+
+// Declares `charger`'s charge on `target`, takes the tests it owes at once
+// (the charger's for initiating it, the target's for being charged), lets
+// the target answer, and keeps the pairing for the melee phase when the
+// charge reaches contact.
+void GamePlayer::Charge(int charger, int target, bool falls_short) {
+  const bool target_routing = status(target).routing;
+  targeted_this_turn_[target] = true;
+  v1::Event event;
+  event.set_clan(ClanOf(charger));
+  v1::ChargeDeclaration* charge = event.mutable_charge();
+  charge->set_unit(UnitId(charger));
+  charge->set_target(UnitId(target));
+  charge->set_fell_short(falls_short);
+  Emit(event);
+  TakeChargeTests(charger);
+  const MoraleResult answer = TakeChargeTests(target);
+  if (target_routing) {
+    RemoveDestroyed();  // Caught routers are destroyed.
+    return;
+  }
+  if (falls_short) return;
+  AnswerCharge(charger, target, answer);
+  const Pairing pairing{charger, target};
+  if (ContactMade(pairing)) new_pairings_.push_back(pairing);
+}
+
+// A target that passed its being-charged test may stand, retire, or
+// counter-charge its charger (foot never counter-charges cavalry).
+void GamePlayer::AnswerCharge(int charger, int target, MoraleResult answer) {
+  if (answer != MoraleResult::kStandOrRetire || !OnTable(target) ||
+      state().IsHalted(target)) {
+    return;
+  }
+  const int roll = Uniform(1, 100);
+  if (roll <= 12) {
+    MakeResultMove(target, v1::RESULT_MOVE_KIND_RETIRE);
+    return;
+  }
+  const bool foot_against_horse =
+      state().profiles[target].mobility == rules::Mobility::kFoot &&
+      state().profiles[charger].mobility == rules::Mobility::kMounted;
+  if (roll > 35 || foot_against_horse || !OnTable(charger) ||
+      !state().IsChargedBy(target, charger)) {
+    return;
+  }
+  v1::Event event;
+  event.set_clan(ClanOf(target));
+  v1::ChargeDeclaration* counter = event.mutable_charge();
+  counter->set_unit(UnitId(target));
+  counter->set_target(UnitId(charger));
+  counter->set_counter_charge(true);
+  Emit(event);
+  TakeChargeTests(charger);  // The charger may now owe a being-charged test.
+}
+
+bool GamePlayer::ContactMade(const Pairing& p) const {
+  for (int unit : {p.charger, p.target}) {
+    const rules::UnitStatus& s = status(unit);
+    if (s.removed || s.routing || s.in_melee || left_this_activation_[unit]) {
+      return false;
+    }
+  }
+  return state().IsChargedBy(p.target, p.charger);
+}
+
+// Fights the melees of the activation: first every melee still in contact
+// from earlier turns (the first activation of a turn fights them all), then
+// the charges that reached contact this activation.
+void GamePlayer::MeleePhase(int clan) {
+  std::vector<std::pair<int, int>> ongoing;
+  for (const rules::MeleeContact& m : state().melees) {
+    if (!OnTable(m.a) || !OnTable(m.b) ||
+        m.last_turn_fought == static_cast<int>(turn_)) {
+      continue;
+    }
+    ongoing.push_back(plans_[m.a].clan == clan ? std::make_pair(m.a, m.b)
+                                               : std::make_pair(m.b, m.a));
+  }
+  for (const auto& [a, b] : ongoing) {
+    const rules::MeleeContact* m = state().FindMelee(a, b);
+    if (m == nullptr || !OnTable(a) || !OnTable(b) ||
+        m->last_turn_fought == static_cast<int>(turn_)) {
+      continue;
+    }
+    FightPairing(a, b);
+  }
+  const std::vector<Pairing> pairings = std::move(new_pairings_);
+  new_pairings_.clear();
+  for (const Pairing& p : pairings) {
+    if (ContactMade(p)) FightPairing(p.charger, p.target);
+  }
+}
+
+// Fights one round between `a` (the active clan's unit) and `b`: a duel
+// first when both have a leader who may fight one, then the round with
+// every claim computed, the leader-loss rolls it owes, the moves its
+// outcome owes and the removals they bring.
+void GamePlayer::FightPairing(int a, int b) {
+  MaybeChallenge(a, b);
+  v1::Event event;
+  event.set_clan(ClanOf(a));
+  v1::MeleeRound* round = event.mutable_melee_round();
+  rules::daimyo::MeleePairing pairing;
+  pairing.round = rules::daimyo::NextRound(state(), a, b);
+  round->set_round(static_cast<uint32_t>(pairing.round));
+  auto front_width = [this](int unit) {
+    return std::min(status(unit).stands_per_rank, status(unit).stands);
+  };
+  int front = std::min(front_width(a), front_width(b));
+  if (Chance(20)) front = Uniform(1, front);
+  const int units[2] = {a, b};
+  for (int s = 0; s < 2; ++s) {
+    v1::MeleeSide* side = round->add_sides();
+    side->set_unit(UnitId(units[s]));
+    side->set_front_stands_in_contact(static_cast<uint32_t>(front));
+    rules::daimyo::MeleeSideInput& in = pairing.sides[s];
+    in.unit = units[s];
+    in.facts.front_stands_in_contact = front;
+    if (pairing.round >= rules_.melee.overlaps_from_round &&
+        front_width(units[s]) > front && Chance(25)) {
+      side->set_overlap_stands(1);
+      in.facts.overlap_stands = 1;
+    }
+  }
+  for (int s = 0; s < 2; ++s) {
+    pairing.sides[s].stands_fighting =
+        rules::daimyo::MaxFightingStands(rules_, state(), pairing, s);
+    round->mutable_sides(s)->set_stands_fighting(
+        static_cast<uint32_t>(pairing.sides[s].stands_fighting));
+  }
+  std::array<int, 2> hits = RollMeleeDice(*round, pairing);
+  PlantMeleeHitsFault(*round, pairing, hits);
+  for (int s = 0; s < 2; ++s) {
+    const rules::UnitStatus& u = status(units[s]);
+    round->mutable_sides(s)->set_claimed_stands_lost(static_cast<uint32_t>(
+        std::min(rules::StandsLostByHits(u.carried_hits, hits[1 - s],
+                                         rules_.hits_per_stand),
+                 u.stands)));
+  }
+  const rules::daimyo::MeleeOutcome outcome =
+      rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
+  round->set_claimed_outcome(OutcomeToProto(outcome));
+  PlantMeleeOutcomeFault(*round);
+  const bool follow = outcome.winner >= 0 && rules::daimyo::MustFollowUp(
+                                                 state(), units[outcome.winner],
+                                                 units[1 - outcome.winner]);
+  Emit(event);
+  RollOwedLeaderLosses(plans_[a].clan);
+  if (outcome.winner >= 0) {
+    MakeMeleeResultMoves(units[outcome.winner], units[1 - outcome.winner],
+                         outcome.loser_routs, follow);
+  }
+  RemoveDestroyed();
+}
+
+// Challenges before the round when both units have a daimyo or general
+// attached: the leader of the clan holding the initiative challenges, the
+// other accepts or refuses; the duel's dice pairs re-roll ties.
+void GamePlayer::MaybeChallenge(int a, int b) {
+  auto leader_of = [this](int unit) {
+    const int daimyo = state().AttachedLeader(unit, rules::LeaderKind::kDaimyo);
+    return daimyo >= 0
+               ? daimyo
+               : state().AttachedLeader(unit, rules::LeaderKind::kGeneral);
+  };
+  int challenger = leader_of(a);
+  int challenged = leader_of(b);
+  if (challenger < 0 || challenged < 0 || !Chance(60)) return;
+  // A duel's death would settle a leader-loss roll left out as a fault.
+  if (leader_roll_skipped_[challenger] || leader_roll_skipped_[challenged]) {
+    return;
+  }
+  const auto& leaders = state().leaders;
+  if (leaders[challenger].clan != state().initiative_clan) {
+    std::swap(challenger, challenged);
+  }
+  v1::Event event;
+  event.set_clan(ClanId(leaders[challenger].clan));
+  v1::Challenge* c = event.mutable_challenge();
+  c->set_challenger(leaders[challenger].id);
+  c->set_challenged(leaders[challenged].id);
+  c->set_accepted(Chance(75));
+  if (c->accepted()) {
+    const int ra = leaders[challenger].command_rating;
+    const int rb = leaders[challenged].command_rating;
+    while (true) {
+      const std::uint32_t da = RollDie();
+      const std::uint32_t db = RollDie();
+      c->add_dice(da);
+      c->add_dice(db);
+      if (static_cast<int>(da) + ra != static_cast<int>(db) + rb) break;
+    }
+    rules::daimyo::Duel duel;
+    duel.challenger = challenger;
+    duel.challenged = challenged;
+    duel.accepted = true;
+    duel.dice = absl::MakeConstSpan(c->dice().data(), c->dice_size());
+    const int winner = rules::daimyo::ResolveDuel(state(), duel, nullptr);
+    int claimed = winner;
+    if (MayPlant(FaultKind::kDuelWinnerWrong)) {
+      claimed = winner == challenger ? challenged : challenger;
+      RecordFault(FaultKind::kDuelWinnerWrong, seq_ + 1, leaders[challenger].id,
+                  absl::StrCat("the duel is claimed for ", leaders[claimed].id,
+                               "; the dice give it to ", leaders[winner].id));
+    }
+    c->set_claimed_winner(leaders[claimed].id);
+  }
+  Emit(event);
+}
+
+// Rolls the round's dice, and rolls them again when they would destroy a
+// unit in a way that leaves its opponent in a contact no move can end (see
+// LeavesContactStuck). After kMeleeRolls tries it tries the extremes, each
+// side's dice all 1 or all 6, for one that ends the melee cleanly. Returns
+// the hits each side scores.
+std::array<int, 2> GamePlayer::RollMeleeDice(
+    v1::MeleeRound& round, rules::daimyo::MeleePairing& pairing) {
+  // The extremes, as the face each side's dice all show.
+  constexpr std::array<std::uint32_t, 2> kExtremes[] = {
+      {1, 1}, {6, 1}, {1, 6}, {6, 6}};
+  constexpr int kAttempts = kMeleeRolls + 4;
+  std::array<int, 2> hits = {0, 0};
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    for (int s = 0; s < 2; ++s) {
+      v1::MeleeSide* side = round.mutable_sides(s);
+      side->clear_dice();
+      const int dice =
+          pairing.sides[s].stands_fighting * rules_.melee.dice_per_stand;
+      for (int d = 0; d < dice; ++d) {
+        side->add_dice(attempt < kMeleeRolls
+                           ? RollDie()
+                           : kExtremes[attempt - kMeleeRolls][s]);
+      }
+      pairing.sides[s].dice =
+          absl::MakeConstSpan(side->dice().data(), side->dice_size());
+    }
+    for (int s = 0; s < 2; ++s) {
+      hits[s] =
+          rules::daimyo::ResolveMeleeSide(rules_, state(), pairing, s, nullptr)
+              .hits;
+      round.mutable_sides(s)->set_claimed_hits(static_cast<uint32_t>(hits[s]));
+    }
+    if (!LeavesContactStuck(pairing, hits)) break;
+  }
+  return hits;
+}
+
+// True when hits `hits` would take a unit's last stand and leave the melee
+// contact in place with nobody to end it: the replayer keeps a contact with
+// a unit whose last stand falls until one side moves away, so a destroyed
+// unit's opponent must rout, pursue or halt, not stay to follow up or draw.
+bool GamePlayer::LeavesContactStuck(const rules::daimyo::MeleePairing& pairing,
+                                    std::array<int, 2> hits) const {
+  std::array<bool, 2> destroyed;
+  for (int s = 0; s < 2; ++s) {
+    const rules::UnitStatus& u = status(pairing.sides[s].unit);
+    destroyed[s] = rules::StandsLostByHits(u.carried_hits, hits[1 - s],
+                                           rules_.hits_per_stand) >= u.stands;
+  }
+  if (!destroyed[0] && !destroyed[1]) return false;
+  if (destroyed[0] && destroyed[1]) return true;
+  const rules::daimyo::MeleeOutcome outcome =
+      rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
+  if (outcome.winner < 0) return true;
+  if (outcome.loser_routs) return false;
+  return rules::daimyo::MustFollowUp(state(),
+                                     pairing.sides[outcome.winner].unit,
+                                     pairing.sides[1 - outcome.winner].unit);
+}
+
+// Plants a claim one hit off on one side, when the hits as claimed leave no
+// contact stuck; the game then goes on with them, as the replayer does.
+void GamePlayer::PlantMeleeHitsFault(v1::MeleeRound& round,
+                                     const rules::daimyo::MeleePairing& pairing,
+                                     std::array<int, 2>& hits) {
+  if (!planner_.Due(FaultKind::kMeleeHitsWrong, FaultClock()) || !planting_) {
+    return;
+  }
+  const int s = Uniform(0, 1);
+  std::array<int, 2> claimed = hits;
+  claimed[s] = hits[s] > 0 && Chance(50) ? hits[s] - 1 : hits[s] + 1;
+  if (LeavesContactStuck(pairing, claimed)) return;
+  planner_.Take(FaultKind::kMeleeHitsWrong, FaultClock());
+  round.mutable_sides(s)->set_claimed_hits(static_cast<uint32_t>(claimed[s]));
+  const std::string& unit = UnitId(pairing.sides[s].unit);
+  RecordFault(FaultKind::kMeleeHitsWrong, seq_ + 1, unit,
+              absl::StrCat(unit, " claims ", claimed[s],
+                           " melee hits; the dice give ", hits[s]));
+  hits = claimed;
+}
+
+// Plants a claimed outcome other than the one the hits give; the replayer
+// settles the melee from the hits, so the game is unchanged.
+void GamePlayer::PlantMeleeOutcomeFault(v1::MeleeRound& round) {
+  if (!MayPlant(FaultKind::kMeleeOutcomeWrong)) return;
+  const v1::MeleeOutcome right = round.claimed_outcome();
+  const v1::MeleeOutcome others[2] = {
+      right == v1::MELEE_OUTCOME_FIRST_WINS ? v1::MELEE_OUTCOME_SECOND_WINS
+                                            : v1::MELEE_OUTCOME_FIRST_WINS,
+      right == v1::MELEE_OUTCOME_DRAW ? v1::MELEE_OUTCOME_SECOND_WINS
+                                      : v1::MELEE_OUTCOME_DRAW};
+  round.set_claimed_outcome(others[Uniform(0, 1)]);
+  RecordFault(FaultKind::kMeleeOutcomeWrong, seq_ + 1, round.sides(0).unit(),
+              absl::StrCat("the round is claimed as ",
+                           v1::MeleeOutcome_Name(round.claimed_outcome()),
+                           "; the hits give ", v1::MeleeOutcome_Name(right)));
+}
+
+// Makes the loser's push back or rout, then the winner's follow-up, pursuit
+// or halt. `follow` says whether the winner must follow up (infantry that
+// beat cavalry charging it this turn halts instead).
+void GamePlayer::MakeMeleeResultMoves(int winner, int loser, bool loser_routs,
+                                      bool follow) {
+  // A loser already destroyed leaves the winner the choice to pursue.
+  const bool loser_destroyed =
+      OnTable(loser) && !status(loser).removal_owed.empty();
+  // One fault a pairing: a winner that halts would free a loser that did
+  // not move, which could then be owed its push back in another melee.
+  const bool loser_moved =
+      !OnTable(loser) || MoveLoser(loser, loser_routs, follow);
+  if (OnTable(winner)) {
+    MoveWinner(winner, loser, loser_routs, loser_destroyed,
+               follow && loser_moved, follow);
+  }
+}
+
+// Pushes the loser back 3 cm (sometimes blocked by friends, which disorders
+// it, or by enemies, which destroys it), or routs it with the friends it
+// passes through or routs near. A planted fault skips a push back that a
+// follow-up keeps in contact, when the loser owes no other move this turn.
+// Returns true when the loser moved.
+bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
+  if (!routs && followed_up && !OwesEndOfTurnTest(loser) &&
+      MayPlant(FaultKind::kResultMoveMissing)) {
+    RecordDeferredFault(
+        FaultKind::kResultMoveMissing, UnitId(loser),
+        absl::StrCat(UnitId(loser), " is pushed back but does not move"));
+    return false;
+  }
+  v1::Event event;
+  event.set_clan(ClanOf(loser));
+  v1::ResultMove* move = event.mutable_result_move();
+  move->set_unit(UnitId(loser));
+  const int block = Uniform(1, 100);
+  if (routs) {
+    move->set_kind(v1::RESULT_MOVE_KIND_ROUT);
+    move->add_dice(RollDie());
+    move->add_dice(RollDie());
+    move->set_distance_mm((move->dice(0) + move->dice(1)) * 10);
+    if (block <= 5) move->set_blocked(v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE);
+    AddRoutFacts(loser, *move);
+  } else {
+    move->set_kind(v1::RESULT_MOVE_KIND_PUSH_BACK);
+    move->set_distance_mm(kPushBackMm);
+    if (block <= 8) {
+      move->set_blocked(v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE);
+    } else if (block <= 11) {
+      move->set_blocked(v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE);
+    }
+  }
+  Emit(event);
+  left_this_activation_[loser] = true;
+  return true;
+}
+
+// Names, now and then, a friend the routers pass through (it is disordered
+// and tests) and a friend they rout near (it tests): units not in melee.
+void GamePlayer::AddRoutFacts(int router, v1::ResultMove& move) {
+  std::vector<int> friends;
+  for (int unit : UnitsOnTable(plans_[router].clan)) {
+    if (unit != router && !status(unit).in_melee && !status(unit).routing) {
+      friends.push_back(unit);
+    }
+  }
+  if (friends.empty()) return;
+  if (Chance(15)) {
+    move.add_interpenetrated(
+        UnitId(friends[Uniform(0, static_cast<int>(friends.size()) - 1)]));
+  }
+  if (Chance(25)) {
+    move.add_friends_near(
+        UnitId(friends[Uniform(0, static_cast<int>(friends.size()) - 1)]));
+  }
+}
+
+// Makes the winner's move: a follow-up after a push back, a pursuit after a
+// rout (sometimes catching the routers, who are then destroyed), or a halt
+// where it may not follow. A planted fault (when `may_plant`) halts a winner
+// owed a follow-up or pursuit.
+void GamePlayer::MoveWinner(int winner, int loser, bool loser_routs,
+                            bool loser_destroyed, bool may_plant, bool follow) {
+  v1::ResultMoveKind kind = v1::RESULT_MOVE_KIND_HOLD;
+  if (loser_destroyed) {
+    if (Chance(50)) kind = v1::RESULT_MOVE_KIND_PURSUIT;
+  } else if (follow) {
+    kind = loser_routs ? v1::RESULT_MOVE_KIND_PURSUIT
+                       : v1::RESULT_MOVE_KIND_FOLLOW_UP;
+    if (may_plant && MayPlant(FaultKind::kResultMoveWrong)) {
+      RecordFault(FaultKind::kResultMoveWrong, seq_ + 1, UnitId(winner),
+                  absl::StrCat(UnitId(winner), " halts where it owes a ",
+                               loser_routs ? "pursuit" : "follow-up"));
+      kind = v1::RESULT_MOVE_KIND_HOLD;
+    }
+  }
+  v1::Event event;
+  event.set_clan(ClanOf(winner));
+  v1::ResultMove* move = event.mutable_result_move();
+  move->set_unit(UnitId(winner));
+  move->set_kind(kind);
+  if (kind == v1::RESULT_MOVE_KIND_PURSUIT) {
+    move->add_dice(RollDie());
+    move->add_dice(RollDie());
+    move->set_distance_mm((move->dice(0) + move->dice(1)) * 10);
+    const rules::UnitStatus& l = status(loser);
+    if (!l.removed && l.routing && l.removal_owed.empty() && Chance(15)) {
+      move->set_contact_after_pursuit(true);
+    }
+  } else if (kind == v1::RESULT_MOVE_KIND_FOLLOW_UP) {
+    move->set_distance_mm(kPushBackMm);
+  }
+  Emit(event);
+}
+
+void GamePlayer::RemoveDestroyed() {
+  for (int unit = 0; unit < UnitCount(); ++unit) {
+    if (OnTable(unit) && !status(unit).removal_owed.empty()) Remove(unit);
+  }
+}
+
+}  // namespace gunbai::generate::internal
