@@ -16,6 +16,7 @@
 #include "replay/ruleset_loader.h"
 #include "service/audit_client.h"
 #include "service/game_cli.h"
+#include "service/generate_cli.h"
 #include "service/report_format.h"
 
 namespace gunbai::service {
@@ -45,6 +46,9 @@ Usage:
   gunbai verify GAME             check an exported game for tampering: the
                                  chain of event hashes and, for server dice,
                                  every die against the revealed secret
+  gunbai generate [options]      write a random Daimyo game that audits
+                                 clean, or one with known faults planted
+                                 (gunbai generate --help)
   gunbai help                    print this help
 
 LOG is a battle log (or a game from `gunbai game export`) in protobuf text
@@ -321,6 +325,9 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   }
   if (!args.empty() && args[0] == "dice") {
     return RunDice({args.begin() + 1, args.end()}, out, err);
+  }
+  if (!args.empty() && args[0] == "generate") {
+    return RunGenerateCli({args.begin() + 1, args.end()}, out, err);
   }
   if (!args.empty() && args[0] == "verify") {
     return RunVerifyCli({args.begin() + 1, args.end()}, out, err);

@@ -1,0 +1,249 @@
+#include "service/generate_cli.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "google/protobuf/text_format.h"
+#include "replay/generator/game_generator.h"
+#include "service/cli.h"
+#include "service/report_format.h"
+
+namespace gunbai::service {
+
+namespace {
+
+constexpr char kUsage[] =
+    R"(gunbai generate - write a random Daimyo game that audits clean, or one
+with known faults planted in it
+
+Usage:
+  gunbai generate [--seed N] [--turns T | --events E] [--units U]
+                  [--faults K] [--format=text|json|binary]
+                  [--manifest FILE] [-o FILE]
+
+Two clans, Oda and Takeda, play whole turns of the Daimyo rules: units
+move, fire (and fire at the units charging them), charge (some charges
+fall short; a target may stand, retire or counter-charge), fight melees
+that last several rounds, with duels between their daimyo first, and make
+the push backs, routs, follow-ups and pursuits the outcome owes; they take
+every morale test their losses owe (stand lost, being charged, leader
+killed, friends routing near or passing through), rally, become frenzied,
+and carry out every result. Every claim is worked out by the rules engine
+on the game as replayed, so a game without faults audits with no finding.
+The same options always give the same bytes.
+
+--faults K plants K known faults (a wrong hits claim, a second volley in a
+turn, a die reading 7, a skipped morale test or leader-loss roll, a wrong
+melee outcome or duel winner, a push back not made, a halted unit moving,
+...), each planted so that the audit finds exactly it and nothing else.
+The manifest lists them, one JSON object a line: the seq and the rule id
+(and severity and subject) `gunbai audit` must report.
+
+Options:
+  --seed N         the seed of the game (default 1)
+  --turns T        play T whole turns (default 8)
+  --events E       instead of turns: a log of exactly E events (at least
+                   5), the last turns only moving; for benchmarks
+  --units U        units a clan fields (default 8; 1 to 1000)
+  --faults K       plant K faults (default 0)
+  --format=F       the log's format: text (protobuf text format, what
+                   `gunbai audit` reads; default), json or binary
+  --manifest FILE  write the manifest of planted faults to FILE; without
+                   it, a game with faults writes its manifest to stderr
+  -o FILE          write the log to FILE instead of stdout
+
+Examples:
+  gunbai generate --seed 7 --turns 6 --units 6 -o game.textproto
+  gunbai audit game.textproto                      # exit 0: clean
+  gunbai generate --seed 7 --turns 6 --units 6 --faults 3 \
+      --manifest planted.jsonl -o faulty.textproto
+  gunbai audit faulty.textproto                    # exit 1: the 3 faults
+
+Exit codes:
+  0  the game (and manifest) was written
+  2  bad command line, or an output file that cannot be written
+)";
+
+// The options, each taking a value ("o" is -o FILE).
+constexpr absl::string_view kOptions[] = {
+    "seed", "turns", "events", "units", "faults", "format", "manifest", "o"};
+
+struct GenerateFlags {
+  generate::GeneratorOptions options;
+  std::string format = "text";
+  std::string manifest_path;
+  std::string output_path;
+  bool help = false;
+};
+
+// Parses a count in [lo, hi] into `value`; returns an error message, empty
+// on success.
+std::string ParseCount(const std::string& name, const std::string& text, int lo,
+                       int hi, int& value) {
+  if (!absl::SimpleAtoi(text, &value) || value < lo || value > hi) {
+    return absl::StrCat("--", name, " takes a number from ", lo, " to ", hi,
+                        ", not \"", text, "\"");
+  }
+  return "";
+}
+
+std::string ApplyFlag(const std::string& name, const std::string& value,
+                      GenerateFlags& f) {
+  generate::GeneratorOptions& o = f.options;
+  if (name == "seed") {
+    if (!absl::SimpleAtoi(value, &o.seed)) {
+      return absl::StrCat("--seed takes a number from 0 to ",
+                          std::numeric_limits<std::uint64_t>::max(), ", not \"",
+                          value, "\"");
+    }
+    return "";
+  }
+  if (name == "turns") return ParseCount(name, value, 1, 100000, o.turns);
+  if (name == "events") {
+    o.turns = 0;
+    return ParseCount(name, value, 5, 10000000, o.target_events);
+  }
+  if (name == "units") {
+    return ParseCount(name, value, 1, 1000, o.units_per_clan);
+  }
+  if (name == "faults") return ParseCount(name, value, 0, 1000, o.faults);
+  if (name == "format") {
+    if (value != "text" && value != "json" && value != "binary") {
+      return "--format is text, json or binary";
+    }
+    f.format = value;
+    return "";
+  }
+  if (name == "manifest") {
+    f.manifest_path = value;
+    return "";
+  }
+  if (name == "o") {
+    f.output_path = value;
+    return "";
+  }
+  return absl::StrCat("unknown option --", name);
+}
+
+// Fills `f` from "--name=value", "--name value" and "-o FILE". Returns an
+// error message, empty on success.
+std::string ParseFlags(const std::vector<std::string>& args, GenerateFlags& f) {
+  f.options.turns = 8;
+  bool turns_given = false;
+  bool events_given = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h" || arg == "help") {
+      f.help = true;
+      continue;
+    }
+    std::string name;
+    if (arg == "-o") {
+      name = "o";
+    } else if (absl::StartsWith(arg, "--") && arg.size() > 2) {
+      name = arg.substr(2);
+    } else {
+      return absl::StrCat("unexpected argument \"", arg, "\"");
+    }
+    std::string value;
+    const auto eq = name.find('=');
+    const std::string bare = name.substr(0, eq);
+    if (std::find(std::begin(kOptions), std::end(kOptions), bare) ==
+        std::end(kOptions)) {
+      return absl::StrCat("unknown option ", arg);
+    }
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = bare;
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return absl::StrCat(arg, " needs a value");
+    }
+    turns_given |= name == "turns";
+    events_given |= name == "events";
+    const std::string error = ApplyFlag(name, value, f);
+    if (!error.empty()) return error;
+  }
+  if (turns_given && events_given) return "give --turns or --events, not both";
+  return "";
+}
+
+std::string Command(const GenerateFlags& f) {
+  const generate::GeneratorOptions& o = f.options;
+  return absl::StrCat("gunbai generate --seed ", o.seed,
+                      o.turns > 0 ? absl::StrCat(" --turns ", o.turns)
+                                  : absl::StrCat(" --events ", o.target_events),
+                      " --units ", o.units_per_clan,
+                      o.faults > 0 ? absl::StrCat(" --faults ", o.faults) : "");
+}
+
+// Returns the log in the chosen format. The text format opens with the
+// comment lines that name its message and how it was made.
+std::string Render(const gunbai::v1::BattleLog& log, const GenerateFlags& f) {
+  if (f.format == "binary") return generate::SerializeDeterministic(log);
+  if (f.format == "json") return FormatJson(log);
+  std::string text = absl::StrCat(
+      "# proto-file: gunbai/v1/battle_log.proto\n"
+      "# proto-message: gunbai.v1.BattleLog\n"
+      "#\n"
+      "# Made by `",
+      Command(f), "`.\n");
+  std::string body;
+  google::protobuf::TextFormat::PrintToString(log, &body);
+  return text + body;
+}
+
+// Writes `bytes` to `path`; returns false when it cannot.
+bool WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << bytes;
+  file.close();
+  return static_cast<bool>(file);
+}
+
+}  // namespace
+
+int RunGenerateCli(const std::vector<std::string>& args, std::ostream& out,
+                   std::ostream& err) {
+  GenerateFlags flags;
+  const std::string error = ParseFlags(args, flags);
+  if (!error.empty()) {
+    err << "gunbai generate: " << error
+        << "\nRun `gunbai generate --help` for usage.\n";
+    return kExitBadInput;
+  }
+  if (flags.help) {
+    out << kUsage;
+    return kExitClean;
+  }
+  const generate::GeneratedGame game = generate::GenerateGame(flags.options);
+  const std::string log = Render(game.log, flags);
+  const std::string manifest = generate::ManifestJsonLines(game.faults);
+  if (flags.output_path.empty()) {
+    out << log;
+  } else if (!WriteFile(flags.output_path, log)) {
+    err << "gunbai generate: " << flags.output_path
+        << ": cannot write the file; check the path\n";
+    return kExitBadInput;
+  }
+  if (!flags.manifest_path.empty()) {
+    if (!WriteFile(flags.manifest_path, manifest)) {
+      err << "gunbai generate: " << flags.manifest_path
+          << ": cannot write the file; check the path\n";
+      return kExitBadInput;
+    }
+  } else if (flags.options.faults > 0) {
+    err << manifest;
+  }
+  return kExitClean;
+}
+
+}  // namespace gunbai::service
