@@ -63,16 +63,6 @@ absl::Status CheckRulesetRef(
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
-    const v1::BattleLog& log, const LoadedRuleset& ruleset,
-    const AuditOptions& options, rules::EngineOutput output) {
-  absl::Status ref = CheckRulesetRef(log, ruleset, output.findings);
-  if (!ref.ok()) return ref;
-  rules::EngineOptions engine_options;
-  engine_options.follow_computed_at_seq = options.follow_computed_at_seq;
-  return ruleset.plugin->create(log, ruleset.data, engine_options, output);
-}
-
 absl::StatusOr<rules::VictorySettings> VictoryFromProto(
     const v1::VictoryConditions& v) {
   rules::VictorySettings out;
@@ -106,6 +96,16 @@ absl::StatusOr<rules::VictorySettings> VictoryFromProto(
 }
 
 }  // namespace
+
+absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
+    const v1::BattleLog& log, const LoadedRuleset& ruleset,
+    const AuditOptions& options, rules::EngineOutput output) {
+  absl::Status ref = CheckRulesetRef(log, ruleset, output.findings);
+  if (!ref.ok()) return ref;
+  rules::EngineOptions engine_options;
+  engine_options.follow_computed_at_seq = options.follow_computed_at_seq;
+  return ruleset.plugin->create(log, ruleset.data, engine_options, output);
+}
 
 struct Replay::Impl {
   const v1::BattleLog* log = nullptr;

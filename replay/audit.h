@@ -16,6 +16,7 @@
 #include "gunbai/v1/state.pb.h"
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
+#include "rules/engine.h"
 
 namespace gunbai::replay {
 
@@ -38,6 +39,13 @@ struct AuditOptions {
 absl::StatusOr<gunbai::v1::AuditReport> AuditLog(
     const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
     const AuditOptions& options = AuditOptions());
+
+// Creates the engine of `ruleset` for `log`: refuses a log for another
+// ruleset (InvalidArgument), warns in `output.findings` when the version
+// differs (log.ruleset.version), and passes the what-if option on.
+absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
+    const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
+    const AuditOptions& options, rules::EngineOutput output);
 
 // A replay in progress, for callers that step through a log themselves
 // (what-if comparisons): the engine plus the victory bookkeeping.

@@ -370,6 +370,13 @@ void RulesetCatalog::Add(LoadedRuleset ruleset) {
   rulesets_.push_back(std::make_unique<LoadedRuleset>(std::move(ruleset)));
 }
 
+void RulesetCatalog::Replace(LoadedRuleset ruleset) {
+  std::erase_if(rulesets_, [&](const std::unique_ptr<LoadedRuleset>& have) {
+    return have->data.name() == ruleset.data.name();
+  });
+  rulesets_.push_back(std::make_unique<LoadedRuleset>(std::move(ruleset)));
+}
+
 absl::StatusOr<const LoadedRuleset*> RulesetCatalog::ForLog(
     const gunbai::v1::Header& header) const {
   // Logs written before rulesets were named are Daimyo logs.

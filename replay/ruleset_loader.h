@@ -55,6 +55,9 @@ class RulesetCatalog {
   // Adds a ruleset; it replaces one of the same name and version. For a
   // name, the last added wins when no version matches the log exactly.
   void Add(LoadedRuleset ruleset);
+  // Adds a ruleset that takes the place of every one of its name (a user's
+  // file given with --ruleset).
+  void Replace(LoadedRuleset ruleset);
 
   // Returns the ruleset for a log: by the header's name ("daimyo" when the
   // header names none) and version (an exact match first; a mismatch is the

@@ -74,6 +74,73 @@ void AppendFinding(const v1::Finding& f, std::string& out) {
   }
 }
 
+// The victory points and the winner, when the scenario scores them.
+void AppendResult(const v1::GameResult& result, std::string& out) {
+  absl::StrAppend(&out, "\nVictory points (counted at the end of each turn)\n");
+  for (const v1::ClanResult& c : result.clans()) {
+    absl::StrAppend(
+        &out, absl::StrFormat("  %-12s %3d points; %d units left (%d "
+                              "stands), %d routing\n",
+                              c.clan(), c.victory_points(), c.units_left(),
+                              c.stands_left(), c.units_routing()));
+  }
+  if (result.winner().empty()) {
+    absl::StrAppend(&out, "  no winner: no clan alone reached the total\n");
+  } else {
+    absl::StrAppend(&out, "  winner: ", result.winner(),
+                    " (at the end of turn ", result.decided_turn(), ")\n");
+  }
+}
+
+void AppendDifferences(
+    const google::protobuf::RepeatedPtrField<v1::BranchDifference>& ds,
+    absl::string_view indent, std::string& out) {
+  if (ds.empty()) {
+    absl::StrAppend(&out, indent, "the branches agree\n");
+    return;
+  }
+  for (const v1::BranchDifference& d : ds) {
+    absl::StrAppend(&out, indent, d.subject(), ": ", d.corrected(),
+                    " (as played: ", d.as_played(), ")\n");
+  }
+}
+
+// What one disputed outcome changed downstream (--impact).
+void AppendImpact(const v1::DisputeImpact& impact, std::string& out) {
+  absl::StrAppend(&out, "\nWhat if seq ", impact.seq(),
+                  " had gone as computed (", impact.rule_id(), " [",
+                  impact.subject(), "]: ", impact.computed(), ", not ",
+                  impact.claimed(), ")\n");
+  if (impact.compared_through_seq() == 0 && !impact.ended_reason().empty()) {
+    absl::StrAppend(&out, "  ", impact.ended_reason(), "\n");
+    return;
+  }
+  for (const v1::BranchStep& step : impact.steps()) {
+    absl::StrAppend(&out, "  after seq ", step.seq(), " (turn ", step.turn(),
+                    "):\n");
+    AppendDifferences(step.differences(), "    ", out);
+  }
+  if (impact.steps().empty()) {
+    absl::StrAppend(&out, "  no unit or leader ends up different\n");
+  }
+  if (impact.ended_at_seq() != 0) {
+    absl::StrAppend(&out, "  comparison ends: ", impact.ended_reason(), "\n");
+  } else {
+    absl::StrAppend(&out, "  compared to the end of the log (seq ",
+                    impact.compared_through_seq(), ")\n");
+    if (impact.winner_as_played() != impact.winner_corrected()) {
+      absl::StrAppend(
+          &out, "  the winner changes: ",
+          impact.winner_corrected().empty() ? "none"
+                                            : impact.winner_corrected(),
+          " (as played: ",
+          impact.winner_as_played().empty() ? "none"
+                                            : impact.winner_as_played(),
+          ")\n");
+    }
+  }
+}
+
 }  // namespace
 
 std::string FormatReportText(const v1::AuditReport& report) {
@@ -99,6 +166,10 @@ std::string FormatReportText(const v1::AuditReport& report) {
       }
     }
     AppendFinding(f, out);
+  }
+  if (report.result().scored()) AppendResult(report.result(), out);
+  for (const v1::DisputeImpact& impact : report.impacts()) {
+    AppendImpact(impact, out);
   }
   absl::StrAppend(
       &out, "\nfinal state digest sha256:", report.final_state_digest(), "\n");

@@ -1,0 +1,32 @@
+// What a disputed outcome changed (gunbai audit --impact): for each event
+// with a disputed outcome, the game is replayed a second time with the
+// outcomes gunbai computed at that event instead of the ones the log
+// claims, and the two branches are compared event by event (units' stands,
+// routs and removals, leaders killed, the winner). The comparison ends at
+// the first later event that is impossible in the corrected branch: one
+// that breaks a rule there that it does not break as played.
+// Thread-safe: functions only.
+#ifndef GUNBAI_REPLAY_IMPACT_H_
+#define GUNBAI_REPLAY_IMPACT_H_
+
+#include "absl/status/status.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/report.pb.h"
+#include "replay/ruleset_loader.h"
+
+namespace gunbai::replay {
+
+// Most events with disputes analysed per report; the rest are listed as
+// not analysed (each analysis replays the whole game twice).
+inline constexpr int kMaxImpactAnalyses = 1000;
+
+// Fills `report.impacts` for the disputed outcomes of `report`, which is
+// the audit of `log` under `ruleset`. Disputes of the game's result
+// (game.*) change nothing downstream and are skipped.
+absl::Status AddImpacts(const gunbai::v1::BattleLog& log,
+                        const LoadedRuleset& ruleset,
+                        gunbai::v1::AuditReport& report);
+
+}  // namespace gunbai::replay
+
+#endif  // GUNBAI_REPLAY_IMPACT_H_
