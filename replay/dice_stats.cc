@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -472,6 +473,94 @@ std::string FormatDiceJson(const DiceReport& report) {
       ",\"clans\":", GroupsJson(report.clans),
       ",\"players\":", GroupsJson(report.players),
       ",\"flagged\":", report.AnyFlagged() ? "true" : "false", "}\n");
+}
+
+namespace {
+
+v1::DiceGroupStats GroupToProto(const DiceGroupStats& g) {
+  v1::DiceGroupStats out;
+  out.set_game_id(g.game_id);
+  out.set_clan(g.clan);
+  out.set_player(g.player);
+  out.set_dice(g.dice);
+  out.set_invalid_dice(g.invalid_dice);
+  for (std::int64_t c : g.face_counts) out.add_face_counts(c);
+  out.set_face_chi_square(g.face_chi_square);
+  out.set_face_p_value(g.face_p_value);
+  out.set_pairs(g.pairs);
+  for (std::int64_t c : g.sum_counts) out.add_sum_counts(c);
+  if (g.sum_chi_square.has_value()) out.set_sum_chi_square(*g.sum_chi_square);
+  if (g.sum_p_value.has_value()) out.set_sum_p_value(*g.sum_p_value);
+  out.set_longest_run(g.longest_run);
+  out.set_longest_run_face(g.longest_run_face);
+  out.set_run_probability(g.run_probability);
+  out.set_flagged(g.flagged);
+  for (const std::string& r : g.reasons) out.add_reasons(r);
+  return out;
+}
+
+absl::StatusOr<DiceGroupStats> GroupFromProto(const v1::DiceGroupStats& g) {
+  DiceGroupStats out;
+  if (g.face_counts_size() != 6 || g.sum_counts_size() != 11) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "dice group %s/%s/%s has %d face counts and %d sum counts; it needs "
+        "6 and 11",
+        g.game_id(), g.clan(), g.player(), g.face_counts_size(),
+        g.sum_counts_size()));
+  }
+  out.game_id = g.game_id();
+  out.clan = g.clan();
+  out.player = g.player();
+  out.dice = g.dice();
+  out.invalid_dice = g.invalid_dice();
+  std::copy(g.face_counts().begin(), g.face_counts().end(),
+            out.face_counts.begin());
+  out.face_chi_square = g.face_chi_square();
+  out.face_p_value = g.face_p_value();
+  out.pairs = g.pairs();
+  std::copy(g.sum_counts().begin(), g.sum_counts().end(),
+            out.sum_counts.begin());
+  if (g.has_sum_chi_square()) out.sum_chi_square = g.sum_chi_square();
+  if (g.has_sum_p_value()) out.sum_p_value = g.sum_p_value();
+  out.longest_run = g.longest_run();
+  out.longest_run_face = g.longest_run_face();
+  out.run_probability = g.run_probability();
+  out.flagged = g.flagged();
+  out.reasons.assign(g.reasons().begin(), g.reasons().end());
+  return out;
+}
+
+}  // namespace
+
+v1::DiceStatsReport DiceReportToProto(const DiceReport& report) {
+  v1::DiceStatsReport out;
+  out.set_note(kCaveat);
+  out.set_games(report.games);
+  for (const DiceGroupStats& g : report.clans) {
+    *out.add_clans() = GroupToProto(g);
+  }
+  for (const DiceGroupStats& g : report.players) {
+    *out.add_players() = GroupToProto(g);
+  }
+  out.set_flagged(report.AnyFlagged());
+  return out;
+}
+
+absl::StatusOr<DiceReport> DiceReportFromProto(
+    const v1::DiceStatsReport& report) {
+  DiceReport out;
+  out.games = report.games();
+  for (const v1::DiceGroupStats& g : report.clans()) {
+    auto group = GroupFromProto(g);
+    if (!group.ok()) return group.status();
+    out.clans.push_back(*std::move(group));
+  }
+  for (const v1::DiceGroupStats& g : report.players()) {
+    auto group = GroupFromProto(g);
+    if (!group.ok()) return group.status();
+    out.players.push_back(*std::move(group));
+  }
+  return out;
 }
 
 }  // namespace gunbai::replay

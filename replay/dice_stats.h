@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/dice_stats.pb.h"
 
 namespace gunbai::replay {
 
@@ -129,6 +130,16 @@ std::string FormatDiceText(const DiceReport& report);
 
 // Returns the report as JSON, ending in a newline.
 std::string FormatDiceJson(const DiceReport& report);
+
+// Returns the report as a gunbai.v1.DiceStatsReport (AuditService.DiceStats),
+// with the caveat that it is statistics, not proof, in `note`.
+gunbai::v1::DiceStatsReport DiceReportToProto(const DiceReport& report);
+
+// Returns the report a DiceStatsReport carries, so that a client prints
+// exactly what FormatDiceText and FormatDiceJson print locally. Returns
+// InvalidArgument when a group has not six face counts or eleven sum counts.
+absl::StatusOr<DiceReport> DiceReportFromProto(
+    const gunbai::v1::DiceStatsReport& report);
 
 }  // namespace gunbai::replay
 

@@ -28,12 +28,14 @@ std::shared_ptr<grpc::Channel> OpenChannel(const std::string& target,
 
 absl::StatusOr<gunbai::v1::AuditReport> AuditThroughServer(
     const std::string& target, const gunbai::v1::BattleLog& log,
-    const std::string& ruleset_textproto, int max_message_bytes) {
+    const std::string& ruleset_textproto, int max_message_bytes,
+    bool record_outcomes) {
   auto stub =
       gunbai::v1::AuditService::NewStub(OpenChannel(target, max_message_bytes));
   gunbai::v1::AuditLogRequest request;
   *request.mutable_log() = log;
   request.set_ruleset_textproto(ruleset_textproto);
+  request.set_record_outcomes(record_outcomes);
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +
                        std::chrono::seconds(kAuditDeadlineSeconds));
@@ -41,6 +43,39 @@ absl::StatusOr<gunbai::v1::AuditReport> AuditThroughServer(
   grpc::Status status = stub->AuditLog(&context, request, &response);
   if (!status.ok()) return FromGrpcStatus(status, target);
   return std::move(*response.mutable_report());
+}
+
+absl::StatusOr<gunbai::v1::DiceStatsReport> DiceStatsThroughServer(
+    const std::string& target, const std::vector<gunbai::v1::BattleLog>& logs,
+    int max_message_bytes) {
+  auto stub =
+      gunbai::v1::AuditService::NewStub(OpenChannel(target, max_message_bytes));
+  gunbai::v1::DiceStatsRequest request;
+  for (const gunbai::v1::BattleLog& log : logs) *request.add_logs() = log;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(kAuditDeadlineSeconds));
+  gunbai::v1::DiceStatsResponse response;
+  grpc::Status status = stub->DiceStats(&context, request, &response);
+  if (!status.ok()) return FromGrpcStatus(status, target);
+  return std::move(*response.mutable_report());
+}
+
+absl::Status DiffThroughServer(
+    const std::shared_ptr<grpc::Channel>& channel, const std::string& target,
+    const gunbai::v1::DiffRequest& request, int deadline_seconds,
+    const std::function<void(gunbai::v1::DiffResponse&)>& on_response) {
+  auto stub = gunbai::v1::AuditService::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(deadline_seconds));
+  std::unique_ptr<grpc::ClientReader<gunbai::v1::DiffResponse>> reader =
+      stub->Diff(&context, request);
+  gunbai::v1::DiffResponse response;
+  while (reader->Read(&response)) on_response(response);
+  grpc::Status status = reader->Finish();
+  if (!status.ok()) return FromGrpcStatus(status, target);
+  return absl::OkStatus();
 }
 
 }  // namespace gunbai::service

@@ -4,10 +4,16 @@
 #ifndef GUNBAI_SERVICE_AUDIT_CLIENT_H_
 #define GUNBAI_SERVICE_AUDIT_CLIENT_H_
 
+#include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "grpcpp/channel.h"
+#include "gunbai/v1/audit_service.pb.h"
 #include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/dice_stats.pb.h"
 #include "gunbai/v1/report.pb.h"
 
 namespace gunbai::service {
@@ -22,9 +28,27 @@ inline constexpr int kAuditDeadlineSeconds = 60;
 // ruleset, UNAVAILABLE when no daemon answers at `target`,
 // RESOURCE_EXHAUSTED when a message exceeds a size limit and
 // DEADLINE_EXCEEDED after kAuditDeadlineSeconds.
+// With `record_outcomes` the report carries every outcome worked out.
 absl::StatusOr<gunbai::v1::AuditReport> AuditThroughServer(
     const std::string& target, const gunbai::v1::BattleLog& log,
-    const std::string& ruleset_textproto, int max_message_bytes);
+    const std::string& ruleset_textproto, int max_message_bytes,
+    bool record_outcomes = false);
+
+// Asks the gunbaid at `target` (plaintext) for the dice statistics of
+// `logs` (AuditService.DiceStats). Returns the daemon's status otherwise, as
+// AuditThroughServer does.
+absl::StatusOr<gunbai::v1::DiceStatsReport> DiceStatsThroughServer(
+    const std::string& target, const std::vector<gunbai::v1::BattleLog>& logs,
+    int max_message_bytes);
+
+// Sends `request` to AuditService.Diff on `channel` (to the daemon at
+// `target`, named in errors) and calls `on_response` with each reply as it
+// arrives, the summary last. The call is abandoned after
+// `deadline_seconds`. Returns the daemon's status, as AuditThroughServer.
+absl::Status DiffThroughServer(
+    const std::shared_ptr<grpc::Channel>& channel, const std::string& target,
+    const gunbai::v1::DiffRequest& request, int deadline_seconds,
+    const std::function<void(gunbai::v1::DiffResponse&)>& on_response);
 
 }  // namespace gunbai::service
 

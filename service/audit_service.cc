@@ -1,9 +1,13 @@
 #include "service/audit_service.h"
 
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "replay/audit.h"
+#include "replay/dice_stats.h"
+#include "replay/diff.h"
+#include "service/diff_cli.h"
 #include "service/grpc_status.h"
 
 namespace gunbai::service {
@@ -22,10 +26,46 @@ grpc::Status AuditServiceImpl::AuditLog(
     if (!request_ruleset.ok()) return ToGrpcStatus(request_ruleset.status());
     ruleset = &*request_ruleset;
   }
+  replay::AuditOptions options;
+  options.record_outcomes = request->record_outcomes();
   absl::StatusOr<gunbai::v1::AuditReport> report =
-      replay::AuditLog(request->log(), *ruleset);
+      replay::AuditLog(request->log(), *ruleset, options);
   if (!report.ok()) return ToGrpcStatus(report.status());
   *response->mutable_report() = *std::move(report);
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::Diff(
+    grpc::ServerContext* context, const gunbai::v1::DiffRequest* request,
+    grpc::ServerWriter<gunbai::v1::DiffResponse>* writer) {
+  replay::DiffTally tally;
+  absl::Status status = DiffRequestLogs(
+      *request, /*jobs=*/0, [&](std::size_t index, gunbai::v1::LogDiff diff) {
+        if (context->IsCancelled()) return false;
+        tally.Add(index, diff);
+        gunbai::v1::DiffResponse response;
+        response.set_index(static_cast<uint32_t>(index));
+        *response.mutable_log() = std::move(diff);
+        return writer->Write(response);
+      });
+  if (!status.ok()) return ToGrpcStatus(status);
+  if (context->IsCancelled()) {
+    return grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");
+  }
+  gunbai::v1::DiffResponse last;
+  *last.mutable_summary() = tally.Summary();
+  writer->Write(last);
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::DiceStats(
+    grpc::ServerContext* context, const gunbai::v1::DiceStatsRequest* request,
+    gunbai::v1::DiceStatsResponse* response) {
+  const std::vector<gunbai::v1::BattleLog> logs(request->logs().begin(),
+                                                request->logs().end());
+  absl::StatusOr<replay::DiceReport> report = replay::SummarizeDice(logs);
+  if (!report.ok()) return ToGrpcStatus(report.status());
+  *response->mutable_report() = replay::DiceReportToProto(*report);
   return grpc::Status::OK;
 }
 

@@ -29,6 +29,21 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
                         const gunbai::v1::AuditLogRequest* request,
                         gunbai::v1::AuditLogResponse* response) override;
 
+  // Diffs the logs of `request` (see DiffRequestLogs) on one worker per
+  // core and writes one reply per log as it finishes, then the summary.
+  // Returns INVALID_ARGUMENT for a ruleset that does not parse or an old
+  // ruleset with compare_to_baselines; CANCELLED when the client goes away.
+  grpc::Status Diff(
+      grpc::ServerContext* context, const gunbai::v1::DiffRequest* request,
+      grpc::ServerWriter<gunbai::v1::DiffResponse>* writer) override;
+
+  // Summarizes the dice of `request->logs()` as `gunbai dice` does.
+  // Returns INVALID_ARGUMENT when a log names a unit or leader not in its
+  // order of battle.
+  grpc::Status DiceStats(grpc::ServerContext* context,
+                         const gunbai::v1::DiceStatsRequest* request,
+                         gunbai::v1::DiceStatsResponse* response) override;
+
  private:
   const replay::LoadedRuleset default_ruleset_;
 };

@@ -1,6 +1,7 @@
 #include "service/game_service.h"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -25,6 +26,8 @@ namespace v1 = ::gunbai::v1;
 
 constexpr int kMaxBatch = 10000;
 constexpr std::size_t kMaxEventIdLength = 128;
+// Games in one ListGames reply.
+constexpr int kMaxListedGames = 1000;
 
 bool ValidGameId(absl::string_view id) {
   if (id.empty() || id.size() > 64) return false;
@@ -505,6 +508,33 @@ grpc::Status GameServiceImpl::ExportGame(grpc::ServerContext* context,
   for (const std::string& id : (*game)->event_ids) out->add_event_ids(id);
   for (const std::string& h : (*game)->chain_hashes) out->add_chain_hashes(h);
   for (uint64_t a : (*game)->dice_attempts) out->add_dice_attempts(a);
+  return grpc::Status::OK;
+}
+
+grpc::Status GameServiceImpl::ListGames(grpc::ServerContext* context,
+                                        const v1::ListGamesRequest* request,
+                                        v1::ListGamesResponse* response) {
+  auto caller = Authenticate(*context, nullptr);
+  if (!caller.ok()) return ToGrpcStatus(caller.status());
+  auto ids = store_->ListGames();
+  if (!ids.ok()) return ToGrpcStatus(ids.status());
+  const int page_size =
+      request->page_size() == 0 || request->page_size() > kMaxListedGames
+          ? kMaxListedGames
+          : static_cast<int>(request->page_size());
+  // Ids are sorted: a page starts after the last id of the previous one.
+  auto it = std::upper_bound(ids->begin(), ids->end(), request->page_token());
+  for (; it != ids->end() && response->games_size() < page_size; ++it) {
+    auto record = store_->GetGame(*it);
+    if (!record.ok()) return ToGrpcStatus(record.status());
+    auto version = store_->Version(*it);
+    if (!version.ok()) return ToGrpcStatus(version.status());
+    v1::GameListing* listing = response->add_games();
+    listing->set_game_id(*it);
+    listing->set_version(*version);
+    listing->set_ended(record->ended);
+  }
+  if (it != ids->end()) response->set_next_page_token(*std::prev(it));
   return grpc::Status::OK;
 }
 

@@ -54,6 +54,10 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   grpc::Status ExportGame(grpc::ServerContext* context,
                           const gunbai::v1::ExportGameRequest* request,
                           gunbai::v1::ExportGameResponse* response) override;
+  // Lists the stored games, a page at a time (umpire only).
+  grpc::Status ListGames(grpc::ServerContext* context,
+                         const gunbai::v1::ListGamesRequest* request,
+                         gunbai::v1::ListGamesResponse* response) override;
 
   // Wakes every watcher so that a shutting-down server can end them.
   void Shutdown();

@@ -1,0 +1,1151 @@
+#include "service/diff_cli.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <tuple>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+#include "google/protobuf/util/json_util.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+#include "grpcpp/support/channel_arguments.h"
+#include "gunbai/v1/game_service.grpc.pb.h"
+#include "replay/diff.h"
+#include "replay/log_parser.h"
+#include "replay/ruleset_loader.h"
+#include "service/audit_client.h"
+#include "service/cli.h"
+#include "service/grpc_status.h"
+
+namespace gunbai::service {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+namespace fs = std::filesystem;
+
+constexpr char kDiffUsage[] =
+    R"(gunbai diff - which results of real games change under a new ruleset or
+a new gunbai release
+
+Rules authors change a table or a reading and want to know which outcomes of
+real games it changes; organisers check a new gunbai release against the
+last one's reports. gunbai diff replays every log of a corpus twice and
+prints, for each log: every outcome the engine works out differently (hits,
+stands lost, a leader killed, a morale result, a duel) with the terms of
+both traces that differ, the findings that appear or disappear, and whether
+the end of the game changed (units and stands left, routing units, victory
+points, the winner, the final state); then a summary.
+
+Usage:
+  gunbai diff --new-ruleset=B [--old-ruleset=A] [options] CORPUS...
+      Replay each log under A and under B: ruleset files (text format of
+      gunbai.v1.Ruleset), or "builtin", the built-in ruleset the log's
+      header names (the default for both).
+  gunbai diff --baseline=SAVED [--new-ruleset=B] [options] CORPUS...
+      Audit each log now (under B, or the built-in ruleset its header
+      names) and compare with its saved report, the output of
+      `gunbai audit --format=json`, matched to the log by game_id. SAVED is
+      a report file or a folder of them (*.json, searched recursively);
+      repeat --baseline for more. Logs with no saved report are listed, not
+      compared. Outcomes are compared only when the saved reports carry
+      them (`gunbai audit --outcomes`); findings and the end of the game
+      always.
+
+CORPUS is log files and folders, searched recursively for .textproto,
+.txtpb, .pbtxt, .txt, .json, .pb and .binpb: battle logs, or games from
+`gunbai game export`. Logs are taken in sorted path order, and the output is
+in that order whatever the number of workers.
+
+Options:
+  --format=text|json  text for people (default); json: one object
+                      {"logs": [LogDiff, ...], "summary": DiffSummary}, the
+                      messages of proto/gunbai/v1/diff.proto
+  --jobs=N            workers replaying logs (default: one per core)
+  --quiet             no progress on stderr (otherwise a bar on a terminal,
+                      else a line every 10% or 1000 logs)
+  --server=HOST:PORT  let a running gunbaid replay the logs
+                      (AuditService.Diff); the output is the same
+  --stored-games      with --server: also compare every game that gunbaid
+                      keeps (named game:ID, after the files); needs the
+                      umpire's credential, --token-file=F or GUNBAI_TOKEN
+  --tls-ca=F          talk TLS to a gunbaid started with --tls-cert
+
+Examples:
+  # A house rule: copy the built-in ruleset, change a table, see what moves.
+  cp rules/daimyo/daimyo.textproto house.textproto   # firing hit_score: 7
+  gunbai diff --new-ruleset=house.textproto season-2024/
+
+  # Before upgrading gunbai, save every report with the old release ...
+  mkdir saved; for f in season-2024/*.textproto; do
+    gunbai audit --outcomes --format=json "$f" > "saved/$(basename "$f").json"
+  done
+  # ... and after, compare the new release with them.
+  gunbai diff --baseline=saved season-2024/
+
+  # Every game a gunbaid keeps, under the house rule, replayed by gunbaid.
+  GUNBAI_TOKEN=$(cat umpire.tok) gunbai diff --server=127.0.0.1:50051 \
+      --stored-games --new-ruleset=house.textproto
+
+A changed log reads:
+  season-2024/sekigahara.textproto (game sekigahara-demo): changed in 2
+  events, first at seq 4
+    seq 4  hits of tok-yumi: 0 → 1
+        old   7  stand 1: 3+4 -1 = 6, miss (8+ hits)   daimyo.fire.hit (dice)
+        new   7  stand 1: 3+4 -1 = 6, hit (6+ hits)    daimyo.fire.hit (dice)
+    finding removed: seq 21 DISPUTE daimyo.fire.hit [tok-yumi] ...
+
+Exit codes:
+  0  nothing changed
+  1  something changed
+  2  bad usage, or a log, ruleset or saved report could not be read (the
+     other logs are still compared; the summary lists the failures)
+  3  the daemon could not be reached
+)";
+
+// Logs sent to the daemon in one Diff call, and the most bytes of logs (and
+// baselines) in one request: well under gunbaid's default 64 MiB.
+constexpr std::size_t kLogsPerCall = 256;
+constexpr std::size_t kMaxRequestBytes = std::size_t{24} << 20;
+
+struct DiffOptions {
+  std::string old_ruleset;
+  std::string new_ruleset;
+  std::vector<std::string> baselines;
+  std::vector<std::string> corpus;
+  std::string server;
+  std::string token_file;
+  std::string tls_ca;
+  std::string format = "text";
+  int jobs = 0;
+  bool stored_games = false;
+  bool quiet = false;
+  bool help = false;
+};
+
+// Parses `args` into `o`. Returns an error message, empty on success.
+std::string ParseDiffArgs(const std::vector<std::string>& args,
+                          DiffOptions& o) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (!absl::StartsWith(arg, "--")) {
+      o.corpus.push_back(arg);
+      continue;
+    }
+    std::string name = arg.substr(2), value;
+    if (name == "help" || name == "quiet" || name == "stored-games") {
+      o.help = o.help || name == "help";
+      o.quiet = o.quiet || name == "quiet";
+      o.stored_games = o.stored_games || name == "stored-games";
+      continue;
+    }
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return absl::StrCat("--", name, " needs a value");
+    }
+    if (name == "old-ruleset") {
+      o.old_ruleset = value;
+    } else if (name == "new-ruleset") {
+      o.new_ruleset = value;
+    } else if (name == "baseline") {
+      o.baselines.push_back(value);
+    } else if (name == "server") {
+      o.server = value;
+    } else if (name == "token-file") {
+      o.token_file = value;
+    } else if (name == "tls-ca") {
+      o.tls_ca = value;
+    } else if (name == "format" && (value == "text" || value == "json")) {
+      o.format = value;
+    } else if (name == "jobs") {
+      if (!absl::SimpleAtoi(value, &o.jobs) || o.jobs < 1 || o.jobs > 1024) {
+        return "--jobs takes a number of workers from 1 to 1024";
+      }
+    } else {
+      return absl::StrCat("unknown option or bad value: --", name);
+    }
+  }
+  return "";
+}
+
+// Returns a message saying what is wrong with the combination of options,
+// empty when they make sense.
+std::string CheckDiffOptions(const DiffOptions& o) {
+  const bool baseline_mode = !o.baselines.empty();
+  if (baseline_mode && !o.old_ruleset.empty()) {
+    return "--baseline and --old-ruleset both give the old side; give one";
+  }
+  if (!baseline_mode && o.old_ruleset.empty() && o.new_ruleset.empty()) {
+    return "say what to compare: --new-ruleset=FILE (and --old-ruleset), or "
+           "--baseline=SAVED_REPORTS";
+  }
+  if (o.stored_games && o.server.empty()) {
+    return "--stored-games reads the games of a gunbaid: give --server too";
+  }
+  if (o.corpus.empty() && !o.stored_games) {
+    return "give the logs to compare: files or folders (or --server with "
+           "--stored-games)";
+  }
+  return "";
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot open the file; check the path"));
+  }
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size > static_cast<std::streamoff>(replay::kMaxLogBytes)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": ", size, " bytes is more than the largest accepted input (",
+        replay::kMaxLogBytes, " bytes)"));
+  }
+  in.seekg(0);
+  return std::string(std::istreambuf_iterator<char>(in),
+                     std::istreambuf_iterator<char>());
+}
+
+// Reads the battle log at `path`, or the log of a game exported from
+// gunbaid. Returns the parser's error (file, line and column) otherwise.
+absl::StatusOr<v1::BattleLog> LoadLogFile(const std::string& path) {
+  auto bytes = ReadWholeFile(path);
+  if (!bytes.ok()) return bytes.status();
+  const replay::LogFormat format = replay::FormatFromFileName(path);
+  auto log = replay::ParseBattleLog(*bytes, format, path);
+  if (log.ok()) return log;
+  v1::ExportedGame game;
+  if (replay::ParseMessage(*bytes, format, path, game).ok() && game.has_log()) {
+    return std::move(*game.mutable_log());
+  }
+  return log.status();
+}
+
+// Reads a saved audit report (gunbai audit --format=json; text and binary
+// by extension too). Fields a later release added are ignored.
+absl::StatusOr<v1::AuditReport> LoadBaselineFile(const std::string& path) {
+  auto bytes = ReadWholeFile(path);
+  if (!bytes.ok()) return bytes.status();
+  v1::AuditReport report;
+  const replay::LogFormat format = replay::FormatFromFileName(path);
+  const bool json =
+      format == replay::LogFormat::kJson ||
+      (format == replay::LogFormat::kAuto &&
+       absl::StartsWith(absl::StripLeadingAsciiWhitespace(*bytes), "{"));
+  if (json) {
+    google::protobuf::util::JsonParseOptions options;
+    options.ignore_unknown_fields = true;
+    auto s =
+        google::protobuf::util::JsonStringToMessage(*bytes, &report, options);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": not a saved audit report (gunbai audit --format=json): ",
+          std::string(s.message())));
+    }
+    return report;
+  }
+  absl::Status s = replay::ParseMessage(*bytes, format, path, report);
+  if (!s.ok()) return s;
+  return report;
+}
+
+bool HasExtension(const fs::path& path,
+                  std::initializer_list<const char*> extensions) {
+  const std::string ext = absl::AsciiStrToLower(path.extension().string());
+  for (const char* e : extensions) {
+    if (ext == e) return true;
+  }
+  return false;
+}
+
+// Returns the files named by `paths`: files as given, folders searched
+// recursively for files with `extensions`; sorted, each once. A path that
+// does not exist is kept, so that reading it fails with its name.
+std::vector<std::string> ExpandPaths(
+    const std::vector<std::string>& paths,
+    std::initializer_list<const char*> extensions) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      files.push_back(path);
+      continue;
+    }
+    fs::recursive_directory_iterator it(
+        path, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file(ec) && HasExtension(it->path(), extensions)) {
+        files.push_back(it->path().string());
+      }
+    }
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  return files;
+}
+
+// One log of the corpus: a file, or a game stored in the daemon.
+struct CorpusEntry {
+  std::string name;
+  std::string path;
+  std::string stored_game_id;
+};
+
+// The old and new sides: a ruleset each (none: the built-in one the log's
+// header names) or, in baseline mode, the saved reports by game id.
+struct Sides {
+  std::optional<replay::LoadedRuleset> old_ruleset;
+  std::optional<replay::LoadedRuleset> new_ruleset;
+  std::string old_text;
+  std::string new_text;
+  std::string old_label;
+  std::string new_label;
+  replay::RulesetCatalog builtin;
+  bool baseline_mode = false;
+  std::map<std::string, std::string> baseline_files;
+
+  replay::DiffRulesets rulesets() const {
+    return {old_ruleset ? &*old_ruleset : nullptr,
+            new_ruleset ? &*new_ruleset : nullptr, &builtin};
+  }
+};
+
+// Loads the ruleset at `path` ("builtin" or empty: none) into `ruleset`,
+// its text into `text` and a description into `label`.
+absl::Status LoadSide(const std::string& path,
+                      std::optional<replay::LoadedRuleset>& ruleset,
+                      std::string& text, std::string& label) {
+  if (path.empty() || path == "builtin") {
+    label = "the built-in ruleset each log's header names";
+    return absl::OkStatus();
+  }
+  auto bytes = ReadWholeFile(path);
+  if (!bytes.ok()) return bytes.status();
+  auto loaded = replay::LoadRuleset(*bytes, path);
+  if (!loaded.ok()) return loaded.status();
+  label =
+      absl::StrCat(path, " (", loaded->data.name(), " ", loaded->data.version(),
+                   ", sha256:", loaded->digest.substr(0, 12), ")");
+  text = *std::move(bytes);
+  ruleset = *std::move(loaded);
+  return absl::OkStatus();
+}
+
+// Finds the saved report of every game id in the files `paths` name.
+// Returns InvalidArgument naming the file that is not a report, or the two
+// files that hold the same game.
+absl::StatusOr<std::map<std::string, std::string>> IndexBaselines(
+    const std::vector<std::string>& paths, int jobs) {
+  const std::vector<std::string> files = ExpandPaths(paths, {".json"});
+  std::vector<absl::StatusOr<std::string>> ids(files.size(), std::string());
+  ParallelFor(files.size(), jobs, [&](std::size_t i) {
+    auto report = LoadBaselineFile(files[i]);
+    ids[i] = report.ok() ? absl::StatusOr<std::string>(report->game_id())
+                         : report.status();
+    return true;
+  });
+  std::map<std::string, std::string> index;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!ids[i].ok()) return ids[i].status();
+    auto [it, inserted] = index.emplace(*ids[i], files[i]);
+    if (!inserted) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("saved reports ", it->second, " and ", files[i],
+                       " are both of game \"", *ids[i], "\"; keep one"));
+    }
+  }
+  if (files.empty()) {
+    return absl::InvalidArgumentError(
+        "--baseline names no saved report (*.json)");
+  }
+  return index;
+}
+
+// Returns the log's diff in baseline mode, `log` read already.
+v1::LogDiff DiffWithBaseline(const std::string& name, const v1::BattleLog& log,
+                             const Sides& sides) {
+  auto it = sides.baseline_files.find(log.header().game_id());
+  if (it == sides.baseline_files.end()) {
+    return replay::DiffAgainstBaseline(name, log, nullptr, sides.rulesets());
+  }
+  auto baseline = LoadBaselineFile(it->second);
+  if (!baseline.ok()) return replay::FailedLogDiff(name, baseline.status());
+  return replay::DiffAgainstBaseline(name, log, &*baseline, sides.rulesets());
+}
+
+// ---- Output ----
+
+std::string DigestPrefix(const std::string& digest) {
+  return digest.empty() ? "(none)"
+                        : absl::StrCat("sha256:", digest.substr(0, 12), "...");
+}
+
+std::string TermLine(absl::string_view side, const v1::Term& t) {
+  const std::string value = t.origin() == v1::TERM_ORIGIN_DICE
+                                ? absl::StrFormat("%3d", t.value())
+                                : absl::StrFormat("%+3d", t.value());
+  return absl::StrFormat("      %s %s  %-50s %s\n", side, value, t.label(),
+                         t.rule_id());
+}
+
+bool SameTerm(const v1::Term& a, const v1::Term& b) {
+  return a.value() == b.value() && a.label() == b.label() &&
+         a.rule_id() == b.rule_id() && a.origin() == b.origin();
+}
+
+// Appends the terms of `from` that `other` lacks, in order.
+void AppendTermsNotIn(absl::string_view side,
+                      const google::protobuf::RepeatedPtrField<v1::Term>& from,
+                      const google::protobuf::RepeatedPtrField<v1::Term>& other,
+                      std::string& out) {
+  std::vector<bool> used(other.size(), false);
+  for (const v1::Term& t : from) {
+    bool matched = false;
+    for (int j = 0; j < other.size() && !matched; ++j) {
+      if (!used[j] && SameTerm(t, other[j])) used[j] = matched = true;
+    }
+    if (!matched) out += TermLine(side, t);
+  }
+}
+
+void AppendOutcomeChange(const v1::OutcomeChange& c, std::string& out) {
+  const std::string old_value =
+      c.has_old_outcome() ? c.old_outcome().value() : "(not worked out)";
+  const std::string new_value =
+      c.has_new_outcome() ? c.new_outcome().value() : "(not worked out)";
+  absl::StrAppend(&out, "  seq ", c.seq(), "  ", c.kind(), " of ", c.subject(),
+                  ": ", old_value, " → ", new_value, "\n");
+  AppendTermsNotIn("old", c.old_outcome().trace(), c.new_outcome().trace(),
+                   out);
+  AppendTermsNotIn("new", c.new_outcome().trace(), c.old_outcome().trace(),
+                   out);
+}
+
+void AppendFindingChange(absl::string_view what, const v1::Finding& f,
+                         std::string& out) {
+  absl::StrAppend(&out, "  finding ", what, ": seq ", f.seq(), " ",
+                  v1::Severity_Name(f.severity()).substr(9), " ", f.rule_id());
+  if (!f.subject().empty()) absl::StrAppend(&out, " [", f.subject(), "]");
+  if (!f.claimed().empty() || !f.computed().empty()) {
+    absl::StrAppend(&out, " claimed ", f.claimed(), "; computed ",
+                    f.computed());
+  }
+  absl::StrAppend(&out, "\n      ", f.message(), "\n");
+}
+
+// Appends "name a → b" to `parts` when the values differ.
+void AppendIfChanged(absl::string_view name, std::uint64_t a, std::uint64_t b,
+                     std::vector<std::string>& parts) {
+  if (a != b) parts.push_back(absl::StrCat(name, " ", a, " → ", b));
+}
+
+void AppendEndOfGame(const v1::LogDiff& d, std::string& out) {
+  if (!d.result_compared()) {
+    absl::StrAppend(&out,
+                    "  end of game not compared: the baseline has no "
+                    "result\n");
+  } else if (d.result_changed()) {
+    absl::StrAppend(&out, "  end of game changed:\n");
+    const v1::GameResult& o = d.old_result();
+    const v1::GameResult& n = d.new_result();
+    for (const v1::ClanResult& nc : n.clans()) {
+      v1::ClanResult oc;
+      for (const v1::ClanResult& c : o.clans()) {
+        if (c.clan() == nc.clan()) oc = c;
+      }
+      std::vector<std::string> parts;
+      AppendIfChanged("units left", oc.units_left(), nc.units_left(), parts);
+      AppendIfChanged("stands left", oc.stands_left(), nc.stands_left(), parts);
+      AppendIfChanged("routing", oc.units_routing(), nc.units_routing(), parts);
+      AppendIfChanged("victory points", oc.victory_points(),
+                      nc.victory_points(), parts);
+      if (!parts.empty()) {
+        absl::StrAppend(&out, "    ", nc.clan(), ": ",
+                        absl::StrJoin(parts, ", "), "\n");
+      }
+    }
+    if (o.winner() != n.winner() || o.decided_turn() != n.decided_turn()) {
+      absl::StrAppend(
+          &out, "    winner: ", o.winner().empty() ? "(none)" : o.winner(),
+          " → ", n.winner().empty() ? "(none)" : n.winner(), "\n");
+    }
+  }
+  if (d.final_state_changed()) {
+    absl::StrAppend(&out, "  final state changed: ",
+                    DigestPrefix(d.old_final_state_digest()), " → ",
+                    DigestPrefix(d.new_final_state_digest()), "\n");
+  }
+}
+
+std::string LogDiffText(const v1::LogDiff& d) {
+  const std::string game =
+      d.game_id().empty() ? "" : absl::StrCat(" (game ", d.game_id(), ")");
+  switch (d.status()) {
+    case v1::LOG_DIFF_STATUS_FAILED:
+      return absl::StrCat(d.name(), ": FAILED: ", d.error(), "\n");
+    case v1::LOG_DIFF_STATUS_NO_BASELINE:
+      return absl::StrCat(d.name(), game,
+                          ": no saved report of this game; not compared\n");
+    case v1::LOG_DIFF_STATUS_SAME:
+      return absl::StrCat(d.name(), game, ": unchanged\n");
+    default:
+      break;
+  }
+  std::string out = absl::StrCat(d.name(), game, ": changed");
+  if (d.has_first_changed_seq()) {
+    absl::StrAppend(&out, " in ", d.events_changed(),
+                    d.events_changed() == 1 ? " event" : " events",
+                    ", first at seq ", d.first_changed_seq());
+  }
+  absl::StrAppend(&out, "\n");
+  if (!d.outcomes_compared()) {
+    absl::StrAppend(&out,
+                    "  outcomes not compared: the saved report has none "
+                    "(save it with gunbai audit --outcomes)\n");
+  }
+  for (const v1::OutcomeChange& c : d.outcome_changes()) {
+    AppendOutcomeChange(c, out);
+  }
+  for (const v1::Finding& f : d.findings_removed()) {
+    AppendFindingChange("removed", f, out);
+  }
+  for (const v1::Finding& f : d.findings_added()) {
+    AppendFindingChange("added", f, out);
+  }
+  AppendEndOfGame(d, out);
+  return out;
+}
+
+std::string Count(std::uint64_t n, absl::string_view one,
+                  absl::string_view many) {
+  return absl::StrCat(n, " ", n == 1 ? one : many);
+}
+
+std::string SummaryText(const v1::DiffSummary& s) {
+  std::string out =
+      absl::StrCat("\nSummary: ", Count(s.logs_total(), "log", "logs"), ", ",
+                   s.logs_compared(), " compared, ", s.logs_changed(),
+                   " changed; ", Count(s.events_changed(), "event", "events"),
+                   " and ", Count(s.outcomes_changed(), "outcome", "outcomes"),
+                   " changed; the end of the game changed in ",
+                   Count(s.results_changed(), "log", "logs"), ".\n");
+  if (s.outcomes_not_compared() > 0) {
+    absl::StrAppend(&out, "Outcomes not compared in ",
+                    Count(s.outcomes_not_compared(), "log", "logs"),
+                    ": the saved reports have none.\n");
+  }
+  if (s.findings_by_rule_size() > 0) {
+    absl::StrAppend(&out, "Findings added and removed, by rule:\n");
+    for (const v1::RuleFindingChanges& r : s.findings_by_rule()) {
+      absl::StrAppend(&out, absl::StrFormat("  %-50s +%d -%d\n", r.rule_id(),
+                                            r.added(), r.removed()));
+    }
+  }
+  if (s.no_baseline_size() > 0) {
+    absl::StrAppend(&out, "No saved report, not compared (",
+                    s.no_baseline_size(), "):\n");
+    for (const std::string& name : s.no_baseline()) {
+      absl::StrAppend(&out, "  ", name, "\n");
+    }
+  }
+  if (s.failed_size() > 0) {
+    absl::StrAppend(&out, "Failed (", s.failed_size(), "):\n");
+    for (const v1::FailedLog& f : s.failed()) {
+      absl::StrAppend(&out, "  ", f.name(), ": ", f.error(), "\n");
+    }
+  }
+  return out;
+}
+
+std::string CompactJson(const google::protobuf::Message& message) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  (void)google::protobuf::util::MessageToJsonString(message, &out, options);
+  return out;
+}
+
+// Writes the per-log diffs as they come, in order, and the summary last:
+// text, or one JSON object {"logs": [...], "summary": {...}}.
+class DiffPrinter {
+ public:
+  DiffPrinter(std::ostream& out, bool json) : out_(out), json_(json) {}
+
+  void Begin(const Sides& sides) {
+    if (json_) {
+      out_ << "{\"logs\":[";
+      return;
+    }
+    out_ << "gunbai diff\n  old: "
+         << (sides.baseline_mode ? "the saved reports (--baseline)"
+                                 : sides.old_label)
+         << "\n  new: " << sides.new_label << "\n\n";
+  }
+  void Log(const v1::LogDiff& diff) {
+    if (json_) {
+      out_ << (logs_ == 0 ? "\n" : ",\n") << CompactJson(diff);
+    } else {
+      out_ << LogDiffText(diff);
+    }
+    ++logs_;
+  }
+  void End(const v1::DiffSummary& summary) {
+    if (json_) {
+      out_ << "\n],\n\"summary\":" << CompactJson(summary) << "}\n";
+    } else {
+      out_ << SummaryText(summary);
+    }
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  const bool json_;
+  std::size_t logs_ = 0;
+};
+
+// Progress on stderr: a bar redrawn in place on a terminal, a plain line
+// every 10% (or 1000 logs) otherwise, nothing when quiet.
+class Progress {
+ public:
+  enum class Mode { kNone, kBar, kLines };
+
+  Progress(std::ostream& err, Mode mode, std::size_t total)
+      : err_(err),
+        mode_(mode),
+        total_(total),
+        step_(std::clamp<std::size_t>(total / 10, 1, 1000)),
+        start_(std::chrono::steady_clock::now()) {}
+
+  void Update(std::size_t done) {
+    if (mode_ == Mode::kNone) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (mode_ == Mode::kLines) {
+      if (done % step_ == 0 || done == total_) err_ << Line(done, now) << "\n";
+      return;
+    }
+    if (done != total_ && now - last_draw_ < std::chrono::milliseconds(100)) {
+      return;
+    }
+    last_draw_ = now;
+    err_ << "\r" << Bar(done) << " " << Line(done, now) << "\x1b[K";
+    if (done == total_) err_ << "\n";
+    err_.flush();
+  }
+
+ private:
+  std::string Bar(std::size_t done) const {
+    constexpr int kWidth = 30;
+    const int filled =
+        total_ == 0 ? kWidth : static_cast<int>(kWidth * done / total_);
+    return absl::StrCat("[", std::string(filled, '#'),
+                        std::string(kWidth - filled, '-'), "]");
+  }
+  std::string Line(std::size_t done,
+                   std::chrono::steady_clock::time_point now) const {
+    const double seconds =
+        std::chrono::duration<double>(now - start_).count() + 1e-9;
+    const double rate = done / seconds;
+    std::string out = absl::StrFormat("gunbai diff: %d/%d logs, %.1f logs/s",
+                                      done, total_, rate);
+    if (done < total_ && rate > 0) {
+      absl::StrAppend(
+          &out, absl::StrFormat(", about %.0fs left", (total_ - done) / rate));
+    }
+    return out;
+  }
+
+  std::ostream& err_;
+  const Mode mode_;
+  const std::size_t total_;
+  const std::size_t step_;
+  const std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_draw_{};
+};
+
+// Takes the diffs in any order from any thread, prints them in corpus
+// order, adds them up and shows progress. Bounds the diffs held back: a
+// worker waits before starting a log too far ahead of the printed ones.
+class OrderedCollector {
+ public:
+  OrderedCollector(std::size_t window, DiffPrinter& printer, Progress& progress)
+      : window_(window), printer_(printer), progress_(progress) {}
+
+  // Blocks until the log at `index` is near enough to the printed ones.
+  void WaitForRoom(std::size_t index) {
+    absl::MutexLock lock(&mu_);
+    auto near = [this, index]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return index < next_ + window_;
+    };
+    mu_.Await(absl::Condition(&near));
+  }
+
+  void Deliver(std::size_t index, v1::LogDiff diff) {
+    absl::MutexLock lock(&mu_);
+    tally_.Add(index, diff);
+    pending_.emplace(index, std::move(diff));
+    ++done_;
+    for (auto it = pending_.find(next_); it != pending_.end();
+         it = pending_.find(next_)) {
+      printer_.Log(it->second);
+      pending_.erase(it);
+      ++next_;
+    }
+    progress_.Update(done_);
+  }
+
+  v1::DiffSummary Summary() {
+    absl::MutexLock lock(&mu_);
+    return tally_.Summary();
+  }
+  bool AnyChanged() {
+    absl::MutexLock lock(&mu_);
+    return tally_.AnyChanged();
+  }
+  bool AnyFailed() {
+    absl::MutexLock lock(&mu_);
+    return tally_.AnyFailed();
+  }
+
+ private:
+  const std::size_t window_;
+  DiffPrinter& printer_;
+  Progress& progress_;
+  absl::Mutex mu_;
+  std::map<std::size_t, v1::LogDiff> pending_ ABSL_GUARDED_BY(mu_);
+  std::size_t next_ ABSL_GUARDED_BY(mu_) = 0;
+  std::size_t done_ ABSL_GUARDED_BY(mu_) = 0;
+  replay::DiffTally tally_ ABSL_GUARDED_BY(mu_);
+};
+
+// ---- Local replays ----
+
+void RunLocally(const std::vector<CorpusEntry>& corpus, const Sides& sides,
+                int jobs, OrderedCollector& collector) {
+  ParallelFor(corpus.size(), jobs, [&](std::size_t i) {
+    collector.WaitForRoom(i);
+    const CorpusEntry& entry = corpus[i];
+    auto log = LoadLogFile(entry.path);
+    if (!log.ok()) {
+      collector.Deliver(i, replay::FailedLogDiff(entry.name, log.status()));
+    } else if (sides.baseline_mode) {
+      collector.Deliver(i, DiffWithBaseline(entry.name, *log, sides));
+    } else {
+      collector.Deliver(
+          i, replay::DiffUnderRulesets(entry.name, *log, sides.rulesets()));
+    }
+    return true;
+  });
+}
+
+// ---- Through a daemon ----
+
+absl::StatusOr<std::string> UmpireToken(const DiffOptions& o) {
+  std::string token;
+  if (!o.token_file.empty()) {
+    auto text = ReadWholeFile(o.token_file);
+    if (!text.ok()) return text.status();
+    token = *text;
+  } else if (const char* env = std::getenv("GUNBAI_TOKEN")) {
+    token = env;
+  }
+  token = std::string(absl::StripAsciiWhitespace(token));
+  if (token.empty()) {
+    return absl::InvalidArgumentError(
+        "--stored-games needs the umpire's credential: --token-file=FILE or "
+        "GUNBAI_TOKEN");
+  }
+  return token;
+}
+
+absl::StatusOr<std::shared_ptr<grpc::Channel>> OpenDiffChannel(
+    const DiffOptions& o) {
+  std::shared_ptr<grpc::ChannelCredentials> credentials =
+      grpc::InsecureChannelCredentials();
+  if (!o.tls_ca.empty()) {
+    auto ca = ReadWholeFile(o.tls_ca);
+    if (!ca.ok()) return ca.status();
+    grpc::SslCredentialsOptions ssl;
+    ssl.pem_root_certs = *ca;
+    credentials = grpc::SslCredentials(ssl);
+  }
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(256 << 20);
+  args.SetMaxSendMessageSize(64 << 20);
+  return grpc::CreateCustomChannel(o.server, credentials, args);
+}
+
+// The daemon's stored games, for --stored-games.
+class StoredGames {
+ public:
+  StoredGames(std::shared_ptr<grpc::Channel> channel, std::string target,
+              std::string token)
+      : stub_(v1::GameService::NewStub(channel)),
+        target_(std::move(target)),
+        token_(std::move(token)) {}
+
+  // Returns the ids of every stored game, sorted.
+  absl::StatusOr<std::vector<std::string>> List() const {
+    std::vector<std::string> ids;
+    v1::ListGamesRequest request;
+    do {
+      grpc::ClientContext context;
+      Prepare(context);
+      v1::ListGamesResponse response;
+      grpc::Status s = stub_->ListGames(&context, request, &response);
+      if (!s.ok()) return FromGrpcStatus(s, target_);
+      for (const v1::GameListing& g : response.games()) {
+        ids.push_back(g.game_id());
+      }
+      request.set_page_token(response.next_page_token());
+    } while (!request.page_token().empty());
+    return ids;
+  }
+
+  // Returns the log of the stored game `id`.
+  absl::StatusOr<v1::BattleLog> Export(const std::string& id) const {
+    grpc::ClientContext context;
+    Prepare(context);
+    v1::ExportGameRequest request;
+    request.set_game_id(id);
+    v1::ExportGameResponse response;
+    grpc::Status s = stub_->ExportGame(&context, request, &response);
+    if (!s.ok()) return FromGrpcStatus(s, target_);
+    return std::move(*response.mutable_game()->mutable_log());
+  }
+
+ private:
+  void Prepare(grpc::ClientContext& context) const {
+    context.AddMetadata("authorization", "Bearer " + token_);
+    context.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(kAuditDeadlineSeconds));
+  }
+
+  std::unique_ptr<v1::GameService::Stub> stub_;
+  const std::string target_;
+  const std::string token_;
+};
+
+bool IsTransportFailure(const absl::Status& s) {
+  return s.code() == absl::StatusCode::kUnavailable ||
+         s.code() == absl::StatusCode::kDeadlineExceeded ||
+         s.code() == absl::StatusCode::kInternal ||
+         s.code() == absl::StatusCode::kUnknown ||
+         s.code() == absl::StatusCode::kUnimplemented;
+}
+
+// Sends one Diff call for the logs `request` holds, which are the corpus
+// entries `positions`, and delivers their diffs. A log the daemon refuses
+// as too big fails alone; a daemon that cannot be reached stops the run.
+absl::Status SendDiffCall(const DiffOptions& o,
+                          const std::shared_ptr<grpc::Channel>& channel,
+                          const v1::DiffRequest& request,
+                          const std::vector<std::size_t>& positions,
+                          OrderedCollector& collector) {
+  std::vector<bool> delivered(positions.size(), false);
+  const int deadline = 120 + 2 * static_cast<int>(positions.size());
+  absl::Status s = DiffThroughServer(
+      channel, o.server, request, deadline, [&](v1::DiffResponse& response) {
+        const std::size_t k = response.index();
+        if (!response.has_log() || k >= positions.size() || delivered[k]) {
+          return;
+        }
+        delivered[k] = true;
+        collector.Deliver(positions[k], std::move(*response.mutable_log()));
+      });
+  if (!s.ok() && (IsTransportFailure(s) ||
+                  s.code() == absl::StatusCode::kInvalidArgument)) {
+    return s;
+  }
+  for (std::size_t k = 0; k < positions.size(); ++k) {
+    if (delivered[k]) continue;
+    collector.Deliver(
+        positions[k],
+        replay::FailedLogDiff(
+            request.logs(k).name(),
+            s.ok() ? absl::InternalError("the daemon sent no result for it")
+                   : s));
+  }
+  return absl::OkStatus();
+}
+
+// Reads the corpus entries [begin, end) on the pool: the inputs to send,
+// with their baselines; entries that fail to read (or have no baseline) are
+// delivered at once.
+std::vector<std::optional<v1::DiffLogInput>> ReadBatch(
+    const std::vector<CorpusEntry>& corpus, std::size_t begin, std::size_t end,
+    const Sides& sides, const StoredGames* games, int jobs,
+    OrderedCollector& collector) {
+  std::vector<std::optional<v1::DiffLogInput>> inputs(end - begin);
+  ParallelFor(end - begin, jobs, [&](std::size_t k) {
+    const CorpusEntry& entry = corpus[begin + k];
+    auto log = entry.stored_game_id.empty()
+                   ? LoadLogFile(entry.path)
+                   : games->Export(entry.stored_game_id);
+    if (!log.ok()) {
+      collector.Deliver(begin + k,
+                        replay::FailedLogDiff(entry.name, log.status()));
+      return true;
+    }
+    v1::DiffLogInput input;
+    input.set_name(entry.name);
+    if (sides.baseline_mode) {
+      auto it = sides.baseline_files.find(log->header().game_id());
+      if (it == sides.baseline_files.end()) {
+        collector.Deliver(begin + k,
+                          replay::DiffAgainstBaseline(entry.name, *log, nullptr,
+                                                      sides.rulesets()));
+        return true;
+      }
+      auto baseline = LoadBaselineFile(it->second);
+      if (!baseline.ok()) {
+        collector.Deliver(begin + k,
+                          replay::FailedLogDiff(entry.name, baseline.status()));
+        return true;
+      }
+      *input.mutable_baseline() = *std::move(baseline);
+    }
+    *input.mutable_log() = *std::move(log);
+    inputs[k] = std::move(input);
+    return true;
+  });
+  return inputs;
+}
+
+absl::Status RunThroughServer(const DiffOptions& o,
+                              const std::shared_ptr<grpc::Channel>& channel,
+                              const std::vector<CorpusEntry>& corpus,
+                              const Sides& sides, const StoredGames* games,
+                              OrderedCollector& collector) {
+  v1::DiffRequest empty;
+  empty.set_old_ruleset_textproto(sides.old_text);
+  empty.set_new_ruleset_textproto(sides.new_text);
+  empty.set_compare_to_baselines(sides.baseline_mode);
+  for (std::size_t begin = 0; begin < corpus.size(); begin += kLogsPerCall) {
+    const std::size_t end = std::min(corpus.size(), begin + kLogsPerCall);
+    auto inputs =
+        ReadBatch(corpus, begin, end, sides, games, o.jobs, collector);
+    v1::DiffRequest request = empty;
+    std::vector<std::size_t> positions;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      if (!inputs[k].has_value()) continue;
+      if (!positions.empty() &&
+          request.ByteSizeLong() + inputs[k]->ByteSizeLong() >
+              kMaxRequestBytes) {
+        absl::Status s =
+            SendDiffCall(o, channel, request, positions, collector);
+        if (!s.ok()) return s;
+        request = empty;
+        positions.clear();
+      }
+      *request.add_logs() = *std::move(inputs[k]);
+      positions.push_back(begin + k);
+    }
+    if (!positions.empty()) {
+      absl::Status s = SendDiffCall(o, channel, request, positions, collector);
+      if (!s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+int Fail(std::ostream& err, const absl::Status& status, int code) {
+  err << "gunbai: " << status.message() << "\n";
+  return code;
+}
+
+int ExitCodeOf(const absl::Status& status) {
+  return IsTransportFailure(status) ? kExitServer : kExitBadInput;
+}
+
+absl::Status PrepareSides(const DiffOptions& o, Sides& sides) {
+  auto builtin = replay::RulesetCatalog::Builtin();
+  if (!builtin.ok()) return builtin.status();
+  sides.builtin = *std::move(builtin);
+  absl::Status s = LoadSide(o.old_ruleset, sides.old_ruleset, sides.old_text,
+                            sides.old_label);
+  if (!s.ok()) return s;
+  s = LoadSide(o.new_ruleset, sides.new_ruleset, sides.new_text,
+               sides.new_label);
+  if (!s.ok()) return s;
+  sides.baseline_mode = !o.baselines.empty();
+  if (sides.baseline_mode) {
+    auto index = IndexBaselines(o.baselines, o.jobs);
+    if (!index.ok()) return index.status();
+    sides.baseline_files = *std::move(index);
+  }
+  return absl::OkStatus();
+}
+
+std::vector<CorpusEntry> FileEntries(const std::vector<std::string>& paths) {
+  std::vector<CorpusEntry> corpus;
+  for (std::string& path :
+       ExpandPaths(paths, {".textproto", ".txtpb", ".pbtxt", ".txt", ".json",
+                           ".pb", ".binpb"})) {
+    corpus.push_back({path, path, ""});
+  }
+  return corpus;
+}
+
+Progress::Mode ProgressMode(const DiffOptions& o, const std::ostream& err) {
+  if (o.quiet) return Progress::Mode::kNone;
+  if (&err == &std::cerr && isatty(STDERR_FILENO)) return Progress::Mode::kBar;
+  return Progress::Mode::kLines;
+}
+
+}  // namespace
+
+int WorkerCount(int jobs) {
+  if (jobs > 0) return jobs;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void ParallelFor(std::size_t n, int jobs,
+                 const std::function<bool(std::size_t)>& work) {
+  const std::size_t workers =
+      std::min<std::size_t>(n, static_cast<std::size_t>(WorkerCount(jobs)));
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  auto run = [&] {
+    while (!stop.load()) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= n) return;
+      if (!work(i)) stop = true;
+    }
+  };
+  if (workers <= 1) {
+    run();
+    return;
+  }
+  std::vector<std::thread> threads;
+  threads.reserve(workers);
+  for (std::size_t w = 0; w < workers; ++w) threads.emplace_back(run);
+  for (std::thread& t : threads) t.join();
+}
+
+absl::Status DiffRequestLogs(
+    const v1::DiffRequest& request, int jobs,
+    const std::function<bool(std::size_t, v1::LogDiff)>& on_diff) {
+  if (request.compare_to_baselines() &&
+      !request.old_ruleset_textproto().empty()) {
+    return absl::InvalidArgumentError(
+        "compare_to_baselines takes the old side from the baselines; leave "
+        "old_ruleset_textproto empty");
+  }
+  auto builtin = replay::RulesetCatalog::Builtin();
+  if (!builtin.ok()) return builtin.status();
+  std::optional<replay::LoadedRuleset> old_ruleset, new_ruleset;
+  for (auto [text, source, slot] :
+       {std::tuple(&request.old_ruleset_textproto(),
+                   "request.old_ruleset_textproto", &old_ruleset),
+        std::tuple(&request.new_ruleset_textproto(),
+                   "request.new_ruleset_textproto", &new_ruleset)}) {
+    if (text->empty()) continue;
+    auto loaded = replay::LoadRuleset(*text, source);
+    if (!loaded.ok()) return loaded.status();
+    *slot = *std::move(loaded);
+  }
+  const replay::DiffRulesets sides{old_ruleset ? &*old_ruleset : nullptr,
+                                   new_ruleset ? &*new_ruleset : nullptr,
+                                   &*builtin};
+  absl::Mutex mu;
+  bool stopped = false;
+  ParallelFor(request.logs_size(), jobs, [&](std::size_t i) {
+    const v1::DiffLogInput& input = request.logs(static_cast<int>(i));
+    v1::LogDiff diff =
+        request.compare_to_baselines()
+            ? replay::DiffAgainstBaseline(
+                  input.name(), input.log(),
+                  input.has_baseline() ? &input.baseline() : nullptr, sides)
+            : replay::DiffUnderRulesets(input.name(), input.log(), sides);
+    absl::MutexLock lock(&mu);
+    if (stopped) return false;
+    stopped = !on_diff(i, std::move(diff));
+    return !stopped;
+  });
+  return absl::OkStatus();
+}
+
+int RunDiffCli(const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err) {
+  DiffOptions o;
+  std::string error = ParseDiffArgs(args, o);
+  if (error.empty() && !o.help) error = CheckDiffOptions(o);
+  if (!error.empty()) {
+    err << "gunbai diff: " << error
+        << "\nRun `gunbai diff --help` for usage.\n";
+    return kExitBadInput;
+  }
+  if (o.help) {
+    out << kDiffUsage;
+    return kExitClean;
+  }
+  Sides sides;
+  absl::Status prepared = PrepareSides(o, sides);
+  if (!prepared.ok()) return Fail(err, prepared, kExitBadInput);
+  std::vector<CorpusEntry> corpus = FileEntries(o.corpus);
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<StoredGames> games;
+  if (!o.server.empty()) {
+    auto opened = OpenDiffChannel(o);
+    if (!opened.ok()) return Fail(err, opened.status(), kExitBadInput);
+    channel = *opened;
+  }
+  if (o.stored_games) {
+    auto token = UmpireToken(o);
+    if (!token.ok()) return Fail(err, token.status(), kExitBadInput);
+    games = std::make_unique<StoredGames>(channel, o.server, *token);
+    auto ids = games->List();
+    if (!ids.ok()) return Fail(err, ids.status(), ExitCodeOf(ids.status()));
+    for (const std::string& id : *ids) {
+      corpus.push_back({absl::StrCat("game:", id), "", id});
+    }
+  }
+  if (corpus.empty()) {
+    return Fail(err, absl::InvalidArgumentError("the corpus holds no logs"),
+                kExitBadInput);
+  }
+  DiffPrinter printer(out, o.format == "json");
+  Progress progress(err, ProgressMode(o, err), corpus.size());
+  OrderedCollector collector(8 * WorkerCount(o.jobs) + 16, printer, progress);
+  printer.Begin(sides);
+  if (channel == nullptr) {
+    RunLocally(corpus, sides, o.jobs, collector);
+  } else {
+    absl::Status s =
+        RunThroughServer(o, channel, corpus, sides, games.get(), collector);
+    if (!s.ok()) return Fail(err, s, ExitCodeOf(s));
+  }
+  printer.End(collector.Summary());
+  if (collector.AnyFailed()) return kExitBadInput;
+  return collector.AnyChanged() ? kExitFindings : kExitClean;
+}
+
+}  // namespace gunbai::service
