@@ -28,6 +28,14 @@ constexpr absl::string_view kClanNames[kClans] = {"Oda", "Takeda"};
 constexpr int kMovePercent = 35;
 constexpr int kDaimyoUnit = 3;  // The unit number the Daimyo leads.
 
+// Faults are due from a time drawn up to the middle of a game sized by
+// turns, or the first third of one sized by events (whose last turns only
+// move), so that most find a chance to be planted as drawn.
+int FaultWindowEnd(const GeneratorOptions& options) {
+  if (options.turns > 0) return (options.turns + 1) / 2;
+  return std::max(options.target_events, kMinEvents) / 3;
+}
+
 [[noreturn]] void Die(absl::string_view what) {
   std::fprintf(stderr, "game_generator: %.*s\n", static_cast<int>(what.size()),
                what.data());
@@ -44,11 +52,8 @@ GamePlayer::GamePlayer(const GeneratorOptions& options,
       rng_(options.seed),
       target_events_(std::max(options.target_events, kMinEvents)),
       units_per_clan_(std::max(options.units_per_clan, 1)),
-      planner_(
-          options.seed, std::max(options.faults, 0), options.turns > 0 ? 1 : 0,
-          options.turns > 0 ? options.turns
-                            : std::max(options.target_events, kMinEvents) / 2) {
-}
+      planner_(options.seed, std::max(options.faults, 0),
+               options.turns > 0 ? 1 : 0, FaultWindowEnd(options)) {}
 
 int GamePlayer::Uniform(int lo, int hi) {
   const std::uint64_t span = static_cast<std::uint64_t>(hi - lo) + 1;

@@ -193,7 +193,7 @@ class GamePlayer {
   rules::MoraleResult TakeChargeTests(int unit);
   void TakeEndOfTurnTests();
   rules::MoraleResult TakeMoraleTest(int unit, int reason);
-  void FillMoraleFacts(v1::MoraleFacts& facts);
+  void FillMoraleFacts(v1::MoraleTest& test);
   void CarryOutResult(int unit, rules::MoraleResult result, bool was_routing);
   void MakeResultMove(int unit, v1::ResultMoveKind kind);
   void Remove(int unit);

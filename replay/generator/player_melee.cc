@@ -19,6 +19,10 @@ namespace {
 using rules::MoraleResult;
 
 constexpr int kSamuraiChargePercent = 35;
+// A unit with a daimyo charges more often, seeking the enemy daimyo's unit
+// for a duel.
+constexpr int kDaimyoChargePercent = 60;
+constexpr int kChallengePercent = 75;
 constexpr int kSpearChargePercent = 25;
 constexpr int kMissileChargePercent = 8;
 constexpr int kFallShortPercent = 8;
@@ -115,7 +119,9 @@ std::vector<int> GamePlayer::FallShortTargets(int charger) const {
 // charge destroys it unless it falls short), or an enemy free to be charged,
 // a daimyo seeking out the enemy daimyo. Returns true when it charged.
 bool GamePlayer::MaybeCharge(int unit) {
+  const int daimyo = state().AttachedLeader(unit, rules::LeaderKind::kDaimyo);
   const int percent = plans_[unit].missile      ? kMissileChargePercent
+                      : daimyo >= 0             ? kDaimyoChargePercent
                       : MayBecomeFrenzied(unit) ? kSamuraiChargePercent
                                                 : kSpearChargePercent;
   if (!Chance(percent)) return false;
@@ -136,7 +142,6 @@ bool GamePlayer::MaybeCharge(int unit) {
   }
   std::vector<int> targets = ContactTargets(unit);
   if (targets.empty()) return false;
-  const int daimyo = state().AttachedLeader(unit, rules::LeaderKind::kDaimyo);
   if (daimyo >= 0 && Chance(80)) {
     std::vector<int> led;
     for (int t : targets) {
@@ -318,7 +323,9 @@ void GamePlayer::MaybeChallenge(int a, int b) {
   };
   int challenger = leader_of(a);
   int challenged = leader_of(b);
-  if (challenger < 0 || challenged < 0 || !Chance(60)) return;
+  if (challenger < 0 || challenged < 0 || !Chance(kChallengePercent)) {
+    return;
+  }
   // A duel's death would settle a leader-loss roll left out as a fault.
   if (leader_roll_skipped_[challenger] || leader_roll_skipped_[challenged]) {
     return;

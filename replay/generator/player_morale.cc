@@ -59,11 +59,14 @@ void GamePlayer::TakeEndOfTurnTests() {
   }
 }
 
-// Declares now and then the measured facts a test may rest on.
-void GamePlayer::FillMoraleFacts(v1::MoraleFacts& facts) {
+// Declares now and then the measured facts a test may rest on; a test
+// with none declared leaves its facts out.
+void GamePlayer::FillMoraleFacts(v1::MoraleTest& test) {
+  v1::MoraleFacts facts;
   facts.set_uphill_or_in_cover(Chance(10));
   facts.set_general_near(Chance(15));
   facts.set_out_of_command(Chance(8));
+  if (facts.ByteSizeLong() > 0) *test.mutable_facts() = facts;
 }
 
 // Rolls `unit`'s test for `reason` with every claim worked out on the state
@@ -83,7 +86,7 @@ MoraleResult GamePlayer::TakeMoraleTest(int unit, int reason) {
   } else {
     test->add_dice(RollDie());
     test->add_dice(RollDie());
-    FillMoraleFacts(*test->mutable_facts());
+    FillMoraleFacts(*test);
   }
   rules::daimyo::MoraleTestInput in;
   in.unit = unit;

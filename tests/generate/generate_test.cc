@@ -316,7 +316,9 @@ TEST(GenerateTest, GamesSizedByEventsHoldExactlyThatManyEvents) {
       const GeneratedGame game = GenerateGame(options);
       EXPECT_EQ(game.log.events_size(), events);
       // The smallest games have no room for faults.
-      if (events >= 40) EXPECT_EQ(game.faults.size(), faults);
+      if (events >= 40) {
+        EXPECT_EQ(game.faults.size(), static_cast<std::size_t>(faults));
+      }
       const std::vector<Named> found = FindingsOf(Audit(game.log));
       EXPECT_EQ(found, ManifestOf(game))
           << events << " events, " << faults << " faults: found:\n"

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Runs the real `gunbai generate`, then `gunbai audit` on what it wrote:
+# clean games audit with exit 0 in every format; games with planted faults
+# exit 1, and their audit reports exactly the faults the manifest lists
+# (same seq, same rule id) and nothing else; the same options give the same
+# bytes; --help teaches and a bad command line exits 2.
+#
+# Usage: generate_cli_test.sh GUNBAI
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 GUNBAI" >&2
+  exit 2
+fi
+gunbai=$1
+work=$(mktemp -d)
+trap 'rm -rf "${work}"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# Runs "$@" and checks its exit code is $1 (the rest is the command).
+expect_exit() {
+  local want=$1
+  shift
+  local got=0
+  "$@" >"${work}/out" 2>"${work}/err" || got=$?
+  if [[ ${got} -ne ${want} ]]; then
+    fail "exit ${got}, want ${want}: $*"
+    sed 's/^/    /' "${work}/err" >&2
+  fi
+}
+
+# Clean games audit clean, in each format the audit reads.
+for seed in 1 2 3; do
+  game="--seed ${seed} --turns 6 --units 6"
+  expect_exit 0 "${gunbai}" generate ${game} -o "${work}/clean.textproto"
+  expect_exit 0 "${gunbai}" audit "${work}/clean.textproto"
+  expect_exit 0 "${gunbai}" generate ${game} --format=json \
+    -o "${work}/clean.json"
+  expect_exit 0 "${gunbai}" audit "${work}/clean.json"
+  expect_exit 0 "${gunbai}" generate ${game} --format binary \
+    -o "${work}/clean.pb"
+  expect_exit 0 "${gunbai}" audit "${work}/clean.pb"
+  # The same game on standard output, and the same bytes every time.
+  "${gunbai}" generate ${game} >"${work}/stdout.textproto"
+  cmp -s "${work}/clean.textproto" "${work}/stdout.textproto" ||
+    fail "seed ${seed}: -o and standard output differ"
+  "${gunbai}" generate ${game} --format=binary -o "${work}/again.pb"
+  cmp -s "${work}/clean.pb" "${work}/again.pb" ||
+    fail "seed ${seed}: the same options gave different bytes"
+done
+
+# A game sized by events holds that many events.
+expect_exit 0 "${gunbai}" generate --seed 4 --events 300 --units 5 \
+  -o "${work}/sized.textproto"
+expect_exit 0 "${gunbai}" audit "${work}/sized.textproto"
+grep -q "^300 events over" "${work}/out" ||
+  fail "--events 300: $(grep 'events over' "${work}/out")"
+
+# Planted faults: the audit finds exactly the manifest.
+for seed in 5 6 7 8; do
+  for faults in 1 3 5; do
+    name="seed ${seed}, ${faults} faults"
+    expect_exit 0 "${gunbai}" generate --seed "${seed}" --turns 8 --units 7 \
+      --faults "${faults}" --manifest "${work}/planted.jsonl" \
+      -o "${work}/faulty.textproto"
+    expect_exit 1 "${gunbai}" audit "${work}/faulty.textproto"
+    cp "${work}/out" "${work}/report.txt"
+    # What the manifest says must be found: "seq RULE", one a line.
+    sed -E 's/^\{"seq": ([0-9]+), "rule_id": "([^"]+)".*/\1 \2/' \
+      "${work}/planted.jsonl" | sort >"${work}/want"
+    # What the audit found: lines "  seq N  SEVERITY  RULE  [subject]".
+    sed -nE 's/^  seq ([0-9]+)  [A-Z]+  ([^ ]+)  .*/\1 \2/p' \
+      "${work}/report.txt" | sort >"${work}/got"
+    if [[ $(wc -l <"${work}/want") -ne ${faults} ]]; then
+      fail "${name}: the manifest lists $(wc -l <"${work}/want") faults"
+    fi
+    if ! diff -u "${work}/want" "${work}/got" >"${work}/diff"; then
+      fail "${name}: audit findings differ from the manifest"
+      sed 's/^/    /' "${work}/diff" >&2
+    fi
+    grep -qE "events over [0-9]+ turns: [0-9]+ violations?, [0-9]+ disputes?, 0 warnings, 0 unverifiable" \
+      "${work}/report.txt" || fail "${name}: warnings or unverifiable findings"
+  done
+done
+
+# Without --manifest, the manifest goes to standard error.
+"${gunbai}" generate --seed 5 --turns 8 --units 7 --faults 2 \
+  >/dev/null 2>"${work}/manifest.err"
+[[ $(grep -c '"rule_id"' "${work}/manifest.err") -eq 2 ]] ||
+  fail "the manifest is not on standard error"
+
+# Help and usage.
+expect_exit 0 "${gunbai}" generate --help
+grep -q "Exit codes" "${work}/out" || fail "generate --help lacks exit codes"
+grep -q "gunbai generate" <("${gunbai}" --help) ||
+  fail "gunbai --help does not list generate"
+expect_exit 2 "${gunbai}" generate --turns 0
+expect_exit 2 "${gunbai}" generate --units many
+expect_exit 2 "${gunbai}" generate --format=yaml
+expect_exit 2 "${gunbai}" generate --turns 3 --events 40
+expect_exit 2 "${gunbai}" generate --frobnicate 1
+expect_exit 2 "${gunbai}" generate --seed 1 -o "${work}/no/such/dir/game"
+
+if [[ ${failures} -ne 0 ]]; then
+  echo "${failures} failure(s)" >&2
+  exit 1
+fi
+echo "PASS"
