@@ -209,7 +209,11 @@ v1::LogDiff DiffAgainstBaseline(absl::string_view name,
     failed.set_game_id(log.header().game_id());
     return failed;
   }
-  return DiffReports(name, *baseline, *report);
+  v1::LogDiff diff = DiffReports(name, *baseline, *report);
+  // A report saved without outcomes cannot say whether the engine worked
+  // any out: say they were not compared.
+  if (baseline->outcomes_size() == 0) diff.set_outcomes_compared(false);
+  return diff;
 }
 
 void DiffTally::Add(std::size_t position, const v1::LogDiff& diff) {

@@ -56,7 +56,8 @@ gunbai::v1::LogDiff DiffUnderRulesets(absl::string_view name,
                                       const DiffRulesets& rulesets);
 
 // Audits `log` under the new side of `rulesets` (outcomes recorded only when
-// `baseline` has some) and returns DiffReports(baseline, audit). With a null
+// `baseline` has some) and returns DiffReports(baseline, audit), with
+// outcomes_compared false when `baseline` has no outcomes. With a null
 // `baseline` the log is not replayed: status NO_BASELINE.
 gunbai::v1::LogDiff DiffAgainstBaseline(absl::string_view name,
                                         const gunbai::v1::BattleLog& log,

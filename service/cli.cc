@@ -15,6 +15,7 @@
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
 #include "service/audit_client.h"
+#include "service/diff_cli.h"
 #include "service/game_cli.h"
 #include "service/generate_cli.h"
 #include "service/report_format.h"
@@ -40,9 +41,13 @@ Usage:
   gunbai game COMMAND ...        live games on a gunbaid: create, append,
                                  show, watch, export, audit (gunbai game
                                  --help)
-  gunbai dice [--format=text|json] LOG...
+  gunbai dice [--format=text|json] [--server=HOST:PORT] LOG...
                                  dice statistics per clan and player, a
                                  test of fairness, not proof (1: flagged)
+  gunbai diff [options] CORPUS...
+                                 which results of real games change under
+                                 another ruleset, or against saved reports
+                                 of an earlier release (gunbai diff --help)
   gunbai verify GAME             check an exported game for tampering: the
                                  chain of event hashes and, for server dice,
                                  every die against the revealed secret
@@ -66,6 +71,8 @@ Options:
   --at=SEQ               state: show the state right after event SEQ
                          (default: after the last event)
   --digests              state: print the state digest after every event
+  --outcomes             audit: record every outcome worked out (in
+                         --format=json), for baselines of gunbai diff
 
 Examples:
   gunbai audit tests/data/sekigahara.textproto
@@ -90,6 +97,7 @@ struct Options {
   std::string server;
   std::optional<uint64_t> at;
   bool digests = false;
+  bool outcomes = false;
 };
 
 // Splits "--name=value" or "--name value" and fills `options`. Returns an
@@ -117,6 +125,10 @@ std::string ParseArgs(const std::vector<std::string>& args, Options& o) {
     }
     if (name == "help") {
       o.command = "help";
+      continue;
+    }
+    if (name == "outcomes") {
+      o.outcomes = true;
       continue;
     }
     if (name == "digests") {
@@ -236,7 +248,7 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
   if (!o.server.empty()) {
     auto text = RulesetText(o);
     if (!text.ok()) return Fail(err, text.status(), kExitBadInput);
-    report = AuditThroughServer(o.server, *log, *text, 256 << 20);
+    report = AuditThroughServer(o.server, *log, *text, 256 << 20, o.outcomes);
     if (!report.ok()) {
       const bool bad_input =
           report.status().code() == absl::StatusCode::kInvalidArgument;
@@ -246,7 +258,9 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
   } else {
     auto ruleset = LoadRulesetFor(o);
     if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
-    report = replay::AuditLog(*log, *ruleset);
+    replay::AuditOptions options;
+    options.record_outcomes = o.outcomes;
+    report = replay::AuditLog(*log, *ruleset, options);
     if (!report.ok()) return Fail(err, report.status(), kExitBadInput);
   }
   Print(out,
@@ -283,18 +297,25 @@ int RunRuleset(const Options& o, std::ostream& out, std::ostream& err) {
   return kExitClean;
 }
 
-// Runs `gunbai dice [--format=text|json] LOG...`: the dice statistics of
-// one game or a corpus. Exits 1 when a group is flagged.
+// Runs `gunbai dice [--format=text|json] [--server=HOST:PORT] LOG...`: the
+// dice statistics of one game or a corpus, worked out here or by a gunbaid
+// (the same output). Exits 1 when a group is flagged.
 int RunDice(const std::vector<std::string>& args, std::ostream& out,
             std::ostream& err) {
   Options o;
   o.command = "dice";
   std::vector<std::string> paths;
-  for (const std::string& arg : args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
     if (arg == "--format=text" || arg == "--format=json") {
       o.format = arg.substr(sizeof("--format=") - 1);
+    } else if (absl::StartsWith(arg, "--server=")) {
+      o.server = arg.substr(sizeof("--server=") - 1);
+    } else if (arg == "--server" && i + 1 < args.size()) {
+      o.server = args[++i];
     } else if (absl::StartsWith(arg, "--")) {
-      err << "gunbai: dice takes --format=text|json and LOG files, not \""
+      err << "gunbai: dice takes --format=text|json, --server=HOST:PORT and "
+             "LOG files, not \""
           << arg << "\"\n";
       return kExitBadInput;
     } else {
@@ -309,7 +330,19 @@ int RunDice(const std::vector<std::string>& args, std::ostream& out,
     if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
     logs.push_back(*std::move(log));
   }
-  auto report = replay::SummarizeDice(logs);
+  absl::StatusOr<replay::DiceReport> report;
+  if (o.server.empty()) {
+    report = replay::SummarizeDice(logs);
+  } else {
+    auto remote = DiceStatsThroughServer(o.server, logs, 256 << 20);
+    if (!remote.ok()) {
+      const bool bad_input =
+          remote.status().code() == absl::StatusCode::kInvalidArgument;
+      return Fail(err, remote.status(),
+                  bad_input ? kExitBadInput : kExitServer);
+    }
+    report = replay::DiceReportFromProto(*remote);
+  }
   if (!report.ok()) return Fail(err, report.status(), kExitBadInput);
   Print(out, o.format == "json" ? replay::FormatDiceJson(*report)
                                 : replay::FormatDiceText(*report));
@@ -325,6 +358,9 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   }
   if (!args.empty() && args[0] == "dice") {
     return RunDice({args.begin() + 1, args.end()}, out, err);
+  }
+  if (!args.empty() && args[0] == "diff") {
+    return RunDiffCli({args.begin() + 1, args.end()}, out, err);
   }
   if (!args.empty() && args[0] == "generate") {
     return RunGenerateCli({args.begin() + 1, args.end()}, out, err);
