@@ -4,14 +4,18 @@
 #include "rules/builtin_rulesets.h"
 #include "rules/daimyo/engine.h"
 #include "rules/engine.h"
+#include "rules/skf/engine.h"
 
 namespace gunbai::rules {
 
 absl::Span<const RulesetPlugin> RulesetPlugins() {
-  static const auto* const kPlugins = new std::array<RulesetPlugin, 1>{{
+  static const auto* const kPlugins = new std::array<RulesetPlugin, 2>{{
       {"daimyo", "Daimyo, Samurai Wargames Rules 1550-1615",
        DaimyoRulesetText(), &daimyo::ValidateDaimyoRuleset,
        &daimyo::CreateDaimyoEngine},
+      {"skf",
+       "Samurai Knight Fever, page 6 (melee, leader hits); example tables",
+       SkfRulesetText(), &skf::ValidateSkfRuleset, &skf::CreateSkfEngine},
   }};
   return *kPlugins;
 }

@@ -1,0 +1,581 @@
+// The Samurai Knight Fever engine: the order of battle, findings, the turn
+// sequence and the events page 6 does not cover. See skf_engine.h.
+#include "rules/skf/skf_engine.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "rules/skf/engine.h"
+#include "rules/skf/proto_enums.h"
+
+namespace gunbai::rules::skf {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+absl::Status UnitError(int index, const v1::Unit& unit,
+                       absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "order_of_battle.units[%d] (id \"%s\"): %s", index, unit.id(), what));
+}
+
+absl::Status LeaderError(int index, const v1::Leader& leader,
+                         absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "order_of_battle.leaders[%d] (id \"%s\"): %s", index, leader.id(), what));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<SkfEngine>> SkfEngine::Create(
+    const v1::BattleLog& log, Tables tables, const EngineOptions& options,
+    EngineOutput output) {
+  std::unique_ptr<SkfEngine> engine(
+      new SkfEngine(std::move(tables), options, output));
+  absl::Status status = engine->Init(log);
+  if (!status.ok()) return status;
+  return engine;
+}
+
+absl::Status SkfEngine::Init(const v1::BattleLog& log) {
+  const v1::Header& header = log.header();
+  if (header.clans_size() < 2 || header.clans_size() > kMaxClans) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "header.clans: a battle has 2 to %d clans; this log has %d.", kMaxClans,
+        header.clans_size()));
+  }
+  for (int i = 0; i < header.clans_size(); ++i) {
+    const std::string& id = header.clans(i).id();
+    if (id.empty() || FindClan(id) >= 0) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "header.clans[%d]: clan id \"%s\" is %s; give each clan a unique "
+          "id.",
+          i, id, id.empty() ? "empty" : "used twice"));
+    }
+    state_.clans.push_back(id);
+  }
+  const v1::OrderOfBattle& oob = log.order_of_battle();
+  if (oob.units_size() > kMaxUnits || oob.leaders_size() > kMaxLeaders) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "order_of_battle: at most %d units and %d leaders; this log has %d "
+        "and %d.",
+        kMaxUnits, kMaxLeaders, oob.units_size(), oob.leaders_size()));
+  }
+  for (int i = 0; i < oob.units_size(); ++i) {
+    absl::Status s = AddUnit(i, oob.units(i));
+    if (!s.ok()) return s;
+  }
+  for (int i = 0; i < oob.leaders_size(); ++i) {
+    absl::Status s = AddLeader(i, oob.leaders(i));
+    if (!s.ok()) return s;
+  }
+  const std::size_t units = state_.units.size();
+  bases_in_melee_.assign(units, 0);
+  morale_due_.assign(units, MoraleDue::kNone);
+  bases_lost_in_melee_.assign(units, 0);
+  leader_rolls_owed_.assign(state_.leaders.size(), 0);
+  unit_leaders_.assign(units, {});
+  for (std::size_t l = 0; l < state_.leaders.size(); ++l) {
+    const int unit = state_.leaders[l].attached_unit;
+    if (unit >= 0) unit_leaders_[unit].push_back(static_cast<int>(l));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SkfEngine::AddUnit(int i, const v1::Unit& u) {
+  if (u.id().empty()) return UnitError(i, u, "the unit has no id.");
+  if (unit_index_.contains(u.id())) {
+    return UnitError(i, u, "the id is used twice; unit ids are unique.");
+  }
+  UnitProfile p;
+  p.id = u.id();
+  p.name = u.name();
+  p.clan = FindClan(u.clan());
+  if (p.clan < 0) {
+    return UnitError(
+        i, u, absl::StrFormat("clan \"%s\" is not in the header.", u.clan()));
+  }
+  std::optional<TroopType> troop = TroopTypeFromProto(u.troop_type());
+  if (!troop.has_value()) {
+    return UnitError(i, u,
+                     "troop_type is not set (it gives the unit's melee value "
+                     "and victory points).");
+  }
+  p.troop_type = *troop;
+  UnitFacts facts;
+  facts.mobility = MobilityFromProto(u.mobility());
+  facts.quality = QualityFromProto(u.quality());
+  p.mobility = facts.mobility.value_or(Mobility::kFoot);
+  p.quality = facts.quality.value_or(Quality::kSeasoned);
+  if (u.stands() < 1 || u.stands() > static_cast<uint32_t>(kMaxBases)) {
+    return UnitError(i, u,
+                     absl::StrFormat("stands (bases) is %d; a unit has 1 to "
+                                     "%d.",
+                                     u.stands(), kMaxBases));
+  }
+  p.starting_stands = static_cast<int>(u.stands());
+  UnitStatus s;
+  s.stands = p.starting_stands;
+  s.stands_per_rank = p.starting_stands;
+  unit_index_.emplace(p.id, static_cast<int>(state_.profiles.size()));
+  state_.profiles.push_back(std::move(p));
+  state_.units.push_back(s);
+  facts_.push_back(facts);
+  return absl::OkStatus();
+}
+
+absl::Status SkfEngine::AddLeader(int i, const v1::Leader& l) {
+  if (l.id().empty()) return LeaderError(i, l, "the leader has no id.");
+  if (leader_index_.contains(l.id())) {
+    return LeaderError(i, l, "the id is used twice; leader ids are unique.");
+  }
+  LeaderState leader;
+  leader.id = l.id();
+  leader.name = l.name();
+  leader.clan = FindClan(l.clan());
+  if (leader.clan < 0) {
+    return LeaderError(
+        i, l, absl::StrFormat("clan \"%s\" is not in the header.", l.clan()));
+  }
+  leader.kind = l.kind() == v1::LEADER_KIND_DAIMYO ? LeaderKind::kDaimyo
+                                                   : LeaderKind::kGeneral;
+  leader.command_rating =
+      static_cast<int>(std::clamp<uint32_t>(l.command_rating(), 1, 4));
+  if (!l.attached_unit().empty()) {
+    auto it = unit_index_.find(l.attached_unit());
+    if (it == unit_index_.end()) {
+      return LeaderError(i, l,
+                         absl::StrFormat("attached_unit \"%s\" is not a unit "
+                                         "of the order of battle.",
+                                         l.attached_unit()));
+    }
+    if (state_.profiles[it->second].clan != leader.clan) {
+      return LeaderError(i, l,
+                         "the leader is attached to another clan's unit.");
+    }
+    leader.attached_unit = it->second;
+  }
+  leader_index_.emplace(leader.id, static_cast<int>(state_.leaders.size()));
+  state_.leaders.push_back(std::move(leader));
+  return absl::OkStatus();
+}
+
+void SkfEngine::Report(Finding finding) {
+  if (findings_ == nullptr) return;
+  v1::Finding* out = findings_->Add();
+  out->set_seq(seq_);
+  out->set_turn(turn_);
+  out->set_severity(SeverityToProto(finding.severity));
+  out->set_rule_id(std::string(finding.rule_id));
+  out->set_message(std::move(finding.message));
+  out->set_subject(std::move(finding.subject));
+  out->set_claimed(std::move(finding.claimed));
+  out->set_computed(std::move(finding.computed));
+  for (Term& term : finding.trace) {
+    v1::Term* t = out->add_trace();
+    t->set_value(term.value);
+    t->set_label(std::move(term.label));
+    t->set_rule_id(std::string(term.rule_id));
+    t->set_origin(OriginToProto(term.origin));
+  }
+}
+
+void SkfEngine::Violation(absl::string_view rule_id, std::string subject,
+                          std::string message) {
+  Finding f;
+  f.severity = Severity::kViolation;
+  f.rule_id = rule_id;
+  f.subject = std::move(subject);
+  f.message = std::move(message);
+  Report(std::move(f));
+}
+
+void SkfEngine::Unverifiable(absl::string_view rule_id, std::string subject,
+                             std::string message) {
+  Finding f;
+  f.severity = Severity::kUnverifiable;
+  f.rule_id = rule_id;
+  f.subject = std::move(subject);
+  f.message = std::move(message);
+  Report(std::move(f));
+}
+
+void SkfEngine::ReportUncovered(Uncovered kind) {
+  bool& reported = uncovered_reported_[static_cast<int>(kind)];
+  if (reported) return;
+  reported = true;
+  absl::string_view rule_id;
+  absl::string_view what;
+  switch (kind) {
+    case Uncovered::kFiring:
+      rule_id = "skf.uncovered.firing";
+      what =
+          "firing; this and every later firing is replayed as the log "
+          "claims (its hits raise the target's disorder factor, the bases it "
+          "claims lost are removed)";
+      break;
+    case Uncovered::kMovement:
+      rule_id = "skf.uncovered.movement";
+      what = "movement; moves are replayed and not checked";
+      break;
+    case Uncovered::kCharge:
+      rule_id = "skf.uncovered.charge";
+      what = "charges; charge declarations are replayed and not checked";
+      break;
+    case Uncovered::kChallenge:
+      rule_id = "skf.uncovered.challenge";
+      what =
+          "challenges between leaders; they are replayed and not checked, "
+          "and kill no leader";
+      break;
+    case Uncovered::kResultMove:
+      rule_id = "skf.uncovered.result_move";
+      what =
+          "result moves (push backs, routs, pursuits...); they are replayed "
+          "and not checked";
+      break;
+    case Uncovered::kMoraleReason:
+      rule_id = "skf.uncovered.morale_reason";
+      what =
+          "morale checks other than the one after a melee; this check and "
+          "every later one owed by no melee is replayed as the log claims";
+      break;
+  }
+  Unverifiable(rule_id, "",
+               absl::StrCat("Page 6 of Samurai Knight Fever does not cover ",
+                            what, "."));
+}
+
+void SkfEngine::RecordOutcome(absl::string_view subject, absl::string_view kind,
+                              std::string value, Trace* trace) {
+  if (outcomes_ == nullptr) return;
+  v1::Outcome* out = outcomes_->Add();
+  out->set_seq(seq_);
+  out->set_subject(std::string(subject));
+  out->set_kind(std::string(kind));
+  out->set_value(std::move(value));
+  if (trace == nullptr) return;
+  for (Term& term : *trace) {
+    v1::Term* t = out->add_trace();
+    t->set_value(term.value);
+    t->set_label(std::move(term.label));
+    t->set_rule_id(std::string(term.rule_id));
+    t->set_origin(OriginToProto(term.origin));
+  }
+}
+
+int SkfEngine::FindClan(absl::string_view id) const {
+  for (std::size_t i = 0; i < state_.clans.size(); ++i) {
+    if (state_.clans[i] == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int SkfEngine::ResolveUnit(absl::string_view id, absl::string_view role) {
+  auto it = unit_index_.find(id);
+  if (it != unit_index_.end()) return it->second;
+  Violation("log.unit.unknown", std::string(id),
+            absl::StrFormat("The %s \"%s\" is not in the order of battle; "
+                            "the event is skipped. Check the unit id.",
+                            role, id));
+  return -1;
+}
+
+int SkfEngine::ResolveLeader(absl::string_view id) {
+  auto it = leader_index_.find(id);
+  if (it != leader_index_.end()) return it->second;
+  Violation("log.leader.unknown", std::string(id),
+            absl::StrFormat("The leader \"%s\" is not in the order of "
+                            "battle; the event is skipped.",
+                            id));
+  return -1;
+}
+
+bool SkfEngine::UnitOnTable(int unit, absl::string_view what) {
+  if (!state_.units[unit].removed) return true;
+  Violation("log.unit.removed", state_.profiles[unit].id,
+            absl::StrFormat("%s was removed from the table earlier and cannot "
+                            "%s; the event is skipped.",
+                            UnitLabel(state_, unit), what));
+  return false;
+}
+
+bool SkfEngine::TurnInProgress() const {
+  return state_.phase != Phase::kBeforeGame &&
+         state_.phase != Phase::kTurnEnded && state_.phase != Phase::kGameOver;
+}
+
+bool SkfEngine::CheckSequence(const v1::Event& event) {
+  if (state_.any_event && event.seq() <= state_.last_seq) {
+    Violation("log.seq.order", "",
+              absl::StrFormat("Event seq %d follows seq %d; sequence numbers "
+                              "must increase. Renumber the log.",
+                              event.seq(), state_.last_seq));
+  }
+  state_.any_event = true;
+  state_.last_seq = event.seq();
+  if (state_.phase == Phase::kGameOver) {
+    Violation("skf.sequence.after_game_end", "",
+              "This event comes after the end of the game; it is skipped.");
+    return false;
+  }
+  if (event.body_case() == v1::Event::BODY_NOT_SET) {
+    Violation("log.event.empty", "",
+              "The event has no body (turn_start, melee_round, ...); it is "
+              "skipped.");
+    return false;
+  }
+  const bool opens = event.has_turn_start() || event.has_game_end();
+  if (!opens && !TurnInProgress()) {
+    Violation("skf.sequence.outside_turn", "",
+              "This event comes outside a turn (before a turn_start); it is "
+              "replayed anyway.");
+  }
+  if (!event.has_turn_start() && state_.turn > 0 &&
+      event.turn() != static_cast<uint32_t>(state_.turn)) {
+    Violation("log.turn.mismatch", "",
+              absl::StrFormat("The event says turn %d but the game is in turn "
+                              "%d.",
+                              event.turn(), state_.turn));
+  }
+  if (!event.clan().empty() && FindClan(event.clan()) < 0) {
+    Violation("log.clan.unknown", event.clan(),
+              absl::StrFormat("The acting clan \"%s\" is not in the header.",
+                              event.clan()));
+  }
+  return true;
+}
+
+void SkfEngine::Apply(const v1::Event& event) {
+  seq_ = event.seq();
+  turn_ = event.turn();
+  if (!CheckSequence(event)) return;
+  const bool same_melee = event.has_melee_round() && melee_open_ &&
+                          !melee_id_.empty() &&
+                          event.melee_round().melee_id() == melee_id_;
+  if (!same_melee) SettleMelee();
+  // The checks after a melee are taken at once: before the next melee, the
+  // next activation or the end of the turn.
+  if (event.has_melee_round() && !same_melee) {
+    CloseMoraleWindow("the next melee");
+  } else if (event.has_activation()) {
+    CloseMoraleWindow("the next activation");
+  } else if (event.has_turn_start() || event.has_turn_end() ||
+             event.has_game_end()) {
+    CloseMoraleWindow("the end of the turn");
+  }
+  switch (event.body_case()) {
+    case v1::Event::kTurnStart:
+      OnTurnStart(event);
+      break;
+    case v1::Event::kActivation:
+      OnActivation(event);
+      break;
+    case v1::Event::kMove:
+      OnMove(event.move());
+      break;
+    case v1::Event::kCharge:
+      OnCharge(event.charge());
+      break;
+    case v1::Event::kFiring:
+      OnFiring(event.firing());
+      break;
+    case v1::Event::kMeleeRound:
+      OnMeleeRound(event.melee_round());
+      break;
+    case v1::Event::kChallenge:
+      OnChallenge(event.challenge());
+      break;
+    case v1::Event::kMoraleTest:
+      OnMoraleTest(event.morale_test());
+      break;
+    case v1::Event::kLeaderLoss:
+      OnLeaderHit(event.leader_loss());
+      break;
+    case v1::Event::kResultMove:
+      OnResultMove(event.result_move());
+      break;
+    case v1::Event::kRemoval:
+      OnRemoval(event.removal());
+      break;
+    case v1::Event::kTurnEnd:
+      OnTurnEnd();
+      break;
+    case v1::Event::kGameEnd:
+      OnGameEnd();
+      break;
+    case v1::Event::BODY_NOT_SET:
+      break;
+  }
+}
+
+void SkfEngine::OnTurnStart(const v1::Event& event) {
+  if (TurnInProgress()) {
+    Violation("skf.sequence.turn_end_missing", "",
+              absl::StrFormat("Turn %d starts before turn %d ended; the log "
+                              "needs a turn_end.",
+                              event.turn(), state_.turn));
+    CloseTurn();
+  }
+  const int expected = state_.turn + 1;
+  if (event.turn() != static_cast<uint32_t>(expected)) {
+    Violation("skf.sequence.turn_number", "",
+              absl::StrFormat("Turn %d starts after turn %d; turns count up "
+                              "from 1 by one.",
+                              event.turn(), state_.turn));
+  }
+  const std::string& initiative_id = event.turn_start().initiative_clan();
+  const int initiative = FindClan(initiative_id);
+  if (!initiative_id.empty() && initiative < 0) {
+    Violation("log.clan.unknown", initiative_id,
+              absl::StrFormat("The initiative clan \"%s\" is not in the "
+                              "header.",
+                              initiative_id));
+  }
+  const auto& dice = event.turn_start().initiative_dice();
+  CheckDieFaces(absl::MakeConstSpan(dice.data(), dice.size()),
+                "the initiative roll", "", *this);
+  // Turns count on from the log's number, bounded, so one typo does not
+  // shift every later turn.
+  const int turn = static_cast<int>(std::min<uint32_t>(event.turn(), 100000));
+  StartNewTurn(state_, turn, initiative);
+}
+
+void SkfEngine::OnActivation(const v1::Event& event) {
+  const int clan = FindClan(event.clan());
+  if (clan < 0) return;  // CheckSequence reported it.
+  state_.activated_clans |= 1u << clan;
+  state_.active_clan = clan;
+  state_.phase = Phase::kMovement;
+}
+
+void SkfEngine::CloseTurn() {
+  SettleMelee();
+  CloseMoraleWindow("the end of the turn");
+  CheckOwedLeaderRolls();
+  settled_melee_ids_.clear();
+}
+
+void SkfEngine::OnTurnEnd() {
+  if (!TurnInProgress()) {
+    Violation("skf.sequence.outside_turn", "",
+              "A turn_end with no turn in progress.");
+  } else {
+    CloseTurn();
+  }
+  state_.phase = Phase::kTurnEnded;
+  state_.active_clan = -1;
+}
+
+void SkfEngine::OnGameEnd() {
+  if (TurnInProgress()) CloseTurn();
+  state_.phase = Phase::kGameOver;
+}
+
+void SkfEngine::OnMove(const v1::Move& move) {
+  const int unit = ResolveUnit(move.unit(), "moving unit");
+  if (unit < 0 || !UnitOnTable(unit, "move")) return;
+  ReportUncovered(Uncovered::kMovement);
+  state_.units[unit].moved_this_turn = true;
+}
+
+void SkfEngine::OnCharge(const v1::ChargeDeclaration& charge) {
+  const int unit = ResolveUnit(charge.unit(), "charging unit");
+  const int target = ResolveUnit(charge.target(), "charge target");
+  if (unit < 0 || target < 0 || !UnitOnTable(unit, "charge")) return;
+  ReportUncovered(Uncovered::kCharge);
+  DeclareCharge(state_, unit, target);
+}
+
+void SkfEngine::OnFiring(const v1::Firing& firing) {
+  const int firer = ResolveUnit(firing.unit(), "firing unit");
+  const int target = ResolveUnit(firing.target(), "target");
+  if (firer < 0 || target < 0 || !UnitOnTable(firer, "fire") ||
+      !UnitOnTable(target, "be fired at")) {
+    return;
+  }
+  ReportUncovered(Uncovered::kFiring);
+  state_.units[firer].fired_this_turn = true;
+  const int hits =
+      static_cast<int>(std::min<uint32_t>(firing.claimed_hits(), 1000));
+  const int lost = static_cast<int>(
+      std::min<uint32_t>(firing.claimed_stands_lost(), kMaxBases));
+  LandHits(target, hits, lost);
+}
+
+void SkfEngine::OnChallenge(const v1::Challenge& challenge) {
+  if (ResolveLeader(challenge.challenger()) < 0) return;
+  if (ResolveLeader(challenge.challenged()) < 0) return;
+  ReportUncovered(Uncovered::kChallenge);
+}
+
+void SkfEngine::OnResultMove(const v1::ResultMove& move) {
+  const int unit = ResolveUnit(move.unit(), "moving unit");
+  if (unit < 0 || !UnitOnTable(unit, "move")) return;
+  ReportUncovered(Uncovered::kResultMove);
+}
+
+void SkfEngine::OnRemoval(const v1::Removal& removal) {
+  const int unit = ResolveUnit(removal.unit(), "removed unit");
+  if (unit < 0 || !UnitOnTable(unit, "be removed again")) return;
+  UnitStatus& s = state_.units[unit];
+  s.removed = true;
+  s.in_melee = false;
+}
+
+void SkfEngine::LandHits(int unit, int hits, int bases_lost) {
+  UnitStatus& s = state_.units[unit];
+  const int lost = std::clamp(bases_lost, 0, s.stands);
+  s.stands -= lost;
+  s.stands_lost += lost;
+  s.stands_lost_this_turn += lost;
+  // The disorder factor is kept in carried_hits (the state's "hits the
+  // unit carries without losing a stand").
+  s.carried_hits =
+      std::min(s.carried_hits + std::max(hits - lost, 0), kMaxDisorder);
+  s.disordered = s.carried_hits > 0;
+  if (s.stands == 0) {
+    s.removed = true;
+    s.in_melee = false;
+  }
+}
+
+void SkfEngine::Finish() {
+  // A log may stop mid-turn (a game still being played): what falls due by
+  // the end of the turn is not overdue yet, and is listed instead.
+  SettleMelee();
+  if (!TurnInProgress()) return;
+  std::vector<std::string> pending;
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    if (morale_due_[u] == MoraleDue::kOwed) {
+      pending.push_back(state_.profiles[u].id + " a morale check");
+    }
+  }
+  for (std::size_t l = 0; l < state_.leaders.size(); ++l) {
+    if (leader_rolls_owed_[l] > 0) {
+      pending.push_back(state_.leaders[l].id + " a leader-hit roll");
+    }
+  }
+  if (pending.empty()) return;
+  Unverifiable("log.turn_unfinished", "",
+               absl::StrCat("The log stops in the middle of turn ", state_.turn,
+                            "; these fall due and are not checked: ",
+                            absl::StrJoin(pending, "; "), "."));
+}
+
+absl::StatusOr<std::unique_ptr<Engine>> CreateSkfEngine(
+    const v1::BattleLog& log, const v1::Ruleset& data,
+    const EngineOptions& options, EngineOutput output) {
+  absl::StatusOr<Tables> tables =
+      TablesFromProto(data.skf(), absl::StrCat("ruleset ", data.name()));
+  if (!tables.ok()) return tables.status();
+  auto engine = SkfEngine::Create(log, *std::move(tables), options, output);
+  if (!engine.ok()) return engine.status();
+  return std::unique_ptr<Engine>(*std::move(engine));
+}
+
+}  // namespace gunbai::rules::skf
