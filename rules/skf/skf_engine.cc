@@ -75,6 +75,7 @@ absl::Status SkfEngine::Init(const v1::BattleLog& log) {
   }
   const std::size_t units = state_.units.size();
   bases_in_melee_.assign(units, 0);
+  pairings_in_melee_.assign(units, 0);
   morale_due_.assign(units, MoraleDue::kNone);
   bases_lost_in_melee_.assign(units, 0);
   leader_rolls_owed_.assign(state_.leaders.size(), 0);

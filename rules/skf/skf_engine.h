@@ -40,6 +40,8 @@ inline constexpr int kMaxUnits = 100000;
 inline constexpr int kMaxLeaders = 100000;
 inline constexpr int kMaxBases = 64;
 inline constexpr int kMaxDisorder = 1000;
+// Pairings of one melee; more are skipped with a violation.
+inline constexpr int kMaxPairings = 256;
 
 class SkfEngine : public Engine, private FindingSink {
  public:
@@ -78,6 +80,7 @@ class SkfEngine : public Engine, private FindingSink {
   // settled.
   struct Pairing {
     std::uint64_t seq = 0;
+    std::uint32_t turn = 0;
     std::array<int, 2> units = {-1, -1};
     std::array<int, 2> bases = {0, 0};
     // Declared bases in contact with the enemy; 0 when not declared.
@@ -149,7 +152,6 @@ class SkfEngine : public Engine, private FindingSink {
   // Checks the bases of each pairing of the settled melee against the
   // number of pairings its units fought in.
   void CheckBasesAtSettle();
-  int PairingsOf(int unit) const;
   // Reports the checks still owed by the last melee as missing, before
   // `what` (e.g. "the next melee"), and closes the window.
   void CloseMoraleWindow(absl::string_view what);
@@ -192,8 +194,10 @@ class SkfEngine : public Engine, private FindingSink {
   // The modifier names of the pairing being checked (MeleeSideInput spans
   // them).
   std::array<std::vector<std::string>, 2> modifier_names_;
-  // Bases each unit fights with in the open melee, over its pairings.
+  // Bases each unit fights with in the open melee, over its pairings, and
+  // the number of its pairings.
   std::vector<int> bases_in_melee_;
+  std::vector<int> pairings_in_melee_;
   absl::flat_hash_set<std::string> settled_melee_ids_;  // This turn.
 
   // The checks owed by the last melee, until the next melee, activation or

@@ -38,6 +38,7 @@ void SkfEngine::OnMeleeRound(const v1::MeleeRound& round) {
   }
   Pairing pairing;
   pairing.seq = seq_;
+  pairing.turn = turn_;
   pairing.units = {a, b};
   for (int s = 0; s < 2; ++s) {
     const v1::MeleeSide& side = round.sides(s);
@@ -53,6 +54,8 @@ void SkfEngine::OnMeleeRound(const v1::MeleeRound& round) {
   std::array<bool, 2> resolvable = CheckMeleePairing(tables_, input, *this);
   for (int s = 0; s < 2; ++s) resolvable[s] = resolvable[s] && dice_ok[s];
   ResolveHits(round, input, resolvable, pairing);
+  ++pairings_in_melee_[a];
+  ++pairings_in_melee_[b];
   pairings_.push_back(pairing);
 }
 
@@ -75,6 +78,13 @@ bool SkfEngine::StartMelee(const v1::MeleeRound& round, int a, int b) {
                     "a new melee.",
                     melee_id_));
     }
+  }
+  if (static_cast<int>(pairings_.size()) >= kMaxPairings) {
+    Violation("skf.melee.too_many_pairings", round.sides(0).unit(),
+              absl::StrFormat("The melee \"%s\" has more than %d pairings; "
+                              "this one is skipped.",
+                              melee_id_, kMaxPairings));
+    return false;
   }
   if (state_.profiles[a].clan == state_.profiles[b].clan) {
     Violation("skf.melee.enemy", round.sides(0).unit(),
@@ -237,30 +247,25 @@ void SkfEngine::ReportHitDispute(const MeleePairing& input, int side,
   Report(std::move(f));
 }
 
-int SkfEngine::PairingsOf(int unit) const {
-  int n = 0;
-  for (const Pairing& p : pairings_) {
-    if (p.units[0] == unit || p.units[1] == unit) ++n;
-  }
-  return n;
-}
-
 void SkfEngine::CheckBasesAtSettle() {
   const std::uint64_t seq = seq_;
+  const std::uint32_t turn = turn_;
   for (const Pairing& p : pairings_) {
     seq_ = p.seq;  // Findings name the pairing.
+    turn_ = p.turn;
     for (int s = 0; s < 2; ++s) {
       const int unit = p.units[s];
       const int have = state_.units[unit].stands;
       if (p.bases[s] < 1 || p.bases[s] > have) continue;  // Reported.
       const std::string& id = state_.profiles[unit].id;
-      if (PairingsOf(unit) == 1 && p.bases[s] != have) {
+      const int pairings = pairings_in_melee_[unit];
+      if (pairings == 1 && p.bases[s] != have) {
         Violation("skf.melee.bases.all_fight", id,
                   absl::StrFormat("%s fights one enemy with %d of its %d "
                                   "bases; a unit in a single melee fights "
                                   "with all its bases.",
                                   UnitLabel(state_, unit), p.bases[s], have));
-      } else if (PairingsOf(unit) > 1 && p.in_contact[s] > 0 &&
+      } else if (pairings > 1 && p.in_contact[s] > 0 &&
                  p.bases[s] != p.in_contact[s]) {
         Violation("skf.melee.bases.in_contact", id,
                   absl::StrFormat("%s fights %s with %d bases, but %d are in "
@@ -274,6 +279,7 @@ void SkfEngine::CheckBasesAtSettle() {
     }
   }
   seq_ = seq;
+  turn_ = turn;
 }
 
 void SkfEngine::SettleMelee() {
@@ -298,6 +304,7 @@ void SkfEngine::SettleMelee() {
   morale_melee_seq_ = pairings_.empty() ? seq_ : pairings_.front().seq;
   for (int unit : fighters) {
     bases_in_melee_[unit] = 0;
+    pairings_in_melee_[unit] = 0;
     state_.units[unit].fought_this_turn = true;
     if (!state_.units[unit].removed) {
       morale_due_[unit] = MoraleDue::kOwed;

@@ -680,6 +680,39 @@ TEST(SkfEngineTest, BadInputIsFindingsNotACrash) {
   EXPECT_TRUE(run->Unit("oda-sam2").removed);
 }
 
+TEST(SkfEngineTest, MeleeSizeIsBounded) {
+  // 300 pairings of one melee: those past the 256th are skipped, once
+  // reported each, and replay stays quick.
+  v1::BattleLog log = Log(R"pb(
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "oda" }
+    }
+  )pb");
+  for (int i = 0; i < 300; ++i) {
+    v1::Event* e = log.add_events();
+    e->set_seq(2 + i);
+    e->set_turn(1);
+    v1::MeleeRound* round = e->mutable_melee_round();
+    round->set_melee_id("big");
+    for (const char* unit : {"oda-sam2", "tak-ash"}) {
+      v1::MeleeSide* side = round->add_sides();
+      side->set_unit(unit);
+      side->set_stands_fighting(1);
+      side->add_dice(1);
+      side->set_claimed_hits(0);
+    }
+  }
+  auto run = Replay(log);
+  EXPECT_EQ(std::count(run->ids.begin(), run->ids.end(),
+                       "skf.melee.too_many_pairings"),
+            300 - 256);
+  EXPECT_EQ(
+      std::count(run->ids.begin(), run->ids.end(), "skf.melee.pairing_twice"),
+      255);
+}
+
 TEST(SkfEngineTest, UnusableOrderOfBattleIsAnError) {
   v1::BattleLog log = Log("");
   log.mutable_order_of_battle()->mutable_units(0)->set_troop_type(
