@@ -2,19 +2,43 @@
 // the check of its data (gunbai.v1.SkfRules, the umpire's tables) and the
 // engine that replays a log under page 6 of the rules (rules/skf/RULES.md).
 // The pure rules are in rules/skf/melee.h and rules/skf/morale.h; this is
-// the adapter from the log's proto messages to them. Thread-safe: functions
-// only (each Engine is thread-compatible).
+// the adapter from the log's proto messages to them.
+//
+// The engine resolves ids, keeps the turn sequence, groups the pairings of
+// a melee by melee_id and settles the melee when its last pairing is logged
+// (hits land then, all at once), then owes each unit that fought one morale
+// check before the next melee and each leader touching it one leader-hit
+// roll before the end of the turn. What page 6 does not cover (firing,
+// movement, charges, duels, result moves) is replayed as the log claims,
+// with one unverifiable finding per kind. After a disputed outcome it goes
+// on with the claimed one, except at EngineOptions::follow_computed_at_seq.
+// The code: engine.cc (order of battle, findings, sequence, uncovered
+// events), engine_melee.cc, engine_after.cc (morale checks, leader hits),
+// data.cc (the tables).
+// Thread-safe: functions only; each SkfEngine is thread-compatible.
 #ifndef GUNBAI_RULES_SKF_ENGINE_H_
 #define GUNBAI_RULES_SKF_ENGINE_H_
 
+#include <array>
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/ruleset.pb.h"
+#include "rules/battle_state.h"
 #include "rules/engine.h"
+#include "rules/skf/melee.h"
 #include "rules/skf/tables.h"
+#include "rules/types.h"
 
 namespace gunbai::rules {
 
@@ -41,6 +65,184 @@ absl::Status ValidateSkfRuleset(const gunbai::v1::Ruleset& data,
 absl::StatusOr<std::unique_ptr<Engine>> CreateSkfEngine(
     const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
     const EngineOptions& options, EngineOutput output);
+
+// Bounds on a log's order of battle and on a unit's disorder factor.
+inline constexpr int kMaxClans = 32;
+inline constexpr int kMaxUnits = 100000;
+inline constexpr int kMaxLeaders = 100000;
+inline constexpr int kMaxBases = 64;
+inline constexpr int kMaxDisorder = 1000;
+// Pairings of one melee; more are skipped with a violation.
+inline constexpr int kMaxPairings = 256;
+
+// The Samurai Knight Fever Engine (see the top of this file). Prefer
+// CreateSkfEngine; Create takes tables already in domain form (tests).
+class SkfEngine : public Engine, private FindingSink {
+ public:
+  // Builds the starting state from the log's order of battle. Returns
+  // InvalidArgument naming the unit or leader when it is unusable.
+  static absl::StatusOr<std::unique_ptr<SkfEngine>> Create(
+      const gunbai::v1::BattleLog& log, Tables tables,
+      const EngineOptions& options, EngineOutput output);
+
+  void Apply(const gunbai::v1::Event& event) override;
+  void Finish() override;
+  const BattleState& state() const override { return state_; }
+
+ private:
+  // Mechanisms page 6 does not cover, reported once a log each.
+  enum class Uncovered {
+    kFiring,
+    kMovement,
+    kCharge,
+    kChallenge,
+    kResultMove,
+    kMoraleReason,
+  };
+  static constexpr int kUncoveredKinds = 6;
+
+  // Where a unit stands with its check after the last melee.
+  enum class MoraleDue { kNone, kOwed, kTaken };
+
+  // What the order of battle leaves open about a unit.
+  struct UnitFacts {
+    std::optional<Mobility> mobility;
+    std::optional<Quality> quality;
+  };
+
+  // One pairing of the melee being fought; its hits land when the melee is
+  // settled.
+  struct Pairing {
+    std::uint64_t seq = 0;
+    std::uint32_t turn = 0;
+    std::array<int, 2> units = {-1, -1};
+    std::array<int, 2> bases = {0, 0};
+    // Declared bases in contact with the enemy; 0 when not declared.
+    std::array<int, 2> in_contact = {0, 0};
+    std::array<int, 2> hits_taken = {0, 0};
+    std::array<int, 2> bases_lost = {0, 0};
+  };
+
+  SkfEngine(Tables tables, const EngineOptions& options, EngineOutput output)
+      : tables_(std::move(tables)),
+        findings_(output.findings),
+        outcomes_(output.outcomes),
+        follow_computed_seq_(options.follow_computed_at_seq) {}
+
+  absl::Status Init(const gunbai::v1::BattleLog& log);
+  absl::Status AddUnit(int index, const gunbai::v1::Unit& unit);
+  absl::Status AddLeader(int index, const gunbai::v1::Leader& leader);
+
+  // Findings and outcomes.
+  void Report(Finding finding) override;
+  void Violation(absl::string_view rule_id, std::string subject,
+                 std::string message);
+  void Unverifiable(absl::string_view rule_id, std::string subject,
+                    std::string message);
+  void ReportUncovered(Uncovered kind);
+  void RecordOutcome(absl::string_view subject, absl::string_view kind,
+                     std::string value, Trace* trace);
+  bool FollowComputed() const {
+    return follow_computed_seq_ != 0 && seq_ == follow_computed_seq_;
+  }
+
+  // Ids and sequence.
+  int FindClan(absl::string_view id) const;
+  int ResolveUnit(absl::string_view id, absl::string_view role);
+  int ResolveLeader(absl::string_view id);
+  bool UnitOnTable(int unit, absl::string_view what);
+  bool CheckSequence(const gunbai::v1::Event& event);
+  bool TurnInProgress() const;
+
+  // Events page 6 covers only in passing.
+  void OnTurnStart(const gunbai::v1::Event& event);
+  void OnActivation(const gunbai::v1::Event& event);
+  void OnTurnEnd();
+  void OnGameEnd();
+  void CloseTurn();
+  void OnMove(const gunbai::v1::Move& move);
+  void OnCharge(const gunbai::v1::ChargeDeclaration& charge);
+  void OnFiring(const gunbai::v1::Firing& firing);
+  void OnChallenge(const gunbai::v1::Challenge& challenge);
+  void OnResultMove(const gunbai::v1::ResultMove& move);
+  void OnRemoval(const gunbai::v1::Removal& removal);
+  // Lands `hits` on `unit`, `bases_lost` of them as bases lost and the rest
+  // on its disorder factor; a unit with no bases left is removed.
+  void LandHits(int unit, int hits, int bases_lost);
+
+  // Melee (engine_melee.cc).
+  void OnMeleeRound(const gunbai::v1::MeleeRound& round);
+  bool StartMelee(const gunbai::v1::MeleeRound& round, int a, int b);
+  void CheckBases(const gunbai::v1::MeleeRound& round, const Pairing& pairing);
+  bool CheckDice(const gunbai::v1::MeleeSide& side, int unit);
+  MeleePairing PairingInput(const gunbai::v1::MeleeRound& round,
+                            const Pairing& pairing);
+  void ResolveHits(const gunbai::v1::MeleeRound& round,
+                   const MeleePairing& input, std::array<bool, 2> resolvable,
+                   Pairing& pairing);
+  void ReportHitDispute(const MeleePairing& input, int side, uint32_t claimed,
+                        int computed);
+  void SettleMelee();
+  // Checks the bases of each pairing of the settled melee against the
+  // number of pairings its units fought in.
+  void CheckBasesAtSettle();
+  // Reports the checks still owed by the last melee as missing, before
+  // `what` (e.g. "the next melee"), and closes the window.
+  void CloseMoraleWindow(absl::string_view what);
+  int LeadersTouching(int unit) const;
+
+  // After a melee (engine_after.cc).
+  void OnMoraleTest(const gunbai::v1::MoraleTest& test);
+  void CheckMoraleRoll(const gunbai::v1::MoraleTest& test, int unit,
+                       MoraleResult& result);
+  void ReportMoraleDispute(absl::string_view rule_id, int unit,
+                           std::string claimed, std::string computed,
+                           std::string message, Trace trace);
+  void ApplyMoraleResult(int unit, MoraleResult result);
+  void OnLeaderHit(const gunbai::v1::LeaderLossRoll& roll);
+  void CheckOwedLeaderRolls();
+  void KillLeader(int leader);
+
+  Tables tables_;
+  google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
+  google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;
+  std::uint64_t follow_computed_seq_ = 0;
+
+  BattleState state_;
+  std::vector<UnitFacts> facts_;
+  absl::flat_hash_map<std::string, int> unit_index_;
+  absl::flat_hash_map<std::string, int> leader_index_;
+  // The leaders attached to (touching) each unit.
+  std::vector<std::vector<int>> unit_leaders_;
+  std::uint64_t seq_ = 0;
+  std::uint32_t turn_ = 0;
+  std::array<bool, kUncoveredKinds> uncovered_reported_{};
+  bool morale_unchecked_reported_ = false;
+  bool leader_hits_unchecked_reported_ = false;
+
+  // The melee being fought: open from its first pairing until an event
+  // that is not one of its pairings.
+  bool melee_open_ = false;
+  std::string melee_id_;
+  std::vector<Pairing> pairings_;
+  // The modifier names of the pairing being checked (MeleeSideInput spans
+  // them).
+  std::array<std::vector<std::string>, 2> modifier_names_;
+  // Bases each unit fights with in the open melee, over its pairings, and
+  // the number of its pairings.
+  std::vector<int> bases_in_melee_;
+  std::vector<int> pairings_in_melee_;
+  absl::flat_hash_set<std::string> settled_melee_ids_;  // This turn.
+
+  // The checks owed by the last melee, until the next melee, activation or
+  // the end of the turn.
+  std::vector<MoraleDue> morale_due_;
+  std::vector<int> window_units_;
+  std::vector<int> bases_lost_in_melee_;
+  std::uint64_t morale_melee_seq_ = 0;
+  // Leader-hit rolls owed, per leader, until the end of the turn.
+  std::vector<int> leader_rolls_owed_;
+};
 
 }  // namespace gunbai::rules::skf
 

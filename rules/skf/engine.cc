@@ -1,6 +1,6 @@
 // The Samurai Knight Fever engine: the order of battle, findings, the turn
-// sequence and the events page 6 does not cover. See skf_engine.h.
-#include "rules/skf/skf_engine.h"
+// sequence and the events page 6 does not cover. See engine.h.
+#include "rules/skf/engine.h"
 
 #include <algorithm>
 #include <utility>
@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "rules/skf/engine.h"
 #include "rules/skf/proto_enums.h"
 
 namespace gunbai::rules::skf {

@@ -1,13 +1,12 @@
 // The melee part of the Samurai Knight Fever engine: pairings, the bases
-// each fights with, the hits, and the settling of a melee. See
-// skf_engine.h.
+// each fights with, the hits, and the settling of a melee. See engine.h.
 #include <algorithm>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "rules/skf/skf_engine.h"
+#include "rules/skf/engine.h"
 
 namespace gunbai::rules::skf {
 

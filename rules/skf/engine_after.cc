@@ -1,14 +1,14 @@
 // After a melee, in the Samurai Knight Fever engine: the one morale check of
-// every unit that fought and the leader-hit rolls. See skf_engine.h.
+// every unit that fought and the leader-hit rolls. See engine.h.
 #include <algorithm>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "rules/skf/engine.h"
 #include "rules/skf/morale.h"
 #include "rules/skf/proto_enums.h"
-#include "rules/skf/skf_engine.h"
 
 namespace gunbai::rules::skf {
 
