@@ -105,10 +105,12 @@ struct GeneratedGame {
 // Plays a game with `options` and returns its log and the manifest of the
 // faults planted in it. With `turns` set the log holds exactly that many
 // whole turns and game_end; otherwise exactly `target_events` events (the
-// last turns then only move, so that the count comes out exact). Fewer
-// faults than asked are planted only when the game is too small to hold
-// them (no unit left that may make the fault). Aborts the process if the
-// built-in Daimyo ruleset does not load (a broken build).
+// last turns then only move, so that the count comes out exact). A fault
+// that finds no chance to be planted as drawn is planted as a result move
+// nothing owes; fewer faults than asked are planted only when the game is
+// too small to hold them (a game sized by events with no room left, or no
+// unit free to make that move). Aborts the process if the built-in Daimyo
+// ruleset does not load (a broken build).
 GeneratedGame GenerateGame(const GeneratorOptions& options);
 
 // Returns the log of GenerateGame(options): for callers that plant no

@@ -11,7 +11,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "replay/proto_mapping.h"
 #include "rules/daimyo/morale.h"
 
 namespace gunbai::generate::internal {
@@ -74,14 +73,6 @@ std::vector<int> GamePlayer::UnitsOnTable(int clan) const {
     if (plans_[unit].clan == clan && OnTable(unit)) out.push_back(unit);
   }
   return out;
-}
-
-// Returns the unit of the General of `clan`'s enemy: always on the table.
-int GamePlayer::EnemyGeneralUnit(int clan) const {
-  for (int unit = 0; unit < UnitCount(); ++unit) {
-    if (plans_[unit].keeps_table && plans_[unit].clan != clan) return unit;
-  }
-  Die("no enemy General's unit");
 }
 
 bool GamePlayer::MayBecomeFrenzied(int unit) const {

@@ -112,7 +112,6 @@ class GamePlayer {
   bool OnTable(int unit) const { return !status(unit).removed; }
   int UnitCount() const { return static_cast<int>(plans_.size()); }
   std::vector<int> UnitsOnTable(int clan) const;
-  int EnemyGeneralUnit(int clan) const;
   bool MayBecomeFrenzied(int unit) const;
   bool OwesEndOfTurnTest(int unit) const;
   bool OwesNothing(int unit) const;
