@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <iterator>
 #include <map>
@@ -127,7 +128,7 @@ Exit codes:
 
 // Logs sent to the daemon in one Diff call, and the most bytes of logs (and
 // baselines) in one request: well under gunbaid's default 64 MiB.
-constexpr std::size_t kLogsPerCall = 256;
+constexpr std::size_t kLogsPerCall = 64;
 constexpr std::size_t kMaxRequestBytes = std::size_t{24} << 20;
 
 struct DiffOptions {
@@ -939,6 +940,36 @@ std::vector<std::optional<v1::DiffLogInput>> ReadBatch(
   return inputs;
 }
 
+// Packs the inputs read into Diff calls of at most kMaxRequestBytes and
+// sends them in turn.
+absl::Status SendBatch(const DiffOptions& o,
+                       const std::shared_ptr<grpc::Channel>& channel,
+                       const v1::DiffRequest& empty, std::size_t begin,
+                       std::vector<std::optional<v1::DiffLogInput>> inputs,
+                       OrderedCollector& collector) {
+  v1::DiffRequest request = empty;
+  std::vector<std::size_t> positions;
+  std::size_t bytes = 0;
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    if (!inputs[k].has_value()) continue;
+    const std::size_t size = inputs[k]->ByteSizeLong();
+    if (!positions.empty() && bytes + size > kMaxRequestBytes) {
+      absl::Status s = SendDiffCall(o, channel, request, positions, collector);
+      if (!s.ok()) return s;
+      request = empty;
+      positions.clear();
+      bytes = 0;
+    }
+    *request.add_logs() = std::move(*inputs[k]);
+    positions.push_back(begin + k);
+    bytes += size;
+  }
+  if (positions.empty()) return absl::OkStatus();
+  return SendDiffCall(o, channel, request, positions, collector);
+}
+
+// Sends the corpus to the daemon a batch at a time, reading the next batch
+// while the daemon works on the current one.
 absl::Status RunThroughServer(const DiffOptions& o,
                               const std::shared_ptr<grpc::Channel>& channel,
                               const std::vector<CorpusEntry>& corpus,
@@ -948,30 +979,20 @@ absl::Status RunThroughServer(const DiffOptions& o,
   empty.set_old_ruleset_textproto(sides.old_text);
   empty.set_new_ruleset_textproto(sides.new_text);
   empty.set_compare_to_baselines(sides.baseline_mode);
+  auto read = [&](std::size_t begin) {
+    return ReadBatch(corpus, begin,
+                     std::min(corpus.size(), begin + kLogsPerCall), sides,
+                     games, o.jobs, collector);
+  };
+  auto next = std::async(std::launch::async, read, 0);
   for (std::size_t begin = 0; begin < corpus.size(); begin += kLogsPerCall) {
-    const std::size_t end = std::min(corpus.size(), begin + kLogsPerCall);
-    auto inputs =
-        ReadBatch(corpus, begin, end, sides, games, o.jobs, collector);
-    v1::DiffRequest request = empty;
-    std::vector<std::size_t> positions;
-    for (std::size_t k = 0; k < inputs.size(); ++k) {
-      if (!inputs[k].has_value()) continue;
-      if (!positions.empty() &&
-          request.ByteSizeLong() + inputs[k]->ByteSizeLong() >
-              kMaxRequestBytes) {
-        absl::Status s =
-            SendDiffCall(o, channel, request, positions, collector);
-        if (!s.ok()) return s;
-        request = empty;
-        positions.clear();
-      }
-      *request.add_logs() = *std::move(inputs[k]);
-      positions.push_back(begin + k);
+    auto inputs = next.get();
+    if (begin + kLogsPerCall < corpus.size()) {
+      next = std::async(std::launch::async, read, begin + kLogsPerCall);
     }
-    if (!positions.empty()) {
-      absl::Status s = SendDiffCall(o, channel, request, positions, collector);
-      if (!s.ok()) return s;
-    }
+    absl::Status s =
+        SendBatch(o, channel, empty, begin, std::move(inputs), collector);
+    if (!s.ok()) return s;
   }
   return absl::OkStatus();
 }
