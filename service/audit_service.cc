@@ -12,15 +12,19 @@
 
 namespace gunbai::service {
 
-AuditServiceImpl::AuditServiceImpl(replay::LoadedRuleset default_ruleset)
-    : default_ruleset_(std::move(default_ruleset)) {}
+AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets)
+    : rulesets_(rulesets) {}
 
 grpc::Status AuditServiceImpl::AuditLog(
     grpc::ServerContext* context, const gunbai::v1::AuditLogRequest* request,
     gunbai::v1::AuditLogResponse* response) {
   absl::StatusOr<replay::LoadedRuleset> request_ruleset;
-  const replay::LoadedRuleset* ruleset = &default_ruleset_;
-  if (!request->ruleset_textproto().empty()) {
+  const replay::LoadedRuleset* ruleset = nullptr;
+  if (request->ruleset_textproto().empty()) {
+    auto chosen = rulesets_->ForLog(request->log().header());
+    if (!chosen.ok()) return ToGrpcStatus(chosen.status());
+    ruleset = *chosen;
+  } else {
     request_ruleset = replay::LoadRuleset(request->ruleset_textproto(),
                                           "request.ruleset_textproto");
     if (!request_ruleset.ok()) return ToGrpcStatus(request_ruleset.status());

@@ -1,7 +1,7 @@
 // The gunbaid implementation of gunbai.v1.AuditService: each call replays
 // the inline battle log of the request through replay::AuditLog and returns
 // its report. Thread-safe: gRPC calls AuditLog from many threads at once;
-// the default ruleset is loaded once at startup and only read afterwards,
+// the rulesets are loaded once at startup and only read afterwards,
 // and each call owns its replay and any ruleset sent with the request.
 #ifndef GUNBAI_SERVICE_AUDIT_SERVICE_H_
 #define GUNBAI_SERVICE_AUDIT_SERVICE_H_
@@ -15,16 +15,18 @@ namespace gunbai::service {
 
 class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
  public:
-  // Serves audits under `default_ruleset` when a request names none.
-  explicit AuditServiceImpl(replay::LoadedRuleset default_ruleset);
+  // Serves audits under the ruleset of `rulesets` each log's header names,
+  // when a request sends none. `rulesets` must outlive the service.
+  explicit AuditServiceImpl(const replay::RulesetCatalog* rulesets);
 
   AuditServiceImpl(const AuditServiceImpl&) = delete;
   AuditServiceImpl& operator=(const AuditServiceImpl&) = delete;
 
   // Audits `request->log()` under `request->ruleset_textproto()` when it is
-  // set, else under the default ruleset, and fills `response->report()`.
-  // Returns INVALID_ARGUMENT when the ruleset does not parse or the log
-  // cannot be replayed at all; rule violations are findings of an OK reply.
+  // set, else under the catalog's ruleset its header names, and fills
+  // `response->report()`. Returns INVALID_ARGUMENT when the ruleset does not
+  // parse or the log cannot be replayed at all; rule violations are findings of
+  // an OK reply.
   grpc::Status AuditLog(grpc::ServerContext* context,
                         const gunbai::v1::AuditLogRequest* request,
                         gunbai::v1::AuditLogResponse* response) override;
@@ -45,7 +47,7 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
                          gunbai::v1::DiceStatsResponse* response) override;
 
  private:
-  const replay::LoadedRuleset default_ruleset_;
+  const replay::RulesetCatalog* const rulesets_;  // Not owned.
 };
 
 }  // namespace gunbai::service

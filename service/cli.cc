@@ -12,8 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "replay/audit.h"
 #include "replay/dice_stats.h"
+#include "replay/impact.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
+#include "rules/engine.h"
 #include "service/audit_client.h"
 #include "service/diff_cli.h"
 #include "service/game_cli.h"
@@ -32,12 +34,16 @@ constexpr char kUsage[] =
 gunbai reads a battle log (the armies, then every declared action and every
 die rolled, in order), replays it through the rules, and reports every rule
 violation and every disputed outcome with the arithmetic that proves it.
-Built-in rules: Daimyo, Samurai Wargames Rules 1550-1615 (firing).
+Built-in rules: Daimyo, Samurai Wargames Rules 1550-1615 (firing, melee,
+morale), and more (gunbai ruleset --list); each log is replayed under the
+ruleset its header names.
 
 Usage:
   gunbai audit [options] LOG     audit LOG and print the report
   gunbai state [options] LOG     print the battle state after an event
-  gunbai ruleset [--ruleset F]   print the ruleset in use and its digest
+  gunbai ruleset [NAME | --ruleset F | --list]
+                                 print a ruleset (default daimyo) and its
+                                 digest, or list the built-in ones
   gunbai game COMMAND ...        live games on a gunbaid: create, append,
                                  show, watch, export, audit (gunbai game
                                  --help)
@@ -64,7 +70,9 @@ content. "-" reads standard input.
 Options:
   --format=text|json     text for people (default), json for scripts
   --ruleset=FILE         use this ruleset file (text format of
-                         gunbai.v1.Ruleset) instead of the built-in Daimyo
+                         gunbai.v1.Ruleset) instead of the built-in ruleset
+                         the log's header names (header.ruleset.name and
+                         version; a log naming none is a Daimyo log)
   --input-format=auto|text|json|binary
                          how to read LOG (default auto)
   --server=HOST:PORT     audit: let a running gunbaid do the audit
@@ -73,10 +81,16 @@ Options:
   --digests              state: print the state digest after every event
   --outcomes             audit: record every outcome worked out (in
                          --format=json), for baselines of gunbai diff
+  --impact               audit: for each disputed outcome, replay the game
+                         again with the computed outcome and report what
+                         would have gone differently downstream (stands,
+                         routs, removals, leaders, the winner), up to the
+                         first event the corrected game makes impossible
 
 Examples:
   gunbai audit tests/data/sekigahara.textproto
   gunbai audit --format=json game.json > report.json
+  gunbai audit --impact tests/data/nagashino-melee.textproto
   gunbai state --at=12 tests/data/sekigahara.textproto
   gunbai audit --server=127.0.0.1:50051 game.textproto
 
@@ -97,6 +111,8 @@ struct Options {
   std::string server;
   std::optional<uint64_t> at;
   bool digests = false;
+  bool list = false;
+  bool impact = false;
   bool outcomes = false;
 };
 
@@ -127,12 +143,20 @@ std::string ParseArgs(const std::vector<std::string>& args, Options& o) {
       o.command = "help";
       continue;
     }
+    if (name == "digests") {
+      o.digests = true;
+      continue;
+    }
     if (name == "outcomes") {
       o.outcomes = true;
       continue;
     }
-    if (name == "digests") {
-      o.digests = true;
+    if (name == "list") {
+      o.list = true;
+      continue;
+    }
+    if (name == "impact") {
+      o.impact = true;
       continue;
     }
     if (!has_value) {
@@ -231,6 +255,19 @@ absl::StatusOr<replay::LoadedRuleset> LoadRulesetFor(const Options& o) {
   return replay::LoadRuleset(*text, o.ruleset_path);
 }
 
+// The ruleset to replay `log` under: the --ruleset file when given (a log
+// for another ruleset is then refused by the audit), otherwise the built-in
+// ruleset the log's header names.
+absl::StatusOr<replay::LoadedRuleset> RulesetForLog(const Options& o,
+                                                    const v1::BattleLog& log) {
+  if (!o.ruleset_path.empty()) return LoadRulesetFor(o);
+  auto catalog = replay::RulesetCatalog::Builtin();
+  if (!catalog.ok()) return catalog.status();
+  auto chosen = catalog->ForLog(log.header());
+  if (!chosen.ok()) return chosen.status();
+  return **chosen;
+}
+
 int Fail(std::ostream& err, const absl::Status& status, int code) {
   err << "gunbai: " << status.message() << "\n";
   return code;
@@ -245,6 +282,13 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
   auto log = ReadLog(o);
   if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
   absl::StatusOr<v1::AuditReport> report;
+  if (!o.server.empty() && o.impact) {
+    return Fail(err,
+                absl::InvalidArgumentError(
+                    "--impact replays the game on this machine; leave out "
+                    "--server"),
+                kExitBadInput);
+  }
   if (!o.server.empty()) {
     auto text = RulesetText(o);
     if (!text.ok()) return Fail(err, text.status(), kExitBadInput);
@@ -256,12 +300,16 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
                   bad_input ? kExitBadInput : kExitServer);
     }
   } else {
-    auto ruleset = LoadRulesetFor(o);
+    auto ruleset = RulesetForLog(o, *log);
     if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
     replay::AuditOptions options;
     options.record_outcomes = o.outcomes;
     report = replay::AuditLog(*log, *ruleset, options);
     if (!report.ok()) return Fail(err, report.status(), kExitBadInput);
+    if (o.impact) {
+      absl::Status impact = replay::AddImpacts(*log, *ruleset, *report);
+      if (!impact.ok()) return Fail(err, impact, kExitBadInput);
+    }
   }
   Print(out,
         o.format == "json" ? FormatJson(*report) : FormatReportText(*report));
@@ -271,7 +319,7 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
 int RunState(const Options& o, std::ostream& out, std::ostream& err) {
   auto log = ReadLog(o);
   if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
-  auto ruleset = LoadRulesetFor(o);
+  auto ruleset = RulesetForLog(o, *log);
   if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
   if (o.digests) {
     auto digests = replay::StateDigests(*log, *ruleset);
@@ -286,12 +334,23 @@ int RunState(const Options& o, std::ostream& out, std::ostream& err) {
 }
 
 int RunRuleset(const Options& o, std::ostream& out, std::ostream& err) {
-  auto ruleset = LoadRulesetFor(o);
+  if (o.list) {
+    for (const rules::RulesetPlugin& plugin : rules::RulesetPlugins()) {
+      auto ruleset = replay::BuiltinRuleset(plugin.name);
+      if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
+      out << plugin.name << " " << ruleset->data.version() << "  "
+          << plugin.title << "\n  sha256:" << ruleset->digest << "\n";
+    }
+    return kExitClean;
+  }
+  auto ruleset = o.ruleset_path.empty() && !o.log_path.empty()
+                     ? replay::BuiltinRuleset(o.log_path)
+                     : LoadRulesetFor(o);
   if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
   if (o.format == "json") {
     Print(out, FormatJson(ruleset->data));
   } else {
-    out << "ruleset " << ruleset->rules.name << " " << ruleset->rules.version
+    out << "ruleset " << ruleset->data.name() << " " << ruleset->data.version()
         << "\nsha256:" << ruleset->digest << "\n";
   }
   return kExitClean;

@@ -118,9 +118,11 @@ absl::Status CheckSeqsIncrease(const v1::AppendEventsRequest& request,
 }  // namespace
 
 GameServiceImpl::GameServiceImpl(GameStore* store,
-                                 const replay::LoadedRuleset* ruleset,
+                                 const replay::RulesetCatalog* rulesets,
                                  const std::string& umpire_token)
-    : store_(store), ruleset_(ruleset), umpire_hash_(TokenHash(umpire_token)) {}
+    : store_(store),
+      rulesets_(rulesets),
+      umpire_hash_(TokenHash(umpire_token)) {}
 
 void GameServiceImpl::Shutdown() {
   shutting_down_ = true;
@@ -192,7 +194,12 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   game.chain_hashes.clear();
   game.dice_attempts.clear();
   game.findings.Clear();
-  auto replayer = replay::Replayer::Create(game.log, *ruleset_, &game.findings);
+  auto ruleset = rulesets_->ForLog(game.log.header());
+  if (!ruleset.ok()) return ruleset.status();
+  game.ruleset = *ruleset;
+  auto replayer =
+      replay::CreateEngine(game.log, *game.ruleset, replay::AuditOptions(),
+                           rules::EngineOutput{&game.findings, nullptr});
   if (!replayer.ok()) return replayer.status();
   game.replayer = *std::move(replayer);
   bool has_end = false;
@@ -253,8 +260,13 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   v1::BattleLog log;
   *log.mutable_header() = request->header();
   *log.mutable_order_of_battle() = request->order_of_battle();
-  auto state = replay::StateFromOrderOfBattle(log);
-  if (!state.ok()) return ToGrpcStatus(state.status());
+  // The order of battle must be usable under the ruleset the header names.
+  auto ruleset = rulesets_->ForLog(log.header());
+  if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
+  google::protobuf::RepeatedPtrField<v1::Finding> findings;
+  auto engine = replay::CreateEngine(log, **ruleset, replay::AuditOptions(),
+                                     rules::EngineOutput{&findings, nullptr});
+  if (!engine.ok()) return ToGrpcStatus(engine.status());
   GameRecord record;
   record.game_id = request->header().game_id();
   if (record.game_id.empty()) {
@@ -289,7 +301,7 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
     }
     *record.dice.add_player_seeds() = seed;
   }
-  for (const std::string& clan : state->clans) {
+  for (const std::string& clan : (*engine)->state().clans) {
     auto token = NewToken();
     if (!token.ok()) return ToGrpcStatus(token.status());
     record.credential_hashes.emplace_back(clan, TokenHash(*token));
@@ -475,7 +487,7 @@ grpc::Status GameServiceImpl::GetGameState(
   absl::ReaderMutexLock lock(&(*game)->mu);
   std::optional<uint64_t> at;
   if (request->at_seq() > 0) at = request->at_seq();
-  auto state = replay::StateAt((*game)->log, *ruleset_, at);
+  auto state = replay::StateAt((*game)->log, *(*game)->ruleset, at);
   if (!state.ok()) return ToGrpcStatus(state.status());
   *response->mutable_state() = *std::move(state);
   return grpc::Status::OK;
@@ -488,7 +500,7 @@ grpc::Status GameServiceImpl::AuditGame(grpc::ServerContext* context,
   auto game = Authorized(context, request->game_id(), &caller);
   if (!game.ok()) return ToGrpcStatus(game.status());
   absl::ReaderMutexLock lock(&(*game)->mu);
-  auto report = replay::AuditLog((*game)->log, *ruleset_);
+  auto report = replay::AuditLog((*game)->log, *(*game)->ruleset);
   if (!report.ok()) return ToGrpcStatus(report.status());
   *response->mutable_report() = *std::move(report);
   return grpc::Status::OK;

@@ -18,17 +18,18 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
-#include "replay/replayer.h"
 #include "replay/ruleset_loader.h"
+#include "rules/engine.h"
 #include "service/game_store.h"
 
 namespace gunbai::service {
 
 class GameServiceImpl final : public gunbai::v1::GameService::Service {
  public:
-  // `store` and `ruleset` must outlive the service. `umpire_token` is the
-  // credential that may create games and read and append to any game.
-  GameServiceImpl(GameStore* store, const replay::LoadedRuleset* ruleset,
+  // `store` and `rulesets` must outlive the service; each game is replayed
+  // under the ruleset its header names. `umpire_token` is the credential
+  // that may create games and read and append to any game.
+  GameServiceImpl(GameStore* store, const replay::RulesetCatalog* rulesets,
                   const std::string& umpire_token);
 
   grpc::Status CreateGame(grpc::ServerContext* context,
@@ -83,7 +84,9 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
     std::vector<uint64_t> dice_attempts ABSL_GUARDED_BY(mu);
     google::protobuf::RepeatedPtrField<gunbai::v1::Finding> findings
         ABSL_GUARDED_BY(mu);
-    std::unique_ptr<replay::Replayer> replayer ABSL_GUARDED_BY(mu);
+    // The engine of the ruleset the game's header names.
+    const replay::LoadedRuleset* ruleset ABSL_GUARDED_BY(mu) = nullptr;
+    std::unique_ptr<rules::Engine> replayer ABSL_GUARDED_BY(mu);
     std::string dice_key ABSL_GUARDED_BY(mu);
   };
 
@@ -107,7 +110,7 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   gunbai::v1::DiceCommitment DiceFor(const GameRecord& record) const;
 
   GameStore* store_;
-  const replay::LoadedRuleset* ruleset_;
+  const replay::RulesetCatalog* rulesets_;
   const std::string umpire_hash_;
   absl::Mutex games_mu_;
   std::map<std::string, std::unique_ptr<LiveGame>> games_

@@ -76,9 +76,11 @@ Flags (write --flag=value or --flag value):
   --max-message-bytes N    Largest request or reply, in bytes, in both
                            directions. Default 67108864 (64 MiB). A bigger
                            log is refused with RESOURCE_EXHAUSTED.
-  --ruleset FILE           Audit under this ruleset file (text format of
-                           gunbai.v1.Ruleset) instead of the built-in Daimyo
-                           ruleset. A request may still send its own.
+  --ruleset FILE           Use this ruleset file (text format of
+                           gunbai.v1.Ruleset) instead of the built-in ruleset
+                           of its name; each log and game is replayed under
+                           the ruleset its header names (gunbai ruleset
+                           --list). A request may still send its own.
   --help                   Show this text.
 
 Example:
@@ -193,11 +195,14 @@ absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
   return options;
 }
 
-// Returns the built-in Daimyo ruleset, or the one in the file at `path`
-// when it is not empty. Returns NotFound when the file cannot be read and
-// InvalidArgument when it is not a valid ruleset.
-absl::StatusOr<LoadedRuleset> LoadDefaultRuleset(const std::string& path) {
-  if (path.empty()) return gunbai::replay::BuiltinDaimyoRuleset();
+// Returns the built-in rulesets, the one in the file at `path` (when not
+// empty) taking the place of the built-in one of its name. Returns NotFound
+// when the file cannot be read and InvalidArgument when it is not a valid
+// ruleset.
+absl::StatusOr<gunbai::replay::RulesetCatalog> LoadRulesets(
+    const std::string& path) {
+  auto catalog = gunbai::replay::RulesetCatalog::Builtin();
+  if (!catalog.ok() || path.empty()) return catalog;
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   if (!in || !(text << in.rdbuf())) {
@@ -205,7 +210,10 @@ absl::StatusOr<LoadedRuleset> LoadDefaultRuleset(const std::string& path) {
         absl::StrCat("cannot read the ruleset file ", path,
                      "; check the path given to --ruleset."));
   }
-  return gunbai::replay::LoadRuleset(text.str(), path);
+  auto loaded = gunbai::replay::LoadRuleset(text.str(), path);
+  if (!loaded.ok()) return loaded.status();
+  catalog->Replace(*std::move(loaded));
+  return catalog;
 }
 
 // Blocks SIGTERM and SIGINT in this thread and every thread it starts
@@ -319,11 +327,9 @@ int main(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return 0;
   }
-  absl::StatusOr<LoadedRuleset> ruleset =
-      LoadDefaultRuleset(options->ruleset_path);
-  if (!ruleset.ok()) return Fail(ruleset.status());
-  const LoadedRuleset game_ruleset = *ruleset;
-  AuditServiceImpl service(*std::move(ruleset));
+  auto rulesets = LoadRulesets(options->ruleset_path);
+  if (!rulesets.ok()) return Fail(rulesets.status());
+  AuditServiceImpl service(&*rulesets);
   std::unique_ptr<gunbai::service::GameStore> store;
   std::unique_ptr<GameServiceImpl> games;
   auto umpire = gunbai::service::LoadUmpireToken(options->umpire_token_file);
@@ -331,8 +337,7 @@ int main(int argc, char** argv) {
     auto opened = gunbai::service::SqliteGameStore::Open(options->data_dir);
     if (!opened.ok()) return Fail(opened.status());
     store = *std::move(opened);
-    games =
-        std::make_unique<GameServiceImpl>(store.get(), &game_ruleset, *umpire);
+    games = std::make_unique<GameServiceImpl>(store.get(), &*rulesets, *umpire);
   } else if (!options->umpire_token_file.empty()) {
     return Fail(umpire.status());
   } else {
