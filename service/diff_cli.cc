@@ -110,13 +110,22 @@ Examples:
   GUNBAI_TOKEN=$(cat umpire.tok) gunbai diff --server=127.0.0.1:50051 \
       --stored-games --new-ruleset=house.textproto
 
-A changed log reads:
-  season-2024/sekigahara.textproto (game sekigahara-demo): changed in 2
-  events, first at seq 4
-    seq 4  hits of tok-yumi: 0 → 1
-        old   7  stand 1: 3+4 -1 = 6, miss (8+ hits)   daimyo.fire.hit (dice)
-        new   7  stand 1: 3+4 -1 = 6, hit (6+ hits)    daimyo.fire.hit (dice)
-    finding removed: seq 21 DISPUTE daimyo.fire.hit [tok-yumi] ...
+A changed log reads like this (tests/data/sekigahara.textproto with firing
+hit_score 7; under each change, the terms of the two traces that differ):
+  sekigahara.textproto (game sekigahara-demo): changed in 6 events, first
+  at seq 5
+    ...
+    seq 21  hits of tok-yumi: 2 → 3
+        old   7  stand 2: 4+5 -2 = 7, miss (8+ hits)     daimyo.fire.hit
+        ...
+        new   7  stand 2: 4+5 -2 = 7, hit (7+ hits)      daimyo.fire.hit
+        ...
+    finding removed: seq 21 DISPUTE daimyo.fire.hit [tok-yumi] claimed 3
+    hits; computed 2 hits
+and when replay lands a changed outcome (a log that claims none):
+    end of game changed:
+      asai: stands left 4 → 3
+    final state changed: sha256:d33e37c53e21... → sha256:5ce8c9e823c6...
 
 Exit codes:
   0  nothing changed
