@@ -618,12 +618,13 @@ class DiffPrinter {
                                  : sides.old_label)
          << "\n  new: " << sides.new_label << "\n\n";
   }
-  void Log(const v1::LogDiff& diff) {
+  void Log(const v1::LogDiff& diff, bool flush) {
     if (json_) {
       out_ << (logs_ == 0 ? "\n" : ",\n") << CompactJson(diff);
     } else {
       out_ << LogDiffText(diff);
     }
+    if (flush) out_.flush();
     ++logs_;
   }
   void End(const v1::DiffSummary& summary) {
@@ -654,6 +655,15 @@ class Progress {
         step_(std::clamp<std::size_t>(total / 10, 1, 1000)),
         start_(std::chrono::steady_clock::now()) {}
 
+  // Wipes the bar, when one is drawn, before results go to the same
+  // terminal; the next Update draws it again.
+  void Clear() {
+    if (mode_ != Mode::kBar || !drawn_) return;
+    err_ << "\r\x1b[K";
+    err_.flush();
+    drawn_ = false;
+  }
+
   void Update(std::size_t done) {
     if (mode_ == Mode::kNone) return;
     const auto now = std::chrono::steady_clock::now();
@@ -661,10 +671,12 @@ class Progress {
       if (done % step_ == 0 || done == total_) err_ << Line(done, now) << "\n";
       return;
     }
-    if (done != total_ && now - last_draw_ < std::chrono::milliseconds(100)) {
+    if (drawn_ && done != total_ &&
+        now - last_draw_ < std::chrono::milliseconds(100)) {
       return;
     }
     last_draw_ = now;
+    drawn_ = done != total_;
     err_ << "\r" << Bar(done) << " " << Line(done, now) << "\x1b[K";
     if (done == total_) err_ << "\n";
     err_.flush();
@@ -686,8 +698,11 @@ class Progress {
     std::string out = absl::StrFormat("gunbai diff: %d/%d logs, %.1f logs/s",
                                       done, total_, rate);
     if (done < total_ && rate > 0) {
-      absl::StrAppend(
-          &out, absl::StrFormat(", about %.0fs left", (total_ - done) / rate));
+      const int left = static_cast<int>((total_ - done) / rate + 0.5);
+      absl::StrAppend(&out, left < 60
+                                ? absl::StrFormat(", about %ds left", left)
+                                : absl::StrFormat(", about %dm%02ds left",
+                                                  left / 60, left % 60));
     }
     return out;
   }
@@ -698,6 +713,7 @@ class Progress {
   const std::size_t step_;
   const std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_draw_{};
+  bool drawn_ = false;
 };
 
 // Takes the diffs in any order from any thread, prints them in corpus
@@ -705,8 +721,14 @@ class Progress {
 // worker waits before starting a log too far ahead of the printed ones.
 class OrderedCollector {
  public:
-  OrderedCollector(std::size_t window, DiffPrinter& printer, Progress& progress)
-      : window_(window), printer_(printer), progress_(progress) {}
+  // With `shared_terminal` the results and the progress bar go to one
+  // terminal: the bar is wiped before results are printed.
+  OrderedCollector(std::size_t window, DiffPrinter& printer, Progress& progress,
+                   bool shared_terminal)
+      : window_(window),
+        printer_(printer),
+        progress_(progress),
+        shared_terminal_(shared_terminal) {}
 
   // Blocks until the log at `index` is near enough to the printed ones.
   void WaitForRoom(std::size_t index) {
@@ -724,7 +746,8 @@ class OrderedCollector {
     ++done_;
     for (auto it = pending_.find(next_); it != pending_.end();
          it = pending_.find(next_)) {
-      printer_.Log(it->second);
+      if (shared_terminal_) progress_.Clear();
+      printer_.Log(it->second, /*flush=*/shared_terminal_);
       pending_.erase(it);
       ++next_;
     }
@@ -748,6 +771,7 @@ class OrderedCollector {
   const std::size_t window_;
   DiffPrinter& printer_;
   Progress& progress_;
+  const bool shared_terminal_;
   absl::Mutex mu_;
   std::map<std::size_t, v1::LogDiff> pending_ ABSL_GUARDED_BY(mu_);
   std::size_t next_ ABSL_GUARDED_BY(mu_) = 0;
@@ -1163,8 +1187,11 @@ int RunDiffCli(const std::vector<std::string>& args, std::ostream& out,
                 kExitBadInput);
   }
   DiffPrinter printer(out, o.format == "json");
-  Progress progress(err, ProgressMode(o, err), corpus.size());
-  OrderedCollector collector(8 * WorkerCount(o.jobs) + 16, printer, progress);
+  const Progress::Mode mode = ProgressMode(o, err);
+  Progress progress(err, mode, corpus.size());
+  OrderedCollector collector(8 * WorkerCount(o.jobs) + 16, printer, progress,
+                             mode == Progress::Mode::kBar &&
+                                 &out == &std::cout && isatty(STDOUT_FILENO));
   printer.Begin(sides);
   if (channel == nullptr) {
     RunLocally(corpus, sides, o.jobs, collector);
