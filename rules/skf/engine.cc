@@ -309,6 +309,10 @@ bool SkfEngine::TurnInProgress() const {
          state_.phase != Phase::kTurnEnded && state_.phase != Phase::kGameOver;
 }
 
+void SkfEngine::ShowPhase(Phase phase) {
+  if (TurnInProgress()) state_.phase = phase;
+}
+
 bool SkfEngine::CheckSequence(const v1::Event& event) {
   if (state_.any_event && event.seq() <= state_.last_seq) {
     Violation("log.seq.order", "",
@@ -480,6 +484,7 @@ void SkfEngine::OnMove(const v1::Move& move) {
   const int unit = ResolveUnit(move.unit(), "moving unit");
   if (unit < 0 || !UnitOnTable(unit, "move")) return;
   ReportUncovered(Uncovered::kMovement);
+  ShowPhase(Phase::kMovement);
   state_.units[unit].moved_this_turn = true;
 }
 
@@ -488,6 +493,7 @@ void SkfEngine::OnCharge(const v1::ChargeDeclaration& charge) {
   const int target = ResolveUnit(charge.target(), "charge target");
   if (unit < 0 || target < 0 || !UnitOnTable(unit, "charge")) return;
   ReportUncovered(Uncovered::kCharge);
+  ShowPhase(Phase::kMovement);
   DeclareCharge(state_, unit, target);
 }
 
@@ -499,6 +505,7 @@ void SkfEngine::OnFiring(const v1::Firing& firing) {
     return;
   }
   ReportUncovered(Uncovered::kFiring);
+  ShowPhase(Phase::kFiring);
   state_.units[firer].fired_this_turn = true;
   const int hits =
       static_cast<int>(std::min<uint32_t>(firing.claimed_hits(), 1000));

@@ -153,6 +153,9 @@ class SkfEngine : public Engine, private FindingSink {
   bool UnitOnTable(int unit, absl::string_view what);
   bool CheckSequence(const gunbai::v1::Event& event);
   bool TurnInProgress() const;
+  // Shows `phase` in the state (gunbai state) while a turn is in progress;
+  // page 6 gives no turn sequence, so the order of phases is not checked.
+  void ShowPhase(Phase phase);
 
   // Events page 6 covers only in passing.
   void OnTurnStart(const gunbai::v1::Event& event);

@@ -35,6 +35,7 @@ void SkfEngine::OnMeleeRound(const v1::MeleeRound& round) {
       !StartMelee(round, a, b)) {
     return;
   }
+  ShowPhase(Phase::kMelee);
   Pairing pairing;
   pairing.seq = seq_;
   pairing.turn = turn_;
