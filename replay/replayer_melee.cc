@@ -544,6 +544,11 @@ void Replayer::OnRemoval(const v1::Removal& removal) {
 
 void Replayer::CheckMeleeAtTurnEnd() {
   SettleMelee();
+  // A unit that lost its last stand is off the table: its melees are over,
+  // and its opponents are free (they need not fight on next turn).
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    if (state_.units[u].removed) LeaveMelee(static_cast<int>(u));
+  }
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     rules::UnitStatus& s = state_.units[u];
     const std::string& id = state_.profiles[u].id;

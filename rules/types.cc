@@ -23,6 +23,8 @@ absl::string_view TroopTypeName(TroopType t) {
       return "Hatamoto";
     case TroopType::kHeadquarters:
       return "Headquarters";
+    case TroopType::kLegendarySamurai:
+      return "Legendary Samurai";
   }
   return "?";
 }

@@ -510,6 +510,28 @@ TEST(MeleeReplayTest, DrawnMeleeMustFightOnNextTurn) {
               ElementsAre("7:SEVERITY_VIOLATION:daimyo.melee.must_fight"));
 }
 
+TEST(MeleeReplayTest, AUnitDestroyedInMeleeFreesItsOpponent) {
+  // The drawn round of kDrawnRound, but the log claims blue-sam lost all
+  // its 6 stands (0 hits give 0: a dispute). As played blue-sam is off the
+  // table, so red-sam need not fight on in turn 2.
+  std::string events = kDrawnRound;
+  const std::size_t blue = events.find("unit: \"blue-sam\"");
+  events.insert(events.find("claimed_hits: 0", blue),
+                "claimed_stands_lost: 6\n");
+  auto report = AuditOrDie(Game(events + R"pb(
+    events {
+      seq: 7
+      turn: 2
+      turn_end {}
+    }
+  )pb"));
+  // blue-gen, attached to blue-sam, owed a leader-loss roll for the stands
+  // lost and the log has none; no daimyo.melee.must_fight at seq 7.
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("3:SEVERITY_DISPUTE:daimyo.melee.stand_loss",
+                          "4:SEVERITY_VIOLATION:daimyo.leader_loss.missing"));
+}
+
 TEST(MeleeReplayTest, SecondRoundFightsTwoRanksAndOverlaps) {
   // Round 2: 3 in front + 3 behind (6 stands, 3 a rank) = 6, plus overlaps
   // but no more than its 6 stands: 6. red-sam declares 1 overlap and fights
