@@ -15,15 +15,20 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
+#include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/diff.pb.h"
+#include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/audit.h"
 #include "replay/dice_stats.h"
 #include "replay/generator/game_generator.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
+#include "service/audit_service.h"
 #include "service/diff_cli.h"
+#include "service/game_service.h"
 #include "service/report_format.h"
+#include "service/sqlite_game_store.h"
 
 namespace gunbai {
 namespace {
@@ -683,6 +688,116 @@ TEST_F(DiffCliTest, ProgressLinesUnlessQuiet) {
   EXPECT_NE(err.find("gunbai diff: 4/4 logs, "), std::string::npos) << err;
   Run({"--quiet", "--new-ruleset", fire7_, Corpus()}, &out, &err);
   EXPECT_EQ(err, "");
+}
+
+// ---- The daemon's stored games ----
+
+// GameService.ListGames, which `gunbai diff --stored-games` pages through:
+// ids sorted, a page at a time, the umpire only. In process, over a real
+// SQLite store.
+TEST(ListGamesTest, PagesThroughSortedIdsForTheUmpireOnly) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "list_games_store";
+  fs::remove_all(dir);
+  auto store = service::SqliteGameStore::Open(dir.string());
+  ASSERT_TRUE(store.ok()) << store.status();
+  for (const char* id : {"mikatagahara", "anegawa", "kawanakajima"}) {
+    service::GameRecord game;
+    game.game_id = id;
+    game.header.set_game_id(id);
+    ASSERT_TRUE((*store)->CreateGame(game).ok());
+  }
+  auto catalog = replay::RulesetCatalog::Builtin();
+  ASSERT_TRUE(catalog.ok());
+  const std::string umpire = "umpire-credential-0123456789";
+  service::GameServiceImpl games(store->get(), &*catalog, umpire);
+  grpc::ServerBuilder builder;
+  builder.RegisterService(&games);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_NE(server, nullptr);
+  auto stub = v1::GameService::NewStub(
+      server->InProcessChannel(grpc::ChannelArguments()));
+
+  auto list = [&](const std::string& token, const std::string& page_token,
+                  v1::ListGamesResponse* response) {
+    grpc::ClientContext context;
+    if (!token.empty()) {
+      context.AddMetadata("authorization", "Bearer " + token);
+    }
+    v1::ListGamesRequest request;
+    request.set_page_size(2);
+    request.set_page_token(page_token);
+    return stub->ListGames(&context, request, response).error_code();
+  };
+  v1::ListGamesResponse first, second, refused;
+  ASSERT_EQ(list(umpire, "", &first), grpc::StatusCode::OK);
+  ASSERT_EQ(first.games_size(), 2);
+  EXPECT_EQ(first.games(0).game_id(), "anegawa");
+  EXPECT_EQ(first.games(1).game_id(), "kawanakajima");
+  EXPECT_EQ(first.games(0).version(), 0u);
+  EXPECT_FALSE(first.games(0).ended());
+  EXPECT_EQ(first.next_page_token(), "kawanakajima");
+  ASSERT_EQ(list(umpire, first.next_page_token(), &second),
+            grpc::StatusCode::OK);
+  ASSERT_EQ(second.games_size(), 1);
+  EXPECT_EQ(second.games(0).game_id(), "mikatagahara");
+  EXPECT_EQ(second.next_page_token(), "");
+  EXPECT_EQ(list("", "", &refused), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(list("someone-else-0123456789", "", &refused),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(refused.games_size(), 0);
+  server->Shutdown();
+  fs::remove_all(dir);
+}
+
+// AuditService.Diff in process: a reply per log (its position in the
+// request, in any order), then one with the summary of them all.
+TEST(AuditServiceDiffTest, OneReplyPerLogThenTheSummary) {
+  auto catalog = replay::RulesetCatalog::Builtin();
+  ASSERT_TRUE(catalog.ok());
+  service::AuditServiceImpl audits(&*catalog);
+  grpc::ServerBuilder builder;
+  builder.RegisterService(&audits);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_NE(server, nullptr);
+  auto stub = v1::AuditService::NewStub(
+      server->InProcessChannel(grpc::ChannelArguments()));
+
+  v1::DiffRequest request;
+  request.set_new_ruleset_textproto(EditedRulesetText(
+      [](v1::Ruleset& r) { r.mutable_firing()->set_hit_score(7); }));
+  v1::DiffLogInput* seki = request.add_logs();
+  seki->set_name("seki");
+  *seki->mutable_log() = LoadLog(GoldenLog("sekigahara.textproto"));
+  request.add_logs()->set_name("empty");  // fails
+  grpc::ClientContext context;
+  auto reader = stub->Diff(&context, request);
+  std::vector<v1::DiffResponse> replies;
+  v1::DiffResponse reply;
+  while (reader->Read(&reply)) replies.push_back(reply);
+  ASSERT_TRUE(reader->Finish().ok());
+  ASSERT_EQ(replies.size(), 3u);
+  std::vector<bool> seen(2, false);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(replies[i].has_log());
+    seen[replies[i].index()] = true;
+    EXPECT_EQ(replies[i].log().name(), request.logs(replies[i].index()).name());
+  }
+  EXPECT_TRUE(seen[0] && seen[1]);
+  ASSERT_TRUE(replies[2].has_summary());
+  EXPECT_FALSE(replies[2].has_log());
+  EXPECT_EQ(replies[2].summary().logs_total(), 2u);
+  EXPECT_EQ(replies[2].summary().logs_changed(), 1u);
+  EXPECT_EQ(replies[2].summary().outcomes_changed(), 6u);  // worked above
+  EXPECT_EQ(replies[2].summary().failed_size(), 1);
+
+  v1::DiceStatsRequest dice;
+  *dice.add_logs() = seki->log();
+  v1::DiceStatsResponse stats;
+  grpc::ClientContext dice_context;
+  ASSERT_TRUE(stub->DiceStats(&dice_context, dice, &stats).ok());
+  EXPECT_EQ(stats.report().clans_size(), 2);
+  EXPECT_EQ(stats.report().games(), 1);
+  server->Shutdown();
 }
 
 // ---- Dice statistics through the proto ----
