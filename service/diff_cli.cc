@@ -618,12 +618,14 @@ class DiffPrinter {
                                  : sides.old_label)
          << "\n  new: " << sides.new_label << "\n\n";
   }
-  void Log(const v1::LogDiff& diff, bool flush) {
-    if (json_) {
-      out_ << (logs_ == 0 ? "\n" : ",\n") << CompactJson(diff);
-    } else {
-      out_ << LogDiffText(diff);
-    }
+  // Returns the diff of one log as printed. Thread-safe.
+  std::string Render(const v1::LogDiff& diff) const {
+    return json_ ? CompactJson(diff) : LogDiffText(diff);
+  }
+  // Prints the next log, as Render gave it.
+  void Write(const std::string& rendered, bool flush) {
+    if (json_) out_ << (logs_ == 0 ? "\n" : ",\n");
+    out_ << rendered;
     if (flush) out_.flush();
     ++logs_;
   }
@@ -739,15 +741,18 @@ class OrderedCollector {
     mu_.Await(absl::Condition(&near));
   }
 
-  void Deliver(std::size_t index, v1::LogDiff diff) {
+  // Takes the diff of the log at `index`; rendered by the calling thread,
+  // printed once every log before it is.
+  void Deliver(std::size_t index, const v1::LogDiff& diff) {
+    std::string rendered = printer_.Render(diff);
     absl::MutexLock lock(&mu_);
     tally_.Add(index, diff);
-    pending_.emplace(index, std::move(diff));
+    pending_.emplace(index, std::move(rendered));
     ++done_;
     for (auto it = pending_.find(next_); it != pending_.end();
          it = pending_.find(next_)) {
       if (shared_terminal_) progress_.Clear();
-      printer_.Log(it->second, /*flush=*/shared_terminal_);
+      printer_.Write(it->second, /*flush=*/shared_terminal_);
       pending_.erase(it);
       ++next_;
     }
@@ -773,7 +778,8 @@ class OrderedCollector {
   Progress& progress_;
   const bool shared_terminal_;
   absl::Mutex mu_;
-  std::map<std::size_t, v1::LogDiff> pending_ ABSL_GUARDED_BY(mu_);
+  // Rendered logs waiting for the ones before them.
+  std::map<std::size_t, std::string> pending_ ABSL_GUARDED_BY(mu_);
   std::size_t next_ ABSL_GUARDED_BY(mu_) = 0;
   std::size_t done_ ABSL_GUARDED_BY(mu_) = 0;
   replay::DiffTally tally_ ABSL_GUARDED_BY(mu_);
@@ -912,7 +918,7 @@ absl::Status SendDiffCall(const DiffOptions& o,
           return;
         }
         delivered[k] = true;
-        collector.Deliver(positions[k], std::move(*response.mutable_log()));
+        collector.Deliver(positions[k], response.log());
       });
   if (!s.ok() && (IsTransportFailure(s) ||
                   s.code() == absl::StatusCode::kInvalidArgument)) {
