@@ -5,6 +5,8 @@
 // the logs; the traces of the built-in audit give the modifiers.
 #include "replay/diff.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -498,7 +500,8 @@ class DiffCliTest : public ::testing::Test {
     dir_ = fs::path(::testing::TempDir()) /
            absl::StrCat(
                "diff_cli_",
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+               ::testing::UnitTest::GetInstance()->current_test_info()->name(),
+               "_", getpid());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "corpus" / "sub");
     fire7_ = (dir_ / "fire7.textproto").string();
@@ -696,7 +699,8 @@ TEST_F(DiffCliTest, ProgressLinesUnlessQuiet) {
 // ids sorted, a page at a time, the umpire only. In process, over a real
 // SQLite store.
 TEST(ListGamesTest, PagesThroughSortedIdsForTheUmpireOnly) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "list_games_store";
+  const fs::path dir = fs::path(::testing::TempDir()) /
+                       absl::StrCat("list_games_store_", getpid());
   fs::remove_all(dir);
   auto store = service::SqliteGameStore::Open(dir.string());
   ASSERT_TRUE(store.ok()) << store.status();
