@@ -76,7 +76,8 @@ Usage:
       always.
 
 CORPUS is log files and folders, searched recursively for .textproto,
-.txtpb, .pbtxt, .txt, .json, .pb and .binpb: battle logs, or games from
+.txtpb, .pbtxt, .json, .pb and .binpb (a file named on the command line
+may have any name): battle logs, or games from
 `gunbai game export`. Logs are taken in sorted path order, and the output is
 in that order whatever the number of workers.
 
@@ -1066,9 +1067,8 @@ absl::Status PrepareSides(const DiffOptions& o, Sides& sides) {
 
 std::vector<CorpusEntry> FileEntries(const std::vector<std::string>& paths) {
   std::vector<CorpusEntry> corpus;
-  for (std::string& path :
-       ExpandPaths(paths, {".textproto", ".txtpb", ".pbtxt", ".txt", ".json",
-                           ".pb", ".binpb"})) {
+  for (std::string& path : ExpandPaths(paths, {".textproto", ".txtpb", ".pbtxt",
+                                               ".json", ".pb", ".binpb"})) {
     corpus.push_back({path, path, ""});
   }
   return corpus;
