@@ -270,32 +270,6 @@ absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
   return state;
 }
 
-v1::Severity SeverityToProto(rules::Severity s) {
-  switch (s) {
-    case rules::Severity::kViolation:
-      return v1::SEVERITY_VIOLATION;
-    case rules::Severity::kDispute:
-      return v1::SEVERITY_DISPUTE;
-    case rules::Severity::kWarning:
-      return v1::SEVERITY_WARNING;
-    case rules::Severity::kUnverifiable:
-      return v1::SEVERITY_UNVERIFIABLE;
-  }
-  return v1::SEVERITY_UNSPECIFIED;
-}
-
-v1::TermOrigin OriginToProto(rules::Origin o) {
-  switch (o) {
-    case rules::Origin::kComputed:
-      return v1::TERM_ORIGIN_COMPUTED;
-    case rules::Origin::kDeclared:
-      return v1::TERM_ORIGIN_DECLARED;
-    case rules::Origin::kDice:
-      return v1::TERM_ORIGIN_DICE;
-  }
-  return v1::TERM_ORIGIN_UNSPECIFIED;
-}
-
 rules::Formation FormationFromProto(v1::Formation f) {
   switch (f) {
     case v1::FORMATION_COLUMN:

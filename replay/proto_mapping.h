@@ -11,6 +11,7 @@
 #include "gunbai/v1/state.pb.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/firing.h"
+#include "rules/engine.h"
 #include "rules/ruleset.h"
 #include "rules/types.h"
 
@@ -25,8 +26,8 @@ absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
 // Returns the domain troop type; InvalidArgument when unset.
 absl::StatusOr<rules::TroopType> TroopTypeFromProto(gunbai::v1::TroopType t);
 
-gunbai::v1::Severity SeverityToProto(rules::Severity s);
-gunbai::v1::TermOrigin OriginToProto(rules::Origin o);
+using rules::OriginToProto;  // rules/engine.h
+using rules::SeverityToProto;
 rules::Formation FormationFromProto(gunbai::v1::Formation f);
 rules::MoraleResult MoraleResultFromProto(gunbai::v1::MoraleResult r);
 gunbai::v1::MoraleResult MoraleResultToProto(rules::MoraleResult r);

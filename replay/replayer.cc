@@ -40,20 +40,7 @@ absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
 
 void Replayer::RecordOutcome(absl::string_view subject, absl::string_view kind,
                              std::string value, rules::Trace* trace) {
-  if (outcomes_ == nullptr) return;
-  v1::Outcome* out = outcomes_->Add();
-  out->set_seq(seq_);
-  out->set_subject(std::string(subject));
-  out->set_kind(std::string(kind));
-  out->set_value(std::move(value));
-  if (trace == nullptr) return;
-  for (rules::Term& term : *trace) {
-    v1::Term* t = out->add_trace();
-    t->set_value(term.value);
-    t->set_label(std::move(term.label));
-    t->set_rule_id(std::string(term.rule_id));
-    t->set_origin(OriginToProto(term.origin));
-  }
+  rules::AppendOutcome(seq_, subject, kind, std::move(value), trace, outcomes_);
 }
 
 absl::Status Replayer::Init(const v1::BattleLog& log) {
@@ -77,22 +64,7 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
 
 void Replayer::Report(Finding finding) {
   if (finding.severity == Severity::kDispute) ++disputes_;
-  v1::Finding* out = findings_->Add();
-  out->set_seq(seq_);
-  out->set_turn(turn_);
-  out->set_severity(SeverityToProto(finding.severity));
-  out->set_rule_id(std::string(finding.rule_id));
-  out->set_message(std::move(finding.message));
-  out->set_subject(std::move(finding.subject));
-  out->set_claimed(std::move(finding.claimed));
-  out->set_computed(std::move(finding.computed));
-  for (rules::Term& term : finding.trace) {
-    v1::Term* t = out->add_trace();
-    t->set_value(term.value);
-    t->set_label(std::move(term.label));
-    t->set_rule_id(std::string(term.rule_id));
-    t->set_origin(OriginToProto(term.origin));
-  }
+  rules::AppendFinding(std::move(finding), seq_, turn_, *findings_);
 }
 
 void Replayer::Violation(absl::string_view rule_id, std::string subject,

@@ -20,6 +20,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/ruleset.pb.h"
 #include "rules/battle_state.h"
+#include "rules/types.h"
 
 namespace gunbai::rules {
 
@@ -73,6 +74,22 @@ struct RulesetPlugin {
       const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
       const EngineOptions& options, EngineOutput output);
 };
+
+// Helpers every engine uses to write its output (rules/engine.cc).
+gunbai::v1::Severity SeverityToProto(Severity s);
+gunbai::v1::TermOrigin OriginToProto(Origin o);
+
+// Appends `finding` to `out` as the finding of event `seq` of turn `turn`.
+void AppendFinding(
+    Finding finding, std::uint64_t seq, std::uint32_t turn,
+    google::protobuf::RepeatedPtrField<gunbai::v1::Finding>& out);
+
+// Appends an outcome worked out at event `seq` to `out` when it is not null
+// (outcomes were asked for); `trace` may be null.
+void AppendOutcome(
+    std::uint64_t seq, absl::string_view subject, absl::string_view kind,
+    std::string value, Trace* trace,
+    google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* out);
 
 // Every ruleset gunbai knows, Daimyo first (rules/plugins.cc).
 absl::Span<const RulesetPlugin> RulesetPlugins();

@@ -166,22 +166,7 @@ absl::Status SkfEngine::AddLeader(int i, const v1::Leader& l) {
 
 void SkfEngine::Report(Finding finding) {
   if (findings_ == nullptr) return;
-  v1::Finding* out = findings_->Add();
-  out->set_seq(seq_);
-  out->set_turn(turn_);
-  out->set_severity(SeverityToProto(finding.severity));
-  out->set_rule_id(std::string(finding.rule_id));
-  out->set_message(std::move(finding.message));
-  out->set_subject(std::move(finding.subject));
-  out->set_claimed(std::move(finding.claimed));
-  out->set_computed(std::move(finding.computed));
-  for (Term& term : finding.trace) {
-    v1::Term* t = out->add_trace();
-    t->set_value(term.value);
-    t->set_label(std::move(term.label));
-    t->set_rule_id(std::string(term.rule_id));
-    t->set_origin(OriginToProto(term.origin));
-  }
+  AppendFinding(std::move(finding), seq_, turn_, *findings_);
 }
 
 void SkfEngine::Violation(absl::string_view rule_id, std::string subject,
@@ -252,20 +237,7 @@ void SkfEngine::ReportUncovered(Uncovered kind) {
 
 void SkfEngine::RecordOutcome(absl::string_view subject, absl::string_view kind,
                               std::string value, Trace* trace) {
-  if (outcomes_ == nullptr) return;
-  v1::Outcome* out = outcomes_->Add();
-  out->set_seq(seq_);
-  out->set_subject(std::string(subject));
-  out->set_kind(std::string(kind));
-  out->set_value(std::move(value));
-  if (trace == nullptr) return;
-  for (Term& term : *trace) {
-    v1::Term* t = out->add_trace();
-    t->set_value(term.value);
-    t->set_label(std::move(term.label));
-    t->set_rule_id(std::string(term.rule_id));
-    t->set_origin(OriginToProto(term.origin));
-  }
+  AppendOutcome(seq_, subject, kind, std::move(value), trace, outcomes_);
 }
 
 int SkfEngine::FindClan(absl::string_view id) const {

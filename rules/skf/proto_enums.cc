@@ -93,30 +93,4 @@ OddsRounding OddsRoundingFromProto(v1::SkfOddsRounding r) {
   }
 }
 
-v1::Severity SeverityToProto(Severity s) {
-  switch (s) {
-    case Severity::kViolation:
-      return v1::SEVERITY_VIOLATION;
-    case Severity::kDispute:
-      return v1::SEVERITY_DISPUTE;
-    case Severity::kWarning:
-      return v1::SEVERITY_WARNING;
-    case Severity::kUnverifiable:
-      return v1::SEVERITY_UNVERIFIABLE;
-  }
-  return v1::SEVERITY_UNSPECIFIED;
-}
-
-v1::TermOrigin OriginToProto(Origin o) {
-  switch (o) {
-    case Origin::kComputed:
-      return v1::TERM_ORIGIN_COMPUTED;
-    case Origin::kDeclared:
-      return v1::TERM_ORIGIN_DECLARED;
-    case Origin::kDice:
-      return v1::TERM_ORIGIN_DICE;
-  }
-  return v1::TERM_ORIGIN_UNSPECIFIED;
-}
-
 }  // namespace gunbai::rules::skf

@@ -25,9 +25,6 @@ std::optional<Quality> QualityFromProto(gunbai::v1::Quality q);
 MoraleResult MoraleResultFromProto(gunbai::v1::MoraleResult r);
 OddsRounding OddsRoundingFromProto(gunbai::v1::SkfOddsRounding r);
 
-gunbai::v1::Severity SeverityToProto(Severity s);
-gunbai::v1::TermOrigin OriginToProto(Origin o);
-
 }  // namespace gunbai::rules::skf
 
 #endif  // GUNBAI_RULES_SKF_PROTO_ENUMS_H_
