@@ -1,9 +1,7 @@
 #include "service/cli.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -17,6 +15,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 #include "service/audit_client.h"
+#include "service/cli_input.h"
 #include "service/diff_cli.h"
 #include "service/game_cli.h"
 #include "service/generate_cli.h"
@@ -186,31 +185,6 @@ std::string ParseArgs(const std::vector<std::string>& args, Options& o) {
   return "";
 }
 
-absl::StatusOr<std::string> ReadInput(const std::string& path) {
-  std::string data;
-  if (path == "-") {
-    data.assign(std::istreambuf_iterator<char>(std::cin),
-                std::istreambuf_iterator<char>());
-    return data;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(
-        absl::StrCat(path, ": cannot open the file; check the path"));
-  }
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size > static_cast<std::streamoff>(replay::kMaxLogBytes)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": ", size, " bytes is more than the largest accepted input (",
-        replay::kMaxLogBytes, " bytes)"));
-  }
-  in.seekg(0);
-  data.assign(std::istreambuf_iterator<char>(in),
-              std::istreambuf_iterator<char>());
-  return data;
-}
-
 absl::StatusOr<replay::LogFormat> InputFormat(const Options& o) {
   if (o.input_format == "auto") return replay::FormatFromFileName(o.log_path);
   if (o.input_format == "text") return replay::LogFormat::kText;
@@ -229,7 +203,7 @@ absl::StatusOr<v1::BattleLog> ReadLog(const Options& o) {
   }
   auto format = InputFormat(o);
   if (!format.ok()) return format.status();
-  auto bytes = ReadInput(o.log_path);
+  auto bytes = ReadInputFile(o.log_path);
   if (!bytes.ok()) return bytes.status();
   const std::string source = o.log_path == "-" ? "<stdin>" : o.log_path;
   auto log = replay::ParseBattleLog(*bytes, *format, source);
@@ -245,7 +219,7 @@ absl::StatusOr<v1::BattleLog> ReadLog(const Options& o) {
 
 absl::StatusOr<std::string> RulesetText(const Options& o) {
   if (o.ruleset_path.empty()) return std::string();
-  return ReadInput(o.ruleset_path);
+  return ReadInputFile(o.ruleset_path);
 }
 
 absl::StatusOr<replay::LoadedRuleset> LoadRulesetFor(const Options& o) {

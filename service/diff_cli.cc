@@ -8,10 +8,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -38,6 +36,7 @@
 #include "replay/ruleset_loader.h"
 #include "service/audit_client.h"
 #include "service/cli.h"
+#include "service/cli_input.h"
 #include "service/grpc_status.h"
 
 namespace gunbai::service {
@@ -226,28 +225,10 @@ std::string CheckDiffOptions(const DiffOptions& o) {
   return "";
 }
 
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(
-        absl::StrCat(path, ": cannot open the file; check the path"));
-  }
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size > static_cast<std::streamoff>(replay::kMaxLogBytes)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": ", size, " bytes is more than the largest accepted input (",
-        replay::kMaxLogBytes, " bytes)"));
-  }
-  in.seekg(0);
-  return std::string(std::istreambuf_iterator<char>(in),
-                     std::istreambuf_iterator<char>());
-}
-
 // Reads the battle log at `path`, or the log of a game exported from
 // gunbaid. Returns the parser's error (file, line and column) otherwise.
 absl::StatusOr<v1::BattleLog> LoadLogFile(const std::string& path) {
-  auto bytes = ReadWholeFile(path);
+  auto bytes = ReadInputFile(path);
   if (!bytes.ok()) return bytes.status();
   const replay::LogFormat format = replay::FormatFromFileName(path);
   auto log = replay::ParseBattleLog(*bytes, format, path);
@@ -262,7 +243,7 @@ absl::StatusOr<v1::BattleLog> LoadLogFile(const std::string& path) {
 // Reads a saved audit report (gunbai audit --format=json; text and binary
 // by extension too). Fields a later release added are ignored.
 absl::StatusOr<v1::AuditReport> LoadBaselineFile(const std::string& path) {
-  auto bytes = ReadWholeFile(path);
+  auto bytes = ReadInputFile(path);
   if (!bytes.ok()) return bytes.status();
   v1::AuditReport report;
   const replay::LogFormat format = replay::FormatFromFileName(path);
@@ -357,7 +338,7 @@ absl::Status LoadSide(const std::string& path,
     label = "the built-in ruleset each log's header names";
     return absl::OkStatus();
   }
-  auto bytes = ReadWholeFile(path);
+  auto bytes = ReadInputFile(path);
   if (!bytes.ok()) return bytes.status();
   auto loaded = replay::LoadRuleset(*bytes, path);
   if (!loaded.ok()) return loaded.status();
@@ -808,30 +789,12 @@ void RunLocally(const std::vector<CorpusEntry>& corpus, const Sides& sides,
 
 // ---- Through a daemon ----
 
-absl::StatusOr<std::string> UmpireToken(const DiffOptions& o) {
-  std::string token;
-  if (!o.token_file.empty()) {
-    auto text = ReadWholeFile(o.token_file);
-    if (!text.ok()) return text.status();
-    token = *text;
-  } else if (const char* env = std::getenv("GUNBAI_TOKEN")) {
-    token = env;
-  }
-  token = std::string(absl::StripAsciiWhitespace(token));
-  if (token.empty()) {
-    return absl::InvalidArgumentError(
-        "--stored-games needs the umpire's credential: --token-file=FILE or "
-        "GUNBAI_TOKEN");
-  }
-  return token;
-}
-
 absl::StatusOr<std::shared_ptr<grpc::Channel>> OpenDiffChannel(
     const DiffOptions& o) {
   std::shared_ptr<grpc::ChannelCredentials> credentials =
       grpc::InsecureChannelCredentials();
   if (!o.tls_ca.empty()) {
-    auto ca = ReadWholeFile(o.tls_ca);
+    auto ca = ReadInputFile(o.tls_ca);
     if (!ca.ok()) return ca.status();
     grpc::SslCredentialsOptions ssl;
     ssl.pem_root_certs = *ca;
@@ -1179,7 +1142,7 @@ int RunDiffCli(const std::vector<std::string>& args, std::ostream& out,
     channel = *opened;
   }
   if (o.stored_games) {
-    auto token = UmpireToken(o);
+    auto token = ClientToken(o.token_file, "--stored-games");
     if (!token.ok()) return Fail(err, token.status(), kExitBadInput);
     games = std::make_unique<StoredGames>(channel, o.server, *token);
     auto ids = games->List();

@@ -2,8 +2,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,6 +23,7 @@
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
 #include "service/cli.h"
+#include "service/cli_input.h"
 #include "service/grpc_status.h"
 #include "service/report_format.h"
 
@@ -133,33 +132,6 @@ std::string ParseGameArgs(const std::vector<std::string>& args,
   return "";
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(
-        absl::StrCat(path, ": cannot open the file; check the path"));
-  }
-  return std::string(std::istreambuf_iterator<char>(in),
-                     std::istreambuf_iterator<char>());
-}
-
-absl::StatusOr<std::string> Token(const GameOptions& o) {
-  std::string token;
-  if (!o.token_file.empty()) {
-    auto text = ReadFile(o.token_file);
-    if (!text.ok()) return text.status();
-    token = *text;
-  } else if (const char* env = std::getenv("GUNBAI_TOKEN")) {
-    token = env;
-  }
-  token = std::string(absl::StripAsciiWhitespace(token));
-  if (token.empty()) {
-    return absl::InvalidArgumentError(
-        "give a credential with --token-file=FILE or GUNBAI_TOKEN");
-  }
-  return token;
-}
-
 struct Connection {
   std::unique_ptr<v1::GameService::Stub> stub;
   std::string token;
@@ -179,12 +151,12 @@ absl::StatusOr<Connection> Connect(const GameOptions& o) {
     return absl::InvalidArgumentError(
         "give the daemon with --server=HOST:PORT");
   }
-  auto token = Token(o);
+  auto token = ClientToken(o.token_file, "gunbai game");
   if (!token.ok()) return token.status();
   std::shared_ptr<grpc::ChannelCredentials> credentials =
       grpc::InsecureChannelCredentials();
   if (!o.tls_ca.empty()) {
-    auto ca = ReadFile(o.tls_ca);
+    auto ca = ReadInputFile(o.tls_ca);
     if (!ca.ok()) return ca.status();
     grpc::SslCredentialsOptions ssl;
     ssl.pem_root_certs = *ca;
@@ -247,7 +219,7 @@ int Create(const GameOptions& o, std::ostream& out, std::ostream& err) {
                          "gunbai game create needs a LOG with the header and "
                          "the order of battle"));
   }
-  auto bytes = ReadFile(o.file);
+  auto bytes = ReadInputFile(o.file);
   if (!bytes.ok()) return Fail(err, bytes.status());
   auto log = replay::ParseBattleLog(*bytes, replay::FormatFromFileName(o.file),
                                     o.file);
@@ -318,7 +290,7 @@ int Append(const GameOptions& o, std::ostream& out, std::ostream& err) {
                          "gunbai game append needs --game=ID and an EVENTS "
                          "file"));
   }
-  auto bytes = ReadFile(o.file);
+  auto bytes = ReadInputFile(o.file);
   if (!bytes.ok()) return Fail(err, bytes.status());
   auto log = replay::ParseBattleLog(*bytes, replay::FormatFromFileName(o.file),
                                     o.file);
@@ -481,7 +453,7 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
            "> game.textproto)\n";
     return kExitBadInput;
   }
-  auto bytes = ReadFile(args[0]);
+  auto bytes = ReadInputFile(args[0]);
   if (!bytes.ok()) return Fail(err, bytes.status());
   auto game = replay::ParseExportedGame(*bytes, args[0]);
   if (!game.ok()) return Fail(err, game.status());

@@ -627,7 +627,7 @@ case_credentials() {
 
   run no-token "${gunbai}" game show --server="${server}" --game=live-a
   expect_rc 2 "no credential"
-  expect_file_is "${err}" "gunbai: give a credential with --token-file=FILE or GUNBAI_TOKEN
+  expect_file_is "${err}" "gunbai: gunbai game needs a credential: --token-file=FILE or GUNBAI_TOKEN
 " "no credential"
   od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"${work}/wrong.token"
   local denied="gunbai: this credential is neither the umpire's nor a player's of this game
