@@ -546,8 +546,16 @@ void Replayer::CheckMeleeAtTurnEnd() {
   SettleMelee();
   // A unit that lost its last stand is off the table: its melees are over,
   // and its opponents are free (they need not fight on next turn).
-  for (std::size_t u = 0; u < state_.units.size(); ++u) {
-    if (state_.units[u].removed) LeaveMelee(static_cast<int>(u));
+  for (std::size_t i = 0; i < state_.melees.size();) {
+    const rules::MeleeContact& m = state_.melees[i];
+    const int gone = state_.units[m.a].removed   ? m.a
+                     : state_.units[m.b].removed ? m.b
+                                                 : -1;
+    if (gone < 0) {
+      ++i;
+      continue;
+    }
+    LeaveMelee(gone);  // Erases contact i, at least: look at i again.
   }
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     rules::UnitStatus& s = state_.units[u];
