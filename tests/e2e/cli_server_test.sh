@@ -20,6 +20,9 @@ for expected in "${data_dir}"/*.expected.txt; do
   log="${expected%.expected.txt}.textproto"
   [[ -f "${log}" ]] && logs+=("${log}")
 done
+# A Samurai Knight Fever log: the daemon must choose its ruleset by the
+# header, as the CLI does.
+logs+=("${data_dir}/skf-kawanakajima.textproto")
 if [[ ${#logs[@]} -eq 0 ]]; then
   echo "SKIP: no golden logs (NAME.textproto with NAME.expected.txt) in" \
     "${data_dir} yet."
