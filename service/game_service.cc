@@ -289,6 +289,16 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   if (record.settings.dice_mode() == v1::DICE_MODE_UNSPECIFIED) {
     record.settings.set_dice_mode(v1::DICE_MODE_RECORDED);
   }
+  // Server dice roll as many dice as the Daimyo rules ask of each event
+  // (replay/server_dice); other rulesets roll other numbers.
+  if (record.settings.dice_mode() == v1::DICE_MODE_SERVER &&
+      (*ruleset)->data.name() != "daimyo") {
+    return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
+        "settings.dice_mode: server dice know how many dice the Daimyo rules "
+        "roll, not the \"%s\" ruleset's; play this game with recorded dice "
+        "(DICE_MODE_RECORDED); nothing was created",
+        (*ruleset)->data.name())));
+  }
   auto secret = RandomBytes(32);
   if (!secret.ok()) return ToGrpcStatus(secret.status());
   record.secret_hex = absl::BytesToHexString(*secret);

@@ -679,6 +679,40 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
 // a log.seq.order finding), and `gunbai verify` then called the honest
 // export TAMPERED. Seqs order the stream (reads, watches, the chain check),
 // so gunbaid refuses them whatever the policy, and writes nothing.
+// A game is replayed under the ruleset its header names: a Samurai Knight
+// Fever game is created with recorded dice; with server dice (which roll
+// Daimyo's counts) it is refused and nothing is stored; a header naming an
+// unknown ruleset is refused.
+TEST_F(LiveGameTest, GamesOfOtherRulesets) {
+  std::ifstream in(
+      absl::StrCat(GUNBAI_TEST_DATA, "/skf-kawanakajima.textproto"));
+  std::stringstream text;
+  text << in.rdbuf();
+  v1::BattleLog log;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log));
+  v1::CreateGameRequest request;
+  *request.mutable_header() = log.header();
+  request.mutable_header()->set_game_id("live-skf");
+  *request.mutable_order_of_battle() = log.order_of_battle();
+  request.mutable_settings()->set_dice_mode(v1::DICE_MODE_SERVER);
+  v1::CreateGameResponse created;
+  grpc::Status refused = umpire_->Create(request, &created);
+  ExpectCode(refused, grpc::StatusCode::INVALID_ARGUMENT, "skf, server dice");
+  EXPECT_NE(refused.error_message().find("settings.dice_mode"),
+            std::string::npos)
+      << refused.error_message();
+  request.mutable_settings()->set_dice_mode(v1::DICE_MODE_RECORDED);
+  ExpectCode(umpire_->Create(request, &created), grpc::StatusCode::OK,
+             "skf, recorded dice");
+  request.mutable_header()->set_game_id("live-unknown");
+  request.mutable_header()->mutable_ruleset()->set_name("warhammer");
+  grpc::Status unknown = umpire_->Create(request, &created);
+  ExpectCode(unknown, grpc::StatusCode::INVALID_ARGUMENT, "unknown ruleset");
+  EXPECT_NE(unknown.error_message().find("header.ruleset.name"),
+            std::string::npos)
+      << unknown.error_message();
+}
+
 TEST_F(LiveGameTest, RecordGameRefusesSeqThatDoesNotIncrease) {
   CreateGame("live-seq", v1::APPEND_POLICY_RECORD);
   v1::AppendEventsResponse response;
