@@ -1,6 +1,9 @@
 #include "rules/engine.h"
 
+#include <algorithm>
 #include <utility>
+
+#include "absl/strings/str_format.h"
 
 namespace gunbai::rules {
 
@@ -71,6 +74,57 @@ void AppendOutcome(std::uint64_t seq, absl::string_view subject,
   o->set_kind(std::string(kind));
   o->set_value(std::move(value));
   if (trace != nullptr) AppendTrace(*trace, *o->mutable_trace());
+}
+
+namespace {
+
+void LogViolation(FindingSink& sink, absl::string_view rule_id,
+                  std::string subject, std::string message) {
+  Finding f;
+  f.severity = Severity::kViolation;
+  f.rule_id = rule_id;
+  f.subject = std::move(subject);
+  f.message = std::move(message);
+  sink.Report(std::move(f));
+}
+
+}  // namespace
+
+bool CheckEventStart(const v1::Event& event, BattleState& state,
+                     FindingSink& sink) {
+  if (state.any_event && event.seq() <= state.last_seq) {
+    LogViolation(sink, "log.seq.order", "",
+                 absl::StrFormat("Event seq %d follows seq %d; sequence "
+                                 "numbers must increase. Renumber the log.",
+                                 event.seq(), state.last_seq));
+  }
+  state.any_event = true;
+  state.last_seq = event.seq();
+  if (event.body_case() == v1::Event::BODY_NOT_SET) {
+    LogViolation(sink, "log.event.empty", "",
+                 "The event has no body (turn_start, firing, melee_round, "
+                 "...); it is skipped.");
+    return false;
+  }
+  return true;
+}
+
+void CheckEventTurnAndClan(const v1::Event& event, const BattleState& state,
+                           FindingSink& sink) {
+  if (!event.has_turn_start() && state.turn > 0 &&
+      event.turn() != static_cast<uint32_t>(state.turn)) {
+    LogViolation(sink, "log.turn.mismatch", "",
+                 absl::StrFormat("The event says turn %d but the game is in "
+                                 "turn %d.",
+                                 event.turn(), state.turn));
+  }
+  if (!event.clan().empty() && std::find(state.clans.begin(), state.clans.end(),
+                                         event.clan()) == state.clans.end()) {
+    LogViolation(sink, "log.clan.unknown", event.clan(),
+                 absl::StrFormat("The acting clan \"%s\" is not in the "
+                                 "header.",
+                                 event.clan()));
+  }
 }
 
 }  // namespace gunbai::rules

@@ -91,6 +91,18 @@ void AppendOutcome(
     std::string value, Trace* trace,
     google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* out);
 
+// The checks of an event every engine makes the same way, before its own.
+// Reports "log.seq.order" when the seq does not increase (and records it in
+// `state`) and "log.event.empty" when the event has no body. Returns false
+// when the event must be skipped (no body).
+bool CheckEventStart(const gunbai::v1::Event& event, BattleState& state,
+                     FindingSink& sink);
+
+// Reports "log.turn.mismatch" when the event is not dated in the current
+// turn, and "log.clan.unknown" when its acting clan is not in the header.
+void CheckEventTurnAndClan(const gunbai::v1::Event& event,
+                           const BattleState& state, FindingSink& sink);
+
 // Every ruleset gunbai knows, Daimyo first (rules/plugins.cc).
 absl::Span<const RulesetPlugin> RulesetPlugins();
 

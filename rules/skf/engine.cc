@@ -286,23 +286,10 @@ void SkfEngine::ShowPhase(Phase phase) {
 }
 
 bool SkfEngine::CheckSequence(const v1::Event& event) {
-  if (state_.any_event && event.seq() <= state_.last_seq) {
-    Violation("log.seq.order", "",
-              absl::StrFormat("Event seq %d follows seq %d; sequence numbers "
-                              "must increase. Renumber the log.",
-                              event.seq(), state_.last_seq));
-  }
-  state_.any_event = true;
-  state_.last_seq = event.seq();
+  if (!rules::CheckEventStart(event, state_, *this)) return false;
   if (state_.phase == Phase::kGameOver) {
     Violation("skf.sequence.after_game_end", "",
               "This event comes after the end of the game; it is skipped.");
-    return false;
-  }
-  if (event.body_case() == v1::Event::BODY_NOT_SET) {
-    Violation("log.event.empty", "",
-              "The event has no body (turn_start, melee_round, ...); it is "
-              "skipped.");
     return false;
   }
   const bool opens = event.has_turn_start() || event.has_game_end();
@@ -311,18 +298,7 @@ bool SkfEngine::CheckSequence(const v1::Event& event) {
               "This event comes outside a turn (before a turn_start); it is "
               "replayed anyway.");
   }
-  if (!event.has_turn_start() && state_.turn > 0 &&
-      event.turn() != static_cast<uint32_t>(state_.turn)) {
-    Violation("log.turn.mismatch", "",
-              absl::StrFormat("The event says turn %d but the game is in turn "
-                              "%d.",
-                              event.turn(), state_.turn));
-  }
-  if (!event.clan().empty() && FindClan(event.clan()) < 0) {
-    Violation("log.clan.unknown", event.clan(),
-              absl::StrFormat("The acting clan \"%s\" is not in the header.",
-                              event.clan()));
-  }
+  rules::CheckEventTurnAndClan(event, state_, *this);
   return true;
 }
 
