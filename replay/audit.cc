@@ -243,10 +243,8 @@ void Replay::Finish(std::uint64_t events) {
   const rules::BattleState& state = impl_->engine->state();
   report.set_events_replayed(events);
   report.set_turns(static_cast<uint32_t>(state.turn));
-  int disputes = 0;
-  for (const v1::Finding& f : report.findings()) {
-    if (f.severity() == v1::SEVERITY_DISPUTE) ++disputes;
-  }
+  Summarize(report);
+  const uint32_t disputes = report.summary().disputes();
   report.set_branch(
       disputes == 0
           ? "as logged: no outcome was disputed"
@@ -281,7 +279,6 @@ void Replay::Finish(std::uint64_t events) {
           static_cast<uint32_t>(impl_->victory->decided_turn()));
     }
   }
-  Summarize(report);
 }
 
 absl::StatusOr<v1::AuditReport> AuditLog(const v1::BattleLog& log,

@@ -63,7 +63,6 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
 }
 
 void Replayer::Report(Finding finding) {
-  if (finding.severity == Severity::kDispute) ++disputes_;
   rules::AppendFinding(std::move(finding), seq_, turn_, *findings_);
 }
 

@@ -74,7 +74,6 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   void Finish() override;
 
   const rules::BattleState& state() const override { return state_; }
-  int disputes() const { return disputes_; }
   // Returns the unit index for `id`, or -1.
   int FindUnit(absl::string_view id) const;
 
@@ -211,7 +210,6 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   absl::flat_hash_map<std::string, int> leader_index_;
   std::uint64_t seq_ = 0;
   std::uint32_t turn_ = 0;
-  int disputes_ = 0;
   // Melee bookkeeping, per unit index (replayer_melee.cc).
   std::vector<PairingResult> pending_pairings_;
   std::string pending_melee_id_;
