@@ -53,6 +53,6 @@ GUNBAI_TOKEN=wrong-token-wrong-token "$gunbai" game show --server="127.0.0.1:$po
   --tls-ca="$work/cert.pem" --game=anegawa-clean >/dev/null 2>"$work/err2"
 code=$?
 set -e
-[ "$code" -eq 2 ] || fail "wrong token over TLS exited $code, want 2"
+[ "$code" -eq 2 ] || fail "wrong token over TLS exited $code, want 2: $(cat "$work/err2")"
 grep -qi "credential" "$work/err2" || fail "no credential message: $(cat "$work/err2")"
 echo "tls_test: 4 checks passed"
