@@ -22,6 +22,8 @@
 #include "replay/replayer.h"
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
+#include "rules/daimyo/engine.h"
+#include "rules/engine.h"
 
 namespace gunbai::replay {
 namespace {
@@ -66,40 +68,6 @@ absl::StatusOr<int> StandDice(std::uint32_t stands, absl::string_view what) {
         what, " is ", stands, ", more than the ", kMaxStands, " allowed"));
   }
   return 2 * static_cast<int>(stands);
-}
-
-// Returns how many dice the server rolls for `event`, any event but a
-// challenge (whose duel depends on the leaders' ratings).
-absl::StatusOr<int> FixedDiceCount(const Event& event, int clan_count) {
-  switch (event.body_case()) {
-    case Event::kTurnStart:
-      return clan_count;
-    case Event::kFiring:
-      return StandDice(event.firing().stands_firing(), "stands_firing");
-    case Event::kMeleeRound: {
-      const auto& sides = event.melee_round().sides();
-      if (sides.size() != 2) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("a melee round has two sides, not ", sides.size()));
-      }
-      int total = 0;
-      for (const gunbai::v1::MeleeSide& side : sides) {
-        absl::StatusOr<int> dice =
-            StandDice(side.stands_fighting(), "stands_fighting");
-        if (!dice.ok()) return dice.status();
-        total += *dice;
-      }
-      return total;
-    }
-    case Event::kMoraleTest:
-      return 2;
-    case Event::kLeaderLoss:
-      return 1;
-    case Event::kResultMove:
-      return IsRoutOrPursuit(event.result_move()) ? 2 : 0;
-    default:
-      return 0;
-  }
 }
 
 // Moves the first `count` of `values` from `next` on into `field`.
@@ -172,11 +140,27 @@ absl::StatusOr<std::vector<std::uint32_t>> RollChallenge(
   return RollDuelDice(*challenger, *challenged, [&] { return dice.Next(); });
 }
 
+// Returns what the server rolls for `event` under `ruleset`.
+absl::StatusOr<rules::ServerDicePlan> PlanFor(const LoadedRuleset& ruleset,
+                                              const Event& event,
+                                              int clan_count) {
+  if (ruleset.plugin == nullptr || ruleset.plugin->server_dice == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the \"", ruleset.data.name(),
+        "\" ruleset does not say how many dice gunbaid rolls; its games use "
+        "recorded dice"));
+  }
+  return ruleset.plugin->server_dice(event, ruleset.data, clan_count);
+}
+
 // Returns why `event` does not carry the dice count the server rolls, or
 // an empty string when it does.
-std::string DiceCountProblem(const Event& event, int clan_count,
-                             std::size_t carried) {
-  if (event.has_challenge()) {
+std::string DiceCountProblem(const LoadedRuleset& ruleset, const Event& event,
+                             int clan_count, std::size_t carried) {
+  absl::StatusOr<rules::ServerDicePlan> plan =
+      PlanFor(ruleset, event, clan_count);
+  if (!plan.ok()) return std::string(plan.status().message());
+  if (plan->duel) {
     if (!event.challenge().accepted()) {
       return carried == 0 ? "" : "a refused challenge rolls no dice";
     }
@@ -184,15 +168,14 @@ std::string DiceCountProblem(const Event& event, int clan_count,
                ? ""
                : "an accepted challenge rolls dice in pairs";
   }
-  absl::StatusOr<int> expected = FixedDiceCount(event, clan_count);
-  if (!expected.ok()) return std::string(expected.status().message());
-  if (carried == static_cast<std::size_t>(*expected)) return "";
+  if (carried == static_cast<std::size_t>(plan->dice)) return "";
   return absl::StrCat("it carries ", carried, " dice where the server rolls ",
-                      *expected);
+                      plan->dice);
 }
 
 // Checks one event's dice against the server's. Returns the problem, if any.
-std::optional<ChainBreak> CheckEventDice(const Event& event, int index,
+std::optional<ChainBreak> CheckEventDice(const LoadedRuleset& ruleset,
+                                         const Event& event, int index,
                                          absl::string_view key,
                                          absl::string_view game_id,
                                          std::uint64_t attempt,
@@ -211,7 +194,8 @@ std::optional<ChainBreak> CheckEventDice(const Event& event, int index,
                        ": the dice are not the ones the server rolled")};
     }
   }
-  const std::string problem = DiceCountProblem(event, clan_count, dice.size());
+  const std::string problem =
+      DiceCountProblem(ruleset, event, clan_count, dice.size());
   if (problem.empty()) return std::nullopt;
   return ChainBreak{index, event.seq(), absl::StrCat(label, ": ", problem)};
 }
@@ -355,6 +339,7 @@ std::vector<std::uint32_t> RollDuelDice(
 }
 
 absl::Status RollServerDice(const rules::BattleState& state,
+                            const LoadedRuleset& ruleset,
                             absl::string_view key, absl::string_view game_id,
                             std::uint64_t attempt, Event& event) {
   if (HasAnyDice(event)) {
@@ -365,25 +350,44 @@ absl::Status RollServerDice(const rules::BattleState& state,
     return absl::InvalidArgumentError(absl::StrCat(
         "a dice key is ", kDiceKeyBytes, " bytes, not ", key.size()));
   }
+  absl::StatusOr<rules::ServerDicePlan> plan =
+      PlanFor(ruleset, event, static_cast<int>(state.clans.size()));
+  if (!plan.ok()) return plan.status();
   DieStream stream(key, game_id, attempt, event.seq());
   std::vector<std::uint32_t> values;
-  if (event.has_challenge()) {
+  if (plan->duel) {
+    if (!event.has_challenge()) {
+      return absl::InternalError("a duel is rolled only for a challenge");
+    }
     absl::StatusOr<std::vector<std::uint32_t>> duel =
         RollChallenge(state, event.challenge(), stream);
     if (!duel.ok()) return duel.status();
     values = *std::move(duel);
   } else {
-    absl::StatusOr<int> count =
-        FixedDiceCount(event, static_cast<int>(state.clans.size()));
-    if (!count.ok()) return count.status();
-    for (int i = 0; i < *count; ++i) values.push_back(stream.Next());
+    for (int i = 0; i < plan->dice; ++i) values.push_back(stream.Next());
   }
   SetEventDice(values, event);
   return absl::OkStatus();
 }
 
+absl::Status ServerDiceAvailable(const LoadedRuleset& ruleset) {
+  // An empty event of every kind: a kind the data gives no dice for says
+  // so with FailedPrecondition; other refusals are about one event's
+  // contents, which an empty event does not have.
+  const google::protobuf::OneofDescriptor* body =
+      Event::descriptor()->FindOneofByName("body");
+  for (int i = 0; i < body->field_count(); ++i) {
+    Event probe;
+    probe.GetReflection()->MutableMessage(&probe, body->field(i));
+    absl::StatusOr<rules::ServerDicePlan> plan =
+        PlanFor(ruleset, probe, /*clan_count=*/2);
+    if (absl::IsFailedPrecondition(plan.status())) return plan.status();
+  }
+  return absl::OkStatus();
+}
+
 std::optional<ChainBreak> VerifyServerDice(
-    const gunbai::v1::ExportedGame& game) {
+    const gunbai::v1::ExportedGame& game, const LoadedRuleset& ruleset) {
   if (game.settings().dice_mode() != gunbai::v1::DICE_MODE_SERVER) {
     return GameProblem(absl::StrCat(
         "the game's dice are not the server's (dice mode ",
@@ -403,7 +407,7 @@ std::optional<ChainBreak> VerifyServerDice(
   }
   for (int i = 0; i < game.log().events_size(); ++i) {
     if (std::optional<ChainBreak> problem =
-            CheckEventDice(game.log().events(i), i, key, game_id,
+            CheckEventDice(ruleset, game.log().events(i), i, key, game_id,
                            game.dice_attempts(i), clan_count)) {
       return problem;
     }
@@ -412,3 +416,60 @@ std::optional<ChainBreak> VerifyServerDice(
 }
 
 }  // namespace gunbai::replay
+
+namespace gunbai::rules::daimyo {
+
+// Daimyo's dice (rules/RULES.md): initiative, one die per clan; 2 per stand
+// firing or fighting; a morale test 2; a leader-loss roll 1; a rout or
+// pursuit move 2; a challenge a duel (none when refused).
+absl::StatusOr<ServerDicePlan> DaimyoServerDice(
+    const gunbai::v1::Event& event, const gunbai::v1::Ruleset& /*data*/,
+    int clan_count) {
+  using gunbai::v1::Event;
+  ServerDicePlan plan;
+  absl::StatusOr<int> count = 0;
+  switch (event.body_case()) {
+    case Event::kTurnStart:
+      count = clan_count;
+      break;
+    case Event::kFiring:
+      count = replay::StandDice(event.firing().stands_firing(),
+                                "stands_firing");
+      break;
+    case Event::kMeleeRound: {
+      const auto& sides = event.melee_round().sides();
+      if (sides.size() != 2) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("a melee round has two sides, not ", sides.size()));
+      }
+      int total = 0;
+      for (const gunbai::v1::MeleeSide& side : sides) {
+        absl::StatusOr<int> dice =
+            replay::StandDice(side.stands_fighting(), "stands_fighting");
+        if (!dice.ok()) return dice.status();
+        total += *dice;
+      }
+      count = total;
+      break;
+    }
+    case Event::kChallenge:
+      plan.duel = true;
+      return plan;
+    case Event::kMoraleTest:
+      count = 2;
+      break;
+    case Event::kLeaderLoss:
+      count = 1;
+      break;
+    case Event::kResultMove:
+      count = replay::IsRoutOrPursuit(event.result_move()) ? 2 : 0;
+      break;
+    default:
+      break;
+  }
+  if (!count.ok()) return count.status();
+  plan.dice = *count;
+  return plan;
+}
+
+}  // namespace gunbai::rules::daimyo

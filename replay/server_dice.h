@@ -24,6 +24,7 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/ledger.h"
+#include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 
 namespace gunbai::replay {
@@ -78,29 +79,40 @@ std::vector<std::uint32_t> RollDuelDice(
 
 // Fills the dice of `event`, declared without any, with
 // DeriveDie(key, game_id, attempt, event.seq(), 0, 1, 2, ...) in the canonical
-// order (EventDice): a turn start, one die per clan of `state`; a firing, 2 per
-// stand firing; a melee round, 2 per stand fighting, side 0 then side 1; an
-// accepted challenge, a duel (RollDuelDice) at the leaders' ratings in
-// `state`, a refused one none; a morale test, 2; a leader-loss roll, 1; a
-// rout or pursuit move, 2; anything else none. Set event.seq() first;
-// `state` is the state before `event`. Returns InvalidArgument, leaving
-// `event` unchanged, when the event already carries dice, the key is not
-// kDiceKeyBytes long, a stand count is above kMaxStands (replay/replayer.h), a
-// melee round has other than two sides, or a challenge names an unknown leader.
+// order (EventDice), as many as the game's ruleset says
+// (RulesetPlugin::server_dice). Daimyo: a turn start, one die per clan of
+// `state`; a firing, 2 per stand firing; a melee round, 2 per stand
+// fighting, side 0 then side 1; an accepted challenge, a duel
+// (RollDuelDice) at the leaders' ratings in `state`, a refused one none; a
+// morale test, 2; a leader-loss roll, 1; a rout or pursuit move, 2; anything
+// else none. Set event.seq() first; `state` is the state before `event`.
+// Returns InvalidArgument, leaving `event` unchanged, when the event already
+// carries dice, the key is not kDiceKeyBytes long, or the ruleset refuses
+// the event (Daimyo: a stand count above kMaxStands (replay/replayer.h), a
+// melee round with other than two sides, a challenge naming an unknown
+// leader); FailedPrecondition when the ruleset has no server dice.
 absl::Status RollServerDice(const rules::BattleState& state,
+                            const LoadedRuleset& ruleset,
                             absl::string_view key, absl::string_view game_id,
                             std::uint64_t attempt, gunbai::v1::Event& event);
 
-// Checks the dice of an ended server-dice game: the revealed secret matches
-// the commitment, every die of every event is the one DeriveDie gives under
-// DiceKey(secret, seeds) at its index, and every event carries as many dice
-// as RollServerDice rolls for it (a duel: pairs when accepted, none when
-// refused; that the last pair decides is the replay's check). Returns the
-// first problem: with index -1 for one of the game's (not a server-dice
-// game, secret not revealed or not matching, seed not hex), else the first
-// event found wrong; nullopt when every die is the server's.
+// Returns OK when gunbaid can roll every die of a game under `ruleset`;
+// FailedPrecondition, saying what the ruleset lacks and what to do, when
+// the ruleset has no server dice or its data gives no dice for some kind of
+// event (a Samurai Knight Fever ruleset without a morale check).
+absl::Status ServerDiceAvailable(const LoadedRuleset& ruleset);
+
+// Checks the dice of an ended server-dice game played under `ruleset`: the
+// revealed secret matches the commitment, every die of every event is the
+// one DeriveDie gives under DiceKey(secret, seeds) at its index, and every
+// event carries as many dice as RollServerDice rolls for it (a duel: pairs
+// when accepted, none when refused; that the last pair decides is the
+// replay's check). Returns the first problem: with index -1 for one of the
+// game's (not a server-dice game, secret not revealed or not matching, seed
+// not hex), else the first event found wrong; nullopt when every die is the
+// server's.
 std::optional<ChainBreak> VerifyServerDice(
-    const gunbai::v1::ExportedGame& game);
+    const gunbai::v1::ExportedGame& game, const LoadedRuleset& ruleset);
 
 }  // namespace gunbai::replay
 

@@ -54,6 +54,16 @@ class Engine {
   virtual const BattleState& state() const = 0;
 };
 
+// What gunbaid rolls for one event of a live game whose dice are the
+// server's (replay/server_dice.h).
+struct ServerDicePlan {
+  // This many dice, in the event's canonical dice order.
+  int dice = 0;
+  // Instead of `dice`: a duel, pairs of dice (the challenger's first) until
+  // the two leaders' die plus command rating differ.
+  bool duel = false;
+};
+
 // One ruleset gunbai knows.
 struct RulesetPlugin {
   // The header.ruleset.name logs use, e.g. "daimyo".
@@ -73,6 +83,15 @@ struct RulesetPlugin {
   absl::StatusOr<std::unique_ptr<Engine>> (*create)(
       const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
       const EngineOptions& options, EngineOutput output);
+  // The dice gunbaid rolls for `event`, declared without dice, in a live
+  // game with server dice, given the ruleset's data and the number of clans
+  // in the header. Returns InvalidArgument, naming the field and what to
+  // do, when the event cannot be rolled for (a count out of bounds, or a
+  // test the data gives no dice for). Null: this ruleset's live games
+  // cannot have server dice.
+  absl::StatusOr<ServerDicePlan> (*server_dice)(
+      const gunbai::v1::Event& event, const gunbai::v1::Ruleset& data,
+      int clan_count) = nullptr;
 };
 
 // Helpers every engine uses to write its output (rules/engine.cc).

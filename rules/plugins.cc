@@ -12,10 +12,11 @@ absl::Span<const RulesetPlugin> RulesetPlugins() {
   static const auto* const kPlugins = new std::array<RulesetPlugin, 2>{{
       {"daimyo", "Daimyo, Samurai Wargames Rules 1550-1615",
        DaimyoRulesetText(), &daimyo::ValidateDaimyoRuleset,
-       &daimyo::CreateDaimyoEngine},
+       &daimyo::CreateDaimyoEngine, &daimyo::DaimyoServerDice},
       {"skf",
        "Samurai Knight Fever, page 6 (melee, leader hits); example tables",
-       SkfRulesetText(), &skf::ValidateSkfRuleset, &skf::CreateSkfEngine},
+       SkfRulesetText(), &skf::ValidateSkfRuleset, &skf::CreateSkfEngine,
+       &skf::SkfServerDice},
   }};
   return *kPlugins;
 }

@@ -53,9 +53,13 @@ Usage:
                                  which results of real games change under
                                  another ruleset, or against saved reports
                                  of an earlier release (gunbai diff --help)
-  gunbai verify GAME             check an exported game for tampering: the
+  gunbai verify GAME [--ruleset=FILE]
+                                 check an exported game for tampering: the
                                  chain of event hashes and, for server dice,
-                                 every die against the revealed secret
+                                 every die against the revealed secret (and
+                                 the dice count of every event under the
+                                 game's ruleset: the built-in one its header
+                                 names, or FILE)
   gunbai generate [options]      write a random Daimyo game that audits
                                  clean, or one with known faults planted
                                  (gunbai generate --help)

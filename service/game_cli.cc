@@ -446,16 +446,45 @@ int RunGameCli(const std::vector<std::string>& args, std::ostream& out,
   return kExitBadInput;
 }
 
+// The ruleset whose dice counts an exported game is checked against: the
+// --ruleset file when given, otherwise the built-in one its header names.
+absl::StatusOr<replay::LoadedRuleset> VerifyRuleset(
+    const std::string& ruleset_path, const v1::Header& header) {
+  if (!ruleset_path.empty()) {
+    auto text = ReadInputFile(ruleset_path);
+    if (!text.ok()) return text.status();
+    return replay::LoadRuleset(*text, ruleset_path);
+  }
+  auto catalog = replay::RulesetCatalog::Builtin();
+  if (!catalog.ok()) return catalog.status();
+  auto chosen = catalog->ForLog(header);
+  if (!chosen.ok()) return chosen.status();
+  return **chosen;
+}
+
 int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
                  std::ostream& err) {
-  if (args.size() != 1 || absl::StartsWith(args[0], "--")) {
+  std::string path;
+  std::string ruleset_path;
+  for (const std::string& arg : args) {
+    if (absl::StartsWith(arg, "--ruleset=")) {
+      ruleset_path = arg.substr(std::string("--ruleset=").size());
+    } else if (absl::StartsWith(arg, "--") || !path.empty()) {
+      path.clear();
+      break;
+    } else {
+      path = arg;
+    }
+  }
+  if (path.empty()) {
     err << "gunbai verify: give one exported game file (gunbai game export "
-           "> game.textproto)\n";
+           "> game.textproto), and --ruleset=FILE when the daemon played it "
+           "under a ruleset file of its own\n";
     return kExitBadInput;
   }
-  auto bytes = ReadInputFile(args[0]);
+  auto bytes = ReadInputFile(path);
   if (!bytes.ok()) return Fail(err, bytes.status());
-  auto game = replay::ParseExportedGame(*bytes, args[0]);
+  auto game = replay::ParseExportedGame(*bytes, path);
   if (!game.ok()) return Fail(err, game.status());
   if (auto broken = replay::VerifyChain(*game)) {
     out << "TAMPERED: " << broken->reason << "\n";
@@ -471,7 +500,9 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
     return kExitBadInput;
   }
   if (game->settings().dice_mode() == v1::DICE_MODE_SERVER) {
-    if (auto bad = replay::VerifyServerDice(*game)) {
+    auto ruleset = VerifyRuleset(ruleset_path, game->log().header());
+    if (!ruleset.ok()) return Fail(err, ruleset.status());
+    if (auto bad = replay::VerifyServerDice(*game, *ruleset)) {
       out << "TAMPERED: " << bad->reason << "\n";
       return kExitFindings;
     }

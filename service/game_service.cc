@@ -289,15 +289,18 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   if (record.settings.dice_mode() == v1::DICE_MODE_UNSPECIFIED) {
     record.settings.set_dice_mode(v1::DICE_MODE_RECORDED);
   }
-  // Server dice roll as many dice as the Daimyo rules ask of each event
-  // (replay/server_dice); other rulesets roll other numbers.
-  if (record.settings.dice_mode() == v1::DICE_MODE_SERVER &&
-      (*ruleset)->data.name() != "daimyo") {
-    return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
-        "settings.dice_mode: server dice know how many dice the Daimyo rules "
-        "roll, not the \"%s\" ruleset's; play this game with recorded dice "
-        "(DICE_MODE_RECORDED); nothing was created",
-        (*ruleset)->data.name())));
+  // Server dice roll as many dice as the game's ruleset says of each event;
+  // a ruleset that cannot say for some kind of event is refused now, not
+  // in the middle of the game.
+  if (record.settings.dice_mode() == v1::DICE_MODE_SERVER) {
+    absl::Status available = replay::ServerDiceAvailable(**ruleset);
+    if (!available.ok()) {
+      return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
+          "settings.dice_mode: server dice for the \"%s\" ruleset %s: %s; "
+          "nothing was created",
+          (*ruleset)->data.name(), (*ruleset)->data.version(),
+          available.message())));
+    }
   }
   auto secret = RandomBytes(32);
   if (!secret.ok()) return ToGrpcStatus(secret.status());
@@ -402,8 +405,9 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
           appended.event_id(), caller.clan, caller.clan));
     }
     if (server_dice) {
-      absl::Status rolled = replay::RollServerDice(
-          game.replayer->state(), game.dice_key, game.id, attempt, event);
+      absl::Status rolled =
+          replay::RollServerDice(game.replayer->state(), *game.ruleset,
+                                 game.dice_key, game.id, attempt, event);
       if (!rolled.ok()) {
         game.loaded = false;
         return absl::InvalidArgumentError(absl::StrCat(

@@ -23,6 +23,12 @@ absl::StatusOr<std::unique_ptr<Engine>> CreateDaimyoEngine(
     const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
     const EngineOptions& options, EngineOutput output);
 
+// The dice gunbaid rolls for an event of a live Daimyo game with server dice
+// (RulesetPlugin::server_dice; replay/server_dice.cc).
+absl::StatusOr<ServerDicePlan> DaimyoServerDice(
+    const gunbai::v1::Event& event, const gunbai::v1::Ruleset& data,
+    int clan_count);
+
 }  // namespace gunbai::rules::daimyo
 
 #endif  // GUNBAI_RULES_DAIMYO_ENGINE_H_

@@ -66,6 +66,14 @@ absl::StatusOr<std::unique_ptr<Engine>> CreateSkfEngine(
     const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
     const EngineOptions& options, EngineOutput output);
 
+// The dice gunbaid rolls for an event of a live game with server dice
+// (RulesetPlugin::server_dice): a melee pairing 2 (one a side), a morale
+// check the ruleset's skf.morale.dice (FailedPrecondition without
+// skf.morale), a leader-hit roll 1, anything else none.
+absl::StatusOr<ServerDicePlan> SkfServerDice(const gunbai::v1::Event& event,
+                                             const gunbai::v1::Ruleset& data,
+                                             int clan_count);
+
 // Bounds on a log's order of battle and on a unit's disorder factor.
 inline constexpr int kMaxClans = 32;
 inline constexpr int kMaxUnits = 100000;

@@ -61,6 +61,13 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 using std::chrono::steady_clock;
 
+// The built-in Daimyo ruleset, whose dice counts the server rolls.
+const replay::LoadedRuleset& Daimyo() {
+  static const auto* const kDaimyo =
+      new replay::LoadedRuleset(*replay::BuiltinDaimyoRuleset());
+  return *kDaimyo;
+}
+
 constexpr seconds kStartTimeout{30};
 constexpr seconds kCallTimeout{30};
 
@@ -638,7 +645,7 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
   const v1::ExportedGame& game = exported.game();
   EXPECT_EQ(game.dice().revealed_secret(), read.dice().revealed_secret());
   EXPECT_EQ(replay::VerifyChain(game), std::nullopt);
-  auto dice_ok = replay::VerifyServerDice(game);
+  auto dice_ok = replay::VerifyServerDice(game, Daimyo());
   EXPECT_EQ(dice_ok, std::nullopt) << dice_ok->reason;
 
   // Every die is the one the published derivation gives.
@@ -666,7 +673,7 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
     forged.set_chain_hashes(i, head);
   }
   EXPECT_EQ(replay::VerifyChain(forged), std::nullopt);
-  auto caught = replay::VerifyServerDice(forged);
+  auto caught = replay::VerifyServerDice(forged, Daimyo());
   ASSERT_TRUE(caught.has_value());
   EXPECT_EQ(caught->index, 2);
   EXPECT_EQ(caught->reason,
@@ -698,8 +705,12 @@ TEST_F(LiveGameTest, GamesOfOtherRulesets) {
   v1::CreateGameResponse created;
   grpc::Status refused = umpire_->Create(request, &created);
   ExpectCode(refused, grpc::StatusCode::INVALID_ARGUMENT, "skf, server dice");
+  // The shipped example has no morale check, so gunbaid cannot know how
+  // many dice one rolls (rules/skf/RULES.md, "Server dice").
   EXPECT_NE(refused.error_message().find("settings.dice_mode"),
             std::string::npos)
+      << refused.error_message();
+  EXPECT_NE(refused.error_message().find("skf.morale"), std::string::npos)
       << refused.error_message();
   request.mutable_settings()->set_dice_mode(v1::DICE_MODE_RECORDED);
   ExpectCode(umpire_->Create(request, &created), grpc::StatusCode::OK,
@@ -796,7 +807,7 @@ TEST_F(LiveGameTest, GameEndStoredButNotMarkedIsEndedAfterRestart) {
   ExpectCode(more, grpc::StatusCode::FAILED_PRECONDITION, "after game_end");
   v1::ExportGameResponse exported;
   ASSERT_TRUE(umpire_->Export("live-end", &exported).ok());
-  auto dice = replay::VerifyServerDice(exported.game());
+  auto dice = replay::VerifyServerDice(exported.game(), Daimyo());
   EXPECT_EQ(dice, std::nullopt) << dice->reason;
 }
 
@@ -1028,7 +1039,7 @@ TEST_F(LiveGameTest, AcknowledgedAppendsSurviveSigkill) {
       ASSERT_TRUE(umpire_->Append(g.id, next, {{"end", end}}, &more).ok());
       ASSERT_TRUE(umpire_->Export(g.id, &exported).ok());
       EXPECT_EQ(replay::VerifyChain(exported.game()), std::nullopt);
-      auto dice = replay::VerifyServerDice(exported.game());
+      auto dice = replay::VerifyServerDice(exported.game(), Daimyo());
       EXPECT_EQ(dice, std::nullopt) << dice->reason;
     }
   }

@@ -361,6 +361,13 @@ TEST(ServerDiceTest, DuelStopsAfterTheMostPairs) {
               SizeIs(2 * replay::kMaxDuelPairs));
 }
 
+// The built-in Daimyo ruleset, whose dice counts the server rolls.
+const replay::LoadedRuleset& Daimyo() {
+  static const auto* const kDaimyo =
+      new replay::LoadedRuleset(*replay::BuiltinDaimyoRuleset());
+  return *kDaimyo;
+}
+
 // Two clans; red-daimyo (rating 3) and blue-gen (rating 2).
 rules::BattleState TwoClans() {
   rules::BattleState state;
@@ -383,7 +390,7 @@ std::vector<uint32_t> Rolled(uint64_t seq, absl::string_view text) {
   Event event = ParseEvent(text);
   event.set_seq(seq);
   absl::Status rolled =
-      replay::RollServerDice(TwoClans(), Key(), "g", 1, event);
+      replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event);
   EXPECT_TRUE(rolled.ok()) << rolled;
   return replay::EventDice(event);
 }
@@ -421,7 +428,7 @@ TEST(ServerDiceTest, MeleeRollsSideZeroThenSideOne) {
       sides { unit: "b" stands_fighting: 3 }
     }
   )pb");
-  ASSERT_TRUE(replay::RollServerDice(TwoClans(), Key(), "g", 1, event).ok());
+  ASSERT_TRUE(replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).ok());
   const std::vector<uint32_t> dice = DiceOf(Key(), "g", 11, 10);
   EXPECT_THAT(event.melee_round().sides(0).dice(),
               ElementsAre(dice[0], dice[1], dice[2], dice[3]));
@@ -443,7 +450,7 @@ TEST(ServerDiceTest, ChallengeWithATieRollsASecondPair) {
     challenge { challenger: "red-daimyo" challenged: "blue-gen" accepted: true }
   )pb");
   event.set_seq(seq);
-  ASSERT_TRUE(replay::RollServerDice(TwoClans(), Key(), "g", 1, event).ok());
+  ASSERT_TRUE(replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).ok());
   EXPECT_THAT(event.challenge().dice(), SizeIs(4));
   EXPECT_EQ(replay::EventDice(event), DiceOf(Key(), "g", seq, 4));
 }
@@ -458,7 +465,7 @@ TEST(ServerDiceTest, EveryDuelEndsOnItsFirstDecisivePair) {
       }
     )pb");
     event.set_seq(seq);
-    ASSERT_TRUE(replay::RollServerDice(TwoClans(), Key(), "g", 1, event).ok());
+    ASSERT_TRUE(replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).ok());
     const auto& dice = event.challenge().dice();
     ASSERT_GE(dice.size(), 2);
     ASSERT_EQ(dice.size() % 2, 0);
@@ -483,7 +490,7 @@ TEST(ServerDiceTest, ChallengeOfAnUnknownLeaderIsRefused) {
     challenge { challenger: "red-daimyo" challenged: "nobody" accepted: true }
   )pb");
   absl::Status rolled =
-      replay::RollServerDice(TwoClans(), Key(), "g", 1, event);
+      replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event);
   EXPECT_EQ(rolled.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(rolled.message(), HasSubstr("'nobody'"));
 }
@@ -509,7 +516,7 @@ TEST(ServerDiceTest, EventsCarryingDiceAreRefused) {
     Event event = ParseEvent(text);
     const Event before = event;
     absl::Status rolled =
-        replay::RollServerDice(TwoClans(), Key(), "g", 1, event);
+        replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event);
     EXPECT_EQ(rolled.code(), absl::StatusCode::kInvalidArgument) << text;
     EXPECT_EQ(rolled.message(),
               "this game rolls its own dice: leave dice empty");
@@ -520,15 +527,15 @@ TEST(ServerDiceTest, EventsCarryingDiceAreRefused) {
 TEST(ServerDiceTest, BadKeysAndStandCountsAreRefused) {
   Event event = ParseEvent(R"pb(seq: 2
                                 firing { stands_firing: 3 })pb");
-  EXPECT_EQ(replay::RollServerDice(TwoClans(), "short", "g", 1, event).code(),
+  EXPECT_EQ(replay::RollServerDice(TwoClans(), Daimyo(), "short", "g", 1, event).code(),
             absl::StatusCode::kInvalidArgument);
   event.mutable_firing()->set_stands_firing(65);
-  EXPECT_EQ(replay::RollServerDice(TwoClans(), Key(), "g", 1, event).code(),
+  EXPECT_EQ(replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).code(),
             absl::StatusCode::kInvalidArgument);
   Event melee =
       ParseEvent(R"pb(seq: 2
                       melee_round { sides { stands_fighting: 1 } })pb");
-  EXPECT_EQ(replay::RollServerDice(TwoClans(), Key(), "g", 1, melee).code(),
+  EXPECT_EQ(replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, melee).code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(replay::EventDice(melee), IsEmpty());
 }
@@ -573,7 +580,7 @@ ExportedGame ServerGame() {
        }) {
     Event event = ParseEvent(text);
     EXPECT_TRUE(
-        replay::RollServerDice(TwoClans(), Key(), "live-1", 1, event).ok());
+        replay::RollServerDice(TwoClans(), Daimyo(), Key(), "live-1", 1, event).ok());
     *game.mutable_log()->add_events() = std::move(event);
     game.add_dice_attempts(1);
   }
@@ -582,7 +589,7 @@ ExportedGame ServerGame() {
 }
 
 TEST(ServerDiceTest, VerifyAcceptsTheServersDice) {
-  EXPECT_EQ(replay::VerifyServerDice(ServerGame()), std::nullopt);
+  EXPECT_EQ(replay::VerifyServerDice(ServerGame(), Daimyo()), std::nullopt);
 }
 
 TEST(ServerDiceTest, VerifyNamesATamperedDie) {
@@ -590,7 +597,7 @@ TEST(ServerDiceTest, VerifyNamesATamperedDie) {
   v1::Firing* firing = game.mutable_log()->mutable_events(2)->mutable_firing();
   const uint32_t rolled = firing->dice(4);
   firing->set_dice(4, rolled % 6 + 1);
-  std::optional<ChainBreak> broken = replay::VerifyServerDice(game);
+  std::optional<ChainBreak> broken = replay::VerifyServerDice(game, Daimyo());
   ASSERT_TRUE(broken.has_value());
   EXPECT_EQ(broken->index, 2);
   EXPECT_EQ(broken->seq, 3u);
@@ -602,7 +609,7 @@ TEST(ServerDiceTest, VerifyNamesATamperedDie) {
 TEST(ServerDiceTest, VerifyFindsDroppedDice) {
   ExportedGame game = ServerGame();
   game.mutable_log()->mutable_events(3)->mutable_morale_test()->clear_dice();
-  std::optional<ChainBreak> broken = replay::VerifyServerDice(game);
+  std::optional<ChainBreak> broken = replay::VerifyServerDice(game, Daimyo());
   ASSERT_TRUE(broken.has_value());
   EXPECT_EQ(broken->index, 3);
   EXPECT_THAT(broken->reason,
@@ -612,7 +619,7 @@ TEST(ServerDiceTest, VerifyFindsDroppedDice) {
 TEST(ServerDiceTest, VerifyRejectsAWrongRevealedSecret) {
   ExportedGame game = ServerGame();
   game.mutable_dice()->set_revealed_secret("00112233");
-  std::optional<ChainBreak> broken = replay::VerifyServerDice(game);
+  std::optional<ChainBreak> broken = replay::VerifyServerDice(game, Daimyo());
   ASSERT_TRUE(broken.has_value());
   EXPECT_EQ(broken->index, -1);
   EXPECT_EQ(broken->reason,
@@ -623,7 +630,7 @@ TEST(ServerDiceTest, VerifyRejectsAWrongRevealedSecret) {
 TEST(ServerDiceTest, VerifyRejectsAnUnrevealedSecret) {
   ExportedGame game = ServerGame();
   game.mutable_dice()->clear_revealed_secret();
-  std::optional<ChainBreak> broken = replay::VerifyServerDice(game);
+  std::optional<ChainBreak> broken = replay::VerifyServerDice(game, Daimyo());
   ASSERT_TRUE(broken.has_value());
   EXPECT_EQ(broken->index, -1);
   EXPECT_THAT(broken->reason,
@@ -633,7 +640,7 @@ TEST(ServerDiceTest, VerifyRejectsAnUnrevealedSecret) {
 TEST(ServerDiceTest, VerifyRejectsAGameWithRecordedDice) {
   ExportedGame game = ServerGame();
   game.mutable_settings()->set_dice_mode(v1::DICE_MODE_RECORDED);
-  std::optional<ChainBreak> broken = replay::VerifyServerDice(game);
+  std::optional<ChainBreak> broken = replay::VerifyServerDice(game, Daimyo());
   ASSERT_TRUE(broken.has_value());
   EXPECT_THAT(broken->reason, HasSubstr("DICE_MODE_RECORDED"));
 }
