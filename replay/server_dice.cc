@@ -80,7 +80,8 @@ void Take(const std::vector<std::uint32_t>& values, std::size_t count,
 
 // Writes `values` into the dice of `event`, which carries none, in the
 // canonical order of EventDice.
-void SetEventDice(const std::vector<std::uint32_t>& values, Event& event) {
+void SetEventDice(const std::vector<std::uint32_t>& values,
+                  const rules::ServerDicePlan& plan, Event& event) {
   std::size_t next = 0;
   const std::size_t all = values.size();
   switch (event.body_case()) {
@@ -91,13 +92,17 @@ void SetEventDice(const std::vector<std::uint32_t>& values, Event& event) {
     case Event::kFiring:
       Take(values, all, next, event.mutable_firing()->mutable_dice());
       break;
-    case Event::kMeleeRound:
-      for (gunbai::v1::MeleeSide& side :
-           *event.mutable_melee_round()->mutable_sides()) {
-        Take(values, 2 * std::size_t{side.stands_fighting()}, next,
-             side.mutable_dice());
+    case Event::kMeleeRound: {
+      auto& sides = *event.mutable_melee_round()->mutable_sides();
+      for (int i = 0; i < sides.size(); ++i) {
+        const std::size_t count =
+            i < static_cast<int>(plan.side_dice.size())
+                ? static_cast<std::size_t>(plan.side_dice[i])
+                : 0;
+        Take(values, count, next, sides[i].mutable_dice());
       }
       break;
+    }
     case Event::kChallenge:
       Take(values, all, next, event.mutable_challenge()->mutable_dice());
       break;
@@ -366,7 +371,7 @@ absl::Status RollServerDice(const rules::BattleState& state,
   } else {
     for (int i = 0; i < plan->dice; ++i) values.push_back(stream.Next());
   }
-  SetEventDice(values, event);
+  SetEventDice(values, *plan, event);
   return absl::OkStatus();
 }
 
@@ -447,6 +452,7 @@ absl::StatusOr<ServerDicePlan> DaimyoServerDice(
         absl::StatusOr<int> dice =
             replay::StandDice(side.stands_fighting(), "stands_fighting");
         if (!dice.ok()) return dice.status();
+        plan.side_dice.push_back(*dice);
         total += *dice;
       }
       count = total;

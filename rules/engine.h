@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -59,6 +60,9 @@ class Engine {
 struct ServerDicePlan {
   // This many dice, in the event's canonical dice order.
   int dice = 0;
+  // For a melee round: how many of them each side rolls, side by side (the
+  // sum is `dice`).
+  std::vector<int> side_dice;
   // Instead of `dice`: a duel, pairs of dice (the challenger's first) until
   // the two leaders' die plus command rating differ.
   bool duel = false;

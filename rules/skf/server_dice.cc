@@ -24,6 +24,7 @@ absl::StatusOr<ServerDicePlan> SkfServerDice(const gunbai::v1::Event& event,
             "a melee pairing has two sides, not ", sides));
       }
       plan.dice = 2;
+      plan.side_dice = {1, 1};
       return plan;
     }
     case Event::kMoraleTest:
