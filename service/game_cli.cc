@@ -502,6 +502,17 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
   if (game->settings().dice_mode() == v1::DICE_MODE_SERVER) {
     auto ruleset = VerifyRuleset(ruleset_path, game->log().header());
     if (!ruleset.ok()) return Fail(err, ruleset.status());
+    // Not a verdict on the game: this ruleset cannot say how many dice
+    // gunbaid rolled, so the daemon played it under another file.
+    absl::Status available = replay::ServerDiceAvailable(*ruleset);
+    if (!available.ok()) {
+      err << "gunbai verify: the \"" << ruleset->data.name() << "\" ruleset "
+          << ruleset->data.version() << " cannot count the server's dice: "
+          << available.message()
+          << ". Give the ruleset file gunbaid played the game under with "
+             "--ruleset=FILE.\n";
+      return kExitBadInput;
+    }
     if (auto bad = replay::VerifyServerDice(*game, *ruleset)) {
       out << "TAMPERED: " << bad->reason << "\n";
       return kExitFindings;

@@ -6,8 +6,8 @@
 # workings of tests/data/README.md.
 #
 # Usage: live_game_test.sh GUNBAID GUNBAI DATA_DIR CASE
-# CASE: recorded | server_dice | stale | retry | policy | credentials |
-#       tamper | watch | all
+# CASE: recorded | server_dice | skf_server_dice | stale | retry | policy |
+#       credentials | tamper | watch | all
 set -euo pipefail
 
 if [[ $# -ne 4 ]]; then
@@ -53,13 +53,14 @@ fail() {
 umpire_file="${work}/umpire.token"
 server=""
 
-# Starts gunbaid over a fresh data directory and sets `server`.
+# start_daemon [FLAGS...]: starts gunbaid over a fresh data directory, with
+# FLAGS, and sets `server`.
 start_daemon() {
   rm -rf "${work}/data"
   : >"${work}/daemon.out"
   (umask 077 && od -An -N24 -tx1 /dev/urandom | tr -d ' \n' >"${umpire_file}")
   "${gunbaid}" --listen 127.0.0.1:0 --data-dir "${work}/data" \
-    --umpire-token-file "${umpire_file}" \
+    --umpire-token-file "${umpire_file}" "$@" \
     >"${work}/daemon.out" 2>"${work}/daemon.err" &
   daemon_pid=$!
   local port="" line
@@ -465,6 +466,65 @@ EOF
   ok "an ended game takes no more events"
 }
 
+# 2b. A Samurai Knight Fever game whose dice gunbaid rolls, under the
+# umpire's ruleset file with a morale check of 2 dice (the shipped example
+# has none, and its server-dice games are refused). Page 6 rolls one die a
+# side in a melee pairing, the morale check's dice, and 1d6 for a leader
+# hit; no initiative die (rules/skf/RULES.md, "Server dice").
+case_skf_server_dice() {
+  local rules="${work}/skf-house.textproto"
+  sed -e 's/^version: .*/version: "house-1"/' \
+    -e '/^  # morale {/,/^  # }/ s/^  # /  /' \
+    "${data_dir}/../../rules/skf/skf.textproto" >"${rules}"
+  grep -q '^  morale {$' "${rules}" || fail "no morale block in ${rules}"
+  grep -q '^    dice: 2$' "${rules}" || fail "the morale block does not roll 2 dice"
+  start_daemon --ruleset "${rules}"
+  local id=live-skf
+  sed -e '/^events/,$d' -e "s/game_id: \"skf-kawanakajima\"/game_id: \"${id}\"/" \
+    -e 's/version: "page6-example-1"/version: "house-1"/' \
+    "${data_dir}/skf-kawanakajima.textproto" >"${logs}/skf-header.textproto"
+  game skf-create "${umpire_file}" create --policy=record --dice=server \
+    --seed=uesugi:5eed --seed=takeda:d1ce "${logs}/skf-header.textproto"
+  expect_rc 0 "create the SKF server-dice game"
+  [[ "$(head -n 1 "${out}")" == "game ${id}" ]] || fail "create: $(head -n 1 "${out}")"
+  cat >"${logs}/skf-1.textproto" <<'EOF'
+events { seq: 1 turn: 1 turn_start { initiative_clan: "uesugi" } }
+events { seq: 2 turn: 1 clan: "uesugi" activation {} }
+events {
+  seq: 3 turn: 1 clan: "uesugi"
+  melee_round {
+    sides { unit: "ues-leg" stands_fighting: 3 claimed_hits: 1 }
+    sides { unit: "tak-ash1" stands_fighting: 4 claimed_hits: 1 }
+  }
+}
+events { seq: 4 turn: 1 clan: "uesugi" morale_test { unit: "ues-leg" claimed_result: MORALE_RESULT_NO_EFFECT } }
+events { seq: 5 turn: 1 clan: "takeda" morale_test { unit: "tak-ash1" claimed_result: MORALE_RESULT_NO_EFFECT } }
+events { seq: 6 turn: 1 clan: "uesugi" leader_loss { leader: "kenshin" claimed_killed: false } }
+events { seq: 7 turn: 1 turn_end {} }
+events { seq: 8 turn: 1 game_end {} }
+EOF
+  game skf-append "${umpire_file}" append --game="${id}" "${logs}/skf-1.textproto"
+  # The claims are made before the dice, so some may be disputed: exit 0
+  # or 1, never a refusal.
+  [[ ${rc} -eq 0 || ${rc} -eq 1 ]] || fail "append: exit ${rc}: $(cat "${err}")"
+  local dice_lines
+  dice_lines=$(grep -E '^  seq [0-9]+ dice:' "${out}" || true)
+  [[ "${dice_lines}" =~ ^"  seq 3 dice: "[1-6]" "[1-6]$'\n'"  seq 4 dice: "[1-6]" "[1-6]$'\n'"  seq 5 dice: "[1-6]" "[1-6]$'\n'"  seq 6 dice: "[1-6]$ ]] ||
+    fail "gunbaid rolled: ${dice_lines}"
+  ok "gunbaid rolled SKF's dice: 1 a side in the melee, 2 per morale check, 1 for the leader hit, none at the turn start"
+
+  export_game skf-export "${umpire_file}" "${id}" "${work}/${id}.textproto"
+  run skf-verify-builtin "${gunbai}" verify "${work}/${id}.textproto"
+  expect_rc 2 "verify under the built-in SKF ruleset"
+  expect_contains "${err}" "cannot count the server's dice" "verify without the ruleset"
+  expect_contains "${err}" "--ruleset=FILE" "verify without the ruleset"
+  run skf-verify "${gunbai}" verify "${work}/${id}.textproto" --ruleset="${rules}"
+  expect_rc 0 "verify under the house ruleset"
+  expect_contains "${out}" "ok: 8 events, chain head " "verify under the house ruleset"
+  expect_contains "${out}" "every server die recomputed from the revealed secret" "verify"
+  ok "verify recomputes every die under the game's ruleset file, and says what to give without it"
+}
+
 # 3. A batch built on a stale version is refused whole, naming the version.
 case_stale() {
   start_daemon
@@ -861,6 +921,7 @@ run_case() {
   case "$1" in
     recorded) case_recorded ;;
     server_dice) case_server_dice ;;
+    skf_server_dice) case_skf_server_dice ;;
     stale) case_stale ;;
     retry) case_retry ;;
     policy) case_policy ;;
@@ -881,7 +942,8 @@ run_case() {
 }
 
 if [[ "${case_name}" == all ]]; then
-  for c in recorded server_dice stale retry policy credentials tamper watch; do
+  for c in recorded server_dice skf_server_dice stale retry policy credentials \
+    tamper watch; do
     run_case "${c}"
   done
 else
