@@ -344,9 +344,9 @@ std::vector<std::uint32_t> RollDuelDice(
 }
 
 absl::Status RollServerDice(const rules::BattleState& state,
-                            const LoadedRuleset& ruleset,
-                            absl::string_view key, absl::string_view game_id,
-                            std::uint64_t attempt, Event& event) {
+                            const LoadedRuleset& ruleset, absl::string_view key,
+                            absl::string_view game_id, std::uint64_t attempt,
+                            Event& event) {
   if (HasAnyDice(event)) {
     return absl::InvalidArgumentError(
         "this game rolls its own dice: leave dice empty");
@@ -391,8 +391,8 @@ absl::Status ServerDiceAvailable(const LoadedRuleset& ruleset) {
   return absl::OkStatus();
 }
 
-std::optional<ChainBreak> VerifyServerDice(
-    const gunbai::v1::ExportedGame& game, const LoadedRuleset& ruleset) {
+std::optional<ChainBreak> VerifyServerDice(const gunbai::v1::ExportedGame& game,
+                                           const LoadedRuleset& ruleset) {
   if (game.settings().dice_mode() != gunbai::v1::DICE_MODE_SERVER) {
     return GameProblem(absl::StrCat(
         "the game's dice are not the server's (dice mode ",
@@ -424,8 +424,8 @@ std::optional<ChainBreak> VerifyServerDice(
 
 namespace gunbai::rules::daimyo {
 
-// Daimyo's dice (rules/RULES.md): initiative, one die per clan; 2 per stand
-// firing or fighting; a morale test 2; a leader-loss roll 1; a rout or
+// Daimyo's dice (rules/daimyo/RULES.md): initiative, one die per clan; 2 per
+// stand firing or fighting; a morale test 2; a leader-loss roll 1; a rout or
 // pursuit move 2; a challenge a duel (none when refused).
 absl::StatusOr<ServerDicePlan> DaimyoServerDice(
     const gunbai::v1::Event& event, const gunbai::v1::Ruleset& /*data*/,
@@ -438,8 +438,8 @@ absl::StatusOr<ServerDicePlan> DaimyoServerDice(
       count = clan_count;
       break;
     case Event::kFiring:
-      count = replay::StandDice(event.firing().stands_firing(),
-                                "stands_firing");
+      count =
+          replay::StandDice(event.firing().stands_firing(), "stands_firing");
       break;
     case Event::kMeleeRound: {
       const auto& sides = event.melee_round().sides();

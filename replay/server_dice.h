@@ -92,9 +92,9 @@ std::vector<std::uint32_t> RollDuelDice(
 // melee round with other than two sides, a challenge naming an unknown
 // leader); FailedPrecondition when the ruleset has no server dice.
 absl::Status RollServerDice(const rules::BattleState& state,
-                            const LoadedRuleset& ruleset,
-                            absl::string_view key, absl::string_view game_id,
-                            std::uint64_t attempt, gunbai::v1::Event& event);
+                            const LoadedRuleset& ruleset, absl::string_view key,
+                            absl::string_view game_id, std::uint64_t attempt,
+                            gunbai::v1::Event& event);
 
 // Returns OK when gunbaid can roll every die of a game under `ruleset`;
 // FailedPrecondition, saying what the ruleset lacks and what to do, when
@@ -111,8 +111,8 @@ absl::Status ServerDiceAvailable(const LoadedRuleset& ruleset);
 // game's (not a server-dice game, secret not revealed or not matching, seed
 // not hex), else the first event found wrong; nullopt when every die is the
 // server's.
-std::optional<ChainBreak> VerifyServerDice(
-    const gunbai::v1::ExportedGame& game, const LoadedRuleset& ruleset);
+std::optional<ChainBreak> VerifyServerDice(const gunbai::v1::ExportedGame& game,
+                                           const LoadedRuleset& ruleset);
 
 }  // namespace gunbai::replay
 

@@ -93,9 +93,9 @@ struct RulesetPlugin {
   // do, when the event cannot be rolled for (a count out of bounds, or a
   // test the data gives no dice for). Null: this ruleset's live games
   // cannot have server dice.
-  absl::StatusOr<ServerDicePlan> (*server_dice)(
-      const gunbai::v1::Event& event, const gunbai::v1::Ruleset& data,
-      int clan_count) = nullptr;
+  absl::StatusOr<ServerDicePlan> (*server_dice)(const gunbai::v1::Event& event,
+                                                const gunbai::v1::Ruleset& data,
+                                                int clan_count) = nullptr;
 };
 
 // Helpers every engine uses to write its output (rules/engine.cc).

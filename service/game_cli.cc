@@ -507,8 +507,8 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
     absl::Status available = replay::ServerDiceAvailable(*ruleset);
     if (!available.ok()) {
       err << "gunbai verify: the \"" << ruleset->data.name() << "\" ruleset "
-          << ruleset->data.version() << " cannot count the server's dice: "
-          << available.message()
+          << ruleset->data.version()
+          << " cannot count the server's dice: " << available.message()
           << ". Give the ruleset file gunbaid played the game under with "
              "--ruleset=FILE.\n";
       return kExitBadInput;

@@ -25,9 +25,9 @@ absl::StatusOr<std::unique_ptr<Engine>> CreateDaimyoEngine(
 
 // The dice gunbaid rolls for an event of a live Daimyo game with server dice
 // (RulesetPlugin::server_dice; replay/server_dice.cc).
-absl::StatusOr<ServerDicePlan> DaimyoServerDice(
-    const gunbai::v1::Event& event, const gunbai::v1::Ruleset& data,
-    int clan_count);
+absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
+                                                const gunbai::v1::Ruleset& data,
+                                                int clan_count);
 
 }  // namespace gunbai::rules::daimyo
 

@@ -20,8 +20,8 @@ absl::StatusOr<ServerDicePlan> SkfServerDice(const gunbai::v1::Event& event,
       // Each side of a pairing rolls one die on its own odds column.
       const int sides = event.melee_round().sides_size();
       if (sides != 2) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "a melee pairing has two sides, not ", sides));
+        return absl::InvalidArgumentError(
+            absl::StrCat("a melee pairing has two sides, not ", sides));
       }
       plan.dice = 2;
       plan.side_dice = {1, 1};

@@ -428,7 +428,8 @@ TEST(ServerDiceTest, MeleeRollsSideZeroThenSideOne) {
       sides { unit: "b" stands_fighting: 3 }
     }
   )pb");
-  ASSERT_TRUE(replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).ok());
+  ASSERT_TRUE(
+      replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).ok());
   const std::vector<uint32_t> dice = DiceOf(Key(), "g", 11, 10);
   EXPECT_THAT(event.melee_round().sides(0).dice(),
               ElementsAre(dice[0], dice[1], dice[2], dice[3]));
@@ -450,7 +451,8 @@ TEST(ServerDiceTest, ChallengeWithATieRollsASecondPair) {
     challenge { challenger: "red-daimyo" challenged: "blue-gen" accepted: true }
   )pb");
   event.set_seq(seq);
-  ASSERT_TRUE(replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).ok());
+  ASSERT_TRUE(
+      replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).ok());
   EXPECT_THAT(event.challenge().dice(), SizeIs(4));
   EXPECT_EQ(replay::EventDice(event), DiceOf(Key(), "g", seq, 4));
 }
@@ -465,7 +467,9 @@ TEST(ServerDiceTest, EveryDuelEndsOnItsFirstDecisivePair) {
       }
     )pb");
     event.set_seq(seq);
-    ASSERT_TRUE(replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).ok());
+    ASSERT_TRUE(
+        replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event)
+            .ok());
     const auto& dice = event.challenge().dice();
     ASSERT_GE(dice.size(), 2);
     ASSERT_EQ(dice.size() % 2, 0);
@@ -527,16 +531,19 @@ TEST(ServerDiceTest, EventsCarryingDiceAreRefused) {
 TEST(ServerDiceTest, BadKeysAndStandCountsAreRefused) {
   Event event = ParseEvent(R"pb(seq: 2
                                 firing { stands_firing: 3 })pb");
-  EXPECT_EQ(replay::RollServerDice(TwoClans(), Daimyo(), "short", "g", 1, event).code(),
+  EXPECT_EQ(replay::RollServerDice(TwoClans(), Daimyo(), "short", "g", 1, event)
+                .code(),
             absl::StatusCode::kInvalidArgument);
   event.mutable_firing()->set_stands_firing(65);
-  EXPECT_EQ(replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, event).code(),
+      absl::StatusCode::kInvalidArgument);
   Event melee =
       ParseEvent(R"pb(seq: 2
                       melee_round { sides { stands_fighting: 1 } })pb");
-  EXPECT_EQ(replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, melee).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      replay::RollServerDice(TwoClans(), Daimyo(), Key(), "g", 1, melee).code(),
+      absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(replay::EventDice(melee), IsEmpty());
 }
 
@@ -580,7 +587,8 @@ ExportedGame ServerGame() {
        }) {
     Event event = ParseEvent(text);
     EXPECT_TRUE(
-        replay::RollServerDice(TwoClans(), Daimyo(), Key(), "live-1", 1, event).ok());
+        replay::RollServerDice(TwoClans(), Daimyo(), Key(), "live-1", 1, event)
+            .ok());
     *game.mutable_log()->add_events() = std::move(event);
     game.add_dice_attempts(1);
   }

@@ -1,6 +1,8 @@
 // Server dice for Samurai Knight Fever games: how many dice gunbaid rolls
 // for each event (rules/skf/RULES.md, "Server dice"), and that the dice of
 // an exported game are checked against those counts, not Daimyo's.
+#include "replay/server_dice.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,7 +16,6 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/ruleset_loader.h"
-#include "replay/server_dice.h"
 #include "rules/battle_state.h"
 #include "rules/engine.h"
 
@@ -28,8 +29,8 @@ using ::testing::IsEmpty;
 
 v1::Event ParseEvent(absl::string_view text) {
   v1::Event event;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      std::string(text), &event))
+  EXPECT_TRUE(
+      google::protobuf::TextFormat::ParseFromString(std::string(text), &event))
       << text;
   return event;
 }
@@ -83,8 +84,8 @@ TEST(SkfServerDiceTest, PairingRollsOneDieASide) {
   EXPECT_EQ(plan->dice, 2);
   EXPECT_THAT(plan->side_dice, ElementsAre(1, 1));
   EXPECT_FALSE(plan->duel);
-  auto daimyo = Daimyo().plugin->server_dice(ParseEvent(kMelee),
-                                             Daimyo().data, 2);
+  auto daimyo =
+      Daimyo().plugin->server_dice(ParseEvent(kMelee), Daimyo().data, 2);
   ASSERT_TRUE(daimyo.ok());
   EXPECT_EQ(daimyo->dice, 20);
   EXPECT_THAT(daimyo->side_dice, ElementsAre(8, 12));
@@ -118,26 +119,37 @@ TEST(SkfServerDiceTest, MoraleCheckRollsTheRulesetsDice) {
 TEST(SkfServerDiceTest, LeaderHitOneDieAndUncoveredNone) {
   const rules::RulesetPlugin& skf = *Example().plugin;
   const v1::Ruleset& data = Example().data;
-  auto hit = skf.server_dice(ParseEvent(R"pb(seq: 9
-                                             turn: 1
-                                             leader_loss { leader: "kenshin" })pb"),
-                             data, 2);
+  auto hit =
+      skf.server_dice(ParseEvent(R"pb(seq: 9
+                                      turn: 1
+                                      leader_loss { leader: "kenshin" })pb"),
+                      data, 2);
   ASSERT_TRUE(hit.ok());
   EXPECT_EQ(hit->dice, 1);
-  for (absl::string_view text : {
-           R"pb(seq: 1 turn: 1 turn_start { initiative_clan: "uesugi" })pb",
-           R"pb(seq: 2 turn: 1 clan: "uesugi" firing { stands_firing: 3 })pb",
-           R"pb(seq: 3
-                turn: 1
-                challenge {
-                  challenger: "kenshin"
-                  challenged: "shingen"
-                  accepted: true
-                })pb",
-           R"pb(seq: 4
-                turn: 1
-                result_move { unit: "tak-ash" kind: RESULT_MOVE_KIND_ROUT })pb",
-       }) {
+  for (absl::
+           string_view
+               text : {
+                   R"pb(seq: 1
+                        turn: 1
+                        turn_start { initiative_clan: "uesugi" })pb",
+                   R"pb(seq: 2
+                        turn: 1
+                        clan: "uesugi"
+                        firing { stands_firing: 3 })pb",
+                   R"pb(seq: 3
+                        turn: 1
+                        challenge {
+                          challenger: "kenshin"
+                          challenged: "shingen"
+                          accepted: true
+                        })pb",
+                   R"pb(seq: 4
+                        turn: 1
+                        result_move {
+                          unit: "tak-ash"
+                          kind: RESULT_MOVE_KIND_ROUT
+                        })pb",
+               }) {
     auto plan = skf.server_dice(ParseEvent(text), data, 2);
     ASSERT_TRUE(plan.ok()) << text;
     EXPECT_EQ(plan->dice, 0) << text;
@@ -157,15 +169,17 @@ TEST(SkfServerDiceTest, AvailableOnlyWithAMoraleCheck) {
 // and 1 for the second.
 TEST(SkfServerDiceTest, RollFillsOneDieASide) {
   v1::Event event = ParseEvent(kMelee);
-  ASSERT_TRUE(replay::RollServerDice(TwoClans(), WithMorale(1), Key(), "g",
-                                     3, event)
-                  .ok());
+  ASSERT_TRUE(
+      replay::RollServerDice(TwoClans(), WithMorale(1), Key(), "g", 3, event)
+          .ok());
   EXPECT_THAT(event.melee_round().sides(0).dice(),
               ElementsAre(replay::DeriveDie(Key(), "g", 3, 7, 0)));
   EXPECT_THAT(event.melee_round().sides(1).dice(),
               ElementsAre(replay::DeriveDie(Key(), "g", 3, 7, 1)));
-  v1::Event fire = ParseEvent(
-      R"pb(seq: 2 turn: 1 clan: "uesugi" firing { stands_firing: 3 })pb");
+  v1::Event fire = ParseEvent(R"pb(seq: 2
+                                   turn: 1
+                                   clan: "uesugi"
+                                   firing { stands_firing: 3 })pb");
   ASSERT_TRUE(
       replay::RollServerDice(TwoClans(), WithMorale(1), Key(), "g", 3, fire)
           .ok());
@@ -189,11 +203,10 @@ TEST(SkfServerDiceTest, VerifyChecksCountsUnderTheGamesRuleset) {
   seed->set_seed_hex("ab");
   game.mutable_dice()->set_secret_sha256(replay::Sha256Hex(secret));
   game.mutable_dice()->set_revealed_secret(absl::BytesToHexString(secret));
-  const std::string key =
-      replay::DiceKey(secret, game.dice().player_seeds());
+  const std::string key = replay::DiceKey(secret, game.dice().player_seeds());
   v1::Event melee = ParseEvent(kMelee);
-  ASSERT_TRUE(replay::RollServerDice(TwoClans(), WithMorale(1), key,
-                                     "skf-live", 1, melee)
+  ASSERT_TRUE(replay::RollServerDice(TwoClans(), WithMorale(1), key, "skf-live",
+                                     1, melee)
                   .ok());
   *game.mutable_log()->add_events() = melee;
   game.add_dice_attempts(1);
