@@ -44,7 +44,8 @@ absl::Status ParseText(absl::string_view bytes, absl::string_view source,
         source, ":", errors.line(), ":", errors.column(), ": ",
         errors.message(), " (reading the log as protobuf text format)"));
   }
-  return absl::OkStatus();
+  return CheckTextUtf8(bytes, log, source,
+                       "reading the log as protobuf text format");
 }
 
 // Finds where in `bytes` protobuf 3.21's JSON error points. Syntax errors
@@ -82,7 +83,9 @@ absl::Status ParseJson(absl::string_view bytes, absl::string_view source,
   options.ignore_unknown_fields = false;
   auto status = google::protobuf::util::JsonStringToMessage(
       google::protobuf::StringPiece(bytes.data(), bytes.size()), &log, options);
-  if (status.ok()) return absl::OkStatus();
+  if (status.ok()) {
+    return CheckUtf8(log, nullptr, source, "reading the log as JSON");
+  }
   const std::string message(status.message());
   const std::size_t offset = JsonErrorOffset(bytes, message);
   const std::string first_line = message.substr(0, message.find('\n'));

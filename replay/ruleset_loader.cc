@@ -300,6 +300,9 @@ absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
         absl::StrCat(source_name, ":", errors.line(), ":", errors.column(),
                      ": ", errors.message()));
   }
+  absl::Status utf8 = CheckTextUtf8(textproto, loaded.data, source_name,
+                                    "reading the ruleset file");
+  if (!utf8.ok()) return utf8;
   if (loaded.data.name().empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(source_name, ": the ruleset needs a name (one of ",

@@ -1,11 +1,16 @@
 // Collects the first parse error of protobuf's text format with its line and
-// column, for messages that tell the user where to look.
+// column, and finds text that is not UTF-8, for messages that tell the user
+// where to look.
 #ifndef GUNBAI_REPLAY_TEXT_ERRORS_H_
 #define GUNBAI_REPLAY_TEXT_ERRORS_H_
 
 #include <string>
 
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/message.h"
+#include "google/protobuf/text_format.h"
 
 namespace gunbai::replay {
 
@@ -32,6 +37,25 @@ class FirstTextError : public google::protobuf::io::ErrorCollector {
   int column_ = 0;
   std::string message_;
 };
+
+// Returns OK when every string field of `message` holds valid UTF-8, the
+// check protobuf's binary parser makes. The text and JSON parsers let
+// escapes such as "\xff" through, and such a string cannot be sent over
+// gRPC or written as JSON. Otherwise returns InvalidArgument for the first
+// one, depth first in field-number order: "SOURCE:LINE:COLUMN: PATH is not
+// valid UTF-8 text ... (READING)", the line and column from `tree` (the text
+// parser's locations; null for none) and PATH such as
+// "events[3].firing.unit".
+absl::Status CheckUtf8(const google::protobuf::Message& message,
+                       const google::protobuf::TextFormat::ParseInfoTree* tree,
+                       absl::string_view source, absl::string_view reading);
+
+// CheckUtf8 for `parsed`, parsed from the text format `text`: the text is
+// parsed again, recording where each field is, only when a string is found
+// invalid, so that a valid log pays no more than the walk.
+absl::Status CheckTextUtf8(absl::string_view text,
+                           const google::protobuf::Message& parsed,
+                           absl::string_view source, absl::string_view reading);
 
 }  // namespace gunbai::replay
 

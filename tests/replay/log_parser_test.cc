@@ -43,6 +43,30 @@ TEST(LogParserTest, BinaryGarbage) {
               HasSubstr("not a valid binary gunbai.v1.BattleLog"));
 }
 
+// Text format turns the escape \xff into a lone byte 0xff, which starts
+// no UTF-8 character; the log is refused at the field, not passed on to a
+// report that gRPC or JSON cannot carry. Line 4, column 5 is where the
+// second event's `unit` field starts (counted by hand in the text below).
+TEST(LogParserTest, TextThatIsNotUtf8IsRefusedAtTheField) {
+  const std::string text =
+      "header { game_id: \"ok\" }\n"
+      "events { seq: 1 turn: 1 turn_start {} }\n"
+      "events { seq: 2 turn: 1 clan: \"oda\" firing {\n"
+      "    unit: \"oda-\\xff\" stands_firing: 2 } }\n";
+  EXPECT_THAT(Error(text, LogFormat::kText),
+              HasSubstr("log:4:5: events[1].firing.unit is not valid UTF-8"));
+  // Escapes that make UTF-8 (\303\251, an e with an acute accent) are text.
+  auto accented = ParseBattleLog("header { game_id: \"caf\\303\\251\" }\n",
+                                 LogFormat::kText, "log");
+  ASSERT_TRUE(accented.ok()) << accented.status();
+  EXPECT_EQ(accented->header().game_id(), "caf\xc3\xa9");
+}
+
+TEST(LogParserTest, JsonThatIsNotUtf8IsRefused) {
+  EXPECT_THAT(Error("{\"header\": {\"game_id\": \"a\xff\"}}", LogFormat::kJson),
+              HasSubstr("log:"));
+}
+
 TEST(LogParserTest, FormatFromExtension) {
   EXPECT_EQ(FormatFromFileName("a/b.textproto"), LogFormat::kText);
   EXPECT_EQ(FormatFromFileName("B.JSON"), LogFormat::kJson);
@@ -69,6 +93,14 @@ TEST(RulesetLoaderTest, BadRulesetSaysWhere) {
   ASSERT_FALSE(zero.ok());
   EXPECT_THAT(std::string(zero.status().message()),
               HasSubstr("firing.dice_per_stand must be greater than 0"));
+}
+
+TEST(RulesetLoaderTest, RulesetTextThatIsNotUtf8IsRefusedAtTheField) {
+  auto r =
+      LoadRuleset("name: \"daimyo\"\nversion: \"v\\377\"\n", "r.textproto");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()),
+              HasSubstr("r.textproto:2:1: version is not valid UTF-8"));
 }
 
 TEST(RulesetLoaderTest, UnknownRulesetNameIsRefusedNamingTheKnownOnes) {
