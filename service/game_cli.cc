@@ -462,8 +462,33 @@ absl::StatusOr<replay::LoadedRuleset> VerifyRuleset(
   return **chosen;
 }
 
+constexpr char kVerifyUsage[] =
+    R"(gunbai verify - check an exported live game for tampering, offline
+
+Usage:
+  gunbai verify GAME [--ruleset=FILE]
+
+GAME is the output of `gunbai game export` (text, JSON or binary). verify
+recomputes the chain of event hashes from the first event and names the
+first event edited, dropped, inserted or reordered. For a game whose dice
+gunbaid rolled (--dice=server), once the game has ended and the secret is
+revealed, it checks that the secret hashes to the commitment published at
+creation and recomputes every die, and that each event carries as many dice
+as the game's ruleset rolls for it: the built-in ruleset its header names,
+or FILE when gunbaid played it under a ruleset file of the umpire's.
+
+Exit codes: 0 intact, 1 tampered (the first problem is printed), 2 the file
+cannot be read, or the dice cannot be checked yet (the secret is revealed
+only after game_end).
+)";
+
 int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
                  std::ostream& err) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h" ||
+                           args[0] == "help")) {
+    out << kVerifyUsage;
+    return kExitClean;
+  }
   std::string path;
   std::string ruleset_path;
   for (const std::string& arg : args) {
@@ -479,7 +504,7 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
   if (path.empty()) {
     err << "gunbai verify: give one exported game file (gunbai game export "
            "> game.textproto), and --ruleset=FILE when the daemon played it "
-           "under a ruleset file of its own\n";
+           "under a ruleset file of its own\nRun `gunbai verify --help`.\n";
     return kExitBadInput;
   }
   auto bytes = ReadInputFile(path);

@@ -139,6 +139,13 @@ TEST(CliTest, ExitCodesAndMessages) {
   EXPECT_EQ(missing.code, service::kExitBadInput);
   EXPECT_THAT(missing.err, HasSubstr("cannot open"));
   EXPECT_EQ(Cli({"audit", "--format=xml", "x"}).code, service::kExitBadInput);
+  const CliResult verify_help = Cli({"verify", "--help"});
+  EXPECT_EQ(verify_help.code, service::kExitClean);
+  EXPECT_THAT(verify_help.out, HasSubstr("--ruleset=FILE"));
+  EXPECT_THAT(verify_help.out, HasSubstr("Exit codes"));
+  const CliResult verify_none = Cli({"verify"});
+  EXPECT_EQ(verify_none.code, service::kExitBadInput);
+  EXPECT_THAT(verify_none.err, HasSubstr("gunbai verify --help"));
 }
 
 TEST(CliTest, StateAtAnEvent) {
