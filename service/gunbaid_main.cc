@@ -27,6 +27,7 @@
 #include "service/audit_service.h"
 #include "service/auth.h"
 #include "service/game_service.h"
+#include "service/grpc_shutdown.h"
 #include "service/sqlite_game_store.h"
 
 namespace {
@@ -315,9 +316,8 @@ void ServeUntilSignalled(grpc::Server& server, GameServiceImpl* games,
                   std::chrono::seconds(kShutdownGraceSeconds));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// Serves until SIGTERM or SIGINT; returns the exit code.
+int Run(int argc, char** argv) {
   const sigset_t signals = BlockShutdownSignals();
   absl::StatusOr<Options> options = ParseFlags(argc, argv);
   if (!options.ok()) {
@@ -354,4 +354,13 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
   ServeUntilSignalled(**server, games.get(), signals);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Every gRPC object is gone when Run returns.
+  const int code = Run(argc, argv);
+  gunbai::service::WaitForGrpcShutdown();
+  return code;
 }
