@@ -21,6 +21,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/ruleset.pb.h"
 #include "rules/battle_state.h"
+#include "rules/rule_docs.h"
 #include "rules/types.h"
 
 namespace gunbai::rules {
@@ -96,6 +97,10 @@ struct RulesetPlugin {
   absl::StatusOr<ServerDicePlan> (*server_dice)(const gunbai::v1::Event& event,
                                                 const gunbai::v1::Ruleset& data,
                                                 int clan_count) = nullptr;
+  // Its rules doc, embedded (`gunbai explain`): the path in the repository
+  // and the text. Every rule id the engine reports is stated there.
+  absl::string_view docs_path = {};
+  absl::string_view docs = {};
 };
 
 // Helpers every engine uses to write its output (rules/engine.cc).
@@ -128,6 +133,10 @@ void CheckEventTurnAndClan(const gunbai::v1::Event& event,
 
 // Every ruleset gunbai knows, Daimyo first (rules/plugins.cc).
 absl::Span<const RulesetPlugin> RulesetPlugins();
+
+// The rules docs: the scenario rules of every ruleset (rules/SCENARIO.md),
+// then each plug-in's, in RulesetPlugins() order (rules/plugins.cc).
+std::vector<RulesDoc> RulesDocs();
 
 // Returns the plug-in named `name`, or null.
 const RulesetPlugin* FindRulesetPlugin(absl::string_view name);

@@ -17,6 +17,7 @@
 #include "service/audit_client.h"
 #include "service/cli_input.h"
 #include "service/diff_cli.h"
+#include "service/explain_cli.h"
 #include "service/game_cli.h"
 #include "service/generate_cli.h"
 #include "service/report_format.h"
@@ -60,6 +61,9 @@ Usage:
                                  the dice count of every event under the
                                  game's ruleset: the built-in one its header
                                  names, or FILE)
+  gunbai explain RULE            how gunbai reads a rule a finding names
+                                 (e.g. daimyo.fire.hit), from its rules
+                                 docs; a prefix or --list lists them
   gunbai generate [options]      write a random Daimyo game that audits
                                  clean, or one with known faults planted
                                  (gunbai generate --help)
@@ -401,6 +405,9 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   }
   if (!args.empty() && args[0] == "generate") {
     return RunGenerateCli({args.begin() + 1, args.end()}, out, err);
+  }
+  if (!args.empty() && args[0] == "explain") {
+    return RunExplainCli({args.begin() + 1, args.end()}, out, err);
   }
   if (!args.empty() && args[0] == "verify") {
     return RunVerifyCli({args.begin() + 1, args.end()}, out, err);

@@ -45,6 +45,9 @@ namespace gunbai::rules {
 // Returns the text of rules/skf/skf.textproto, embedded at build time.
 absl::string_view SkfRulesetText();
 
+// Returns the text of rules/skf/RULES.md, embedded at build time.
+absl::string_view SkfRulesDoc();
+
 }  // namespace gunbai::rules
 
 namespace gunbai::rules::skf {

@@ -1,0 +1,227 @@
+#include "service/explain_cli.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "gunbai/v1/rule_docs.pb.h"
+#include "rules/engine.h"
+#include "rules/rule_docs.h"
+#include "service/cli.h"
+#include "service/report_format.h"
+
+namespace gunbai::service {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+constexpr char kUsage[] =
+    R"(gunbai explain - how gunbai reads a rule, from its rules docs
+
+Usage:
+  gunbai explain RULE [--format=text|json]
+      The rule a finding names (e.g. daimyo.fire.hit): the ruleset, the
+      severity, the rule as the project states it, where it is documented,
+      and every other passage of that doc that mentions it (the readings
+      decided, the trace of a dispute...).
+  gunbai explain PREFIX       every rule whose id starts with PREFIX, a line
+                              each (e.g. daimyo.melee, skf., game.)
+  gunbai explain --list       every documented rule id, a line each
+
+The docs are rules/daimyo/RULES.md, rules/skf/RULES.md and rules/SCENARIO.md
+(victory by points, any ruleset), embedded in the binary. An id stated by
+two rulesets (log.seq.order) is shown for each.
+Exit codes: 0 found, 2 no documented rule has that id or prefix, or a bad
+command line.
+)";
+
+// Words of `text` in lines of at most `width` characters, each line
+// starting with `indent`.
+std::string Wrap(absl::string_view text, absl::string_view indent,
+                 std::size_t width = 78) {
+  std::string out;
+  std::string line(indent);
+  for (absl::string_view word :
+       absl::StrSplit(text, ' ', absl::SkipWhitespace())) {
+    if (line.size() > indent.size() && line.size() + 1 + word.size() > width) {
+      absl::StrAppend(&out, line, "\n");
+      line = std::string(indent);
+    }
+    if (line.size() > indent.size()) line += ' ';
+    absl::StrAppend(&line, word);
+  }
+  if (line.size() > indent.size()) absl::StrAppend(&out, line, "\n");
+  return out;
+}
+
+v1::RuleMention ToProto(const rules::Mention& m) {
+  v1::RuleMention out;
+  out.set_path(std::string(m.path));
+  out.set_section(m.section);
+  out.set_text(m.text);
+  return out;
+}
+
+v1::DocumentedRule ToProto(const rules::DocumentedRule& r) {
+  v1::DocumentedRule out;
+  out.set_id(r.id);
+  out.set_ruleset(std::string(r.ruleset));
+  out.set_severity(r.severity);
+  out.set_text(r.text);
+  out.set_path(std::string(r.path));
+  out.set_section(r.section);
+  return out;
+}
+
+std::string RulesetTitle(absl::string_view name) {
+  if (name.empty()) return "scenario rules, every ruleset";
+  const rules::RulesetPlugin* plugin = rules::FindRulesetPlugin(name);
+  return plugin != nullptr ? std::string(plugin->title) : std::string(name);
+}
+
+// The whole entry of one rule.
+std::string RuleText(const v1::DocumentedRule& rule) {
+  std::string out = absl::StrCat(rule.id(), "\n");
+  absl::StrAppend(&out, "  ", RulesetTitle(rule.ruleset()), "\n  ", rule.path(),
+                  ", \"", rule.section(), "\"\n");
+  if (!rule.severity().empty()) {
+    absl::StrAppend(&out, "  severity: ", rule.severity(), "\n");
+  }
+  absl::StrAppend(&out, Wrap(rule.text(), "  "));
+  for (const v1::RuleMention& m : rule.mentions()) {
+    absl::StrAppend(&out, "\n  Also in \"", m.section(), "\":\n",
+                    Wrap(m.text(), "    "));
+  }
+  return out;
+}
+
+// One line for a list: the id, the ruleset, the rule's first words.
+std::string RuleLine(const v1::DocumentedRule& rule) {
+  std::string text = rule.text();
+  if (text.size() > 60) text = absl::StrCat(text.substr(0, 57), "...");
+  return absl::StrCat(rule.id(), "  [",
+                      rule.ruleset().empty() ? "scenario" : rule.ruleset(),
+                      "]  ", text, "\n");
+}
+
+}  // namespace
+
+int RunExplainCli(const std::vector<std::string>& args, std::ostream& out,
+                  std::ostream& err) {
+  std::string query;
+  std::string format = "text";
+  bool list = false;
+  for (const std::string& arg : args) {
+    if (arg == "--help" || arg == "-h" || arg == "help") {
+      out << kUsage;
+      return kExitClean;
+    }
+    if (arg == "--list") {
+      list = true;
+    } else if (absl::StartsWith(arg, "--format=")) {
+      format = arg.substr(9);
+    } else if (absl::StartsWith(arg, "-") || !query.empty()) {
+      err << "gunbai explain: unexpected \"" << arg
+          << "\"\nRun `gunbai explain --help`.\n";
+      return kExitBadInput;
+    } else {
+      query = arg;
+    }
+  }
+  if (format != "text" && format != "json") {
+    err << "gunbai explain: --format is text or json, not \"" << format
+        << "\"\n";
+    return kExitBadInput;
+  }
+  if (query.empty() && !list) {
+    err << "gunbai explain: give a rule id (as a finding names it, e.g. "
+           "daimyo.fire.hit), a prefix, or --list\nRun `gunbai explain "
+           "--help`.\n";
+    return kExitBadInput;
+  }
+
+  const std::vector<rules::RulesDoc> docs = rules::RulesDocs();
+  v1::RuleExplanation answer;
+  answer.set_query(query);
+  if (list) {
+    for (const rules::RulesDoc& doc : docs) {
+      for (const rules::DocumentedRule& rule : rules::DocumentedRules(doc)) {
+        *answer.add_rules() = ToProto(rule);
+      }
+    }
+  } else {
+    // The id itself: each doc's table row stating it, with that doc's other
+    // passages about it; for a doc without such a row, its passages.
+    for (const rules::RulesDoc& doc : docs) {
+      bool stated = false;
+      for (const rules::DocumentedRule& rule : rules::DocumentedRules(doc)) {
+        if (rule.id != query) continue;
+        stated = true;
+        v1::DocumentedRule* added = answer.add_rules();
+        *added = ToProto(rule);
+        for (const rules::Mention& m : rules::Mentions(doc, rule.id)) {
+          if (absl::StartsWith(m.text, "|")) continue;  // Table rows.
+          *added->add_mentions() = ToProto(m);
+        }
+      }
+      if (stated) continue;
+      for (const rules::Mention& m : rules::Mentions(doc, query)) {
+        *answer.add_mentions() = ToProto(m);
+      }
+    }
+  }
+  const bool exact =
+      !list && (!answer.rules().empty() || !answer.mentions().empty());
+  if (!list && !exact) {
+    // A prefix: every rule under it, a line each.
+    for (const rules::RulesDoc& doc : docs) {
+      for (const rules::DocumentedRule& rule : rules::DocumentedRules(doc)) {
+        if (absl::StartsWith(rule.id, query)) {
+          *answer.add_rules() = ToProto(rule);
+        }
+      }
+    }
+  }
+  if (answer.rules().empty() && answer.mentions().empty()) {
+    err << "gunbai explain: no rules doc states a rule \"" << query
+        << "\". Run `gunbai explain --list` for every documented id; a "
+           "finding's id is the word after its severity.\n";
+    return kExitBadInput;
+  }
+  if (format == "json") {
+    out << FormatJson(answer);
+    return kExitClean;
+  }
+  std::string text;
+  if (exact) {
+    for (int i = 0; i < answer.rules_size(); ++i) {
+      if (i > 0) text += "\n";
+      absl::StrAppend(&text, RuleText(answer.rules(i)));
+    }
+    if (!answer.mentions().empty()) {
+      if (!text.empty()) text += "\n";
+      absl::StrAppend(&text, query, answer.rules().empty() ? "" : " also",
+                      " in the text of the rules docs\n");
+      for (const v1::RuleMention& m : answer.mentions()) {
+        absl::StrAppend(&text, "  ", m.path(), ", \"", m.section(), "\":\n",
+                        Wrap(m.text(), "    "));
+      }
+    }
+  } else {
+    for (const v1::DocumentedRule& rule : answer.rules()) {
+      absl::StrAppend(&text, RuleLine(rule));
+    }
+    if (!list) {
+      absl::StrAppend(&text, "Run `gunbai explain ID` for one of them.\n");
+    }
+  }
+  out << text;
+  return kExitClean;
+}
+
+}  // namespace gunbai::service
