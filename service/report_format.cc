@@ -180,6 +180,12 @@ std::string FormatReportText(const v1::AuditReport& report) {
   } else {
     absl::StrAppend(&out, "verdict: ", SummaryLine(s), "\n");
   }
+  if (!report.findings().empty()) {
+    absl::StrAppend(&out,
+                    "How gunbai reads a rule above: gunbai explain RULE "
+                    "(e.g. gunbai explain ",
+                    report.findings(0).rule_id(), ")\n");
+  }
   return out;
 }
 

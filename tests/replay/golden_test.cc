@@ -65,6 +65,7 @@ TEST_P(GoldenTest, MatchesExpectedReport) {
 
 INSTANTIATE_TEST_SUITE_P(Logs, GoldenTest,
                          ::testing::Values(Golden{"sekigahara", 1},
+                                           Golden{"nagashino-melee", 1},
                                            Golden{"anegawa-clean", 0}),
                          [](const auto& info) {
                            std::string n = info.param.name;
