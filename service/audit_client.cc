@@ -29,13 +29,14 @@ std::shared_ptr<grpc::Channel> OpenChannel(const std::string& target,
 absl::StatusOr<gunbai::v1::AuditReport> AuditThroughServer(
     const std::string& target, const gunbai::v1::BattleLog& log,
     const std::string& ruleset_textproto, int max_message_bytes,
-    bool record_outcomes) {
+    bool record_outcomes, bool impact) {
   auto stub =
       gunbai::v1::AuditService::NewStub(OpenChannel(target, max_message_bytes));
   gunbai::v1::AuditLogRequest request;
   *request.mutable_log() = log;
   request.set_ruleset_textproto(ruleset_textproto);
   request.set_record_outcomes(record_outcomes);
+  request.set_impact(impact);
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +
                        std::chrono::seconds(kAuditDeadlineSeconds));

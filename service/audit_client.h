@@ -28,11 +28,12 @@ inline constexpr int kAuditDeadlineSeconds = 60;
 // ruleset, UNAVAILABLE when no daemon answers at `target`,
 // RESOURCE_EXHAUSTED when a message exceeds a size limit and
 // DEADLINE_EXCEEDED after kAuditDeadlineSeconds.
-// With `record_outcomes` the report carries every outcome worked out.
+// With `record_outcomes` the report carries every outcome worked out; with
+// `impact`, what each disputed outcome changed (gunbai audit --impact).
 absl::StatusOr<gunbai::v1::AuditReport> AuditThroughServer(
     const std::string& target, const gunbai::v1::BattleLog& log,
     const std::string& ruleset_textproto, int max_message_bytes,
-    bool record_outcomes = false);
+    bool record_outcomes = false, bool impact = false);
 
 // Asks the gunbaid at `target` (plaintext) for the dice statistics of
 // `logs` (AuditService.DiceStats). Returns the daemon's status otherwise, as

@@ -7,6 +7,7 @@
 #include "replay/audit.h"
 #include "replay/dice_stats.h"
 #include "replay/diff.h"
+#include "replay/impact.h"
 #include "service/diff_cli.h"
 #include "service/grpc_status.h"
 
@@ -35,6 +36,10 @@ grpc::Status AuditServiceImpl::AuditLog(
   absl::StatusOr<gunbai::v1::AuditReport> report =
       replay::AuditLog(request->log(), *ruleset, options);
   if (!report.ok()) return ToGrpcStatus(report.status());
+  if (request->impact()) {
+    absl::Status impact = replay::AddImpacts(request->log(), *ruleset, *report);
+    if (!impact.ok()) return ToGrpcStatus(impact);
+  }
   *response->mutable_report() = *std::move(report);
   return grpc::Status::OK;
 }

@@ -264,17 +264,11 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
   auto log = ReadLog(o);
   if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
   absl::StatusOr<v1::AuditReport> report;
-  if (!o.server.empty() && o.impact) {
-    return Fail(err,
-                absl::InvalidArgumentError(
-                    "--impact replays the game on this machine; leave out "
-                    "--server"),
-                kExitBadInput);
-  }
   if (!o.server.empty()) {
     auto text = RulesetText(o);
     if (!text.ok()) return Fail(err, text.status(), kExitBadInput);
-    report = AuditThroughServer(o.server, *log, *text, 256 << 20, o.outcomes);
+    report = AuditThroughServer(o.server, *log, *text, 256 << 20, o.outcomes,
+                                o.impact);
     if (!report.ok()) {
       const bool bad_input =
           report.status().code() == absl::StatusCode::kInvalidArgument;

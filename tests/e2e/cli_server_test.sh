@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that `gunbai audit --server` prints byte for byte what a local
 # `gunbai audit` prints, with the same exit code, for every golden log in
-# the data directory (NAME.textproto with NAME.expected.txt beside it).
+# the data directory (NAME.textproto with NAME.expected.txt beside it) and
+# the Samurai Knight Fever sample, plainly and with --impact.
 #
 # Usage: cli_server_test.sh GUNBAID GUNBAI DATA_DIR
 set -euo pipefail
@@ -61,13 +62,21 @@ if [[ -z "${port}" ]]; then
 fi
 
 failures=0
-for log in "${logs[@]}"; do
+# Each log plainly, and with --impact (the daemon replays the corrected
+# branches too).
+for run in "${logs[@]}" "${logs[@]/%/ --impact}"; do
+  log=${run% --impact}
+  flags=()
   name=$(basename "${log}" .textproto)
+  if [[ "${run}" == *" --impact" ]]; then
+    flags=(--impact)
+    name+="-impact"
+  fi
   set +e
-  "${gunbai}" audit --server "127.0.0.1:${port}" "${log}" \
+  "${gunbai}" audit "${flags[@]}" --server "127.0.0.1:${port}" "${log}" \
     >"${work}/${name}.server.out" 2>"${work}/${name}.server.err"
   server_rc=$?
-  "${gunbai}" audit "${log}" \
+  "${gunbai}" audit "${flags[@]}" "${log}" \
     >"${work}/${name}.local.out" 2>"${work}/${name}.local.err"
   local_rc=$?
   set -e
@@ -85,6 +94,13 @@ for log in "${logs[@]}"; do
   fi
 done
 
+# The impact the daemon worked out is there (tests/data/README.md: seq 8 of
+# nagashino-melee, corrected, ends the comparison at seq 11).
+if ! grep -q "^What if seq 8 had gone as computed" "${work}/nagashino-melee-impact.server.out"; then
+  echo "FAIL: no impact of seq 8 in the daemon's nagashino-melee report" >&2
+  failures=$((failures + 1))
+fi
+
 kill -TERM "${daemon_pid}"
 set +e
 wait "${daemon_pid}"
@@ -100,4 +116,4 @@ if [[ ${failures} -ne 0 ]]; then
   echo "${failures} failure(s)." >&2
   exit 1
 fi
-echo "All ${#logs[@]} golden logs audit the same through gunbaid."
+echo "All ${#logs[@]} golden logs audit the same through gunbaid, with and without --impact."
