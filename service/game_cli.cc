@@ -51,7 +51,10 @@ Usage:
   gunbai game watch --game=ID [--from=SEQ]   follow the game as it is played
   gunbai game export --game=ID               the game, for `gunbai verify`
                                              and `gunbai audit`
-  gunbai game audit --game=ID                the audit report of the game
+  gunbai game audit --game=ID [--impact]     the audit report of the game;
+                                             --impact: what each disputed
+                                             outcome changed (as gunbai
+                                             audit --impact)
 
 Every command needs --server=HOST:PORT and a credential: --token-file=F or
 the environment variable GUNBAI_TOKEN (the umpire's, or a player's for that
@@ -75,6 +78,7 @@ struct GameOptions {
   std::optional<uint64_t> expected_version;
   uint64_t at = 0;
   uint64_t from = 0;
+  bool impact = false;
 };
 
 std::string ParseGameArgs(const std::vector<std::string>& args,
@@ -97,6 +101,9 @@ std::string ParseGameArgs(const std::vector<std::string>& args,
       name = name.substr(0, eq);
     } else if (name == "help") {
       o.command = "help";
+      continue;
+    } else if (name == "impact") {
+      o.impact = true;
       continue;
     } else if (i + 1 < args.size()) {
       value = args[++i];
@@ -406,6 +413,7 @@ int AuditRemote(const GameOptions& o, std::ostream& out, std::ostream& err) {
   if (!c.ok()) return Fail(err, c.status());
   v1::AuditGameRequest request;
   request.set_game_id(o.game);
+  request.set_impact(o.impact);
   grpc::ClientContext context;
   c->Prepare(context, 120);
   v1::AuditGameResponse response;
@@ -484,8 +492,8 @@ only after game_end).
 
 int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
                  std::ostream& err) {
-  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h" ||
-                           args[0] == "help")) {
+  if (args.size() == 1 &&
+      (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
     out << kVerifyUsage;
     return kExitClean;
   }

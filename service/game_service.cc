@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "replay/audit.h"
+#include "replay/impact.h"
 #include "replay/ledger.h"
 #include "replay/proto_mapping.h"
 #include "replay/server_dice.h"
@@ -516,6 +517,11 @@ grpc::Status GameServiceImpl::AuditGame(grpc::ServerContext* context,
   absl::ReaderMutexLock lock(&(*game)->mu);
   auto report = replay::AuditLog((*game)->log, *(*game)->ruleset);
   if (!report.ok()) return ToGrpcStatus(report.status());
+  if (request->impact()) {
+    absl::Status impact =
+        replay::AddImpacts((*game)->log, *(*game)->ruleset, *report);
+    if (!impact.ok()) return ToGrpcStatus(impact);
+  }
   *response->mutable_report() = *std::move(report);
   return grpc::Status::OK;
 }

@@ -523,6 +523,16 @@ EOF
   expect_contains "${out}" "ok: 8 events, chain head " "verify under the house ruleset"
   expect_contains "${out}" "every server die recomputed from the revealed secret" "verify"
   ok "verify recomputes every die under the game's ruleset file, and says what to give without it"
+
+  game skf-audit-impact "${umpire_file}" audit --game="${id}" --impact
+  local online_rc=${rc}
+  cp "${out}" "${work}/skf-impact.online"
+  [[ ${online_rc} -eq 0 || ${online_rc} -eq 1 ]] || fail "game audit --impact: exit ${online_rc}: $(cat "${err}")"
+  run skf-audit-impact-offline "${gunbai}" audit --impact --ruleset="${rules}" "${work}/${id}.textproto"
+  [[ ${rc} -eq ${online_rc} ]] || fail "offline audit --impact exited ${rc}, online ${online_rc}"
+  cmp -s "${out}" "${work}/skf-impact.online" ||
+    fail "game audit --impact differs from the offline one: $(diff "${work}/skf-impact.online" "${out}")"
+  ok "game audit --impact prints byte for byte what gunbai audit --impact prints of the export"
 }
 
 # 3. A batch built on a stale version is refused whole, naming the version.
