@@ -56,10 +56,26 @@ std::vector<std::string> QuotedIds(absl::string_view cell) {
 // Returns the heading text of `line` when it is a Markdown heading.
 bool Heading(absl::string_view line, std::string& section) {
   if (!absl::StartsWith(line, "#")) return false;
-  section =
-      std::string(absl::StripAsciiWhitespace(absl::StripLeadingAsciiWhitespace(
-          line.substr(line.find_first_not_of('#')))));
+  while (absl::ConsumePrefix(&line, "#")) {
+  }
+  section = std::string(absl::StripAsciiWhitespace(line));
   return true;
+}
+
+// Splits `text` into lines, leaving out the lines of fenced code blocks
+// (```), whose '#' and '|' are not Markdown.
+std::vector<absl::string_view> ProseLines(absl::string_view text) {
+  std::vector<absl::string_view> lines;
+  bool fenced = false;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (absl::StartsWith(absl::StripLeadingAsciiWhitespace(line), "```")) {
+      fenced = !fenced;
+      lines.push_back("");  // A fence ends a passage.
+      continue;
+    }
+    lines.push_back(fenced ? absl::string_view() : line);
+  }
+  return lines;
 }
 
 }  // namespace
@@ -72,7 +88,7 @@ std::vector<DocumentedRule> DocumentedRules(const RulesDoc& doc) {
   bool rule_table = false;
   int severity_column = -1;
   std::vector<std::string> header;
-  for (absl::string_view line : absl::StrSplit(doc.text, '\n')) {
+  for (absl::string_view line : ProseLines(doc.text)) {
     if (Heading(line, section)) {
       in_table = false;
       continue;
@@ -143,7 +159,7 @@ std::vector<Mention> Mentions(const RulesDoc& doc, absl::string_view id) {
     }
     passage.clear();
   };
-  for (absl::string_view line : absl::StrSplit(doc.text, '\n')) {
+  for (absl::string_view line : ProseLines(doc.text)) {
     std::string heading;
     if (Heading(line, heading)) {
       flush();

@@ -43,6 +43,14 @@ the factors.
 1. **Once.** `t.a` counts a volley
    per turn.
 - `t.b` is read as written.
+
+```
+# not a heading, and `t.a` here is code
+| id | rule |
+|---|---|
+| `t.code` | not a rule |
+```
+###
 )";
 
 RulesDoc Doc() { return {"rules/t/RULES.md", "t", kDoc}; }
@@ -78,6 +86,8 @@ TEST(RuleDocsTest, MentionsArePassages) {
   EXPECT_EQ(a[3].text, "1. **Once.** `t.a` counts a volley per turn.");
   EXPECT_EQ(a[3].section, "Readings");
   EXPECT_THAT(Mentions(Doc(), "t.b"), SizeIs(2));
+  // Code blocks are not prose: their rows state nothing.
+  EXPECT_THAT(Mentions(Doc(), "t.code"), IsEmpty());
   // Only whole ids in backquotes count.
   EXPECT_THAT(Mentions(Doc(), "t"), IsEmpty());
 }
