@@ -215,7 +215,10 @@ absl::StatusOr<std::unique_ptr<Replay>> Replay::Start(
   report->mutable_ruleset()->set_digest(ruleset.digest);
   rules::EngineOutput output;
   output.findings = report->mutable_findings();
-  if (options.record_outcomes) output.outcomes = report->mutable_outcomes();
+  if (options.record_outcomes) {
+    output.outcomes = report->mutable_outcomes();
+    report->set_outcomes_recorded(true);
+  }
   auto engine = CreateEngine(log, ruleset, options, output);
   if (!engine.ok()) return engine.status();
   impl->engine = *std::move(engine);

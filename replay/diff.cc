@@ -112,6 +112,11 @@ void CompareEndOfGame(const v1::AuditReport& old_report,
 
 }  // namespace
 
+bool OutcomesRecorded(const v1::AuditReport& report) {
+  // Reports saved before outcomes_recorded existed: outcomes mean they were.
+  return report.outcomes_recorded() || report.outcomes_size() > 0;
+}
+
 v1::LogDiff DiffReports(absl::string_view name,
                         const v1::AuditReport& old_report,
                         const v1::AuditReport& new_report) {
@@ -120,8 +125,8 @@ v1::LogDiff DiffReports(absl::string_view name,
   diff.set_game_id(new_report.game_id());
   *diff.mutable_old_ruleset() = old_report.ruleset();
   *diff.mutable_new_ruleset() = new_report.ruleset();
-  diff.set_outcomes_compared(old_report.outcomes_size() > 0 ||
-                             new_report.outcomes_size() == 0);
+  diff.set_outcomes_compared(OutcomesRecorded(old_report) ||
+                             !OutcomesRecorded(new_report));
   if (diff.outcomes_compared()) CompareOutcomes(old_report, new_report, diff);
   Unmatched(new_report.findings(), old_report.findings(),
             diff.mutable_findings_added());
@@ -203,7 +208,7 @@ v1::LogDiff DiffAgainstBaseline(absl::string_view name,
     return diff;
   }
   auto report = AuditSide(log, rulesets.new_ruleset, rulesets.builtin,
-                          /*record_outcomes=*/baseline->outcomes_size() > 0);
+                          /*record_outcomes=*/OutcomesRecorded(*baseline));
   if (!report.ok()) {
     v1::LogDiff failed = FailedLogDiff(name, report.status());
     failed.set_game_id(log.header().game_id());
@@ -212,7 +217,7 @@ v1::LogDiff DiffAgainstBaseline(absl::string_view name,
   v1::LogDiff diff = DiffReports(name, *baseline, *report);
   // A report saved without outcomes cannot say whether the engine worked
   // any out: say they were not compared.
-  if (baseline->outcomes_size() == 0) diff.set_outcomes_compared(false);
+  if (!OutcomesRecorded(*baseline)) diff.set_outcomes_compared(false);
   return diff;
 }
 

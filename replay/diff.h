@@ -25,11 +25,16 @@
 
 namespace gunbai::replay {
 
+// Returns true when `report` carries every outcome of its audit: it says so
+// (outcomes_recorded), or, saved before that field, it has outcomes.
+bool OutcomesRecorded(const gunbai::v1::AuditReport& report);
+
 // Returns what changed from `old_report` to `new_report`, two audits of the
 // same log, with status SAME or CHANGED. Outcomes are compared unless
-// `old_report` has none while `new_report` has some (a baseline saved
-// without --outcomes); the result unless `old_report` has none; the final
-// state unless `old_report` has no digest. `name` names the log.
+// `new_report` recorded them and `old_report` did not (a baseline saved
+// without --outcomes; OutcomesRecorded); the result unless `old_report` has
+// none; the final state unless `old_report` has no digest. `name` names the
+// log.
 gunbai::v1::LogDiff DiffReports(absl::string_view name,
                                 const gunbai::v1::AuditReport& old_report,
                                 const gunbai::v1::AuditReport& new_report);

@@ -363,6 +363,41 @@ TEST(BaselineTest, WithOutcomesComparesOutcomesToo) {
             v1::LOG_DIFF_STATUS_SAME);
 }
 
+// A game with no outcome at all (a turn that starts and ends: no firing,
+// melee or test), saved with --outcomes: the report says it recorded them,
+// so its empty list is compared, and nothing changed. Saved without, it is
+// not compared.
+TEST(BaselineTest, EmptyOutcomesRecordedAreCompared) {
+  v1::BattleLog log = LoadLog(GoldenLog("anegawa-clean.textproto"));
+  log.clear_events();
+  v1::Event* start = log.add_events();
+  start->set_seq(1);
+  start->set_turn(1);
+  start->mutable_turn_start()->set_initiative_clan("oda");
+  start->mutable_turn_start()->add_initiative_dice(4);
+  start->mutable_turn_start()->add_initiative_dice(2);
+  v1::Event* end = log.add_events();
+  end->set_seq(2);
+  end->set_turn(1);
+  end->mutable_turn_end();
+  v1::AuditReport saved;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(
+                  service::FormatJson(Audit(log, Builtin(), true)), &saved)
+                  .ok());
+  EXPECT_TRUE(saved.outcomes_recorded());
+  EXPECT_TRUE(saved.outcomes().empty());
+  const replay::LoadedRuleset builtin = Builtin();
+  const v1::LogDiff diff =
+      replay::DiffAgainstBaseline("e", log, &saved, {nullptr, &builtin});
+  EXPECT_TRUE(diff.outcomes_compared());
+  EXPECT_EQ(diff.status(), v1::LOG_DIFF_STATUS_SAME);
+  const v1::AuditReport without = Audit(log, Builtin(), false);
+  EXPECT_FALSE(without.outcomes_recorded());
+  EXPECT_FALSE(
+      replay::DiffAgainstBaseline("e", log, &without, {nullptr, &builtin})
+          .outcomes_compared());
+}
+
 // A report from before gunbai reported results: the end of the game is
 // not compared, and says so.
 TEST(BaselineTest, ReportWithoutResultOrDigest) {
