@@ -60,6 +60,10 @@ absl::Status Validate(const rules::Ruleset& r, absl::string_view source) {
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": firing.dice_per_stand is at most 6."));
   }
+  if (r.melee.dice_per_stand > 6) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": melee.dice_per_stand is at most 6."));
+  }
   if (r.name.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": the ruleset needs a name."));

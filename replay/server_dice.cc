@@ -61,13 +61,15 @@ bool IsRoutOrPursuit(const gunbai::v1::ResultMove& move) {
          move.kind() == gunbai::v1::RESULT_MOVE_KIND_PURSUIT;
 }
 
-// Returns 2 dice per stand, or InvalidArgument above kMaxStands.
-absl::StatusOr<int> StandDice(std::uint32_t stands, absl::string_view what) {
+// Returns `per_stand` dice per stand, or InvalidArgument above kMaxStands.
+absl::StatusOr<int> StandDice(std::uint32_t stands, std::uint32_t per_stand,
+                              absl::string_view what) {
   if (stands > static_cast<std::uint32_t>(kMaxStands)) {
     return absl::InvalidArgumentError(absl::StrCat(
         what, " is ", stands, ", more than the ", kMaxStands, " allowed"));
   }
-  return 2 * static_cast<int>(stands);
+  // The loader bounds per_stand to 1-6.
+  return static_cast<int>(per_stand * stands);
 }
 
 // Moves the first `count` of `values` from `next` on into `field`.
@@ -155,7 +157,40 @@ absl::StatusOr<rules::ServerDicePlan> PlanFor(const LoadedRuleset& ruleset,
         "\" ruleset does not say how many dice gunbaid rolls; its games use "
         "recorded dice"));
   }
-  return ruleset.plugin->server_dice(event, ruleset.data, clan_count);
+  absl::StatusOr<rules::ServerDicePlan> plan =
+      ruleset.plugin->server_dice(event, ruleset.data, clan_count);
+  if (!plan.ok()) return plan;
+  // A plug-in's plan must fit the event it is for; one that does not is a
+  // bug in the plug-in, not in the game.
+  auto inconsistent = [&](absl::string_view why) {
+    return absl::InternalError(absl::StrCat(
+        "the \"", ruleset.data.name(), "\" ruleset's dice for seq ",
+        event.seq(), " do not fit the event: ", why));
+  };
+  if (plan->dice < 0) return inconsistent("a negative number of dice");
+  if (plan->duel && !event.has_challenge()) {
+    return inconsistent("a duel for an event that is no challenge");
+  }
+  if (event.has_melee_round()) {
+    const int sides = event.melee_round().sides_size();
+    if (static_cast<int>(plan->side_dice.size()) != sides) {
+      return inconsistent("not one count for each side of the melee round");
+    }
+    int total = 0;
+    for (int d : plan->side_dice) {
+      if (d < 0) return inconsistent("a negative number of dice");
+      total += d;
+    }
+    if (total != plan->dice) {
+      return inconsistent("the sides' dice do not add up to the round's");
+    }
+  } else if (!plan->side_dice.empty()) {
+    return inconsistent("sides' dice for an event that is no melee round");
+  }
+  if (event.has_leader_loss() && plan->dice > 1) {
+    return inconsistent("a leader-loss roll holds one die");
+  }
+  return plan;
 }
 
 // Returns why `event` does not carry the dice count the server rolls, or
@@ -173,9 +208,24 @@ std::string DiceCountProblem(const LoadedRuleset& ruleset, const Event& event,
                ? ""
                : "an accepted challenge rolls dice in pairs";
   }
-  if (carried == static_cast<std::size_t>(plan->dice)) return "";
-  return absl::StrCat("it carries ", carried, " dice where the server rolls ",
-                      plan->dice);
+  if (carried != static_cast<std::size_t>(plan->dice)) {
+    return absl::StrCat("it carries ", carried, " dice where the server rolls ",
+                        plan->dice);
+  }
+  // A melee round's dice are the server's side by side: dice moved from
+  // one side to the other are not.
+  if (event.has_melee_round()) {
+    const auto& sides = event.melee_round().sides();
+    for (int i = 0; i < sides.size(); ++i) {
+      if (sides[i].dice_size() != plan->side_dice[i]) {
+        return absl::StrCat("side ", i, " (", sides[i].unit(), ") carries ",
+                            sides[i].dice_size(),
+                            " dice where the server rolls ",
+                            plan->side_dice[i]);
+      }
+    }
+  }
+  return "";
 }
 
 // Checks one event's dice against the server's. Returns the problem, if any.
@@ -424,12 +474,13 @@ std::optional<ChainBreak> VerifyServerDice(const gunbai::v1::ExportedGame& game,
 
 namespace gunbai::rules::daimyo {
 
-// Daimyo's dice (rules/daimyo/RULES.md): initiative, one die per clan; 2 per
-// stand firing or fighting; a morale test 2; a leader-loss roll 1; a rout or
-// pursuit move 2; a challenge a duel (none when refused).
-absl::StatusOr<ServerDicePlan> DaimyoServerDice(
-    const gunbai::v1::Event& event, const gunbai::v1::Ruleset& /*data*/,
-    int clan_count) {
+// Daimyo's dice (rules/daimyo/RULES.md): initiative, one die per clan;
+// firing.dice_per_stand per stand firing and melee.dice_per_stand per stand
+// fighting (2 in the rules); a morale test 2; a leader-loss roll 1; a rout
+// or pursuit move 2; a challenge a duel (none when refused).
+absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
+                                                const gunbai::v1::Ruleset& data,
+                                                int clan_count) {
   using gunbai::v1::Event;
   ServerDicePlan plan;
   absl::StatusOr<int> count = 0;
@@ -439,7 +490,8 @@ absl::StatusOr<ServerDicePlan> DaimyoServerDice(
       break;
     case Event::kFiring:
       count =
-          replay::StandDice(event.firing().stands_firing(), "stands_firing");
+          replay::StandDice(event.firing().stands_firing(),
+                            data.firing().dice_per_stand(), "stands_firing");
       break;
     case Event::kMeleeRound: {
       const auto& sides = event.melee_round().sides();
@@ -450,7 +502,8 @@ absl::StatusOr<ServerDicePlan> DaimyoServerDice(
       int total = 0;
       for (const gunbai::v1::MeleeSide& side : sides) {
         absl::StatusOr<int> dice =
-            replay::StandDice(side.stands_fighting(), "stands_fighting");
+            replay::StandDice(side.stands_fighting(),
+                              data.melee().dice_per_stand(), "stands_fighting");
         if (!dice.ok()) return dice.status();
         plan.side_dice.push_back(*dice);
         total += *dice;

@@ -456,18 +456,38 @@ int RunGameCli(const std::vector<std::string>& args, std::ostream& out,
 
 // The ruleset whose dice counts an exported game is checked against: the
 // --ruleset file when given, otherwise the built-in one its header names.
+// Either must be the ruleset the header names, name and version: the dice
+// counts of another say nothing about this game.
 absl::StatusOr<replay::LoadedRuleset> VerifyRuleset(
     const std::string& ruleset_path, const v1::Header& header) {
+  absl::StatusOr<replay::LoadedRuleset> chosen;
   if (!ruleset_path.empty()) {
     auto text = ReadInputFile(ruleset_path);
     if (!text.ok()) return text.status();
-    return replay::LoadRuleset(*text, ruleset_path);
+    chosen = replay::LoadRuleset(*text, ruleset_path);
+  } else {
+    auto catalog = replay::RulesetCatalog::Builtin();
+    if (!catalog.ok()) return catalog.status();
+    auto found = catalog->ForLog(header);
+    if (!found.ok()) return found.status();
+    chosen = **found;
   }
-  auto catalog = replay::RulesetCatalog::Builtin();
-  if (!catalog.ok()) return catalog.status();
-  auto chosen = catalog->ForLog(header);
   if (!chosen.ok()) return chosen.status();
-  return **chosen;
+  const std::string& name =
+      header.ruleset().name().empty() ? "daimyo" : header.ruleset().name();
+  const std::string& version = header.ruleset().version();
+  if (chosen->data.name() != name ||
+      (!version.empty() && chosen->data.version() != version)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the game was played under the \"", name, "\" ruleset ",
+                     version, ", and ",
+                     ruleset_path.empty() ? "gunbai's built-in one is "
+                                          : absl::StrCat(ruleset_path, " is "),
+                     "\"", chosen->data.name(), "\" ", chosen->data.version(),
+                     "; give the ruleset file gunbaid played it under with "
+                     "--ruleset=FILE"));
+  }
+  return chosen;
 }
 
 constexpr char kVerifyUsage[] =
@@ -535,14 +555,15 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
   if (game->settings().dice_mode() == v1::DICE_MODE_SERVER) {
     auto ruleset = VerifyRuleset(ruleset_path, game->log().header());
     if (!ruleset.ok()) return Fail(err, ruleset.status());
-    // Not a verdict on the game: this ruleset cannot say how many dice
-    // gunbaid rolled, so the daemon played it under another file.
+    // Not a verdict on the game: gunbaid refuses server dice under a
+    // ruleset that cannot count them, so it played the game under another.
     absl::Status available = replay::ServerDiceAvailable(*ruleset);
     if (!available.ok()) {
       err << "gunbai verify: the \"" << ruleset->data.name() << "\" ruleset "
-          << ruleset->data.version()
-          << " cannot count the server's dice: " << available.message()
-          << ". Give the ruleset file gunbaid played the game under with "
+          << ruleset->data.version() << " cannot count the server's dice ("
+          << available.message()
+          << "), so gunbaid did not play this game under it. Give the "
+             "ruleset file gunbaid played the game under with "
              "--ruleset=FILE.\n";
       return kExitBadInput;
     }

@@ -298,7 +298,8 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
     if (!available.ok()) {
       return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
           "settings.dice_mode: server dice for the \"%s\" ruleset %s: %s; "
-          "nothing was created",
+          "give gunbaid a ruleset file that says (gunbaid --ruleset=FILE), or "
+          "play with recorded dice (--dice=recorded); nothing was created",
           (*ruleset)->data.name(), (*ruleset)->data.version(),
           available.message())));
     }

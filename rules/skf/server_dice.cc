@@ -30,9 +30,8 @@ absl::StatusOr<ServerDicePlan> SkfServerDice(const gunbai::v1::Event& event,
     case Event::kMoraleTest:
       if (!data.skf().has_morale()) {
         return absl::FailedPreconditionError(
-            "the ruleset has no morale check (skf.morale), so gunbaid "
-            "cannot know how many dice a morale check rolls; add skf.morale "
-            "to the ruleset file, or play with recorded dice");
+            "the ruleset has no morale check (skf.morale), so it does not "
+            "say how many dice a morale check rolls");
       }
       plan.dice = static_cast<int>(data.skf().morale().dice());
       return plan;

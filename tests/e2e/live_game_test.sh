@@ -514,15 +514,22 @@ EOF
   ok "gunbaid rolled SKF's dice: 1 a side in the melee, 2 per morale check, 1 for the leader hit, none at the turn start"
 
   export_game skf-export "${umpire_file}" "${id}" "${work}/${id}.textproto"
+  # The built-in SKF ruleset is another version, and Daimyo's file another
+  # ruleset: their dice counts say nothing of this game, so no verdict.
   run skf-verify-builtin "${gunbai}" verify "${work}/${id}.textproto"
   expect_rc 2 "verify under the built-in SKF ruleset"
-  expect_contains "${err}" "cannot count the server's dice" "verify without the ruleset"
+  expect_contains "${err}" "played under the \"skf\" ruleset house-1, and gunbai's built-in one is \"skf\" page6-example-1" "verify without the ruleset"
   expect_contains "${err}" "--ruleset=FILE" "verify without the ruleset"
+  run skf-verify-daimyo "${gunbai}" verify "${work}/${id}.textproto" \
+    --ruleset="${data_dir}/../../rules/daimyo/daimyo.textproto"
+  expect_rc 2 "verify under Daimyo's ruleset file"
+  expect_contains "${err}" "is \"daimyo\" 1.0" "verify under Daimyo's ruleset file"
+  expect_lacks "${out}" "TAMPERED" "verify under Daimyo's ruleset file"
   run skf-verify "${gunbai}" verify "${work}/${id}.textproto" --ruleset="${rules}"
   expect_rc 0 "verify under the house ruleset"
   expect_contains "${out}" "ok: 8 events, chain head " "verify under the house ruleset"
   expect_contains "${out}" "every server die recomputed from the revealed secret" "verify"
-  ok "verify recomputes every die under the game's ruleset file, and says what to give without it"
+  ok "verify recomputes every die under the game's ruleset file, and gives no verdict under another"
 
   game skf-audit-impact "${umpire_file}" audit --game="${id}" --impact
   local online_rc=${rc}

@@ -62,9 +62,12 @@ TEST(LogParserTest, TextThatIsNotUtf8IsRefusedAtTheField) {
   EXPECT_EQ(accented->header().game_id(), "caf\xc3\xa9");
 }
 
+// protobuf's JSON parser refuses it itself, with the place.
 TEST(LogParserTest, JsonThatIsNotUtf8IsRefused) {
-  EXPECT_THAT(Error("{\"header\": {\"game_id\": \"a\xff\"}}", LogFormat::kJson),
-              HasSubstr("log:"));
+  const std::string error =
+      Error("{\"header\": {\"game_id\": \"a\xff\"}}", LogFormat::kJson);
+  EXPECT_THAT(error, HasSubstr("log:1:"));
+  EXPECT_THAT(error, HasSubstr("UTF-8"));
 }
 
 TEST(LogParserTest, FormatFromExtension) {
@@ -89,6 +92,17 @@ TEST(RulesetLoaderTest, BadRulesetSaysWhere) {
   auto r = LoadRuleset("name: \"x\"\nfiring { hit_scor: 8 }\n", "r.textproto");
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("r.textproto:2:"));
+  // Dice per stand are bounded (1-6), so dice counts cannot overflow.
+  std::string text(rules::DaimyoRulesetText());
+  const std::size_t melee = text.find("melee {");
+  ASSERT_NE(melee, std::string::npos);
+  const std::size_t dice = text.find("dice_per_stand: 2", melee);
+  ASSERT_NE(dice, std::string::npos);
+  text.replace(dice, 17, "dice_per_stand: 7");
+  auto many = LoadRuleset(text, "m.textproto");
+  ASSERT_FALSE(many.ok());
+  EXPECT_THAT(std::string(many.status().message()),
+              HasSubstr("melee.dice_per_stand is at most 6"));
   auto zero = LoadRuleset("name: \"daimyo\"\n", "z.textproto");
   ASSERT_FALSE(zero.ok());
   EXPECT_THAT(std::string(zero.status().message()),

@@ -219,5 +219,78 @@ TEST(SkfServerDiceTest, VerifyChecksCountsUnderTheGamesRuleset) {
               HasSubstr("it carries 2 dice where the server rolls 20"));
 }
 
+// Dice moved from one side of a pairing to the other keep the total and
+// the order of the values, but are not the server's: side 0 would roll with
+// two dice.
+TEST(SkfServerDiceTest, VerifyChecksEachSidesDice) {
+  const std::string secret = absl::HexStringToBytes("0a0b0c0d");
+  v1::ExportedGame game;
+  game.mutable_settings()->set_dice_mode(v1::DICE_MODE_SERVER);
+  v1::Header* header = game.mutable_log()->mutable_header();
+  header->set_game_id("skf-moved");
+  header->add_clans()->set_id("uesugi");
+  game.mutable_dice()->set_secret_sha256(replay::Sha256Hex(secret));
+  game.mutable_dice()->set_revealed_secret(absl::BytesToHexString(secret));
+  const std::string key = replay::DiceKey(secret, game.dice().player_seeds());
+  v1::Event melee = ParseEvent(kMelee);
+  ASSERT_TRUE(replay::RollServerDice(TwoClans(), WithMorale(1), key,
+                                     "skf-moved", 1, melee)
+                  .ok());
+  v1::MeleeRound* round = melee.mutable_melee_round();
+  round->mutable_sides(0)->add_dice(round->sides(1).dice(0));
+  round->mutable_sides(1)->clear_dice();
+  *game.mutable_log()->add_events() = melee;
+  game.add_dice_attempts(1);
+  auto moved = replay::VerifyServerDice(game, WithMorale(1));
+  ASSERT_NE(moved, std::nullopt);
+  EXPECT_THAT(moved->reason,
+              HasSubstr("side 0 (ue-sam) carries 2 dice where the server "
+                        "rolls 1"));
+}
+
+// A plug-in whose plan does not fit the event is refused, not trusted: a
+// melee round's sides must each get a count, adding up to the round's.
+absl::StatusOr<rules::ServerDicePlan> Lopsided(const v1::Event& event,
+                                               const v1::Ruleset&, int) {
+  rules::ServerDicePlan plan;
+  plan.dice = 2;
+  if (event.has_melee_round()) plan.side_dice = {2};  // One side only.
+  return plan;
+}
+
+TEST(SkfServerDiceTest, PlanThatDoesNotFitTheEventIsAnError) {
+  rules::RulesetPlugin plugin = *Example().plugin;
+  plugin.server_dice = &Lopsided;
+  replay::LoadedRuleset ruleset = Example();
+  ruleset.plugin = &plugin;
+  v1::Event event = ParseEvent(kMelee);
+  const absl::Status status =
+      replay::RollServerDice(TwoClans(), ruleset, Key(), "g", 1, event);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(status.message(), HasSubstr("not one count for each side"));
+  EXPECT_THAT(replay::EventDice(event), IsEmpty());
+}
+
+// Daimyo's counts are the ruleset file's dice per stand (2 in the rules):
+// a house file with 1 die a stand firing and 3 in melee rolls 3 dice for 3
+// stands firing and 3 x (4 + 6) = 30 for the pairing above.
+TEST(SkfServerDiceTest, DaimyoCountsFollowTheFilesDicePerStand) {
+  replay::LoadedRuleset house = Daimyo();
+  house.data.mutable_firing()->set_dice_per_stand(1);
+  house.data.mutable_melee()->set_dice_per_stand(3);
+  auto fire = house.plugin->server_dice(
+      ParseEvent(R"pb(seq: 2
+                      turn: 1
+                      clan: "uesugi"
+                      firing { stands_firing: 3 })pb"),
+      house.data, 2);
+  ASSERT_TRUE(fire.ok());
+  EXPECT_EQ(fire->dice, 3);
+  auto melee = house.plugin->server_dice(ParseEvent(kMelee), house.data, 2);
+  ASSERT_TRUE(melee.ok());
+  EXPECT_EQ(melee->dice, 30);
+  EXPECT_THAT(melee->side_dice, ElementsAre(12, 18));
+}
+
 }  // namespace
 }  // namespace gunbai::testing
