@@ -35,7 +35,7 @@ Usage:
 
 The docs are rules/daimyo/RULES.md, rules/skf/RULES.md and rules/SCENARIO.md
 (victory by points, any ruleset), embedded in the binary. An id stated by
-two rulesets (log.seq.order) is shown for each.
+two rulesets (log.die.range) is shown for each.
 Exit codes: 0 found, 2 no documented rule has that id or prefix, or a bad
 command line.
 )";
