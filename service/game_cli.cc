@@ -38,10 +38,13 @@ constexpr char kGameUsage[] =
 
 Usage:
   gunbai game create [--policy=strict|record] [--dice=recorded|server]
-                     [--seed=CLAN:HEX ...] LOG
+                     [--seed=CLAN:HEX ...] [--ruleset-digest=HEX] LOG
       Create a game from LOG's header and order of battle (umpire). Prints
       the game id, one credential per clan (shown once: hand each player
-      theirs) and the SHA-256 commitment of the dice secret.
+      theirs), the SHA-256 commitment of the dice secret and the digest of
+      the ruleset the game is bound to (a gunbaid with another ruleset of
+      that name refuses the game). --ruleset-digest refuses creation unless
+      the daemon's ruleset is that one (`gunbai ruleset` prints digests).
   gunbai game append --game=ID [--expected-version=N] EVENTS
       Append the events of EVENTS (a battle log file holding events). Each
       event gets an id derived from its content, so running the same append
@@ -74,6 +77,7 @@ struct GameOptions {
   std::string format = "text";
   std::string policy = "strict";
   std::string dice = "recorded";
+  std::string ruleset_digest;
   std::vector<std::string> seeds;
   std::optional<uint64_t> expected_version;
   uint64_t at = 0;
@@ -125,6 +129,8 @@ std::string ParseGameArgs(const std::vector<std::string>& args,
       o.policy = value;
     else if (name == "dice")
       o.dice = value;
+    else if (name == "ruleset-digest")
+      o.ruleset_digest = value;
     else if (name == "seed")
       o.seeds.push_back(value);
     else if (name == "expected-version" && absl::SimpleAtoi(value, &n)) {
@@ -246,6 +252,7 @@ int Create(const GameOptions& o, std::ostream& out, std::ostream& err) {
                                              : v1::APPEND_POLICY_STRICT);
   request.mutable_settings()->set_dice_mode(
       o.dice == "server" ? v1::DICE_MODE_SERVER : v1::DICE_MODE_RECORDED);
+  request.mutable_settings()->set_ruleset_digest(o.ruleset_digest);
   for (const std::string& seed : o.seeds) {
     std::vector<std::string> parts =
         absl::StrSplit(seed, absl::MaxSplits(':', 1));
@@ -266,7 +273,8 @@ int Create(const GameOptions& o, std::ostream& out, std::ostream& err) {
   if (!s.ok()) return Fail(err, FromGrpcStatus(s, c->target));
   std::string text = absl::StrCat(
       "game ", response.game_id(), "\n",
-      "dice secret sha256:", response.dice().secret_sha256(), "\n");
+      "dice secret sha256:", response.dice().secret_sha256(), "\n",
+      "ruleset sha256:", response.settings().ruleset_digest(), "\n");
   for (const auto& credential : response.credentials()) {
     absl::StrAppend(&text, "credential for ", credential.clan(), ": ",
                     credential.token(), "\n");
@@ -555,6 +563,18 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
   if (game->settings().dice_mode() == v1::DICE_MODE_SERVER) {
     auto ruleset = VerifyRuleset(ruleset_path, game->log().header());
     if (!ruleset.ok()) return Fail(err, ruleset.status());
+    const std::string& bound = game->settings().ruleset_digest();
+    if (!bound.empty() && bound != ruleset->digest) {
+      err << "gunbai verify: the game was played under ruleset sha256:" << bound
+          << ", and "
+          << (ruleset_path.empty() ? std::string("gunbai's built-in one")
+                                   : ruleset_path)
+          << " is sha256:" << ruleset->digest
+          << ". Give the ruleset file gunbaid played the game under with "
+             "--ruleset=FILE (`gunbai ruleset --ruleset=FILE` prints its "
+             "digest).\n";
+      return kExitBadInput;
+    }
     // Not a verdict on the game: gunbaid refuses server dice under a
     // ruleset that cannot count them, so it played the game under another.
     absl::Status available = replay::ServerDiceAvailable(*ruleset);

@@ -197,6 +197,17 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   game.findings.Clear();
   auto ruleset = rulesets_->ForLog(game.log.header());
   if (!ruleset.ok()) return ruleset.status();
+  // Replaying the game under other tables would judge its events by rules
+  // it was not played under.
+  const std::string& bound = game.record.settings.ruleset_digest();
+  if (!bound.empty() && bound != (*ruleset)->digest) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "game %s is played under the \"%s\" ruleset sha256:%s, and this "
+        "gunbaid's is sha256:%s (%s); start gunbaid with the ruleset file the "
+        "game was created under (--ruleset=FILE)",
+        game.id, (*ruleset)->data.name(), bound, (*ruleset)->digest,
+        (*ruleset)->data.version()));
+  }
   game.ruleset = *ruleset;
   auto replayer =
       replay::CreateEngine(game.log, *game.ruleset, replay::AuditOptions(),
@@ -290,6 +301,16 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   if (record.settings.dice_mode() == v1::DICE_MODE_UNSPECIFIED) {
     record.settings.set_dice_mode(v1::DICE_MODE_RECORDED);
   }
+  // The game is bound to this ruleset, byte for byte.
+  if (!record.settings.ruleset_digest().empty() &&
+      record.settings.ruleset_digest() != (*ruleset)->digest) {
+    return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
+        "settings.ruleset_digest: the game asks for ruleset sha256:%s, but "
+        "this gunbaid's \"%s\" ruleset %s is sha256:%s; nothing was created",
+        record.settings.ruleset_digest(), (*ruleset)->data.name(),
+        (*ruleset)->data.version(), (*ruleset)->digest)));
+  }
+  record.settings.set_ruleset_digest((*ruleset)->digest);
   // Server dice roll as many dice as the game's ruleset says of each event;
   // a ruleset that cannot say for some kind of event is refused now, not
   // in the middle of the game.
@@ -331,6 +352,7 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   }
   response->set_game_id(record.game_id);
   *response->mutable_dice() = DiceFor(record);
+  *response->mutable_settings() = record.settings;
   return grpc::Status::OK;
 }
 

@@ -57,8 +57,22 @@ server=""
 # FLAGS, and sets `server`.
 start_daemon() {
   rm -rf "${work}/data"
-  : >"${work}/daemon.out"
   (umask 077 && od -An -N24 -tx1 /dev/urandom | tr -d ' \n' >"${umpire_file}")
+  launch_daemon "$@"
+}
+
+# restart_daemon [FLAGS...]: stops gunbaid (SIGTERM) and starts it again on
+# the same data directory, with FLAGS.
+restart_daemon() {
+  kill -TERM "${daemon_pid}"
+  wait "${daemon_pid}" 2>/dev/null || true
+  daemon_pid=""
+  launch_daemon "$@"
+}
+
+# launch_daemon [FLAGS...]: starts gunbaid on ${work}/data; sets `server`.
+launch_daemon() {
+  : >"${work}/daemon.out"
   "${gunbaid}" --listen 127.0.0.1:0 --data-dir "${work}/data" \
     --umpire-token-file "${umpire_file}" "$@" \
     >"${work}/daemon.out" 2>"${work}/daemon.err" &
@@ -483,10 +497,24 @@ case_skf_server_dice() {
   sed -e '/^events/,$d' -e "s/game_id: \"skf-kawanakajima\"/game_id: \"${id}\"/" \
     -e 's/version: "page6-example-1"/version: "house-1"/' \
     "${data_dir}/skf-kawanakajima.textproto" >"${logs}/skf-header.textproto"
+  # The game is bound to the house file, byte for byte: its digest, as
+  # `gunbai ruleset` prints it. Insisting on the built-in one is refused.
+  local digest builtin_digest
+  digest=$("${gunbai}" ruleset --ruleset="${rules}" | sed -n 's/^sha256://p')
+  [[ "${digest}" =~ ^[0-9a-f]{64}$ ]] || fail "gunbai ruleset gave no digest"
+  builtin_digest=$("${gunbai}" ruleset skf | sed -n 's/^sha256://p')
+  [[ "${builtin_digest}" =~ ^[0-9a-f]{64}$ && "${builtin_digest}" != "${digest}" ]] ||
+    fail "built-in skf digest \"${builtin_digest}\""
+  game skf-create-pinned "${umpire_file}" create --policy=record --dice=server \
+    --ruleset-digest="${builtin_digest}" "${logs}/skf-header.textproto"
+  expect_rc 2 "create insisting on another ruleset"
+  expect_contains "${err}" "settings.ruleset_digest" "create insisting on another ruleset"
   game skf-create "${umpire_file}" create --policy=record --dice=server \
-    --seed=uesugi:5eed --seed=takeda:d1ce "${logs}/skf-header.textproto"
+    --seed=uesugi:5eed --seed=takeda:d1ce --ruleset-digest="${digest}" \
+    "${logs}/skf-header.textproto"
   expect_rc 0 "create the SKF server-dice game"
   [[ "$(head -n 1 "${out}")" == "game ${id}" ]] || fail "create: $(head -n 1 "${out}")"
+  expect_contains "${out}" "ruleset sha256:${digest}" "create names the ruleset digest"
   cat >"${logs}/skf-1.textproto" <<'EOF'
 events { seq: 1 turn: 1 turn_start { initiative_clan: "uesugi" } }
 events { seq: 2 turn: 1 clan: "uesugi" activation {} }
@@ -525,6 +553,12 @@ EOF
   expect_rc 2 "verify under Daimyo's ruleset file"
   expect_contains "${err}" "is \"daimyo\" 1.0" "verify under Daimyo's ruleset file"
   expect_lacks "${out}" "TAMPERED" "verify under Daimyo's ruleset file"
+  # Same name and version, other tables: the digest tells them apart.
+  sed 's/per_leader_touching: 1/per_leader_touching: 2/' "${rules}" >"${work}/skf-edited.textproto"
+  run skf-verify-edited "${gunbai}" verify "${work}/${id}.textproto" \
+    --ruleset="${work}/skf-edited.textproto"
+  expect_rc 2 "verify under an edited copy of the house file"
+  expect_contains "${err}" "played under ruleset sha256:${digest}" "verify under an edited copy"
   run skf-verify "${gunbai}" verify "${work}/${id}.textproto" --ruleset="${rules}"
   expect_rc 0 "verify under the house ruleset"
   expect_contains "${out}" "ok: 8 events, chain head " "verify under the house ruleset"
@@ -540,6 +574,19 @@ EOF
   cmp -s "${out}" "${work}/skf-impact.online" ||
     fail "game audit --impact differs from the offline one: $(diff "${work}/skf-impact.online" "${out}")"
   ok "game audit --impact prints byte for byte what gunbai audit --impact prints of the export"
+
+  # gunbaid restarted with its built-in SKF ruleset (no morale check, other
+  # tables) would judge the game by rules it was not played under: it
+  # refuses it, and says what to start it with.
+  restart_daemon
+  game skf-show-builtin "${umpire_file}" show --game="${id}"
+  expect_rc 2 "a game under another ruleset digest"
+  expect_contains "${err}" "sha256:${digest}" "the refusal names the game's ruleset"
+  expect_contains "${err}" "start gunbaid with the ruleset file the game was created under" "the refusal says what to do"
+  restart_daemon --ruleset "${rules}"
+  game skf-show-house "${umpire_file}" show --game="${id}"
+  expect_rc 0 "the game under its own ruleset again"
+  ok "a gunbaid with another ruleset refuses the game, naming the digest it was created under"
 }
 
 # 3. A batch built on a stale version is refused whole, naming the version.
