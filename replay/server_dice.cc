@@ -229,7 +229,9 @@ std::string DiceCountProblem(const LoadedRuleset& ruleset, const Event& event,
 }
 
 // Checks one event's dice against the server's. Returns the problem, if any.
-std::optional<ChainBreak> CheckEventDice(const LoadedRuleset& ruleset,
+// Checks one event's dice against the server's: their values, and, when
+// `ruleset` is not null, their number.
+std::optional<ChainBreak> CheckEventDice(const LoadedRuleset* ruleset,
                                          const Event& event, int index,
                                          absl::string_view key,
                                          absl::string_view game_id,
@@ -249,8 +251,9 @@ std::optional<ChainBreak> CheckEventDice(const LoadedRuleset& ruleset,
                        ": the dice are not the ones the server rolled")};
     }
   }
+  if (ruleset == nullptr) return std::nullopt;
   const std::string problem =
-      DiceCountProblem(ruleset, event, clan_count, dice.size());
+      DiceCountProblem(*ruleset, event, clan_count, dice.size());
   if (problem.empty()) return std::nullopt;
   return ChainBreak{index, event.seq(), absl::StrCat(label, ": ", problem)};
 }
@@ -441,8 +444,11 @@ absl::Status ServerDiceAvailable(const LoadedRuleset& ruleset) {
   return absl::OkStatus();
 }
 
-std::optional<ChainBreak> VerifyServerDice(const gunbai::v1::ExportedGame& game,
-                                           const LoadedRuleset& ruleset) {
+namespace {
+
+// VerifyServerDice, and with a null `ruleset` VerifyServerDiceValues.
+std::optional<ChainBreak> VerifyDice(const gunbai::v1::ExportedGame& game,
+                                     const LoadedRuleset* ruleset) {
   if (game.settings().dice_mode() != gunbai::v1::DICE_MODE_SERVER) {
     return GameProblem(absl::StrCat(
         "the game's dice are not the server's (dice mode ",
@@ -468,6 +474,18 @@ std::optional<ChainBreak> VerifyServerDice(const gunbai::v1::ExportedGame& game,
     }
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ChainBreak> VerifyServerDiceValues(
+    const gunbai::v1::ExportedGame& game) {
+  return VerifyDice(game, nullptr);
+}
+
+std::optional<ChainBreak> VerifyServerDice(const gunbai::v1::ExportedGame& game,
+                                           const LoadedRuleset& ruleset) {
+  return VerifyDice(game, &ruleset);
 }
 
 }  // namespace gunbai::replay

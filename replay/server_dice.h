@@ -114,6 +114,12 @@ absl::Status ServerDiceAvailable(const LoadedRuleset& ruleset);
 std::optional<ChainBreak> VerifyServerDice(const gunbai::v1::ExportedGame& game,
                                            const LoadedRuleset& ruleset);
 
+// The checks of VerifyServerDice that need no ruleset: the commitment, and
+// that every die carried is the one DeriveDie gives at its index. A game
+// whose dice fail these is tampered with under any ruleset.
+std::optional<ChainBreak> VerifyServerDiceValues(
+    const gunbai::v1::ExportedGame& game);
+
 }  // namespace gunbai::replay
 
 #endif  // GUNBAI_REPLAY_SERVER_DICE_H_

@@ -487,8 +487,10 @@ absl::StatusOr<replay::LoadedRuleset> VerifyRuleset(
   if (chosen->data.name() != name ||
       (!version.empty() && chosen->data.version() != version)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("the game was played under the \"", name, "\" ruleset ",
-                     version, ", and ",
+        absl::StrCat("every die is the server's, but how many dice each "
+                     "event has can only be checked under the game's "
+                     "ruleset: the game was played under the \"",
+                     name, "\" ruleset ", version, ", and ",
                      ruleset_path.empty() ? "gunbai's built-in one is "
                                           : absl::StrCat(ruleset_path, " is "),
                      "\"", chosen->data.name(), "\" ", chosen->data.version(),
@@ -561,12 +563,20 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
     return kExitBadInput;
   }
   if (game->settings().dice_mode() == v1::DICE_MODE_SERVER) {
+    // The values first: they need no ruleset, so a forged die is TAMPERED
+    // whatever the export says of its ruleset (which no hash protects).
+    if (auto bad = replay::VerifyServerDiceValues(*game)) {
+      out << "TAMPERED: " << bad->reason << "\n";
+      return kExitFindings;
+    }
     auto ruleset = VerifyRuleset(ruleset_path, game->log().header());
     if (!ruleset.ok()) return Fail(err, ruleset.status());
     const std::string& bound = game->settings().ruleset_digest();
     if (!bound.empty() && bound != ruleset->digest) {
-      err << "gunbai verify: the game was played under ruleset sha256:" << bound
-          << ", and "
+      err << "gunbai verify: every die is the server's, but how many dice "
+             "each event has can only be checked under the game's ruleset: "
+             "the game was played under ruleset sha256:"
+          << bound << ", and "
           << (ruleset_path.empty() ? std::string("gunbai's built-in one")
                                    : ruleset_path)
           << " is sha256:" << ruleset->digest

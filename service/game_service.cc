@@ -195,32 +195,37 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   game.chain_hashes.clear();
   game.dice_attempts.clear();
   game.findings.Clear();
+  game.ruleset = nullptr;
+  game.replayer = nullptr;
+  game.ruleset_problem = absl::OkStatus();
   auto ruleset = rulesets_->ForLog(game.log.header());
   if (!ruleset.ok()) return ruleset.status();
   // Replaying the game under other tables would judge its events by rules
-  // it was not played under.
+  // it was not played under: its stored events are served, nothing more.
   const std::string& bound = game.record.settings.ruleset_digest();
   if (!bound.empty() && bound != (*ruleset)->digest) {
-    return absl::FailedPreconditionError(absl::StrFormat(
+    game.ruleset_problem = absl::FailedPreconditionError(absl::StrFormat(
         "game %s is played under the \"%s\" ruleset sha256:%s, and this "
         "gunbaid's is sha256:%s (%s); start gunbaid with the ruleset file the "
-        "game was created under (--ruleset=FILE)",
+        "game was created under (--ruleset=FILE). Its events can still be "
+        "read and exported",
         game.id, (*ruleset)->data.name(), bound, (*ruleset)->digest,
         (*ruleset)->data.version()));
+  } else {
+    game.ruleset = *ruleset;
+    auto replayer =
+        replay::CreateEngine(game.log, *game.ruleset, replay::AuditOptions(),
+                             rules::EngineOutput{&game.findings, nullptr});
+    if (!replayer.ok()) return replayer.status();
+    game.replayer = *std::move(replayer);
   }
-  game.ruleset = *ruleset;
-  auto replayer =
-      replay::CreateEngine(game.log, *game.ruleset, replay::AuditOptions(),
-                           rules::EngineOutput{&game.findings, nullptr});
-  if (!replayer.ok()) return replayer.status();
-  game.replayer = *std::move(replayer);
   bool has_end = false;
   for (const v1::StoredEvent& stored : *events) {
     *game.log.add_events() = stored.event();
     game.event_ids.push_back(stored.event_id());
     game.chain_hashes.push_back(stored.chain_hash());
     game.dice_attempts.push_back(stored.dice_attempt());
-    game.replayer->Apply(stored.event());
+    if (game.replayer != nullptr) game.replayer->Apply(stored.event());
     has_end = has_end || stored.event().has_game_end();
   }
   // A crash between storing a batch with game_end and marking the game
@@ -302,6 +307,8 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
     record.settings.set_dice_mode(v1::DICE_MODE_RECORDED);
   }
   // The game is bound to this ruleset, byte for byte.
+  record.settings.set_ruleset_digest(
+      absl::AsciiStrToLower(record.settings.ruleset_digest()));
   if (!record.settings.ruleset_digest().empty() &&
       record.settings.ruleset_digest() != (*ruleset)->digest) {
     return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
@@ -368,6 +375,9 @@ grpc::Status GameServiceImpl::AppendEvents(
   if (!(*game)->loaded) {
     absl::Status s = Rebuild(**game);
     if (!s.ok()) return ToGrpcStatus(s);
+  }
+  if (!(*game)->ruleset_problem.ok()) {
+    return ToGrpcStatus((*game)->ruleset_problem);
   }
   absl::Status s = Append(**game, caller, *request, *response);
   if (!s.ok()) {
@@ -523,6 +533,9 @@ grpc::Status GameServiceImpl::GetGameState(
   auto game = Authorized(context, request->game_id(), &caller);
   if (!game.ok()) return ToGrpcStatus(game.status());
   absl::ReaderMutexLock lock(&(*game)->mu);
+  if (!(*game)->ruleset_problem.ok()) {
+    return ToGrpcStatus((*game)->ruleset_problem);
+  }
   std::optional<uint64_t> at;
   if (request->at_seq() > 0) at = request->at_seq();
   auto state = replay::StateAt((*game)->log, *(*game)->ruleset, at);
@@ -538,6 +551,9 @@ grpc::Status GameServiceImpl::AuditGame(grpc::ServerContext* context,
   auto game = Authorized(context, request->game_id(), &caller);
   if (!game.ok()) return ToGrpcStatus(game.status());
   absl::ReaderMutexLock lock(&(*game)->mu);
+  if (!(*game)->ruleset_problem.ok()) {
+    return ToGrpcStatus((*game)->ruleset_problem);
+  }
   auto report = replay::AuditLog((*game)->log, *(*game)->ruleset);
   if (!report.ok()) return ToGrpcStatus(report.status());
   if (request->impact()) {
@@ -600,6 +616,10 @@ grpc::Status GameServiceImpl::WatchGame(
   auto game = Authorized(context, request->game_id(), &caller);
   if (!game.ok()) return ToGrpcStatus(game.status());
   LiveGame& g = **game;
+  {
+    absl::ReaderMutexLock lock(&g.mu);
+    if (!g.ruleset_problem.ok()) return ToGrpcStatus(g.ruleset_problem);
+  }
   uint64_t next = std::max<uint64_t>(request->from_seq(), 1);
   while (!context->IsCancelled() && !shutting_down_) {
     std::vector<v1::StoredEvent> fresh;

@@ -87,6 +87,12 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
     // The engine of the ruleset the game's header names.
     const replay::LoadedRuleset* ruleset ABSL_GUARDED_BY(mu) = nullptr;
     std::unique_ptr<rules::Engine> replayer ABSL_GUARDED_BY(mu);
+    // Not OK when this gunbaid's ruleset of the game's name is not the one
+    // the game was created under (GameSettings.ruleset_digest): the game's
+    // stored events are still read and exported, but nothing that needs the
+    // rules (append, state, audit, watch) is done, and `replayer` and
+    // `ruleset` are null.
+    absl::Status ruleset_problem ABSL_GUARDED_BY(mu);
     std::string dice_key ABSL_GUARDED_BY(mu);
   };
 

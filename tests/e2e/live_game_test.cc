@@ -50,6 +50,7 @@
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
+#include "service/cli.h"
 
 extern char** environ;
 
@@ -680,6 +681,21 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
             absl::StrCat("event at index 2 (seq 3): die 0 is ", real % 6 + 1,
                          " but the server's die there is ", real,
                          ": the dice are not the ones the server rolled"));
+
+  // `gunbai verify` says TAMPERED (exit 1) even when the forger also edits
+  // what no hash covers, the ruleset digest and version, so as to make the
+  // verifier give no verdict: a die's value needs no ruleset.
+  forged.mutable_settings()->set_ruleset_digest(std::string(64, '0'));
+  forged.mutable_log()->mutable_header()->mutable_ruleset()->set_version("9");
+  const std::string path = absl::StrCat(dir_.path(), "/forged.textproto");
+  std::string text;
+  ASSERT_TRUE(google::protobuf::TextFormat::PrintToString(forged, &text));
+  std::ofstream(path) << text;
+  std::ostringstream out, err;
+  EXPECT_EQ(service::RunCli({"verify", path}, out, err), service::kExitFindings)
+      << out.str() << err.str();
+  EXPECT_NE(out.str().find("TAMPERED: event at index 2"), std::string::npos)
+      << out.str();
 }
 
 // Regression: a record game stored an event whose seq did not increase (with

@@ -515,6 +515,8 @@ case_skf_server_dice() {
   expect_rc 0 "create the SKF server-dice game"
   [[ "$(head -n 1 "${out}")" == "game ${id}" ]] || fail "create: $(head -n 1 "${out}")"
   expect_contains "${out}" "ruleset sha256:${digest}" "create names the ruleset digest"
+  grep -E '^credential for uesugi: [0-9a-f]{64}$' "${out}" | sed 's/.*: //' | tr -d '\n' \
+    >"${work}/${id}.uesugi.token"
   cat >"${logs}/skf-1.textproto" <<'EOF'
 events { seq: 1 turn: 1 turn_start { initiative_clan: "uesugi" } }
 events { seq: 2 turn: 1 clan: "uesugi" activation {} }
@@ -583,10 +585,18 @@ EOF
   expect_rc 2 "a game under another ruleset digest"
   expect_contains "${err}" "sha256:${digest}" "the refusal names the game's ruleset"
   expect_contains "${err}" "start gunbaid with the ruleset file the game was created under" "the refusal says what to do"
+  # Its player is told the same, not that the credential is wrong; and its
+  # stored events can still be exported, the same bytes as before.
+  game skf-show-player "${work}/${id}.uesugi.token" show --game="${id}"
+  expect_rc 2 "the player's view of a game under another ruleset digest"
+  expect_contains "${err}" "start gunbaid with the ruleset file" "the player's refusal"
+  export_game skf-export-builtin "${umpire_file}" "${id}" "${work}/${id}-builtin.textproto"
+  cmp -s "${work}/${id}.textproto" "${work}/${id}-builtin.textproto" ||
+    fail "the export under another ruleset differs: $(diff "${work}/${id}.textproto" "${work}/${id}-builtin.textproto")"
   restart_daemon --ruleset "${rules}"
   game skf-show-house "${umpire_file}" show --game="${id}"
   expect_rc 0 "the game under its own ruleset again"
-  ok "a gunbaid with another ruleset refuses the game, naming the digest it was created under"
+  ok "a gunbaid with another ruleset refuses to replay the game (naming its digest, to umpire and player alike) but still exports it"
 }
 
 # 3. A batch built on a stale version is refused whole, naming the version.
