@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/text_format.h"
 #include "replay/audit.h"
 #include "replay/dice_stats.h"
 #include "replay/impact.h"
@@ -41,9 +42,12 @@ ruleset its header names.
 Usage:
   gunbai audit [options] LOG     audit LOG and print the report
   gunbai state [options] LOG     print the battle state after an event
-  gunbai ruleset [NAME | --ruleset F | --list]
+  gunbai ruleset [NAME | --ruleset F | --list] [--format=textproto]
                                  print a ruleset (default daimyo) and its
-                                 digest, or list the built-in ones
+                                 digest, or list the built-in ones;
+                                 textproto prints a ruleset file with the
+                                 same digest (keep one before upgrading:
+                                 live games are bound to their digest)
   gunbai game COMMAND ...        live games on a gunbaid: create, append,
                                  show, watch, export, audit (gunbai game
                                  --help)
@@ -172,8 +176,8 @@ std::string ParseArgs(const std::vector<std::string>& args, Options& o) {
       value = args[++i];
     }
     if (name == "format") {
-      if (value != "text" && value != "json") {
-        return "--format is text or json";
+      if (value != "text" && value != "json" && value != "textproto") {
+        return "--format is text or json (or textproto, for gunbai ruleset)";
       }
       o.format = value;
     } else if (name == "ruleset") {
@@ -325,6 +329,14 @@ int RunRuleset(const Options& o, std::ostream& out, std::ostream& err) {
   if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
   if (o.format == "json") {
     Print(out, FormatJson(ruleset->data));
+  } else if (o.format == "textproto") {
+    // A file that loads to the same data, hence the same digest.
+    std::string text;
+    google::protobuf::TextFormat::PrintToString(ruleset->data, &text);
+    out << "# The " << ruleset->data.name() << " ruleset "
+        << ruleset->data.version() << ", sha256:" << ruleset->digest
+        << "\n# proto-message: gunbai.v1.Ruleset\n"
+        << text;
   } else {
     out << "ruleset " << ruleset->data.name() << " " << ruleset->data.version()
         << "\nsha256:" << ruleset->digest << "\n";

@@ -149,6 +149,22 @@ TEST(CliTest, ExitCodesAndMessages) {
   EXPECT_THAT(verify_none.err, HasSubstr("gunbai verify --help"));
 }
 
+// `gunbai ruleset NAME --format=textproto` writes a file that loads to the
+// same digest, so an umpire can keep the exact ruleset a live game is bound
+// to before upgrading gunbai.
+TEST(CliTest, RulesetAsTextprotoKeepsItsDigest) {
+  for (const char* name : {"daimyo", "skf"}) {
+    const CliResult printed = Cli({"ruleset", name, "--format=textproto"});
+    ASSERT_EQ(printed.code, service::kExitClean) << printed.err;
+    auto builtin = replay::BuiltinRuleset(name);
+    ASSERT_TRUE(builtin.ok());
+    auto reloaded = replay::LoadRuleset(printed.out, "printed");
+    ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+    EXPECT_EQ(reloaded->digest, builtin->digest) << name;
+    EXPECT_THAT(printed.out, HasSubstr(builtin->digest));
+  }
+}
+
 TEST(CliTest, StateAtAnEvent) {
   // After seq 5 of sekigahara: ish-cav took 4 hits at seq 5: 4 stands to 3,
   // 1 carried, and its daimyo owes a leader-loss roll.
