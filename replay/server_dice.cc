@@ -229,14 +229,37 @@ std::string DiceCountProblem(const LoadedRuleset& ruleset, const Event& event,
 }
 
 // Checks one event's dice against the server's. Returns the problem, if any.
-// Checks one event's dice against the server's: their values, and, when
-// `ruleset` is not null, their number.
-std::optional<ChainBreak> CheckEventDice(const LoadedRuleset* ruleset,
-                                         const Event& event, int index,
+// Returns the number of dice of the duel the server rolls for an accepted
+// `challenge` at `seq`, at the leaders' ratings in `oob` (a leader's rating
+// does not change in play); nullopt when a leader is not in it.
+std::optional<std::size_t> DuelDiceCount(const gunbai::v1::OrderOfBattle& oob,
+                                         const gunbai::v1::Challenge& challenge,
                                          absl::string_view key,
                                          absl::string_view game_id,
                                          std::uint64_t attempt,
-                                         int clan_count) {
+                                         std::uint64_t seq) {
+  int challenger = -1;
+  int challenged = -1;
+  for (const gunbai::v1::Leader& leader : oob.leaders()) {
+    const int rating = static_cast<int>(leader.command_rating());
+    if (leader.id() == challenge.challenger()) challenger = rating;
+    if (leader.id() == challenge.challenged()) challenged = rating;
+  }
+  if (challenger < 0 || challenged < 0) return std::nullopt;
+  std::uint32_t next = 0;
+  return RollDuelDice(
+             challenger, challenged,
+             [&] { return DeriveDie(key, game_id, attempt, seq, next++); })
+      .size();
+}
+
+// Checks one event's dice against the server's: their values, and, when
+// `ruleset` is not null, their number (a duel's, where its dice decide it,
+// at the ratings in `oob`).
+std::optional<ChainBreak> CheckEventDice(
+    const LoadedRuleset* ruleset, const gunbai::v1::OrderOfBattle& oob,
+    const Event& event, int index, absl::string_view key,
+    absl::string_view game_id, std::uint64_t attempt, int clan_count) {
   const std::vector<std::uint32_t> dice = EventDice(event);
   const std::string label =
       absl::StrCat("event at index ", index, " (seq ", event.seq(), ")");
@@ -252,8 +275,24 @@ std::optional<ChainBreak> CheckEventDice(const LoadedRuleset* ruleset,
     }
   }
   if (ruleset == nullptr) return std::nullopt;
-  const std::string problem =
+  std::string problem =
       DiceCountProblem(*ruleset, event, clan_count, dice.size());
+  if (problem.empty() && event.has_challenge() &&
+      event.challenge().accepted()) {
+    absl::StatusOr<rules::ServerDicePlan> plan =
+        PlanFor(*ruleset, event, clan_count);
+    if (plan.ok() && plan->duel) {
+      const std::optional<std::size_t> decided = DuelDiceCount(
+          oob, event.challenge(), key, game_id, attempt, event.seq());
+      if (!decided.has_value()) {
+        problem = "the challenge names a leader the order of battle lacks";
+      } else if (*decided != dice.size()) {
+        problem = absl::StrCat("the duel carries ", dice.size(),
+                               " dice, but the server's dice decide it after ",
+                               *decided);
+      }
+    }
+  }
   if (problem.empty()) return std::nullopt;
   return ChainBreak{index, event.seq(), absl::StrCat(label, ": ", problem)};
 }
@@ -467,9 +506,9 @@ std::optional<ChainBreak> VerifyDice(const gunbai::v1::ExportedGame& game,
         " events; each event records the roll attempt of its batch"));
   }
   for (int i = 0; i < game.log().events_size(); ++i) {
-    if (std::optional<ChainBreak> problem =
-            CheckEventDice(ruleset, game.log().events(i), i, key, game_id,
-                           game.dice_attempts(i), clan_count)) {
+    if (std::optional<ChainBreak> problem = CheckEventDice(
+            ruleset, game.log().order_of_battle(), game.log().events(i), i, key,
+            game_id, game.dice_attempts(i), clan_count)) {
       return problem;
     }
   }

@@ -555,6 +555,17 @@ ExportedGame ServerGame() {
   header->set_game_id("live-1");
   header->add_clans()->set_id("red");
   header->add_clans()->set_id("blue");
+  // The leaders of TwoClans(), whose ratings decide the duel.
+  v1::Leader* daimyo =
+      game.mutable_log()->mutable_order_of_battle()->add_leaders();
+  daimyo->set_id("red-daimyo");
+  daimyo->set_clan("red");
+  daimyo->set_command_rating(3);
+  v1::Leader* general =
+      game.mutable_log()->mutable_order_of_battle()->add_leaders();
+  general->set_id("blue-gen");
+  general->set_clan("blue");
+  general->set_command_rating(2);
   *game.mutable_dice()->mutable_player_seeds() = Seeds();
   game.mutable_dice()->set_secret_sha256(replay::Sha256Hex(Secret()));
   game.mutable_dice()->set_revealed_secret(absl::BytesToHexString(Secret()));
@@ -622,6 +633,28 @@ TEST(ServerDiceTest, VerifyFindsDroppedDice) {
   EXPECT_EQ(broken->index, 3);
   EXPECT_THAT(broken->reason,
               HasSubstr("it carries 0 dice where the server rolls 2"));
+}
+
+// A duel lengthened by a pair of the server's own next dice: every value
+// is the server's, but the duel was decided before them.
+TEST(ServerDiceTest, VerifyFindsADuelThatGoesOnPastItsDecision) {
+  ExportedGame game = ServerGame();
+  v1::Challenge* duel =
+      game.mutable_log()->mutable_events(4)->mutable_challenge();
+  const int decided = duel->dice_size();
+  ASSERT_GE(decided, 2);
+  for (int i = 0; i < 2; ++i) {
+    duel->add_dice(replay::DeriveDie(Key(), "live-1", 1, 5,
+                                     static_cast<uint32_t>(decided + i)));
+  }
+  std::optional<ChainBreak> broken = replay::VerifyServerDice(game, Daimyo());
+  ASSERT_TRUE(broken.has_value());
+  EXPECT_EQ(broken->index, 4);
+  EXPECT_THAT(broken->reason,
+              HasSubstr(absl::StrCat("the duel carries ", decided + 2,
+                                     " dice, but the server's dice decide it "
+                                     "after ",
+                                     decided)));
 }
 
 TEST(ServerDiceTest, VerifyRejectsAWrongRevealedSecret) {
