@@ -73,6 +73,29 @@ ChainBreak CountMismatch(const gunbai::v1::ExportedGame& game) {
 
 std::string GenesisHash() { return std::string(kHashHexDigits, '0'); }
 
+std::string GameGenesis(const gunbai::v1::Header& header,
+                        const gunbai::v1::OrderOfBattle& order_of_battle,
+                        const gunbai::v1::GameSettings& settings,
+                        const gunbai::v1::DiceCommitment& dice) {
+  if (settings.chain_version() != kTermsChainVersion) return GenesisHash();
+  gunbai::v1::DiceCommitment commitment = dice;
+  commitment.clear_revealed_secret();
+  std::string terms = "gunbai chain v2";
+  for (const google::protobuf::Message* part :
+       {static_cast<const google::protobuf::Message*>(&header),
+        static_cast<const google::protobuf::Message*>(&order_of_battle),
+        static_cast<const google::protobuf::Message*>(&settings),
+        static_cast<const google::protobuf::Message*>(&commitment)}) {
+    const std::string bytes = DeterministicBytes(*part);
+    const std::uint64_t size = bytes.size();
+    for (int shift = 56; shift >= 0; shift -= 8) {
+      terms.push_back(static_cast<char>((size >> shift) & 0xff));
+    }
+    terms += bytes;
+  }
+  return Sha256Hex(terms);
+}
+
 std::optional<std::string> HexToBytes(absl::string_view hex) {
   if (hex.size() % 2 != 0) return std::nullopt;
   std::string bytes;
@@ -97,13 +120,22 @@ std::string ChainHash(absl::string_view previous_hex,
 std::optional<ChainBreak> VerifyChain(const gunbai::v1::ExportedGame& game) {
   const auto& events = game.log().events();
   const int checked = std::min(events.size(), game.chain_hashes_size());
-  std::string previous = GenesisHash();
+  std::string previous =
+      GameGenesis(game.log().header(), game.log().order_of_battle(),
+                  game.settings(), game.dice());
+  const bool terms = game.settings().chain_version() == kTermsChainVersion;
   std::optional<std::uint64_t> previous_seq;
   for (int i = 0; i < checked; ++i) {
     const gunbai::v1::Event& event = events[i];
     const std::string hash = ChainHash(previous, event);
     if (!absl::EqualsIgnoreCase(hash, game.chain_hashes(i))) {
-      return HashMismatch(i, event.seq(), previous_seq);
+      ChainBreak broken = HashMismatch(i, event.seq(), previous_seq);
+      if (i == 0 && terms) {
+        absl::StrAppend(&broken.reason,
+                        "; or the game's terms it chains from (header, order "
+                        "of battle, settings, dice commitment) were edited");
+      }
+      return broken;
     }
     if (previous_seq.has_value() && event.seq() <= *previous_seq) {
       return SeqOutOfOrder(i, event.seq(), *previous_seq);

@@ -1,6 +1,7 @@
 // The tamper-evident ledger of a live game: every stored event carries a
 // chain hash, SHA-256(previous chain hash || canonical event bytes), the first
-// chaining from 64 zeros. Anyone holding an export can recompute the chain
+// chaining from a hash of the game's terms (GameGenesis; 64 zeros for games
+// of chain version 0). Anyone holding an export can recompute the chain
 // and find the first event that was edited, dropped, inserted or moved.
 // The chain cannot show events cut from the end together with their hashes:
 // compare the last hash with a head hash published along the way for that.
@@ -18,8 +19,23 @@
 
 namespace gunbai::replay {
 
-// Returns the chain hash the first event chains from: 64 hex zeros.
+// Returns the chain hash the first event of a game of chain version 0
+// chains from: 64 hex zeros.
 std::string GenesisHash();
+
+// The chain version gunbaid gives new games (GameSettings.chain_version).
+inline constexpr std::uint32_t kTermsChainVersion = 2;
+
+// Returns the chain hash a game's first event chains from. With
+// settings.chain_version 2: the hex SHA-256 of "gunbai chain v2" followed,
+// each after its length as 8 bytes big endian, by the deterministic bytes
+// of the header, the order of battle, the settings, and the dice commitment
+// without its revealed secret. A head hash then commits to the game's
+// terms as well as its events. Otherwise GenesisHash().
+std::string GameGenesis(const gunbai::v1::Header& header,
+                        const gunbai::v1::OrderOfBattle& order_of_battle,
+                        const gunbai::v1::GameSettings& settings,
+                        const gunbai::v1::DiceCommitment& dice);
 
 // Returns the chain hash of `event` after `previous_hex`: the lowercase hex
 // SHA-256 of the 32 bytes `previous_hex` encodes followed by the event's
@@ -38,7 +54,8 @@ struct ChainBreak {
   std::string reason;
 };
 
-// Recomputes the chain from genesis over game.log().events() and compares it
+// Recomputes the chain from GameGenesis over game.log().events() and
+// compares it
 // with game.chain_hashes(). Returns the first event whose hash differs, whose
 // seq does not increase, or that has no hash (or the first missing event when
 // there are more hashes than events); nullopt when the chain holds.

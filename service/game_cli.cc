@@ -274,7 +274,10 @@ int Create(const GameOptions& o, std::ostream& out, std::ostream& err) {
   std::string text = absl::StrCat(
       "game ", response.game_id(), "\n",
       "dice secret sha256:", response.dice().secret_sha256(), "\n",
-      "ruleset sha256:", response.settings().ruleset_digest(), "\n");
+      "ruleset sha256:", response.settings().ruleset_digest(), "\n",
+      "head sha256:", response.head_hash(),
+      " (the game's terms: each append moves it on; keep the heads you "
+      "are given)\n");
   for (const auto& credential : response.credentials()) {
     absl::StrAppend(&text, "credential for ", credential.clan(), ": ",
                     credential.token(), "\n");
@@ -606,8 +609,11 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
         "matches its commitment";
   }
   out << "ok: " << game->log().events_size() << " events, chain head "
-      << (game->chain_hashes().empty() ? replay::GenesisHash()
-                                       : game->chain_hashes().rbegin()[0])
+      << (game->chain_hashes().empty()
+              ? replay::GameGenesis(game->log().header(),
+                                    game->log().order_of_battle(),
+                                    game->settings(), game->dice())
+              : game->chain_hashes().rbegin()[0])
       << "; " << dice << "\n";
   return kExitClean;
 }

@@ -30,6 +30,14 @@ constexpr std::size_t kMaxEventIdLength = 128;
 // Games in one ListGames reply.
 constexpr int kMaxListedGames = 1000;
 
+// The chain hash a game's first event chains from (replay::GameGenesis).
+std::string GenesisOf(const GameRecord& record) {
+  v1::DiceCommitment commitment = record.dice;
+  commitment.clear_revealed_secret();
+  return replay::GameGenesis(record.header, record.order_of_battle,
+                             record.settings, commitment);
+}
+
 bool ValidGameId(absl::string_view id) {
   if (id.empty() || id.size() > 64) return false;
   return std::all_of(id.begin(), id.end(), [](char c) {
@@ -318,6 +326,7 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
         (*ruleset)->data.version(), (*ruleset)->digest)));
   }
   record.settings.set_ruleset_digest((*ruleset)->digest);
+  record.settings.set_chain_version(replay::kTermsChainVersion);
   // Server dice roll as many dice as the game's ruleset says of each event;
   // a ruleset that cannot say for some kind of event is refused now, not
   // in the middle of the game.
@@ -360,6 +369,7 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   response->set_game_id(record.game_id);
   *response->mutable_dice() = DiceFor(record);
   *response->mutable_settings() = record.settings;
+  response->set_head_hash(GenesisOf(record));
   return grpc::Status::OK;
 }
 
@@ -427,7 +437,7 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
   }
   std::vector<v1::StoredEvent> stored;
   const int first_finding = game.findings.size();
-  std::string head = game.chain_hashes.empty() ? replay::GenesisHash()
+  std::string head = game.chain_hashes.empty() ? GenesisOf(game.record)
                                                : game.chain_hashes.back();
   for (const v1::AppendedEvent& appended : request.events()) {
     v1::Event event = appended.event();
@@ -504,7 +514,7 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
 void GameServiceImpl::FillRead(const LiveGame& game,
                                v1::ReadEventsResponse& response) {
   response.set_version(game.event_ids.size());
-  response.set_head_hash(game.chain_hashes.empty() ? replay::GenesisHash()
+  response.set_head_hash(game.chain_hashes.empty() ? GenesisOf(game.record)
                                                    : game.chain_hashes.back());
   *response.mutable_settings() = game.record.settings;
   *response.mutable_dice() = DiceFor(game.record);

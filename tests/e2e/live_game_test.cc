@@ -662,18 +662,36 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
     }
   }
 
-  // A forger who rewrites a die and recomputes the whole chain passes the
-  // chain check, but not the dice check.
+  // The game chains from its terms (chain version 2): editing them (here
+  // the ruleset digest and version, to make the verifier give no verdict on
+  // the dice counts) without recomputing the chain breaks it at once.
+  const std::string true_head = game.chain_hashes(game.chain_hashes_size() - 1);
+  EXPECT_EQ(game.settings().chain_version(), replay::kTermsChainVersion);
   v1::ExportedGame forged = game;
+  forged.mutable_settings()->set_ruleset_digest(std::string(64, '0'));
+  forged.mutable_log()->mutable_header()->mutable_ruleset()->set_version("9");
+  auto terms = replay::VerifyChain(forged);
+  ASSERT_TRUE(terms.has_value());
+  EXPECT_EQ(terms->index, 0);
+  EXPECT_NE(terms->reason.find("the game's terms it chains from"),
+            std::string::npos)
+      << terms->reason;
+
+  // A forger who also rewrites a die and recomputes the whole chain from
+  // the edited terms passes the chain check, but ends at another head than
+  // the one the players were given, and fails the dice check.
   auto* firing = forged.mutable_log()->mutable_events(2)->mutable_firing();
   const uint32_t real = firing->dice(0);
   firing->set_dice(0, real % 6 + 1);
-  std::string head = replay::GenesisHash();
+  std::string head =
+      replay::GameGenesis(forged.log().header(), forged.log().order_of_battle(),
+                          forged.settings(), forged.dice());
   for (int i = 0; i < forged.log().events_size(); ++i) {
     head = replay::ChainHash(head, forged.log().events(i));
     forged.set_chain_hashes(i, head);
   }
   EXPECT_EQ(replay::VerifyChain(forged), std::nullopt);
+  EXPECT_NE(head, true_head);
   auto caught = replay::VerifyServerDice(forged, Daimyo());
   ASSERT_TRUE(caught.has_value());
   EXPECT_EQ(caught->index, 2);
@@ -682,11 +700,8 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
                          " but the server's die there is ", real,
                          ": the dice are not the ones the server rolled"));
 
-  // `gunbai verify` says TAMPERED (exit 1) even when the forger also edits
-  // what no hash covers, the ruleset digest and version, so as to make the
-  // verifier give no verdict: a die's value needs no ruleset.
-  forged.mutable_settings()->set_ruleset_digest(std::string(64, '0'));
-  forged.mutable_log()->mutable_header()->mutable_ruleset()->set_version("9");
+  // `gunbai verify` says TAMPERED (exit 1), though the forged terms name
+  // another ruleset: a die's value needs no ruleset.
   const std::string path = absl::StrCat(dir_.path(), "/forged.textproto");
   std::string text;
   ASSERT_TRUE(google::protobuf::TextFormat::PrintToString(forged, &text));

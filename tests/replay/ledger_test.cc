@@ -228,6 +228,29 @@ TEST(LedgerTest, OutOfOrderChainComputedInThatOrderIsFound) {
               HasSubstr("does not follow seq 4 of the event before it"));
 }
 
+// Chain version 2 chains from the game's terms. For header {game_id: "g"},
+// no order of battle, settings {chain_version: 2} and no commitment the
+// bytes are "gunbai chain v2", then 3 (8 bytes) 0a 01 67, 0, 2 (8 bytes)
+// 20 02, 0: SHA-256 by Python (hashlib) 914bb369...dd80. Version 0 chains
+// from zeros, and a revealed secret is no part of the terms.
+TEST(LedgerTest, GameGenesisHashesTheTermsFromVersion2) {
+  v1::Header header;
+  header.set_game_id("g");
+  v1::GameSettings settings;
+  v1::DiceCommitment dice;
+  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice),
+            replay::GenesisHash());
+  settings.set_chain_version(2);
+  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice),
+            "914bb369fffbbc3e7cc8a5a5dd293b8f5c364f49067a9ef6309d6d3dff23dd80");
+  dice.set_revealed_secret("abcd");
+  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice),
+            "914bb369fffbbc3e7cc8a5a5dd293b8f5c364f49067a9ef6309d6d3dff23dd80");
+  header.set_game_id("h");
+  EXPECT_NE(replay::GameGenesis(header, {}, settings, dice),
+            "914bb369fffbbc3e7cc8a5a5dd293b8f5c364f49067a9ef6309d6d3dff23dd80");
+}
+
 TEST(LedgerTest, HexToBytesDecodesEitherCaseAndRefusesOthers) {
   EXPECT_EQ(replay::HexToBytes("00ffAb"), std::string("\x00\xff\xab", 3));
   EXPECT_EQ(replay::HexToBytes(""), std::string());
