@@ -186,10 +186,11 @@ TEST(SkfServerDiceTest, RollFillsOneDieASide) {
   EXPECT_THAT(replay::EventDice(fire), IsEmpty());
 }
 
-// An ended SKF game with server dice verifies under SKF's counts; the same
-// dice checked against Daimyo's counts are short, and the verifier says by
-// how many.
-TEST(SkfServerDiceTest, VerifyChecksCountsUnderTheGamesRuleset) {
+// An ended SKF game with server dice (secret 0102030405060708, a seed from
+// Uesugi) whose one event is the pairing kMelee, rolled by the server;
+// `edit` then changes the event as a forger would.
+template <typename Edit>
+v1::ExportedGame EndedGameWithThePairing(Edit edit) {
   const std::string secret = absl::HexStringToBytes("0102030405060708");
   v1::ExportedGame game;
   game.mutable_settings()->set_dice_mode(v1::DICE_MODE_SERVER);
@@ -205,11 +206,19 @@ TEST(SkfServerDiceTest, VerifyChecksCountsUnderTheGamesRuleset) {
   game.mutable_dice()->set_revealed_secret(absl::BytesToHexString(secret));
   const std::string key = replay::DiceKey(secret, game.dice().player_seeds());
   v1::Event melee = ParseEvent(kMelee);
-  ASSERT_TRUE(replay::RollServerDice(TwoClans(), WithMorale(1), key, "skf-live",
+  EXPECT_TRUE(replay::RollServerDice(TwoClans(), WithMorale(1), key, "skf-live",
                                      1, melee)
                   .ok());
+  edit(melee);
   *game.mutable_log()->add_events() = melee;
   game.add_dice_attempts(1);
+  return game;
+}
+
+// Such a game verifies under SKF's counts; the same dice checked against
+// Daimyo's counts are short, and the verifier says by how many.
+TEST(SkfServerDiceTest, VerifyChecksCountsUnderTheGamesRuleset) {
+  const v1::ExportedGame game = EndedGameWithThePairing([](v1::Event&) {});
   auto skf = replay::VerifyServerDice(game, WithMorale(1));
   EXPECT_EQ(skf, std::nullopt) << skf->reason;
   auto daimyo = replay::VerifyServerDice(game, Daimyo());
@@ -223,24 +232,11 @@ TEST(SkfServerDiceTest, VerifyChecksCountsUnderTheGamesRuleset) {
 // the order of the values, but are not the server's: side 0 would roll with
 // two dice.
 TEST(SkfServerDiceTest, VerifyChecksEachSidesDice) {
-  const std::string secret = absl::HexStringToBytes("0a0b0c0d");
-  v1::ExportedGame game;
-  game.mutable_settings()->set_dice_mode(v1::DICE_MODE_SERVER);
-  v1::Header* header = game.mutable_log()->mutable_header();
-  header->set_game_id("skf-moved");
-  header->add_clans()->set_id("uesugi");
-  game.mutable_dice()->set_secret_sha256(replay::Sha256Hex(secret));
-  game.mutable_dice()->set_revealed_secret(absl::BytesToHexString(secret));
-  const std::string key = replay::DiceKey(secret, game.dice().player_seeds());
-  v1::Event melee = ParseEvent(kMelee);
-  ASSERT_TRUE(replay::RollServerDice(TwoClans(), WithMorale(1), key,
-                                     "skf-moved", 1, melee)
-                  .ok());
-  v1::MeleeRound* round = melee.mutable_melee_round();
-  round->mutable_sides(0)->add_dice(round->sides(1).dice(0));
-  round->mutable_sides(1)->clear_dice();
-  *game.mutable_log()->add_events() = melee;
-  game.add_dice_attempts(1);
+  const v1::ExportedGame game = EndedGameWithThePairing([](v1::Event& melee) {
+    v1::MeleeRound* round = melee.mutable_melee_round();
+    round->mutable_sides(0)->add_dice(round->sides(1).dice(0));
+    round->mutable_sides(1)->clear_dice();
+  });
   auto moved = replay::VerifyServerDice(game, WithMorale(1));
   ASSERT_NE(moved, std::nullopt);
   EXPECT_THAT(moved->reason,
