@@ -1,5 +1,6 @@
 #include "service/game_cli.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -11,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/client_context.h"
@@ -507,7 +509,7 @@ constexpr char kVerifyUsage[] =
     R"(gunbai verify - check an exported live game for tampering, offline
 
 Usage:
-  gunbai verify GAME [--ruleset=FILE]
+  gunbai verify GAME [--ruleset=FILE] [--head=HEX ...]
 
 GAME is the output of `gunbai game export` (text, JSON or binary). verify
 recomputes the chain of event hashes from the first event and names the
@@ -517,6 +519,9 @@ revealed, it checks that the secret hashes to the commitment published at
 creation and recomputes every die, and that each event carries as many dice
 as the game's ruleset rolls for it: the built-in ruleset its header names,
 or FILE when gunbaid played it under a ruleset file of the umpire's.
+--head=HEX checks that a head hash you were given (printed by `gunbai game
+create` and by each append) is in the export's chain: an export rewritten
+and re-hashed holds none of them.
 
 Exit codes: 0 intact, 1 tampered (the first problem is printed), 2 the file
 cannot be read, or the dice cannot be checked yet (the secret is revealed
@@ -532,9 +537,15 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
   }
   std::string path;
   std::string ruleset_path;
+  std::vector<std::string> heads;
   for (const std::string& arg : args) {
     if (absl::StartsWith(arg, "--ruleset=")) {
       ruleset_path = arg.substr(std::string("--ruleset=").size());
+    } else if (absl::StartsWith(arg, "--head=")) {
+      absl::string_view head(arg);
+      absl::ConsumePrefix(&head, "--head=");
+      absl::ConsumePrefix(&head, "sha256:");
+      heads.push_back(absl::AsciiStrToLower(head));
     } else if (absl::StartsWith(arg, "--") || !path.empty()) {
       path.clear();
       break;
@@ -556,6 +567,26 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
     out << "TAMPERED: " << broken->reason << "\n";
     return kExitFindings;
   }
+  // A head the caller was given (at creation, or by an append) must be one
+  // of this chain's: a rewritten export, its hashes recomputed, holds none.
+  const std::string genesis =
+      replay::GameGenesis(game->log().header(), game->log().order_of_battle(),
+                          game->settings(), game->dice());
+  for (const std::string& head : heads) {
+    const bool found =
+        head == genesis ||
+        std::any_of(game->chain_hashes().begin(), game->chain_hashes().end(),
+                    [&](const std::string& h) {
+                      return absl::AsciiStrToLower(h) == head;
+                    });
+    if (!found) {
+      out << "TAMPERED: the head sha256:" << head
+          << " you were given is not in this export's chain: what you saw "
+             "was changed, dropped or reordered, or the game's terms were "
+             "edited\n";
+      return kExitFindings;
+    }
+  }
   std::string dice = "dice recorded by the players (nothing to recompute)";
   if (game->settings().dice_mode() == v1::DICE_MODE_SERVER &&
       game->dice().revealed_secret().empty()) {
@@ -567,7 +598,8 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
   }
   if (game->settings().dice_mode() == v1::DICE_MODE_SERVER) {
     // The values first: they need no ruleset, so a forged die is TAMPERED
-    // whatever the export says of its ruleset (which no hash protects).
+    // whatever the export says of its ruleset (which no hash protects in a
+    // game of chain version 0).
     if (auto bad = replay::VerifyServerDiceValues(*game)) {
       out << "TAMPERED: " << bad->reason << "\n";
       return kExitFindings;

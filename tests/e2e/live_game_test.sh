@@ -356,6 +356,20 @@ case_recorded() {
   expect_file_is "${out}" "ok: 19 events, chain head ${head}; dice recorded by the players (nothing to recompute)
 " "verify"
   ok "gunbai verify: ok, the chain head is the head of the last append"
+
+  # The heads a player was given: the first, printed at creation (the hash
+  # of the game's terms), and the last append's are in the chain; a head
+  # this chain never had is not.
+  local first_head
+  first_head=$(sed -n 's/^head sha256:\([0-9a-f]\{64\}\) .*/\1/p' "${work}/create-${id}.out")
+  [[ "${first_head}" =~ ^[0-9a-f]{64}$ ]] || fail "create printed no head"
+  [[ "${first_head}" != "$(printf '0%.0s' {1..64})" ]] || fail "the first head is zeros, not the terms'"
+  run verify-heads "${gunbai}" verify "${exported}" --head="${first_head}" --head="sha256:${head}"
+  expect_rc 0 "verify with the heads given"
+  run verify-other-head "${gunbai}" verify "${exported}" --head="$(printf 'ab%.0s' {1..32})"
+  expect_rc 1 "verify with a head the chain never had"
+  expect_contains "${out}" "TAMPERED: the head sha256:" "verify with a head the chain never had"
+  ok "gunbai verify --head: the heads given at creation and by the last append are in the chain, another is not"
 }
 
 # The events of the server-dice game, declared without dice or claims.
