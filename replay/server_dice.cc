@@ -193,14 +193,12 @@ absl::StatusOr<rules::ServerDicePlan> PlanFor(const LoadedRuleset& ruleset,
   return plan;
 }
 
-// Returns why `event` does not carry the dice count the server rolls, or
-// an empty string when it does.
-std::string DiceCountProblem(const LoadedRuleset& ruleset, const Event& event,
-                             int clan_count, std::size_t carried) {
-  absl::StatusOr<rules::ServerDicePlan> plan =
-      PlanFor(ruleset, event, clan_count);
-  if (!plan.ok()) return std::string(plan.status().message());
-  if (plan->duel) {
+// Returns why `event` does not carry the dice count `plan` (the server's
+// for it) rolls, or an empty string when it does. A duel's length is
+// checked by the caller.
+std::string DiceCountProblem(const rules::ServerDicePlan& plan,
+                             const Event& event, std::size_t carried) {
+  if (plan.duel) {
     if (!event.challenge().accepted()) {
       return carried == 0 ? "" : "a refused challenge rolls no dice";
     }
@@ -208,27 +206,25 @@ std::string DiceCountProblem(const LoadedRuleset& ruleset, const Event& event,
                ? ""
                : "an accepted challenge rolls dice in pairs";
   }
-  if (carried != static_cast<std::size_t>(plan->dice)) {
+  if (carried != static_cast<std::size_t>(plan.dice)) {
     return absl::StrCat("it carries ", carried, " dice where the server rolls ",
-                        plan->dice);
+                        plan.dice);
   }
   // A melee round's dice are the server's side by side: dice moved from
   // one side to the other are not.
   if (event.has_melee_round()) {
     const auto& sides = event.melee_round().sides();
     for (int i = 0; i < sides.size(); ++i) {
-      if (sides[i].dice_size() != plan->side_dice[i]) {
+      if (sides[i].dice_size() != plan.side_dice[i]) {
         return absl::StrCat("side ", i, " (", sides[i].unit(), ") carries ",
                             sides[i].dice_size(),
-                            " dice where the server rolls ",
-                            plan->side_dice[i]);
+                            " dice where the server rolls ", plan.side_dice[i]);
       }
     }
   }
   return "";
 }
 
-// Checks one event's dice against the server's. Returns the problem, if any.
 // Returns the number of dice of the duel the server rolls for an accepted
 // `challenge` at `seq`, at the leaders' ratings in `oob` (a leader's rating
 // does not change in play); nullopt when a leader is not in it.
@@ -275,22 +271,19 @@ std::optional<ChainBreak> CheckEventDice(
     }
   }
   if (ruleset == nullptr) return std::nullopt;
-  std::string problem =
-      DiceCountProblem(*ruleset, event, clan_count, dice.size());
-  if (problem.empty() && event.has_challenge() &&
-      event.challenge().accepted()) {
-    absl::StatusOr<rules::ServerDicePlan> plan =
-        PlanFor(*ruleset, event, clan_count);
-    if (plan.ok() && plan->duel) {
-      const std::optional<std::size_t> decided = DuelDiceCount(
-          oob, event.challenge(), key, game_id, attempt, event.seq());
-      if (!decided.has_value()) {
-        problem = "the challenge names a leader the order of battle lacks";
-      } else if (*decided != dice.size()) {
-        problem = absl::StrCat("the duel carries ", dice.size(),
-                               " dice, but the server's dice decide it after ",
-                               *decided);
-      }
+  absl::StatusOr<rules::ServerDicePlan> plan =
+      PlanFor(*ruleset, event, clan_count);
+  std::string problem = plan.ok() ? DiceCountProblem(*plan, event, dice.size())
+                                  : std::string(plan.status().message());
+  if (problem.empty() && plan->duel && event.challenge().accepted()) {
+    const std::optional<std::size_t> decided = DuelDiceCount(
+        oob, event.challenge(), key, game_id, attempt, event.seq());
+    if (!decided.has_value()) {
+      problem = "the challenge names a leader the order of battle lacks";
+    } else if (*decided != dice.size()) {
+      problem = absl::StrCat("the duel carries ", dice.size(),
+                             " dice, but the server's dice decide it after ",
+                             *decided);
     }
   }
   if (problem.empty()) return std::nullopt;

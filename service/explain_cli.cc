@@ -146,22 +146,28 @@ int RunExplainCli(const std::vector<std::string>& args, std::ostream& out,
   }
 
   const std::vector<rules::RulesDoc> docs = rules::RulesDocs();
+  // Each doc's table rows, read once.
+  std::vector<std::vector<rules::DocumentedRule>> stated;
+  for (const rules::RulesDoc& doc : docs) {
+    stated.push_back(rules::DocumentedRules(doc));
+  }
   v1::RuleExplanation answer;
   answer.set_query(query);
   if (list) {
-    for (const rules::RulesDoc& doc : docs) {
-      for (const rules::DocumentedRule& rule : rules::DocumentedRules(doc)) {
+    for (const auto& rows : stated) {
+      for (const rules::DocumentedRule& rule : rows) {
         *answer.add_rules() = ToProto(rule);
       }
     }
   } else {
     // The id itself: each doc's table row stating it, with that doc's other
     // passages about it; for a doc without such a row, its passages.
-    for (const rules::RulesDoc& doc : docs) {
-      bool stated = false;
-      for (const rules::DocumentedRule& rule : rules::DocumentedRules(doc)) {
+    for (std::size_t d = 0; d < docs.size(); ++d) {
+      const rules::RulesDoc& doc = docs[d];
+      bool has_row = false;
+      for (const rules::DocumentedRule& rule : stated[d]) {
         if (rule.id != query) continue;
-        stated = true;
+        has_row = true;
         v1::DocumentedRule* added = answer.add_rules();
         *added = ToProto(rule);
         for (const rules::Mention& m : rules::Mentions(doc, rule.id)) {
@@ -169,7 +175,7 @@ int RunExplainCli(const std::vector<std::string>& args, std::ostream& out,
           *added->add_mentions() = ToProto(m);
         }
       }
-      if (stated) continue;
+      if (has_row) continue;
       for (const rules::Mention& m : rules::Mentions(doc, query)) {
         *answer.add_mentions() = ToProto(m);
       }
@@ -179,8 +185,8 @@ int RunExplainCli(const std::vector<std::string>& args, std::ostream& out,
       !list && (!answer.rules().empty() || !answer.mentions().empty());
   if (!list && !exact) {
     // A prefix: every rule under it, a line each.
-    for (const rules::RulesDoc& doc : docs) {
-      for (const rules::DocumentedRule& rule : rules::DocumentedRules(doc)) {
+    for (const auto& rows : stated) {
+      for (const rules::DocumentedRule& rule : rows) {
         if (absl::StartsWith(rule.id, query)) {
           *answer.add_rules() = ToProto(rule);
         }

@@ -641,11 +641,8 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
         "matches its commitment";
   }
   out << "ok: " << game->log().events_size() << " events, chain head "
-      << (game->chain_hashes().empty()
-              ? replay::GameGenesis(game->log().header(),
-                                    game->log().order_of_battle(),
-                                    game->settings(), game->dice())
-              : game->chain_hashes().rbegin()[0])
+      << (game->chain_hashes().empty() ? genesis
+                                       : game->chain_hashes().rbegin()[0])
       << "; " << dice << "\n";
   return kExitClean;
 }

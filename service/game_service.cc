@@ -32,10 +32,8 @@ constexpr int kMaxListedGames = 1000;
 
 // The chain hash a game's first event chains from (replay::GameGenesis).
 std::string GenesisOf(const GameRecord& record) {
-  v1::DiceCommitment commitment = record.dice;
-  commitment.clear_revealed_secret();
   return replay::GameGenesis(record.header, record.order_of_battle,
-                             record.settings, commitment);
+                             record.settings, record.dice);
 }
 
 bool ValidGameId(absl::string_view id) {
