@@ -66,6 +66,16 @@ void Replayer::Report(Finding finding) {
   rules::AppendFinding(std::move(finding), seq_, turn_, *findings_);
 }
 
+void Replayer::ReportAtEarlierSeq(Finding finding, std::uint64_t seq) {
+  rules::AppendFinding(std::move(finding), seq, turn_, *findings_);
+  // Keep the findings in seq order: move it before the later ones.
+  int i = findings_->size() - 1;
+  while (i > 0 && findings_->Get(i - 1).seq() > seq) {
+    findings_->SwapElements(i - 1, i);
+    --i;
+  }
+}
+
 void Replayer::Violation(absl::string_view rule_id, std::string subject,
                          std::string message) {
   Finding f;
@@ -332,7 +342,7 @@ void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
                      " and may not declare a charge."));
   }
   UnitOnTable(target, "be charged");
-  rules::DeclareCharge(state_, unit, target);
+  rules::DeclareCharge(state_, unit, target, charge.fell_short());
   rules::UnitStatus& target_status = state_.units[target];
   if (target_status.routing && !charge.fell_short() &&
       target_status.removal_owed.empty()) {
@@ -466,7 +476,7 @@ void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
     return;
   }
   const int leader = it->second;
-  const rules::LeaderState& l = state_.leaders[leader];
+  rules::LeaderState& l = state_.leaders[leader];
   if (!l.loss_roll_owed) {
     Violation("daimyo.leader_loss.not_owed", roll.leader(),
               absl::StrFormat("%s rolls for leader loss, but no roll is owed: "
@@ -482,6 +492,8 @@ void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
     ApplyLeaderLoss(leader, roll.has_claimed_killed() && roll.claimed_killed());
     return;
   }
+  l.loss_roll_stands_left =
+      rules::daimyo::LeaderRollStandsCounted(rules_, state_, l);
   const auto res = rules::daimyo::ResolveLeaderLoss(
       rules_, l, static_cast<int>(roll.die()), nullptr);
   bool killed = res.killed;
@@ -520,14 +532,24 @@ void Replayer::ApplyLeaderLoss(int leader, bool killed) {
 
 void Replayer::CheckOwedRolls() {
   for (rules::LeaderState& leader : state_.leaders) {
-    if (!leader.loss_roll_owed) continue;
+    const int owed = rules::LeaderLossRollsOwed(leader);
+    if (owed == 0) continue;
     Violation("daimyo.leader_loss.missing", leader.id,
-              absl::StrFormat("%s's unit lost a stand this turn but the log "
-                              "has no leader-loss roll for him; roll 1d6 + "
-                              "stands left, %d or less kills.",
-                              leader.name.empty() ? leader.id : leader.name,
-                              rules_.leader_killed_at_or_below));
-    leader.loss_roll_owed = false;
+              owed == 1
+                  ? absl::StrFormat(
+                        "%s's unit lost a stand this turn but the log has no "
+                        "leader-loss roll for him; roll 1d6 + stands left, %d "
+                        "or less kills.",
+                        leader.name.empty() ? leader.id : leader.name,
+                        rules_.leader_killed_at_or_below)
+                  : absl::StrFormat(
+                        "%s's unit lost stands this turn and the log still "
+                        "owes %d leader-loss rolls for him, one for each "
+                        "stand lost; roll 1d6 + stands left, %d or less "
+                        "kills.",
+                        leader.name.empty() ? leader.id : leader.name, owed,
+                        rules_.leader_killed_at_or_below));
+    rules::SettleLeaderLossRoll(leader, /*killed=*/true);
   }
 }
 
@@ -566,7 +588,11 @@ void Replayer::Finish() {
   }
   std::vector<std::string> pending;
   for (const rules::LeaderState& l : state_.leaders) {
-    if (l.loss_roll_owed) pending.push_back(l.id + " a leader-loss roll");
+    const int owed = rules::LeaderLossRollsOwed(l);
+    if (owed == 1) pending.push_back(l.id + " a leader-loss roll");
+    if (owed > 1) {
+      pending.push_back(absl::StrCat(l.id, " ", owed, " leader-loss rolls"));
+    }
   }
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     const rules::UnitStatus& s = state_.units[u];

@@ -98,6 +98,9 @@ class Replayer : public rules::Engine, private rules::FindingSink {
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
   void Report(rules::Finding finding) override;
+  // Reports `finding` at `seq`, an earlier event of this turn whose fault
+  // shows only now, keeping the findings in seq order.
+  void ReportAtEarlierSeq(rules::Finding finding, std::uint64_t seq);
   void Violation(absl::string_view rule_id, std::string subject,
                  std::string message);
   void Unverifiable(absl::string_view rule_id, std::string subject,
@@ -154,9 +157,16 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   bool TakeOwedMove(int unit, const gunbai::v1::ResultMove& move,
                     std::initializer_list<OwedMove> allowed);
   bool FollowedUpBy(int loser) const;
+  // Makes the follow-up or pursuit owed against `loser`, destroyed by its
+  // move, a choice: there is nothing left to keep contact with.
+  void ReleaseWinnersOf(int loser);
   void ApplyBlock(int unit, const gunbai::v1::ResultMove& move);
   void ApplyRout(int unit, const gunbai::v1::ResultMove& move);
   void ApplyPursuit(int unit, const gunbai::v1::ResultMove& move);
+  // Disorders a side whose pursuit from a melee of more than one round meets
+  // this fresh enemy (the default reading of pursuit disorder).
+  void DisorderPursuersMeetingFreshEnemy(
+      const rules::daimyo::MeleePairing& pairing);
   void OweRoutTests(
       int router, const google::protobuf::RepeatedPtrField<std::string>& near,
       const google::protobuf::RepeatedPtrField<std::string>& through);

@@ -104,6 +104,7 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
     return;
   }
   const rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
+  DisorderPursuersMeetingFreshEnemy(pairing);
   if (round.round() != 0 && round.round() != uint32_t(pairing.round)) {
     Violation("daimyo.melee.round_number", round.sides(0).unit(),
               absl::StrFormat("The log calls this round %d; %s and %s have "
@@ -341,12 +342,16 @@ void Replayer::SettleWinner(const PairingResult& r, bool won_everywhere,
   }
   owed_move_opponent_[w] = r.loser;
   owed_move_rounds_[w] = r.rounds;
-  const bool destroyed = !state_.units[r.loser].removal_owed.empty();
+  const rules::UnitStatus& loser = state_.units[r.loser];
+  const bool destroyed = !loser.removal_owed.empty() || loser.removed;
   const bool pursue = owed_moves_[r.loser] == OwedMove::kRout;
-  if (destroyed) {
-    owed_moves_[w] = OwedMove::kMayPursue;
-  } else if (!rules::daimyo::MustFollowUp(state_, w, r.loser)) {
+  if (!rules::daimyo::MustFollowUp(state_, w, r.loser)) {
     owed_moves_[w] = OwedMove::kHold;
+  } else if (destroyed) {
+    // A loser that no longer exists (its last stand lost, or destroyed by
+    // the outcome) needs no follow-up or pursuit: the winner may still move
+    // up, or halt.
+    owed_moves_[w] = pursue ? OwedMove::kMayPursue : OwedMove::kMayFollowUp;
   } else if ((r.winner_defends_obstacle && !state_.units[w].frenzied) ||
              winners_of_loser > 1) {
     // A defender of a linear obstacle may choose; of several winners only
@@ -461,6 +466,17 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
   }
 }
 
+void Replayer::ReleaseWinnersOf(int loser) {
+  for (std::size_t w = 0; w < owed_moves_.size(); ++w) {
+    if (owed_move_opponent_[w] != loser) continue;
+    if (owed_moves_[w] == OwedMove::kFollowUp) {
+      owed_moves_[w] = OwedMove::kMayFollowUp;
+    } else if (owed_moves_[w] == OwedMove::kPursue) {
+      owed_moves_[w] = OwedMove::kMayPursue;
+    }
+  }
+}
+
 bool Replayer::FollowedUpBy(int loser) const {
   for (std::size_t w = 0; w < owed_moves_.size(); ++w) {
     if (owed_move_opponent_[w] == loser &&
@@ -477,6 +493,7 @@ void Replayer::ApplyBlock(int unit, const v1::ResultMove& move) {
   if (move.blocked() == v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE) {
     s.disordered = true;
   } else if (move.blocked() == v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE) {
+    ReleaseWinnersOf(unit);
     s.removal_owed = "its move was blocked by enemy troops or the table edge";
   }
 }
@@ -489,15 +506,36 @@ void Replayer::ApplyRout(int unit, const v1::ResultMove& move) {
   }
   s.routing = s.has_routed = s.disordered = s.may_not_fire = true;
   s.frenzied = false;
+  rules::EndCharge(state_, unit);  // A charge ends when its charger routs.
   LeaveMelee(unit);
   ApplyBlock(unit, move);
   OweRoutTests(unit, move.friends_near(), move.interpenetrated());
 }
 
+void Replayer::DisorderPursuersMeetingFreshEnemy(
+    const rules::daimyo::MeleePairing& pairing) {
+  if (rules_.options.pursuit_disorder != rules::PursuitDisorder::kFreshEnemy) {
+    return;
+  }
+  for (int side = 0; side < 2; ++side) {
+    rules::UnitStatus& s = state_.units[pairing.sides[side].unit];
+    // "will get the +2 modifier for pursuing but will also be disordered if
+    // the original melee lasted more than one turn": it fights disordered.
+    if (s.pursued_from_long_melee &&
+        rules::daimyo::PursuesIntoThisMelee(state_, pairing, side)) {
+      s.disordered = true;
+    }
+  }
+}
+
 void Replayer::ApplyPursuit(int unit, const v1::ResultMove& move) {
   rules::UnitStatus& s = state_.units[unit];
   const int router = owed_move_opponent_[unit];
-  if (owed_move_rounds_[unit] > 1) s.disordered = true;
+  s.pursued_from_long_melee = owed_move_rounds_[unit] > 1;
+  if (s.pursued_from_long_melee &&
+      rules_.options.pursuit_disorder == rules::PursuitDisorder::kAlways) {
+    s.disordered = true;
+  }
   s.pursuing = true;
   s.pursued_on_turn = state_.turn;
   LeaveMelee(unit);
@@ -538,6 +576,7 @@ void Replayer::OnRemoval(const v1::Removal& removal) {
   if (unit < 0 || !UnitOnTable(unit, "be removed again")) return;
   state_.units[unit].removed = true;
   state_.units[unit].removal_owed.clear();
+  rules::EndCharge(state_, unit);
   owed_moves_[unit] = OwedMove::kNone;
   LeaveMelee(unit);
 }

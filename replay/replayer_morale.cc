@@ -103,13 +103,18 @@ void Replayer::MissingTest(int unit, int reason, absl::string_view when) {
 
 void Replayer::CheckEarlyEndOfTurnTests(absl::string_view clan) {
   for (const EndOfTurnTest& t : end_of_turn_tests_) {
-    Violation("daimyo.morale.timing", state_.profiles[t.unit].id,
-              absl::StrFormat("%s tested for reason %s at seq %d, but %s is "
-                              "activated after it in the same turn; reasons "
-                              "1, 5, 6 and 7 are tested at the end of the "
-                              "turn, after the last activation.",
-                              UnitLabel(state_, t.unit), ReasonName(t.reason),
-                              t.seq, clan));
+    // The test is the event that breaks the rule: the finding sits at its
+    // seq, though only this activation shows that it came too early.
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = "daimyo.morale.timing";
+    f.subject = state_.profiles[t.unit].id;
+    f.message = absl::StrFormat(
+        "%s tested for reason %s here, but %s is activated after it in the "
+        "same turn (seq %d); reasons 1, 5, 6 and 7 are tested at the end of "
+        "the turn, after the last activation.",
+        UnitLabel(state_, t.unit), ReasonName(t.reason), clan, seq_);
+    ReportAtEarlierSeq(std::move(f), t.seq);
   }
   end_of_turn_tests_.clear();
 }
@@ -144,6 +149,12 @@ void Replayer::EndActivation() {
                            "activation."));
   }
   frenzied_this_activation_.clear();
+  if (rules_.options.being_charged_lasts ==
+      rules::BeingChargedLasts::kChargersActivation) {
+    // Under this reading a unit is being charged only while the charge is
+    // resolved, in the activation that declared it.
+    rules::EndAllCharges(state_);
+  }
 }
 
 bool Replayer::CheckTestTiming(int unit, int reason) {
@@ -258,7 +269,10 @@ void Replayer::ReportMoraleDisputes(
   if (!total_wrong && !result_wrong) return;
   Finding f;
   f.severity = Severity::kDispute;
-  f.rule_id = result_wrong ? "daimyo.morale.result" : "daimyo.morale.total";
+  f.rule_id = result_wrong ? (res.rally_barred_by_hits
+                                  ? "daimyo.morale.rally_after_hits"
+                                  : "daimyo.morale.result")
+                           : "daimyo.morale.total";
   f.subject = test.unit();
   rules::daimyo::ResolveMoraleTest(rules_, state_, in, &f.trace);
   if (result_wrong) {
@@ -274,6 +288,11 @@ void Replayer::ReportMoraleDisputes(
       "rules give %s (2d6 = %d %+d = %d against %d+).",
       UnitLabel(state_, in.unit), ReasonName(in.reason), f.claimed, f.computed,
       res.roll, res.modifier, res.total, res.pass_score);
+  if (result_wrong && res.rally_barred_by_hits) {
+    absl::StrAppend(&f.message,
+                    " The test passes, but firing hit the unit this turn, and "
+                    "a unit hit by fire may not rally: it stays routing.");
+  }
   Report(std::move(f));
 }
 
@@ -281,6 +300,14 @@ void Replayer::ApplyTestResult(int unit, int reason, MoraleResult result,
                                const v1::MoraleTest& test) {
   rules::UnitStatus& s = state_.units[unit];
   const bool was_routing = s.routing;
+  if (was_routing &&
+      (result == MoraleResult::kRetire || result == MoraleResult::kRetreat) &&
+      rules_.options.router_retire_owes ==
+          rules::RouterRetireOwes::kNothingMore) {
+    // A router cannot make an orderly retire, and routing is already the
+    // worst result: under this reading the result asks nothing more.
+    return;
+  }
   rules::daimyo::ApplyMoraleResult(state_, unit, result);
   switch (result) {
     case MoraleResult::kHalt:
@@ -321,13 +348,13 @@ int Replayer::FirstChargerOf(int target) const {
 }
 
 void Replayer::CancelCharge(int unit) {
+  // A charger halted or routed before its charge fought never made contact.
   rules::UnitStatus& s = state_.units[unit];
-  if (!s.charging) return;
-  if (s.charging_target >= 0) {
-    --state_.units[s.charging_target].charges_received;
+  if (s.charging && !s.charge_spent &&
+      s.charged_into_contact_with == s.charging_target) {
+    s.charged_into_contact_with = -1;
   }
-  s.charging = false;
-  s.charging_target = -1;
+  rules::EndCharge(state_, unit);
 }
 
 bool Replayer::CheckHalted(int unit, absl::string_view what) {

@@ -227,6 +227,28 @@ absl::Status ValidateTables(const gunbai::v1::Ruleset& d,
   return absl::OkStatus();
 }
 
+// Copies the enum reading options; an unset option keeps its default.
+void OptionsToDomain(const gunbai::v1::ReadingOptions& o,
+                     rules::ReadingOptions& r) {
+  if (o.leader_roll_stands() == gunbai::v1::LEADER_ROLL_STANDS_AT_THE_ROLL) {
+    r.leader_roll_stands = rules::LeaderRollStands::kAtTheRoll;
+  }
+  if (o.being_charged_lasts() ==
+      gunbai::v1::BEING_CHARGED_LASTS_CHARGERS_ACTIVATION) {
+    r.being_charged_lasts = rules::BeingChargedLasts::kChargersActivation;
+  }
+  if (o.pursuit_disorder() == gunbai::v1::PURSUIT_DISORDER_ALWAYS) {
+    r.pursuit_disorder = rules::PursuitDisorder::kAlways;
+  }
+  if (o.router_retire_owes() == gunbai::v1::ROUTER_RETIRE_OWES_THE_MOVE) {
+    r.router_retire_owes = rules::RouterRetireOwes::kTheMove;
+  }
+  if (o.missile_ashigaru_spear() ==
+      gunbai::v1::MISSILE_ASHIGARU_SPEAR_LONG_SPEAR) {
+    r.missile_ashigaru_spear = rules::MissileAshigaruSpear::kLongSpear;
+  }
+}
+
 rules::Ruleset ToDomain(const gunbai::v1::Ruleset& d) {
   rules::Ruleset r;
   r.name = d.name();
@@ -268,6 +290,7 @@ rules::Ruleset ToDomain(const gunbai::v1::Ruleset& d) {
       d.options().first_volley_spent_when_disordered();
   r.options.stands_lost_count_whole_game =
       d.options().stands_lost_count_whole_game();
+  OptionsToDomain(d.options(), r.options);
   return r;
 }
 

@@ -91,25 +91,76 @@ int ApplyHits(UnitStatus& unit, int hits, int hits_per_stand,
   return lost;
 }
 
-void OweLeaderLossRolls(BattleState& state, int unit, int hq_counts_as) {
-  const bool hq = state.profiles[unit].troop_type == TroopType::kHeadquarters;
-  const int stands_left = hq ? hq_counts_as : state.units[unit].stands;
+int StandsCountedForLeaderRoll(const BattleState& state, int unit,
+                               int hq_counts_as) {
+  return state.profiles[unit].troop_type == TroopType::kHeadquarters
+             ? hq_counts_as
+             : state.units[unit].stands;
+}
+
+void OweLeaderLossRolls(BattleState& state, int unit, int hq_counts_as,
+                        int stands_lost) {
+  const int stands_left = StandsCountedForLeaderRoll(state, unit, hq_counts_as);
   for (LeaderState& leader : state.leaders) {
     if (leader.killed || leader.attached_unit != unit) continue;
-    leader.loss_roll_owed = true;
-    leader.loss_roll_stands_left = stands_left;
+    for (int i = 0; i < stands_lost; ++i) {
+      if (!leader.loss_roll_owed) {
+        leader.loss_roll_owed = true;
+        leader.loss_roll_stands_left = stands_left;
+      } else {
+        leader.later_loss_rolls.push_back(stands_left);
+      }
+    }
   }
 }
 
-void DeclareCharge(BattleState& state, int charger, int target) {
-  UnitStatus& c = state.units[charger];
-  if (c.charging && c.charging_target >= 0) {
-    --state.units[c.charging_target].charges_received;
+void SettleLeaderLossRoll(LeaderState& leader, bool killed) {
+  if (killed || leader.later_loss_rolls.empty()) {
+    leader.loss_roll_owed = false;
+    leader.later_loss_rolls.clear();
+    return;
   }
+  leader.loss_roll_stands_left = leader.later_loss_rolls.front();
+  leader.later_loss_rolls.erase(leader.later_loss_rolls.begin());
+}
+
+bool BattleState::IsBeingCharged(int target) const {
+  // The count is a quick no; a charger that routed or left still counts in
+  // it, so confirm with the chargers themselves.
+  if (units[target].charges_received <= 0) return false;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (IsChargedBy(target, static_cast<int>(i))) return true;
+  }
+  return false;
+}
+
+void DeclareCharge(BattleState& state, int charger, int target,
+                   bool fell_short) {
+  UnitStatus& c = state.units[charger];
+  EndCharge(state, charger);
   c.charging = true;
   c.charging_target = target;
+  c.charge_fell_short = fell_short;
+  c.charge_spent = false;
+  if (!fell_short) c.charged_into_contact_with = target;
   c.moved_this_turn = true;
   ++state.units[target].charges_received;
+}
+
+void EndCharge(BattleState& state, int unit) {
+  UnitStatus& c = state.units[unit];
+  if (!c.charging) return;
+  if (c.charging_target >= 0) --state.units[c.charging_target].charges_received;
+  c.charging = false;
+  c.charging_target = -1;
+  c.charge_fell_short = false;
+  c.charge_spent = false;
+}
+
+void EndAllCharges(BattleState& state) {
+  for (std::size_t u = 0; u < state.units.size(); ++u) {
+    EndCharge(state, static_cast<int>(u));
+  }
 }
 
 void StartNewTurn(BattleState& state, int turn, int initiative_clan) {
@@ -120,9 +171,13 @@ void StartNewTurn(BattleState& state, int turn, int initiative_clan) {
   state.phase = Phase::kTurnStart;
   for (UnitStatus& u : state.units) {
     u.fired_this_turn = false;
+    u.hit_by_fire_this_turn = false;
     u.moved_this_turn = false;
     u.charging = false;
     u.charging_target = -1;
+    u.charge_fell_short = false;
+    u.charge_spent = false;
+    u.charged_into_contact_with = -1;
     u.charges_received = 0;
     u.stands_lost_this_turn = 0;
     u.owed_morale = 0;

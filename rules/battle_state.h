@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "rules/types.h"
 
 namespace gunbai::rules {
@@ -50,6 +51,9 @@ struct UnitStatus {
   // A retreat or rout this turn: the unit may not fire.
   bool may_not_fire = false;
   bool fired_this_turn = false;
+  // Firing inflicted at least one hit on the unit this turn (it may not
+  // rally this turn).
+  bool hit_by_fire_this_turn = false;
   bool moved_this_turn = false;
   bool first_volley_spent = false;
   bool charging = false;
@@ -59,6 +63,9 @@ struct UnitStatus {
   bool frenzied = false;
   bool pursuing = false;
   int pursued_on_turn = 0;      // Turn of the unit's last pursuit move.
+  // Its last pursuit followed a melee of more than one round (it becomes
+  // disordered when the pursuit meets a fresh enemy, by the reading option).
+  bool pursued_from_long_melee = false;
   int followed_up_on_turn = 0;  // Turn of the unit's last follow-up move.
   bool fought_this_turn = false;
   bool removed = false;
@@ -67,6 +74,15 @@ struct UnitStatus {
   // the end of the turn. Empty when not owed.
   std::string removal_owed;
   int charging_target = -1;  // Unit index this unit declared a charge on.
+  // The charge fell short: no contact, no charge bonus.
+  bool charge_fell_short = false;
+  // The contact the charge made has fought its round: a later contact
+  // between the same units this turn is not this charge's.
+  bool charge_spent = false;
+  // The unit this one charged into contact this turn (not fell short), even
+  // if the charge has ended since: infantry do not follow up or pursue
+  // cavalry that charged them into contact this turn. -1 when none.
+  int charged_into_contact_with = -1;
   int charges_received = 0;  // Charges declared on this unit this turn.
   MoraleReasons owed_morale = 0;
 };
@@ -92,8 +108,13 @@ struct LeaderState {
   int command_rating = 1;
   int attached_unit = -1;  // Unit index, -1 when unattached.
   bool killed = false;
+  int killed_on_turn = 0;  // The turn he was killed; 0 while alive.
+  // A leader-loss roll is owed: one for each stand his unit lost, each
+  // counting the stands left after the event that lost it.
   bool loss_roll_owed = false;
-  int loss_roll_stands_left = 0;  // Stands counted for the owed roll.
+  int loss_roll_stands_left = 0;  // Stands counted for the next owed roll.
+  // The rolls owed after the next one, oldest first: the stands each counts.
+  absl::InlinedVector<int, 2> later_loss_rolls;
 };
 
 enum class Phase {
@@ -122,13 +143,22 @@ struct BattleState {
   std::uint64_t last_seq = 0;
   bool any_event = false;
 
-  // Returns true if `unit` declared a charge on `target` this turn.
+  // Returns true if `charger` is charging `target`: it declared the charge
+  // and the charge has not ended (the charger has not routed or left the
+  // table; by the reading option, the charge's activation has not ended).
   bool IsChargedBy(int target, int charger) const {
-    return units[charger].charging && units[charger].charging_target == target;
+    const UnitStatus& c = units[charger];
+    return c.charging && c.charging_target == target && !c.routing &&
+           !c.removed;
   }
-  // Returns true if any unit declared a charge on `target` this turn.
-  bool IsBeingCharged(int target) const {
-    return units[target].charges_received > 0;
+  // Returns true if a unit is charging `target` (IsChargedBy).
+  bool IsBeingCharged(int target) const;
+  // Returns true if `unit` gets its charge bonus against `enemy`: its charge
+  // on it is on, made contact (did not fall short), and this is the contact
+  // it made (no round fought since between them).
+  bool ChargeMadeThisContact(int unit, int enemy) const {
+    return IsChargedBy(enemy, unit) && !units[unit].charge_fell_short &&
+           !units[unit].charge_spent;
   }
   // Returns true if any leader is attached to `unit` and alive.
   bool HasLeaderAttached(int unit) const;
@@ -164,12 +194,39 @@ inline int StandsLostByHits(int carried_hits, int hits, int hits_per_stand) {
   return (carried_hits + hits) / hits_per_stand;
 }
 
-// Marks a leader-loss roll owed for every live leader attached to `unit`,
-// counting `stands_left` (a headquarters counts as `hq_counts_as`).
-void OweLeaderLossRolls(BattleState& state, int unit, int hq_counts_as);
+// Marks `stands_lost` leader-loss rolls owed (one a stand) for every live
+// leader attached to `unit`, each counting the unit's stands left now (a
+// headquarters counts as `hq_counts_as`).
+void OweLeaderLossRolls(BattleState& state, int unit, int hq_counts_as,
+                        int stands_lost);
 
-// Records that `charger` declared a charge on `target` this turn.
-void DeclareCharge(BattleState& state, int charger, int target);
+// Returns the stands a leader-loss roll for `unit` counts now: its stands,
+// or `hq_counts_as` for a headquarters.
+int StandsCountedForLeaderRoll(const BattleState& state, int unit,
+                               int hq_counts_as);
+
+// Settles the next leader-loss roll `leader` owes: the one after it becomes
+// the next, if any. A killed leader owes no more rolls.
+void SettleLeaderLossRoll(LeaderState& leader, bool killed);
+
+// Returns the number of leader-loss rolls `leader` owes.
+inline int LeaderLossRollsOwed(const LeaderState& leader) {
+  return leader.loss_roll_owed
+             ? 1 + static_cast<int>(leader.later_loss_rolls.size())
+             : 0;
+}
+
+// Records that `charger` declared a charge on `target` this turn, which
+// fell short or not.
+void DeclareCharge(BattleState& state, int charger, int target,
+                   bool fell_short = false);
+
+// Ends `unit`'s charge, if any (its target is no longer charged by it).
+void EndCharge(BattleState& state, int unit);
+
+// Ends every charge (the reading that a unit is charged only during the
+// activation in which the charge was declared).
+void EndAllCharges(BattleState& state);
 
 // Clears the flags that last one turn, at the start of a new turn.
 void StartNewTurn(BattleState& state, int turn, int initiative_clan);

@@ -186,9 +186,31 @@ struct MoraleRules {
   }
 };
 
+// The stands a late leader-loss roll adds: those left after the loss that
+// owes it, or those at the roll.
+enum class LeaderRollStands { kAfterTheLoss, kAtTheRoll };
+// How long a unit is "being charged": the rest of the turn, or the
+// activation in which the charge was declared.
+enum class BeingChargedLasts { kRestOfTurn, kChargersActivation };
+// Whether a pursuer from a melee of more than one round is disordered only
+// when its pursuit meets a fresh enemy, or always.
+enum class PursuitDisorder { kFreshEnemy, kAlways };
+// Whether a router whose stand-loss test gives Retire or Retreat owes nothing
+// more, or the move.
+enum class RouterRetireOwes { kNothingMore, kTheMove };
+// Whether missile Ashigaru with a long spear fight and test as improvised or
+// as long spears.
+enum class MissileAshigaruSpear { kImprovised, kLongSpear };
+
 struct ReadingOptions {
   bool first_volley_spent_when_disordered = true;
   bool stands_lost_count_whole_game = true;
+  LeaderRollStands leader_roll_stands = LeaderRollStands::kAfterTheLoss;
+  BeingChargedLasts being_charged_lasts = BeingChargedLasts::kRestOfTurn;
+  PursuitDisorder pursuit_disorder = PursuitDisorder::kFreshEnemy;
+  RouterRetireOwes router_retire_owes = RouterRetireOwes::kNothingMore;
+  MissileAshigaruSpear missile_ashigaru_spear =
+      MissileAshigaruSpear::kImprovised;
 };
 
 struct Ruleset {

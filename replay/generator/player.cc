@@ -515,8 +515,10 @@ int GamePlayer::PredictEndOfTurnTests() {
         rules::daimyo::ResolveMoraleTest(rules_, state(), in, nullptr).result;
     const rules::UnitStatus& s = status(unit);
     events += 1;
-    if (result == rules::MoraleResult::kRetire ||
-        result == rules::MoraleResult::kRetreat) {
+    if ((result == rules::MoraleResult::kRetire ||
+         result == rules::MoraleResult::kRetreat) &&
+        (!s.routing || rules_.options.router_retire_owes ==
+                           rules::RouterRetireOwes::kTheMove)) {
       events += 1;
     } else if (result == rules::MoraleResult::kRout && !s.routing) {
       events += s.has_routed ? 2 : 1;  // A second rout is removed.

@@ -157,6 +157,8 @@ class GamePlayer {
   bool TryFire(int firer, int charger, bool second_volley);
   void PlantFiringFault(v1::Firing& firing, int hits, int target);
   void RollOwedLeaderLosses(int acting_clan);
+  int FirstChargerOf(int unit) const;
+  void RollOwedLeaderLoss(int acting_clan, std::size_t leader);
 
   // Charges and melee (player_melee.cc).
   void ChargeWithFrenzied(int clan, TurnKind kind);
@@ -223,6 +225,8 @@ class GamePlayer {
   int active_clan_ = 0;
   int pending_frame_events_ = 0;       // Activations and turn_end still owed.
   bool planting_ = true;               // Faults may be planted in this turn.
+  // The loser's last move was blocked by enemies or the table edge.
+  bool loser_blocked_by_enemy_ = false;
   std::vector<Pairing> new_pairings_;  // This activation's.
   // Per unit: charged this turn (it may owe a stand-or-retire choice until
   // the turn ends), moved away by a result move this activation.

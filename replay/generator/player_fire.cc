@@ -89,6 +89,14 @@ std::vector<int> GamePlayer::Targets(int firer, int stands_firing) const {
   return out;
 }
 
+// Returns a unit on the table charging `unit`, or -1.
+int GamePlayer::FirstChargerOf(int unit) const {
+  for (int c = 0; c < UnitCount(); ++c) {
+    if (OnTable(c) && state().IsChargedBy(unit, c)) return c;
+  }
+  return -1;
+}
+
 // Fires `firer` at a target of its choice, or at `charger` (>= 0) when the
 // firer is being charged by it. Every claim is computed on the state; a
 // planted fault may then change the claim or the dice, or follow the volley
@@ -112,7 +120,11 @@ bool GamePlayer::TryFire(int firer, int charger, bool second_volley) {
   if (max_stands <= 0) return false;
   const int stands = Chance(85) ? max_stands : Uniform(1, max_stands);
   int target = charger;
-  if (target < 0) {
+  if (target < 0 && state().IsBeingCharged(firer)) {
+    // A unit being charged fires only at a unit charging it.
+    target = FirstChargerOf(firer);
+    if (target < 0 || !SurvivesVolley(target, stands)) return false;
+  } else if (target < 0) {
     const std::vector<int> targets = Targets(firer, stands);
     if (targets.empty()) return false;
     target = targets[Uniform(0, static_cast<int>(targets.size()) - 1)];
@@ -190,8 +202,14 @@ void GamePlayer::PlantFiringFault(v1::Firing& firing, int hits, int target) {
 // game then follows.
 void GamePlayer::RollOwedLeaderLosses(int acting_clan) {
   for (std::size_t i = 0; i < state().leaders.size(); ++i) {
+    RollOwedLeaderLoss(acting_clan, i);
+  }
+}
+
+// Rolls each leader-loss roll leader `i` owes, one for each stand lost.
+void GamePlayer::RollOwedLeaderLoss(int acting_clan, std::size_t i) {
+  while (state().leaders[i].loss_roll_owed && !leader_roll_skipped_[i]) {
     const rules::LeaderState& leader = state().leaders[i];
-    if (!leader.loss_roll_owed || leader_roll_skipped_[i]) continue;
     if (MayPlant(FaultKind::kLeaderLossMissing)) {
       leader_roll_skipped_[i] = true;
       RecordDeferredFault(FaultKind::kLeaderLossMissing, leader.id,
@@ -201,8 +219,11 @@ void GamePlayer::RollOwedLeaderLosses(int acting_clan) {
       continue;
     }
     const int die = Uniform(1, 6);
+    rules::LeaderState counted = leader;
+    counted.loss_roll_stands_left =
+        rules::daimyo::LeaderRollStandsCounted(rules_, state(), leader);
     const bool killed =
-        rules::daimyo::ResolveLeaderLoss(rules_, leader, die, nullptr).killed;
+        rules::daimyo::ResolveLeaderLoss(rules_, counted, die, nullptr).killed;
     v1::Event event;
     event.set_clan(ClanId(acting_clan));
     v1::LeaderLossRoll* roll = event.mutable_leader_loss();

@@ -471,13 +471,17 @@ void GamePlayer::PlantMeleeOutcomeFault(v1::MeleeRound& round) {
 // beat cavalry charging it this turn halts instead).
 void GamePlayer::MakeMeleeResultMoves(int winner, int loser, bool loser_routs,
                                       bool follow) {
-  // A loser already destroyed leaves the winner the choice to pursue.
-  const bool loser_destroyed =
-      OnTable(loser) && !status(loser).removal_owed.empty();
+  // A loser that no longer exists (its last stand lost, destroyed by the
+  // outcome, or by a move blocked by enemies or the table edge) leaves the
+  // winner the choice to move up.
+  const bool destroyed_before =
+      !OnTable(loser) || !status(loser).removal_owed.empty();
   // One fault a pairing: a winner that halts would free a loser that did
   // not move, which could then be owed its push back in another melee.
+  loser_blocked_by_enemy_ = false;
   const bool loser_moved =
       !OnTable(loser) || MoveLoser(loser, loser_routs, follow);
+  const bool loser_destroyed = destroyed_before || loser_blocked_by_enemy_;
   if (OnTable(winner)) {
     MoveWinner(winner, loser, loser_routs, loser_destroyed,
                follow && loser_moved, follow);
@@ -516,6 +520,7 @@ bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
       move->set_blocked(v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE);
     } else if (block <= 11) {
       move->set_blocked(v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE);
+      loser_blocked_by_enemy_ = true;
     }
   }
   Emit(event);
@@ -551,7 +556,12 @@ void GamePlayer::MoveWinner(int winner, int loser, bool loser_routs,
                             bool loser_destroyed, bool may_plant, bool follow) {
   v1::ResultMoveKind kind = v1::RESULT_MOVE_KIND_HOLD;
   if (loser_destroyed) {
-    if (Chance(50)) kind = v1::RESULT_MOVE_KIND_PURSUIT;
+    // Nothing left to keep contact with: the winner may move up or halt
+    // (infantry that beat cavalry charging them halt all the same).
+    if (follow && Chance(50)) {
+      kind = loser_routs ? v1::RESULT_MOVE_KIND_PURSUIT
+                         : v1::RESULT_MOVE_KIND_FOLLOW_UP;
+    }
   } else if (follow) {
     kind = loser_routs ? v1::RESULT_MOVE_KIND_PURSUIT
                        : v1::RESULT_MOVE_KIND_FOLLOW_UP;

@@ -117,12 +117,16 @@ MoraleResult GamePlayer::TakeMoraleTest(int unit, int reason) {
 // the replayed state, which the rest of the player reads.
 void GamePlayer::CarryOutResult(int unit, MoraleResult result,
                                 bool was_routing) {
+  // A router owes no retire or retreat move unless the reading says so.
+  const bool router_moves =
+      !was_routing ||
+      rules_.options.router_retire_owes == rules::RouterRetireOwes::kTheMove;
   switch (result) {
     case MoraleResult::kRetire:
-      MakeResultMove(unit, v1::RESULT_MOVE_KIND_RETIRE);
+      if (router_moves) MakeResultMove(unit, v1::RESULT_MOVE_KIND_RETIRE);
       break;
     case MoraleResult::kRetreat:
-      MakeResultMove(unit, v1::RESULT_MOVE_KIND_RETREAT);
+      if (router_moves) MakeResultMove(unit, v1::RESULT_MOVE_KIND_RETREAT);
       break;
     case MoraleResult::kRout:
       if (!was_routing) MakeResultMove(unit, v1::RESULT_MOVE_KIND_ROUT);

@@ -48,7 +48,10 @@ void CheckWhoMayFire(const BattleState& state, const Shot& shot,
                         state.active_clan >= 0 ? state.clans[state.active_clan]
                                                : std::string("none")));
   }
-  if (!active && charged_by_active &&
+  // "Stands being charged may only fire at troops charging them", for as
+  // long as the unit is being charged (the reading option), in whichever
+  // clan's activation it fires.
+  if ((charged_by_active || (active && state.IsBeingCharged(shot.firer))) &&
       !state.IsChargedBy(shot.firer, shot.target)) {
     ReportViolation(
         sink, state, shot.firer,
@@ -160,16 +163,20 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
   if (shot.stands_firing > max_stands) {
     const UnitStatus& status = state.units[shot.firer];
     const bool building_cap =
-        shot.facts.firing_from_building &&
+        FiresFromBuilding(state, shot) &&
         max_stands == rules.firing.max_stands_from_building;
     ReportViolation(
         sink, state, shot.firer,
         building_cap ? "daimyo.fire.eligibility.building"
                      : "daimyo.fire.eligibility.ranks",
         building_cap
-            ? absl::StrFormat("%s fired with %d stands from a building; at "
-                              "most %d may fire from a building.",
-                              label(), shot.stands_firing, max_stands)
+            ? absl::StrFormat("%s fired with %d stands from a building (%s); "
+                              "at most %d may fire from a building.",
+                              label(), shot.stands_firing,
+                              status.formation == Formation::kBuilding
+                                  ? "its formation"
+                                  : "declared",
+                              max_stands)
             : absl::StrFormat(
                   "%s fired with %d stands; %s with %d stands a rank and %d "
                   "stands it may fire with at most %d (%d rank%s deep).",
@@ -266,13 +273,18 @@ ResolvedBand ResolveBand(const Ruleset& rules, const BattleState& state,
   return r;
 }
 
+bool FiresFromBuilding(const BattleState& state, const Shot& shot) {
+  return shot.facts.firing_from_building ||
+         state.units[shot.firer].formation == Formation::kBuilding;
+}
+
 int MaxFiringStands(const Ruleset& rules, const BattleState& state,
                     const Shot& shot) {
   const UnitStatus& status = state.units[shot.firer];
   const int ranks = status.disordered ? rules.firing.ranks_disordered
                                       : rules.firing.ranks_good_order;
   int max_stands = std::min(status.stands, ranks * status.stands_per_rank);
-  if (shot.facts.firing_from_building) {
+  if (FiresFromBuilding(state, shot)) {
     max_stands = std::min(max_stands, rules.firing.max_stands_from_building);
   }
   return max_stands;
@@ -381,10 +393,12 @@ int ApplyFiring(const Ruleset& rules, BattleState& state, const Shot& shot,
   }
   UnitStatus& target = state.units[shot.target];
   if (target.removed) return 0;
+  if (hits > 0) target.hit_by_fire_this_turn = true;
   const int lost = ApplyHits(target, hits, rules.hits_per_stand, stands_lost);
   if (lost > 0) {
     target.owed_morale |= ReasonBit(1);
-    OweLeaderLossRolls(state, shot.target, rules.headquarters_counts_as_stands);
+    OweLeaderLossRolls(state, shot.target, rules.headquarters_counts_as_stands,
+                       lost);
   }
   return lost;
 }

@@ -59,6 +59,10 @@ ResolvedBand ResolveBand(const Ruleset& rules, const BattleState& state,
 // the log says so, else from this turn's charge declarations.
 bool FirerBeingCharged(const BattleState& state, const Shot& shot);
 
+// Returns whether the firing unit fires from a building: its formation is a
+// building (order of battle or a manoeuvre), or the log declares it.
+bool FiresFromBuilding(const BattleState& state, const Shot& shot);
+
 // Returns the most stands the firing unit may fire with: ranks by order
 // times its front width, capped by its stands and, from a building, by the
 // building limit.

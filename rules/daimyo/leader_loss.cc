@@ -4,6 +4,16 @@
 
 namespace gunbai::rules::daimyo {
 
+int LeaderRollStandsCounted(const Ruleset& rules, const BattleState& state,
+                            const LeaderState& leader) {
+  if (rules.options.leader_roll_stands != LeaderRollStands::kAtTheRoll ||
+      leader.attached_unit < 0) {
+    return leader.loss_roll_stands_left;
+  }
+  return StandsCountedForLeaderRoll(state, leader.attached_unit,
+                                    rules.headquarters_counts_as_stands);
+}
+
 LeaderLossResolution ResolveLeaderLoss(const Ruleset& rules,
                                        const LeaderState& leader, int die,
                                        Trace* trace) {
@@ -29,9 +39,10 @@ LeaderLossResolution ResolveLeaderLoss(const Ruleset& rules,
 
 void ApplyLeaderLoss(BattleState& state, int leader, bool killed) {
   LeaderState& l = state.leaders[leader];
-  l.loss_roll_owed = false;
+  SettleLeaderLossRoll(l, killed);
   if (!killed) return;
   l.killed = true;
+  l.killed_on_turn = state.turn;
   if (l.attached_unit >= 0) {
     state.units[l.attached_unit].owed_morale |= ReasonBit(5);
   }

@@ -15,6 +15,13 @@ struct LeaderLossResolution {
   bool killed = false;
 };
 
+// Returns the stands the next roll `leader` owes counts when made now, by
+// the reading option: those left after the loss that owes it, or those his
+// unit has now. The caller stores it in loss_roll_stands_left before
+// ResolveLeaderLoss.
+int LeaderRollStandsCounted(const Ruleset& rules, const BattleState& state,
+                            const LeaderState& leader);
+
 // Computes the roll for `leader`, whose roll must be owed. When `trace` is
 // not null, appends the die, the stands left and the verdict.
 LeaderLossResolution ResolveLeaderLoss(const Ruleset& rules,

@@ -26,16 +26,6 @@ bool HigherQuality(Quality a, Quality b) {
   return static_cast<int>(a) < static_cast<int>(b);
 }
 
-// Returns the weapon a unit fights with: missile-armed Ashigaru and
-// headquarters use improvised weapons.
-MeleeWeapon FightingWeapon(const UnitProfile& p) {
-  if (p.troop_type == TroopType::kHeadquarters) return MeleeWeapon::kImprovised;
-  if (p.troop_type == TroopType::kAshigaru &&
-      p.missile_weapon != MissileWeapon::kNone) {
-    return MeleeWeapon::kImprovised;
-  }
-  return p.melee_weapon;
-}
 
 absl::string_view WeaponName(MeleeWeapon w) {
   switch (w) {
@@ -62,14 +52,17 @@ int RanksFighting(const Ruleset& rules, const BattleState& state,
   if (status.disordered) return rules.melee.ranks_disordered;
   if (pairing.round > 1) return rules.melee.ranks_later_rounds;
   const bool spear_to_front =
-      FightingWeapon(state.profiles[in.unit]) == MeleeWeapon::kLongSpear &&
+      FightingWeapon(rules.options, state.profiles[in.unit]) ==
+          MeleeWeapon::kLongSpear &&
       !in.facts.enemy_fighting_to_flank_or_rear;
   return spear_to_front ? rules.melee.ranks_long_spear_first_round
                         : rules.melee.ranks_first_round;
 }
 
-bool Charged(const BattleState& state, int unit, int enemy) {
-  return state.IsChargedBy(enemy, unit);
+// Returns true if `unit` occupies a building: its formation, or the side's
+// declared fact.
+bool InBuilding(const BattleState& state, int unit, bool declared) {
+  return declared || state.units[unit].formation == Formation::kBuilding;
 }
 
 struct ModifierCheck {
@@ -136,6 +129,35 @@ void CheckStands(const Ruleset& rules, const BattleState& state,
 
 }  // namespace
 
+MeleeWeapon FightingWeapon(const ReadingOptions& options,
+                           const UnitProfile& p) {
+  if (p.troop_type == TroopType::kHeadquarters) return MeleeWeapon::kImprovised;
+  if (p.troop_type == TroopType::kAshigaru &&
+      p.missile_weapon != MissileWeapon::kNone) {
+    const bool keeps_spear =
+        options.missile_ashigaru_spear == MissileAshigaruSpear::kLongSpear &&
+        p.melee_weapon == MeleeWeapon::kLongSpear;
+    return keeps_spear ? MeleeWeapon::kLongSpear : MeleeWeapon::kImprovised;
+  }
+  return p.melee_weapon;
+}
+
+bool PursuesIntoThisMelee(const BattleState& state,
+                          const MeleePairing& pairing, int side) {
+  const MeleeSideInput& in = pairing.sides[side];
+  if (in.facts.pursuing.has_value()) return *in.facts.pursuing;
+  const int u = in.unit;
+  const int e = pairing.sides[1 - side].unit;
+  const UnitStatus& status = state.units[u];
+  // When the enemy charges the former pursuer, the contact is that charge,
+  // not the pursuit.
+  const bool enemy_charged_it =
+      state.IsChargedBy(u, e) && !state.units[e].charge_fell_short;
+  return status.pursued_on_turn > 0 &&
+         status.pursued_on_turn == state.turn - 1 && pairing.round == 1 &&
+         !status.charging && !enemy_charged_it;
+}
+
 int NextRound(const BattleState& state, int a, int b) {
   const MeleeContact* contact = state.FindMelee(a, b);
   return contact == nullptr ? 1 : contact->rounds + 1;
@@ -159,7 +181,8 @@ int MaxFightingStands(const Ruleset& rules, const BattleState& state,
                                       2 * rules.melee.overlaps_per_flank)
                            : 0;
   int max = std::min(front + rear + overlaps, status.stands);
-  if (in.facts.in_building || in.facts.enemy_in_building) {
+  if (InBuilding(state, in.unit, in.facts.in_building) ||
+      InBuilding(state, enemy, in.facts.enemy_in_building)) {
     max = std::min(max, rules.melee.max_stands_building_side);
   }
   return max;
@@ -209,8 +232,13 @@ MeleeSideResolution ResolveMeleeSide(const Ruleset& rules,
   const MeleeSideFacts& facts = in.facts;
   const bool first_round = pairing.round == 1;
   const bool good_order = !status.disordered;
-  const bool charge_bonus = Charged(state, u, e) && !facts.enemy_in_building;
-  const MeleeWeapon weapon = FightingWeapon(me);
+  // "No charge bonus modifiers are applied to units charging a building";
+  // the bonus belongs to the contact the charge made (not one that fell
+  // short, nor a later contact between the same units this turn).
+  const bool enemy_in_building = InBuilding(state, e, facts.enemy_in_building);
+  const bool charge_bonus =
+      state.ChargeMadeThisContact(u, e) && !enemy_in_building;
+  const MeleeWeapon weapon = FightingWeapon(rules.options, me);
 
   MeleeSideResolution res;
   const WeaponFactors& wf = rules.melee.weapon(weapon);
@@ -231,9 +259,7 @@ MeleeSideResolution ResolveMeleeSide(const Ruleset& rules,
   // A pursuit that met this enemy fights it the following turn, in a new
   // melee that the pursuer did not charge into; a follow-up keeps the same
   // melee going into its next round.
-  const bool pursuing_now = facts.pursuing.value_or(
-      status.pursued_on_turn > 0 && status.pursued_on_turn == state.turn - 1 &&
-      first_round && !status.charging);
+  const bool pursuing_now = PursuesIntoThisMelee(state, pairing, side);
   const bool following_now = facts.following_up.value_or(
       status.followed_up_on_turn > 0 &&
       status.followed_up_on_turn == state.turn - 1 && !first_round);
@@ -264,8 +290,8 @@ MeleeSideResolution ResolveMeleeSide(const Ruleset& rules,
        Origin::kComputed},
       {MeleeModifier::kEnemyFightingToFlankOrRear,
        facts.enemy_fighting_to_flank_or_rear, Origin::kDeclared},
-      {MeleeModifier::kEnemyInBuilding, facts.enemy_in_building,
-       Origin::kDeclared},
+      {MeleeModifier::kEnemyInBuilding, enemy_in_building,
+       facts.enemy_in_building ? Origin::kDeclared : Origin::kComputed},
       {MeleeModifier::kEnemyHigherQuality,
        HigherQuality(enemy.quality, me.quality), Origin::kComputed},
       {MeleeModifier::kEnemyMediumArmour, enemy.armour == Armour::kMedium,
@@ -331,6 +357,11 @@ std::array<int, 2> ApplyMeleeRound(const Ruleset& rules, BattleState& state,
   std::array<int, 2> lost = {0, 0};
   for (int side = 0; side < 2; ++side) {
     UnitStatus& u = state.units[pairing.sides[side].unit];
+    // A charge on this enemy has now made its contact and fought it.
+    if (state.IsChargedBy(pairing.sides[1 - side].unit,
+                          pairing.sides[side].unit)) {
+      u.charge_spent = true;
+    }
     u.in_melee = true;
     u.fought_this_turn = true;
     u.pursued_on_turn = 0;
@@ -342,17 +373,21 @@ std::array<int, 2> ApplyMeleeRound(const Ruleset& rules, BattleState& state,
                                rules.hits_per_stand, stands_lost[1 - side]);
     if (lost[1 - side] > 0) {
       state.units[target].owed_morale |= ReasonBit(1);
-      OweLeaderLossRolls(state, target, rules.headquarters_counts_as_stands);
+      OweLeaderLossRolls(state, target, rules.headquarters_counts_as_stands,
+                         lost[1 - side]);
     }
   }
   return lost;
 }
 
 bool MustFollowUp(const BattleState& state, int winner, int loser) {
+  // "Cavalry that charged into contact this turn": a charge that fell short
+  // made no contact; one that did counts even after it ended (the cavalry
+  // routed) or in an earlier melee of the turn.
   const bool infantry_beat_charging_cavalry =
       state.profiles[winner].mobility == Mobility::kFoot &&
       state.profiles[loser].mobility == Mobility::kMounted &&
-      state.IsChargedBy(winner, loser);
+      state.units[loser].charged_into_contact_with == winner;
   return !infantry_beat_charging_cavalry;
 }
 
@@ -462,7 +497,8 @@ void ApplyDuel(const Ruleset& rules, BattleState& state, const Duel& duel,
       std::min(rules.melee.max_command_rating, w.command_rating + 1);
   LeaderState& l = state.leaders[loser];
   l.killed = true;
-  l.loss_roll_owed = false;
+  l.killed_on_turn = state.turn;
+  SettleLeaderLossRoll(l, /*killed=*/true);
   if (l.attached_unit >= 0) {
     state.units[l.attached_unit].owed_morale |= ReasonBit(5);
   }

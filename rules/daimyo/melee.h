@@ -47,6 +47,18 @@ struct MeleePairing {
 // contact has fought, 1 for a new contact.
 int NextRound(const BattleState& state, int a, int b);
 
+// Returns true if side `side` of `pairing` meets its enemy in a new melee
+// that its pursuit of last turn brought on (as declared, else computed: it
+// pursued last turn, this is round 1, it did not charge into this contact,
+// and the enemy did not charge it).
+bool PursuesIntoThisMelee(const BattleState& state,
+                          const MeleePairing& pairing, int side);
+
+// Returns the weapon a unit fights with: headquarters and missile-armed
+// Ashigaru use improvised weapons (by the reading option, missile Ashigaru
+// whose order of battle names a long spear may keep it).
+MeleeWeapon FightingWeapon(const ReadingOptions& options, const UnitProfile& p);
+
 // Returns the most stands side `side` may fight with: front stands in
 // contact (one against a headquarters), the rear rank by round, weapon and
 // order, overlaps from the second round, capped by its stands and by the

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "rules/daimyo/melee.h"
 
 namespace gunbai::rules::daimyo {
 
@@ -144,14 +145,17 @@ void AddGeneralNear(const BattleState& state, const MoraleTestInput& test,
 
 // "+1 Long Spear infantry in good order being charged frontally by
 // cavalry": the charge comes from the state, "frontally" is declared, so the
-// term counts as declared.
-void AddLongSpearVsCavalry(const BattleState& state,
+// term counts as declared. The long spear is the one the unit fights with
+// (missile Ashigaru fight with improvised weapons unless the option keeps
+// their spear).
+void AddLongSpearVsCavalry(const ReadingOptions& options,
+                           const BattleState& state,
                            const MoraleTestInput& test,
                            bool infantry_charged_by_cavalry,
                            ModifierTally& tally) {
   const UnitProfile& p = state.profiles[test.unit];
   if (infantry_charged_by_cavalry &&
-      p.melee_weapon == MeleeWeapon::kLongSpear &&
+      FightingWeapon(options, p) == MeleeWeapon::kLongSpear &&
       !state.units[test.unit].disordered && test.facts.charged_frontally) {
     tally.Add(MoraleModifier::kLongSpearChargedFrontallyByCavalry,
               Origin::kDeclared);
@@ -193,6 +197,26 @@ void AddStandsLost(const Ruleset& rules, const BattleState& state,
             });
 }
 
+// "-2 Leader killed this turn within 15cm": as declared, else computed when
+// a leader attached to the unit (0 cm) was killed this turn.
+void AddLeaderKilled(const BattleState& state, const MoraleTestInput& test,
+                     ModifierTally& tally) {
+  if (test.facts.leader_killed_near) {
+    tally.Add(MoraleModifier::kLeaderKilledNear, Origin::kDeclared);
+    return;
+  }
+  for (const LeaderState& l : state.leaders) {
+    if (!l.killed || l.attached_unit != test.unit ||
+        l.killed_on_turn != state.turn) {
+      continue;
+    }
+    tally.Add(MoraleModifier::kLeaderKilledNear, 1, Origin::kComputed, [&l] {
+      return absl::StrCat(" (", LeaderLabel(l), ", attached, killed)");
+    });
+    return;
+  }
+}
+
 // Sums every modifier of the morale section that applies, in the order of
 // the section.
 int SumModifiers(const Ruleset& rules, const BattleState& state,
@@ -209,7 +233,8 @@ int SumModifiers(const Ruleset& rules, const BattleState& state,
     tally.Add(MoraleModifier::kUphillOrInCover, Origin::kDeclared);
   }
   AddGeneralNear(state, test, tally);
-  AddLongSpearVsCavalry(state, test, infantry_charged_by_cavalry, tally);
+  AddLongSpearVsCavalry(rules.options, state, test, infantry_charged_by_cavalry,
+                        tally);
   if (f.enemies_routing_near > 0) {
     tally.Add(MoraleModifier::kEnemyRoutingNear, 1, Origin::kDeclared, [&f] {
       return absl::StrFormat(" (%d unit%s)", f.enemies_routing_near,
@@ -231,9 +256,7 @@ int SumModifiers(const Ruleset& rules, const BattleState& state,
   if (f.enemy_facing_flank_or_rear_near) {
     tally.Add(MoraleModifier::kEnemyFacingFlankOrRearNear, Origin::kDeclared);
   }
-  if (f.leader_killed_near) {
-    tally.Add(MoraleModifier::kLeaderKilledNear, Origin::kDeclared);
-  }
+  AddLeaderKilled(state, test, tally);
   if (s.routing) tally.Add(MoraleModifier::kRouting, Origin::kComputed);
   return tally.sum();
 }
@@ -398,10 +421,23 @@ MoraleResolution ResolveMoraleTest(const Ruleset& rules,
   r.total = r.roll + r.modifier;
   r.pass_score = rules.morale.pass_score(p.quality);
   Decide(rules.morale, p.troop_type, test.reason, r);
+  // "A unit that is the target of firing may still successfully rally unless
+  // any hits were inflicted": a pass leaves it routing.
+  r.rally_barred_by_hits = test.reason == kRallyReason && r.passed &&
+                           state.units[test.unit].hit_by_fire_this_turn;
+  if (r.rally_barred_by_hits) r.result = MoraleResult::kNoEffect;
   if (trace != nullptr) {
-    trace->push_back(Term{
-        r.total, ResultLabel(r, ColumnForReason(test.reason), p.troop_type),
-        "daimyo.morale.result", Origin::kComputed});
+    std::string label =
+        ResultLabel(r, ColumnForReason(test.reason), p.troop_type);
+    if (r.rally_barred_by_hits) {
+      absl::StrAppend(&label,
+                      ", but firing hit the unit this turn: it may not "
+                      "rally and stays routing (no effect)");
+    }
+    trace->push_back(Term{r.total, std::move(label),
+                          r.rally_barred_by_hits ? "daimyo.morale.rally_after_hits"
+                                                 : "daimyo.morale.result",
+                          Origin::kComputed});
   }
   return r;
 }

@@ -59,6 +59,8 @@ struct MoraleResolution {
   // Pass score minus total; 0 when passed; at least 1 on an automatic fail.
   int fail_by = 0;
   MoraleResult result = MoraleResult::kNoEffect;
+  // A rally test passed by a unit that firing hit this turn: no rally.
+  bool rally_barred_by_hits = false;
 };
 
 // Computes the test. Requires CheckMoraleTest to have returned true. When

@@ -485,8 +485,13 @@ TEST(MoraleReplayTest, StandLostTestBeforeAnotherActivationIsEarly) {
                                                    MORALE_RESULT_NO_EFFECT
                                              })pb") +
            Activation(5, 1, "red") + TurnEnd(6, 1)));
+  // Regression (issue 10): the finding sits at the test (seq 4), the event
+  // that breaks the rule, and names the activation that shows it (seq 5).
   EXPECT_THAT(FindingKeys(report),
-              ElementsAre("5:SEVERITY_VIOLATION:daimyo.morale.timing"));
+              ElementsAre("4:SEVERITY_VIOLATION:daimyo.morale.timing"));
+  ASSERT_EQ(report.findings_size(), 1);
+  EXPECT_THAT(report.findings(0).message(),
+              ::testing::HasSubstr("red is activated after it in the same turn (seq 5)"));
 }
 
 TEST(MoraleReplayTest, GeneralKilledOwesReason5ToHisClanNear) {

@@ -742,6 +742,22 @@ TEST_F(FiringTest, AtMostTwoStandsFireFromABuilding) {
   EXPECT_THAT(Check(two_stands), IsEmpty());
 }
 
+// Regression (issue 10): "A maximum of 2 stands may fire from a building"
+// holds when the building is the unit's formation, declared or not. 6 stands
+// 3 a rank fire 2 ranks x 3 = 6 in the open; in a building at most 2.
+TEST_F(FiringTest, AtMostTwoStandsFireWhenTheFormationIsABuilding) {
+  state_.units[firer_] = Formed(6, 3);
+  state_.units[firer_].first_volley_spent = true;
+  state_.units[firer_].formation = Formation::kBuilding;
+  const std::vector<std::uint32_t> two = {4, 4, 4, 4};
+  const std::vector<std::uint32_t> three = {4, 4, 4, 4, 4, 4};
+  FindingVector sink;
+  CheckFiring(rules_, state_, ShotWith(three), sink);
+  ASSERT_THAT(RuleIds(sink), ElementsAre("daimyo.fire.eligibility.building"));
+  EXPECT_THAT(sink.findings[0].message, HasSubstr("(its formation)"));
+  EXPECT_THAT(Check(ShotWith(two)), IsEmpty());
+}
+
 TEST_F(FiringTest, DiceCountMustBeTwoPerStand) {
   std::vector<std::uint32_t> dice = {4, 4, 4};
   Shot shot = ShotWith(dice);

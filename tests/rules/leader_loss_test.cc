@@ -135,7 +135,7 @@ TEST_F(LeaderLossTest, TraceSaysSurvives) {
 TEST_F(LeaderLossTest, HeadquartersCountsAsOneStand) {
   const int hq = AddUnit("hq_b", 1, TroopType::kHeadquarters, 2);
   const int general = AttachGeneral("gen_b", hq);
-  OweLeaderLossRolls(state_, hq, rules_.headquarters_counts_as_stands);
+  OweLeaderLossRolls(state_, hq, rules_.headquarters_counts_as_stands, 1);
   const LeaderState& l = state_.leaders[general];
   EXPECT_TRUE(l.loss_roll_owed);
   EXPECT_EQ(l.loss_roll_stands_left, 1);  // 2 stands, but an HQ counts as 1
@@ -218,6 +218,57 @@ TEST_F(LeaderLossTest, FiringToLeaderLossEndToEnd) {
   state_.units[firer].fired_this_turn = false;
   ApplyFiring(rules_, state_, shot, 3, -1);
   EXPECT_FALSE(state_.leaders[general].loss_roll_owed);
+}
+
+// Regression (issue 10): "Should a leader be attached to a unit losing a
+// stand, roll 1d6 and add the number of stands remaining": each stand lost
+// owes its own roll. 6 hits on a fresh 5-stand unit remove 2 stands (6 / 3),
+// leaving 3: two rolls are owed, each counting the 3 stands left after the
+// firing (the default reading, leader_roll_stands AFTER_THE_LOSS).
+TEST_F(LeaderLossTest, EachStandLostOwesItsOwnRoll) {
+  state_.units[unit_].stands = 5;
+  const int general = AttachGeneral("gen_b", unit_);
+  ApplyHits(state_.units[unit_], 6, rules_.hits_per_stand, -1);
+  OweLeaderLossRolls(state_, unit_, rules_.headquarters_counts_as_stands, 2);
+  LeaderState& l = state_.leaders[general];
+  EXPECT_EQ(LeaderLossRollsOwed(l), 2);
+  EXPECT_EQ(l.loss_roll_stands_left, 3);
+  // First roll 2: 2 + 3 = 5 > 4, survives; the second is still owed.
+  EXPECT_FALSE(ResolveLeaderLoss(rules_, l, 2, nullptr).killed);
+  ApplyLeaderLoss(state_, general, /*killed=*/false);
+  EXPECT_EQ(LeaderLossRollsOwed(l), 1);
+  EXPECT_EQ(l.loss_roll_stands_left, 3);
+  // Second roll 1: 1 + 3 = 4 <= 4, killed; nothing more is owed.
+  EXPECT_TRUE(ResolveLeaderLoss(rules_, l, 1, nullptr).killed);
+  ApplyLeaderLoss(state_, general, /*killed=*/true);
+  EXPECT_EQ(LeaderLossRollsOwed(l), 0);
+}
+
+// A leader killed by the first of two owed rolls owes no second one.
+TEST_F(LeaderLossTest, KilledByTheFirstRollOwesNoSecond) {
+  const int general = AttachGeneral("gen_b", unit_);
+  OweLeaderLossRolls(state_, unit_, rules_.headquarters_counts_as_stands, 2);
+  ApplyLeaderLoss(state_, general, /*killed=*/true);
+  EXPECT_EQ(LeaderLossRollsOwed(state_.leaders[general]), 0);
+}
+
+// Rolls made late, after a second loss: under AFTER_THE_LOSS each counts the
+// stands left after its own loss (4, then 3); under AT_THE_ROLL both count
+// the 3 the unit has when they are rolled.
+TEST_F(LeaderLossTest, LateRollsCountStandsByTheOption) {
+  state_.units[unit_].stands = 5;
+  const int general = AttachGeneral("gen_b", unit_);
+  state_.units[unit_].stands = 4;  // first loss: 4 left
+  OweLeaderLossRolls(state_, unit_, rules_.headquarters_counts_as_stands, 1);
+  state_.units[unit_].stands = 3;  // second loss: 3 left
+  OweLeaderLossRolls(state_, unit_, rules_.headquarters_counts_as_stands, 1);
+  LeaderState& l = state_.leaders[general];
+  EXPECT_EQ(LeaderRollStandsCounted(rules_, state_, l), 4);
+  Ruleset at_roll = rules_;
+  at_roll.options.leader_roll_stands = LeaderRollStands::kAtTheRoll;
+  EXPECT_EQ(LeaderRollStandsCounted(at_roll, state_, l), 3);
+  ApplyLeaderLoss(state_, general, /*killed=*/false);
+  EXPECT_EQ(LeaderRollStandsCounted(rules_, state_, l), 3);
 }
 
 }  // namespace
