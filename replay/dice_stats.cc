@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,8 +22,13 @@ namespace {
 namespace v1 = ::gunbai::v1;
 
 constexpr int kFaceDegreesOfFreedom = 5;
-constexpr int kSumDegreesOfFreedom = 10;
-constexpr int kSumWays[11] = {1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1};
+constexpr int kSumCells = 11;
+constexpr int kSumWays[kSumCells] = {1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1};
+// A run needs two dice; a test of fewer cannot reject.
+constexpr std::int64_t kMinDiceForRunTest = 2;
+// RunProbability sums the chances of the current run's start over the last
+// this many dice: older starts weigh 6^-32 or less, below double rounding.
+constexpr int kRunWindow = 32;
 constexpr int kMaxGammaIterations = 1000;
 constexpr double kGammaEpsilon = 1e-15;
 constexpr double kTiny = 1e-300;
@@ -156,75 +163,212 @@ absl::Status AttributeEvent(const v1::Event& event, const Owners& owners,
 
 bool IsFace(std::uint32_t die) { return die >= 1 && die <= 6; }
 
-// Adds the faces, the pair sums and the runs of `dice` to `group`.
+// Counts one die into `group`, continuing the current run and stretch.
+void TallyDie(std::uint32_t die, int& run, std::uint32_t& last,
+              std::int64_t& stretch, DiceGroupStats& group) {
+  if (!IsFace(die)) {
+    ++group.invalid_dice;
+    if (stretch > 0) group.run_stretches.push_back(stretch);
+    run = 0;
+    last = 0;
+    stretch = 0;
+    return;
+  }
+  ++group.dice;
+  ++stretch;
+  ++group.face_counts[die - 1];
+  run = die == last ? run + 1 : 1;
+  last = die;
+  if (run > group.longest_run) {
+    group.longest_run = run;
+    group.longest_run_face = static_cast<int>(die);
+  }
+}
+
+// Counts the 2d6 pairs of `roll` into `group`.
+void TallyPairs(const AttributedDice& roll, DiceGroupStats& group) {
+  if (!roll.in_pairs) return;
+  for (std::size_t i = 0; i + 1 < roll.dice.size(); i += 2) {
+    if (!IsFace(roll.dice[i]) || !IsFace(roll.dice[i + 1])) continue;
+    ++group.pairs;
+    ++group.sum_counts[roll.dice[i] + roll.dice[i + 1] - 2];
+  }
+}
+
+// Adds the faces, the pair sums, the runs and the stretches of `dice` to
+// `group`.
 void Tally(const std::vector<AttributedDice>& dice, DiceGroupStats& group) {
   int run = 0;
   std::uint32_t last = 0;
+  std::int64_t stretch = 0;
   for (const AttributedDice& roll : dice) {
     for (std::uint32_t die : roll.dice) {
-      if (!IsFace(die)) {
-        ++group.invalid_dice;
-        run = 0;
-        last = 0;
-        continue;
-      }
-      ++group.dice;
-      ++group.face_counts[die - 1];
-      run = die == last ? run + 1 : 1;
-      last = die;
-      if (run > group.longest_run) {
-        group.longest_run = run;
-        group.longest_run_face = static_cast<int>(die);
-      }
+      TallyDie(die, run, last, stretch, group);
     }
-    if (!roll.in_pairs) continue;
-    for (std::size_t i = 0; i + 1 < roll.dice.size(); i += 2) {
-      if (!IsFace(roll.dice[i]) || !IsFace(roll.dice[i + 1])) continue;
-      ++group.pairs;
-      ++group.sum_counts[roll.dice[i] + roll.dice[i + 1] - 2];
-    }
+    TallyPairs(roll, group);
   }
+  if (stretch > 0) group.run_stretches.push_back(stretch);
 }
 
-// Computes the statistics and the flag from the counts of `group`.
-void Finish(DiceGroupStats& group) {
+// Returns how many sums are pooled into each tail to make `cells` cells.
+int PooledPerTail(int cells) { return (kSumCells - cells) / 2 + 1; }
+
+// Returns `values` (per sum 2-12) pooled into `cells` cells: the outermost
+// PooledPerTail(cells) sums on each side make one cell each.
+template <typename Values>
+std::vector<double> PoolSums(const Values& values, int cells) {
+  const int tail = PooledPerTail(cells);
+  std::vector<double> pooled(cells, 0.0);
+  for (int s = 0; s < kSumCells; ++s) {
+    const int cell =
+        s < tail ? 0 : (s >= kSumCells - tail ? cells - 1 : s - tail + 1);
+    pooled[cell] += values[s];
+  }
+  return pooled;
+}
+
+// Returns the face counts as observed and expected counts.
+void FaceCells(const std::array<std::int64_t, 6>& face_counts,
+               std::vector<double>& observed, std::vector<double>& expected) {
+  observed.assign(face_counts.begin(), face_counts.end());
+  const double n = std::accumulate(observed.begin(), observed.end(), 0.0);
+  expected.assign(6, n / 6);
+}
+
+// Returns the sum counts pooled into `cells` cells as observed and expected
+// counts.
+void SumCells(const std::array<std::int64_t, 11>& sum_counts, int cells,
+              std::vector<double>& observed, std::vector<double>& expected) {
+  observed = PoolSums(sum_counts, cells);
+  const double n = std::accumulate(observed.begin(), observed.end(), 0.0);
+  expected = PoolSums(kSumWays, cells);
+  for (double& e : expected) e *= n / 36;
+}
+
+// Returns Pearson's chi-square of `observed` against `expected`; 0 when
+// nothing is expected.
+double PearsonChiSquare(const std::vector<double>& observed,
+                        const std::vector<double>& expected) {
+  double chi = 0;
+  for (std::size_t i = 0; i < observed.size(); ++i) {
+    if (expected[i] <= 0) return 0;
+    const double d = observed[i] - expected[i];
+    chi += d * d / expected[i];
+  }
+  return chi;
+}
+
+// Tests the faces of `group` when there are enough dice.
+void TestFaces(DiceGroupStats& group) {
   group.face_chi_square = FaceChiSquare(group.face_counts);
-  group.face_p_value = group.dice == 0 ? 1.0
-                                       : ChiSquarePValue(group.face_chi_square,
-                                                         kFaceDegreesOfFreedom);
-  if (group.pairs >= kMinPairsForSumTest) {
-    group.sum_chi_square = SumChiSquare(group.sum_counts);
-    group.sum_p_value =
-        ChiSquarePValue(*group.sum_chi_square, kSumDegreesOfFreedom);
+  group.face_divergence = FaceDivergence(group.face_counts);
+  group.face_too_few_dice = group.dice < kMinDiceForFaceTest;
+  group.face_p_value =
+      group.face_too_few_dice
+          ? 1.0
+          : ChiSquarePValue(group.face_divergence, kFaceDegreesOfFreedom);
+}
+
+// Tests the 2d6 sums of `group` when there are enough pairs.
+void TestSums(DiceGroupStats& group) {
+  group.sum_cells = SumCellsFor(group.pairs);
+  group.sum_chi_square.reset();
+  group.sum_divergence.reset();
+  group.sum_p_value.reset();
+  if (group.sum_cells == 0) return;
+  group.sum_chi_square = PooledSumChiSquare(group.sum_counts, group.sum_cells);
+  group.sum_divergence = PooledSumDivergence(group.sum_counts, group.sum_cells);
+  group.sum_p_value =
+      ChiSquarePValue(*group.sum_divergence, group.sum_cells - 1);
+}
+
+// Adjusts the p-values of the tests `group` ran by Holm, and sets its
+// group p-value to the smallest.
+void AdjustWithinGroup(DiceGroupStats& group) {
+  std::vector<double> raw;
+  if (!group.face_too_few_dice) raw.push_back(group.face_p_value);
+  if (group.sum_p_value.has_value()) raw.push_back(*group.sum_p_value);
+  if (group.dice >= kMinDiceForRunTest) raw.push_back(group.run_probability);
+  const std::vector<double> adjusted = HolmAdjust(raw);
+  std::size_t next = 0;
+  group.face_adjusted_p_value =
+      group.face_too_few_dice ? 1.0 : adjusted[next++];
+  group.sum_adjusted_p_value.reset();
+  if (group.sum_p_value.has_value()) {
+    group.sum_adjusted_p_value = adjusted[next++];
   }
-  group.run_probability = RunProbability(group.dice, group.longest_run);
-  group.reasons.clear();
-  if (group.face_p_value < kDiceFlagLevel) {
-    group.reasons.push_back(absl::StrFormat("faces: chi-square %.2f, p = %.2g",
-                                            group.face_chi_square,
-                                            group.face_p_value));
+  group.run_adjusted_p_value =
+      group.dice >= kMinDiceForRunTest ? adjusted[next++] : 1.0;
+  group.group_p_value =
+      adjusted.empty() ? 1.0
+                       : *std::min_element(adjusted.begin(), adjusted.end());
+}
+
+// Runs the tests of `group` from its counts and combines them.
+void TestGroup(DiceGroupStats& group) {
+  TestFaces(group);
+  TestSums(group);
+  group.run_probability =
+      RunProbabilityOfStretches(group.run_stretches, group.longest_run);
+  AdjustWithinGroup(group);
+}
+
+// Returns "0.1234", or "1.2e-07" below 0.0001.
+std::string PValueText(double p) {
+  return p >= 1e-4 ? absl::StrFormat("%.4f", p) : absl::StrFormat("%.2g", p);
+}
+
+// Returns the tests of a flagged `group` whose adjusted p-value is below
+// kDiceFlagLevel, each with its raw and adjusted p-value.
+std::vector<std::string> ReasonsFor(const DiceGroupStats& group) {
+  std::vector<std::string> reasons;
+  if (group.face_adjusted_p_value < kDiceFlagLevel) {
+    reasons.push_back(absl::StrFormat("faces: divergence %.2f, p = %s, Holm %s",
+                                      group.face_divergence,
+                                      PValueText(group.face_p_value),
+                                      PValueText(group.face_adjusted_p_value)));
   }
-  if (group.sum_p_value.has_value() && *group.sum_p_value < kDiceFlagLevel) {
-    group.reasons.push_back(
-        absl::StrFormat("2d6 sums: chi-square %.2f, p = %.2g",
-                        *group.sum_chi_square, *group.sum_p_value));
+  if (group.sum_adjusted_p_value.has_value() &&
+      *group.sum_adjusted_p_value < kDiceFlagLevel) {
+    reasons.push_back(
+        absl::StrFormat("2d6 sums: divergence %.2f, p = %s, Holm %s",
+                        *group.sum_divergence, PValueText(*group.sum_p_value),
+                        PValueText(*group.sum_adjusted_p_value)));
   }
-  if (group.run_probability < kDiceFlagLevel) {
-    group.reasons.push_back(absl::StrFormat(
-        "run of %d %ds: probability about %.2g", group.longest_run,
-        group.longest_run_face, group.run_probability));
+  if (group.run_adjusted_p_value < kDiceFlagLevel) {
+    reasons.push_back(absl::StrFormat("run of %d %ds: chance %s, Holm %s",
+                                      group.longest_run, group.longest_run_face,
+                                      PValueText(group.run_probability),
+                                      PValueText(group.run_adjusted_p_value)));
   }
-  group.flagged = !group.reasons.empty();
+  return reasons;
+}
+
+// Adjusts the group p-values of `groups`, the groups of one report, by
+// Holm, and flags those below kDiceFlagLevel.
+void AdjustAcrossGroups(const std::vector<DiceGroupStats*>& groups) {
+  std::vector<double> raw;
+  for (const DiceGroupStats* g : groups) raw.push_back(g->group_p_value);
+  const std::vector<double> adjusted = HolmAdjust(raw);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    DiceGroupStats& g = *groups[i];
+    g.call_p_value = adjusted[i];
+    g.flagged = g.call_p_value < kDiceFlagLevel;
+    g.reasons = g.flagged ? ReasonsFor(g) : std::vector<std::string>();
+  }
 }
 
 // Adds the counts of `from` to `into`; the longest run is the longest of
-// either (runs do not join across games).
+// either (runs do not join across games, so the stretches are kept apart).
 void Merge(const DiceGroupStats& from, DiceGroupStats& into) {
   into.dice += from.dice;
   into.invalid_dice += from.invalid_dice;
   into.pairs += from.pairs;
   for (int f = 0; f < 6; ++f) into.face_counts[f] += from.face_counts[f];
   for (int s = 0; s < 11; ++s) into.sum_counts[s] += from.sum_counts[s];
+  into.run_stretches.insert(into.run_stretches.end(),
+                            from.run_stretches.begin(),
+                            from.run_stretches.end());
   if (from.longest_run > into.longest_run) {
     into.longest_run = from.longest_run;
     into.longest_run_face = from.longest_run_face;
@@ -242,38 +386,79 @@ std::string GroupTitle(const DiceGroupStats& g) {
                       g.player, ")");
 }
 
-void AppendGroupText(const DiceGroupStats& g, std::string& out) {
+void AppendFaceText(const DiceGroupStats& g, std::string& out) {
+  absl::StrAppend(&out, "  face  ");
+  for (int f = 1; f <= 6; ++f) absl::StrAppendFormat(&out, "%6d", f);
+  absl::StrAppend(&out, "\n  count ");
+  for (auto c : g.face_counts) absl::StrAppendFormat(&out, "%6d", c);
+  absl::StrAppendFormat(&out, "\n  expect%6.1f each\n", g.dice / 6.0);
+  if (g.face_too_few_dice) {
+    absl::StrAppendFormat(&out,
+                          "  faces: too few dice to test (needs %d, %d "
+                          "expected a face)\n",
+                          kMinDiceForFaceTest, kMinExpectedCount);
+    return;
+  }
+  absl::StrAppendFormat(&out,
+                        "  faces: divergence %.2f (chi-square %.2f), 5 df: "
+                        "p = %s, Holm %s\n",
+                        g.face_divergence, g.face_chi_square,
+                        PValueText(g.face_p_value),
+                        PValueText(g.face_adjusted_p_value));
+}
+
+void AppendSumText(const DiceGroupStats& g, std::string& out) {
+  if (!g.sum_p_value.has_value()) {
+    absl::StrAppendFormat(&out,
+                          "  2d6 sums of %d pairs: too few pairs to test "
+                          "(needs %d)\n",
+                          g.pairs, kMinPairsForSumTest);
+    return;
+  }
+  const std::string pooled =
+      g.sum_cells < kSumCells
+          ? absl::StrFormat(", tails pooled into %d cells", g.sum_cells)
+          : "";
+  absl::StrAppendFormat(
+      &out,
+      "  2d6 sums of %d pairs: divergence %.2f (chi-square %.2f), %d df%s: "
+      "p = %s, Holm %s\n",
+      g.pairs, *g.sum_divergence, *g.sum_chi_square, g.sum_cells - 1, pooled,
+      PValueText(*g.sum_p_value), PValueText(*g.sum_adjusted_p_value));
+}
+
+void AppendRunText(const DiceGroupStats& g, std::string& out) {
+  if (g.longest_run == 0) return;
+  if (g.dice < kMinDiceForRunTest) {
+    absl::StrAppendFormat(&out, "  longest run: %d (too few dice to test)\n",
+                          g.longest_run);
+    return;
+  }
+  absl::StrAppendFormat(&out,
+                        "  longest run: %d in a row of face %d, chance %s "
+                        "(exact), Holm %s\n",
+                        g.longest_run, g.longest_run_face,
+                        PValueText(g.run_probability),
+                        PValueText(g.run_adjusted_p_value));
+}
+
+// Appends the table of `g`, one of `groups` groups of its report.
+void AppendGroupText(const DiceGroupStats& g, std::size_t groups,
+                     std::string& out) {
   absl::StrAppend(
       &out, "\n", GroupTitle(g), ": ", g.dice, " dice",
       g.invalid_dice > 0
           ? absl::StrCat(", ", g.invalid_dice, " outside 1-6 (not counted)")
           : "",
       g.flagged ? "  ** FLAGGED **" : "", "\n");
-  const double expected = g.dice / 6.0;
-  absl::StrAppend(&out, "  face  ");
-  for (int f = 1; f <= 6; ++f) absl::StrAppendFormat(&out, "%6d", f);
-  absl::StrAppend(&out, "\n  count ");
-  for (auto c : g.face_counts) absl::StrAppendFormat(&out, "%6d", c);
-  absl::StrAppendFormat(&out, "\n  expect%6.1f each\n", expected);
-  absl::StrAppendFormat(&out, "  faces: chi-square %.2f (5 df), p = %.4f\n",
-                        g.face_chi_square, g.face_p_value);
-  if (g.sum_p_value.has_value()) {
-    absl::StrAppendFormat(&out,
-                          "  2d6 sums of %d pairs: chi-square %.2f (10 df), "
-                          "p = %.4f\n",
-                          g.pairs, *g.sum_chi_square, *g.sum_p_value);
-  } else {
-    absl::StrAppendFormat(&out,
-                          "  2d6 sums of %d pairs: not tested (needs %d)\n",
-                          g.pairs, kMinPairsForSumTest);
-  }
-  if (g.longest_run > 0) {
-    absl::StrAppendFormat(
-        &out,
-        "  longest run: %d in a row of face %d, chance about %.4f "
-        "(approximation)\n",
-        g.longest_run, g.longest_run_face, g.run_probability);
-  }
+  AppendFaceText(g, out);
+  AppendSumText(g, out);
+  AppendRunText(g, out);
+  absl::StrAppendFormat(&out,
+                        "  group p = %s (Holm over its tests); in this "
+                        "report p = %s (Holm over %d groups)\n",
+                        PValueText(g.group_p_value), PValueText(g.call_p_value),
+                        groups);
   for (const std::string& reason : g.reasons) {
     absl::StrAppend(&out, "  flag: ", reason, "\n");
   }
@@ -301,6 +486,8 @@ std::string JsonArray(const std::array<std::int64_t, N>& values) {
 
 std::string JsonNumber(double v) { return absl::StrFormat("%.6g", v); }
 
+std::string JsonBool(bool b) { return b ? "true" : "false"; }
+
 std::string GroupJson(const DiceGroupStats& g) {
   std::vector<std::string> reasons;
   for (const std::string& r : g.reasons) reasons.push_back(JsonString(r));
@@ -309,22 +496,34 @@ std::string GroupJson(const DiceGroupStats& g) {
     absl::StrAppend(&out, "\"game_id\":", JsonString(g.game_id),
                     ",\"clan\":", JsonString(g.clan), ",");
   }
-  absl::StrAppend(&out, "\"player\":", JsonString(g.player),
-                  ",\"dice\":", g.dice, ",\"invalid_dice\":", g.invalid_dice,
-                  ",\"face_counts\":", JsonArray(g.face_counts),
-                  ",\"face_chi_square\":", JsonNumber(g.face_chi_square),
-                  ",\"face_p_value\":", JsonNumber(g.face_p_value),
-                  ",\"pairs\":", g.pairs,
-                  ",\"sum_counts\":", JsonArray(g.sum_counts));
-  if (g.sum_p_value.has_value()) {
-    absl::StrAppend(&out, ",\"sum_chi_square\":", JsonNumber(*g.sum_chi_square),
-                    ",\"sum_p_value\":", JsonNumber(*g.sum_p_value));
+  absl::StrAppend(
+      &out, "\"player\":", JsonString(g.player), ",\"dice\":", g.dice,
+      ",\"invalid_dice\":", g.invalid_dice,
+      ",\"face_counts\":", JsonArray(g.face_counts),
+      ",\"face_chi_square\":", JsonNumber(g.face_chi_square),
+      ",\"face_divergence\":", JsonNumber(g.face_divergence),
+      ",\"face_too_few_dice\":", JsonBool(g.face_too_few_dice),
+      ",\"face_p_value\":", JsonNumber(g.face_p_value),
+      ",\"face_adjusted_p_value\":", JsonNumber(g.face_adjusted_p_value));
+  absl::StrAppend(&out, ",\"pairs\":", g.pairs,
+                  ",\"sum_counts\":", JsonArray(g.sum_counts),
+                  ",\"sum_cells\":", g.sum_cells);
+  if (g.sum_p_value.has_value()) {  // absent when not tested, as in the proto
+    absl::StrAppend(
+        &out, ",\"sum_chi_square\":", JsonNumber(*g.sum_chi_square),
+        ",\"sum_divergence\":", JsonNumber(*g.sum_divergence),
+        ",\"sum_p_value\":", JsonNumber(*g.sum_p_value),
+        ",\"sum_adjusted_p_value\":", JsonNumber(*g.sum_adjusted_p_value));
   }
-  absl::StrAppend(&out, ",\"longest_run\":", g.longest_run,
-                  ",\"longest_run_face\":", g.longest_run_face,
-                  ",\"run_probability\":", JsonNumber(g.run_probability),
-                  ",\"flagged\":", g.flagged ? "true" : "false",
-                  ",\"reasons\":[", absl::StrJoin(reasons, ","), "]}");
+  absl::StrAppend(
+      &out, ",\"longest_run\":", g.longest_run,
+      ",\"longest_run_face\":", g.longest_run_face,
+      ",\"run_probability\":", JsonNumber(g.run_probability),
+      ",\"run_adjusted_p_value\":", JsonNumber(g.run_adjusted_p_value),
+      ",\"group_p_value\":", JsonNumber(g.group_p_value),
+      ",\"call_p_value\":", JsonNumber(g.call_p_value),
+      ",\"flagged\":", JsonBool(g.flagged), ",\"reasons\":[",
+      absl::StrJoin(reasons, ","), "]}");
   return out;
 }
 
@@ -335,9 +534,13 @@ std::string GroupsJson(const std::vector<DiceGroupStats>& groups) {
 }
 
 constexpr char kCaveat[] =
-    "Dice statistics - a test of fairness, not proof: a flag (p < 0.01) "
-    "says the dice are unlikely under fair dice, and fair dice are flagged "
-    "about once in a hundred groups.";
+    "Dice statistics - a test of fairness, not proof: a flag says the dice "
+    "are unlikely under fair dice. Each group's tests, and then all the "
+    "groups of this report, are corrected by Holm's step-down procedure, so "
+    "fair dice flag a group in at most about 1 report in 100, however many "
+    "games and players it covers.";
+
+constexpr char kCorrection[] = "holm";
 
 }  // namespace
 
@@ -361,33 +564,111 @@ double ChiSquarePValue(double chi_square, int degrees_of_freedom) {
   return RegularizedUpperGamma(degrees_of_freedom / 2.0, chi_square / 2.0);
 }
 
+double PowerDivergence(const std::vector<double>& observed,
+                       const std::vector<double>& expected) {
+  constexpr double kLambda = 2.0 / 3;
+  double sum = 0;
+  for (std::size_t i = 0; i < observed.size(); ++i) {
+    if (expected[i] <= 0) return 0;
+    if (observed[i] > 0) {
+      sum += observed[i] * (std::pow(observed[i] / expected[i], kLambda) - 1);
+    }
+  }
+  return 2 / (kLambda * (kLambda + 1)) * sum;
+}
+
 double FaceChiSquare(const std::array<std::int64_t, 6>& face_counts) {
-  std::int64_t n = 0;
-  for (auto c : face_counts) n += c;
-  if (n == 0) return 0;
-  const double expected = n / 6.0;
-  double chi = 0;
-  for (auto c : face_counts) chi += (c - expected) * (c - expected) / expected;
-  return chi;
+  std::vector<double> observed, expected;
+  FaceCells(face_counts, observed, expected);
+  return PearsonChiSquare(observed, expected);
+}
+
+double FaceDivergence(const std::array<std::int64_t, 6>& face_counts) {
+  std::vector<double> observed, expected;
+  FaceCells(face_counts, observed, expected);
+  return PowerDivergence(observed, expected);
 }
 
 double SumChiSquare(const std::array<std::int64_t, 11>& sum_counts) {
-  std::int64_t n = 0;
-  for (auto c : sum_counts) n += c;
-  if (n == 0) return 0;
-  double chi = 0;
-  for (int s = 0; s < 11; ++s) {
-    const double expected = n * kSumWays[s] / 36.0;
-    chi += (sum_counts[s] - expected) * (sum_counts[s] - expected) / expected;
+  return PooledSumChiSquare(sum_counts, kSumCells);
+}
+
+int SumCellsFor(std::int64_t pairs) {
+  for (int cells = kSumCells; cells >= 3; cells -= 2) {
+    const std::vector<double> ways = PoolSums(kSumWays, cells);
+    const double fewest = *std::min_element(ways.begin(), ways.end());
+    if (pairs * fewest >= kMinExpectedCount * 36.0) return cells;
   }
-  return chi;
+  return 0;
+}
+
+double PooledSumChiSquare(const std::array<std::int64_t, 11>& sum_counts,
+                          int cells) {
+  std::vector<double> observed, expected;
+  SumCells(sum_counts, cells, observed, expected);
+  return PearsonChiSquare(observed, expected);
+}
+
+double PooledSumDivergence(const std::array<std::int64_t, 11>& sum_counts,
+                           int cells) {
+  std::vector<double> observed, expected;
+  SumCells(sum_counts, cells, observed, expected);
+  return PowerDivergence(observed, expected);
 }
 
 double RunProbability(std::int64_t dice, int run) {
-  if (run <= 1 || dice < run) return 1.0;
-  const double p = static_cast<double>(dice - run + 1) * (5.0 / 6.0) *
-                   std::pow(1.0 / 6.0, run - 1);
-  return std::min(1.0, p);
+  if (run <= 1) return run <= 0 || dice >= 1 ? 1.0 : 0.0;
+  if (dice < run) return 0.0;
+  // starts[m] is the chance that no run of `run` has shown in dice 1..m and
+  // die m + 1 begins a new run (die 1 always does). A run of `run` first
+  // shows when one beginning at die m + 1 repeats `run` - 1 times, so the
+  // answer is 6^-(run-1) times the sum of starts[0 .. dice - run]: the
+  // events are disjoint, as a run that long leaves no new start inside it.
+  const int window = std::min(run - 1, kRunWindow);
+  std::vector<double> starts = {1.0};
+  starts.reserve(dice - run + 1);
+  double sum_of_starts = 1.0;
+  for (std::int64_t m = 1; m <= dice - run; ++m) {
+    // No run of `run` yet after die m: the current run began at die m - j
+    // + 1 (from 0) and has repeated j times, j < run - 1.
+    double none_yet = 0;
+    double repeats = 1;
+    for (std::int64_t j = 0; j < window && j < m; ++j) {
+      none_yet += starts[m - 1 - j] * repeats;
+      repeats /= 6;
+    }
+    starts.push_back(none_yet * 5 / 6);  // die m + 1 shows another face
+    sum_of_starts += starts.back();
+  }
+  return sum_of_starts * std::pow(1.0 / 6.0, run - 1);
+}
+
+double RunProbabilityOfStretches(const std::vector<std::int64_t>& stretches,
+                                 int run) {
+  if (run <= 1) return 1.0;
+  double log_no_run = 0;
+  for (std::int64_t n : stretches) {
+    log_no_run += std::log1p(-RunProbability(n, run));
+  }
+  return -std::expm1(log_no_run);
+}
+
+std::vector<double> HolmAdjust(const std::vector<double>& p_values) {
+  const std::size_t m = p_values.size();
+  std::vector<std::size_t> order(m);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(
+      order.begin(), order.end(),
+      [&](std::size_t a, std::size_t b) { return p_values[a] < p_values[b]; });
+  std::vector<double> adjusted(m);
+  double largest = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    const double scaled =
+        std::min(1.0, static_cast<double>(m - i) * p_values[order[i]]);
+    largest = std::max(largest, scaled);
+    adjusted[order[i]] = largest;
+  }
+  return adjusted;
 }
 
 absl::StatusOr<std::vector<AttributedDice>> AttributeDice(
@@ -410,15 +691,38 @@ DiceGroupStats SummarizeGroup(const std::vector<AttributedDice>& dice,
   group.clan = clan;
   group.player = player;
   Tally(dice, group);
-  Finish(group);
+  TestGroup(group);
+  AdjustAcrossGroups({&group});
   return group;
+}
+
+DiceReport CombineDiceGroups(std::vector<DiceGroupStats> clans, int games) {
+  DiceReport report;
+  report.games = games;
+  report.clans = std::move(clans);
+  if (games > 1) {
+    absl::flat_hash_map<std::string, std::size_t> player_index;
+    for (const DiceGroupStats& clan : report.clans) {
+      auto [it, inserted] =
+          player_index.try_emplace(clan.player, report.players.size());
+      if (inserted) {
+        report.players.emplace_back();
+        report.players.back().player = clan.player;
+      }
+      Merge(clan, report.players[it->second]);
+    }
+    for (DiceGroupStats& g : report.players) TestGroup(g);
+  }
+  std::vector<DiceGroupStats*> all;
+  for (DiceGroupStats& g : report.clans) all.push_back(&g);
+  for (DiceGroupStats& g : report.players) all.push_back(&g);
+  AdjustAcrossGroups(all);
+  return report;
 }
 
 absl::StatusOr<DiceReport> SummarizeDice(
     const std::vector<v1::BattleLog>& logs) {
-  DiceReport report;
-  report.games = static_cast<int>(logs.size());
-  absl::flat_hash_map<std::string, std::size_t> player_index;
+  std::vector<DiceGroupStats> clans;
   for (const v1::BattleLog& log : logs) {
     auto dice = AttributeDice(log);
     if (!dice.ok()) {
@@ -430,47 +734,46 @@ absl::StatusOr<DiceReport> SummarizeDice(
       for (const AttributedDice& d : *dice) {
         if (d.clan == clan.id()) mine.push_back(d);
       }
-      report.clans.push_back(SummarizeGroup(mine, log.header().game_id(),
-                                            clan.id(), PlayerOf(clan)));
-      if (logs.size() < 2) continue;
-      auto [it, inserted] =
-          player_index.try_emplace(PlayerOf(clan), report.players.size());
-      if (inserted) {
-        report.players.emplace_back();
-        report.players.back().player = PlayerOf(clan);
-      }
-      Merge(report.clans.back(), report.players[it->second]);
+      clans.push_back(SummarizeGroup(mine, log.header().game_id(), clan.id(),
+                                     PlayerOf(clan)));
     }
   }
-  for (DiceGroupStats& g : report.players) Finish(g);
-  return report;
+  return CombineDiceGroups(std::move(clans), static_cast<int>(logs.size()));
 }
 
 std::string FormatDiceText(const DiceReport& report) {
+  const std::size_t groups = report.clans.size() + report.players.size();
   std::string out = absl::StrCat(kCaveat, "\n");
-  absl::StrAppend(
+  absl::StrAppendFormat(
       &out,
-      "Faces: chi-square against 1/6 each. 2d6 sums (firing, melee and "
-      "morale pairs): chi-square against 1,2,...,6,...,2,1 in 36, tested "
-      "from ",
-      kMinPairsForSumTest,
-      " pairs. Run chance: (n - L + 1) * 5/6 * (1/6)^(L-1), an "
-      "approximation.\n");
-  for (const DiceGroupStats& g : report.clans) AppendGroupText(g, out);
-  for (const DiceGroupStats& g : report.players) AppendGroupText(g, out);
+      "Faces: against 1/6 each, from %d dice. 2d6 sums (firing, melee and "
+      "morale pairs): against 1,2,...,6,...,2,1 in 36, from %d pairs, the "
+      "outermost sums pooled until every cell expects %d. Both by the "
+      "Cressie-Read divergence (lambda 2/3) against chi-square, which keeps "
+      "its level far in the tail (Pearson's chi-square shown beside it). "
+      "Longest run: its exact chance under fair dice. Correction: Holm over "
+      "each group's tests, then over the %d groups of this report; a group "
+      "is flagged when its report p-value is below %g.\n",
+      kMinDiceForFaceTest, kMinPairsForSumTest, kMinExpectedCount, groups,
+      kDiceFlagLevel);
+  for (const DiceGroupStats& g : report.clans) AppendGroupText(g, groups, out);
+  for (const DiceGroupStats& g : report.players) {
+    AppendGroupText(g, groups, out);
+  }
   int flagged = 0;
   for (const auto& g : report.clans) flagged += g.flagged;
   for (const auto& g : report.players) flagged += g.flagged;
-  absl::StrAppend(&out, "\n", report.games, " game(s), ",
-                  report.clans.size() + report.players.size(), " group(s), ",
+  absl::StrAppend(&out, "\n", report.games, " game(s), ", groups, " group(s), ",
                   flagged, " flagged.\n");
   return out;
 }
 
 std::string FormatDiceJson(const DiceReport& report) {
   return absl::StrCat(
-      "{\"note\":", JsonString(kCaveat), ",\"games\":", report.games,
-      ",\"clans\":", GroupsJson(report.clans),
+      "{\"note\":", JsonString(kCaveat),
+      ",\"correction\":", JsonString(kCorrection),
+      ",\"flag_level\":", JsonNumber(kDiceFlagLevel),
+      ",\"games\":", report.games, ",\"clans\":", GroupsJson(report.clans),
       ",\"players\":", GroupsJson(report.players),
       ",\"flagged\":", report.AnyFlagged() ? "true" : "false", "}\n");
 }
@@ -486,17 +789,48 @@ v1::DiceGroupStats GroupToProto(const DiceGroupStats& g) {
   out.set_invalid_dice(g.invalid_dice);
   for (std::int64_t c : g.face_counts) out.add_face_counts(c);
   out.set_face_chi_square(g.face_chi_square);
+  out.set_face_divergence(g.face_divergence);
+  out.set_face_too_few_dice(g.face_too_few_dice);
   out.set_face_p_value(g.face_p_value);
+  out.set_face_adjusted_p_value(g.face_adjusted_p_value);
   out.set_pairs(g.pairs);
   for (std::int64_t c : g.sum_counts) out.add_sum_counts(c);
+  out.set_sum_cells(g.sum_cells);
   if (g.sum_chi_square.has_value()) out.set_sum_chi_square(*g.sum_chi_square);
+  if (g.sum_divergence.has_value()) out.set_sum_divergence(*g.sum_divergence);
   if (g.sum_p_value.has_value()) out.set_sum_p_value(*g.sum_p_value);
+  if (g.sum_adjusted_p_value.has_value()) {
+    out.set_sum_adjusted_p_value(*g.sum_adjusted_p_value);
+  }
   out.set_longest_run(g.longest_run);
   out.set_longest_run_face(g.longest_run_face);
   out.set_run_probability(g.run_probability);
+  out.set_run_adjusted_p_value(g.run_adjusted_p_value);
+  out.set_group_p_value(g.group_p_value);
+  out.set_call_p_value(g.call_p_value);
   out.set_flagged(g.flagged);
   for (const std::string& r : g.reasons) out.add_reasons(r);
   return out;
+}
+
+// Copies the tests of the faces and the sums of `g` into `out`.
+void TestsFromProto(const v1::DiceGroupStats& g, DiceGroupStats& out) {
+  out.face_chi_square = g.face_chi_square();
+  out.face_divergence = g.face_divergence();
+  out.face_too_few_dice = g.face_too_few_dice();
+  out.face_p_value = g.face_p_value();
+  out.face_adjusted_p_value = g.face_adjusted_p_value();
+  out.sum_cells = g.sum_cells();
+  if (g.has_sum_chi_square()) out.sum_chi_square = g.sum_chi_square();
+  if (g.has_sum_divergence()) out.sum_divergence = g.sum_divergence();
+  if (g.has_sum_p_value()) out.sum_p_value = g.sum_p_value();
+  if (g.has_sum_adjusted_p_value()) {
+    out.sum_adjusted_p_value = g.sum_adjusted_p_value();
+  }
+  out.run_probability = g.run_probability();
+  out.run_adjusted_p_value = g.run_adjusted_p_value();
+  out.group_p_value = g.group_p_value();
+  out.call_p_value = g.call_p_value();
 }
 
 absl::StatusOr<DiceGroupStats> GroupFromProto(const v1::DiceGroupStats& g) {
@@ -515,19 +849,36 @@ absl::StatusOr<DiceGroupStats> GroupFromProto(const v1::DiceGroupStats& g) {
   out.invalid_dice = g.invalid_dice();
   std::copy(g.face_counts().begin(), g.face_counts().end(),
             out.face_counts.begin());
-  out.face_chi_square = g.face_chi_square();
-  out.face_p_value = g.face_p_value();
   out.pairs = g.pairs();
   std::copy(g.sum_counts().begin(), g.sum_counts().end(),
             out.sum_counts.begin());
-  if (g.has_sum_chi_square()) out.sum_chi_square = g.sum_chi_square();
-  if (g.has_sum_p_value()) out.sum_p_value = g.sum_p_value();
   out.longest_run = g.longest_run();
   out.longest_run_face = g.longest_run_face();
-  out.run_probability = g.run_probability();
+  TestsFromProto(g, out);
   out.flagged = g.flagged();
   out.reasons.assign(g.reasons().begin(), g.reasons().end());
   return out;
+}
+
+// Corrects a report of a gunbaid from before Holm (no `correction`), which
+// sent raw p-values only: Pearson's chi-square of the faces (from one die)
+// and of the sums in 11 cells (from 36 pairs), and an approximate run
+// chance. Holm is applied here to those p-values, as they are.
+void CorrectReportOfOldServer(DiceReport& report) {
+  std::vector<DiceGroupStats*> all;
+  for (auto* groups : {&report.clans, &report.players}) {
+    for (DiceGroupStats& g : *groups) {
+      g.face_divergence = g.face_chi_square;
+      g.face_too_few_dice = g.dice == 0;
+      if (g.sum_p_value.has_value()) {
+        g.sum_cells = kSumCells;
+        g.sum_divergence = g.sum_chi_square.value_or(0);
+      }
+      AdjustWithinGroup(g);
+      all.push_back(&g);
+    }
+  }
+  AdjustAcrossGroups(all);
 }
 
 }  // namespace
@@ -535,6 +886,7 @@ absl::StatusOr<DiceGroupStats> GroupFromProto(const v1::DiceGroupStats& g) {
 v1::DiceStatsReport DiceReportToProto(const DiceReport& report) {
   v1::DiceStatsReport out;
   out.set_note(kCaveat);
+  out.set_correction(kCorrection);
   out.set_games(report.games);
   for (const DiceGroupStats& g : report.clans) {
     *out.add_clans() = GroupToProto(g);
@@ -560,6 +912,7 @@ absl::StatusOr<DiceReport> DiceReportFromProto(
     if (!group.ok()) return group.status();
     out.players.push_back(*std::move(group));
   }
+  if (report.correction().empty()) CorrectReportOfOldServer(out);
   return out;
 }
 

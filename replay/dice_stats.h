@@ -1,10 +1,22 @@
 // Dice statistics for umpires: attributes every declared die of a game, or
 // of a corpus of games, to the clan and the player who rolled it, and tests
-// the faces, the 2d6 sums and the longest runs against fair dice. A flag is
-// a reason to look closer, never proof: fair dice trip a 1% test once in a
-// hundred groups.
+// the faces, the 2d6 sums and the longest run against fair dice. A flag is
+// a reason to look closer, never proof.
 //
-// Thread-safe: functions only, no I/O.
+// Error rates: each group runs up to three tests, and a report holds many
+// groups (two clans a game, and a player across games). The tests of a
+// group are combined by Holm's step-down procedure into one group p-value,
+// and the group p-values of a report by Holm again, so that fair dice flag
+// some group of a report at most about kDiceFlagLevel of the time, however
+// many games it covers (deploy/dice-fpr.sh measures it). The faces and the
+// sums are tested by the Cressie-Read power divergence (lambda = 2/3)
+// against the chi-square distribution, only when every cell expects at
+// least kMinExpectedCount: far in the tail, where Holm over a large report
+// looks, it keeps its level where Pearson's chi-square (also reported)
+// flags fair dice up to twice too often. The run chance is exact.
+//
+// Thread-safe: functions only, no I/O, no randomness; DiceReport is a plain
+// value.
 #ifndef GUNBAI_REPLAY_DICE_STATS_H_
 #define GUNBAI_REPLAY_DICE_STATS_H_
 
@@ -20,11 +32,17 @@
 
 namespace gunbai::replay {
 
-// A group is flagged when a p-value or a run probability is below this.
+// The family-wise error rate of a report: a group is flagged when its
+// p-value after Holm, over its tests and then over every group of the
+// report, is below this.
 inline constexpr double kDiceFlagLevel = 0.01;
-// The 2d6 sums are tested only from this many pairs on, so that every
-// expected count n * k / 36 is at least 1 without pooling cells.
-inline constexpr std::int64_t kMinPairsForSumTest = 36;
+// A chi-square test runs only when each of its cells expects this many.
+inline constexpr std::int64_t kMinExpectedCount = 5;
+// So the faces are tested from 6 * 5 dice on.
+inline constexpr std::int64_t kMinDiceForFaceTest = 6 * kMinExpectedCount;
+// And the 2d6 sums from 30 pairs on: pooled into 3 cells (2-6, 7, 8-12)
+// the 7s expect 30 * 6/36 = 5 (see SumCellsFor).
+inline constexpr std::int64_t kMinPairsForSumTest = 30;
 
 // The dice one clan rolled in one event, in the order rolled. `in_pairs`
 // is true where the event rolls 2d6 per stand or per test (firing, melee,
@@ -37,7 +55,7 @@ struct AttributedDice {
 };
 
 // Statistics of the dice of one group: a clan in one game, or a player
-// across a corpus.
+// across a corpus. Every p-value is 1 for a test not run.
 struct DiceGroupStats {
   // Game id (empty for a player group), clan id (empty for a player group)
   // and player name.
@@ -49,23 +67,45 @@ struct DiceGroupStats {
   std::int64_t invalid_dice = 0;
   // face_counts[f - 1] is the number of f's.
   std::array<std::int64_t, 6> face_counts{};
-  // Chi-square of the faces against uniform (5 degrees of freedom).
+  // Pearson's chi-square and the power divergence (FaceDivergence) of the
+  // faces against uniform, always worked out; the divergence is tested (5
+  // degrees of freedom, face_p_value) only from kMinDiceForFaceTest dice.
   double face_chi_square = 0;
+  double face_divergence = 0;
+  bool face_too_few_dice = true;
   double face_p_value = 1;
   // sum_counts[s - 2] is the number of pairs summing to s.
   std::int64_t pairs = 0;
   std::array<std::int64_t, 11> sum_counts{};
-  // Chi-square of the sums against 2d6 (10 degrees of freedom); set only
-  // when pairs >= kMinPairsForSumTest.
+  // Cells the sums were tested in (SumCellsFor: 11, or fewer with the tails
+  // pooled; cells - 1 degrees of freedom), Pearson's chi-square and the
+  // tested power divergence in those cells; set only from
+  // kMinPairsForSumTest pairs.
+  int sum_cells = 0;
   std::optional<double> sum_chi_square;
+  std::optional<double> sum_divergence;
   std::optional<double> sum_p_value;
-  // Longest run of one face in the order rolled, its face, and the
-  // approximate chance of a run at least that long (RunProbability).
+  // Longest run of one face in the order rolled and its face.
   int longest_run = 0;
   int longest_run_face = 0;
+  // Lengths of the unbroken stretches of dice 1-6 in the order rolled: a
+  // die outside 1-6 breaks a run, and so does the end of a game. Used for
+  // run_probability; not carried in the proto.
+  std::vector<std::int64_t> run_stretches;
+  // The exact chance that fair dice in those stretches show a run at least
+  // longest_run long (RunProbabilityOfStretches); tested from 2 dice.
   double run_probability = 1;
-  // A p-value or the run probability is below kDiceFlagLevel; `reasons`
-  // says which.
+  // The p-values after Holm over the tests this group ran.
+  double face_adjusted_p_value = 1;
+  std::optional<double> sum_adjusted_p_value;
+  double run_adjusted_p_value = 1;
+  // The smallest adjusted p-value: the chance, under fair dice, of a test
+  // of this group as extreme, corrected for the tests run.
+  double group_p_value = 1;
+  // group_p_value after Holm over every group of the report.
+  double call_p_value = 1;
+  // call_p_value is below kDiceFlagLevel; `reasons` names the tests whose
+  // adjusted p-value is.
   bool flagged = false;
   std::vector<std::string> reasons;
 };
@@ -77,6 +117,8 @@ struct DiceReport {
   // filled only for more than one game.
   std::vector<DiceGroupStats> players;
   int games = 0;
+  // Returns true when some group is flagged (call_p_value below
+  // kDiceFlagLevel): what `gunbai dice` exits 1 on.
   bool AnyFlagged() const;
 };
 
@@ -88,18 +130,60 @@ double RegularizedUpperGamma(double a, double x);
 // is at least `chi_square`: Q(df / 2, chi_square / 2).
 double ChiSquarePValue(double chi_square, int degrees_of_freedom);
 
+// Returns the Cressie-Read power-divergence statistic with lambda = 2/3 of
+// `observed` against `expected` (the same total; every expected count
+// positive): 9/5 * sum o * ((o / e)^(2/3) - 1). Like Pearson's chi-square
+// (lambda = 1) it tends to chi-square with cells - 1 degrees of freedom.
+double PowerDivergence(const std::vector<double>& observed,
+                       const std::vector<double>& expected);
+
 // Returns the chi-square statistic of face counts against uniform; 0 for
 // no dice.
 double FaceChiSquare(const std::array<std::int64_t, 6>& face_counts);
+
+// Returns the power divergence of face counts against uniform; 0 for no
+// dice.
+double FaceDivergence(const std::array<std::int64_t, 6>& face_counts);
 
 // Returns the chi-square statistic of 2d6 sum counts (index s - 2) against
 // n * {1,2,3,4,5,6,5,4,3,2,1} / 36; 0 for no pairs.
 double SumChiSquare(const std::array<std::int64_t, 11>& sum_counts);
 
-// Returns an approximation of the chance that `dice` fair dice show a run
-// of one face at least `run` long: min(1, (n - L + 1) * 5/6 * (1/6)^(L-1)),
-// the expected number of such runs. 1 when run <= 1 or n < run.
+// Returns the number of cells the sums of `pairs` pairs are tested in: 11
+// while every sum expects kMinExpectedCount (180 pairs), else the fewest
+// outermost sums pooled on each side into their inner neighbour that gives
+// every cell that many: 9 cells (2-3 ... 11-12) from 60 pairs, 7 from 45,
+// 5 from 36, 3 (2-6, 7, 8-12) from 30; 0 (not tested) below 30.
+int SumCellsFor(std::int64_t pairs);
+
+// Returns the chi-square statistic of the sums pooled into `cells` cells
+// (an odd number from 3 to 11, as SumCellsFor) against 2d6; 0 for no pairs.
+double PooledSumChiSquare(const std::array<std::int64_t, 11>& sum_counts,
+                          int cells);
+
+// Returns the power divergence of the sums pooled into `cells` cells
+// against 2d6; 0 for no pairs.
+double PooledSumDivergence(const std::array<std::int64_t, 11>& sum_counts,
+                           int cells);
+
+// Returns the exact chance that `dice` fair d6 in a row show a run of one
+// face at least `run` long: 1 for run <= 1 (with a die), 0 for dice < run.
+// Works through the chain of "no such run yet, the current run began at
+// die m" in O(dice) steps.
 double RunProbability(std::int64_t dice, int run);
+
+// Returns the exact chance that fair dice in separate stretches of these
+// lengths show a run at least `run` long in one of them:
+// 1 - prod(1 - RunProbability(n, run)).
+double RunProbabilityOfStretches(const std::vector<std::int64_t>& stretches,
+                                 int run);
+
+// Returns the p-values adjusted by Holm's step-down procedure, in the order
+// given: sorted ascending, the i-th (from 0) of m is multiplied by m - i,
+// capped at 1, and raised to the largest adjusted value before it.
+// Rejecting each hypothesis whose adjusted p-value is below alpha keeps the
+// chance of any false rejection at most alpha, whatever their dependence.
+std::vector<double> HolmAdjust(const std::vector<double>& p_values);
 
 // Returns the dice of every event of `log`, each with the clan that rolled
 // it: a firing, the firer's; a melee round, each side's unit's; a morale
@@ -112,20 +196,29 @@ absl::StatusOr<std::vector<AttributedDice>> AttributeDice(
     const gunbai::v1::BattleLog& log);
 
 // Returns the statistics of `dice` (in the order rolled) as one group with
-// the given names; flags it.
+// the given names, flagged as a report of that group alone.
 DiceGroupStats SummarizeGroup(const std::vector<AttributedDice>& dice,
                               const std::string& game_id,
                               const std::string& clan,
                               const std::string& player);
 
+// Returns the report of `games` games from the groups of their clans (as
+// SummarizeGroup gives them, in log order then header order): adds, for
+// more than one game, one group per player across the games in order of
+// first appearance, and applies Holm over all the groups. SummarizeDice is
+// AttributeDice and SummarizeGroup per clan, then this.
+DiceReport CombineDiceGroups(std::vector<DiceGroupStats> clans, int games);
+
 // Returns the statistics per clan of each log and, for more than one log,
 // per player across all of them (a clan with no player named counts as
-// "(clan ID)"). Returns InvalidArgument, naming the game, as AttributeDice.
+// "(clan ID)"), flagged as CombineDiceGroups. Returns InvalidArgument,
+// naming the game, as AttributeDice.
 absl::StatusOr<DiceReport> SummarizeDice(
     const std::vector<gunbai::v1::BattleLog>& logs);
 
 // Returns the report as text: a line saying it is a test of fairness, not
-// proof, then a table per group.
+// proof, and which correction is applied, then a table per group with the
+// raw and the adjusted p-values.
 std::string FormatDiceText(const DiceReport& report);
 
 // Returns the report as JSON, ending in a newline.
@@ -136,7 +229,9 @@ std::string FormatDiceJson(const DiceReport& report);
 gunbai::v1::DiceStatsReport DiceReportToProto(const DiceReport& report);
 
 // Returns the report a DiceStatsReport carries, so that a client prints
-// exactly what FormatDiceText and FormatDiceJson print locally. Returns
+// exactly what FormatDiceText and FormatDiceJson print locally. A report
+// without `correction` (from a gunbaid before Holm) is corrected here from
+// its raw p-values. Returns
 // InvalidArgument when a group has not six face counts or eleven sum counts.
 absl::StatusOr<DiceReport> DiceReportFromProto(
     const gunbai::v1::DiceStatsReport& report);

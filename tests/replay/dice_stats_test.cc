@@ -1,6 +1,9 @@
 #include "replay/dice_stats.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <sstream>
 #include <string>
@@ -17,6 +20,7 @@ namespace gunbai::replay {
 namespace {
 
 using ::gunbai::testing::LogWithEvents;
+using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::SizeIs;
@@ -168,11 +172,16 @@ TEST(DiceSummaryTest, KnownGameCountsExactly) {
   // Pairs 1+2, 3+4, 2+5: sums 3, 7, 7.
   EXPECT_EQ(red.pairs, 3);
   EXPECT_THAT(red.sum_counts, ElementsAre(0, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0));
-  EXPECT_FALSE(red.sum_p_value.has_value());  // fewer than 36 pairs
+  // Fewer than 30 pairs (was 36 before the tails could be pooled).
+  EXPECT_FALSE(red.sum_p_value.has_value());
+  EXPECT_EQ(red.sum_cells, 0);
   EXPECT_EQ(red.longest_run, 1);
   // Expected 10/6 each: chi-square = (2 * (2/3)^2 + 4 * (1/3)^2) / (5/3)
-  // = (12/9) / (5/3) = 0.8.
+  // = (12/9) / (5/3) = 0.8, worked out but not tested: 10 dice expect fewer
+  // than 5 a face (new: the faces were tested from 1 die before).
   EXPECT_NEAR(red.face_chi_square, 0.8, 1e-12);
+  EXPECT_TRUE(red.face_too_few_dice);
+  EXPECT_EQ(red.face_p_value, 1.0);
   EXPECT_FALSE(red.flagged);
   // Blue: 6 6 | 3 | 1 | 2 (9 not a face) | 4 4.
   const DiceGroupStats& blue = report->clans[1];
@@ -220,13 +229,206 @@ TEST(DiceStatisticsTest, PValuesMatchTables) {
   EXPECT_NEAR(RegularizedUpperGamma(1.0, 3.0), std::exp(-3.0), 1e-12);
 }
 
-TEST(DiceStatisticsTest, RunProbabilityApproximation) {
+// Replaces RunProbabilityApproximation: the chance is now exact, so a run
+// longer than the dice has chance 0 (the approximation said 1) and 10 dice
+// show a run of 2 with chance 1 - (5/6)^9 (the approximation capped 1.25
+// at 1).
+TEST(DiceStatisticsTest, RunProbabilityExactByHand) {
   EXPECT_EQ(RunProbability(10, 1), 1.0);
-  EXPECT_EQ(RunProbability(3, 4), 1.0);
-  // 9 * 5/6 * 1/6 = 1.25, capped at 1.
-  EXPECT_EQ(RunProbability(10, 2), 1.0);
-  // 97 * 5/6 / 216.
-  EXPECT_NEAR(RunProbability(100, 4), 97.0 * 5 / 6 / 216, 1e-12);
+  EXPECT_EQ(RunProbability(0, 0), 1.0);
+  EXPECT_EQ(RunProbability(3, 4), 0.0);
+  // 2 dice: the second shows the first's face, 1/6.
+  EXPECT_NEAR(RunProbability(2, 2), 1.0 / 6, 1e-15);
+  // 3 dice, run of 2: none only if dice 2 and 3 each differ from the die
+  // before, (5/6)^2; so 1 - 25/36 = 11/36.
+  EXPECT_NEAR(RunProbability(3, 2), 11.0 / 36, 1e-15);
+  EXPECT_NEAR(RunProbability(10, 2), 1 - std::pow(5.0 / 6, 9), 1e-15);
+  // 3 dice, run of 3: all three alike, 1/36.
+  EXPECT_NEAR(RunProbability(3, 3), 1.0 / 36, 1e-15);
+  // 4 dice, run of 3: dice 1-3 alike (1/36) or dice 2-4 alike (1/36), both
+  // when all four are (1/216): 2/36 - 1/216 = 11/216.
+  EXPECT_NEAR(RunProbability(4, 3), 11.0 / 216, 1e-15);
+}
+
+// Counts, over all 6^n sequences of n dice, those with a run of at least L
+// of one face, for n up to 6: an oracle for RunProbability.
+TEST(DiceStatisticsTest, RunProbabilityMatchesEveryDiceSequence) {
+  for (int n = 1; n <= 6; ++n) {
+    const int sequences = static_cast<int>(std::pow(6, n));
+    std::vector<int> longest_count(n + 2, 0);  // by longest run
+    for (int code = 0; code < sequences; ++code) {
+      int rest = code, last = -1, run = 0, longest = 0;
+      for (int i = 0; i < n; ++i, rest /= 6) {
+        run = rest % 6 == last ? run + 1 : 1;
+        last = rest % 6;
+        longest = std::max(longest, run);
+      }
+      ++longest_count[longest];
+    }
+    int at_least = 0;
+    for (int run = n + 1; run >= 1; --run) {
+      at_least += longest_count[run];
+      EXPECT_NEAR(RunProbability(n, run),
+                  static_cast<double>(at_least) / sequences, 1e-14)
+          << n << " dice, run " << run;
+    }
+  }
+}
+
+TEST(DiceStatisticsTest, RunProbabilityOfStretchesByHand) {
+  // Two stretches of 3 dice, run of 2: none in either, (25/36)^2.
+  EXPECT_NEAR(RunProbabilityOfStretches({3, 3}, 2), 1 - 625.0 / 1296, 1e-15);
+  // Stretches shorter than the run cannot show it.
+  EXPECT_EQ(RunProbabilityOfStretches({1, 1, 1}, 2), 0.0);
+  EXPECT_EQ(RunProbabilityOfStretches({}, 2), 0.0);
+  EXPECT_EQ(RunProbabilityOfStretches({5}, 1), 1.0);
+  // A long stretch takes O(dice): 10^6 dice, run of 9, close to the
+  // expected number of such runs, 1 + (10^6 - 9) * 5/6 starts times 6^-8,
+  // 0.49612 (less, as the runs overlap: 1 - exp(-0.49612) = 0.3911).
+  EXPECT_NEAR(RunProbability(1000000, 9), 0.3911, 2e-3);
+}
+
+TEST(DiceStatisticsTest, PowerDivergenceByHand) {
+  // 9/5 * sum o * ((o / e)^(2/3) - 1), empty cells adding nothing.
+  EXPECT_DOUBLE_EQ(PowerDivergence({5, 5}, {5, 5}), 0.0);
+  // 8 where 1 is expected: 8^(2/3) = 4, so 9/5 * 8 * 3 = 43.2.
+  EXPECT_NEAR(PowerDivergence({8, 0, 0, 0, 0, 0, 0, 0}, std::vector(8, 1.0)),
+              43.2, 1e-12);
+  // 27 where 8 is expected: (27/8)^(2/3) = 9/4, so 9/5 * 27 * 5/4 = 60.75.
+  EXPECT_NEAR(PowerDivergence({27, 0}, {8, 19}), 60.75, 1e-12);
+  // Faces 10,10,10,10,10,22 (expected 12): 9/5 * (50 * ((5/6)^(2/3) - 1) +
+  // 22 * ((11/6)^(2/3) - 1)) = 9/5 * (-5.7226 + 10.9547) = 9.4178, a little
+  // under Pearson's 10.
+  EXPECT_NEAR(FaceDivergence({10, 10, 10, 10, 10, 22}), 9.4178, 1e-4);
+  EXPECT_EQ(FaceDivergence({0, 0, 0, 0, 0, 0}), 0.0);
+}
+
+TEST(DiceStatisticsTest, HolmByHand) {
+  // Sorted 0.01, 0.03, 0.04: times 3, 2, 1 = 0.03, 0.06, 0.04, then each
+  // raised to the largest before it: 0.03, 0.06, 0.06.
+  EXPECT_THAT(HolmAdjust({0.01, 0.04, 0.03}),
+              ElementsAre(DoubleNear(0.03, 1e-15), DoubleNear(0.06, 1e-15),
+                          DoubleNear(0.06, 1e-15)));
+  // Sorted 0.001, 0.02, 0.5: 0.003, 0.04, 0.5.
+  EXPECT_THAT(HolmAdjust({0.5, 0.001, 0.02}),
+              ElementsAre(DoubleNear(0.5, 1e-15), DoubleNear(0.003, 1e-15),
+                          DoubleNear(0.04, 1e-15)));
+  // 0.6 * 2 = 1.2 is capped at 1, and 0.7 raised to it.
+  EXPECT_THAT(HolmAdjust({0.7, 0.6}), ElementsAre(1.0, 1.0));
+  EXPECT_THAT(HolmAdjust({0.2}), ElementsAre(0.2));
+  EXPECT_THAT(HolmAdjust({}), SizeIs(0));
+}
+
+TEST(DiceStatisticsTest, SumCellsPoolTheTailsByHand) {
+  // Every cell must expect 5 = pairs * ways / 36. 11 cells: the 2s (1 way)
+  // need 180 pairs. 9 cells (2-3, 4, ..., 10, 11-12): the 4s (3 ways) need
+  // 60. 7 cells (2-4, 5, ...): the 5s (4 ways) need 45. 5 cells (2-5, 6, 7,
+  // 8, 9-12): the 6s (5 ways) need 36. 3 cells (2-6, 7, 8-12): the 7s (6
+  // ways) need 30.
+  EXPECT_EQ(SumCellsFor(29), 0);
+  EXPECT_EQ(SumCellsFor(30), 3);
+  EXPECT_EQ(SumCellsFor(35), 3);
+  EXPECT_EQ(SumCellsFor(36), 5);
+  EXPECT_EQ(SumCellsFor(44), 5);
+  EXPECT_EQ(SumCellsFor(45), 7);
+  EXPECT_EQ(SumCellsFor(59), 7);
+  EXPECT_EQ(SumCellsFor(60), 9);
+  EXPECT_EQ(SumCellsFor(179), 9);
+  EXPECT_EQ(SumCellsFor(180), 11);
+  // 36 pairs all 2s, in 3 cells expecting 15, 6, 15: (36 - 15)^2 / 15 + 6
+  // + 15 = 29.4 + 21 = 50.4.
+  const std::array<std::int64_t, 11> twos = {36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  EXPECT_NEAR(PooledSumChiSquare(twos, 3), 50.4, 1e-12);
+  // In 11 cells, expecting 1 of each way: (36 - 1)^2 / 1 + 35 = 1260.
+  EXPECT_NEAR(PooledSumChiSquare(twos, 11), 1260.0, 1e-9);
+  EXPECT_DOUBLE_EQ(SumChiSquare(twos), PooledSumChiSquare(twos, 11));
+}
+
+// Returns `dice` as one result move of red (not summed in pairs).
+std::vector<AttributedDice> Singles(const std::vector<std::uint32_t>& dice) {
+  return {AttributedDice{1, "red", dice, false}};
+}
+
+TEST(DiceSummaryTest, TooFewDiceLeaveTheFacesUntested) {
+  // 29 dice of 1..6 in turn (no run): faces not tested, no pairs; only the
+  // run test, alone, so Holm leaves its p-value as it is.
+  std::vector<std::uint32_t> dice;
+  for (int i = 0; i < 29; ++i) dice.push_back(i % 6 + 1);
+  DiceGroupStats g = SummarizeGroup(Singles(dice), "g", "red", "Aki");
+  EXPECT_TRUE(g.face_too_few_dice);
+  EXPECT_EQ(g.face_p_value, 1.0);
+  EXPECT_EQ(g.face_adjusted_p_value, 1.0);
+  EXPECT_FALSE(g.sum_p_value.has_value());
+  EXPECT_EQ(g.longest_run, 1);
+  EXPECT_EQ(g.run_probability, 1.0);
+  EXPECT_EQ(g.group_p_value, 1.0);
+  DiceReport report;
+  report.games = 1;
+  report.clans.push_back(g);
+  EXPECT_THAT(FormatDiceText(report),
+              HasSubstr("faces: too few dice to test (needs 30"));
+  EXPECT_THAT(FormatDiceText(report),
+              HasSubstr("2d6 sums of 0 pairs: too few pairs to test"));
+  // The 30th die makes the test run: 5 of each, chi-square 0, p = 1.
+  dice.push_back(6);
+  g = SummarizeGroup(Singles(dice), "g", "red", "Aki");
+  EXPECT_FALSE(g.face_too_few_dice);
+  EXPECT_DOUBLE_EQ(g.face_chi_square, 0.0);
+  EXPECT_EQ(g.face_p_value, 1.0);
+}
+
+TEST(DiceSummaryTest, FewPairsArePooled) {
+  // 40 pairs, each 3 + 4 = 7: 5 cells (36 to 44 pairs) expecting 40 * 10/36
+  // (2-5), 40 * 5/36 (6), 40/6 (7), 40 * 5/36 (8), 40 * 10/36 (9-12). The
+  // empty cells add their expected counts, 40 - 40/6 = 200/6, and the 7s
+  // (200/6)^2 / (40/6) = 1000/6: chi-square 1200/6 = 200.
+  std::vector<std::uint32_t> dice;
+  for (int i = 0; i < 40; ++i) {
+    dice.push_back(3);
+    dice.push_back(4);
+  }
+  const DiceGroupStats g =
+      SummarizeGroup({AttributedDice{1, "red", dice, true}}, "g", "red", "Aki");
+  EXPECT_EQ(g.pairs, 40);
+  EXPECT_EQ(g.sum_cells, 5);
+  ASSERT_TRUE(g.sum_chi_square.has_value());
+  EXPECT_NEAR(*g.sum_chi_square, 200.0, 1e-9);
+  // The tested divergence: only the 7s count, 40 observed where 40/6 are
+  // expected, 9/5 * 40 * (6^(2/3) - 1) = 72 * (cbrt(36) - 1), 165.74.
+  ASSERT_TRUE(g.sum_divergence.has_value());
+  EXPECT_NEAR(*g.sum_divergence, 72 * (std::cbrt(36.0) - 1), 1e-9);
+  EXPECT_TRUE(g.flagged);
+  DiceReport report;
+  report.games = 1;
+  report.clans.push_back(g);
+  EXPECT_THAT(FormatDiceText(report),
+              HasSubstr("2d6 sums of 40 pairs: divergence 165.74 (chi-square "
+                        "200.00), 4 df, tails pooled into 5 cells: p = "));
+}
+
+// A group below 1% alone is not flagged among three groups: Holm over the
+// report multiplies the smallest group p-value by 3.
+TEST(DiceSummaryTest, HolmOverTheGroupsOfAReport) {
+  std::vector<DiceGroupStats> groups(3);
+  const double group_p[3] = {0.004, 0.02, 0.5};
+  for (int i = 0; i < 3; ++i) {
+    groups[i].clan = absl::StrCat("c", i);
+    groups[i].face_too_few_dice = false;
+    groups[i].face_adjusted_p_value = group_p[i];
+    groups[i].group_p_value = group_p[i];
+  }
+  DiceReport report = CombineDiceGroups(groups, 1);
+  // 0.004 * 3 = 0.012, 0.02 * 2 = 0.04, 0.5.
+  EXPECT_NEAR(report.clans[0].call_p_value, 0.012, 1e-15);
+  EXPECT_NEAR(report.clans[1].call_p_value, 0.04, 1e-15);
+  EXPECT_NEAR(report.clans[2].call_p_value, 0.5, 1e-15);
+  EXPECT_FALSE(report.AnyFlagged());
+  // At 0.003 the first is flagged (0.009), for its faces.
+  groups[0].group_p_value = groups[0].face_adjusted_p_value = 0.003;
+  report = CombineDiceGroups(groups, 1);
+  EXPECT_TRUE(report.clans[0].flagged);
+  EXPECT_FALSE(report.clans[1].flagged);
+  EXPECT_THAT(report.clans[0].reasons, ElementsAre(HasSubstr("faces")));
 }
 
 // Returns a log of `events` firings, alternately red and blue, of 2 stands
@@ -267,6 +469,11 @@ TEST(DiceSummaryTest, FairCorpusIsNotFlagged) {
   }
   for (const auto& g : report->players) EXPECT_FALSE(g.flagged) << g.player;
   EXPECT_FALSE(report->AnyFlagged());
+  // 6 clan groups and 2 player groups: Holm over 8 can only raise a group
+  // p-value.
+  for (const auto& g : report->clans) {
+    EXPECT_GE(g.call_p_value, g.group_p_value);
+  }
 }
 
 TEST(DiceSummaryTest, LoadedSixesAreFlagged) {
@@ -282,28 +489,99 @@ TEST(DiceSummaryTest, LoadedSixesAreFlagged) {
   EXPECT_TRUE(report->AnyFlagged());
 }
 
-TEST(DiceSummaryTest, RunOfTwelveSixesIsFlagged) {
-  // 6 5 4 3 2 1 ten times, then twelve 6s: faces 10,10,10,10,10,22 of 72,
-  // chi-square (5 * 2^2 + 10^2) / 12 = 10, p about 0.075, not flagged; the
-  // run: 61 * 5/6 * 6^-11, about 1.4e-7.
+// Returns a log where red rolls 6 5 4 3 2 1 ten times, then twelve 6s, as
+// one result move.
+v1::BattleLog TwelveSixesLog() {
   std::vector<int> dice;
   for (int i = 0; i < 10; ++i) {
     for (int f = 6; f >= 1; --f) dice.push_back(f);
   }
   for (int i = 0; i < 12; ++i) dice.push_back(6);
-  auto report = SummarizeDice({NamedLog(
+  return NamedLog(
       absl::StrCat("events { seq: 1 turn: 1 clan: \"red\" result_move { unit: "
                    "\"red-samurai\" dice: [",
-                   absl::StrJoin(dice, ","), "] } }"))});
+                   absl::StrJoin(dice, ","), "] } }"));
+}
+
+TEST(DiceSummaryTest, RunOfTwelveSixesIsFlagged) {
+  // Faces 10,10,10,10,10,22 of 72: chi-square (5 * 2^2 + 10^2) / 12 = 10,
+  // divergence 9.42 (PowerDivergenceByHand), p about 0.09, not flagged. The
+  // run, exactly: a run of 12 starts at die 1 (6^-11) or at one of dice 2-61
+  // after another face (5/6 * 6^-11 each), these starts being disjoint; so 51 *
+  // 6^-11 less the chance of an earlier run, of order 6^-11, about 1.4e-7.
+  // (Updated: the approximation said 61 * 5/6 * 6^-11.)
+  auto report = SummarizeDice({TwelveSixesLog()});
   ASSERT_TRUE(report.ok()) << report.status();
   const DiceGroupStats& red = report->clans[0];
   EXPECT_NEAR(red.face_chi_square, 10.0, 1e-12);
   EXPECT_GT(red.face_p_value, 0.01);
   EXPECT_EQ(red.longest_run, 12);
   EXPECT_EQ(red.longest_run_face, 6);
-  EXPECT_NEAR(red.run_probability, 61.0 * 5 / 6 / std::pow(6.0, 11), 1e-15);
+  const double six_to_11 = std::pow(6.0, 11);
+  EXPECT_NEAR(red.run_probability, 51 / six_to_11, 1e-6 * 51 / six_to_11);
+  // Holm over red's two tests (faces, run; no pairs): the run's p doubled;
+  // then over the report's two groups (blue rolled nothing: p = 1), doubled
+  // again.
+  EXPECT_DOUBLE_EQ(red.run_adjusted_p_value, 2 * red.run_probability);
+  EXPECT_DOUBLE_EQ(red.face_adjusted_p_value, red.face_p_value);
+  EXPECT_DOUBLE_EQ(red.group_p_value, 2 * red.run_probability);
+  EXPECT_DOUBLE_EQ(red.call_p_value, 4 * red.run_probability);
+  EXPECT_EQ(report->clans[1].call_p_value, 1.0);
   EXPECT_TRUE(red.flagged);
   EXPECT_THAT(red.reasons, ElementsAre(HasSubstr("run of 12 6s")));
+  const std::string text = FormatDiceText(*report);
+  EXPECT_THAT(text, HasSubstr("Correction: Holm over each group's tests, "
+                              "then over the 2 groups of this report"));
+  EXPECT_THAT(text, HasSubstr("longest run: 12 in a row of face 6, chance "
+                              "1.4e-07 (exact), Holm 2.8e-07"));
+  EXPECT_THAT(text, HasSubstr("in this report p = 5.6e-07 (Holm over 2 "
+                              "groups)"));
+  const std::string json = FormatDiceJson(*report);
+  EXPECT_THAT(json, HasSubstr("\"correction\":\"holm\""));
+  EXPECT_THAT(json,
+              HasSubstr("\"face_chi_square\":10,\"face_divergence\":9.41"));
+  EXPECT_THAT(json, HasSubstr("\"call_p_value\":5.62"));
+}
+
+// The proto carries everything the text and JSON print (the client of
+// gunbaid prints from it); run stretches are not printed.
+TEST(DiceSummaryTest, ProtoRoundTripPrintsTheSame) {
+  std::vector<v1::BattleLog> logs = {TwelveSixesLog(), NamedLog(kKnownDice)};
+  logs[1].mutable_header()->set_game_id("known");
+  auto report = SummarizeDice(logs);
+  ASSERT_TRUE(report.ok()) << report.status();
+  v1::DiceStatsReport wire;
+  ASSERT_TRUE(
+      wire.ParseFromString(DiceReportToProto(*report).SerializeAsString()));
+  auto back = DiceReportFromProto(wire);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(FormatDiceText(*back), FormatDiceText(*report));
+  EXPECT_EQ(FormatDiceJson(*back), FormatDiceJson(*report));
+}
+
+// A gunbaid from before Holm sends raw p-values only (fields 1-17); the
+// client corrects them: red's run, as in RunOfTwelveSixesIsFlagged, doubled
+// over its two tests and doubled again over the two groups.
+TEST(DiceSummaryTest, ReportOfAnOldServerIsCorrected) {
+  auto report = SummarizeDice({TwelveSixesLog()});
+  ASSERT_TRUE(report.ok()) << report.status();
+  v1::DiceStatsReport old = DiceReportToProto(*report);
+  old.clear_correction();
+  for (v1::DiceGroupStats& g : *old.mutable_clans()) {
+    g.clear_face_too_few_dice();
+    g.clear_face_adjusted_p_value();
+    g.clear_run_adjusted_p_value();
+    g.clear_group_p_value();
+    g.clear_call_p_value();
+    g.clear_face_divergence();
+  }
+  auto back = DiceReportFromProto(old);
+  ASSERT_TRUE(back.ok()) << back.status();
+  const DiceGroupStats& red = back->clans[0];
+  EXPECT_DOUBLE_EQ(red.call_p_value, 4 * red.run_probability);
+  EXPECT_TRUE(red.flagged);
+  EXPECT_EQ(back->clans[1].call_p_value, 1.0);
+  EXPECT_THAT(FormatDiceText(*back), HasSubstr("Holm over 2 groups"));
 }
 
 TEST(DiceCliTest, TextReportOfTheGoldenLogs) {
