@@ -611,6 +611,26 @@ TEST_F(FiringTest, UnitBeingChargedMayFireOnlyAtItsCharger) {
 // --- Eligibility
 // -----------------------------------------------------------------
 
+// Regression (issue 16): being charged lasts the rest of the turn (reading
+// 18), and so does "may only fire at troops charging them": the target of a
+// charge declared in clan b's activation, firing in its own activation
+// later, may fire only at its charger, and takes the -1.
+TEST_F(FiringTest, BeingChargedFiresOnlyAtChargersInItsOwnActivationToo) {
+  const int other = AddUnit(state_, Ashigaru("b2", kClanB), Formed(4, 2));
+  TargetChargesFirer();
+  state_.active_clan = kClanA;  // clan a's own activation, later
+  const std::vector<std::uint32_t> dice = {4, 4};
+  Shot at_other = ShotWith(dice);
+  at_other.target = other;
+  EXPECT_THAT(Check(at_other),
+              ElementsAre("daimyo.fire.eligibility.charged_fire_at_chargers"));
+  EXPECT_THAT(Check(ShotWith(dice)), IsEmpty());  // at the charger
+  // The charger routs: the charge ends, and with it the restriction.
+  state_.units[target_].routing = true;
+  EXPECT_THAT(Check(at_other), IsEmpty());
+  EXPECT_FALSE(FirerBeingCharged(state_, at_other));
+}
+
 TEST_F(FiringTest, MustHaveBowOrArquebus) {
   state_.profiles[firer_].missile_weapon = MissileWeapon::kNone;
   const std::vector<std::uint32_t> dice = {4, 4};

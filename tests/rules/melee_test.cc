@@ -461,6 +461,78 @@ TEST_F(MeleeTest, NoChargeBonusAgainstABuilding) {
   EXPECT_EQ(res.modifier, -2);  // no +2 cavalry charging
 }
 
+// Regression (issue 16): a defender whose formation is a building (from the
+// order of battle or a manoeuvre) occupies it, with no fact declared. "No
+// charge bonus modifiers are applied to units charging a building", "-2
+// Enemy occupying a building" (computed from the formation), and "up to 2
+// stands may fight from or against each side of a building". a1 (infantry)
+// charged b1 in a building: 6+4 = 10, no +1, -2 = 8, a hit.
+TEST_F(MeleeTest, BuildingFormationIsABuildingInMelee) {
+  DeclareCharge(state_, a_, b_);
+  state_.units[b_].formation = Formation::kBuilding;
+  state_.units[a_] = Formed(6, 3);  // 3 in front contact, 2 ranks in round 2
+  const Dice dice = {6, 4};
+  MeleePairing p = Pairing(dice, no_dice_);
+  const MeleeSideResolution res = Resolve(p);
+  EXPECT_THAT(ModifierTerms(trace_),
+              ElementsAre(ModifierIs(MeleeModifier::kEnemyInBuilding, -2,
+                                     Origin::kComputed)));
+  EXPECT_EQ(res.hits, 1);
+  // Stands: round 2, 3 in front contact x 2 ranks = 6 in the open; against
+  // the building 2. The defender, from it: 2 too.
+  p.round = 2;
+  p.sides[0].facts.front_stands_in_contact = 3;
+  EXPECT_EQ(Max(p, 0), 2);
+  EXPECT_EQ(Max(p, 1), 2);
+}
+
+// Regression (issue 16): a charge that fell short made no contact and earns
+// no charge bonus when the enemy then charges the charger. a1 (cavalry)
+// charged b1 and fell short; b1 charges a1: a1 3+3 = 6, +0, a miss.
+TEST_F(MeleeTest, ChargeThatFellShortEarnsNoBonus) {
+  state_.profiles[a_].mobility = Mobility::kMounted;
+  DeclareCharge(state_, a_, b_, /*fell_short=*/true);
+  state_.active_clan = kClanB;
+  DeclareCharge(state_, b_, a_);
+  const Dice dice = {3, 3};
+  const MeleePairing p = Pairing(dice, dice);
+  EXPECT_EQ(Resolve(p, 0).modifier, 0);  // no +2 cavalry charging
+  EXPECT_EQ(Resolve(p, 1).modifier, 1);  // b1: +1 infantry charging
+}
+
+// Regression (issue 16): a charge whose melee already fought its round this
+// turn does not earn the bonus again when the enemy now charges. a1 charged
+// b1 (+1), fought, lost and was pushed back; b1 then charges a1: a1 fights
+// at +0, b1 at +1 infantry charging.
+TEST_F(MeleeTest, ChargeBonusBelongsToTheContactItMade) {
+  DeclareCharge(state_, a_, b_);
+  const Dice dice = {4, 3};
+  MeleePairing first = Pairing(dice, dice);
+  EXPECT_EQ(Resolve(first, 0).modifier, 1);
+  ApplyMeleeRound(rules_, state_, first, {0, 1}, {-1, -1});
+  // The push back ended the contact; b1 charges a1 later in the turn.
+  state_.melees.clear();
+  state_.active_clan = kClanB;
+  DeclareCharge(state_, b_, a_);
+  const MeleePairing second = Pairing(dice, dice);
+  EXPECT_EQ(Resolve(second, 0).modifier, 0);  // 4+3 = 7 < 8: a miss
+  EXPECT_EQ(Resolve(second, 1).modifier, 1);  // 4+3 +1 = 8: a hit
+}
+
+// Regression (issue 16): "+2 Pursuing" belongs to a pursuit that meets a
+// fresh enemy; when that enemy declares a charge on the former pursuer the
+// contact is its charge. a1 pursued last turn; b1 charges it now: a1 +0,
+// 3+3 = 6, a miss (the pursuit bonus would have made it 8, a hit).
+TEST_F(MeleeTest, NoPursuingBonusWhenTheFreshEnemyCharges) {
+  state_.units[a_].pursued_on_turn = kTurn - 1;
+  state_.active_clan = kClanB;
+  DeclareCharge(state_, b_, a_);
+  const Dice dice = {3, 3};
+  const MeleeSideResolution res = Resolve(Pairing(dice, no_dice_));
+  EXPECT_THAT(ModifierTerms(trace_), IsEmpty());
+  EXPECT_EQ(res.hits, 0);
+}
+
 TEST_F(MeleeTest, ModifierGeneralWithUnit) {
   AddLeader("ga", LeaderKind::kGeneral, a_, 2);
   const Dice dice = {3, 3};
@@ -1152,6 +1224,21 @@ TEST_F(MeleeTest, InfantryDoNotFollowUpCavalryThatChargedThisTurn) {
   EXPECT_FALSE(MustFollowUp(state_, a_, b_));
   state_.units[a_].frenzied = true;  // "even if frenzied"
   EXPECT_FALSE(MustFollowUp(state_, a_, b_));
+}
+
+// Regression (issue 16): "cavalry that charged into contact this turn". A
+// charge that fell short made no contact: infantry that rout that cavalry
+// later must follow up as usual. A charge that made contact counts even when
+// the cavalry has routed since (its charge has ended).
+TEST_F(MeleeTest, NoPursuitRuleNeedsAChargeThatMadeContact) {
+  state_.profiles[b_].mobility = Mobility::kMounted;
+  state_.active_clan = kClanB;
+  DeclareCharge(state_, b_, a_, /*fell_short=*/true);
+  EXPECT_TRUE(MustFollowUp(state_, a_, b_));
+  DeclareCharge(state_, b_, a_);  // a charge that makes contact
+  state_.units[b_].routing = true;
+  EXPECT_FALSE(state_.IsChargedBy(a_, b_));   // the charge ended...
+  EXPECT_FALSE(MustFollowUp(state_, a_, b_));  // ...but it made contact
 }
 
 TEST_F(MeleeTest, InfantryFollowUpCavalryThatDidNotChargeThisTurn) {

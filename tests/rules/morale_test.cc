@@ -463,6 +463,90 @@ TEST_F(MoraleTest,
   EXPECT_EQ(Roll(2, 3, 3).modifier, 0);  // a mounted tester is no infantry
 }
 
+// Regression (issue 16): "A charge ends when its charger routs." A foot
+// unit whose cavalry charger routed takes no -1 "being charged by cavalry":
+// the baseline unit, charged by cavalry b1 that then routs, rolls 3+3 = 6
+// with no modifier at all.
+TEST_F(MoraleTest, ChargeEndsWhenTheChargerRouts) {
+  const int cavalry =
+      AddUnit("b1", kClanB, TroopType::kSamurai, Mobility::kMounted);
+  DeclareCharge(state_, cavalry, unit_);
+  EXPECT_EQ(Roll(1, 3, 3).modifier, -1);  // charged by cavalry: -1
+  state_.units[cavalry].routing = true;
+  EXPECT_EQ(Roll(1, 3, 3).modifier, 0);  // the charger routs: the charge ends
+  EXPECT_FALSE(state_.IsBeingCharged(unit_));
+}
+
+// Regression (issue 10): the -2 "leader killed this turn within 15 cm" is
+// computed for the unit's own attached leader (0 cm) killed this turn, as the
+// attached General's +1 already is. A General (rating 2) attached to a1 dies
+// on turn 3: no rating, no general near, -2 computed; 4+4 = 8 - 2 = 6 >= 6.
+TEST_F(MoraleTest, OwnAttachedLeaderKilledThisTurnIsComputed) {
+  const int general = AttachLeader("gen", LeaderKind::kGeneral, 2, unit_);
+  state_.leaders[general].killed = true;
+  state_.leaders[general].killed_on_turn = kTurn;
+  const std::vector<std::uint32_t> dice = {4, 4};
+  const MoraleResolution r = ExpectOnlyModifier(
+      Input(5, dice), -2, "daimyo.morale.modifier.leader_killed_near",
+      Origin::kComputed);
+  EXPECT_EQ(r.total, 6);
+  // Killed on an earlier turn: not "this turn", no modifier.
+  state_.leaders[general].killed_on_turn = kTurn - 1;
+  EXPECT_EQ(Roll(5, 4, 4).modifier, 0);
+}
+
+// The declared fact and the attached leader's death count once: -2.
+TEST_F(MoraleTest, LeaderKilledDeclaredAndComputedCountsOnce) {
+  const int general = AttachLeader("gen", LeaderKind::kGeneral, 2, unit_);
+  state_.leaders[general].killed = true;
+  state_.leaders[general].killed_on_turn = kTurn;
+  const std::vector<std::uint32_t> dice = {4, 4};
+  MoraleTestInput in = Input(5, dice);
+  in.facts.leader_killed_near = true;
+  ExpectOnlyModifier(in, -2, "daimyo.morale.modifier.leader_killed_near",
+                     Origin::kDeclared);
+}
+
+// Regression (issue 10): "a unit that is the target of firing may still
+// successfully rally unless any hits were inflicted". The routing baseline
+// unit (-2 routing) rolls 5+5 = 10 - 2 = 8 >= 6: a pass, so it rallies; hit
+// by fire this turn, the same pass leaves it routing (no effect), under the
+// rule daimyo.morale.rally_after_hits. A fail still disperses: 1+2 = 3 - 2 =
+// 1 < 6.
+TEST_F(MoraleTest, NoRallyAfterHitsFromFiring) {
+  state_.units[unit_].routing = true;
+  state_.units[unit_].has_routed = true;
+  EXPECT_EQ(Roll(8, 5, 5).result, MoraleResult::kRally);
+  state_.units[unit_].hit_by_fire_this_turn = true;
+  Trace trace;
+  const MoraleResolution r = Roll(8, 5, 5, &trace);
+  EXPECT_TRUE(r.passed);
+  EXPECT_TRUE(r.rally_barred_by_hits);
+  EXPECT_EQ(r.result, MoraleResult::kNoEffect);
+  ASSERT_FALSE(trace.empty());
+  EXPECT_EQ(trace.back().rule_id, "daimyo.morale.rally_after_hits");
+  EXPECT_THAT(trace.back().label, HasSubstr("stays routing"));
+  EXPECT_EQ(Roll(8, 1, 2).result, MoraleResult::kDispersed);
+}
+
+// Reading 21 (option missile_ashigaru_spear): missile Ashigaru whose order
+// of battle names a long spear fight with improvised weapons by default, so
+// they get no long-spear +1 when charged frontally by cavalry; under
+// LONG_SPEAR they get it. Charged by cavalry: -1; with the spear +1: 0.
+TEST_F(MoraleTest, MissileAshigaruLongSpearFollowsTheOption) {
+  state_.profiles[unit_].missile_weapon = MissileWeapon::kArquebus;
+  state_.profiles[unit_].melee_weapon = MeleeWeapon::kLongSpear;
+  const int cavalry =
+      AddUnit("b1", kClanB, TroopType::kSamurai, Mobility::kMounted);
+  DeclareCharge(state_, cavalry, unit_);
+  const std::vector<std::uint32_t> dice = {3, 3};
+  MoraleTestInput in = Input(3, dice);
+  in.facts.charged_frontally = true;
+  EXPECT_EQ(ResolveMoraleTest(rules_, state_, in, nullptr).modifier, -1);
+  rules_.options.missile_ashigaru_spear = MissileAshigaruSpear::kLongSpear;
+  EXPECT_EQ(ResolveMoraleTest(rules_, state_, in, nullptr).modifier, 0);
+}
+
 TEST_F(MoraleTest, ModifierEachFriendRoutingNear) {
   const int friend_unit = AddUnit("a2", kClanA, TroopType::kAshigaru);
   const std::vector<int> routers = {friend_unit};
