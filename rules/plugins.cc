@@ -14,11 +14,12 @@ absl::Span<const RulesetPlugin> RulesetPlugins() {
       {"daimyo", "Daimyo, Samurai Wargames Rules 1550-1615",
        DaimyoRulesetText(), &daimyo::ValidateDaimyoRuleset,
        &daimyo::CreateDaimyoEngine, &daimyo::DaimyoServerDice,
-       "rules/daimyo/RULES.md", DaimyoRulesDoc()},
+       "rules/daimyo/RULES.md", DaimyoRulesDoc(), nullptr},
       {"skf",
        "Samurai Knight Fever, page 6 (melee, leader hits); example tables",
        SkfRulesetText(), &skf::ValidateSkfRuleset, &skf::CreateSkfEngine,
-       &skf::SkfServerDice, "rules/skf/RULES.md", SkfRulesDoc()},
+       &skf::SkfServerDice, "rules/skf/RULES.md", SkfRulesDoc(),
+       &skf::SkfVictorySettings},
   }};
   return *kPlugins;
 }

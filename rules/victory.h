@@ -45,6 +45,7 @@ class VictoryTracker {
   void EndOfTurn(const BattleState& state);
 
   bool enabled() const { return settings_.points_to_win > 0; }
+  int points_to_win() const { return settings_.points_to_win; }
   int points(int clan) const { return points_[clan]; }
   // The winning clan's index, or -1.
   int winner() const { return winner_; }

@@ -1,6 +1,8 @@
 // The umpire's tables (gunbai.v1.SkfRules) in domain form, and their
 // validation. See rules/skf/engine.h.
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -22,6 +24,9 @@ constexpr int kMaxScore = 100;
 constexpr int kMaxHits = 64;
 constexpr int kMaxModifier = 100;
 constexpr int kMaxEntries = 1000;
+// Victory points of a troop type or a camp, and the default total to win.
+constexpr int kMaxVictoryPoints = 1000;
+constexpr int kMaxPointsToWin = 1000000;
 
 absl::Status FieldError(absl::string_view source, absl::string_view field,
                         absl::string_view what) {
@@ -202,6 +207,72 @@ absl::Status MoraleFromProto(const v1::SkfMoraleTest& m,
   return absl::OkStatus();
 }
 
+// Reads the troop type of a victory entry at `field`; refuses an unset or
+// repeated one (`seen` marks the types read so far).
+absl::StatusOr<TroopType> VictoryTroopType(
+    v1::TroopType proto, absl::string_view source, const std::string& field,
+    std::array<bool, kTroopTypeCount>& seen) {
+  std::optional<TroopType> type = TroopTypeFromProto(proto);
+  if (!type.has_value()) {
+    return FieldError(source, field, "the troop type is not set.");
+  }
+  bool& mark = seen[static_cast<int>(*type)];
+  if (mark) {
+    return FieldError(
+        source, field,
+        absl::StrCat("the troop type ", TroopName(*type), " is given twice."));
+  }
+  mark = true;
+  return *type;
+}
+
+absl::Status VictoryFromProto(const v1::SkfVictory& v, absl::string_view source,
+                              VictorySettings& out) {
+  std::array<bool, kTroopTypeCount> seen{};
+  for (int i = 0; i < v.unit_points_size(); ++i) {
+    const std::string field = absl::StrCat("victory.unit_points[", i, "]");
+    auto type =
+        VictoryTroopType(v.unit_points(i).troop_type(), source, field, seen);
+    if (!type.ok()) return type.status();
+    if (v.unit_points(i).points() > static_cast<uint32_t>(kMaxVictoryPoints)) {
+      return FieldError(
+          source, field,
+          absl::StrFormat("points is %d; it is 0 to %d.",
+                          v.unit_points(i).points(), kMaxVictoryPoints));
+    }
+    out.unit_points[static_cast<int>(*type)] =
+        static_cast<int>(v.unit_points(i).points());
+  }
+  if (v.camp_sack_points() > static_cast<uint32_t>(kMaxVictoryPoints)) {
+    return FieldError(source, "victory.camp_sack_points",
+                      absl::StrFormat("%d points; a camp gives 0 to %d.",
+                                      v.camp_sack_points(), kMaxVictoryPoints));
+  }
+  out.camp_sack_points = static_cast<int>(v.camp_sack_points());
+  seen = {};
+  for (int i = 0; i < v.camp_sack_troop_types_size(); ++i) {
+    auto type = VictoryTroopType(
+        static_cast<v1::TroopType>(v.camp_sack_troop_types(i)), source,
+        absl::StrCat("victory.camp_sack_troop_types[", i, "]"), seen);
+    if (!type.ok()) return type.status();
+    out.camp_sack_types[static_cast<int>(*type)] = true;
+  }
+  if ((out.camp_sack_points > 0) != (v.camp_sack_troop_types_size() > 0)) {
+    return FieldError(source, "victory.camp_sack_points",
+                      "camp_sack_points and camp_sack_troop_types go "
+                      "together: give both (the page: 2 points, for "
+                      "ashigaru) or neither.");
+  }
+  if (v.default_points_to_win() > static_cast<uint32_t>(kMaxPointsToWin)) {
+    return FieldError(
+        source, "victory.default_points_to_win",
+        absl::StrFormat("%d; give 0 (no default) to %d.",
+                        v.default_points_to_win(), kMaxPointsToWin));
+  }
+  out.points_to_win = static_cast<int>(v.default_points_to_win());
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Tables> TablesFromProto(const v1::SkfRules& d,
@@ -232,6 +303,12 @@ absl::StatusOr<Tables> TablesFromProto(const v1::SkfRules& d,
     s = MoraleFromProto(d.morale(), source, morale);
     if (!s.ok()) return s;
     out.morale = std::move(morale);
+  }
+  if (d.has_victory()) {
+    VictorySettings victory;
+    s = VictoryFromProto(d.victory(), source, victory);
+    if (!s.ok()) return s;
+    out.victory = victory;
   }
   return out;
 }

@@ -14,7 +14,8 @@
 // on with the claimed one, except at EngineOptions::follow_computed_at_seq.
 // The code: engine.cc (order of battle, findings, sequence, uncovered
 // events), engine_melee.cc, engine_after.cc (morale checks, leader hits),
-// data.cc (the tables).
+// data.cc (the tables), victory.cc (the victory points a log is scored
+// with).
 // Thread-safe: functions only; each SkfEngine is thread-compatible.
 #ifndef GUNBAI_RULES_SKF_ENGINE_H_
 #define GUNBAI_RULES_SKF_ENGINE_H_
@@ -77,6 +78,18 @@ absl::StatusOr<ServerDicePlan> SkfServerDice(const gunbai::v1::Event& event,
                                              const gunbai::v1::Ruleset& data,
                                              int clan_count);
 
+// The victory by points of `log` (RulesetPlugin::victory): the ruleset's
+// unit and camp points (skf.victory) with the header's points_to_win, or
+// the ruleset's default_points_to_win when the header gives none. Reports a
+// violation (skf.victory.points_mismatch) for each unit or camp value of
+// the header that disagrees with the ruleset's. Without skf.victory, the
+// header's points as the log gives them (skf.victory.unchecked). Returns
+// nullopt when no total to win is known, and InvalidArgument naming the
+// header field when a troop type in the scenario is not set.
+absl::StatusOr<std::optional<VictorySettings>> SkfVictorySettings(
+    const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
+    google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings);
+
 // Bounds on a log's order of battle and on a unit's disorder factor.
 inline constexpr int kMaxClans = 32;
 inline constexpr int kMaxUnits = 100000;
@@ -138,7 +151,7 @@ class SkfEngine : public Engine, private FindingSink {
       : tables_(std::move(tables)),
         findings_(output.findings),
         outcomes_(output.outcomes),
-        follow_computed_seq_(options.follow_computed_at_seq) {}
+        options_(options) {}
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
   absl::Status AddUnit(int index, const gunbai::v1::Unit& unit);
@@ -153,9 +166,7 @@ class SkfEngine : public Engine, private FindingSink {
   void ReportUncovered(Uncovered kind);
   void RecordOutcome(absl::string_view subject, absl::string_view kind,
                      std::string value, Trace* trace);
-  bool FollowComputed() const {
-    return follow_computed_seq_ != 0 && seq_ == follow_computed_seq_;
-  }
+  bool FollowComputed() const { return options_.FollowsComputedAt(seq_); }
 
   // Ids and sequence.
   int FindClan(absl::string_view id) const;
@@ -220,7 +231,7 @@ class SkfEngine : public Engine, private FindingSink {
   Tables tables_;
   google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
   google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;
-  std::uint64_t follow_computed_seq_ = 0;
+  EngineOptions options_;
 
   BattleState state_;
   std::vector<UnitFacts> facts_;

@@ -14,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "rules/ruleset.h"
 #include "rules/types.h"
+#include "rules/victory.h"
 
 namespace gunbai::rules::skf {
 
@@ -79,6 +80,10 @@ struct Tables {
   int leader_killed_at_or_below = 0;
   // Empty: morale checks are replayed as claimed.
   std::optional<MoraleTest> morale;
+  // The victory points of page 6 (SkfVictory); `points_to_win` holds the
+  // default total, for a log that agrees none (0: none). Empty: the log's
+  // own points are scored, unchecked.
+  std::optional<VictorySettings> victory;
 };
 
 // Returns the column's name, e.g. "1-2".
