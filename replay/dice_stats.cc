@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "replay/text_errors.h"
 
 namespace gunbai::replay {
 
@@ -87,7 +88,7 @@ absl::StatusOr<std::string> ClanOf(
   auto it = clans.find(id);
   if (it == clans.end()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("event ", event.seq(), ": ", what, " \"", id,
+        absl::StrCat("event ", event.seq(), ": ", what, " \"", Excerpt(id),
                      "\" is not in the order of battle"));
   }
   return it->second;
@@ -726,8 +727,9 @@ absl::StatusOr<DiceReport> SummarizeDice(
   for (const v1::BattleLog& log : logs) {
     auto dice = AttributeDice(log);
     if (!dice.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "game ", log.header().game_id(), ": ", dice.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("game ", Excerpt(log.header().game_id()), ": ",
+                       dice.status().message()));
     }
     for (const v1::Clan& clan : log.header().clans()) {
       std::vector<AttributedDice> mine;

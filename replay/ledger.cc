@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -9,7 +10,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "replay/audit.h"
 #include "replay/ruleset_loader.h"
+#include "replay/text_errors.h"
+#include "rules/engine.h"
 
 namespace gunbai::replay {
 namespace {
@@ -145,6 +149,67 @@ std::optional<ChainBreak> VerifyChain(const gunbai::v1::ExportedGame& game) {
   }
   if (events.size() != game.chain_hashes_size()) return CountMismatch(game);
   return std::nullopt;
+}
+
+namespace {
+
+// Returns the first event after a game_end: gunbaid refuses every append
+// once a game has ended.
+std::optional<ChainBreak> EventAfterEnd(const gunbai::v1::ExportedGame& game) {
+  const auto& events = game.log().events();
+  for (int i = 0; i + 1 < events.size(); ++i) {
+    if (!events[i].has_game_end()) continue;
+    const gunbai::v1::Event& after = events[i + 1];
+    return ChainBreak{
+        i + 1, after.seq(),
+        absl::StrCat("event at index ", i + 1, " (seq ", after.seq(),
+                     ") comes after game_end (seq ", events[i].seq(),
+                     "): gunbaid stores nothing after the end of a game")};
+  }
+  return std::nullopt;
+}
+
+// Returns the first event of a strict game that breaks a rule under
+// `ruleset`: gunbaid refuses the batch holding such an event.
+std::optional<ChainBreak> StrictViolation(const gunbai::v1::ExportedGame& game,
+                                          const LoadedRuleset& ruleset) {
+  google::protobuf::RepeatedPtrField<gunbai::v1::Finding> findings;
+  absl::StatusOr<std::unique_ptr<rules::Engine>> engine =
+      CreateEngine(game.log(), ruleset, AuditOptions(),
+                   rules::EngineOutput{&findings, nullptr});
+  if (!engine.ok()) {
+    return ChainBreak{-1, 0,
+                      absl::StrCat("the game cannot be replayed: ",
+                                   engine.status().message())};
+  }
+  const auto& events = game.log().events();
+  for (int i = 0; i < events.size(); ++i) {
+    const int before = findings.size();
+    (*engine)->Apply(events[i]);
+    for (int f = before; f < findings.size(); ++f) {
+      if (findings[f].severity() != gunbai::v1::SEVERITY_VIOLATION) continue;
+      return ChainBreak{
+          i, events[i].seq(),
+          absl::StrCat("event at index ", i, " (seq ", events[i].seq(),
+                       ") breaks a rule (", findings[f].rule_id(), ": ",
+                       Excerpt(findings[f].message(), 2 * kMaxQuotedBytes),
+                       "), and the game is strict: gunbaid refuses such an "
+                       "event, so it was not stored as it was played")};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ChainBreak> VerifyStorable(const gunbai::v1::ExportedGame& game,
+                                         const LoadedRuleset* ruleset) {
+  if (std::optional<ChainBreak> after = EventAfterEnd(game)) return after;
+  if (ruleset == nullptr ||
+      game.settings().policy() != gunbai::v1::APPEND_POLICY_STRICT) {
+    return std::nullopt;
+  }
+  return StrictViolation(game, *ruleset);
 }
 
 }  // namespace gunbai::replay

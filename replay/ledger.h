@@ -16,6 +16,7 @@
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
+#include "replay/ruleset_loader.h"
 
 namespace gunbai::replay {
 
@@ -60,6 +61,19 @@ struct ChainBreak {
 // seq does not increase, or that has no hash (or the first missing event when
 // there are more hashes than events); nullopt when the chain holds.
 std::optional<ChainBreak> VerifyChain(const gunbai::v1::ExportedGame& game);
+
+// Checks an export's events against what gunbaid checks before it stores
+// an event, beyond the chain: no event follows game_end (an ended game takes
+// no append); and, for a strict game (settings.policy is
+// APPEND_POLICY_STRICT) when `ruleset` is not null, no event breaks a rule,
+// replayed under `ruleset` from the first event as gunbaid replays it (a
+// strict game refuses a batch that does, so none of its stored events
+// does: an event out of the turn structure, say). Seqs that do not increase
+// are VerifyChain's to find. Returns the first event gunbaid would have
+// refused, or a problem of the game's (index -1: an order of battle that
+// cannot be replayed); nullopt when gunbaid would have stored every event.
+std::optional<ChainBreak> VerifyStorable(const gunbai::v1::ExportedGame& game,
+                                         const LoadedRuleset* ruleset);
 
 // Decodes hex digits (either case) to bytes. Returns nullopt when `hex` has
 // an odd length or a character that is not a hex digit.

@@ -32,6 +32,12 @@ std::pair<int, int> LineColumn(absl::string_view text, std::size_t offset) {
   return {line, static_cast<int>(offset - line_start) + 1};
 }
 
+// Returns protobuf's own error message with what it quotes of the input
+// kept short: it quotes a bad token or field name in full.
+std::string ParserMessage(absl::string_view message) {
+  return Excerpt(message, 2 * kMaxQuotedBytes);
+}
+
 absl::Status ParseText(absl::string_view bytes, absl::string_view source,
                        google::protobuf::Message& log) {
   google::protobuf::TextFormat::Parser parser;
@@ -40,9 +46,10 @@ absl::Status ParseText(absl::string_view bytes, absl::string_view source,
   google::protobuf::io::ArrayInputStream input(bytes.data(),
                                                static_cast<int>(bytes.size()));
   if (!parser.Parse(&input, &log)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        source, ":", errors.line(), ":", errors.column(), ": ",
-        errors.message(), " (reading the log as protobuf text format)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ":", errors.line(), ":", errors.column(), ": ",
+                     ParserMessage(errors.message()),
+                     " (reading the log as protobuf text format)"));
   }
   return CheckTextUtf8(bytes, log, source,
                        "reading the log as protobuf text format");
@@ -88,7 +95,8 @@ absl::Status ParseJson(absl::string_view bytes, absl::string_view source,
   }
   const std::string message(status.message());
   const std::size_t offset = JsonErrorOffset(bytes, message);
-  const std::string first_line = message.substr(0, message.find('\n'));
+  const std::string first_line =
+      ParserMessage(absl::string_view(message).substr(0, message.find('\n')));
   if (offset == absl::string_view::npos) {
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": ", first_line, " (reading the log as JSON)"));
@@ -123,6 +131,29 @@ bool LooksBinary(absl::string_view bytes) {
                      });
 }
 
+// Parses `bytes` as `format`; kAuto recognises JSON by a leading '{', then
+// binary by control bytes, else text.
+absl::Status ParseAs(absl::string_view bytes, LogFormat format,
+                     absl::string_view source_name,
+                     google::protobuf::Message& message) {
+  switch (format) {
+    case LogFormat::kText:
+      return ParseText(bytes, source_name, message);
+    case LogFormat::kJson:
+      return ParseJson(bytes, source_name, message);
+    case LogFormat::kBinary:
+      return ParseBinary(bytes, source_name, message);
+    case LogFormat::kAuto:
+      break;
+  }
+  const absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(bytes);
+  if (!trimmed.empty() && trimmed.front() == '{') {
+    return ParseJson(bytes, source_name, message);
+  }
+  if (LooksBinary(bytes)) return ParseBinary(bytes, source_name, message);
+  return ParseText(bytes, source_name, message);
+}
+
 }  // namespace
 
 LogFormat FormatFromFileName(absl::string_view file_name) {
@@ -146,22 +177,11 @@ absl::Status ParseMessage(absl::string_view bytes, LogFormat format,
                      " bytes; the largest accepted is ", kMaxLogBytes,
                      ". Split the game into several logs."));
   }
-  switch (format) {
-    case LogFormat::kText:
-      return ParseText(bytes, source_name, message);
-    case LogFormat::kJson:
-      return ParseJson(bytes, source_name, message);
-    case LogFormat::kBinary:
-      return ParseBinary(bytes, source_name, message);
-    case LogFormat::kAuto:
-      break;
-  }
-  const absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(bytes);
-  if (!trimmed.empty() && trimmed.front() == '{') {
-    return ParseJson(bytes, source_name, message);
-  }
-  if (LooksBinary(bytes)) return ParseBinary(bytes, source_name, message);
-  return ParseText(bytes, source_name, message);
+  absl::Status parsed = ParseAs(bytes, format, source_name, message);
+  if (!parsed.ok()) return parsed;
+  // A number no enum value has means nothing to gunbai, nor to gunbaid,
+  // which refuses it too.
+  return CheckKnownEnums(message, source_name);
 }
 
 absl::StatusOr<BattleLog> ParseBattleLog(absl::string_view bytes,

@@ -25,7 +25,8 @@ LogFormat FormatFromFileName(absl::string_view file_name);
 // Parses `bytes`. With kAuto, JSON is recognised by a leading '{', text
 // format is tried next and binary last. `source_name` names the input in
 // errors. Returns InvalidArgument naming the line and column of a text or
-// JSON error, or saying which format was expected.
+// JSON error, or saying which format was expected, or naming an enum field
+// that holds a number its type has no value for.
 absl::StatusOr<gunbai::v1::BattleLog> ParseBattleLog(
     absl::string_view bytes, LogFormat format, absl::string_view source_name);
 

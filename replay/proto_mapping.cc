@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "replay/replayer.h"
 #include "replay/ruleset_loader.h"
+#include "replay/text_errors.h"
 
 namespace gunbai::replay {
 
@@ -16,14 +17,16 @@ namespace v1 = ::gunbai::v1;
 
 absl::Status UnitError(int index, const v1::Unit& unit,
                        absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "order_of_battle.units[%d] (id \"%s\"): %s", index, unit.id(), what));
+  return absl::InvalidArgumentError(
+      absl::StrFormat("order_of_battle.units[%d] (id \"%s\"): %s", index,
+                      Excerpt(unit.id()), what));
 }
 
 absl::Status LeaderError(int index, const v1::Leader& leader,
                          absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "order_of_battle.leaders[%d] (id \"%s\"): %s", index, leader.id(), what));
+  return absl::InvalidArgumentError(
+      absl::StrFormat("order_of_battle.leaders[%d] (id \"%s\"): %s", index,
+                      Excerpt(leader.id()), what));
 }
 
 absl::StatusOr<rules::Quality> QualityFromProto(v1::Quality q) {
@@ -111,7 +114,7 @@ absl::Status AddClans(const v1::Header& header, rules::BattleState& state) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "header.clans[%d]: clan id \"%s\" is %s; give each clan a unique "
           "id.",
-          i, id, id.empty() ? "empty" : "used twice"));
+          i, Excerpt(id), id.empty() ? "empty" : "used twice"));
     }
     state.clans.push_back(id);
   }
@@ -129,8 +132,9 @@ absl::Status AddUnit(int i, const v1::Unit& u, rules::BattleState& state,
   p.name = u.name();
   p.clan = ClanIndex(state, u.clan());
   if (p.clan < 0) {
-    return UnitError(
-        i, u, absl::StrFormat("clan \"%s\" is not in the header.", u.clan()));
+    return UnitError(i, u,
+                     absl::StrFormat("clan \"%s\" is not in the header.",
+                                     Excerpt(u.clan())));
   }
   auto troop = TroopTypeFromProto(u.troop_type());
   if (!troop.ok()) return UnitError(i, u, troop.status().message());
@@ -183,8 +187,9 @@ absl::Status AddLeader(int i, const v1::Leader& l, rules::BattleState& state,
   leader.name = l.name();
   leader.clan = ClanIndex(state, l.clan());
   if (leader.clan < 0) {
-    return LeaderError(
-        i, l, absl::StrFormat("clan \"%s\" is not in the header.", l.clan()));
+    return LeaderError(i, l,
+                       absl::StrFormat("clan \"%s\" is not in the header.",
+                                       Excerpt(l.clan())));
   }
   if (l.kind() == v1::LEADER_KIND_UNSPECIFIED) {
     return LeaderError(i, l, "kind (General or Daimyo) is not set.");
@@ -203,7 +208,7 @@ absl::Status AddLeader(int i, const v1::Leader& l, rules::BattleState& state,
       return LeaderError(i, l,
                          absl::StrFormat("attached_unit \"%s\" is not a unit "
                                          "of the order of battle.",
-                                         l.attached_unit()));
+                                         Excerpt(l.attached_unit())));
     }
     for (std::size_t u = 0; u < state.profiles.size(); ++u) {
       if (state.profiles[u].id == l.attached_unit()) {

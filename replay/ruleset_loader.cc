@@ -325,7 +325,7 @@ absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
   if (!parser.Parse(&input, &loaded.data)) {
     return absl::InvalidArgumentError(
         absl::StrCat(source_name, ":", errors.line(), ":", errors.column(),
-                     ": ", errors.message()));
+                     ": ", Excerpt(errors.message(), 2 * kMaxQuotedBytes)));
   }
   absl::Status utf8 = CheckTextUtf8(textproto, loaded.data, source_name,
                                     "reading the ruleset file");
@@ -338,7 +338,7 @@ absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
   loaded.plugin = rules::FindRulesetPlugin(loaded.data.name());
   if (loaded.plugin == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(
-        source_name, ": name: \"", loaded.data.name(),
+        source_name, ": name: \"", Excerpt(loaded.data.name()),
         "\" is not a ruleset gunbai knows (it knows ", KnownRulesetNames(),
         "); a new ruleset needs its engine in rules/ (README, \"Adding a "
         "ruleset\")."));
@@ -361,7 +361,7 @@ absl::StatusOr<LoadedRuleset> BuiltinRuleset(absl::string_view name) {
   const rules::RulesetPlugin* plugin = rules::FindRulesetPlugin(name);
   if (plugin == nullptr) {
     return absl::NotFoundError(absl::StrCat("No built-in ruleset is named \"",
-                                            name, "\" (there are ",
+                                            Excerpt(name), "\" (there are ",
                                             KnownRulesetNames(), ")."));
   }
   return LoadRuleset(plugin->builtin_text, absl::StrCat("builtin:", name));
@@ -424,11 +424,11 @@ absl::StatusOr<const LoadedRuleset*> RulesetCatalog::ForLog(
     absl::StrAppend(&known, known.empty() ? "" : ", ", have->data.name(), " ",
                     have->data.version());
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("header.ruleset.name: the log is for the ruleset \"", name,
-                   "\", which gunbai does not have (it has ", known,
-                   "). Give a ruleset file whose name is \"", name,
-                   "\" with --ruleset FILE, or correct the log's header."));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "header.ruleset.name: the log is for the ruleset \"", Excerpt(name),
+      "\", which gunbai does not have (it has ", known,
+      "). Give a ruleset file whose name is \"", Excerpt(name),
+      "\" with --ruleset FILE, or correct the log's header."));
 }
 
 std::vector<const LoadedRuleset*> RulesetCatalog::all() const {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -18,9 +19,11 @@
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
+#include "replay/audit.h"
 #include "replay/ledger.h"
 #include "replay/replayer.h"
 #include "replay/ruleset_loader.h"
+#include "replay/text_errors.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/engine.h"
 #include "rules/engine.h"
@@ -129,8 +132,8 @@ absl::StatusOr<int> CommandRating(const rules::BattleState& state,
   for (const rules::LeaderState& leader : state.leaders) {
     if (leader.id == id) return leader.command_rating;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("the challenge's ", role, " '", id, "' is not a leader"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "the challenge's ", role, " '", Excerpt(id), "' is not a leader"));
 }
 
 // Rolls the dice of a challenge: a duel when accepted, none when refused.
@@ -226,36 +229,39 @@ std::string DiceCountProblem(const rules::ServerDicePlan& plan,
 }
 
 // Returns the number of dice of the duel the server rolls for an accepted
-// `challenge` at `seq`, at the leaders' ratings in `oob` (a leader's rating
-// does not change in play); nullopt when a leader is not in it.
-std::optional<std::size_t> DuelDiceCount(const gunbai::v1::OrderOfBattle& oob,
+// `challenge` at `seq`, at the leaders' command ratings in `state`, the
+// state before the challenge (a refused challenge costs its leader a point,
+// a duel won gains one: the ratings gunbaid rolled at); nullopt when a
+// leader is not in it.
+std::optional<std::size_t> DuelDiceCount(const rules::BattleState& state,
                                          const gunbai::v1::Challenge& challenge,
                                          absl::string_view key,
                                          absl::string_view game_id,
                                          std::uint64_t attempt,
                                          std::uint64_t seq) {
-  int challenger = -1;
-  int challenged = -1;
-  for (const gunbai::v1::Leader& leader : oob.leaders()) {
-    const int rating = static_cast<int>(leader.command_rating());
-    if (leader.id() == challenge.challenger()) challenger = rating;
-    if (leader.id() == challenge.challenged()) challenged = rating;
-  }
-  if (challenger < 0 || challenged < 0) return std::nullopt;
-  std::uint32_t next = 0;
-  return RollDuelDice(
-             challenger, challenged,
-             [&] { return DeriveDie(key, game_id, attempt, seq, next++); })
-      .size();
+  DieStream dice(key, game_id, attempt, seq);
+  absl::StatusOr<std::vector<std::uint32_t>> duel =
+      RollChallenge(state, challenge, dice);
+  if (!duel.ok()) return std::nullopt;
+  return duel->size();
 }
 
+// The game as gunbaid played it when its dice were rolled: the state
+// before each event, and the number of clans the turn starts roll for.
+struct PlayedGame {
+  const rules::BattleState* state = nullptr;
+  int clan_count = 0;
+};
+
 // Checks one event's dice against the server's: their values, and, when
-// `ruleset` is not null, their number (a duel's, where its dice decide it,
-// at the ratings in `oob`).
-std::optional<ChainBreak> CheckEventDice(
-    const LoadedRuleset* ruleset, const gunbai::v1::OrderOfBattle& oob,
-    const Event& event, int index, absl::string_view key,
-    absl::string_view game_id, std::uint64_t attempt, int clan_count) {
+// `ruleset` is not null, their number under it in `played` (a duel's,
+// where its dice decide it, at the leaders' ratings then).
+std::optional<ChainBreak> CheckEventDice(const LoadedRuleset* ruleset,
+                                         const PlayedGame& played,
+                                         const Event& event, int index,
+                                         absl::string_view key,
+                                         absl::string_view game_id,
+                                         std::uint64_t attempt) {
   const std::vector<std::uint32_t> dice = EventDice(event);
   const std::string label =
       absl::StrCat("event at index ", index, " (seq ", event.seq(), ")");
@@ -272,12 +278,12 @@ std::optional<ChainBreak> CheckEventDice(
   }
   if (ruleset == nullptr) return std::nullopt;
   absl::StatusOr<rules::ServerDicePlan> plan =
-      PlanFor(*ruleset, event, clan_count);
+      PlanFor(*ruleset, event, played.clan_count);
   std::string problem = plan.ok() ? DiceCountProblem(*plan, event, dice.size())
                                   : std::string(plan.status().message());
   if (problem.empty() && plan->duel && event.challenge().accepted()) {
     const std::optional<std::size_t> decided = DuelDiceCount(
-        oob, event.challenge(), key, game_id, attempt, event.seq());
+        *played.state, event.challenge(), key, game_id, attempt, event.seq());
     if (!decided.has_value()) {
       problem = "the challenge names a leader the order of battle lacks";
     } else if (*decided != dice.size()) {
@@ -314,8 +320,8 @@ std::optional<ChainBreak> RevealedKey(const gunbai::v1::DiceCommitment& dice,
   }
   for (const gunbai::v1::PlayerSeed& seed : dice.player_seeds()) {
     if (!HexToBytes(seed.seed_hex()).has_value()) {
-      return GameProblem(
-          absl::StrCat("the seed of clan '", seed.clan(), "' is not hex"));
+      return GameProblem(absl::StrCat("the seed of clan '",
+                                      Excerpt(seed.clan()), "' is not hex"));
     }
   }
   key = DiceKey(*secret, dice.player_seeds());
@@ -491,19 +497,37 @@ std::optional<ChainBreak> VerifyDice(const gunbai::v1::ExportedGame& game,
     return problem;
   }
   const std::string& game_id = game.log().header().game_id();
-  const int clan_count = game.log().header().clans_size();
   if (game.dice_attempts_size() != game.log().events_size()) {
     return GameProblem(absl::StrCat(
         "the export has ", game.dice_attempts_size(), " dice attempts for ",
         game.log().events_size(),
         " events; each event records the roll attempt of its batch"));
   }
+  // The counts depend on the state as the game went (a duel is rolled at
+  // the leaders' ratings then): replay it, as gunbaid did while rolling.
+  std::unique_ptr<rules::Engine> engine;
+  google::protobuf::RepeatedPtrField<gunbai::v1::Finding> findings;
+  PlayedGame played;
+  if (ruleset != nullptr) {
+    absl::StatusOr<std::unique_ptr<rules::Engine>> created =
+        CreateEngine(game.log(), *ruleset, AuditOptions(),
+                     rules::EngineOutput{&findings, nullptr});
+    if (!created.ok()) {
+      return GameProblem(
+          absl::StrCat("the game cannot be replayed to count its dice: ",
+                       created.status().message()));
+    }
+    engine = *std::move(created);
+    played.state = &engine->state();
+    played.clan_count = static_cast<int>(engine->state().clans.size());
+  }
   for (int i = 0; i < game.log().events_size(); ++i) {
+    const Event& event = game.log().events(i);
     if (std::optional<ChainBreak> problem = CheckEventDice(
-            ruleset, game.log().order_of_battle(), game.log().events(i), i, key,
-            game_id, game.dice_attempts(i), clan_count)) {
+            ruleset, played, event, i, key, game_id, game.dice_attempts(i))) {
       return problem;
     }
+    if (engine != nullptr) engine->Apply(event);
   }
   return std::nullopt;
 }

@@ -105,12 +105,14 @@ absl::Status ServerDiceAvailable(const LoadedRuleset& ruleset);
 // Checks the dice of an ended server-dice game played under `ruleset`: the
 // revealed secret matches the commitment, every die of every event is the
 // one DeriveDie gives under DiceKey(secret, seeds) at its index, and every
-// event carries as many dice as RollServerDice rolls for it (a duel: pairs
-// when accepted, none when refused; that the last pair decides is the
-// replay's check). Returns the first problem: with index -1 for one of the
-// game's (not a server-dice game, secret not revealed or not matching, seed
-// not hex), else the first event found wrong; nullopt when every die is the
-// server's.
+// event carries as many dice as RollServerDice rolls for it in the state
+// before it: the game is replayed under `ruleset`, as gunbaid replayed it
+// while rolling (a duel: none when refused, else pairs up to the first that
+// decides at the leaders' command ratings then, which refused challenges
+// and duels change). Returns the first problem: with index -1 for one of
+// the game's (not a server-dice game, secret not revealed or not matching,
+// seed not hex, an order of battle that cannot be replayed), else the first
+// event found wrong; nullopt when every die is the server's.
 std::optional<ChainBreak> VerifyServerDice(const gunbai::v1::ExportedGame& game,
                                            const LoadedRuleset& ruleset);
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/stubs/common.h"
@@ -78,7 +79,68 @@ bool FindBad(const Message& message, const TextFormat::ParseInfoTree* tree,
   return false;
 }
 
+// Returns the value names of `type`, for saying what a field may hold.
+std::string EnumValueNames(const google::protobuf::EnumDescriptor& type) {
+  std::vector<std::string> names;
+  for (int i = 0; i < type.value_count(); ++i) {
+    names.push_back(type.value(i)->name());
+  }
+  return absl::StrJoin(names, ", ");
+}
+
+// Finds the first enum field under `message` holding a number its type does
+// not name; sets `problem` to say which.
+bool FindUnknownEnum(const Message& message, const std::string& prefix,
+                     std::string& problem) {
+  const google::protobuf::Reflection* reflection = message.GetReflection();
+  std::vector<const FieldDescriptor*> fields;
+  reflection->ListFields(message, &fields);
+  for (const FieldDescriptor* field : fields) {
+    const bool repeated = field->is_repeated();
+    const int count = repeated ? reflection->FieldSize(message, field) : 1;
+    for (int i = 0; i < count; ++i) {
+      const int index = repeated ? i : -1;
+      if (field->cpp_type() == FieldDescriptor::CPPTYPE_ENUM) {
+        const int value =
+            repeated ? reflection->GetRepeatedEnumValue(message, field, i)
+                     : reflection->GetEnumValue(message, field);
+        const google::protobuf::EnumDescriptor& type = *field->enum_type();
+        if (type.FindValueByNumber(value) != nullptr) continue;
+        problem = absl::StrCat(Element(prefix, field, index), ": ", value,
+                               " is not a value of ", type.full_name(), " (",
+                               EnumValueNames(type), ")");
+        return true;
+      }
+      if (field->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
+      const Message& nested =
+          repeated ? reflection->GetRepeatedMessage(message, field, i)
+                   : reflection->GetMessage(message, field);
+      if (FindUnknownEnum(nested, Element(prefix, field, index), problem)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+std::string Excerpt(absl::string_view input, std::size_t max_bytes) {
+  if (input.size() <= max_bytes) return std::string(input);
+  std::size_t cut = max_bytes;
+  // Back off continuation bytes (10xxxxxx) so that no character is split.
+  while (cut > 0 && (static_cast<unsigned char>(input[cut]) & 0xC0) == 0x80) {
+    --cut;
+  }
+  return absl::StrCat(input.substr(0, cut), "... (", input.size(), " bytes)");
+}
+
+absl::Status CheckKnownEnums(const Message& message, absl::string_view prefix) {
+  std::string problem;
+  if (!FindUnknownEnum(message, "", problem)) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      prefix.empty() ? problem : absl::StrCat(prefix, ": ", problem));
+}
 
 absl::Status CheckUtf8(const Message& message,
                        const TextFormat::ParseInfoTree* tree,

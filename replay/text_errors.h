@@ -1,9 +1,12 @@
 // Collects the first parse error of protobuf's text format with its line and
-// column, and finds text that is not UTF-8, for messages that tell the user
-// where to look.
+// column, finds text that is not UTF-8 and enum values the schema does not
+// name, and quotes input in short excerpts, for messages that tell the user
+// where to look. Thread-safe: functions only (FirstTextError is one
+// parse's).
 #ifndef GUNBAI_REPLAY_TEXT_ERRORS_H_
 #define GUNBAI_REPLAY_TEXT_ERRORS_H_
 
+#include <cstddef>
 #include <string>
 
 #include "absl/status/status.h"
@@ -56,6 +59,26 @@ absl::Status CheckUtf8(const google::protobuf::Message& message,
 absl::Status CheckTextUtf8(absl::string_view text,
                            const google::protobuf::Message& parsed,
                            absl::string_view source, absl::string_view reading);
+
+// The most bytes of a user's input an error message quotes: a message quoting
+// a whole 100,000-character id would exceed what gRPC carries in a status.
+inline constexpr std::size_t kMaxQuotedBytes = 80;
+
+// Returns `input` for quoting in a message: itself when it is at most
+// `max_bytes` long, else its first `max_bytes` bytes (cut before a UTF-8
+// character that would not fit) followed by "... (N bytes)".
+std::string Excerpt(absl::string_view input,
+                    std::size_t max_bytes = kMaxQuotedBytes);
+
+// Returns OK when every enum field of `message`, depth first, holds a value
+// its enum type names. Proto3 enums are open: the binary and JSON parsers
+// keep a number the schema does not know (policy: 99), which no code that
+// reads the field means. Otherwise returns InvalidArgument for the first:
+// "PATH: N is not a value of ENUM (NAME, NAME, ...)", PATH such as
+// "settings.policy" or "events[3].firing.facts.range", after `prefix` and
+// ": " when `prefix` is not empty.
+absl::Status CheckKnownEnums(const google::protobuf::Message& message,
+                             absl::string_view prefix = {});
 
 }  // namespace gunbai::replay
 

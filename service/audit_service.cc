@@ -8,6 +8,7 @@
 #include "replay/dice_stats.h"
 #include "replay/diff.h"
 #include "replay/impact.h"
+#include "replay/text_errors.h"
 #include "service/diff_cli.h"
 #include "service/grpc_status.h"
 
@@ -19,6 +20,8 @@ AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets)
 grpc::Status AuditServiceImpl::AuditLog(
     grpc::ServerContext* context, const gunbai::v1::AuditLogRequest* request,
     gunbai::v1::AuditLogResponse* response) {
+  absl::Status known = replay::CheckKnownEnums(*request);
+  if (!known.ok()) return ToGrpcStatus(known);
   absl::StatusOr<replay::LoadedRuleset> request_ruleset;
   const replay::LoadedRuleset* ruleset = nullptr;
   if (request->ruleset_textproto().empty()) {
@@ -47,6 +50,8 @@ grpc::Status AuditServiceImpl::AuditLog(
 grpc::Status AuditServiceImpl::Diff(
     grpc::ServerContext* context, const gunbai::v1::DiffRequest* request,
     grpc::ServerWriter<gunbai::v1::DiffResponse>* writer) {
+  absl::Status known = replay::CheckKnownEnums(*request);
+  if (!known.ok()) return ToGrpcStatus(known);
   replay::DiffTally tally;
   absl::Status status = DiffRequestLogs(
       *request, /*jobs=*/0, [&](std::size_t index, gunbai::v1::LogDiff diff) {
@@ -70,6 +75,8 @@ grpc::Status AuditServiceImpl::Diff(
 grpc::Status AuditServiceImpl::DiceStats(
     grpc::ServerContext* context, const gunbai::v1::DiceStatsRequest* request,
     gunbai::v1::DiceStatsResponse* response) {
+  absl::Status known = replay::CheckKnownEnums(*request);
+  if (!known.ok()) return ToGrpcStatus(known);
   const std::vector<gunbai::v1::BattleLog> logs(request->logs().begin(),
                                                 request->logs().end());
   absl::StatusOr<replay::DiceReport> report = replay::SummarizeDice(logs);

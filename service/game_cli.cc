@@ -24,6 +24,7 @@
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
+#include "replay/text_errors.h"
 #include "service/cli.h"
 #include "service/cli_input.h"
 #include "service/grpc_status.h"
@@ -467,12 +468,16 @@ int RunGameCli(const std::vector<std::string>& args, std::ostream& out,
   return kExitBadInput;
 }
 
-// The ruleset whose dice counts an exported game is checked against: the
-// --ruleset file when given, otherwise the built-in one its header names.
-// Either must be the ruleset the header names, name and version: the dice
-// counts of another say nothing about this game.
+// The ruleset an exported game is replayed under (for its dice counts, or
+// for the rules a strict game's events kept): the --ruleset file when
+// given, otherwise the built-in one its header names. Either must be the
+// ruleset the header names, name and version, and the one the game is bound
+// to (settings.ruleset_digest): another says nothing about this game.
+// `checking` says what needs it, for the message.
 absl::StatusOr<replay::LoadedRuleset> VerifyRuleset(
-    const std::string& ruleset_path, const v1::Header& header) {
+    const std::string& ruleset_path, const v1::ExportedGame& game,
+    absl::string_view checking) {
+  const v1::Header& header = game.log().header();
   absl::StatusOr<replay::LoadedRuleset> chosen;
   if (!ruleset_path.empty()) {
     auto text = ReadInputFile(ruleset_path);
@@ -492,15 +497,30 @@ absl::StatusOr<replay::LoadedRuleset> VerifyRuleset(
   if (chosen->data.name() != name ||
       (!version.empty() && chosen->data.version() != version)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("every die is the server's, but how many dice each "
-                     "event has can only be checked under the game's "
-                     "ruleset: the game was played under the \"",
-                     name, "\" ruleset ", version, ", and ",
+        absl::StrCat(checking,
+                     " can only be checked under the game's ruleset: the game "
+                     "was played under the \"",
+                     replay::Excerpt(name), "\" ruleset ",
+                     replay::Excerpt(version), ", and ",
                      ruleset_path.empty() ? "gunbai's built-in one is "
                                           : absl::StrCat(ruleset_path, " is "),
                      "\"", chosen->data.name(), "\" ", chosen->data.version(),
                      "; give the ruleset file gunbaid played it under with "
                      "--ruleset=FILE"));
+  }
+  const std::string& bound = game.settings().ruleset_digest();
+  if (!bound.empty() && bound != chosen->digest) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        checking,
+        " can only be checked under the game's ruleset: the game was played "
+        "under ruleset sha256:",
+        replay::Excerpt(bound), ", and ",
+        ruleset_path.empty() ? std::string("gunbai's built-in one")
+                             : ruleset_path,
+        " is sha256:", chosen->digest,
+        ". Give the ruleset file gunbaid played the game under with "
+        "--ruleset=FILE (`gunbai ruleset --ruleset=FILE` prints its "
+        "digest)."));
   }
   return chosen;
 }
@@ -513,20 +533,66 @@ Usage:
 
 GAME is the output of `gunbai game export` (text, JSON or binary). verify
 recomputes the chain of event hashes from the first event and names the
-first event edited, dropped, inserted or reordered. For a game whose dice
-gunbaid rolled (--dice=server), once the game has ended and the secret is
-revealed, it checks that the secret hashes to the commitment published at
-creation and recomputes every die, and that each event carries as many dice
-as the game's ruleset rolls for it: the built-in ruleset its header names,
-or FILE when gunbaid played it under a ruleset file of the umpire's.
---head=HEX checks that a head hash you were given (printed by `gunbai game
-create` and by each append) is in the export's chain: an export rewritten
-and re-hashed holds none of them.
+first event edited, dropped, inserted or reordered, and it refuses events
+gunbaid would not have stored: any after game_end, and, in a strict game,
+any that breaks a rule (replayed under the game's ruleset). For a game
+whose dice gunbaid rolled (--dice=server), once the game has ended and the
+secret is revealed, it checks that the secret hashes to the commitment
+published at creation and recomputes every die, and that each event
+carries as many dice as the game's ruleset rolls for it in the game as
+played (a duel at the leaders' command ratings then). The game's ruleset
+is the built-in one its header names, or FILE when gunbaid played it
+under a ruleset file of the umpire's. --head=HEX checks that a head hash
+you were given (printed by `gunbai game create` and by each append) is in
+the export's chain: an export rewritten and re-hashed holds none of them.
 
 Exit codes: 0 intact, 1 tampered (the first problem is printed), 2 the file
-cannot be read, or the dice cannot be checked yet (the secret is revealed
-only after game_end).
+cannot be read, the game's ruleset is not at hand, or the dice cannot be
+checked yet (the secret is revealed only after game_end).
 )";
+
+// Returns the first head of `heads` that is neither the genesis nor in the
+// export's chain, or nullopt.
+std::optional<std::string> HeadNotInChain(
+    const v1::ExportedGame& game, const std::string& genesis,
+    const std::vector<std::string>& heads) {
+  for (const std::string& head : heads) {
+    const bool found =
+        head == genesis ||
+        std::any_of(game.chain_hashes().begin(), game.chain_hashes().end(),
+                    [&](const std::string& h) {
+                      return absl::AsciiStrToLower(h) == head;
+                    });
+    if (!found) return head;
+  }
+  return std::nullopt;
+}
+
+// The checks of a server-dice game's dice under its ruleset; prints the
+// verdict and returns an exit code, or nullopt when every die is the
+// server's.
+std::optional<int> VerifyDiceUnderRuleset(const v1::ExportedGame& game,
+                                          const replay::LoadedRuleset& ruleset,
+                                          std::ostream& out,
+                                          std::ostream& err) {
+  // Not a verdict on the game: gunbaid refuses server dice under a
+  // ruleset that cannot count them, so it played the game under another.
+  absl::Status available = replay::ServerDiceAvailable(ruleset);
+  if (!available.ok()) {
+    err << "gunbai verify: the \"" << ruleset.data.name() << "\" ruleset "
+        << ruleset.data.version() << " cannot count the server's dice ("
+        << available.message()
+        << "), so gunbaid did not play this game under it. Give the "
+           "ruleset file gunbaid played the game under with "
+           "--ruleset=FILE.\n";
+    return kExitBadInput;
+  }
+  if (auto bad = replay::VerifyServerDice(game, ruleset)) {
+    out << "TAMPERED: " << bad->reason << "\n";
+    return kExitFindings;
+  }
+  return std::nullopt;
+}
 
 int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
                  std::ostream& err) {
@@ -572,73 +638,57 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
   const std::string genesis =
       replay::GameGenesis(game->log().header(), game->log().order_of_battle(),
                           game->settings(), game->dice());
-  for (const std::string& head : heads) {
-    const bool found =
-        head == genesis ||
-        std::any_of(game->chain_hashes().begin(), game->chain_hashes().end(),
-                    [&](const std::string& h) {
-                      return absl::AsciiStrToLower(h) == head;
-                    });
-    if (!found) {
-      out << "TAMPERED: the head sha256:" << head
-          << " you were given is not in this export's chain: what you saw "
-             "was changed, dropped or reordered, or the game's terms were "
-             "edited\n";
-      return kExitFindings;
-    }
+  if (auto head = HeadNotInChain(*game, genesis, heads)) {
+    out << "TAMPERED: the head sha256:" << *head
+        << " you were given is not in this export's chain: what you saw "
+           "was changed, dropped or reordered, or the game's terms were "
+           "edited\n";
+    return kExitFindings;
   }
+  // What needs no ruleset first: an event after game_end.
+  if (auto refused = replay::VerifyStorable(*game, nullptr)) {
+    out << "TAMPERED: " << refused->reason << "\n";
+    return kExitFindings;
+  }
+  const bool server_dice = game->settings().dice_mode() == v1::DICE_MODE_SERVER;
+  const bool strict = game->settings().policy() == v1::APPEND_POLICY_STRICT;
   std::string dice = "dice recorded by the players (nothing to recompute)";
-  if (game->settings().dice_mode() == v1::DICE_MODE_SERVER &&
-      game->dice().revealed_secret().empty()) {
+  if (server_dice && game->dice().revealed_secret().empty()) {
     // Nothing is wrong yet; there is just no verdict on the dice.
     out << "INCOMPLETE: the chain of " << game->log().events_size()
         << " events is intact, but the dice can be checked only after "
            "game_end, when gunbaid reveals its secret\n";
     return kExitBadInput;
   }
-  if (game->settings().dice_mode() == v1::DICE_MODE_SERVER) {
-    // The values first: they need no ruleset, so a forged die is TAMPERED
-    // whatever the export says of its ruleset (which no hash protects in a
-    // game of chain version 0).
+  // The values first: they need no ruleset, so a forged die is TAMPERED
+  // whatever the export says of its ruleset (which no hash protects in a
+  // game of chain version 0).
+  if (server_dice) {
     if (auto bad = replay::VerifyServerDiceValues(*game)) {
       out << "TAMPERED: " << bad->reason << "\n";
       return kExitFindings;
     }
-    auto ruleset = VerifyRuleset(ruleset_path, game->log().header());
+  }
+  if (server_dice || strict) {
+    auto ruleset = VerifyRuleset(
+        ruleset_path, *game,
+        server_dice ? "every die is the server's, but how many dice each "
+                      "event has"
+                    : "the chain is intact, but which events a strict game "
+                      "refuses");
     if (!ruleset.ok()) return Fail(err, ruleset.status());
-    const std::string& bound = game->settings().ruleset_digest();
-    if (!bound.empty() && bound != ruleset->digest) {
-      err << "gunbai verify: every die is the server's, but how many dice "
-             "each event has can only be checked under the game's ruleset: "
-             "the game was played under ruleset sha256:"
-          << bound << ", and "
-          << (ruleset_path.empty() ? std::string("gunbai's built-in one")
-                                   : ruleset_path)
-          << " is sha256:" << ruleset->digest
-          << ". Give the ruleset file gunbaid played the game under with "
-             "--ruleset=FILE (`gunbai ruleset --ruleset=FILE` prints its "
-             "digest).\n";
-      return kExitBadInput;
+    if (server_dice) {
+      if (auto code = VerifyDiceUnderRuleset(*game, *ruleset, out, err)) {
+        return *code;
+      }
+      dice =
+          "every server die recomputed from the revealed secret, which "
+          "matches its commitment";
     }
-    // Not a verdict on the game: gunbaid refuses server dice under a
-    // ruleset that cannot count them, so it played the game under another.
-    absl::Status available = replay::ServerDiceAvailable(*ruleset);
-    if (!available.ok()) {
-      err << "gunbai verify: the \"" << ruleset->data.name() << "\" ruleset "
-          << ruleset->data.version() << " cannot count the server's dice ("
-          << available.message()
-          << "), so gunbaid did not play this game under it. Give the "
-             "ruleset file gunbaid played the game under with "
-             "--ruleset=FILE.\n";
-      return kExitBadInput;
-    }
-    if (auto bad = replay::VerifyServerDice(*game, *ruleset)) {
-      out << "TAMPERED: " << bad->reason << "\n";
+    if (auto refused = replay::VerifyStorable(*game, &*ruleset)) {
+      out << "TAMPERED: " << refused->reason << "\n";
       return kExitFindings;
     }
-    dice =
-        "every server die recomputed from the revealed secret, which "
-        "matches its commitment";
   }
   out << "ok: " << game->log().events_size() << " events, chain head "
       << (game->chain_hashes().empty() ? genesis

@@ -16,6 +16,7 @@
 #include "replay/ledger.h"
 #include "replay/proto_mapping.h"
 #include "replay/server_dice.h"
+#include "replay/text_errors.h"
 #include "service/auth.h"
 #include "service/grpc_status.h"
 
@@ -79,6 +80,11 @@ std::string DiceKeyFor(const GameRecord& record) {
 absl::Status ValidateBatch(const v1::AppendEventsRequest& request) {
   if (request.events_size() == 0) {
     return absl::InvalidArgumentError("the batch has no events");
+  }
+  absl::Status known = replay::CheckKnownEnums(request);
+  if (!known.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(known.message(), "; nothing was written"));
   }
   if (request.events_size() > kMaxBatch) {
     return absl::InvalidArgumentError(
@@ -280,6 +286,13 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
                                          v1::CreateGameResponse* response) {
   auto caller = Authenticate(*context, nullptr);
   if (!caller.ok()) return ToGrpcStatus(caller.status());
+  // An enum number the schema does not name would be stored and read as
+  // whatever the code falls back to (record policy, recorded dice).
+  absl::Status known = replay::CheckKnownEnums(*request);
+  if (!known.ok()) {
+    return ToGrpcStatus(absl::InvalidArgumentError(
+        absl::StrCat(known.message(), "; nothing was created")));
+  }
   v1::BattleLog log;
   *log.mutable_header() = request->header();
   *log.mutable_order_of_battle() = request->order_of_battle();
@@ -320,8 +333,9 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
     return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
         "settings.ruleset_digest: the game asks for ruleset sha256:%s, but "
         "this gunbaid's \"%s\" ruleset %s is sha256:%s; nothing was created",
-        record.settings.ruleset_digest(), (*ruleset)->data.name(),
-        (*ruleset)->data.version(), (*ruleset)->digest)));
+        replay::Excerpt(record.settings.ruleset_digest()),
+        (*ruleset)->data.name(), (*ruleset)->data.version(),
+        (*ruleset)->digest)));
   }
   record.settings.set_ruleset_digest((*ruleset)->digest);
   record.settings.set_chain_version(replay::kTermsChainVersion);
@@ -345,9 +359,9 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   record.dice.set_secret_sha256(replay::Sha256Hex(*secret));
   for (const v1::PlayerSeed& seed : request->player_seeds()) {
     if (!IsHex(seed.seed_hex()) || seed.seed_hex().size() > 256) {
-      return ToGrpcStatus(absl::InvalidArgumentError(
-          absl::StrCat("player_seeds: the seed of clan \"", seed.clan(),
-                       "\" must be hex, at most 128 bytes")));
+      return ToGrpcStatus(absl::InvalidArgumentError(absl::StrCat(
+          "player_seeds: the seed of clan \"", replay::Excerpt(seed.clan()),
+          "\" must be hex, at most 128 bytes")));
     }
     *record.dice.add_player_seeds() = seed;
   }
@@ -444,7 +458,8 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
       return absl::PermissionDeniedError(absl::StrFormat(
           "event %s: the player of %s may append only events its clan acts "
           "in (clan: \"%s\"); nothing was written",
-          appended.event_id(), caller.clan, caller.clan));
+          appended.event_id(), replay::Excerpt(caller.clan),
+          replay::Excerpt(caller.clan)));
     }
     if (server_dice) {
       absl::Status rolled =

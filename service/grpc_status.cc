@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "replay/text_errors.h"
 
 namespace gunbai::service {
 
@@ -122,7 +123,9 @@ std::string ClientMessage(const grpc::Status& status,
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
-  return grpc::Status(GrpcCode(status.code()), std::string(status.message()));
+  return grpc::Status(
+      GrpcCode(status.code()),
+      replay::Excerpt(status.message(), kMaxStatusMessageBytes));
 }
 
 absl::Status FromGrpcStatus(const grpc::Status& status,

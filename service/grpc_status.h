@@ -6,14 +6,23 @@
 #ifndef GUNBAI_SERVICE_GRPC_STATUS_H_
 #define GUNBAI_SERVICE_GRPC_STATUS_H_
 
+#include <cstddef>
+
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "grpcpp/support/status.h"
 
 namespace gunbai::service {
 
+// The longest message a status from gunbaid carries. gRPC sends it in a
+// trailer, percent-encoded, and a client refuses trailers over 8 KiB with
+// RESOURCE_EXHAUSTED, losing the code and the message.
+inline constexpr std::size_t kMaxStatusMessageBytes = 2048;
+
 // Returns the grpc::Status with the same code and message as `status`
-// (grpc::Status::OK for an OK status). Used by the daemon to answer a call.
+// (grpc::Status::OK for an OK status), the message cut to
+// kMaxStatusMessageBytes with a note of its length. Used by the daemon to
+// answer a call.
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
 // Returns the absl::Status with the same code as `status`. The message is

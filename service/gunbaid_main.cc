@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -26,6 +27,7 @@
 #include "replay/ruleset_loader.h"
 #include "service/audit_service.h"
 #include "service/auth.h"
+#include "service/decode_errors.h"
 #include "service/game_service.h"
 #include "service/grpc_shutdown.h"
 #include "service/sqlite_game_store.h"
@@ -283,6 +285,11 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
+  std::vector<
+      std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
+      interceptors;
+  interceptors.push_back(gunbai::service::NewDecodeErrorInterceptorFactory());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.AddListeningPort(options.listen, *credentials, &port);
   builder.RegisterService(&service);
   if (games != nullptr) builder.RegisterService(games);
@@ -329,6 +336,9 @@ int Run(int argc, char** argv) {
   }
   auto rulesets = LoadRulesets(options->ruleset_path);
   if (!rulesets.ok()) return Fail(rulesets.status());
+  // A request that does not decode is answered INVALID_ARGUMENT; a line on
+  // stderr for each would let any client fill the log.
+  gunbai::service::QuietRequestParseLogs();
   AuditServiceImpl service(&*rulesets);
   std::unique_ptr<gunbai::service::GameStore> store;
   std::unique_ptr<GameServiceImpl> games;

@@ -27,6 +27,7 @@
 #include "google/protobuf/message_lite.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
+#include "replay/text_errors.h"
 #include "service/game_store.h"
 
 #define GUNBAI_RETURN_IF_ERROR(expr)      \
@@ -469,8 +470,8 @@ absl::Status SqliteGameStore::InsertCredentials(const GameRecord& game) {
   int64_t position = 0;
   for (const auto& [clan, token_sha256] : game.credential_hashes) {
     if (!clans.insert(clan).second) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("clan \"", clan, "\" has two credentials"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "clan \"", replay::Excerpt(clan), "\" has two credentials"));
     }
     insert->Reset();
     insert->BindText(1, game.game_id);

@@ -233,6 +233,29 @@ TEST(LedgerTest, OutOfOrderChainComputedInThatOrderIsFound) {
 // bytes are "gunbai chain v2", then 3 (8 bytes) 0a 01 67, 0, 2 (8 bytes)
 // 20 02, 0: SHA-256 by Python (hashlib) 914bb369...dd80. Version 0 chains
 // from zeros, and a revealed secret is no part of the terms.
+// Regression (issue 11): verify said ok for an event after game_end whose
+// chain hash was recomputed; gunbaid stores nothing after the end.
+TEST(LedgerTest, EventAfterGameEndIsOneGunbaidWouldNotStore) {
+  ExportedGame game = ChainedGame();
+  EXPECT_EQ(replay::VerifyStorable(game, nullptr), std::nullopt);
+  *game.mutable_log()->add_events() = ParseEvent(R"pb(seq: 6
+                                                      turn: 1
+                                                      game_end {})pb");
+  Rechain(game);
+  EXPECT_EQ(replay::VerifyStorable(game, nullptr), std::nullopt);
+  *game.mutable_log()->add_events() =
+      ParseEvent(R"pb(seq: 7
+                      turn: 2
+                      turn_start { initiative_clan: "red" })pb");
+  Rechain(game);
+  ASSERT_EQ(replay::VerifyChain(game), std::nullopt);
+  const std::optional<ChainBreak> after = replay::VerifyStorable(game, nullptr);
+  ASSERT_NE(after, std::nullopt);
+  EXPECT_EQ(after->index, 6);
+  EXPECT_EQ(after->seq, 7u);
+  EXPECT_THAT(after->reason, HasSubstr("comes after game_end (seq 6)"));
+}
+
 TEST(LedgerTest, GameGenesisHashesTheTermsFromVersion2) {
   v1::Header header;
   header.set_game_id("g");
@@ -583,11 +606,13 @@ ExportedGame ServerGame() {
       game.mutable_log()->mutable_order_of_battle()->add_leaders();
   daimyo->set_id("red-daimyo");
   daimyo->set_clan("red");
+  daimyo->set_kind(v1::LEADER_KIND_DAIMYO);
   daimyo->set_command_rating(3);
   v1::Leader* general =
       game.mutable_log()->mutable_order_of_battle()->add_leaders();
   general->set_id("blue-gen");
   general->set_clan("blue");
+  general->set_kind(v1::LEADER_KIND_GENERAL);
   general->set_command_rating(2);
   *game.mutable_dice()->mutable_player_seeds() = Seeds();
   game.mutable_dice()->set_secret_sha256(replay::Sha256Hex(Secret()));

@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "replay/ruleset_loader.h"
+#include "replay/text_errors.h"
 #include "rules/builtin_rulesets.h"
 
 namespace gunbai::replay {
@@ -158,6 +159,47 @@ TEST(RulesetCatalogTest, ChoosesByHeaderNameAndVersion) {
               HasSubstr("header.ruleset.name: the log is for the ruleset "
                         "\"warhammer\", which gunbai does not have"));
   EXPECT_THAT(std::string(chosen.status().message()), HasSubstr("--ruleset"));
+}
+
+// Regression (issue 11): an error quoted a bad token or id in full, and
+// from about 8,000 characters the error outgrew what gRPC carries.
+TEST(LogParserTest, ErrorQuotesAnExcerptOfALongToken) {
+  const std::string error =
+      Error(absl::StrCat(std::string(100000, 'f'), ": 1\n"), LogFormat::kText);
+  EXPECT_LT(error.size(), 400u);
+  EXPECT_THAT(error, HasSubstr("log:1:"));
+  EXPECT_THAT(error, HasSubstr("..."));
+}
+
+TEST(ExcerptTest, KeepsShortTextAndCutsLongTextBetweenCharacters) {
+  EXPECT_EQ(Excerpt("oda-teppo"), "oda-teppo");
+  EXPECT_EQ(Excerpt(std::string(80, 'x')), std::string(80, 'x'));
+  EXPECT_EQ(Excerpt(std::string(81, 'x')),
+            absl::StrCat(std::string(80, 'x'), "... (81 bytes)"));
+  // 79 ASCII bytes, then a two-byte character across the cut.
+  const std::string text = absl::StrCat(std::string(79, 'x'), "\xc3\xa9tail");
+  EXPECT_EQ(Excerpt(text),
+            absl::StrCat(std::string(79, 'x'), "... (85 bytes)"));
+}
+
+// Regression (issue 11): a number no enum value has (policy: 99) was kept
+// and acted on as whatever the code fell back to.
+TEST(LogParserTest, EnumNumberTheSchemaLacksIsRefusedNamingTheField) {
+  gunbai::v1::BattleLog log;
+  log.mutable_header()->set_game_id("g");
+  auto* unit = log.mutable_order_of_battle()->add_units();
+  unit->set_id("u");
+  unit->set_quality(static_cast<gunbai::v1::Quality>(9));
+  for (LogFormat format : {LogFormat::kBinary, LogFormat::kAuto}) {
+    EXPECT_THAT(Error(log.SerializeAsString(), format),
+                HasSubstr("log: order_of_battle.units[0].quality: 9 is not a "
+                          "value of gunbai.v1.Quality (QUALITY_UNSPECIFIED, "));
+  }
+  EXPECT_THAT(
+      Error("order_of_battle { units { quality: 9 } }", LogFormat::kText),
+      HasSubstr("order_of_battle.units[0].quality: 9"));
+  unit->set_quality(gunbai::v1::QUALITY_RAW);
+  EXPECT_TRUE(CheckKnownEnums(log).ok());
 }
 
 }  // namespace

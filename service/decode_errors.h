@@ -1,0 +1,29 @@
+// What gunbaid answers a request it cannot decode (random bytes, a message
+// cut short, a string field that is not UTF-8): INVALID_ARGUMENT saying so,
+// where gRPC's generated handlers answer INTERNAL with no message, and no
+// line on stderr per such request. Thread-safe.
+#ifndef GUNBAI_SERVICE_DECODE_ERRORS_H_
+#define GUNBAI_SERVICE_DECODE_ERRORS_H_
+
+#include <memory>
+
+#include "grpcpp/support/server_interceptor.h"
+
+namespace gunbai::service {
+
+// Returns a factory for ServerBuilder::experimental().SetInterceptorCreators
+// whose interceptor turns the status of a call whose request did not decode
+// into INVALID_ARGUMENT naming the method and what can cause it. Other calls
+// pass untouched.
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
+NewDecodeErrorInterceptorFactory();
+
+// Installs a protobuf log handler, for the whole process, that drops
+// protobuf's complaint about a string that is not UTF-8 met while parsing
+// (the request's status says so) and passes every other line to stderr as
+// protobuf's default handler does. Call once, before serving.
+void QuietRequestParseLogs();
+
+}  // namespace gunbai::service
+
+#endif  // GUNBAI_SERVICE_DECODE_ERRORS_H_
