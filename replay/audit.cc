@@ -1,11 +1,13 @@
 #include "replay/audit.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "replay/proto_mapping.h"
+#include "replay/text_errors.h"
 #include "rules/engine.h"
 #include "rules/victory.h"
 
@@ -49,7 +51,7 @@ absl::Status CheckRulesetRef(
         "being audited under \"%s\"; audit it under a \"%s\" ruleset (the "
         "built-in one is chosen by the header; or give a file with gunbai "
         "--ruleset, gunbaid --ruleset or the request's ruleset_textproto).",
-        ref.name(), name, ref.name()));
+        Excerpt(ref.name()), name, Excerpt(ref.name())));
   }
   if (!ref.version().empty() && ref.version() != ruleset.data.version()) {
     v1::Finding* f = findings->Add();
@@ -95,6 +97,23 @@ absl::StatusOr<rules::VictorySettings> VictoryFromProto(
   return out;
 }
 
+// The victory by points `log` is scored with: the ruleset's when its
+// plug-in fixes the points, else the header's scenario as it stands.
+// Returns nullopt when the game has no victory condition by points.
+absl::StatusOr<std::optional<rules::VictorySettings>> VictoryOfLog(
+    const v1::BattleLog& log, const LoadedRuleset& ruleset,
+    google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
+  if (ruleset.plugin->victory != nullptr) {
+    return ruleset.plugin->victory(log, ruleset.data, findings);
+  }
+  if (log.header().scenario().victory().points_to_win() == 0) {
+    return std::nullopt;
+  }
+  auto settings = VictoryFromProto(log.header().scenario().victory());
+  if (!settings.ok()) return settings.status();
+  return *settings;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
@@ -104,11 +123,13 @@ absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
   if (!ref.ok()) return ref;
   rules::EngineOptions engine_options;
   engine_options.follow_computed_at_seq = options.follow_computed_at_seq;
+  engine_options.follow_computed_from_seq = options.follow_computed_from_seq;
+  engine_options.keep_claims_at = options.keep_claims_at;
+  output.branch_events = options.branch_events;
   return ruleset.plugin->create(log, ruleset.data, engine_options, output);
 }
 
 struct Replay::Impl {
-  const v1::BattleLog* log = nullptr;
   v1::AuditReport* report = nullptr;
   std::unique_ptr<rules::Engine> engine;
   std::unique_ptr<rules::VictoryTracker> victory;
@@ -187,13 +208,12 @@ void Replay::Impl::AfterEvent(const v1::Event& event) {
                     "the end of the last whole turn are %s, and %d wins "
                     "(clans tied at the top play another turn).",
                     event.game_end().claimed_winner(), points,
-                    log->header().scenario().victory().points_to_win())
+                    victory->points_to_win())
               : absl::StrFormat(
                     "The log claims %s won, but %s reached %d points first, "
                     "at the end of turn %d (points now: %s).",
                     event.game_end().claimed_winner(), computed,
-                    log->header().scenario().victory().points_to_win(),
-                    victory->decided_turn(), points),
+                    victory->points_to_win(), victory->decided_turn(), points),
           absl::StrCat(event.game_end().claimed_winner(), " wins"),
           computed.empty() ? "no winner" : absl::StrCat(computed, " wins"));
     }
@@ -207,7 +227,6 @@ absl::StatusOr<std::unique_ptr<Replay>> Replay::Start(
     const v1::BattleLog& log, const LoadedRuleset& ruleset,
     const AuditOptions& options, v1::AuditReport* report) {
   auto impl = std::make_unique<Impl>();
-  impl->log = &log;
   impl->report = report;
   report->set_game_id(log.header().game_id());
   report->mutable_ruleset()->set_name(ruleset.data.name());
@@ -222,11 +241,11 @@ absl::StatusOr<std::unique_ptr<Replay>> Replay::Start(
   auto engine = CreateEngine(log, ruleset, options, output);
   if (!engine.ok()) return engine.status();
   impl->engine = *std::move(engine);
-  if (log.header().scenario().victory().points_to_win() > 0) {
-    auto settings = VictoryFromProto(log.header().scenario().victory());
-    if (!settings.ok()) return settings.status();
+  auto settings = VictoryOfLog(log, ruleset, output.findings);
+  if (!settings.ok()) return settings.status();
+  if (settings->has_value()) {
     impl->victory = std::make_unique<rules::VictoryTracker>(
-        *settings, impl->engine->state());
+        **settings, impl->engine->state());
   }
   return std::unique_ptr<Replay>(new Replay(std::move(impl)));
 }

@@ -27,6 +27,13 @@ struct AuditOptions {
   // When non-zero: the event whose computed outcomes replace the claimed
   // ones (what-if replay; see rules::EngineOptions).
   std::uint64_t follow_computed_at_seq = 0;
+  // A branch: from this seq on, computed outcomes replace the claimed ones
+  // except at the seqs of `keep_claims_at` (sorted; rules::EngineOptions).
+  std::uint64_t follow_computed_from_seq = 0;
+  std::vector<std::uint64_t> keep_claims_at;
+  // When not null: the branch written out as events (rules::EngineOutput).
+  google::protobuf::RepeatedPtrField<gunbai::v1::Event>* branch_events =
+      nullptr;
 };
 
 // Replays every event of `log` under `ruleset` and returns the report: the

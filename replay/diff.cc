@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "replay/audit.h"
@@ -75,6 +76,8 @@ void Unmatched(const google::protobuf::RepeatedPtrField<v1::Finding>& from,
   std::map<FindingKey, int> available;
   for (const v1::Finding& f : against) ++available[KeyOf(f)];
   for (const v1::Finding& f : from) {
+    // A ruleset that differs only in its version is no change.
+    if (f.rule_id() == "log.ruleset.version") continue;
     int& left = available[KeyOf(f)];
     if (left > 0) {
       --left;
@@ -156,7 +159,7 @@ namespace {
 absl::StatusOr<v1::AuditReport> AuditSide(const v1::BattleLog& log,
                                           const LoadedRuleset* ruleset,
                                           const RulesetCatalog* builtin,
-                                          bool record_outcomes) {
+                                          AuditOptions options) {
   if (ruleset == nullptr) {
     if (builtin == nullptr) {
       return absl::InternalError("no built-in rulesets to choose from");
@@ -165,9 +168,69 @@ absl::StatusOr<v1::AuditReport> AuditSide(const v1::BattleLog& log,
     if (!chosen.ok()) return chosen.status();
     ruleset = *chosen;
   }
+  return AuditLog(log, *ruleset, options);
+}
+
+AuditOptions Recording(bool record_outcomes) {
   AuditOptions options;
   options.record_outcomes = record_outcomes;
-  return AuditLog(log, *ruleset, options);
+  return options;
+}
+
+// The new side of a diff under rulesets: the game as it would have gone
+// under the new ruleset, keeping the outcomes the old side disputes.
+AuditOptions BranchOf(const v1::AuditReport& old_report) {
+  AuditOptions options = Recording(true);
+  options.follow_computed_from_seq = 1;
+  for (const v1::Finding& f : old_report.findings()) {
+    if (f.severity() == v1::SEVERITY_DISPUTE) {
+      options.keep_claims_at.push_back(f.seq());
+    }
+  }
+  std::sort(options.keep_claims_at.begin(), options.keep_claims_at.end());
+  return options;
+}
+
+// Returns the first violation of `new_report` that `old_report` lacks (by
+// seq, rule id and subject), or null: the event the new side's game makes
+// impossible.
+const v1::Finding* FirstNewViolation(const v1::AuditReport& old_report,
+                                     const v1::AuditReport& new_report) {
+  std::set<std::tuple<std::uint64_t, std::string, std::string>> old_ones;
+  for (const v1::Finding& f : old_report.findings()) {
+    if (f.severity() == v1::SEVERITY_VIOLATION) {
+      old_ones.insert({f.seq(), f.rule_id(), f.subject()});
+    }
+  }
+  for (const v1::Finding& f : new_report.findings()) {
+    if (f.severity() == v1::SEVERITY_VIOLATION &&
+        !old_ones.count({f.seq(), f.rule_id(), f.subject()})) {
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
+// Leaves out the changes after the event where the games parted.
+void CutAtParting(const v1::Finding& parting, v1::LogDiff& diff) {
+  const std::uint64_t seq = parting.seq();
+  diff.set_parted_at_seq(seq);
+  diff.set_parted_reason(absl::StrCat("event seq ", seq,
+                                      " is impossible under the new ruleset (",
+                                      parting.rule_id(), ": ",
+                                      parting.message(), ")"));
+  int dropped = 0;
+  auto cut = [seq, &dropped](auto* field) {
+    const int before = field->size();
+    field->erase(std::remove_if(field->begin(), field->end(),
+                                [seq](const auto& x) { return x.seq() > seq; }),
+                 field->end());
+    dropped += before - field->size();
+  };
+  cut(diff.mutable_outcome_changes());
+  cut(diff.mutable_findings_added());
+  cut(diff.mutable_findings_removed());
+  diff.set_changes_after_parting(static_cast<std::uint32_t>(dropped));
 }
 
 }  // namespace
@@ -175,11 +238,11 @@ absl::StatusOr<v1::AuditReport> AuditSide(const v1::BattleLog& log,
 v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
                               const DiffRulesets& rulesets) {
   auto old_report = AuditSide(log, rulesets.old_ruleset, rulesets.builtin,
-                              /*record_outcomes=*/true);
+                              Recording(true));
   absl::StatusOr<v1::AuditReport> new_report;
   if (old_report.ok()) {
     new_report = AuditSide(log, rulesets.new_ruleset, rulesets.builtin,
-                           /*record_outcomes=*/true);
+                           BranchOf(*old_report));
   }
   if (!old_report.ok() || !new_report.ok()) {
     const absl::Status& s =
@@ -193,7 +256,12 @@ v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
     failed.set_game_id(log.header().game_id());
     return failed;
   }
-  return DiffReports(name, *old_report, *new_report);
+  v1::LogDiff diff = DiffReports(name, *old_report, *new_report);
+  if (const v1::Finding* parting = FirstNewViolation(*old_report, *new_report)) {
+    CutAtParting(*parting, diff);
+    CountChangedEvents(diff);
+  }
+  return diff;
 }
 
 v1::LogDiff DiffAgainstBaseline(absl::string_view name,
@@ -208,7 +276,7 @@ v1::LogDiff DiffAgainstBaseline(absl::string_view name,
     return diff;
   }
   auto report = AuditSide(log, rulesets.new_ruleset, rulesets.builtin,
-                          /*record_outcomes=*/OutcomesRecorded(*baseline));
+                          Recording(OutcomesRecorded(*baseline)));
   if (!report.ok()) {
     v1::LogDiff failed = FailedLogDiff(name, report.status());
     failed.set_game_id(log.header().game_id());
@@ -220,6 +288,22 @@ v1::LogDiff DiffAgainstBaseline(absl::string_view name,
   if (!OutcomesRecorded(*baseline)) diff.set_outcomes_compared(false);
   return diff;
 }
+
+namespace {
+
+// True when a clan's units left differ between the two results.
+bool UnitsLeftChanged(const v1::LogDiff& diff) {
+  for (const v1::ClanResult& n : diff.new_result().clans()) {
+    for (const v1::ClanResult& o : diff.old_result().clans()) {
+      if (o.clan() == n.clan() && o.units_left() != n.units_left()) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 void DiffTally::Add(std::size_t position, const v1::LogDiff& diff) {
   summary_.set_logs_total(summary_.logs_total() + 1);
@@ -248,6 +332,29 @@ void DiffTally::Add(std::size_t position, const v1::LogDiff& diff) {
   if (!diff.outcomes_compared()) {
     summary_.set_outcomes_not_compared(summary_.outcomes_not_compared() + 1);
   }
+  if (diff.result_compared() &&
+      diff.old_result().winner() != diff.new_result().winner()) {
+    summary_.set_winners_changed(summary_.winners_changed() + 1);
+  }
+  if (diff.result_compared() && UnitsLeftChanged(diff)) {
+    summary_.set_units_left_changed(summary_.units_left_changed() + 1);
+  }
+  if (diff.has_parted_at_seq()) {
+    summary_.set_logs_parted(summary_.logs_parted() + 1);
+  }
+  for (const v1::OutcomeChange& c : diff.outcome_changes()) {
+    v1::OutcomeKindChanges& kind = by_kind_[c.kind()];
+    std::int64_t old_value = 0;
+    std::int64_t new_value = 0;
+    if (c.has_old_outcome() && c.has_new_outcome() &&
+        absl::SimpleAtoi(c.old_outcome().value(), &old_value) &&
+        absl::SimpleAtoi(c.new_outcome().value(), &new_value)) {
+      if (new_value > old_value) kind.set_more(kind.more() + 1);
+      if (new_value < old_value) kind.set_fewer(kind.fewer() + 1);
+    } else {
+      kind.set_other(kind.other() + 1);
+    }
+  }
   for (const v1::Finding& f : diff.findings_added()) {
     auto& rule = by_rule_[f.rule_id()];
     rule.set_added(rule.added() + 1);
@@ -264,6 +371,11 @@ v1::DiffSummary DiffTally::Summary() const {
     v1::RuleFindingChanges* out = summary.add_findings_by_rule();
     *out = changes;
     out->set_rule_id(rule_id);
+  }
+  for (const auto& [kind, changes] : by_kind_) {
+    v1::OutcomeKindChanges* out = summary.add_outcomes_by_kind();
+    *out = changes;
+    out->set_kind(kind);
   }
   for (const auto& [position, name] : no_baseline_) {
     summary.add_no_baseline(name);

@@ -88,6 +88,7 @@ class DiffTally {
  private:
   gunbai::v1::DiffSummary summary_;
   std::map<std::string, gunbai::v1::RuleFindingChanges> by_rule_;
+  std::map<std::string, gunbai::v1::OutcomeKindChanges> by_kind_;
   std::map<std::size_t, std::string> no_baseline_;
   std::map<std::size_t, gunbai::v1::FailedLog> failed_;
 };

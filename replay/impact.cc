@@ -1,5 +1,7 @@
 #include "replay/impact.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,12 +81,43 @@ const v1::Finding* NewViolation(const v1::AuditReport& a, int a_from,
   return nullptr;
 }
 
+// Returns the log of the corrected branch: the log's header (its game id
+// marked as the branch, its ruleset the one replayed under), order of
+// battle and terrain, and the branch's events, cut before `ended_at_seq`
+// (0: not cut).
+v1::BattleLog BranchLog(const v1::BattleLog& log, const LoadedRuleset& ruleset,
+                        std::uint64_t dispute_seq,
+                        google::protobuf::RepeatedPtrField<v1::Event>& events,
+                        std::uint64_t ended_at_seq) {
+  v1::BattleLog out;
+  *out.mutable_header() = log.header();
+  out.mutable_header()->set_game_id(
+      absl::StrCat(log.header().game_id(), "-corrected-at-", dispute_seq));
+  out.mutable_header()->mutable_ruleset()->set_name(ruleset.data.name());
+  out.mutable_header()->mutable_ruleset()->set_version(ruleset.data.version());
+  *out.mutable_order_of_battle() = log.order_of_battle();
+  *out.mutable_terrain() = log.terrain();
+  for (v1::Event& event : events) {
+    if (ended_at_seq != 0 && event.seq() >= ended_at_seq) break;
+    *out.add_events() = std::move(event);
+  }
+  return out;
+}
+
 absl::Status Analyse(const v1::BattleLog& log, const LoadedRuleset& ruleset,
-                     v1::DisputeImpact& impact) {
+                     const std::vector<std::uint64_t>& disputed_seqs,
+                     v1::DisputeImpact& impact, v1::BattleLog* branch_log) {
   v1::AuditReport a_report;
   v1::AuditReport b_report;
+  // The corrected branch: the computed outcomes at the disputed event and at
+  // every later one, but for the other events the game as played disputes
+  // (each what-if corrects one mistake of the players).
   AuditOptions corrected;
   corrected.follow_computed_at_seq = impact.seq();
+  corrected.follow_computed_from_seq = impact.seq() + 1;
+  corrected.keep_claims_at = disputed_seqs;
+  google::protobuf::RepeatedPtrField<v1::Event> branch_events;
+  if (branch_log != nullptr) corrected.branch_events = &branch_events;
   auto a = Replay::Start(log, ruleset, AuditOptions(), &a_report);
   if (!a.ok()) return a.status();
   auto b = Replay::Start(log, ruleset, corrected, &b_report);
@@ -127,13 +160,26 @@ absl::Status Analyse(const v1::BattleLog& log, const LoadedRuleset& ruleset,
     impact.set_winner_as_played(a_report.result().winner());
     impact.set_winner_corrected(b_report.result().winner());
   }
+  if (branch_log != nullptr) {
+    *branch_log = BranchLog(log, ruleset, impact.seq(), branch_events,
+                            impact.ended_at_seq());
+  }
   return absl::OkStatus();
 }
 
 }  // namespace
 
 absl::Status AddImpacts(const v1::BattleLog& log, const LoadedRuleset& ruleset,
-                        v1::AuditReport& report) {
+                        v1::AuditReport& report,
+                        std::vector<v1::BattleLog>* branch_logs) {
+  // The events the game as played disputes, which a branch keeps as played.
+  std::vector<std::uint64_t> disputed_seqs;
+  for (const v1::Finding& f : report.findings()) {
+    if (f.severity() == v1::SEVERITY_DISPUTE) disputed_seqs.push_back(f.seq());
+  }
+  std::sort(disputed_seqs.begin(), disputed_seqs.end());
+  disputed_seqs.erase(std::unique(disputed_seqs.begin(), disputed_seqs.end()),
+                      disputed_seqs.end());
   uint64_t last_seq = 0;
   bool any = false;
   int analysed = 0;
@@ -159,7 +205,10 @@ absl::Status AddImpacts(const v1::BattleLog& log, const LoadedRuleset& ruleset,
           kMaxImpactAnalyses));
       continue;
     }
-    absl::Status status = Analyse(log, ruleset, *impact);
+    v1::BattleLog* branch_log = nullptr;
+    if (branch_logs != nullptr) branch_log = &branch_logs->emplace_back();
+    absl::Status status =
+        Analyse(log, ruleset, disputed_seqs, *impact, branch_log);
     if (!status.ok()) return status;
   }
   return absl::OkStatus();

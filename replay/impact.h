@@ -9,6 +9,8 @@
 #ifndef GUNBAI_REPLAY_IMPACT_H_
 #define GUNBAI_REPLAY_IMPACT_H_
 
+#include <vector>
+
 #include "absl/status/status.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
@@ -23,9 +25,21 @@ inline constexpr int kMaxImpactAnalyses = 1000;
 // Fills `report.impacts` for the disputed outcomes of `report`, which is
 // the audit of `log` under `ruleset`. Disputes of the game's result
 // (game.*) change nothing downstream and are skipped.
-absl::Status AddImpacts(const gunbai::v1::BattleLog& log,
-                        const LoadedRuleset& ruleset,
-                        gunbai::v1::AuditReport& report);
+//
+// Each corrected branch replays the game as it would have gone: from the
+// disputed event on it follows the outcomes the engine computes (hits,
+// stands lost with carried hits, leader rolls, morale results, melee
+// results), keeping the players' declared actions and dice and the outcomes
+// of the other events the game as played disputes, and it stops at the
+// first declared action it makes impossible. When `branch_logs` is not
+// null, it receives each analysed branch as a log, in the order of
+// `report.impacts`: its claims are the branch's outcomes, cut before the
+// event where the branch stopped, so that auditing it finds none of the
+// corrected dispute and its final state is the branch's.
+absl::Status AddImpacts(
+    const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
+    gunbai::v1::AuditReport& report,
+    std::vector<gunbai::v1::BattleLog>* branch_logs = nullptr);
 
 }  // namespace gunbai::replay
 

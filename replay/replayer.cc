@@ -179,6 +179,10 @@ bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
 void Replayer::Apply(const v1::Event& event) {
   seq_ = event.seq();
   turn_ = event.turn();
+  if (branch_events_ != nullptr) {
+    branch_event_ = branch_events_->Add();
+    *branch_event_ = event;
+  }
   if (!CheckSequence(event)) return;
   const bool same_melee =
       (event.has_melee_round() && !pending_melee_id_.empty() &&
@@ -384,6 +388,25 @@ void Replayer::OnFiring(const v1::Event& event) {
   }
   if (resolvable && FollowComputed()) {
     // What if: the computed hits stand, and the stands they remove.
+    const rules::UnitStatus& t = state_.units[target];
+    if (recording_outcomes()) {
+      RecordOutcome(firing.target(), "stands_lost",
+                    absl::StrCat(std::min(rules::StandsLostByHits(
+                                              t.carried_hits, hits,
+                                              rules_.hits_per_stand),
+                                          t.stands)),
+                    nullptr);
+    }
+    if (branch_event_ != nullptr) {
+      v1::Firing* claims = branch_event_->mutable_firing();
+      if (claims->has_claimed_hits()) claims->set_claimed_hits(hits);
+      if (claims->has_claimed_stands_lost()) {
+        claims->set_claimed_stands_lost(
+            std::min(rules::StandsLostByHits(t.carried_hits, hits,
+                                             rules_.hits_per_stand),
+                     t.stands));
+      }
+    }
     rules::daimyo::ApplyFiring(rules_, state_, shot, hits, -1);
     return;
   }
@@ -427,8 +450,8 @@ void Replayer::ReportFiringDispute(const v1::Firing& firing,
   f.rule_id = "daimyo.fire.hit";
   f.subject = firing.unit();
   const auto res = rules::daimyo::ResolveFiring(rules_, state_, shot, &f.trace);
-  f.claimed = absl::StrCat(firing.claimed_hits(), " hits");
-  f.computed = absl::StrCat(computed, " hits");
+  f.claimed = HitsInWords(firing.claimed_hits());
+  f.computed = HitsInWords(computed);
   f.message = absl::StrFormat(
       "%s firing at %s: the log claims %d hit%s, the dice give %d (each "
       "stand's 2d6 %+d, %d or more hits).",
@@ -520,6 +543,9 @@ void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
         l.loss_roll_stands_left, res.total, rules_.leader_killed_at_or_below);
     Report(std::move(f));
     killed = FollowComputed() ? res.killed : roll.claimed_killed();
+    if (FollowComputed() && branch_event_ != nullptr) {
+      branch_event_->mutable_leader_loss()->set_claimed_killed(res.killed);
+    }
   }
   const int unit = state_.leaders[leader].attached_unit;
   ApplyLeaderLoss(leader, killed);

@@ -29,6 +29,11 @@
 
 namespace gunbai::replay {
 
+// Returns "1 hit" or "N hits".
+inline std::string HitsInWords(std::int64_t n) {
+  return n == 1 ? std::string("1 hit") : std::to_string(n) + " hits";
+}
+
 // Bounds on a log's order of battle.
 inline constexpr int kMaxClans = 32;
 inline constexpr int kMaxUnits = 100000;
@@ -83,13 +88,16 @@ class Replayer : public rules::Engine, private rules::FindingSink {
       : rules_(rules),
         findings_(output.findings),
         outcomes_(output.outcomes),
-        follow_computed_seq_(options.follow_computed_at_seq) {}
+        branch_events_(output.branch_events),
+        options_(options) {}
 
-  // True at the event whose computed outcomes replace the claimed ones
-  // (EngineOptions::follow_computed_at_seq).
-  bool FollowComputed() const {
-    return follow_computed_seq_ != 0 && seq_ == follow_computed_seq_;
-  }
+  // True at an event whose computed outcomes replace the claimed ones
+  // (EngineOptions::FollowsComputedAt).
+  bool FollowComputed() const { return options_.FollowsComputedAt(seq_); }
+  // The copy of the current event in the branch written out, or null
+  // (EngineOutput::branch_events); its claims are set to the computed
+  // outcomes where the event follows them.
+  gunbai::v1::Event* branch_event_ = nullptr;
   // Records an outcome worked out at the current event, when outcomes were
   // asked for; `trace` may be null.
   void RecordOutcome(absl::string_view subject, absl::string_view kind,
@@ -137,6 +145,10 @@ class Replayer : public rules::Engine, private rules::FindingSink {
       const gunbai::v1::MeleeRound& round, int a, int b) const;
   void ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,
                              int side, uint32_t claimed, int computed);
+  // Sets the claims of the branch's copy of a round to the computed hits,
+  // stands lost and outcome (EngineOutput::branch_events).
+  void WriteBranchMeleeClaims(const rules::daimyo::MeleePairing& pairing,
+                              std::array<int, 2> hits);
   void CheckClaimedOutcome(const gunbai::v1::MeleeRound& round,
                            const rules::daimyo::MeleePairing& pairing,
                            std::array<int, 2> hits,
@@ -181,6 +193,8 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   void MissingTest(int unit, int reason, absl::string_view when);
   void CheckEarlyEndOfTurnTests(absl::string_view clan);
   void StartActivation();
+  // Returns true if a unit of another clan than `unit`'s is on the table.
+  bool AnyEnemyOnTable(int unit) const;
   void EndActivation();
   bool CheckTestTiming(int unit, int reason);
   rules::daimyo::MoraleTestInput MoraleInputFromProto(
@@ -214,7 +228,8 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   const rules::Ruleset rules_;
   google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
   google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;
-  const std::uint64_t follow_computed_seq_;
+  google::protobuf::RepeatedPtrField<gunbai::v1::Event>* branch_events_;
+  const rules::EngineOptions options_;
   rules::BattleState state_;
   absl::flat_hash_map<std::string, int> unit_index_;
   absl::flat_hash_map<std::string, int> leader_index_;

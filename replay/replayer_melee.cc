@@ -181,9 +181,36 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
         nullptr);
   }
   CheckClaimedOutcome(round, pairing, hits, outcome);
+  if (resolvable && FollowComputed()) WriteBranchMeleeClaims(pairing, hits);
   const int rounds_before = pairing.round - 1;
   rules::daimyo::ApplyMeleeRound(rules_, state_, pairing, hits, stands_lost);
   RecordPairing(round, pairing, outcome, rounds_before + 1);
+}
+
+void Replayer::WriteBranchMeleeClaims(
+    const rules::daimyo::MeleePairing& pairing, std::array<int, 2> hits) {
+  if (branch_event_ == nullptr) return;
+  v1::MeleeRound* claims = branch_event_->mutable_melee_round();
+  for (int side = 0; side < 2; ++side) {
+    v1::MeleeSide* s = claims->mutable_sides(side);
+    const rules::UnitStatus& u = state_.units[pairing.sides[side].unit];
+    if (s->has_claimed_hits()) s->set_claimed_hits(hits[side]);
+    if (s->has_claimed_stands_lost()) {
+      s->set_claimed_stands_lost(
+          std::min(rules::StandsLostByHits(u.carried_hits, hits[1 - side],
+                                           rules_.hits_per_stand),
+                   u.stands));
+    }
+  }
+  if (claims->claimed_outcome() != v1::MELEE_OUTCOME_UNSPECIFIED) {
+    const rules::daimyo::MeleeOutcome outcome =
+        rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
+    claims->set_claimed_outcome(outcome.winner < 0
+                                    ? v1::MELEE_OUTCOME_DRAW
+                                    : (outcome.winner == 0
+                                           ? v1::MELEE_OUTCOME_FIRST_WINS
+                                           : v1::MELEE_OUTCOME_SECOND_WINS));
+  }
 }
 
 void Replayer::ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,
@@ -195,8 +222,8 @@ void Replayer::ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,
   f.subject = state_.profiles[unit].id;
   const auto res =
       rules::daimyo::ResolveMeleeSide(rules_, state_, pairing, side, &f.trace);
-  f.claimed = absl::StrCat(claimed, " hits");
-  f.computed = absl::StrCat(computed, " hits");
+  f.claimed = HitsInWords(claimed);
+  f.computed = HitsInWords(computed);
   f.message = absl::StrFormat(
       "%s in melee with %s, round %d: the log claims %d hit%s, the dice give "
       "%d (each stand's 2d6 %+d, %d or more hits).",
@@ -667,6 +694,11 @@ void Replayer::OnChallenge(const v1::Challenge& challenge) {
   if (resolvable) {
     RecordOutcome(challenge.challenger(), "duel_winner",
                   state_.leaders[winner].id, nullptr);
+    if (FollowComputed() && branch_event_ != nullptr &&
+        !challenge.claimed_winner().empty()) {
+      branch_event_->mutable_challenge()->set_claimed_winner(
+          state_.leaders[winner].id);
+    }
   }
   if (duel.accepted && !challenge.claimed_winner().empty() &&
       !(resolvable && FollowComputed())) {

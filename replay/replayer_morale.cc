@@ -133,13 +133,25 @@ void Replayer::StartActivation() {
             rout_moved_this_activation_.end(), false);
 }
 
+bool Replayer::AnyEnemyOnTable(int unit) const {
+  for (std::size_t e = 0; e < state_.units.size(); ++e) {
+    if (!state_.units[e].removed &&
+        state_.profiles[e].clan != state_.profiles[unit].clan) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void Replayer::EndActivation() {
   CheckChargeTestsTaken();
   for (int u : frenzied_this_activation_) {
     const rules::UnitStatus& s = state_.units[u];
-    // A halt forbids the charge that frenzy demands; the halt wins.
+    // A halt forbids the charge that frenzy demands; the halt wins. With no
+    // enemy left on the table there is nobody to charge.
     if (!s.frenzied || s.removed || s.charging || s.in_melee ||
-        s.fought_this_turn || s.routing || state_.IsHalted(u)) {
+        s.fought_this_turn || s.routing || state_.IsHalted(u) ||
+        !AnyEnemyOnTable(u)) {
       continue;
     }
     Violation("daimyo.morale.frenzied_must_charge", state_.profiles[u].id,
@@ -249,6 +261,13 @@ void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
     if (test.claimed_result() == v1::MORALE_RESULT_UNSPECIFIED ||
         FollowComputed()) {
       result = res.result;
+    }
+    if (FollowComputed() && branch_event_ != nullptr) {
+      v1::MoraleTest* claims = branch_event_->mutable_morale_test();
+      if (claims->has_claimed_total()) claims->set_claimed_total(res.total);
+      if (claims->claimed_result() != v1::MORALE_RESULT_UNSPECIFIED) {
+        claims->set_claimed_result(MoraleResultToProto(res.result));
+      }
     }
   } else if (test.claimed_result() == v1::MORALE_RESULT_UNSPECIFIED) {
     Unverifiable("daimyo.morale.result", test.unit(),

@@ -8,8 +8,10 @@
 #ifndef GUNBAI_RULES_ENGINE_H_
 #define GUNBAI_RULES_ENGINE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@
 #include "rules/battle_state.h"
 #include "rules/rule_docs.h"
 #include "rules/types.h"
+#include "rules/victory.h"
 
 namespace gunbai::rules {
 
@@ -32,14 +35,39 @@ namespace gunbai::rules {
 struct EngineOutput {
   google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings = nullptr;
   google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes = nullptr;
+  // When not null, a what-if branch written out as a log: the engine appends
+  // a copy of each event it applies, its claims replaced by the computed
+  // outcomes wherever it followed them (EngineOptions), so that the events
+  // audit as the branch played them.
+  google::protobuf::RepeatedPtrField<gunbai::v1::Event>* branch_events =
+      nullptr;
 };
 
-// Changes to how an engine replays, for "what if" replays.
+// Changes to how an engine replays, for "what if" replays (gunbai audit
+// --impact, gunbai diff). By default every event follows the log as played.
 struct EngineOptions {
   // When non-zero: at the event with this seq, carry on with the outcomes
-  // the engine computed instead of the ones the log claims (gunbai audit
-  // --impact). Every other event follows the log as played.
+  // the engine computed instead of the ones the log claims.
   std::uint64_t follow_computed_at_seq = 0;
+  // When non-zero: a branch that replays the game as it would have gone.
+  // From this seq on, every event carries on with the computed outcomes
+  // (hits, stands lost, leader rolls, morale results, melee results), the
+  // players' declared actions and dice kept, except the events whose seqs
+  // are in `keep_claims_at`: outcomes the game as played got wrong on its
+  // own, which the branch keeps as played.
+  std::uint64_t follow_computed_from_seq = 0;
+  // Sorted, ascending.
+  std::vector<std::uint64_t> keep_claims_at;
+
+  // Returns true when the event with `seq` carries on with the computed
+  // outcomes.
+  bool FollowsComputedAt(std::uint64_t seq) const {
+    if (seq == 0) return false;
+    if (seq == follow_computed_at_seq) return true;
+    return follow_computed_from_seq != 0 && seq >= follow_computed_from_seq &&
+           !std::binary_search(keep_claims_at.begin(), keep_claims_at.end(),
+                               seq);
+  }
 };
 
 class Engine {
@@ -101,6 +129,17 @@ struct RulesetPlugin {
   // and the text. Every rule id the engine reports is stated there.
   absl::string_view docs_path = {};
   absl::string_view docs = {};
+  // The victory by points a log is scored with (rules/SCENARIO.md), when the
+  // ruleset's data fixes the points: returns the settings, or nullopt when
+  // the game has no victory condition by points; reports into `findings`,
+  // as findings of the header (seq 0), where the log's scenario disagrees
+  // with the data. Returns InvalidArgument naming the header field when the
+  // scenario is malformed. `data` has passed `validate`. Null: the header's
+  // scenario is scored as the log gives it.
+  absl::StatusOr<std::optional<VictorySettings>> (*victory)(
+      const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
+      google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings) =
+      nullptr;
 };
 
 // Helpers every engine uses to write its output (rules/engine.cc).

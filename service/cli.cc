@@ -1,9 +1,13 @@
 #include "service/cli.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -97,6 +101,11 @@ Options:
                          would have gone differently downstream (stands,
                          routs, removals, leaders, the winner), up to the
                          first event the corrected game makes impossible
+  --branch-out=DIR       audit --impact: write each corrected branch as a
+                         log, DIR/GAME-corrected-at-SEQ.textproto, whose
+                         claims are the branch's outcomes, cut before the
+                         event it makes impossible (it audits with no
+                         dispute of its own)
 
 Examples:
   gunbai audit tests/data/sekigahara.textproto
@@ -125,6 +134,7 @@ struct Options {
   bool list = false;
   bool impact = false;
   bool outcomes = false;
+  std::string branch_out;
 };
 
 // Splits "--name=value" or "--name value" and fills `options`. Returns an
@@ -184,6 +194,8 @@ std::string ParseArgs(const std::vector<std::string>& args, Options& o) {
       o.ruleset_path = value;
     } else if (name == "input-format") {
       o.input_format = value;
+    } else if (name == "branch-out") {
+      o.branch_out = value;
     } else if (name == "server") {
       o.server = value;
     } else if (name == "at") {
@@ -264,6 +276,35 @@ void Print(std::ostream& out, const std::string& text) {
   if (!text.empty() && text.back() != '\n') out << "\n";
 }
 
+// Writes each branch log to DIR/GAME_ID.textproto and names it on `err`.
+absl::Status WriteBranches(const std::string& dir,
+                           const std::vector<v1::BattleLog>& branches,
+                           std::ostream& err) {
+  if (dir.empty()) return absl::OkStatus();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--branch-out: cannot create the folder ", dir, ": ", ec.message()));
+  }
+  for (const v1::BattleLog& branch : branches) {
+    std::string text;
+    google::protobuf::TextFormat::PrintToString(branch, &text);
+    const std::string path = (std::filesystem::path(dir) /
+                              (branch.header().game_id() + ".textproto"))
+                                 .string();
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << text;
+    file.close();
+    if (!file) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--branch-out: cannot write ", path));
+    }
+    err << "wrote the corrected branch " << path << "\n";
+  }
+  return absl::OkStatus();
+}
+
 int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
   auto log = ReadLog(o);
   if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
@@ -287,8 +328,12 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
     report = replay::AuditLog(*log, *ruleset, options);
     if (!report.ok()) return Fail(err, report.status(), kExitBadInput);
     if (o.impact) {
-      absl::Status impact = replay::AddImpacts(*log, *ruleset, *report);
+      std::vector<v1::BattleLog> branches;
+      absl::Status impact = replay::AddImpacts(
+          *log, *ruleset, *report, o.branch_out.empty() ? nullptr : &branches);
       if (!impact.ok()) return Fail(err, impact, kExitBadInput);
+      absl::Status written = WriteBranches(o.branch_out, branches, err);
+      if (!written.ok()) return Fail(err, written, kExitBadInput);
     }
   }
   Print(out,

@@ -427,6 +427,46 @@ void AppendTermsNotIn(absl::string_view side,
   }
 }
 
+// Returns the terms of `trace` other than the per-die lines (origin dice).
+google::protobuf::RepeatedPtrField<v1::Term> NotDice(
+    const google::protobuf::RepeatedPtrField<v1::Term>& trace) {
+  google::protobuf::RepeatedPtrField<v1::Term> out;
+  for (const v1::Term& t : trace) {
+    if (t.origin() != v1::TERM_ORIGIN_DICE) *out.Add() = t;
+  }
+  return out;
+}
+
+// Returns the per-die lines (a stand's roll and its verdict) of `trace`.
+std::vector<const v1::Term*> DiceLines(
+    const google::protobuf::RepeatedPtrField<v1::Term>& trace) {
+  std::vector<const v1::Term*> out;
+  for (const v1::Term& t : trace) {
+    if (t.origin() == v1::TERM_ORIGIN_DICE) out.push_back(&t);
+  }
+  return out;
+}
+
+// True when a dice line says it hit ("..., hit (8+ hits)").
+bool Hit(const v1::Term& t) {
+  return absl::StrContains(t.label(), ", hit (");
+}
+
+// Appends the stand lines whose verdict changed (a hit that became a miss,
+// or the reverse), old then new; the unchanged ones are left out.
+void AppendChangedDiceLines(const v1::OutcomeChange& c, std::string& out) {
+  const auto old_lines = DiceLines(c.old_outcome().trace());
+  const auto new_lines = DiceLines(c.new_outcome().trace());
+  const std::size_t n = std::max(old_lines.size(), new_lines.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const v1::Term* o = i < old_lines.size() ? old_lines[i] : nullptr;
+    const v1::Term* w = i < new_lines.size() ? new_lines[i] : nullptr;
+    if (o != nullptr && w != nullptr && Hit(*o) == Hit(*w)) continue;
+    if (o != nullptr) out += TermLine("old", *o);
+    if (w != nullptr) out += TermLine("new", *w);
+  }
+}
+
 void AppendOutcomeChange(const v1::OutcomeChange& c, std::string& out) {
   const std::string old_value =
       c.has_old_outcome() ? c.old_outcome().value() : "(not worked out)";
@@ -434,10 +474,11 @@ void AppendOutcomeChange(const v1::OutcomeChange& c, std::string& out) {
       c.has_new_outcome() ? c.new_outcome().value() : "(not worked out)";
   absl::StrAppend(&out, "  seq ", c.seq(), "  ", c.kind(), " of ", c.subject(),
                   ": ", old_value, " → ", new_value, "\n");
-  AppendTermsNotIn("old", c.old_outcome().trace(), c.new_outcome().trace(),
-                   out);
-  AppendTermsNotIn("new", c.new_outcome().trace(), c.old_outcome().trace(),
-                   out);
+  const auto old_terms = NotDice(c.old_outcome().trace());
+  const auto new_terms = NotDice(c.new_outcome().trace());
+  AppendTermsNotIn("old", old_terms, new_terms, out);
+  AppendTermsNotIn("new", new_terms, old_terms, out);
+  AppendChangedDiceLines(c, out);
 }
 
 void AppendFindingChange(absl::string_view what, const v1::Finding& f,
@@ -496,6 +537,9 @@ void AppendEndOfGame(const v1::LogDiff& d, std::string& out) {
   }
 }
 
+std::string Count(std::uint64_t n, absl::string_view one,
+                  absl::string_view many);
+
 std::string LogDiffText(const v1::LogDiff& d) {
   const std::string game =
       d.game_id().empty() ? "" : absl::StrCat(" (game ", d.game_id(), ")");
@@ -531,6 +575,15 @@ std::string LogDiffText(const v1::LogDiff& d) {
   for (const v1::Finding& f : d.findings_added()) {
     AppendFindingChange("added", f, out);
   }
+  if (d.has_parted_at_seq()) {
+    absl::StrAppend(&out, "  the games part at seq ", d.parted_at_seq(), ": ",
+                    d.parted_reason(), "\n");
+    if (d.changes_after_parting() > 0) {
+      absl::StrAppend(&out, "  ",
+                      Count(d.changes_after_parting(), "change", "changes"),
+                      " after it not listed\n");
+    }
+  }
   AppendEndOfGame(d, out);
   return out;
 }
@@ -548,6 +601,28 @@ std::string SummaryText(const v1::DiffSummary& s) {
                    " and ", Count(s.outcomes_changed(), "outcome", "outcomes"),
                    " changed; the end of the game changed in ",
                    Count(s.results_changed(), "log", "logs"), ".\n");
+  if (s.outcomes_by_kind_size() > 0) {
+    absl::StrAppend(&out, "Outcomes changed, by kind:\n");
+    for (const v1::OutcomeKindChanges& k : s.outcomes_by_kind()) {
+      std::vector<std::string> parts;
+      if (k.more() > 0) parts.push_back(absl::StrCat(k.more(), " more"));
+      if (k.fewer() > 0) parts.push_back(absl::StrCat(k.fewer(), " fewer"));
+      if (k.other() > 0) parts.push_back(absl::StrCat(k.other(), " other"));
+      absl::StrAppend(&out, absl::StrFormat("  %-20s %s\n", k.kind(),
+                                            absl::StrJoin(parts, ", ")));
+    }
+  }
+  if (s.winners_changed() > 0 || s.units_left_changed() > 0) {
+    absl::StrAppend(&out, "The winner changed in ",
+                    Count(s.winners_changed(), "log", "logs"),
+                    "; the units left in ",
+                    Count(s.units_left_changed(), "log", "logs"), ".\n");
+  }
+  if (s.logs_parted() > 0) {
+    absl::StrAppend(&out, "The two games part at an event the new rules make "
+                          "impossible in ",
+                    Count(s.logs_parted(), "log", "logs"), ".\n");
+  }
   if (s.outcomes_not_compared() > 0) {
     absl::StrAppend(&out, "Outcomes not compared in ",
                     Count(s.outcomes_not_compared(), "log", "logs"),

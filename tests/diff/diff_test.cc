@@ -18,6 +18,7 @@
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/diff.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
@@ -36,6 +37,7 @@ namespace gunbai {
 namespace {
 
 namespace v1 = ::gunbai::v1;
+using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
 std::string ReadFile(const std::string& path) {
@@ -155,12 +157,24 @@ v1::AuditReport Audit(const v1::BattleLog& log,
 //   seq 23 ish-teppo  +2   8  5  7  6  8  4       2 / 3
 //   seq 33 tok-teppo  +2   8  4  8  7 14  8  5    4 / 5
 //   seq 34 tok-teppo  6+6 twice, any modifier     2 / 2  unchanged
-// Every firing claims its hits, and replay goes on with the claim, so the
-// stands lost, the leader rolls, the morale tests and the end of the game
-// do not change. The claims: 3, 4, 3, 3, 3, 2, 4 (seqs 4 to 33). New
-// disputes where the claim now differs: 5 (4 vs 7), 9 (3 vs 4), 10 (3 vs
-// 4), 23 (2 vs 3), 33 (4 vs 5); the dispute at 21 (claimed 3, computed 2)
-// goes, as 3 hits is now right.
+// The new side replays the game as it would have gone on 7+ (issue 10):
+// each firing lands its computed hits and the stands they remove, and what
+// follows from them, while outcomes the old side itself disputes stay as
+// played. Worked by hand:
+//   seq 5: 7 hits on ish-cav (4 stands, none carried): 2 stands lost, 1 hit
+//     carried, 2 left (was 1 lost). Its daimyo Mitsunari owes 2 rolls.
+//   seq 7: Mitsunari's roll (1 + 3 = 4, killed, claimed alive) is disputed
+//     as played, so the branch keeps the claim: alive, one roll still owed.
+//   seq 9, 10: 4 hits each (was 3), the claimed 1 stand each still right
+//     (0 + 4 = 4: 1 stand, 1 carried).
+//   seq 13: ish-cav's reason-1 test, 4+3 = 7, +2 Mitsunari, -2 x 2 stands
+//     lost = 5 against 6+: fail by 1, halt (was 7, no effect).
+//   seq 16: the turn ends with Mitsunari's second roll missing: a violation
+//     only the new side has, so the games part there, and the changes at
+//     seqs 21, 23, 33 (and the dispute at 21 that 7+ would remove) are not
+//     listed. The end of the game differs.
+// The claims: 3, 4, 3, 3, 3, 2, 4 (seqs 4 to 33). New disputes: 5 (4 vs
+// 7), 9 (3 vs 4), 10 (3 vs 4), 13 (no effect vs halt).
 TEST(DiffReportsTest, FireHitScore7ChangesTheSixFiringsWorkedByHand) {
   const v1::BattleLog log = LoadLog(GoldenLog("sekigahara.textproto"));
   const replay::LoadedRuleset old_ruleset = Builtin();
@@ -172,12 +186,11 @@ TEST(DiffReportsTest, FireHitScore7ChangesTheSixFiringsWorkedByHand) {
   EXPECT_EQ(diff.game_id(), "sekigahara-demo");
   EXPECT_TRUE(diff.outcomes_compared());
   const std::vector<Change> want = {
+      {5, "ish-cav", "stands_lost", "1", "2"},
       {5, "tok-teppo", "hits", "4", "7"},
       {9, "ish-teppo", "hits", "3", "4"},
       {10, "ish-samurai", "hits", "3", "4"},
-      {21, "tok-yumi", "hits", "2", "3"},
-      {23, "ish-teppo", "hits", "2", "3"},
-      {33, "tok-teppo", "hits", "4", "5"},
+      {13, "ish-cav", "morale_result", "total 7: no effect", "total 5: halt"},
   };
   EXPECT_EQ(ChangesOf(diff), want);
   EXPECT_EQ(FindingKeys(diff.findings_added()),
@@ -185,40 +198,34 @@ TEST(DiffReportsTest, FireHitScore7ChangesTheSixFiringsWorkedByHand) {
                 "5 daimyo.fire.hit [tok-teppo] 4 hits; 7 hits",
                 "9 daimyo.fire.hit [ish-teppo] 3 hits; 4 hits",
                 "10 daimyo.fire.hit [ish-samurai] 3 hits; 4 hits",
-                "23 daimyo.fire.hit [ish-teppo] 2 hits; 3 hits",
-                "33 daimyo.fire.hit [tok-teppo] 4 hits; 5 hits",
+                "13 daimyo.morale.result [ish-cav] no effect; halt",
+                "16 daimyo.leader_loss.missing [mitsunari] ; ",
             }));
-  EXPECT_EQ(FindingKeys(diff.findings_removed()),
-            (std::vector<std::string>{
-                "21 daimyo.fire.hit [tok-yumi] 3 hits; 2 hits"}));
-  EXPECT_EQ(diff.events_changed(), 6u);
+  EXPECT_TRUE(diff.findings_removed().empty());
+  EXPECT_EQ(diff.events_changed(), 5u);
   ASSERT_TRUE(diff.has_first_changed_seq());
   EXPECT_EQ(diff.first_changed_seq(), 5u);
+  ASSERT_TRUE(diff.has_parted_at_seq());
+  EXPECT_EQ(diff.parted_at_seq(), 16u);
+  EXPECT_THAT(diff.parted_reason(), HasSubstr("daimyo.leader_loss.missing"));
+  EXPECT_GT(diff.changes_after_parting(), 0u);
   EXPECT_TRUE(diff.result_compared());
-  EXPECT_FALSE(diff.result_changed());
-  EXPECT_FALSE(diff.final_state_changed());
-  EXPECT_EQ(diff.old_final_state_digest(), diff.new_final_state_digest());
+  EXPECT_TRUE(diff.final_state_changed());
 
-  // Both traces come along: seq 21's stand 2 (4+5 -2 = 7) misses on 8 and
+  // Both traces come along: seq 5's stand 4 (1+3 +3 = 7) misses on 8 and
   // hits on 7.
-  const v1::OutcomeChange& seq21 = diff.outcome_changes(3);
+  const v1::OutcomeChange& seq5 = diff.outcome_changes(1);
   bool old_miss = false, new_hit = false;
-  for (const v1::Term& t : seq21.old_outcome().trace()) {
-    old_miss |= t.label() == "stand 2: 4+5 -2 = 7, miss (8+ hits)";
+  for (const v1::Term& t : seq5.old_outcome().trace()) {
+    old_miss |= t.label() == "stand 4: 1+3 +3 = 7, miss (8+ hits)";
   }
-  for (const v1::Term& t : seq21.new_outcome().trace()) {
-    new_hit |= t.label() == "stand 2: 4+5 -2 = 7, hit (7+ hits)";
+  for (const v1::Term& t : seq5.new_outcome().trace()) {
+    new_hit |= t.label() == "stand 4: 1+3 +3 = 7, hit (7+ hits)";
   }
   EXPECT_TRUE(old_miss);
   EXPECT_TRUE(new_hit);
 }
 
-// sekigahara.textproto with a Raw firer at -2 instead of -1. Only tok-yumi
-// is Raw; it fires at seq 4 and seq 21, each total one lower:
-//   seq 4   9 10  4 12 -> 8 9 3 11: still 3 hits (8+), unchanged
-//   seq 21  9  7  8  3 -> 8 6 7 2:  2 hits -> 1
-// The dispute at 21 stays but computes 1 hit: the old finding (computed 2)
-// goes and a new one (computed "1 hits", the engine's wording) comes.
 TEST(DiffReportsTest, RawFactorMinus2ChangesOnlySeq21) {
   const v1::BattleLog log = LoadLog(GoldenLog("sekigahara.textproto"));
   const replay::LoadedRuleset old_ruleset = Builtin();
@@ -232,7 +239,7 @@ TEST(DiffReportsTest, RawFactorMinus2ChangesOnlySeq21) {
                 "21 daimyo.fire.hit [tok-yumi] 3 hits; 2 hits"}));
   EXPECT_EQ(FindingKeys(diff.findings_added()),
             (std::vector<std::string>{
-                "21 daimyo.fire.hit [tok-yumi] 3 hits; 1 hits"}));
+                "21 daimyo.fire.hit [tok-yumi] 3 hits; 1 hit"}));
   EXPECT_EQ(diff.events_changed(), 1u);
   EXPECT_EQ(diff.first_changed_seq(), 21u);
 }
@@ -578,14 +585,22 @@ TEST_F(DiffCliTest, TextNamesEachHandWorkedChange) {
       << err;
   EXPECT_EQ(err, "");
   const std::string seki = (dir_ / "corpus" / "sekigahara.textproto").string();
-  EXPECT_NE(out.find(seki + " (game sekigahara-demo): changed in 6 events, "
+  // Worked by hand in FireHitScore7ChangesTheSixFiringsWorkedByHand.
+  EXPECT_NE(out.find(seki + " (game sekigahara-demo): changed in 5 events, "
                             "first at seq 5\n"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("  seq 21  hits of tok-yumi: 2 → 3\n"), std::string::npos);
-  EXPECT_NE(out.find("  finding removed: seq 21 DISPUTE daimyo.fire.hit "
-                     "[tok-yumi] claimed 3 hits; computed 2 hits\n"),
+  EXPECT_NE(out.find("  seq 5  hits of tok-teppo: 4 → 7\n"), std::string::npos);
+  EXPECT_NE(out.find("  seq 5  stands_lost of ish-cav: 1 → 2\n"),
             std::string::npos);
+  EXPECT_NE(out.find("  the games part at seq 16: event seq 16 is impossible "
+                     "under the new ruleset (daimyo.leader_loss.missing"),
+            std::string::npos)
+      << out;
+  // Only the stand lines whose verdict changed: seq 5's stand 4 (1+3 +3 =
+  // 7) misses on 8 and hits on 7; stand 1 (2+3 +3 = 8) hits on both.
+  EXPECT_NE(out.find("stand 4: 1+3 +3 = 7, miss (8+ hits)"), std::string::npos);
+  EXPECT_EQ(out.find("stand 1: 2+3 +3 = 8, hit (8+ hits)"), std::string::npos);
   EXPECT_NE(out.find("  end of game changed:\n    asai: stands left 4 → 3\n"),
             std::string::npos)
       << out;
@@ -648,7 +663,7 @@ TEST_F(DiffCliTest, SameOutputForOneAndFourJobs) {
   }
   const v1::LogDiff& seki = report.logs(14);
   EXPECT_EQ(seki.game_id(), "sekigahara-demo");
-  EXPECT_EQ(ChangesOf(seki).size(), 6u);
+  EXPECT_EQ(ChangesOf(seki).size(), 5u);  // worked by hand above
 }
 
 TEST_F(DiffCliTest, BaselinesFromSavedReports) {
@@ -826,7 +841,7 @@ TEST(AuditServiceDiffTest, OneReplyPerLogThenTheSummary) {
   EXPECT_FALSE(replies[2].has_log());
   EXPECT_EQ(replies[2].summary().logs_total(), 2u);
   EXPECT_EQ(replies[2].summary().logs_changed(), 1u);
-  EXPECT_EQ(replies[2].summary().outcomes_changed(), 6u);  // worked above
+  EXPECT_EQ(replies[2].summary().outcomes_changed(), 5u);  // worked above
   EXPECT_EQ(replies[2].summary().failed_size(), 1);
 
   v1::DiceStatsRequest dice;

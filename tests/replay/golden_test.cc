@@ -200,7 +200,7 @@ TEST(CliTest, AnotherRulesetChangesTheVerdict) {
       Cli({"audit", "--ruleset=" + path, DataPath("anegawa-clean.textproto")});
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.out, HasSubstr("seq 3  DISPUTE  daimyo.fire.hit"));
-  EXPECT_THAT(r.out, HasSubstr("claimed: 3 hits; computed: 1 hits"));
+  EXPECT_THAT(r.out, HasSubstr("claimed: 3 hits; computed: 1 hit"));
 }
 
 }  // namespace

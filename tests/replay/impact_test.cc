@@ -4,6 +4,7 @@
 #include "replay/impact.h"
 
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -84,7 +85,7 @@ TEST(ImpactTest, CorrectedHitsKeepTheStandToTheEnd) {
   EXPECT_EQ(impact.seq(), 3u);
   EXPECT_EQ(impact.rule_id(), "daimyo.fire.hit");
   EXPECT_EQ(impact.claimed(), "3 hits");
-  EXPECT_EQ(impact.computed(), "1 hits");
+  EXPECT_EQ(impact.computed(), "1 hit");
   // One step: right after the volley, blue-yumi differs, and stays so.
   ASSERT_EQ(impact.steps_size(), 1);
   EXPECT_EQ(impact.steps(0).seq(), 3u);
@@ -128,6 +129,95 @@ TEST(ImpactTest, AnEventImpossibleInTheCorrectedBranchEndsTheComparison) {
   EXPECT_EQ(impact.compared_through_seq(), 4u);
   ASSERT_EQ(impact.final_differences_size(), 1);
   EXPECT_EQ(impact.final_differences(0).subject(), "blue-yumi");
+}
+
+// Regression (issue 10): after the corrected event the branch follows the
+// computed outcome of later events, carried hits included, instead of their
+// claims. Turn 2: red-teppo (first volley spent, effective +1) fires 2
+// stands: 6+1+1 = 8 and 6+1+1 = 8, 2 hits; the log claims 2 hits and no
+// stand lost, right as played (3 stands, 0 carried + 2 = 2 < 3). Corrected,
+// blue-yumi carries 1 hit from seq 3: 1 + 2 = 3 removes a stand, so after
+// seq 8 it has 3 stands in both branches (they agree). It now owes a
+// reason-1 test at the end of turn 2 that the log lacks: seq 9 is
+// impossible in the corrected branch, which ends the comparison there.
+TEST(ImpactTest, LaterStandLossesFollowCarriedHitsInTheBranch) {
+  const auto log = LogWithEvents(std::string(kDisputedVolley) + R"pb(
+    events { seq: 5 turn: 1 turn_end {} }
+    events { seq: 6 turn: 2 turn_start { initiative_clan: "red" } }
+    events { seq: 7 turn: 2 clan: "red" activation {} }
+    events {
+      seq: 8
+      turn: 2
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 2
+        dice: [ 6, 1, 6, 1 ]
+        facts { range: RANGE_BAND_EFFECTIVE }
+        claimed_hits: 2
+        claimed_stands_lost: 0
+      }
+    }
+    events { seq: 9 turn: 2 turn_end {} }
+  )pb");
+  const v1::AuditReport report = AuditWithImpact(log);
+  ASSERT_EQ(report.impacts_size(), 1);
+  const v1::DisputeImpact& impact = report.impacts(0);
+  ASSERT_EQ(impact.steps_size(), 2);
+  EXPECT_EQ(impact.steps(0).seq(), 3u);
+  ASSERT_EQ(impact.steps(0).differences_size(), 1);
+  EXPECT_EQ(impact.steps(0).differences(0).corrected(), "4 stands");
+  EXPECT_EQ(impact.steps(1).seq(), 8u);
+  EXPECT_EQ(impact.steps(1).differences_size(), 0);  // 3 stands each
+  EXPECT_EQ(impact.final_differences_size(), 0);
+  EXPECT_EQ(impact.compared_through_seq(), 8u);
+  EXPECT_EQ(impact.ended_at_seq(), 9u);
+  EXPECT_THAT(impact.ended_reason(), HasSubstr("daimyo.morale.missing"));
+}
+
+// The branch written out as a log (--branch-out): its claims at seq 3 and 8
+// are the computed ones (1 hit, no stand; then 2 hits, 1 stand), it is cut
+// before seq 9, and it audits with no dispute or violation.
+TEST(ImpactTest, TheBranchWrittenOutAuditsClean) {
+  const auto log = LogWithEvents(std::string(kDisputedVolley) + R"pb(
+    events { seq: 5 turn: 1 turn_end {} }
+    events { seq: 6 turn: 2 turn_start { initiative_clan: "red" } }
+    events { seq: 7 turn: 2 clan: "red" activation {} }
+    events {
+      seq: 8
+      turn: 2
+      clan: "red"
+      firing {
+        unit: "red-teppo"
+        target: "blue-yumi"
+        stands_firing: 2
+        dice: [ 6, 1, 6, 1 ]
+        facts { range: RANGE_BAND_EFFECTIVE }
+        claimed_hits: 2
+        claimed_stands_lost: 0
+      }
+    }
+    events { seq: 9 turn: 2 turn_end {} }
+  )pb");
+  auto ruleset = replay::BuiltinDaimyoRuleset();
+  ASSERT_TRUE(ruleset.ok());
+  auto report = replay::AuditLog(log, *ruleset);
+  ASSERT_TRUE(report.ok());
+  std::vector<v1::BattleLog> branches;
+  ASSERT_TRUE(replay::AddImpacts(log, *ruleset, *report, &branches).ok());
+  ASSERT_EQ(branches.size(), 1u);
+  const v1::BattleLog& branch = branches[0];
+  EXPECT_EQ(branch.header().game_id(), "test-corrected-at-3");
+  ASSERT_EQ(branch.events_size(), 8);  // seq 1 to 8: cut before 9
+  EXPECT_EQ(branch.events(2).firing().claimed_hits(), 1u);
+  EXPECT_EQ(branch.events(2).firing().claimed_stands_lost(), 0u);
+  EXPECT_EQ(branch.events(7).firing().claimed_hits(), 2u);
+  EXPECT_EQ(branch.events(7).firing().claimed_stands_lost(), 1u);
+  auto audit = replay::AuditLog(branch, *ruleset);
+  ASSERT_TRUE(audit.ok());
+  EXPECT_EQ(audit->summary().violations(), 0u);
+  EXPECT_EQ(audit->summary().disputes(), 0u);
 }
 
 TEST(ImpactTest, CleanLogHasNoImpacts) {

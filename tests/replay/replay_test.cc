@@ -109,7 +109,7 @@ TEST(ReplayTest, DisputedHitsReplayAsPlayed) {
                           "3:SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
   const v1::Finding& f = report.findings(0);
   EXPECT_EQ(f.claimed(), "3 hits");
-  EXPECT_EQ(f.computed(), "1 hits");
+  EXPECT_EQ(f.computed(), "1 hit");
   // Trace: +2 first volley, +1 effective, then the two stands (8 hit, 7).
   ASSERT_EQ(f.trace_size(), 4);
   EXPECT_EQ(f.trace(0).rule_id(), "daimyo.fire.factor.first_volley");
