@@ -1,0 +1,44 @@
+// Random situations for the reference check: each is a complete, legal
+// Daimyo battle-log fragment whose claims are the reference model's
+// (tests/reference/model.h). Deterministic: situation `seed` of a kind is
+// always the same log. Thread-safe: no shared state.
+#ifndef GUNBAI_TESTS_REFERENCE_SITUATION_H_
+#define GUNBAI_TESTS_REFERENCE_SITUATION_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gunbai/v1/battle_log.pb.h"
+
+namespace gunbai::reference {
+
+// The kinds of situation, each a weighting of the same game generator:
+// "fire" (firing, stand loss, leader loss), "morale" (charges, leader
+// deaths, routs, interpenetration, rallies, every modifier), "melee"
+// (charges and melee rounds over several turns).
+const std::vector<std::string>& SituationKinds();
+
+struct Situation {
+  std::string kind;
+  std::uint64_t seed = 0;
+  gunbai::v1::BattleLog log;
+  // Pending readings (pending.h) whose effect this log relies on: tag ->
+  // seq of the first event that relies on it (findings before it are not
+  // explained by it).
+  std::map<std::string, std::uint64_t> pending_tags;
+  // Model workings, one line per claimed event ("seq 7: ..."), for the
+  // reproducer files.
+  std::vector<std::string> workings;
+};
+
+// Builds situation `seed` of `kind` (one of SituationKinds()).
+Situation MakeSituation(const std::string& kind, std::uint64_t seed);
+
+// Renders a situation as a commented text-format battle log.
+std::string SituationText(const Situation& s);
+
+}  // namespace gunbai::reference
+
+#endif  // GUNBAI_TESTS_REFERENCE_SITUATION_H_
