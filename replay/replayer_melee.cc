@@ -185,6 +185,12 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   const int rounds_before = pairing.round - 1;
   rules::daimyo::ApplyMeleeRound(rules_, state_, pairing, hits, stands_lost);
   RecordPairing(round, pairing, outcome, rounds_before + 1);
+  // A side that lost its last stand is off the table at once (reading 4):
+  // its melees end, and an opponent with no other contact is free now, not
+  // only at the end of the turn.
+  for (const rules::daimyo::MeleeSideInput& side : pairing.sides) {
+    if (state_.units[side.unit].removed) LeaveMelee(side.unit);
+  }
 }
 
 void Replayer::WriteBranchMeleeClaims(
