@@ -5,13 +5,21 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "google/protobuf/text_format.h"
+#include "replay/audit.h"
+#include "replay/coverage.h"
 #include "replay/generator/game_generator.h"
+#include "replay/ruleset_loader.h"
+#include "rules/engine.h"
+#include "rules/rule_docs.h"
 #include "service/cli.h"
 #include "service/report_format.h"
 
@@ -55,6 +63,11 @@ Options:
   --faults K       plant K faults (default 0)
   --format=F       the log's format: text (protobuf text format, what
                    `gunbai audit` reads; default), json or binary
+  --coverage N     instead of writing a game: generate N games (the seed
+                   and the next ones), audit each, and print how often
+                   every rule id documented for Daimyo was exercised (by
+                   a finding or a term of an outcome's trace), and the ids
+                   no game exercised
   --manifest FILE  write the manifest of planted faults to FILE; without
                    it, a game with faults writes its manifest to stderr
   -o FILE          write the log to FILE instead of stdout
@@ -72,8 +85,9 @@ Exit codes:
 )";
 
 // The options, each taking a value ("o" is -o FILE).
-constexpr absl::string_view kOptions[] = {
-    "seed", "turns", "events", "units", "faults", "format", "manifest", "o"};
+constexpr absl::string_view kOptions[] = {"seed",   "turns",    "events",
+                                          "units",  "faults",   "format",
+                                          "manifest", "o", "coverage"};
 
 struct GenerateFlags {
   generate::GeneratorOptions options;
@@ -81,6 +95,8 @@ struct GenerateFlags {
   std::string manifest_path;
   std::string output_path;
   bool help = false;
+  // --coverage N: games to generate and audit for the coverage report.
+  int coverage_games = 0;
 };
 
 // Parses a count in [lo, hi] into `value`; returns an error message, empty
@@ -128,6 +144,9 @@ std::string ApplyFlag(const std::string& name, const std::string& value,
   if (name == "o") {
     f.output_path = value;
     return "";
+  }
+  if (name == "coverage") {
+    return ParseCount(name, value, 1, 1000000, f.coverage_games);
   }
   return absl::StrCat("unknown option --", name);
 }
@@ -211,6 +230,57 @@ bool WriteFile(const std::string& path, const std::string& bytes) {
 
 }  // namespace
 
+// Generates `flags.coverage_games` games from the seed on, audits each with
+// every outcome recorded, and prints how often each rule id documented for
+// Daimyo was exercised; the ids never exercised are listed last.
+int RunCoverage(const GenerateFlags& flags, std::ostream& out,
+                std::ostream& err) {
+  auto ruleset = replay::BuiltinDaimyoRuleset();
+  if (!ruleset.ok()) {
+    err << "gunbai generate: " << ruleset.status().message() << "\n";
+    return kExitBadInput;
+  }
+  replay::RuleCoverage coverage;
+  replay::AuditOptions audit_options;
+  audit_options.record_outcomes = true;
+  generate::GeneratorOptions options = flags.options;
+  for (int g = 0; g < flags.coverage_games; ++g) {
+    options.seed = flags.options.seed + static_cast<std::uint64_t>(g);
+    const generate::GeneratedGame game = generate::GenerateGame(options);
+    auto report = replay::AuditLog(game.log, *ruleset, audit_options);
+    if (!report.ok()) {
+      err << "gunbai generate: seed " << options.seed << ": "
+          << report.status().message() << "\n";
+      return kExitBadInput;
+    }
+    coverage.Add(*report);
+  }
+  out << "Rule coverage of " << flags.coverage_games << " generated game"
+      << (flags.coverage_games == 1 ? "" : "s") << " (" << Command(flags)
+      << " and the next seeds): times each documented rule id was exercised\n"
+      << "(named by a finding or by a term of an outcome's trace)\n\n";
+  int documented = 0;
+  std::vector<std::string> never;
+  for (const rules::RulesDoc& doc : rules::RulesDocs()) {
+    if (doc.ruleset != "daimyo" && !doc.ruleset.empty()) continue;
+    for (const rules::DocumentedRule& rule : rules::DocumentedRules(doc)) {
+      ++documented;
+      const std::int64_t n = coverage.CountOf(rule.id);
+      out << absl::StrFormat("  %10d  %s\n", n, rule.id);
+      if (n == 0) never.push_back(rule.id);
+    }
+  }
+  out << "\n" << documented - static_cast<int>(never.size()) << " of "
+      << documented << " documented rule ids exercised";
+  if (never.empty()) {
+    out << ".\n";
+  } else {
+    out << "; never exercised (" << never.size()
+        << "): " << absl::StrJoin(never, ", ") << "\n";
+  }
+  return kExitClean;
+}
+
 int RunGenerateCli(const std::vector<std::string>& args, std::ostream& out,
                    std::ostream& err) {
   GenerateFlags flags;
@@ -224,6 +294,7 @@ int RunGenerateCli(const std::vector<std::string>& args, std::ostream& out,
     out << kUsage;
     return kExitClean;
   }
+  if (flags.coverage_games > 0) return RunCoverage(flags, out, err);
   const generate::GeneratedGame game = generate::GenerateGame(flags.options);
   const std::string log = Render(game.log, flags);
   const std::string manifest = generate::ManifestJsonLines(game.faults);
