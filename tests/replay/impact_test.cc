@@ -131,6 +131,29 @@ TEST(ImpactTest, AnEventImpossibleInTheCorrectedBranchEndsTheComparison) {
   EXPECT_EQ(impact.final_differences(0).subject(), "blue-yumi");
 }
 
+// Turn 2 after kDisputedVolley (and its turn_end at seq 5): red-teppo fires
+// again at blue-yumi, and the turn ends with no morale test.
+constexpr char kSecondTurn[] = R"pb(
+  events { seq: 5 turn: 1 turn_end {} }
+  events { seq: 6 turn: 2 turn_start { initiative_clan: "red" } }
+  events { seq: 7 turn: 2 clan: "red" activation {} }
+  events {
+    seq: 8
+    turn: 2
+    clan: "red"
+    firing {
+      unit: "red-teppo"
+      target: "blue-yumi"
+      stands_firing: 2
+      dice: [ 6, 1, 6, 1 ]
+      facts { range: RANGE_BAND_EFFECTIVE }
+      claimed_hits: 2
+      claimed_stands_lost: 0
+    }
+  }
+  events { seq: 9 turn: 2 turn_end {} }
+)pb";
+
 // Regression (issue 10): after the corrected event the branch follows the
 // computed outcome of later events, carried hits included, instead of their
 // claims. Turn 2: red-teppo (first volley spent, effective +1) fires 2
@@ -141,26 +164,7 @@ TEST(ImpactTest, AnEventImpossibleInTheCorrectedBranchEndsTheComparison) {
 // reason-1 test at the end of turn 2 that the log lacks: seq 9 is
 // impossible in the corrected branch, which ends the comparison there.
 TEST(ImpactTest, LaterStandLossesFollowCarriedHitsInTheBranch) {
-  const auto log = LogWithEvents(std::string(kDisputedVolley) + R"pb(
-    events { seq: 5 turn: 1 turn_end {} }
-    events { seq: 6 turn: 2 turn_start { initiative_clan: "red" } }
-    events { seq: 7 turn: 2 clan: "red" activation {} }
-    events {
-      seq: 8
-      turn: 2
-      clan: "red"
-      firing {
-        unit: "red-teppo"
-        target: "blue-yumi"
-        stands_firing: 2
-        dice: [ 6, 1, 6, 1 ]
-        facts { range: RANGE_BAND_EFFECTIVE }
-        claimed_hits: 2
-        claimed_stands_lost: 0
-      }
-    }
-    events { seq: 9 turn: 2 turn_end {} }
-  )pb");
+  const auto log = LogWithEvents(std::string(kDisputedVolley) + kSecondTurn);
   const v1::AuditReport report = AuditWithImpact(log);
   ASSERT_EQ(report.impacts_size(), 1);
   const v1::DisputeImpact& impact = report.impacts(0);
@@ -180,26 +184,7 @@ TEST(ImpactTest, LaterStandLossesFollowCarriedHitsInTheBranch) {
 // are the computed ones (1 hit, no stand; then 2 hits, 1 stand), it is cut
 // before seq 9, and it audits with no dispute or violation.
 TEST(ImpactTest, TheBranchWrittenOutAuditsClean) {
-  const auto log = LogWithEvents(std::string(kDisputedVolley) + R"pb(
-    events { seq: 5 turn: 1 turn_end {} }
-    events { seq: 6 turn: 2 turn_start { initiative_clan: "red" } }
-    events { seq: 7 turn: 2 clan: "red" activation {} }
-    events {
-      seq: 8
-      turn: 2
-      clan: "red"
-      firing {
-        unit: "red-teppo"
-        target: "blue-yumi"
-        stands_firing: 2
-        dice: [ 6, 1, 6, 1 ]
-        facts { range: RANGE_BAND_EFFECTIVE }
-        claimed_hits: 2
-        claimed_stands_lost: 0
-      }
-    }
-    events { seq: 9 turn: 2 turn_end {} }
-  )pb");
+  const auto log = LogWithEvents(std::string(kDisputedVolley) + kSecondTurn);
   auto ruleset = replay::BuiltinDaimyoRuleset();
   ASSERT_TRUE(ruleset.ok());
   auto report = replay::AuditLog(log, *ruleset);
