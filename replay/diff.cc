@@ -236,13 +236,16 @@ void CutAtParting(const v1::Finding& parting, v1::LogDiff& diff) {
 }  // namespace
 
 v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
-                              const DiffRulesets& rulesets) {
+                              const DiffRulesets& rulesets,
+                              v1::BattleLog* branch_log) {
   auto old_report = AuditSide(log, rulesets.old_ruleset, rulesets.builtin,
                               Recording(true));
   absl::StatusOr<v1::AuditReport> new_report;
+  google::protobuf::RepeatedPtrField<v1::Event> branch_events;
   if (old_report.ok()) {
-    new_report = AuditSide(log, rulesets.new_ruleset, rulesets.builtin,
-                           BranchOf(*old_report));
+    AuditOptions branch = BranchOf(*old_report);
+    if (branch_log != nullptr) branch.branch_events = &branch_events;
+    new_report = AuditSide(log, rulesets.new_ruleset, rulesets.builtin, branch);
   }
   if (!old_report.ok() || !new_report.ok()) {
     const absl::Status& s =
@@ -260,6 +263,24 @@ v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
   if (const v1::Finding* parting = FirstNewViolation(*old_report, *new_report)) {
     CutAtParting(*parting, diff);
     CountChangedEvents(diff);
+  }
+  if (branch_log != nullptr) {
+    *branch_log->mutable_header() = log.header();
+    branch_log->mutable_header()->set_game_id(
+        absl::StrCat(log.header().game_id(), "-under-new-ruleset"));
+    *branch_log->mutable_header()->mutable_ruleset() = v1::RulesetRef();
+    branch_log->mutable_header()->mutable_ruleset()->set_name(
+        new_report->ruleset().name());
+    branch_log->mutable_header()->mutable_ruleset()->set_version(
+        new_report->ruleset().version());
+    *branch_log->mutable_order_of_battle() = log.order_of_battle();
+    *branch_log->mutable_terrain() = log.terrain();
+    for (v1::Event& event : branch_events) {
+      if (diff.has_parted_at_seq() && event.seq() >= diff.parted_at_seq()) {
+        break;
+      }
+      *branch_log->add_events() = std::move(event);
+    }
   }
   return diff;
 }

@@ -56,9 +56,16 @@ struct DiffRulesets {
 // Audits `log` under both sides of `rulesets`, outcomes recorded, and
 // returns DiffReports of the two. A log that cannot be replayed (unusable
 // order of battle, a ruleset of another name) gives status FAILED.
-gunbai::v1::LogDiff DiffUnderRulesets(absl::string_view name,
-                                      const gunbai::v1::BattleLog& log,
-                                      const DiffRulesets& rulesets);
+//
+// When `branch_log` is not null it receives the new side's game written out
+// as a log (gunbai diff --branch-out): its claims the outcomes the new
+// ruleset worked out, its header naming the new ruleset, cut before the
+// event where the two games part; auditing it under the new ruleset finds
+// no dispute of the new side's own.
+gunbai::v1::LogDiff DiffUnderRulesets(
+    absl::string_view name, const gunbai::v1::BattleLog& log,
+    const DiffRulesets& rulesets,
+    gunbai::v1::BattleLog* branch_log = nullptr);
 
 // Audits `log` under the new side of `rulesets` (outcomes recorded only when
 // `baseline` has some) and returns DiffReports(baseline, audit), with

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <iostream>
 #include <map>
@@ -25,6 +26,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
+#include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
@@ -93,6 +95,11 @@ Options:
                       keeps (named game:ID, after the files); needs the
                       umpire's credential, --token-file=F or GUNBAI_TOKEN
   --tls-ca=F          talk TLS to a gunbaid started with --tls-cert
+  --branch-out=DIR    with two rulesets, locally: write each log as its game
+                      would have gone under the new ruleset to
+                      DIR/NNNNNN-GAME_ID-under-new-ruleset.textproto (claims
+                      worked out by the new ruleset, cut before the event
+                      where the two games part)
 
 Examples:
   # A house rule: copy the built-in ruleset, change a table, see what moves.
@@ -148,6 +155,7 @@ struct DiffOptions {
   std::string server;
   std::string token_file;
   std::string tls_ca;
+  std::string branch_out;
   std::string format = "text";
   int jobs = 0;
   bool stored_games = false;
@@ -191,6 +199,8 @@ std::string ParseDiffArgs(const std::vector<std::string>& args,
       o.token_file = value;
     } else if (name == "tls-ca") {
       o.tls_ca = value;
+    } else if (name == "branch-out") {
+      o.branch_out = value;
     } else if (name == "format" && (value == "text" || value == "json")) {
       o.format = value;
     } else if (name == "jobs") {
@@ -214,6 +224,10 @@ std::string CheckDiffOptions(const DiffOptions& o) {
   if (!baseline_mode && o.old_ruleset.empty() && o.new_ruleset.empty()) {
     return "say what to compare: --new-ruleset=FILE (and --old-ruleset), or "
            "--baseline=SAVED_REPORTS";
+  }
+  if (!o.branch_out.empty() && (baseline_mode || !o.server.empty())) {
+    return "--branch-out writes the games replayed under the new ruleset "
+           "here: it needs two rulesets and no --server";
   }
   if (o.stored_games && o.server.empty()) {
     return "--stored-games reads the games of a gunbaid: give --server too";
@@ -844,8 +858,25 @@ class OrderedCollector {
 
 // ---- Local replays ----
 
+// Writes `branch`, the log at `position` of the corpus as it would have gone
+// under the new ruleset, to DIR/NNNNNN-GAME_ID.textproto. Returns false
+// when it cannot.
+bool WriteBranchLog(const std::string& dir, std::size_t position,
+                    const v1::BattleLog& branch) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(branch, &text);
+  const std::string file = absl::StrFormat("%06d-%s.textproto", position,
+                                           branch.header().game_id());
+  std::ofstream out(std::filesystem::path(dir) / file,
+                    std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  return static_cast<bool>(out);
+}
+
 void RunLocally(const std::vector<CorpusEntry>& corpus, const Sides& sides,
-                int jobs, OrderedCollector& collector) {
+                int jobs, const std::string& branch_out,
+                OrderedCollector& collector) {
   ParallelFor(corpus.size(), jobs, [&](std::size_t i) {
     collector.WaitForRoom(i);
     const CorpusEntry& entry = corpus[i];
@@ -855,8 +886,17 @@ void RunLocally(const std::vector<CorpusEntry>& corpus, const Sides& sides,
     } else if (sides.baseline_mode) {
       collector.Deliver(i, DiffWithBaseline(entry.name, *log, sides));
     } else {
-      collector.Deliver(
-          i, replay::DiffUnderRulesets(entry.name, *log, sides.rulesets()));
+      v1::BattleLog branch;
+      v1::LogDiff diff = replay::DiffUnderRulesets(
+          entry.name, *log, sides.rulesets(),
+          branch_out.empty() ? nullptr : &branch);
+      if (!branch_out.empty() && diff.status() != v1::LOG_DIFF_STATUS_FAILED &&
+          !WriteBranchLog(branch_out, i, branch)) {
+        diff = replay::FailedLogDiff(
+            entry.name, absl::InvalidArgumentError(absl::StrCat(
+                            "--branch-out: cannot write into ", branch_out)));
+      }
+      collector.Deliver(i, std::move(diff));
     }
     return true;
   });
@@ -1238,7 +1278,11 @@ int RunDiffCli(const std::vector<std::string>& args, std::ostream& out,
                                  &out == &std::cout && isatty(STDOUT_FILENO));
   printer.Begin(sides);
   if (channel == nullptr) {
-    RunLocally(corpus, sides, o.jobs, collector);
+    if (!o.branch_out.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(o.branch_out, ec);
+    }
+    RunLocally(corpus, sides, o.jobs, o.branch_out, collector);
   } else {
     absl::Status s =
         RunThroughServer(o, channel, corpus, sides, games.get(), collector);
