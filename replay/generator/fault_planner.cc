@@ -59,10 +59,11 @@ bool FaultPlanner::Take(FaultKind kind, int now) {
   return false;
 }
 
-int FaultPlanner::TakeAll() {
-  const int n = pending();
+std::vector<FaultKind> FaultPlanner::TakeAll() {
+  std::vector<FaultKind> kinds;
+  for (const Pending& p : pending_) kinds.push_back(p.kind);
   pending_.clear();
-  return n;
+  return kinds;
 }
 
 }  // namespace gunbai::generate::internal

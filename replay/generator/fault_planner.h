@@ -34,9 +34,10 @@ class FaultPlanner {
   // Returns how many faults are still to plant.
   int pending() const { return static_cast<int>(pending_.size()); }
 
-  // Takes every fault still to plant, whatever its kind or time; the caller
-  // plants what it can in their place.
-  int TakeAll();
+  // Takes every fault still to plant, whatever its kind or time, and
+  // returns their kinds in plan order; the caller plants what it can in
+  // their place and says so in the manifest.
+  std::vector<FaultKind> TakeAll();
 
  private:
   struct Pending {

@@ -118,7 +118,11 @@ std::string ManifestJsonLines(const std::vector<PlantedFault>& faults) {
         ", \"severity\": ", JsonString(v1::Severity_Name(f.severity)),
         ", \"kind\": ", JsonString(FaultSpecOf(f.kind).name),
         ", \"subject\": ", JsonString(f.subject),
-        ", \"description\": ", JsonString(f.description), "}\n");
+        ", \"description\": ", JsonString(f.description));
+    if (!f.in_place_of.empty()) {
+      absl::StrAppend(&out, ", \"in_place_of\": ", JsonString(f.in_place_of));
+    }
+    absl::StrAppend(&out, "}\n");
   }
   return out;
 }

@@ -2,7 +2,11 @@
 // `gunbai generate`: two clans ("oda" and "takeda") move, fire, charge,
 // fight melees (with duels between their daimyo), push back, rout, follow up
 // and pursue, and take every morale test their losses owe, with rallies and
-// frenzy. Every claimed outcome is computed by the rules engine on the state
+// frenzy. The facts a tape measure would give (cover, buildings, column or
+// flank, woods, uphill and obstacles, routers and leaders near) are declared
+// now and then, and every game plays to a victory by points
+// (header.scenario.victory), its game_end claiming the winner when there is
+// one. Every claimed outcome is computed by the rules engine on the state
 // the replayer holds as the log is written, so a clean game audits with no
 // finding at all (no violation, dispute, warning or unverifiable).
 //
@@ -40,10 +44,13 @@ struct GeneratorOptions {
   int target_events = 2000;
   // Units per clan; at least 1. The first unit of each clan is missile
   // ashigaru with the clan's General attached; it never fights a melee, so
-  // that every clan keeps a unit on the table. Every third unit is samurai
-  // (foot with pole arms or mounted with lances), the third one with the
-  // clan's Daimyo attached; the others are ashigaru with bows, arquebuses
-  // or long spears.
+  // that every clan keeps a unit on the table. The others take in turn,
+  // from a place the seed sets, the troop kinds: missile Ashigaru (bows or
+  // arquebuses, some holding a building), long-spear Ashigaru, Samurai
+  // (foot with pole arms, mounted with lances, some mounted archers), Ronin
+  // with swords, Warrior Monks, Peasants with no weapon, Hatamoto and a
+  // headquarters; every quality and armour turns up, and some units start
+  // in column. The third unit has the clan's Daimyo attached.
   int units_per_clan = 8;
   // Faults to plant; 0 for a clean game.
   int faults = 0;
@@ -94,6 +101,10 @@ struct PlantedFault {
   std::string subject;
   // What was planted, for people.
   std::string description;
+  // The name of the kind the plan drew, when this fault was planted in its
+  // place because that kind found no chance in the game (see GenerateGame);
+  // empty when planted as drawn.
+  std::string in_place_of;
 };
 
 struct GeneratedGame {
@@ -105,9 +116,12 @@ struct GeneratedGame {
 // Plays a game with `options` and returns its log and the manifest of the
 // faults planted in it. With `turns` set the log holds exactly that many
 // whole turns and game_end; otherwise exactly `target_events` events (the
-// last turns then only move, so that the count comes out exact). A fault
-// that finds no chance to be planted as drawn is planted as a result move
-// nothing owes; fewer faults than asked are planted only when the game is
+// last turns then only move, so that the count comes out exact). The kinds
+// of the faults go round the catalogue in an order the seed shuffles, so
+// that over many games each kind is planted about as often as the others.
+// A fault that finds no chance to be planted as drawn is planted as a result
+// move nothing owes, and its manifest entry says so (in_place_of); fewer
+// faults than asked are planted only when the game is
 // too small to hold them (a game sized by events with no room left, or no
 // unit free to make that move). Aborts the process if the built-in Daimyo
 // ruleset does not load (a broken build).
@@ -118,7 +132,8 @@ GeneratedGame GenerateGame(const GeneratorOptions& options);
 gunbai::v1::BattleLog GenerateLog(const GeneratorOptions& options);
 
 // Returns the manifest as JSON lines, one fault a line: {"seq", "rule_id",
-// "severity", "kind", "subject", "description"}.
+// "severity", "kind", "subject", "description"}, and "in_place_of" when the
+// fault stands in for a kind that found no chance.
 std::string ManifestJsonLines(const std::vector<PlantedFault>& faults);
 
 // Returns the deterministic binary serialization of `log` (map order fixed),

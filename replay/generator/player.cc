@@ -11,7 +11,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "replay/proto_mapping.h"
 #include "rules/daimyo/morale.h"
+#include "rules/victory.h"
 
 namespace gunbai::generate::internal {
 
@@ -33,6 +35,33 @@ constexpr int kDaimyoUnit = 3;  // The unit number the Daimyo leads.
 int FaultWindowEnd(const GeneratorOptions& options) {
   if (options.turns > 0) return (options.turns + 1) / 2;
   return std::max(options.target_events, kMinEvents) / 3;
+}
+
+// The victory by points of every game (Samurai Knight Fever's rule, which
+// a Daimyo game may agree to): what a routed or eliminated unit yields, and
+// the total to win, which grows with the armies.
+constexpr std::pair<v1::TroopType, int> kUnitPoints[] = {
+    {v1::TROOP_TYPE_ASHIGARU, 1},     {v1::TROOP_TYPE_PEASANT, 1},
+    {v1::TROOP_TYPE_SAMURAI, 2},      {v1::TROOP_TYPE_RONIN, 2},
+    {v1::TROOP_TYPE_WARRIOR_MONK, 2}, {v1::TROOP_TYPE_HATAMOTO, 3},
+    {v1::TROOP_TYPE_HEADQUARTERS, 3},
+};
+constexpr int kMinPointsToWin = 3;
+
+// Returns the victory settings of the log's scenario, as the audit scores
+// them.
+rules::VictorySettings VictorySettingsOf(const v1::BattleLog& log) {
+  const v1::VictoryConditions& victory = log.header().scenario().victory();
+  rules::VictorySettings settings;
+  settings.points_to_win = static_cast<int>(victory.points_to_win());
+  for (const v1::UnitPoints& entry : victory.unit_points()) {
+    const auto type = replay::TroopTypeFromProto(entry.troop_type());
+    if (type.ok()) {
+      settings.unit_points[static_cast<int>(*type)] =
+          static_cast<int>(entry.points());
+    }
+  }
+  return settings;
 }
 
 [[noreturn]] void Die(absl::string_view what) {
@@ -197,6 +226,8 @@ GeneratedGame GamePlayer::Play() && {
   has_drawn_dice_.assign(plans_.size(), false);
   drawn_dice_.assign(plans_.size(), {0, 0});
   leader_roll_skipped_.assign(state().leaders.size(), false);
+  victory_ =
+      std::make_unique<rules::VictoryTracker>(VictorySettingsOf(log_), state());
   if (sized_by_events()) {
     while (FullTurnFits()) PlayTurn(TurnKind::kFull);
     PlayTurn(TurnKind::kClosing);
@@ -204,7 +235,10 @@ GeneratedGame GamePlayer::Play() && {
     while (static_cast<int>(turn_) < options_.turns) PlayTurn(TurnKind::kFull);
   }
   v1::Event end;
-  end.mutable_game_end();
+  v1::GameEnd* game_end = end.mutable_game_end();
+  if (victory_->winner() >= 0) {
+    game_end->set_claimed_winner(ClanId(victory_->winner()));
+  }
   Emit(end);
   std::sort(faults_.begin(), faults_.end(),
             [](const PlantedFault& a, const PlantedFault& b) {
@@ -215,11 +249,24 @@ GeneratedGame GamePlayer::Play() && {
 
 void GamePlayer::BuildHeader() {
   v1::Header* header = log_.mutable_header();
-  header->set_game_id(absl::StrCat("generated-", options_.seed));
+  // A game with planted faults is another game than the clean one.
+  header->set_game_id(options_.faults > 0
+                          ? absl::StrCat("generated-", options_.seed,
+                                         "-faults-", options_.faults)
+                          : absl::StrCat("generated-", options_.seed));
   header->mutable_ruleset()->set_name(rules_.name);
   header->mutable_ruleset()->set_version(rules_.version);
   header->set_event("gunbai generate");
   header->set_date("1575-06-28");
+  v1::VictoryConditions* victory =
+      header->mutable_scenario()->mutable_victory();
+  victory->set_points_to_win(
+      static_cast<uint32_t>(std::max(kMinPointsToWin, units_per_clan_)));
+  for (const auto& [troop_type, points] : kUnitPoints) {
+    v1::UnitPoints* entry = victory->add_unit_points();
+    entry->set_troop_type(troop_type);
+    entry->set_points(static_cast<uint32_t>(points));
+  }
   for (int c = 0; c < kClans; ++c) {
     v1::Clan* clan = header->add_clans();
     clan->set_id(std::string(kClanIds[c]));
@@ -228,25 +275,67 @@ void GamePlayer::BuildHeader() {
   }
 }
 
+namespace {
+
+// The troop kinds of the armies, one function each (AddUnitOfKind).
+enum class TroopKind {
+  kMissileAshigaru,
+  kSpearAshigaru,
+  kSamurai,
+  kRonin,
+  kWarriorMonks,
+  kPeasants,
+  kHatamoto,
+  kHeadquarters,
+};
+constexpr int kTroopKinds = 8;
+
+}  // namespace
+
+// Unit 1 of each clan is missile Ashigaru with the General; the others
+// take the troop kinds in turn, from a place the seed and the clan set, so
+// that every kind turns up across a few games even with small armies.
 void GamePlayer::BuildOrderOfBattle() {
   v1::OrderOfBattle* oob = log_.mutable_order_of_battle();
   for (int c = 0; c < kClans; ++c) {
+    const int offset = static_cast<int>(options_.seed % kTroopKinds) + 3 * c;
     for (int n = 1; n <= units_per_clan_; ++n) {
       v1::Unit* unit = oob->add_units();
       unit->set_id(absl::StrCat(kClanIds[c], "-", n));
       unit->set_clan(std::string(kClanIds[c]));
-      if (n % 3 == 0) {
-        AddSamuraiUnit(c, n, *unit);
-      } else if (n > 1 && Chance(25)) {
-        AddSpearUnit(c, n, *unit);
-      } else {
-        AddMissileUnit(c, n, *unit);
-      }
+      const TroopKind kind =
+          n == 1 ? TroopKind::kMissileAshigaru
+                 : static_cast<TroopKind>((n - 2 + offset) % kTroopKinds);
+      AddUnitOfKind(c, n, static_cast<int>(kind), *unit);
     }
-    AddLeader(c, v1::LEADER_KIND_GENERAL, 1);
+    // The General stays with unit 1, or now and then leads unit 2 into
+    // the fighting (his +2 in melee, his duels and his death).
+    AddLeader(c, v1::LEADER_KIND_GENERAL,
+              units_per_clan_ >= 2 && Chance(40) ? 2 : 1);
     if (units_per_clan_ >= kDaimyoUnit) {
       AddLeader(c, v1::LEADER_KIND_DAIMYO, kDaimyoUnit);
     }
+  }
+}
+
+void GamePlayer::AddUnitOfKind(int clan, int n, int kind, v1::Unit& unit) {
+  switch (static_cast<TroopKind>(kind)) {
+    case TroopKind::kMissileAshigaru:
+      return AddMissileUnit(clan, n, unit);
+    case TroopKind::kSpearAshigaru:
+      return AddSpearUnit(clan, n, unit);
+    case TroopKind::kSamurai:
+      return AddSamuraiUnit(clan, n, unit);
+    case TroopKind::kRonin:
+      return AddRoninUnit(clan, n, unit);
+    case TroopKind::kWarriorMonks:
+      return AddMonkUnit(clan, n, unit);
+    case TroopKind::kPeasants:
+      return AddPeasantUnit(clan, n, unit);
+    case TroopKind::kHatamoto:
+      return AddHatamotoUnit(clan, n, unit);
+    case TroopKind::kHeadquarters:
+      return AddHeadquartersUnit(clan, n, unit);
   }
 }
 
@@ -264,6 +353,26 @@ void GamePlayer::AddLeader(int clan, v1::LeaderKind kind, int unit_number) {
   leader->set_attached_unit(absl::StrCat(kClanIds[clan], "-", unit_number));
 }
 
+// Sets what every unit has and records its plan: `width` stands a rank in
+// line; now and then a melee unit starts in column (two stands a rank).
+void GamePlayer::FinishUnit(int clan, int n, int stands, int width,
+                            v1::Unit& unit) {
+  const bool missile = unit.missile_weapon() != v1::MISSILE_WEAPON_NONE;
+  unit.set_stands(static_cast<uint32_t>(stands));
+  unit.set_stands_per_rank(static_cast<uint32_t>(width));
+  if (unit.formation() == v1::FORMATION_UNSPECIFIED) {
+    const bool column = !missile && width > 2 && Chance(10);
+    unit.set_formation(column ? v1::FORMATION_COLUMN : v1::FORMATION_LINE);
+    if (column) unit.set_stands_per_rank(2);
+  }
+  if (unit.starting_order() == v1::ORDER_UNSPECIFIED) {
+    unit.set_starting_order(Chance(5) ? v1::ORDER_DISORDERED : v1::ORDER_GOOD);
+  }
+  plans_.push_back({clan, missile, /*keeps_table=*/n == 1, width});
+}
+
+// Missile Ashigaru, now and then holding a building (at most 2 stands fire
+// from it).
 void GamePlayer::AddMissileUnit(int clan, int n, v1::Unit& unit) {
   const bool arquebus = Chance(60);
   unit.set_name(absl::StrCat(kClanNames[clan],
@@ -278,12 +387,10 @@ void GamePlayer::AddMissileUnit(int clan, int n, v1::Unit& unit) {
   unit.set_melee_weapon(v1::MELEE_WEAPON_IMPROVISED);
   unit.set_missile_weapon(arquebus ? v1::MISSILE_WEAPON_ARQUEBUS
                                    : v1::MISSILE_WEAPON_BOW);
-  unit.set_stands(static_cast<uint32_t>(Uniform(4, 8)));
-  const int width = Uniform(3, 4);
-  unit.set_stands_per_rank(static_cast<uint32_t>(width));
-  unit.set_formation(v1::FORMATION_LINE);
+  if (Chance(15)) unit.set_formation(v1::FORMATION_BUILDING);
   unit.set_starting_order(Chance(10) ? v1::ORDER_DISORDERED : v1::ORDER_GOOD);
-  plans_.push_back({clan, /*missile=*/true, /*keeps_table=*/n == 1, width});
+  const int stands = Uniform(4, 8);
+  FinishUnit(clan, n, stands, Uniform(3, 4), unit);
 }
 
 void GamePlayer::AddSpearUnit(int clan, int n, v1::Unit& unit) {
@@ -294,14 +401,12 @@ void GamePlayer::AddSpearUnit(int clan, int n, v1::Unit& unit) {
   unit.set_armour(v1::ARMOUR_LIGHT);
   unit.set_melee_weapon(v1::MELEE_WEAPON_LONG_SPEAR);
   unit.set_missile_weapon(v1::MISSILE_WEAPON_NONE);
-  unit.set_stands(static_cast<uint32_t>(Uniform(6, 8)));
-  const int width = 4;
-  unit.set_stands_per_rank(static_cast<uint32_t>(width));
-  unit.set_formation(v1::FORMATION_LINE);
-  unit.set_starting_order(v1::ORDER_GOOD);
-  plans_.push_back({clan, /*missile=*/false, /*keeps_table=*/false, width});
+  const int stands = Uniform(6, 8);
+  FinishUnit(clan, n, stands, 4, unit);
 }
 
+// Samurai: foot with pole arms, or mounted with lances, some of them
+// mounted archers.
 void GamePlayer::AddSamuraiUnit(int clan, int n, v1::Unit& unit) {
   const bool mounted = Chance(50);
   unit.set_name(absl::StrCat(kClanNames[clan],
@@ -312,13 +417,76 @@ void GamePlayer::AddSamuraiUnit(int clan, int n, v1::Unit& unit) {
   unit.set_armour(Chance(50) ? v1::ARMOUR_HEAVY : v1::ARMOUR_MEDIUM);
   unit.set_melee_weapon(mounted ? v1::MELEE_WEAPON_LANCE
                                 : v1::MELEE_WEAPON_POLE_ARM);
+  unit.set_missile_weapon(mounted && Chance(30) ? v1::MISSILE_WEAPON_BOW
+                                                : v1::MISSILE_WEAPON_NONE);
+  const int stands = Uniform(4, 6);
+  FinishUnit(clan, n, stands, Uniform(2, 4), unit);
+}
+
+void GamePlayer::AddRoninUnit(int clan, int n, v1::Unit& unit) {
+  unit.set_name(absl::StrCat(kClanNames[clan], " Ronin ", n));
+  unit.set_troop_type(v1::TROOP_TYPE_RONIN);
+  unit.set_mobility(v1::MOBILITY_FOOT);
+  unit.set_quality(Chance(50) ? v1::QUALITY_VETERAN : v1::QUALITY_SEASONED);
+  unit.set_armour(Chance(50) ? v1::ARMOUR_MEDIUM : v1::ARMOUR_LIGHT);
+  unit.set_melee_weapon(v1::MELEE_WEAPON_SWORD);
   unit.set_missile_weapon(v1::MISSILE_WEAPON_NONE);
-  unit.set_stands(static_cast<uint32_t>(Uniform(4, 6)));
-  const int width = Uniform(2, 4);
-  unit.set_stands_per_rank(static_cast<uint32_t>(width));
+  const int stands = Uniform(4, 6);
+  FinishUnit(clan, n, stands, Uniform(2, 3), unit);
+}
+
+void GamePlayer::AddMonkUnit(int clan, int n, v1::Unit& unit) {
+  unit.set_name(absl::StrCat(kClanNames[clan], " Sohei ", n));
+  unit.set_troop_type(v1::TROOP_TYPE_WARRIOR_MONK);
+  unit.set_mobility(v1::MOBILITY_FOOT);
+  unit.set_quality(Chance(50) ? v1::QUALITY_VETERAN : v1::QUALITY_SEASONED);
+  unit.set_armour(Chance(50) ? v1::ARMOUR_LIGHT : v1::ARMOUR_NONE);
+  unit.set_melee_weapon(v1::MELEE_WEAPON_POLE_ARM);
+  unit.set_missile_weapon(v1::MISSILE_WEAPON_NONE);
+  const int stands = Uniform(4, 6);
+  FinishUnit(clan, n, stands, Uniform(2, 3), unit);
+}
+
+void GamePlayer::AddPeasantUnit(int clan, int n, v1::Unit& unit) {
+  unit.set_name(absl::StrCat(kClanNames[clan], " Ikki ", n));
+  unit.set_troop_type(v1::TROOP_TYPE_PEASANT);
+  unit.set_mobility(v1::MOBILITY_FOOT);
+  unit.set_quality(v1::QUALITY_RAW);
+  unit.set_armour(v1::ARMOUR_NONE);
+  unit.set_melee_weapon(v1::MELEE_WEAPON_NONE);
+  unit.set_missile_weapon(v1::MISSILE_WEAPON_NONE);
+  const int stands = Uniform(6, 8);
+  FinishUnit(clan, n, stands, 4, unit);
+}
+
+// Hatamoto, the daimyo's guard: Elite in heavy armour, mounted with lances
+// or on foot with swords.
+void GamePlayer::AddHatamotoUnit(int clan, int n, v1::Unit& unit) {
+  const bool mounted = Chance(50);
+  unit.set_name(absl::StrCat(kClanNames[clan], " Hatamoto ", n));
+  unit.set_troop_type(v1::TROOP_TYPE_HATAMOTO);
+  unit.set_mobility(mounted ? v1::MOBILITY_MOUNTED : v1::MOBILITY_FOOT);
+  unit.set_quality(v1::QUALITY_ELITE);
+  unit.set_armour(v1::ARMOUR_HEAVY);
+  unit.set_melee_weapon(mounted ? v1::MELEE_WEAPON_LANCE
+                                : v1::MELEE_WEAPON_SWORD);
+  unit.set_missile_weapon(v1::MISSILE_WEAPON_NONE);
+  const int stands = Uniform(3, 5);
+  FinishUnit(clan, n, stands, Uniform(2, 3), unit);
+}
+
+// A headquarters: a small unit that fights with improvised weapons; one
+// enemy stand in contact counts against it.
+void GamePlayer::AddHeadquartersUnit(int clan, int n, v1::Unit& unit) {
+  unit.set_name(absl::StrCat(kClanNames[clan], " Honjin ", n));
+  unit.set_troop_type(v1::TROOP_TYPE_HEADQUARTERS);
+  unit.set_mobility(v1::MOBILITY_FOOT);
+  unit.set_quality(Chance(50) ? v1::QUALITY_VETERAN : v1::QUALITY_SEASONED);
+  unit.set_armour(v1::ARMOUR_MEDIUM);
+  unit.set_melee_weapon(v1::MELEE_WEAPON_IMPROVISED);
+  unit.set_missile_weapon(v1::MISSILE_WEAPON_NONE);
   unit.set_formation(v1::FORMATION_LINE);
-  unit.set_starting_order(v1::ORDER_GOOD);
-  plans_.push_back({clan, /*missile=*/false, /*keeps_table=*/false, width});
+  FinishUnit(clan, n, 3, 3, unit);
 }
 
 void GamePlayer::Emit(v1::Event& event) {
@@ -383,6 +551,7 @@ void GamePlayer::EndTurn(TurnKind kind) {
   v1::Event event;
   event.mutable_turn_end();
   Emit(event);
+  victory_->EndOfTurn(state());
   for (std::size_t i : deferred_faults_) faults_[i].seq = seq_;
   deferred_faults_.clear();
   pending_frame_events_ = 0;
@@ -405,7 +574,11 @@ void GamePlayer::MovementPhase(int clan) {
 // Moves `unit` now and then, in the way its state allows; a unit that moves
 // may, as a planted fault, follow it with a result move nothing owes.
 void GamePlayer::MaybeMove(int unit) {
-  if (!Chance(kMovePercent) || !Affordable(1)) return;
+  // A halted unit always moves when a halted-unit-moves fault is due.
+  const bool fault_due =
+      planting_ && state().IsHalted(unit) &&
+      planner_.Due(FaultKind::kHaltedUnitMoves, FaultClock());
+  if (!(fault_due || Chance(kMovePercent)) || !Affordable(1)) return;
   const rules::UnitStatus& s = status(unit);
   if ((s.frenzied && !s.routing) || s.in_melee || s.charging) return;
   Absorb(unit);
@@ -571,21 +744,29 @@ void GamePlayer::HoldNotOwed(int unit, FaultKind as) {
                            "fight"));
 }
 
-// Plants each fault that found no chance to be planted, up to `room` of
-// them, as a result move nothing owes, which any unit that owes nothing can
-// make at any time. Returns how many it planted.
+// Plants each fault that found no chance to be planted as drawn, up to
+// `room` of them, as a result move nothing owes, which any unit that owes
+// nothing can make at any time; the manifest names the kind each stands in
+// for. Returns how many it planted.
 int GamePlayer::PlantLeftoverFaults(int room) {
-  const int leftover = std::min(planner_.TakeAll(), room);
+  const std::vector<FaultKind> leftover = planner_.TakeAll();
   std::vector<int> candidates;
   for (int unit = 0; unit < UnitCount(); ++unit) {
     if (OwesNothing(unit)) candidates.push_back(unit);
   }
   if (candidates.empty()) return 0;
-  for (int i = 0; i < leftover; ++i) {
+  const int planted = std::min(static_cast<int>(leftover.size()), room);
+  for (int i = 0; i < planted; ++i) {
     HoldNotOwed(candidates[Uniform(0, static_cast<int>(candidates.size()) - 1)],
                 FaultKind::kResultMoveNotOwed);
+    if (leftover[i] != FaultKind::kResultMoveNotOwed) {
+      PlantedFault& f = faults_.back();
+      f.in_place_of = std::string(FaultSpecOf(leftover[i]).name);
+      absl::StrAppend(&f.description, ", in place of a ", f.in_place_of,
+                      " fault, which found no chance in this game");
+    }
   }
-  return leftover;
+  return planted;
 }
 
 }  // namespace gunbai::generate::internal

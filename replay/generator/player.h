@@ -24,7 +24,9 @@
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/melee.h"
+#include "rules/daimyo/morale.h"
 #include "rules/types.h"
+#include "rules/victory.h"
 
 namespace gunbai::generate::internal {
 
@@ -85,6 +87,15 @@ class GamePlayer {
     kClosing,  // The last turn of a game sized by events: the melees and
                // charges owed, then moves that make the count exact.
   };
+  // What a melee round owes, as the moves after it need it.
+  struct RoundResult {
+    int winner = -1;  // -1: a draw.
+    int loser = -1;
+    bool loser_routs = false;
+    bool follow = false;           // The winner must follow up or pursue.
+    bool winner_may_halt = false;  // It defends a linear obstacle.
+    bool loser_flanked = false;    // The winner fought its flank or rear.
+  };
   // A charge that reached its target, to be fought in the melee phase.
   struct Pairing {
     int charger = -1;
@@ -128,9 +139,16 @@ class GamePlayer {
   // The game frame (player.cc).
   void BuildHeader();
   void BuildOrderOfBattle();
+  void AddUnitOfKind(int clan, int n, int kind, v1::Unit& unit);
+  void FinishUnit(int clan, int n, int stands, int width, v1::Unit& unit);
   void AddMissileUnit(int clan, int n, v1::Unit& unit);
   void AddSpearUnit(int clan, int n, v1::Unit& unit);
   void AddSamuraiUnit(int clan, int n, v1::Unit& unit);
+  void AddRoninUnit(int clan, int n, v1::Unit& unit);
+  void AddMonkUnit(int clan, int n, v1::Unit& unit);
+  void AddPeasantUnit(int clan, int n, v1::Unit& unit);
+  void AddHatamotoUnit(int clan, int n, v1::Unit& unit);
+  void AddHeadquartersUnit(int clan, int n, v1::Unit& unit);
   void AddLeader(int clan, v1::LeaderKind kind, int unit_number);
   void Emit(v1::Event& event);
   void PlayTurn(TurnKind kind);
@@ -153,7 +171,7 @@ class GamePlayer {
   bool MayFire(int unit) const;
   void FillFacts(v1::FiringFacts& facts);
   bool SurvivesVolley(int target, int stands_firing) const;
-  std::vector<int> Targets(int firer, int stands_firing) const;
+  std::vector<int> Targets(int firer, int stands_firing);
   bool TryFire(int firer, int charger, bool second_volley);
   void PlantFiringFault(v1::Firing& firing, int hits, int target);
   void RollOwedLeaderLosses(int acting_clan);
@@ -172,6 +190,7 @@ class GamePlayer {
   bool ContactMade(const Pairing& p) const;
   void MeleePhase(int clan);
   void FightPairing(int a, int b);
+  int LeaderOf(int unit) const;
   void MaybeChallenge(int a, int b);
   std::array<int, 2> RollMeleeDice(v1::MeleeRound& round,
                                    rules::daimyo::MeleePairing& pairing);
@@ -181,11 +200,12 @@ class GamePlayer {
                            const rules::daimyo::MeleePairing& pairing,
                            std::array<int, 2>& hits);
   void PlantMeleeOutcomeFault(v1::MeleeRound& round);
-  void MakeMeleeResultMoves(int winner, int loser, bool loser_routs,
-                            bool follow);
+  void DeclareMeleeFacts(v1::MeleeRound& round,
+                         rules::daimyo::MeleePairing& pairing);
+  void MakeMeleeResultMoves(const RoundResult& result);
   bool MoveLoser(int loser, bool routs, bool followed_up);
   void MoveWinner(int winner, int loser, bool loser_routs, bool loser_destroyed,
-                  bool may_plant, bool follow);
+                  bool may_plant, bool follow, bool moves_up);
   void AddRoutFacts(int router, v1::ResultMove& move);
   void RemoveDestroyed();
 
@@ -194,7 +214,10 @@ class GamePlayer {
   rules::MoraleResult TakeChargeTests(int unit);
   void TakeEndOfTurnTests();
   rules::MoraleResult TakeMoraleTest(int unit, int reason);
-  void FillMoraleFacts(v1::MoraleTest& test);
+  void FillMoraleFacts(int unit, v1::MoraleTest& test);
+  rules::daimyo::MoraleTestInput MoraleInput(int unit,
+                                             const v1::MoraleTest& test,
+                                             std::vector<int>& friends) const;
   void CarryOutResult(int unit, rules::MoraleResult result, bool was_routing);
   void MakeResultMove(int unit, v1::ResultMoveKind kind);
   void Remove(int unit);
@@ -219,6 +242,8 @@ class GamePlayer {
   v1::BattleLog log_;
   google::protobuf::RepeatedPtrField<v1::Finding> findings_;
   std::unique_ptr<replay::Replayer> replayer_;
+  // The scenario's victory by points, scored as each turn ends.
+  std::unique_ptr<rules::VictoryTracker> victory_;
   std::vector<UnitPlan> plans_;  // Parallel to the order of battle.
   std::uint64_t seq_ = 0;
   std::uint32_t turn_ = 0;

@@ -64,7 +64,10 @@ void GamePlayer::FillFacts(v1::FiringFacts& facts) {
           : Chance(60);
   facts.set_range(effective ? v1::RANGE_BAND_EFFECTIVE : v1::RANGE_BAND_LONG);
   facts.set_target_in_cover(Chance(10));
+  facts.set_target_in_building(Chance(6));
   facts.set_target_in_column_or_flanked(Chance(10));
+  facts.set_firer_in_cover(Chance(15));
+  facts.set_firing_from_building(Chance(5));
 }
 
 // True when `target` keeps more than a few stands after the worst volley of
@@ -77,13 +80,16 @@ bool GamePlayer::SurvivesVolley(int target, int stands_firing) const {
 }
 
 // Returns the enemies `firer` may shoot at with `stands_firing` stands: on
-// the table, not routing, not in melee, and sure to survive the volley.
-std::vector<int> GamePlayer::Targets(int firer, int stands_firing) const {
+// the table, not in melee, now and then routing, and sure to survive the
+// volley.
+std::vector<int> GamePlayer::Targets(int firer, int stands_firing) {
   std::vector<int> out;
   for (int unit = 0; unit < UnitCount(); ++unit) {
     if (plans_[unit].clan == plans_[firer].clan || !OnTable(unit)) continue;
     const rules::UnitStatus& s = status(unit);
-    if (s.routing || s.in_melee) continue;
+    // Routers are shot at now and then (a router hit this turn may not
+    // rally).
+    if ((s.routing && !Chance(30)) || s.in_melee) continue;
     if (SurvivesVolley(unit, stands_firing)) out.push_back(unit);
   }
   return out;

@@ -80,9 +80,14 @@ bool GamePlayer::MayBeCharged(int unit) const {
 // round, even if every enemy stand fights and hits (and a planted fault
 // claims one hit more). See LeavesContactStuck for why.
 std::vector<int> GamePlayer::ContactTargets(int charger) const {
+  // At most two ranks of the narrower front fight, and an overlap a flank.
   auto survives = [this](int unit, int enemy) {
     const rules::UnitStatus& u = status(unit);
-    return rules::StandsLostByHits(u.carried_hits, status(enemy).stands + 1,
+    const rules::UnitStatus& e = status(enemy);
+    const int front =
+        std::min({u.stands_per_rank, u.stands, e.stands_per_rank, e.stands});
+    const int fighting = std::min(e.stands, 2 * front + 2);
+    return rules::StandsLostByHits(u.carried_hits, fighting + 1,
                                    rules_.hits_per_stand) < u.stands;
   };
   std::vector<int> out;
@@ -120,8 +125,12 @@ std::vector<int> GamePlayer::FallShortTargets(int charger) const {
 // a daimyo seeking out the enemy daimyo. Returns true when it charged.
 bool GamePlayer::MaybeCharge(int unit) {
   const int daimyo = state().AttachedLeader(unit, rules::LeaderKind::kDaimyo);
+  const int led = LeaderOf(unit);
+  // A duel-winner fault that is due sends leaders after enemy leaders.
+  const bool duel_due = led >= 0 && planting_ &&
+                        planner_.Due(FaultKind::kDuelWinnerWrong, FaultClock());
   const int percent = plans_[unit].missile      ? kMissileChargePercent
-                      : daimyo >= 0             ? kDaimyoChargePercent
+                      : daimyo >= 0 || duel_due ? kDaimyoChargePercent
                       : MayBecomeFrenzied(unit) ? kSamuraiChargePercent
                                                 : kSpearChargePercent;
   if (!Chance(percent)) return false;
@@ -142,14 +151,16 @@ bool GamePlayer::MaybeCharge(int unit) {
   }
   std::vector<int> targets = ContactTargets(unit);
   if (targets.empty()) return false;
-  if (daimyo >= 0 && Chance(80)) {
-    std::vector<int> led;
+  if ((daimyo >= 0 && Chance(80)) || duel_due) {
+    std::vector<int> with_leaders;
     for (int t : targets) {
-      if (state().AttachedLeader(t, rules::LeaderKind::kDaimyo) >= 0) {
-        led.push_back(t);
+      if (duel_due
+              ? LeaderOf(t) >= 0
+              : state().AttachedLeader(t, rules::LeaderKind::kDaimyo) >= 0) {
+        with_leaders.push_back(t);
       }
     }
-    if (!led.empty()) targets = led;
+    if (!with_leaders.empty()) targets = with_leaders;
   }
   Charge(unit, targets[Uniform(0, static_cast<int>(targets.size()) - 1)],
          /*falls_short=*/Chance(kFallShortPercent));
@@ -280,6 +291,7 @@ void GamePlayer::FightPairing(int a, int b) {
       in.facts.overlap_stands = 1;
     }
   }
+  DeclareMeleeFacts(*round, pairing);
   for (int s = 0; s < 2; ++s) {
     pairing.sides[s].stands_fighting =
         rules::daimyo::MaxFightingStands(rules_, state(), pairing, s);
@@ -299,31 +311,81 @@ void GamePlayer::FightPairing(int a, int b) {
       rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
   round->set_claimed_outcome(OutcomeToProto(outcome));
   PlantMeleeOutcomeFault(*round);
-  const bool follow = outcome.winner >= 0 && rules::daimyo::MustFollowUp(
-                                                 state(), units[outcome.winner],
-                                                 units[1 - outcome.winner]);
+  RoundResult result;
+  if (outcome.winner >= 0) {
+    const int w = outcome.winner;
+    result.winner = units[w];
+    result.loser = units[1 - w];
+    result.loser_routs = outcome.loser_routs;
+    result.follow =
+        rules::daimyo::MustFollowUp(state(), result.winner, result.loser);
+    result.winner_may_halt = pairing.sides[w].facts.defending_linear_obstacle &&
+                             !status(result.winner).frenzied;
+    result.loser_flanked =
+        pairing.sides[1 - w].facts.enemy_fighting_to_flank_or_rear;
+  }
   Emit(event);
   RollOwedLeaderLosses(plans_[a].clan);
-  if (outcome.winner >= 0) {
-    MakeMeleeResultMoves(units[outcome.winner], units[1 - outcome.winner],
-                         outcome.loser_routs, follow);
-  }
+  if (result.winner >= 0) MakeMeleeResultMoves(result);
   RemoveDestroyed();
+}
+
+// Declares now and then what a tape measure would show of the pairing, on
+// both the log's sides and the pairing the claims are worked out on: one
+// side fighting the other's flank or rear, a side uphill or behind an
+// obstacle, a side defending a linear obstacle, one side holding a
+// building (its enemy then fights a unit in a building).
+void GamePlayer::DeclareMeleeFacts(v1::MeleeRound& round,
+                                   rules::daimyo::MeleePairing& pairing) {
+  const int flanked = Chance(6) ? Uniform(0, 1) : -1;
+  const int in_building = Chance(6) ? Uniform(0, 1) : -1;
+  for (int s = 0; s < 2; ++s) {
+    v1::MeleeSide* side = round.mutable_sides(s);
+    rules::daimyo::MeleeSideFacts& f = pairing.sides[s].facts;
+    f.enemy_fighting_to_flank_or_rear = s == flanked;
+    f.enemy_uphill_or_behind_obstacle = Chance(10);
+    f.defending_linear_obstacle = Chance(8);
+    f.in_building = s == in_building;
+    f.enemy_in_building = in_building >= 0 && s != in_building;
+    side->set_enemy_fighting_to_flank_or_rear(
+        f.enemy_fighting_to_flank_or_rear);
+    side->set_enemy_uphill_or_behind_obstacle(
+        f.enemy_uphill_or_behind_obstacle);
+    side->set_defending_linear_obstacle(f.defending_linear_obstacle);
+    // A pursuer of last turn meeting this enemy in a first round may
+    // declare its +2 for pursuing (not one from a long melee: the replayer
+    // would disorder it, which the claims here do not foresee).
+    const rules::UnitStatus& u = status(pairing.sides[s].unit);
+    if (pairing.round == 1 && u.pursued_on_turn > 0 &&
+        u.pursued_on_turn + 1 == static_cast<int>(turn_) &&
+        !u.pursued_from_long_melee && Chance(50)) {
+      f.pursuing = true;
+      side->set_pursuing(true);
+    }
+    side->set_in_building(f.in_building);
+    side->set_enemy_in_building(f.enemy_in_building);
+  }
 }
 
 // Challenges before the round when both units have a daimyo or general
 // attached: the leader of the clan holding the initiative challenges, the
 // other accepts or refuses; the duel's dice pairs re-roll ties.
+// Returns the daimyo attached to `unit`, else its general, else -1.
+int GamePlayer::LeaderOf(int unit) const {
+  const int daimyo = state().AttachedLeader(unit, rules::LeaderKind::kDaimyo);
+  return daimyo >= 0
+             ? daimyo
+             : state().AttachedLeader(unit, rules::LeaderKind::kGeneral);
+}
+
 void GamePlayer::MaybeChallenge(int a, int b) {
-  auto leader_of = [this](int unit) {
-    const int daimyo = state().AttachedLeader(unit, rules::LeaderKind::kDaimyo);
-    return daimyo >= 0
-               ? daimyo
-               : state().AttachedLeader(unit, rules::LeaderKind::kGeneral);
-  };
-  int challenger = leader_of(a);
-  int challenged = leader_of(b);
-  if (challenger < 0 || challenged < 0 || !Chance(kChallengePercent)) {
+  int challenger = LeaderOf(a);
+  int challenged = LeaderOf(b);
+  // A duel-winner fault that is due takes the first duel it can.
+  const bool fault_due =
+      planting_ && planner_.Due(FaultKind::kDuelWinnerWrong, FaultClock());
+  if (challenger < 0 || challenged < 0 ||
+      !(fault_due || Chance(kChallengePercent))) {
     return;
   }
   // A duel's death would settle a leader-loss roll left out as a fault.
@@ -339,7 +401,7 @@ void GamePlayer::MaybeChallenge(int a, int b) {
   v1::Challenge* c = event.mutable_challenge();
   c->set_challenger(leaders[challenger].id);
   c->set_challenged(leaders[challenged].id);
-  c->set_accepted(Chance(75));
+  c->set_accepted(fault_due || Chance(75));
   if (c->accepted()) {
     const int ra = leaders[challenger].command_rating;
     const int rb = leaders[challenged].command_rating;
@@ -467,24 +529,30 @@ void GamePlayer::PlantMeleeOutcomeFault(v1::MeleeRound& round) {
 }
 
 // Makes the loser's push back or rout, then the winner's follow-up, pursuit
-// or halt. `follow` says whether the winner must follow up (infantry that
-// beat cavalry charging it this turn halts instead).
-void GamePlayer::MakeMeleeResultMoves(int winner, int loser, bool loser_routs,
-                                      bool follow) {
+// or halt. `result.follow` says whether the winner must follow up (infantry
+// that beat cavalry charging it this turn halts instead); a winner that
+// may halt (defending a linear obstacle) sometimes does.
+void GamePlayer::MakeMeleeResultMoves(const RoundResult& result) {
+  const int winner = result.winner;
+  const int loser = result.loser;
   // A loser that no longer exists (its last stand lost, destroyed by the
-  // outcome, or by a move blocked by enemies or the table edge) leaves the
-  // winner the choice to move up.
-  const bool destroyed_before =
-      !OnTable(loser) || !status(loser).removal_owed.empty();
+  // outcome: routed while fought in flank or rear, or by a move blocked by
+  // enemies or the table edge) leaves the winner the choice to move up.
+  const bool destroyed_before = !OnTable(loser) ||
+                                !status(loser).removal_owed.empty() ||
+                                (result.loser_routs && result.loser_flanked);
+  const bool moves_up =
+      result.follow && (!result.winner_may_halt || Chance(60));
   // One fault a pairing: a winner that halts would free a loser that did
   // not move, which could then be owed its push back in another melee.
   loser_blocked_by_enemy_ = false;
   const bool loser_moved =
-      !OnTable(loser) || MoveLoser(loser, loser_routs, follow);
+      !OnTable(loser) || MoveLoser(loser, result.loser_routs, moves_up);
   const bool loser_destroyed = destroyed_before || loser_blocked_by_enemy_;
   if (OnTable(winner)) {
-    MoveWinner(winner, loser, loser_routs, loser_destroyed,
-               follow && loser_moved, follow);
+    MoveWinner(winner, loser, result.loser_routs, loser_destroyed,
+               moves_up && loser_moved && !result.winner_may_halt,
+               result.follow, moves_up);
   }
 }
 
@@ -553,7 +621,8 @@ void GamePlayer::AddRoutFacts(int router, v1::ResultMove& move) {
 // where it may not follow. A planted fault (when `may_plant`) halts a winner
 // owed a follow-up or pursuit.
 void GamePlayer::MoveWinner(int winner, int loser, bool loser_routs,
-                            bool loser_destroyed, bool may_plant, bool follow) {
+                            bool loser_destroyed, bool may_plant, bool follow,
+                            bool moves_up) {
   v1::ResultMoveKind kind = v1::RESULT_MOVE_KIND_HOLD;
   if (loser_destroyed) {
     // Nothing left to keep contact with: the winner may move up or halt
@@ -562,7 +631,7 @@ void GamePlayer::MoveWinner(int winner, int loser, bool loser_routs,
       kind = loser_routs ? v1::RESULT_MOVE_KIND_PURSUIT
                          : v1::RESULT_MOVE_KIND_FOLLOW_UP;
     }
-  } else if (follow) {
+  } else if (follow && moves_up) {
     kind = loser_routs ? v1::RESULT_MOVE_KIND_PURSUIT
                        : v1::RESULT_MOVE_KIND_FOLLOW_UP;
     if (may_plant && MayPlant(FaultKind::kResultMoveWrong)) {

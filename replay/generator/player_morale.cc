@@ -2,6 +2,7 @@
 // GamePlayer. See player.h.
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
@@ -59,14 +60,66 @@ void GamePlayer::TakeEndOfTurnTests() {
   }
 }
 
-// Declares now and then the measured facts a test may rest on; a test
-// with none declared leaves its facts out.
-void GamePlayer::FillMoraleFacts(v1::MoraleTest& test) {
+// Declares now and then the measured facts a test may rest on, true to the
+// state where the state knows them: routers near are units routing now, a
+// leader killed near is one killed this turn, a frontal charge is one by
+// cavalry charging the unit now. A test with none declared leaves its
+// facts out.
+void GamePlayer::FillMoraleFacts(int unit, v1::MoraleTest& test) {
   v1::MoraleFacts facts;
   facts.set_uphill_or_in_cover(Chance(10));
   facts.set_general_near(Chance(15));
   facts.set_out_of_command(Chance(8));
+  facts.set_enemy_facing_flank_or_rear_near(Chance(6));
+  for (int other = 0; other < UnitCount(); ++other) {
+    if (other == unit || !OnTable(other) || !status(other).routing ||
+        !Chance(40)) {
+      continue;
+    }
+    if (plans_[other].clan == plans_[unit].clan) {
+      facts.add_friends_routing_near(UnitId(other));
+    } else {
+      facts.add_enemies_routing_near(UnitId(other));
+    }
+  }
+  for (const rules::LeaderState& leader : state().leaders) {
+    if (leader.killed && leader.killed_on_turn == static_cast<int>(turn_) &&
+        Chance(50)) {
+      facts.set_leader_killed_near(true);
+    }
+  }
+  for (int c = 0; c < UnitCount(); ++c) {
+    if (OnTable(c) && state().IsChargedBy(unit, c) &&
+        state().profiles[c].mobility == rules::Mobility::kMounted &&
+        Chance(70)) {
+      facts.set_charged_frontally(true);
+    }
+  }
   if (facts.ByteSizeLong() > 0) *test.mutable_facts() = facts;
+}
+
+// Returns the test as the replayer reads it: `friends` holds the friendly
+// routers near and must outlive the result.
+rules::daimyo::MoraleTestInput GamePlayer::MoraleInput(
+    int unit, const v1::MoraleTest& test, std::vector<int>& friends) const {
+  rules::daimyo::MoraleTestInput in;
+  in.unit = unit;
+  in.reason = static_cast<int>(test.reason());
+  in.dice = absl::MakeConstSpan(test.dice().data(), test.dice_size());
+  const v1::MoraleFacts& f = test.facts();
+  in.facts.uphill_or_in_cover = f.uphill_or_in_cover();
+  in.facts.general_near = f.general_near();
+  in.facts.out_of_command = f.out_of_command();
+  in.facts.enemies_routing_near = f.enemies_routing_near_size();
+  for (const std::string& id : f.friends_routing_near()) {
+    friends.push_back(replayer_->FindUnit(id));
+  }
+  in.facts.friends_routing_near = friends;
+  in.facts.enemy_facing_flank_or_rear_near =
+      f.enemy_facing_flank_or_rear_near();
+  in.facts.leader_killed_near = f.leader_killed_near();
+  in.facts.charged_frontally = f.charged_frontally();
+  return in;
 }
 
 // Rolls `unit`'s test for `reason` with every claim worked out on the state
@@ -86,15 +139,10 @@ MoraleResult GamePlayer::TakeMoraleTest(int unit, int reason) {
   } else {
     test->add_dice(RollDie());
     test->add_dice(RollDie());
-    FillMoraleFacts(*test);
+    FillMoraleFacts(unit, *test);
   }
-  rules::daimyo::MoraleTestInput in;
-  in.unit = unit;
-  in.reason = reason;
-  in.dice = absl::MakeConstSpan(test->dice().data(), test->dice_size());
-  in.facts.uphill_or_in_cover = test->facts().uphill_or_in_cover();
-  in.facts.general_near = test->facts().general_near();
-  in.facts.out_of_command = test->facts().out_of_command();
+  std::vector<int> friends;
+  const rules::daimyo::MoraleTestInput in = MoraleInput(unit, *test, friends);
   const rules::daimyo::MoraleResolution res =
       rules::daimyo::ResolveMoraleTest(rules_, state(), in, nullptr);
   test->set_claimed_total(res.total);

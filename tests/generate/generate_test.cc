@@ -305,6 +305,49 @@ TEST(GenerateTest, PlantedFaultsAreFoundExactly) {
   }
 }
 
+// The kinds go round the catalogue: a game with no more faults than kinds
+// plants each kind at most once, counting a stand-in as the kind it stands
+// in for (the manifest says so); stand-ins stay rare.
+TEST(GenerateTest, FaultKindsComeInEvenProportion) {
+  std::map<std::string, int> drawn;
+  int faults = 0;
+  int stand_ins = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    for (int k : {1, 5, 15}) {
+      const GeneratedGame game = GenerateGame(SmallGame(seed, k));
+      std::map<std::string, int> in_game;
+      for (const PlantedFault& f : game.faults) {
+        const std::string kind = f.in_place_of.empty()
+                                     ? std::string(FaultSpecOf(f.kind).name)
+                                     : f.in_place_of;
+        EXPECT_EQ(++in_game[kind], 1)
+            << "seed " << seed << ", " << k << " faults: " << kind << " twice";
+        ++drawn[kind];
+        ++faults;
+        if (!f.in_place_of.empty()) {
+          ++stand_ins;
+          EXPECT_EQ(f.kind, FaultKind::kResultMoveNotOwed);
+          EXPECT_NE(f.description.find(f.in_place_of), std::string::npos);
+        }
+      }
+    }
+  }
+  const int kinds = static_cast<int>(FaultCatalogue().size());
+  for (const FaultSpec& spec : FaultCatalogue()) {
+    const int n = drawn[std::string(spec.name)];
+    // Within a quarter of the mean: the smaller games draw a few kinds each.
+    EXPECT_GE(4 * n, 3 * faults / kinds) << spec.name;
+    EXPECT_LE(4 * n, 5 * faults / kinds) << spec.name;
+  }
+  EXPECT_LT(stand_ins * 10, faults) << stand_ins << " of " << faults;
+}
+
+TEST(GenerateTest, FaultyGamesHaveTheirOwnGameId) {
+  EXPECT_EQ(GenerateLog(SmallGame(4)).header().game_id(), "generated-4");
+  EXPECT_EQ(GenerateLog(SmallGame(4, 3)).header().game_id(),
+            "generated-4-faults-3");
+}
+
 TEST(GenerateTest, GamesSizedByEventsHoldExactlyThatManyEvents) {
   for (int events : {5, 6, 40, 300, 1500}) {
     for (int faults : {0, 2}) {
