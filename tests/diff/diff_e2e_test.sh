@@ -104,6 +104,21 @@ grep -qF "  seq 5  hits of tok-teppo: 4 → 7" "${work}/local-text.out" ||
 grep -qF "Summary: 4 logs, 4 compared, 3 changed; " "${work}/local-text.out" ||
   fail "the summary: $(tail -5 "${work}/local-text.out")"
 
+# 1b. --branch-out: sekigahara as it would have gone on 7+, cut before seq
+# 16 where the games part; audited under fire7 it keeps only the old side's
+# own dispute (seq 7, the leader roll as played) and nothing of its own.
+run branch-out "${gunbai}" diff --quiet --new-ruleset="${fire7}" \
+  --branch-out="${work}/branches" "${corpus}"
+branch=$(ls "${work}/branches/"*sekigahara-demo-under-new-ruleset.textproto) ||
+  fail "no branch written for sekigahara"
+run branch-audit "${gunbai}" audit --ruleset="${fire7}" "${branch}"
+grep -q "^  seq 16 " "${work}/branch-audit.out" &&
+  fail "the branch is not cut before seq 16"
+found=$(grep -E "^  seq [0-9]+  (VIOLATION|DISPUTE) " "${work}/branch-audit.out" |
+  tr -s ' ')
+[[ "${found}" == " seq 7 DISPUTE daimyo.leader_loss.roll [mitsunari]" ]] ||
+  fail "the branch audits with findings of its own: ${found}"
+
 # 2. Baselines saved by `gunbai audit --outcomes --format=json`, locally and
 # through gunbaid (the same bytes); anegawa and volley have none.
 mkdir -p "${work}/saved"
