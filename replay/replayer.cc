@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "replay/proto_mapping.h"
+#include "replay/text_errors.h"
 #include "rules/daimyo/engine.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/leader_loss.h"
@@ -62,11 +63,21 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   return absl::OkStatus();
 }
 
+bool Replayer::LeftOut(const Finding& finding) {
+  if (findings_->size() < kMaxFindingsPerLog) return false;
+  ++findings_left_out_;
+  const int severity = static_cast<int>(finding.severity);
+  if (severity >= 0 && severity < 4) ++left_out_by_severity_[severity];
+  return true;
+}
+
 void Replayer::Report(Finding finding) {
+  if (LeftOut(finding)) return;
   rules::AppendFinding(std::move(finding), seq_, turn_, *findings_);
 }
 
 void Replayer::ReportAtEarlierSeq(Finding finding, std::uint64_t seq) {
+  if (LeftOut(finding)) return;
   rules::AppendFinding(std::move(finding), seq, turn_, *findings_);
   // Keep the findings in seq order: move it before the later ones.
   int i = findings_->size() - 1;
@@ -111,12 +122,61 @@ int Replayer::FindClan(absl::string_view id) const {
 int Replayer::ResolveUnit(absl::string_view id, absl::string_view role) {
   const int unit = FindUnit(id);
   if (unit < 0) {
-    Violation("log.unit.unknown", std::string(id),
+    Violation("log.unit.unknown", Excerpt(id),
               absl::StrFormat("The %s \"%s\" is not in the order of battle; "
                               "the event is skipped. Check the unit id.",
-                              role, id));
+                              role, Excerpt(id)));
   }
   return unit;
+}
+
+void Replayer::ResolveUnitList(
+    const google::protobuf::RepeatedPtrField<std::string>& ids,
+    absl::string_view role, std::vector<int>& out) {
+  out.clear();
+  if (list_mark_.size() != state_.units.size()) {
+    list_mark_.assign(state_.units.size(), 0);
+  }
+  if (++list_generation_ == 0) {  // Wrapped: start the marks afresh.
+    std::fill(list_mark_.begin(), list_mark_.end(), 0);
+    list_generation_ = 1;
+  }
+  std::int64_t unknown = 0;
+  std::int64_t repeated = 0;
+  const std::string* first_unknown = nullptr;
+  int first_repeated = -1;
+  for (const std::string& id : ids) {
+    const int u = FindUnit(id);
+    if (u < 0) {
+      if (unknown++ == 0) first_unknown = &id;
+      continue;
+    }
+    if (list_mark_[u] == list_generation_) {
+      if (repeated++ == 0) first_repeated = u;
+      continue;
+    }
+    list_mark_[u] = list_generation_;
+    out.push_back(u);
+  }
+  if (unknown > 0) {
+    Violation("log.unit.unknown", Excerpt(*first_unknown),
+              absl::StrFormat("The %s \"%s\" is not in the order of battle%s; "
+                              "it is left out. Check the unit ids.",
+                              role, Excerpt(*first_unknown),
+                              unknown == 1
+                                  ? ""
+                                  : absl::StrFormat(" (nor %d more ids of "
+                                                    "the list)",
+                                                    unknown - 1)));
+  }
+  if (repeated > 0) {
+    Violation("log.unit.listed_twice", state_.profiles[first_repeated].id,
+              absl::StrFormat("%s is named more than once in the list of "
+                              "%ss (%d repeats in all); each unit counts "
+                              "once.",
+                              UnitLabel(state_, first_repeated), role,
+                              repeated));
+  }
 }
 
 bool Replayer::UnitOnTable(int unit, absl::string_view what) {
@@ -605,9 +665,28 @@ void Replayer::OnGameEnd() {
 }
 
 void Replayer::Finish() {
+  SettleMelee();
+  ReportUnfinishedTurn();
+  if (findings_left_out_ == 0) return;
+  // Appended past the bound on purpose: the one line that says what is
+  // missing.
+  rules::AppendFinding(
+      Finding{Severity::kViolation, "log.findings_truncated",
+              absl::StrFormat(
+                  "The log breaks the rules more than %d times; the first %d "
+                  "findings are listed, %d more are not (%d violations, %d "
+                  "disputes, %d warnings, %d unverifiable). Audit the log in "
+                  "parts, or correct the first ones.",
+                  kMaxFindingsPerLog, kMaxFindingsPerLog, findings_left_out_,
+                  left_out_by_severity_[0], left_out_by_severity_[1],
+                  left_out_by_severity_[2], left_out_by_severity_[3]),
+              "", "", "", {}},
+      seq_, turn_, *findings_);
+}
+
+void Replayer::ReportUnfinishedTurn() {
   // A log may stop mid-turn (a game still being played). What falls due at
   // the end of the turn is not overdue yet; the report lists it instead.
-  SettleMelee();
   if (state_.phase == Phase::kTurnEnded || state_.phase == Phase::kGameOver ||
       state_.phase == Phase::kBeforeGame) {
     return;

@@ -39,6 +39,10 @@ inline constexpr int kMaxClans = 32;
 inline constexpr int kMaxUnits = 100000;
 inline constexpr int kMaxLeaders = 100000;
 inline constexpr int kMaxStands = 64;
+// Findings listed in one report; past it they are counted, and one finding
+// (log.findings_truncated) says how many of each severity were left out, so
+// a hostile log cannot make a report many times its own size.
+inline constexpr int kMaxFindingsPerLog = 20000;
 
 // The Daimyo rules' Engine (see rules/engine.h and rules/daimyo/engine.h).
 class Replayer : public rules::Engine, private rules::FindingSink {
@@ -106,6 +110,10 @@ class Replayer : public rules::Engine, private rules::FindingSink {
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
   void Report(rules::Finding finding) override;
+  // Counts `finding` and returns true when the report already lists
+  // kMaxFindingsPerLog findings.
+  bool LeftOut(const rules::Finding& finding);
+  void ReportUnfinishedTurn();
   // Reports `finding` at `seq`, an earlier event of this turn whose fault
   // shows only now, keeping the findings in seq order.
   void ReportAtEarlierSeq(rules::Finding finding, std::uint64_t seq);
@@ -117,6 +125,14 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   bool CheckSequence(const gunbai::v1::Event& event);
   bool EnterPhase(rules::Phase phase, absl::string_view what);
   int ResolveUnit(absl::string_view id, absl::string_view role);
+  // Resolves a list of unit ids (units near, routers near, units passed
+  // through) into the distinct units it names, in order, into `out`. The
+  // work and the findings are bounded by the units, not by the list: ids
+  // not in the order of battle are one finding (log.unit.unknown) and units
+  // named more than once another (log.unit.listed_twice), each with the
+  // count.
+  void ResolveUnitList(const google::protobuf::RepeatedPtrField<std::string>& ids,
+                       absl::string_view role, std::vector<int>& out);
   bool UnitOnTable(int unit, absl::string_view what);
   int FindClan(absl::string_view id) const;
   void CheckDiceFaces(const google::protobuf::RepeatedField<uint32_t>& dice,
@@ -197,6 +213,10 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   bool AnyEnemyOnTable(int unit) const;
   void EndActivation();
   bool CheckTestTiming(int unit, int reason);
+  // Keeps in `units` those routing, on the table and of the tester's side
+  // (`friends`) or the other; the others are one finding
+  // (daimyo.morale.near_not_routing). Returns how many are kept.
+  int KeepRoutersNear(int tester, bool friends, std::vector<int>& units);
   rules::daimyo::MoraleTestInput MoraleInputFromProto(
       const gunbai::v1::MoraleTest& test, int unit, std::vector<int>& friends);
   void ReportMoraleDisputes(const gunbai::v1::MoraleTest& test,
@@ -240,6 +260,14 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   std::string pending_melee_id_;
   // Stands each unit has fought with in the pending multi-unit melee.
   absl::flat_hash_map<int, int> stands_in_pending_melee_;
+  // ResolveUnitList's marks: list_mark_[u] == list_generation_ when unit u
+  // is already in the list being resolved.
+  std::vector<std::uint32_t> list_mark_;
+  std::uint32_t list_generation_ = 0;
+  std::vector<int> list_units_;  // Scratch for the lists of one event.
+  std::int64_t findings_left_out_ = 0;
+  // Left out by severity: violation, dispute, warning, unverifiable.
+  std::array<std::int64_t, 4> left_out_by_severity_{};
   std::vector<OwedMove> owed_moves_;
   std::vector<int> owed_move_opponent_;
   std::vector<int> owed_move_rounds_;

@@ -586,9 +586,9 @@ void Replayer::OweRoutTests(
   const bool leader_routs =
       state_.AttachedLeader(router, rules::LeaderKind::kGeneral) >= 0 ||
       state_.AttachedLeader(router, rules::LeaderKind::kDaimyo) >= 0;
-  for (const std::string& id : near) {
-    const int u = ResolveUnit(id, "unit near the routers");
-    if (u < 0 || u == router || state_.units[u].removed) continue;
+  ResolveUnitList(near, "unit near the routers", list_units_);
+  for (const int u : list_units_) {
+    if (u == router || state_.units[u].removed) continue;
     if (state_.profiles[u].clan != state_.profiles[router].clan) continue;
     if (leader_routs) {
       state_.units[u].owed_morale |= rules::ReasonBit(5);
@@ -596,9 +596,9 @@ void Replayer::OweRoutTests(
       state_.units[u].owed_morale |= rules::ReasonBit(6);
     }
   }
-  for (const std::string& id : through) {
-    const int u = ResolveUnit(id, "interpenetrated unit");
-    if (u < 0 || state_.units[u].removed) continue;
+  ResolveUnitList(through, "interpenetrated unit", list_units_);
+  for (const int u : list_units_) {
+    if (state_.units[u].removed) continue;
     state_.units[u].disordered = true;
     state_.units[u].owed_morale |= rules::ReasonBit(7);
   }
@@ -726,9 +726,9 @@ void Replayer::OnChallenge(const v1::Challenge& challenge) {
 
 void Replayer::OweLeaderDeathTests(
     int unit, const google::protobuf::RepeatedPtrField<std::string>& near) {
-  for (const std::string& id : near) {
-    const int u = ResolveUnit(id, "unit near the dead leader");
-    if (u < 0 || state_.units[u].removed) continue;
+  ResolveUnitList(near, "unit near the dead leader", list_units_);
+  for (const int u : list_units_) {
+    if (state_.units[u].removed) continue;
     if (state_.profiles[u].clan != state_.profiles[unit].clan) continue;
     state_.units[u].owed_morale |= rules::ReasonBit(5);
   }

@@ -222,17 +222,55 @@ rules::daimyo::MoraleTestInput Replayer::MoraleInputFromProto(
   in.facts.uphill_or_in_cover = f.uphill_or_in_cover();
   in.facts.general_near = f.general_near();
   in.facts.out_of_command = f.out_of_command();
-  in.facts.enemies_routing_near = f.enemies_routing_near_size();
-  for (const std::string& id : f.friends_routing_near()) {
-    const int u = ResolveUnit(id, "friendly router near");
-    if (u >= 0) friends.push_back(u);
-  }
+  // The routers near: distinct units, and only those that are routing and
+  // of the right side count; the others are one finding a list.
+  ResolveUnitList(f.enemies_routing_near(), "enemy router near", list_units_);
+  in.facts.enemies_routing_near =
+      KeepRoutersNear(unit, /*friends=*/false, list_units_);
+  ResolveUnitList(f.friends_routing_near(), "friendly router near", friends);
+  KeepRoutersNear(unit, /*friends=*/true, friends);
   in.facts.friends_routing_near = friends;
   in.facts.enemy_facing_flank_or_rear_near =
       f.enemy_facing_flank_or_rear_near();
   in.facts.leader_killed_near = f.leader_killed_near();
   in.facts.charged_frontally = f.charged_frontally();
   return in;
+}
+
+int Replayer::KeepRoutersNear(int tester, bool friends,
+                              std::vector<int>& units) {
+  const int clan = state_.profiles[tester].clan;
+  int dropped = 0;
+  int first_dropped = -1;
+  std::size_t kept = 0;
+  for (const int u : units) {
+    const rules::UnitStatus& s = state_.units[u];
+    const bool right_side = (state_.profiles[u].clan == clan) == friends;
+    if (right_side && s.routing && !s.removed && u != tester) {
+      units[kept++] = u;
+    } else if (dropped++ == 0) {
+      first_dropped = u;
+    }
+  }
+  units.resize(kept);
+  if (dropped > 0) {
+    Violation("daimyo.morale.near_not_routing", state_.profiles[tester].id,
+              absl::StrFormat(
+                  "%s's test lists %s as %s routing near, but it is %s%s; "
+                  "only %s units routing count.",
+                  UnitLabel(state_, tester), UnitLabel(state_, first_dropped),
+                  friends ? "a friendly unit" : "an enemy unit",
+                  state_.units[first_dropped].removed ? "off the table"
+                  : (state_.profiles[first_dropped].clan == clan) != friends
+                      ? (friends ? "an enemy" : "a friend")
+                      : "not routing",
+                  dropped == 1
+                      ? ""
+                      : absl::StrFormat(" (%d units of the list in all)",
+                                        dropped),
+                  friends ? "friendly" : "enemy"));
+  }
+  return static_cast<int>(kept);
 }
 
 void Replayer::OnMoraleTest(const v1::MoraleTest& test) {

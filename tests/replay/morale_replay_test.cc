@@ -964,21 +964,20 @@ TEST(MoraleReplayTest, WrongClaimedResultIsDisputedWithTrace) {
 // ---------------------------------------------------------------------------
 // Unmodified 2 and 12.
 
-TEST(MoraleReplayTest, UnmodifiedTwoRoutsWhenModifiersWouldPass) {
-  // red-cav: +2 rating +1 uphill (declared) +1 general +1 enemy routing
-  // near (declared) -2 one stand = +3; 1+1 = 2 + 3 = 5 would pass 5+, but
-  // an unmodified 2 fails and routs.
+TEST(MoraleReplayTest, UnmodifiedTwoRoutsWhenModifiersWouldOnlyHalt) {
+  // red-cav: +2 rating +1 uphill (declared) +1 general -2 one stand = +2;
+  // 1+1 = 2 + 2 = 4 against 5+ would fail by 1, a halt in column 1, but an
+  // unmodified 2 fails and routs. (This test once declared blue-sam routing
+  // near for a total that would pass; blue-sam is not routing, and since
+  // issue 11 a router near must be one: daimyo.morale.near_not_routing.)
   const v1::BattleLog log = Game(
       RedCavLosesAStand(6, false, "") +
       Ev(6, 1, "red", R"pb(morale_test {
                              unit: "red-cav"
                              reason: 1
                              dice: [ 1, 1 ]
-                             facts {
-                               uphill_or_in_cover: true
-                               enemies_routing_near: "blue-sam"
-                             }
-                             claimed_total: 5
+                             facts { uphill_or_in_cover: true }
+                             claimed_total: 4
                              claimed_result: MORALE_RESULT_ROUT
                            })pb") +
       Ev(7, 1, "red",
