@@ -215,10 +215,9 @@ const v1::Finding* FirstNewViolation(const v1::AuditReport& old_report,
 void CutAtParting(const v1::Finding& parting, v1::LogDiff& diff) {
   const std::uint64_t seq = parting.seq();
   diff.set_parted_at_seq(seq);
-  diff.set_parted_reason(absl::StrCat("event seq ", seq,
-                                      " is impossible under the new ruleset (",
-                                      parting.rule_id(), ": ",
-                                      parting.message(), ")"));
+  diff.set_parted_reason(
+      absl::StrCat("event seq ", seq, " is impossible under the new ruleset (",
+                   parting.rule_id(), ": ", parting.message(), ")"));
   int dropped = 0;
   auto cut = [seq, &dropped](auto* field) {
     const int before = field->size();
@@ -238,8 +237,8 @@ void CutAtParting(const v1::Finding& parting, v1::LogDiff& diff) {
 v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
                               const DiffRulesets& rulesets,
                               v1::BattleLog* branch_log) {
-  auto old_report = AuditSide(log, rulesets.old_ruleset, rulesets.builtin,
-                              Recording(true));
+  auto old_report =
+      AuditSide(log, rulesets.old_ruleset, rulesets.builtin, Recording(true));
   absl::StatusOr<v1::AuditReport> new_report;
   google::protobuf::RepeatedPtrField<v1::Event> branch_events;
   if (old_report.ok()) {
@@ -260,7 +259,8 @@ v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
     return failed;
   }
   v1::LogDiff diff = DiffReports(name, *old_report, *new_report);
-  if (const v1::Finding* parting = FirstNewViolation(*old_report, *new_report)) {
+  if (const v1::Finding* parting =
+          FirstNewViolation(*old_report, *new_report)) {
     CutAtParting(*parting, diff);
     CountChangedEvents(diff);
   }

@@ -64,8 +64,7 @@ struct DiffRulesets {
 // no dispute of the new side's own.
 gunbai::v1::LogDiff DiffUnderRulesets(
     absl::string_view name, const gunbai::v1::BattleLog& log,
-    const DiffRulesets& rulesets,
-    gunbai::v1::BattleLog* branch_log = nullptr);
+    const DiffRulesets& rulesets, gunbai::v1::BattleLog* branch_log = nullptr);
 
 // Audits `log` under the new side of `rulesets` (outcomes recorded only when
 // `baseline` has some) and returns DiffReports(baseline, audit), with

@@ -159,23 +159,23 @@ void Replayer::ResolveUnitList(
     out.push_back(u);
   }
   if (unknown > 0) {
-    Violation("log.unit.unknown", Excerpt(*first_unknown),
-              absl::StrFormat("The %s \"%s\" is not in the order of battle%s; "
-                              "it is left out. Check the unit ids.",
-                              role, Excerpt(*first_unknown),
-                              unknown == 1
-                                  ? ""
-                                  : absl::StrFormat(" (nor %d more ids of "
-                                                    "the list)",
-                                                    unknown - 1)));
+    Violation(
+        "log.unit.unknown", Excerpt(*first_unknown),
+        absl::StrFormat("The %s \"%s\" is not in the order of battle%s; "
+                        "it is left out. Check the unit ids.",
+                        role, Excerpt(*first_unknown),
+                        unknown == 1 ? ""
+                                     : absl::StrFormat(" (nor %d more ids of "
+                                                       "the list)",
+                                                       unknown - 1)));
   }
   if (repeated > 0) {
-    Violation("log.unit.listed_twice", state_.profiles[first_repeated].id,
-              absl::StrFormat("%s is named more than once in the list of "
-                              "%ss (%d repeats in all); each unit counts "
-                              "once.",
-                              UnitLabel(state_, first_repeated), role,
-                              repeated));
+    Violation(
+        "log.unit.listed_twice", state_.profiles[first_repeated].id,
+        absl::StrFormat("%s is named more than once in the list of "
+                        "%ss (%d repeats in all); each unit counts "
+                        "once.",
+                        UnitLabel(state_, first_repeated), role, repeated));
   }
 }
 
@@ -450,12 +450,12 @@ void Replayer::OnFiring(const v1::Event& event) {
     // What if: the computed hits stand, and the stands they remove.
     const rules::UnitStatus& t = state_.units[target];
     if (recording_outcomes()) {
-      RecordOutcome(firing.target(), "stands_lost",
-                    absl::StrCat(std::min(rules::StandsLostByHits(
-                                              t.carried_hits, hits,
-                                              rules_.hits_per_stand),
-                                          t.stands)),
-                    nullptr);
+      RecordOutcome(
+          firing.target(), "stands_lost",
+          absl::StrCat(std::min(rules::StandsLostByHits(t.carried_hits, hits,
+                                                        rules_.hits_per_stand),
+                                t.stands)),
+          nullptr);
     }
     if (branch_event_ != nullptr) {
       v1::Firing* claims = branch_event_->mutable_firing();
@@ -671,7 +671,8 @@ void Replayer::Finish() {
   // Appended past the bound on purpose: the one line that says what is
   // missing.
   rules::AppendFinding(
-      Finding{Severity::kViolation, "log.findings_truncated",
+      Finding{Severity::kViolation,
+              "log.findings_truncated",
               absl::StrFormat(
                   "The log breaks the rules more than %d times; the first %d "
                   "findings are listed, %d more are not (%d violations, %d "
@@ -680,7 +681,10 @@ void Replayer::Finish() {
                   kMaxFindingsPerLog, kMaxFindingsPerLog, findings_left_out_,
                   left_out_by_severity_[0], left_out_by_severity_[1],
                   left_out_by_severity_[2], left_out_by_severity_[3]),
-              "", "", "", {}},
+              "",
+              "",
+              "",
+              {}},
       seq_, turn_, *findings_);
 }
 

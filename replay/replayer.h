@@ -131,8 +131,9 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   // not in the order of battle are one finding (log.unit.unknown) and units
   // named more than once another (log.unit.listed_twice), each with the
   // count.
-  void ResolveUnitList(const google::protobuf::RepeatedPtrField<std::string>& ids,
-                       absl::string_view role, std::vector<int>& out);
+  void ResolveUnitList(
+      const google::protobuf::RepeatedPtrField<std::string>& ids,
+      absl::string_view role, std::vector<int>& out);
   bool UnitOnTable(int unit, absl::string_view what);
   int FindClan(absl::string_view id) const;
   void CheckDiceFaces(const google::protobuf::RepeatedField<uint32_t>& dice,

@@ -264,10 +264,9 @@ int Replayer::KeepRoutersNear(int tester, bool friends,
                   : (state_.profiles[first_dropped].clan == clan) != friends
                       ? (friends ? "an enemy" : "a friend")
                       : "not routing",
-                  dropped == 1
-                      ? ""
-                      : absl::StrFormat(" (%d units of the list in all)",
-                                        dropped),
+                  dropped == 1 ? ""
+                               : absl::StrFormat(
+                                     " (%d units of the list in all)", dropped),
                   friends ? "friendly" : "enemy"));
   }
   return static_cast<int>(kept);
@@ -326,10 +325,10 @@ void Replayer::ReportMoraleDisputes(
   if (!total_wrong && !result_wrong) return;
   Finding f;
   f.severity = Severity::kDispute;
-  f.rule_id = result_wrong ? (res.rally_barred_by_hits
-                                  ? "daimyo.morale.rally_after_hits"
-                                  : "daimyo.morale.result")
-                           : "daimyo.morale.total";
+  f.rule_id = result_wrong
+                  ? (res.rally_barred_by_hits ? "daimyo.morale.rally_after_hits"
+                                              : "daimyo.morale.result")
+                  : "daimyo.morale.total";
   f.subject = test.unit();
   rules::daimyo::ResolveMoraleTest(rules_, state_, in, &f.trace);
   if (result_wrong) {

@@ -62,7 +62,7 @@ struct UnitStatus {
   bool has_routed = false;
   bool frenzied = false;
   bool pursuing = false;
-  int pursued_on_turn = 0;      // Turn of the unit's last pursuit move.
+  int pursued_on_turn = 0;  // Turn of the unit's last pursuit move.
   // Its last pursuit followed a melee of more than one round (it becomes
   // disordered when the pursuit meets a fresh enemy, by the reading option).
   bool pursued_from_long_melee = false;

@@ -462,9 +462,7 @@ std::vector<const v1::Term*> DiceLines(
 }
 
 // True when a dice line says it hit ("..., hit (8+ hits)").
-bool Hit(const v1::Term& t) {
-  return absl::StrContains(t.label(), ", hit (");
-}
+bool Hit(const v1::Term& t) { return absl::StrContains(t.label(), ", hit ("); }
 
 // Appends the stand lines whose verdict changed (a hit that became a miss,
 // or the reverse), old then new; the unchanged ones are left out.
@@ -633,8 +631,9 @@ std::string SummaryText(const v1::DiffSummary& s) {
                     Count(s.units_left_changed(), "log", "logs"), ".\n");
   }
   if (s.logs_parted() > 0) {
-    absl::StrAppend(&out, "The two games part at an event the new rules make "
-                          "impossible in ",
+    absl::StrAppend(&out,
+                    "The two games part at an event the new rules make "
+                    "impossible in ",
                     Count(s.logs_parted(), "log", "logs"), ".\n");
   }
   if (s.outcomes_not_compared() > 0) {
@@ -865,8 +864,8 @@ bool WriteBranchLog(const std::string& dir, std::size_t position,
                     const v1::BattleLog& branch) {
   std::string text;
   google::protobuf::TextFormat::PrintToString(branch, &text);
-  const std::string file = absl::StrFormat("%06d-%s.textproto", position,
-                                           branch.header().game_id());
+  const std::string file =
+      absl::StrFormat("%06d-%s.textproto", position, branch.header().game_id());
   std::ofstream out(std::filesystem::path(dir) / file,
                     std::ios::binary | std::ios::trunc);
   out << text;
@@ -887,9 +886,9 @@ void RunLocally(const std::vector<CorpusEntry>& corpus, const Sides& sides,
       collector.Deliver(i, DiffWithBaseline(entry.name, *log, sides));
     } else {
       v1::BattleLog branch;
-      v1::LogDiff diff = replay::DiffUnderRulesets(
-          entry.name, *log, sides.rulesets(),
-          branch_out.empty() ? nullptr : &branch);
+      v1::LogDiff diff =
+          replay::DiffUnderRulesets(entry.name, *log, sides.rulesets(),
+                                    branch_out.empty() ? nullptr : &branch);
       if (!branch_out.empty() && diff.status() != v1::LOG_DIFF_STATUS_FAILED &&
           !WriteBranchLog(branch_out, i, branch)) {
         diff = replay::FailedLogDiff(

@@ -85,9 +85,9 @@ Exit codes:
 )";
 
 // The options, each taking a value ("o" is -o FILE).
-constexpr absl::string_view kOptions[] = {"seed",   "turns",    "events",
-                                          "units",  "faults",   "format",
-                                          "manifest", "o", "coverage"};
+constexpr absl::string_view kOptions[] = {"seed",     "turns",  "events",
+                                          "units",    "faults", "format",
+                                          "manifest", "o",      "coverage"};
 
 struct GenerateFlags {
   generate::GeneratorOptions options;
@@ -270,8 +270,9 @@ int RunCoverage(const GenerateFlags& flags, std::ostream& out,
       if (n == 0) never.push_back(rule.id);
     }
   }
-  out << "\n" << documented - static_cast<int>(never.size()) << " of "
-      << documented << " documented rule ids exercised";
+  out << "\n"
+      << documented - static_cast<int>(never.size()) << " of " << documented
+      << " documented rule ids exercised";
   if (never.empty()) {
     out << ".\n";
   } else {

@@ -248,8 +248,8 @@ class GamePlayer {
   std::uint64_t seq_ = 0;
   std::uint32_t turn_ = 0;
   int active_clan_ = 0;
-  int pending_frame_events_ = 0;       // Activations and turn_end still owed.
-  bool planting_ = true;               // Faults may be planted in this turn.
+  int pending_frame_events_ = 0;  // Activations and turn_end still owed.
+  bool planting_ = true;          // Faults may be planted in this turn.
   // The loser's last move was blocked by enemies or the table edge.
   bool loser_blocked_by_enemy_ = false;
   std::vector<Pairing> new_pairings_;  // This activation's.

@@ -26,7 +26,6 @@ bool HigherQuality(Quality a, Quality b) {
   return static_cast<int>(a) < static_cast<int>(b);
 }
 
-
 absl::string_view WeaponName(MeleeWeapon w) {
   switch (w) {
     case MeleeWeapon::kNone:
@@ -142,8 +141,8 @@ MeleeWeapon FightingWeapon(const ReadingOptions& options,
   return p.melee_weapon;
 }
 
-bool PursuesIntoThisMelee(const BattleState& state,
-                          const MeleePairing& pairing, int side) {
+bool PursuesIntoThisMelee(const BattleState& state, const MeleePairing& pairing,
+                          int side) {
   const MeleeSideInput& in = pairing.sides[side];
   if (in.facts.pursuing.has_value()) return *in.facts.pursuing;
   const int u = in.unit;

@@ -51,8 +51,8 @@ int NextRound(const BattleState& state, int a, int b);
 // that its pursuit of last turn brought on (as declared, else computed: it
 // pursued last turn, this is round 1, it did not charge into this contact,
 // and the enemy did not charge it).
-bool PursuesIntoThisMelee(const BattleState& state,
-                          const MeleePairing& pairing, int side);
+bool PursuesIntoThisMelee(const BattleState& state, const MeleePairing& pairing,
+                          int side);
 
 // Returns the weapon a unit fights with: headquarters and missile-armed
 // Ashigaru use improvised weapons (by the reading option, missile Ashigaru

@@ -435,8 +435,9 @@ MoraleResolution ResolveMoraleTest(const Ruleset& rules,
                       "rally and stays routing (no effect)");
     }
     trace->push_back(Term{r.total, std::move(label),
-                          r.rally_barred_by_hits ? "daimyo.morale.rally_after_hits"
-                                                 : "daimyo.morale.result",
+                          r.rally_barred_by_hits
+                              ? "daimyo.morale.rally_after_hits"
+                              : "daimyo.morale.result",
                           Origin::kComputed});
   }
   return r;

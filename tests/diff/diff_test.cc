@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
-#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/diff.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
-#include "google/protobuf/text_format.h"
 #include "replay/audit.h"
 #include "replay/diff.h"
 #include "replay/generator/game_generator.h"
@@ -65,7 +65,8 @@ TEST(BranchProperty, CorrectedBranchesWrittenOutAuditCleanAndReplayTheSame) {
     std::vector<v1::BattleLog> branches;
     ASSERT_TRUE(
         replay::AddImpacts(game.log, *ruleset, *report, &branches).ok());
-    ASSERT_EQ(branches.size(), static_cast<std::size_t>(report->impacts_size()));
+    ASSERT_EQ(branches.size(),
+              static_cast<std::size_t>(report->impacts_size()));
     // The branch's own options, as --impact replays it: the disputed event
     // and every later one follow the computed outcomes.
     std::vector<std::uint64_t> disputed;
@@ -100,7 +101,6 @@ TEST(BranchProperty, CorrectedBranchesWrittenOutAuditCleanAndReplayTheSame) {
   EXPECT_GE(branches_checked, 300);
   RecordProperty("branches_checked", branches_checked);
 }
-
 
 // Returns the built-in Daimyo ruleset with `edit` applied to its data.
 template <typename Edit>

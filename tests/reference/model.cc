@@ -11,12 +11,13 @@
 namespace gunbai::reference {
 namespace {
 
-constexpr int kHitScore = 8;       // F "Procedure": 8 or more is a hit; M too.
-constexpr int kHitsPerStand = 3;   // F "Result": 3 hits remove a stand.
-constexpr int kEffectiveMm = 80;   // F "Ranges": effective 0-8 cm; N: inclusive.
-constexpr int kLongMm = 150;       // F "Ranges": long 8-15 cm; N: over 8 to 15.
-constexpr int kWoodsMm = 30;       // F "Ranges": 3 cm in woods.
-constexpr int kMaxFromBuilding = 2;  // F: at most 2 stands fire from a building.
+constexpr int kHitScore = 8;      // F "Procedure": 8 or more is a hit; M too.
+constexpr int kHitsPerStand = 3;  // F "Result": 3 hits remove a stand.
+constexpr int kEffectiveMm = 80;  // F "Ranges": effective 0-8 cm; N: inclusive.
+constexpr int kLongMm = 150;      // F "Ranges": long 8-15 cm; N: over 8 to 15.
+constexpr int kWoodsMm = 30;      // F "Ranges": 3 cm in woods.
+constexpr int kMaxFromBuilding =
+    2;  // F: at most 2 stands fire from a building.
 constexpr int kLeaderKilledAtOrBelow = 4;  // F "Result": 4 or less, killed.
 
 // Firing factors (F table; N splits its lost columns into plus and minus).
@@ -53,22 +54,22 @@ constexpr WeaponRow kWeapons[] = {
 // Melee modifiers (M "Melee Modifiers"; N: every minus is the enemy's
 // advantage, taken by the side that suffers it).
 struct MeleeModifierTable {
-  int cavalry_charging = +2;     // M: +2 cavalry charging
-  int general = +2;              // M: +2 general with unit
-  int frenzied = +2;             // M: +2 frenzied
-  int pursuing = +2;             // M: +2 pursuing
-  int spear_lance_first = +2;    // M: +2 good order long spear/lance, round 1
-  int daimyo = +1;               // M: +1 daimyo with unit
-  int pole_arm_first = +1;       // M: +1 good order pole arm, round 1
-  int infantry_charging = +1;    // M: +1 infantry charging
-  int following_up = +1;         // M: +1 following up
-  int enemy_heavy = -2;          // M: -2 enemy has heavy armour
-  int enemy_flank_rear = -2;     // M: -2 enemy fighting to flank/rear
-  int enemy_building = -2;       // M: -2 enemy occupying a building
-  int enemy_higher_quality = -1; // M: -1 enemy has higher quality status
-  int enemy_medium = -1;         // M: -1 enemy has medium armour
-  int disordered = -1;           // M: -1 disordered
-  int enemy_uphill = -1;         // M: -1 enemy uphill or behind obstacle
+  int cavalry_charging = +2;      // M: +2 cavalry charging
+  int general = +2;               // M: +2 general with unit
+  int frenzied = +2;              // M: +2 frenzied
+  int pursuing = +2;              // M: +2 pursuing
+  int spear_lance_first = +2;     // M: +2 good order long spear/lance, round 1
+  int daimyo = +1;                // M: +1 daimyo with unit
+  int pole_arm_first = +1;        // M: +1 good order pole arm, round 1
+  int infantry_charging = +1;     // M: +1 infantry charging
+  int following_up = +1;          // M: +1 following up
+  int enemy_heavy = -2;           // M: -2 enemy has heavy armour
+  int enemy_flank_rear = -2;      // M: -2 enemy fighting to flank/rear
+  int enemy_building = -2;        // M: -2 enemy occupying a building
+  int enemy_higher_quality = -1;  // M: -1 enemy has higher quality status
+  int enemy_medium = -1;          // M: -1 enemy has medium armour
+  int disordered = -1;            // M: -1 disordered
+  int enemy_uphill = -1;          // M: -1 enemy uphill or behind obstacle
 };
 constexpr MeleeModifierTable kMelee;
 
@@ -76,23 +77,23 @@ constexpr int kMaxStandsBuildingSide = 2;  // M: up to 2 stands a building side.
 
 // Morale modifiers (Mo "Morale Die Roll Modifiers").
 struct MoraleModifierTable {
-  int per_rating_point = +1;   // Mo: + command rating of attached leader
-  int pursuing = +2;           // Mo: +2 pursuing
-  int uphill_or_cover = +1;    // Mo: +1 uphill of all enemy near, or in cover
-  int general_near = +1;       // Mo: +1 general within 15 cm
-  int long_spear_vs_cav = +1;  // Mo: +1 long spear in good order charged
-                               //     frontally by cavalry
-  int enemy_routing = +1;      // Mo: +1 any enemy routing near
-  int hatamoto = +1;           // Mo: +1 Hatamoto testing
-  int disordered = -1;         // Mo: -1 disordered
-  int out_of_command = -1;     // Mo: -1 out of command reach
-  int inf_charged_by_cav = -1; // Mo: -1 infantry being charged by cavalry
-  int friend_routing = -1;     // Mo: -1 each friend of equal/higher quality
-                               //     routing near
-  int stand_lost = -2;         // Mo: -2 each stand lost (N: in the game)
-  int enemy_flank = -2;        // Mo: -2 non-routing enemy facing flank/rear
-  int leader_killed = -2;      // Mo: -2 leader killed this turn near
-  int routing = -2;            // Mo: -2 routing
+  int per_rating_point = +1;    // Mo: + command rating of attached leader
+  int pursuing = +2;            // Mo: +2 pursuing
+  int uphill_or_cover = +1;     // Mo: +1 uphill of all enemy near, or in cover
+  int general_near = +1;        // Mo: +1 general within 15 cm
+  int long_spear_vs_cav = +1;   // Mo: +1 long spear in good order charged
+                                //     frontally by cavalry
+  int enemy_routing = +1;       // Mo: +1 any enemy routing near
+  int hatamoto = +1;            // Mo: +1 Hatamoto testing
+  int disordered = -1;          // Mo: -1 disordered
+  int out_of_command = -1;      // Mo: -1 out of command reach
+  int inf_charged_by_cav = -1;  // Mo: -1 infantry being charged by cavalry
+  int friend_routing = -1;      // Mo: -1 each friend of equal/higher quality
+                                //     routing near
+  int stand_lost = -2;          // Mo: -2 each stand lost (N: in the game)
+  int enemy_flank = -2;         // Mo: -2 non-routing enemy facing flank/rear
+  int leader_killed = -2;       // Mo: -2 leader killed this turn near
+  int routing = -2;             // Mo: -2 routing
 };
 constexpr MoraleModifierTable kMorale;
 
@@ -113,11 +114,17 @@ constexpr MoraleResult kMoraleTable[5][5] = {
 
 int MoraleColumn(int reason) {
   switch (reason) {
-    case 1: return 0;
-    case 2: case 3: return 1;
-    case 4: return 2;
-    case 8: return 4;
-    default: return 3;  // 5, 6, 7
+    case 1:
+      return 0;
+    case 2:
+    case 3:
+      return 1;
+    case 4:
+      return 2;
+    case 8:
+      return 4;
+    default:
+      return 3;  // 5, 6, 7
   }
 }
 
@@ -168,7 +175,8 @@ std::vector<Term> FiringFactors(const FireInput& in) {
   if (in.effective) t.push_back({kFire.effective_range, "effective range"});
   if (in.target_column_or_flanked)
     t.push_back({kFire.column_or_flanked, "target column/flanked"});
-  if (in.target_in_building) t.push_back({kFire.building, "target in building"});
+  if (in.target_in_building)
+    t.push_back({kFire.building, "target in building"});
   if (in.weapon == Missile::kBow && in.target_armour == Armour::kHeavy)
     t.push_back({kFire.bow_vs_heavy, "bow at heavy armour"});
   if (in.firer_disordered) t.push_back({kFire.disordered, "firer disordered"});
@@ -195,8 +203,8 @@ bool ForcedLongRange(bool at_chargers_from_beyond, bool firer_in_cover,
                      Quality firer_quality) {
   if (!at_chargers_from_beyond) return false;
   // F: unless behind cover or at least veteran quality.
-  return !(firer_in_cover || QualityRank(firer_quality) <=
-                                 QualityRank(Quality::kVeteran));
+  return !(firer_in_cover ||
+           QualityRank(firer_quality) <= QualityRank(Quality::kVeteran));
 }
 
 StandLoss ApplyHits(int carried_before, int new_hits, int stands) {
@@ -216,27 +224,42 @@ bool LeaderKilled(int die, int stands_left, bool headquarters) {
 
 const char* MoraleResultName(MoraleResult r) {
   switch (r) {
-    case R::kNoEffect: return "no effect";
-    case R::kHalt: return "halt";
-    case R::kRetire: return "retire";
-    case R::kRetreat: return "retreat";
-    case R::kRout: return "rout";
-    case R::kStandOrRetire: return "stand or retire";
-    case R::kCounterCharge: return "counter-charge";
-    case R::kCharge: return "charge";
-    case R::kRally: return "rally";
-    case R::kDispersed: return "dispersed";
-    case R::kFrenzy: return "frenzy";
+    case R::kNoEffect:
+      return "no effect";
+    case R::kHalt:
+      return "halt";
+    case R::kRetire:
+      return "retire";
+    case R::kRetreat:
+      return "retreat";
+    case R::kRout:
+      return "rout";
+    case R::kStandOrRetire:
+      return "stand or retire";
+    case R::kCounterCharge:
+      return "counter-charge";
+    case R::kCharge:
+      return "charge";
+    case R::kRally:
+      return "rally";
+    case R::kDispersed:
+      return "dispersed";
+    case R::kFrenzy:
+      return "frenzy";
   }
   return "?";
 }
 
 int PassScore(Quality q) {
   switch (q) {
-    case Quality::kElite: return 4;     // Mo: Elite 4+
-    case Quality::kVeteran: return 5;   // Mo: Veteran 5+
-    case Quality::kSeasoned: return 6;  // Mo: Seasoned 6+
-    case Quality::kRaw: return 7;       // Mo: Raw 7+
+    case Quality::kElite:
+      return 4;  // Mo: Elite 4+
+    case Quality::kVeteran:
+      return 5;  // Mo: Veteran 5+
+    case Quality::kSeasoned:
+      return 6;  // Mo: Seasoned 6+
+    case Quality::kRaw:
+      return 7;  // Mo: Raw 7+
   }
   return 6;
 }
@@ -245,8 +268,8 @@ namespace {
 std::vector<Term> MoraleModifiers(const MoraleInput& in) {
   std::vector<Term> t;
   if (in.best_command_rating > 0)
-    t.push_back({kMorale.per_rating_point * in.best_command_rating,
-                 "command rating"});
+    t.push_back(
+        {kMorale.per_rating_point * in.best_command_rating, "command rating"});
   if (in.pursued_this_turn) t.push_back({kMorale.pursuing, "pursuing"});
   if (in.uphill_or_in_cover)
     t.push_back({kMorale.uphill_or_cover, "uphill or cover"});
@@ -320,7 +343,8 @@ MoraleOutcome MoraleTest(const MoraleInput& in, int die1, int die2) {
 
 int WeaponFactor(MeleeWeapon weapon, bool enemy_mounted) {
   for (const WeaponRow& row : kWeapons) {
-    if (row.weapon == weapon) return enemy_mounted ? row.vs_mounted : row.vs_foot;
+    if (row.weapon == weapon)
+      return enemy_mounted ? row.vs_mounted : row.vs_foot;
   }
   return 0;
 }
@@ -337,7 +361,8 @@ MeleeWeapon EffectiveMeleeWeapon(Troop troop, Missile missile,
 std::vector<Term> MeleeModifiers(const MeleeSideInput& me,
                                  const MeleeSideInput& enemy, int round) {
   std::vector<Term> t;
-  const int weapon = WeaponFactor(me.weapon, enemy.mobility == Mobility::kMounted);
+  const int weapon =
+      WeaponFactor(me.weapon, enemy.mobility == Mobility::kMounted);
   if (weapon != 0) t.push_back({weapon, "weapon"});
   // M: no charge bonus against a building; P6: charge bonuses need a charge
   // that made contact this turn (not fell short).
@@ -361,7 +386,8 @@ std::vector<Term> MeleeModifiers(const MeleeSideInput& me,
     t.push_back({kMelee.enemy_heavy, "enemy heavy armour"});
   if (me.enemy_fighting_to_flank_or_rear)
     t.push_back({kMelee.enemy_flank_rear, "enemy on flank/rear"});
-  if (enemy.in_building) t.push_back({kMelee.enemy_building, "enemy in building"});
+  if (enemy.in_building)
+    t.push_back({kMelee.enemy_building, "enemy in building"});
   if (QualityRank(enemy.quality) < QualityRank(me.quality))
     t.push_back({kMelee.enemy_higher_quality, "enemy higher quality"});
   if (enemy.armour == Armour::kMedium)
@@ -384,7 +410,8 @@ int MaxMeleeStands(const MeleeSideInput& me, const MeleeSideInput& enemy,
     ranks = 2;
   if (me.disordered) ranks = 1;  // M: disordered units one rank
   // The rank behind: only stands that are there (a partial rear rank).
-  const int behind = std::min(front, std::max(0, me.stands - me.stands_per_rank));
+  const int behind =
+      std::min(front, std::max(0, me.stands - me.stands_per_rank));
   int most = front + (ranks == 2 ? behind : 0);
   if (round >= 2) most += std::min(me.overlaps, 2);  // M, N: one a flank
   if (me.in_building || enemy.in_building)

@@ -15,13 +15,26 @@
 
 namespace gunbai::reference {
 
-enum class Troop { kSamurai, kAshigaru, kRonin, kMonk, kPeasant, kHatamoto,
-                   kHeadquarters };
+enum class Troop {
+  kSamurai,
+  kAshigaru,
+  kRonin,
+  kMonk,
+  kPeasant,
+  kHatamoto,
+  kHeadquarters
+};
 enum class Mobility { kFoot, kMounted };
 enum class Quality { kElite, kVeteran, kSeasoned, kRaw };  // best first
 enum class Armour { kNone, kLight, kMedium, kHeavy };
-enum class MeleeWeapon { kNone, kLongSpear, kPoleArm, kImprovised, kLance,
-                         kSword };
+enum class MeleeWeapon {
+  kNone,
+  kLongSpear,
+  kPoleArm,
+  kImprovised,
+  kLance,
+  kSword
+};
 enum class Missile { kNone, kBow, kArquebus };
 enum class Formation { kLine, kColumn, kBuilding };
 enum class LeaderKind { kGeneral, kDaimyo };
@@ -86,8 +99,17 @@ bool LeaderKilled(int die, int stands_left, bool headquarters);
 
 // ---- Morale (seed 002) ----
 enum class MoraleResult {
-  kNoEffect, kHalt, kRetire, kRetreat, kRout, kStandOrRetire,
-  kCounterCharge, kCharge, kRally, kDispersed, kFrenzy
+  kNoEffect,
+  kHalt,
+  kRetire,
+  kRetreat,
+  kRout,
+  kStandOrRetire,
+  kCounterCharge,
+  kCharge,
+  kRally,
+  kDispersed,
+  kFrenzy
 };
 const char* MoraleResultName(MoraleResult r);
 int PassScore(Quality q);

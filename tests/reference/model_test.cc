@@ -33,7 +33,7 @@ TEST(ReferenceModelTest, FirstVolleyArquebusAtCavalryEffective) {
 TEST(ReferenceModelTest, DisorderedFirstVolleyAndBuildingCover) {
   FireInput in;
   in.first_volley = true;
-  in.firer_disordered = true;   // no +2, -1
+  in.firer_disordered = true;  // no +2, -1
   in.weapon = Missile::kBow;
   in.target_armour = Armour::kHeavy;  // -1
   in.target_in_building = true;       // -2, and no -1 for cover
@@ -65,8 +65,8 @@ TEST(ReferenceModelTest, LeaderLoss) {
 TEST(ReferenceModelTest, MoraleTableAndNaturals) {
   MoraleInput in;
   in.reason = 1;
-  in.quality = Quality::kSeasoned;  // 6+
-  in.stands_lost = 1;               // -2
+  in.quality = Quality::kSeasoned;                                 // 6+
+  in.stands_lost = 1;                                              // -2
   EXPECT_EQ(MoraleTest(in, 4, 3).result, MoraleResult::kHalt);     // 5: by 1
   EXPECT_EQ(MoraleTest(in, 3, 3).result, MoraleResult::kRetire);   // 4: by 2
   EXPECT_EQ(MoraleTest(in, 2, 3).result, MoraleResult::kRetreat);  // 3: by 3
@@ -102,8 +102,8 @@ TEST(ReferenceModelTest, MeleeWorkedExample) {
   cav.quality = Quality::kSeasoned;
   foot.quality = Quality::kRaw;
   foot.troop = Troop::kAshigaru;
-  foot.weapon = EffectiveMeleeWeapon(Troop::kAshigaru, Missile::kBow,
-                                     MeleeWeapon::kNone);
+  foot.weapon =
+      EffectiveMeleeWeapon(Troop::kAshigaru, Missile::kBow, MeleeWeapon::kNone);
   EXPECT_EQ(SumTerms(MeleeModifiers(cav, foot, 1)), 6);
   cav.armour = Armour::kMedium;
   // Improvised vs mounted 0, enemy medium -1, enemy higher quality -1.

@@ -60,13 +60,20 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       const std::string f = std::string(flag) + "=";
       return a.rfind(f, 0) == 0 ? a.c_str() + f.size() : nullptr;
     };
-    if (const char* v = value("--seed-from")) o->seed_from = std::strtoull(v, nullptr, 10);
-    else if (const char* v = value("--count")) o->count = std::strtoull(v, nullptr, 10);
-    else if (const char* v = value("--kinds")) o->kinds = Split(v);
-    else if (const char* v = value("--keep-failures")) o->keep_dir = v;
-    else if (const char* v = value("--gunbai")) o->gunbai = v;
-    else if (a == "--verbose") o->verbose = true;
-    else if (a == "--print") o->print = true;
+    if (const char* v = value("--seed-from"))
+      o->seed_from = std::strtoull(v, nullptr, 10);
+    else if (const char* v = value("--count"))
+      o->count = std::strtoull(v, nullptr, 10);
+    else if (const char* v = value("--kinds"))
+      o->kinds = Split(v);
+    else if (const char* v = value("--keep-failures"))
+      o->keep_dir = v;
+    else if (const char* v = value("--gunbai"))
+      o->gunbai = v;
+    else if (a == "--verbose")
+      o->verbose = true;
+    else if (a == "--print")
+      o->print = true;
     else {
       std::cerr << "reference_check: unknown argument " << a << "\n";
       return false;
@@ -87,16 +94,17 @@ bool ParseArgs(int argc, char** argv, Options* o) {
 // `gunbai audit --format=json`, parses the report.
 bool AuditWithBinary(const std::string& gunbai, const Situation& s,
                      v1::AuditReport* report) {
-  const std::string path = std::filesystem::temp_directory_path() /
-                           ("reference_check_" + std::to_string(::getpid()) +
-                            ".textproto");
+  const std::string path =
+      std::filesystem::temp_directory_path() /
+      ("reference_check_" + std::to_string(::getpid()) + ".textproto");
   std::ofstream(path) << SituationText(s);
   const std::string cmd = gunbai + " audit --format=json " + path;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return false;
   std::string json;
   char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) json.append(buf, n);
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;)
+    json.append(buf, n);
   ::pclose(pipe);
   google::protobuf::util::JsonParseOptions opts;
   opts.ignore_unknown_fields = true;
@@ -169,12 +177,14 @@ int Run(const Options& o) {
     ++k.disagree;
     bool all_pending = true;
     std::set<std::string> seen;
-    const std::string text = SituationText(s) + "# engine findings:\n" +
-                             FindingsText(report);
+    const std::string text =
+        SituationText(s) + "# engine findings:\n" + FindingsText(report);
     for (const v1::Finding& f : report.findings()) {
-      const std::string tag = PendingTagFor(s.pending_tags, f.rule_id(), f.seq());
+      const std::string tag =
+          PendingTagFor(s.pending_tags, f.rule_id(), f.seq());
       if (tag.empty()) all_pending = false;
-      const std::string key = f.rule_id() + (tag.empty() ? "" : " (pending " + tag + ")");
+      const std::string key =
+          f.rule_id() + (tag.empty() ? "" : " (pending " + tag + ")");
       if (!seen.insert(key).second) continue;
       Group& g = k.groups[key];
       ++g.situations;
@@ -189,23 +199,27 @@ int Run(const Options& o) {
     if (all_pending) ++k.disagree_pending_only;
     if (o.verbose) std::cerr << text;
   }
-  const double secs = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - start).count();
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   bool failed = false;
   if (!o.keep_dir.empty()) std::filesystem::create_directories(o.keep_dir);
   for (const auto& [kind, k] : counts) {
-    std::printf("%-7s situations %llu  agree %llu  disagree %llu (pending only %llu)\n",
-                kind.c_str(), static_cast<unsigned long long>(k.situations),
-                static_cast<unsigned long long>(k.agree),
-                static_cast<unsigned long long>(k.disagree),
-                static_cast<unsigned long long>(k.disagree_pending_only));
+    std::printf(
+        "%-7s situations %llu  agree %llu  disagree %llu (pending only %llu)\n",
+        kind.c_str(), static_cast<unsigned long long>(k.situations),
+        static_cast<unsigned long long>(k.agree),
+        static_cast<unsigned long long>(k.disagree),
+        static_cast<unsigned long long>(k.disagree_pending_only));
     for (const auto& [key, g] : k.groups) {
       if (g.pending_tag.empty()) failed = true;
       std::string where;
       if (!o.keep_dir.empty()) {
         std::string name = kind + "-" + key;
         for (char& c : name)
-          if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') c = '_';
+          if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' &&
+              c != '.')
+            c = '_';
         where = o.keep_dir + "/" + name + ".textproto";
         std::ofstream(where) << g.best_text;
       }

@@ -30,12 +30,17 @@ class Rng {
     return z ^ (z >> 31);
   }
   int In(int lo, int hi) {  // inclusive
-    return lo + static_cast<int>(Next() % static_cast<std::uint64_t>(hi - lo + 1));
+    return lo +
+           static_cast<int>(Next() % static_cast<std::uint64_t>(hi - lo + 1));
   }
-  bool Chance(double p) { return (Next() >> 11) * (1.0 / 9007199254740992.0) < p; }
+  bool Chance(double p) {
+    return (Next() >> 11) * (1.0 / 9007199254740992.0) < p;
+  }
   int Die() { return In(1, 6); }
   template <typename T>
-  const T& Pick(const std::vector<T>& v) { return v[In(0, static_cast<int>(v.size()) - 1)]; }
+  const T& Pick(const std::vector<T>& v) {
+    return v[In(0, static_cast<int>(v.size()) - 1)];
+  }
 
  private:
   std::uint64_t state_;
@@ -59,12 +64,21 @@ struct Weights {
 Weights WeightsFor(const std::string& kind) {
   Weights w;
   if (kind == "morale") {
-    w.min_turns = 2; w.max_turns = 3; w.charge = 0.6; w.leader = 0.8;
-    w.declared_fact = 0.3; w.near_lists = 0.6; w.forced_dice = 0.35;
+    w.min_turns = 2;
+    w.max_turns = 3;
+    w.charge = 0.6;
+    w.leader = 0.8;
+    w.declared_fact = 0.3;
+    w.near_lists = 0.6;
+    w.forced_dice = 0.35;
     w.melee_on_charge = 0.2;
   } else if (kind == "melee") {
-    w.missile_unit = 0.3; w.charge = 0.7; w.fire = 0.4; w.move = 0.1;
-    w.melee_on_charge = 0.9; w.contact_melee = 0.5;
+    w.missile_unit = 0.3;
+    w.charge = 0.7;
+    w.fire = 0.4;
+    w.move = 0.1;
+    w.melee_on_charge = 0.9;
+    w.contact_melee = 0.5;
   }
   return w;
 }
@@ -105,7 +119,7 @@ struct Unit {
   bool hit_by_fire = false, pursued = false, tested_eot = false;
   bool rally_tested = false, own_leader_killed = false;
   bool routed_this_turn = false;  // Mo: a rout "may not fire", this turn
-  std::string charge_target;  // a charge declared this turn, still on
+  std::string charge_target;      // a charge declared this turn, still on
   bool charge_fell_short = false;
   // R reading 24: the charge made its contact and that melee has fought a
   // round; its bonus is spent. The enemy it made contact with (not fell
@@ -202,20 +216,29 @@ class Game {
 // ---- Proto mapping (the log is the only place our types meet the schema).
 pb::TroopType ToPb(Troop t) {
   switch (t) {
-    case Troop::kSamurai: return pb::TROOP_TYPE_SAMURAI;
-    case Troop::kAshigaru: return pb::TROOP_TYPE_ASHIGARU;
-    case Troop::kRonin: return pb::TROOP_TYPE_RONIN;
-    case Troop::kMonk: return pb::TROOP_TYPE_WARRIOR_MONK;
-    case Troop::kPeasant: return pb::TROOP_TYPE_PEASANT;
-    case Troop::kHatamoto: return pb::TROOP_TYPE_HATAMOTO;
-    case Troop::kHeadquarters: return pb::TROOP_TYPE_HEADQUARTERS;
+    case Troop::kSamurai:
+      return pb::TROOP_TYPE_SAMURAI;
+    case Troop::kAshigaru:
+      return pb::TROOP_TYPE_ASHIGARU;
+    case Troop::kRonin:
+      return pb::TROOP_TYPE_RONIN;
+    case Troop::kMonk:
+      return pb::TROOP_TYPE_WARRIOR_MONK;
+    case Troop::kPeasant:
+      return pb::TROOP_TYPE_PEASANT;
+    case Troop::kHatamoto:
+      return pb::TROOP_TYPE_HATAMOTO;
+    case Troop::kHeadquarters:
+      return pb::TROOP_TYPE_HEADQUARTERS;
   }
   return pb::TROOP_TYPE_UNSPECIFIED;
 }
 pb::Quality ToPb(Quality q) {
   return static_cast<pb::Quality>(static_cast<int>(q) + 1);
 }
-pb::Armour ToPb(Armour a) { return static_cast<pb::Armour>(static_cast<int>(a) + 1); }
+pb::Armour ToPb(Armour a) {
+  return static_cast<pb::Armour>(static_cast<int>(a) + 1);
+}
 pb::MeleeWeapon ToPb(MeleeWeapon m) {
   return static_cast<pb::MeleeWeapon>(static_cast<int>(m) + 1);
 }
@@ -227,30 +250,48 @@ pb::Formation ToPb(Formation f) {
 }
 pb::MoraleResult ToPb(MoraleResult r) {
   switch (r) {
-    case MoraleResult::kNoEffect: return pb::MORALE_RESULT_NO_EFFECT;
-    case MoraleResult::kHalt: return pb::MORALE_RESULT_HALT;
-    case MoraleResult::kRetire: return pb::MORALE_RESULT_RETIRE;
-    case MoraleResult::kRetreat: return pb::MORALE_RESULT_RETREAT;
-    case MoraleResult::kRout: return pb::MORALE_RESULT_ROUT;
-    case MoraleResult::kStandOrRetire: return pb::MORALE_RESULT_STAND_OR_RETIRE;
-    case MoraleResult::kCounterCharge: return pb::MORALE_RESULT_COUNTER_CHARGE;
-    case MoraleResult::kCharge: return pb::MORALE_RESULT_CHARGE;
-    case MoraleResult::kRally: return pb::MORALE_RESULT_RALLY;
-    case MoraleResult::kDispersed: return pb::MORALE_RESULT_DISPERSED;
-    case MoraleResult::kFrenzy: return pb::MORALE_RESULT_FRENZY;
+    case MoraleResult::kNoEffect:
+      return pb::MORALE_RESULT_NO_EFFECT;
+    case MoraleResult::kHalt:
+      return pb::MORALE_RESULT_HALT;
+    case MoraleResult::kRetire:
+      return pb::MORALE_RESULT_RETIRE;
+    case MoraleResult::kRetreat:
+      return pb::MORALE_RESULT_RETREAT;
+    case MoraleResult::kRout:
+      return pb::MORALE_RESULT_ROUT;
+    case MoraleResult::kStandOrRetire:
+      return pb::MORALE_RESULT_STAND_OR_RETIRE;
+    case MoraleResult::kCounterCharge:
+      return pb::MORALE_RESULT_COUNTER_CHARGE;
+    case MoraleResult::kCharge:
+      return pb::MORALE_RESULT_CHARGE;
+    case MoraleResult::kRally:
+      return pb::MORALE_RESULT_RALLY;
+    case MoraleResult::kDispersed:
+      return pb::MORALE_RESULT_DISPERSED;
+    case MoraleResult::kFrenzy:
+      return pb::MORALE_RESULT_FRENZY;
   }
   return pb::MORALE_RESULT_UNSPECIFIED;
 }
 
 const char* TroopName(Troop t) {
   switch (t) {
-    case Troop::kSamurai: return "sam";
-    case Troop::kAshigaru: return "ash";
-    case Troop::kRonin: return "ronin";
-    case Troop::kMonk: return "monk";
-    case Troop::kPeasant: return "peas";
-    case Troop::kHatamoto: return "hata";
-    case Troop::kHeadquarters: return "hq";
+    case Troop::kSamurai:
+      return "sam";
+    case Troop::kAshigaru:
+      return "ash";
+    case Troop::kRonin:
+      return "ronin";
+    case Troop::kMonk:
+      return "monk";
+    case Troop::kPeasant:
+      return "peas";
+    case Troop::kHatamoto:
+      return "hata";
+    case Troop::kHeadquarters:
+      return "hq";
   }
   return "u";
 }
@@ -268,18 +309,20 @@ Unit Game::RandomUnit(const std::string& clan, int n) {
   Unit u;
   u.clan = clan;
   static const std::vector<Troop> kTroops = {
-      Troop::kSamurai, Troop::kSamurai, Troop::kAshigaru, Troop::kAshigaru,
-      Troop::kAshigaru, Troop::kRonin, Troop::kMonk, Troop::kPeasant,
+      Troop::kSamurai,  Troop::kSamurai,     Troop::kAshigaru, Troop::kAshigaru,
+      Troop::kAshigaru, Troop::kRonin,       Troop::kMonk,     Troop::kPeasant,
       Troop::kHatamoto, Troop::kHeadquarters};
   u.troop = rng_.Pick(kTroops);
   u.mobility = (u.troop == Troop::kSamurai || u.troop == Troop::kHatamoto ||
-                u.troop == Troop::kHeadquarters) && rng_.Chance(0.4)
-                   ? Mobility::kMounted : Mobility::kFoot;
+                u.troop == Troop::kHeadquarters) &&
+                       rng_.Chance(0.4)
+                   ? Mobility::kMounted
+                   : Mobility::kFoot;
   u.quality = static_cast<Quality>(rng_.In(0, 3));
   u.armour = static_cast<Armour>(rng_.In(0, 3));
   static const std::vector<MeleeWeapon> kWeapons = {
-      MeleeWeapon::kNone, MeleeWeapon::kLongSpear, MeleeWeapon::kPoleArm,
-      MeleeWeapon::kImprovised, MeleeWeapon::kLance, MeleeWeapon::kSword};
+      MeleeWeapon::kNone,       MeleeWeapon::kLongSpear, MeleeWeapon::kPoleArm,
+      MeleeWeapon::kImprovised, MeleeWeapon::kLance,     MeleeWeapon::kSword};
   u.weapon = rng_.Pick(kWeapons);
   if (u.troop != Troop::kHeadquarters && rng_.Chance(w_.missile_unit))
     u.missile = rng_.Chance(0.5) ? Missile::kBow : Missile::kArquebus;
@@ -325,7 +368,7 @@ void Game::MakeArmies() {
     p->set_clan(u.clan);
     p->set_troop_type(ToPb(u.troop));
     p->set_mobility(u.mobility == Mobility::kFoot ? pb::MOBILITY_FOOT
-                                                   : pb::MOBILITY_MOUNTED);
+                                                  : pb::MOBILITY_MOUNTED);
     p->set_quality(ToPb(u.quality));
     p->set_armour(ToPb(u.armour));
     p->set_melee_weapon(ToPb(u.weapon));
@@ -348,7 +391,8 @@ void Game::MakeArmies() {
 
 // ---- Queries ----
 Unit* Game::FindUnit(const std::string& id) {
-  for (auto& u : units_) if (u->id == id) return u.get();
+  for (auto& u : units_)
+    if (u->id == id) return u.get();
   return nullptr;
 }
 std::vector<Leader*> Game::LiveLeadersOf(const Unit& u) {
@@ -358,7 +402,8 @@ std::vector<Leader*> Game::LiveLeadersOf(const Unit& u) {
   return out;
 }
 bool Game::InMelee(const Unit& u) const {
-  for (const Contact& c : contacts_) if (c.a == u.id || c.b == u.id) return true;
+  for (const Contact& c : contacts_)
+    if (c.a == u.id || c.b == u.id) return true;
   return false;
 }
 std::vector<Unit*> Game::UnitsOf(const std::string& clan) {
@@ -369,10 +414,13 @@ std::vector<Unit*> Game::UnitsOf(const std::string& clan) {
       out.push_back(u.get());
   return out;
 }
-std::vector<Unit*> Game::Enemies(const Unit& u) { return UnitsOf(Other(u.clan)); }
+std::vector<Unit*> Game::Enemies(const Unit& u) {
+  return UnitsOf(Other(u.clan));
+}
 std::vector<Unit*> Game::Friends(const Unit& u) {
   std::vector<Unit*> out;
-  for (Unit* f : UnitsOf(u.clan)) if (f != &u) out.push_back(f);
+  for (Unit* f : UnitsOf(u.clan))
+    if (f != &u) out.push_back(f);
   return out;
 }
 void Game::RandomSubset(std::vector<Unit*> from, double p,
@@ -396,10 +444,14 @@ pb::Event* Game::Ev(const std::string& clan) {
 std::pair<int, int> Game::MoraleDice() {
   if (rng_.Chance(w_.forced_dice)) {
     switch (rng_.In(0, 3)) {
-      case 0: return {1, 1};
-      case 1: return {6, 6};
-      case 2: return {5, 6};
-      default: return {6, 5};
+      case 0:
+        return {1, 1};
+      case 1:
+        return {6, 6};
+      case 2:
+        return {5, 6};
+      default:
+        return {6, 5};
     }
   }
   return {rng_.Die(), rng_.Die()};
@@ -451,10 +503,13 @@ void Game::Activation(const std::string& clan) {
         !u->charge_target.empty())
       continue;
     std::vector<Unit*> targets;
-    for (Unit* e : Enemies(*u)) if (!e->routing && !InMelee(*e)) targets.push_back(e);
+    for (Unit* e : Enemies(*u))
+      if (!e->routing && !InMelee(*e)) targets.push_back(e);
     if (targets.empty()) targets = Enemies(*u);
-    if (!targets.empty()) DeclareCharge(*u, *rng_.Pick(targets), true);
-    else Rely("E3");  // no enemy left to charge
+    if (!targets.empty())
+      DeclareCharge(*u, *rng_.Pick(targets), true);
+    else
+      Rely("E3");  // no enemy left to charge
   }
   for (Unit* u : UnitsOf(clan)) {
     if (u->removed || u->routing || InMelee(*u) || !u->charge_target.empty() ||
@@ -466,13 +521,13 @@ void Game::Activation(const std::string& clan) {
     std::vector<Unit*> chargers;
     for (Unit* u : UnitsOf(clan))
       if (!u->removed && !u->routing && !InMelee(*u) && !Halted(*u) &&
-          u->charge_target.empty() && !u->retired && !u->retreated &&
-          !u->fired)
+          u->charge_target.empty() && !u->retired && !u->retreated && !u->fired)
         chargers.push_back(u);
     if (!chargers.empty()) {
       Unit& c = *rng_.Pick(chargers);
       std::vector<Unit*> targets;
-      for (Unit* e : Enemies(c)) if (!InMelee(*e)) targets.push_back(e);
+      for (Unit* e : Enemies(c))
+        if (!InMelee(*e)) targets.push_back(e);
       if (!targets.empty()) DeclareCharge(c, *rng_.Pick(targets), false);
     }
   }
@@ -482,8 +537,8 @@ void Game::Activation(const std::string& clan) {
   for (auto& up : units_) {
     Unit& u = *up;
     if (u.removed || u.remove_at_turn_end || u.missile == Missile::kNone ||
-        u.fired || u.routing || u.routed_this_turn ||
-        u.retreated || u.retired || !u.charge_target.empty() || InMelee(u))
+        u.fired || u.routing || u.routed_this_turn || u.retreated ||
+        u.retired || !u.charge_target.empty() || InMelee(u))
       continue;
     std::vector<Unit*> targets;
     if (!u.chargers.empty()) {
@@ -495,7 +550,8 @@ void Game::Activation(const std::string& clan) {
           targets.push_back(c);
       }
     } else if (u.clan == clan) {
-      for (Unit* e : Enemies(u)) if (!InMelee(*e)) targets.push_back(e);
+      for (Unit* e : Enemies(u))
+        if (!InMelee(*e)) targets.push_back(e);
     }
     if (targets.empty() || !rng_.Chance(w_.fire)) continue;
     firers.push_back(&u);
@@ -517,8 +573,8 @@ void Game::Activation(const std::string& clan) {
   if (rng_.Chance(turn_ == 1 ? w_.contact_melee : w_.contact_melee / 2)) {
     std::vector<Unit*> mine, pursuers;
     for (Unit* u : UnitsOf(clan))
-      if (!u->routing && !InMelee(*u) && u->charge_target.empty() && !u->fired &&
-          u->chargers.empty() && !u->retired && !u->retreated)
+      if (!u->routing && !InMelee(*u) && u->charge_target.empty() &&
+          !u->fired && u->chargers.empty() && !u->retired && !u->retreated)
         (u->pursuit_bonus_from_turn ? pursuers : mine).push_back(u);
     if (!pursuers.empty()) mine = pursuers;
     if (!mine.empty()) {
@@ -552,7 +608,8 @@ void Game::MoveUnit(Unit& u) {
   if (halted || rng_.Chance(0.1)) {
     m->set_kind(pb::MOVE_KIND_TURN_ABOUT);  // a halted unit may turn about
   } else {
-    m->set_kind(rng_.Chance(0.7) ? pb::MOVE_KIND_MOVE : pb::MOVE_KIND_MANOEUVRE);
+    m->set_kind(rng_.Chance(0.7) ? pb::MOVE_KIND_MOVE
+                                 : pb::MOVE_KIND_MANOEUVRE);
     m->set_distance_mm(rng_.In(10, 120));
     if (rng_.Chance(0.3)) {
       u.formation = static_cast<Formation>(rng_.In(0, 2));
@@ -595,10 +652,10 @@ void Game::DeclareCharge(Unit& charger, Unit& target, bool forced) {
   }
   // Mo reason 4: Ashigaru missile troops or Peasants initiating a charge,
   // also taken when the charge is declared.
-  const bool owes4 = !charger.frenzied &&
-                     ((charger.troop == Troop::kAshigaru &&
-                       charger.missile != Missile::kNone) ||
-                      charger.troop == Troop::kPeasant);
+  const bool owes4 =
+      !charger.frenzied && ((charger.troop == Troop::kAshigaru &&
+                             charger.missile != Missile::kNone) ||
+                            charger.troop == Troop::kPeasant);
   if (owes4) MoraleTestFor(charger, 4, Ev(charger.clan)->mutable_morale_test());
 }
 
@@ -634,14 +691,16 @@ void Game::Fire(Unit& firer, Unit& target) {
   const int mode = rng_.In(0, 9);
   if (mode < 4) {
     effective = !forced_long && rng_.Chance(0.5);
-    facts->set_range(effective ? pb::RANGE_BAND_EFFECTIVE : pb::RANGE_BAND_LONG);
+    facts->set_range(effective ? pb::RANGE_BAND_EFFECTIVE
+                               : pb::RANGE_BAND_LONG);
   } else if (mode < 9) {
     static const std::vector<int> kEdges = {0, 1, 79, 80, 81, 120, 149, 150};
     const int d = rng_.Chance(0.6) ? rng_.Pick(kEdges) : rng_.In(0, 150);
     facts->set_distance_mm(d);
     if (rng_.Chance(0.3))  // a declared band that agrees with the measure
       facts->set_range(BandFromDistance(d, false) == Band::kEffective
-                           ? pb::RANGE_BAND_EFFECTIVE : pb::RANGE_BAND_LONG);
+                           ? pb::RANGE_BAND_EFFECTIVE
+                           : pb::RANGE_BAND_LONG);
     effective = BandFromDistance(d, false) == Band::kEffective && !forced_long;
   } else {
     const int d = rng_.In(0, 30);
@@ -670,17 +729,19 @@ void Game::Fire(Unit& firer, Unit& target) {
   in.target_armour = target.armour;
   in.target_mounted = target.mobility == Mobility::kMounted;
   in.effective = effective;
-  in.target_column_or_flanked =
-      target.formation == Formation::kColumn || facts->target_in_column_or_flanked();
+  in.target_column_or_flanked = target.formation == Formation::kColumn ||
+                                facts->target_in_column_or_flanked();
   in.target_in_building =
       target.formation == Formation::kBuilding || facts->target_in_building();
   in.target_in_cover = facts->target_in_cover();
   const bool from_building =
       firer.formation == Formation::kBuilding || facts->firing_from_building();
-  const int most = MaxFiringStands(firer.stands, firer.per_rank, firer.disordered,
-                                   from_building);
-  if (firer.formation == Formation::kBuilding && !facts->firing_from_building() &&
-      most < MaxFiringStands(firer.stands, firer.per_rank, firer.disordered, false))
+  const int most = MaxFiringStands(firer.stands, firer.per_rank,
+                                   firer.disordered, from_building);
+  if (firer.formation == Formation::kBuilding &&
+      !facts->firing_from_building() &&
+      most < MaxFiringStands(firer.stands, firer.per_rank, firer.disordered,
+                             false))
     Rely("P1");
   const int stands = rng_.Chance(0.7) ? most : rng_.In(1, most);
   f->set_stands_firing(stands);
@@ -742,7 +803,8 @@ void Game::LoseStands(Unit& u, int lost, const std::string& clan_of_event) {
         u.own_leader_killed = true;
       }
       std::vector<Unit*> candidates, near;
-      for (Unit* f : Friends(u)) if (!f->tested_eot) candidates.push_back(f);
+      for (Unit* f : Friends(u))
+        if (!f->tested_eot) candidates.push_back(f);
       if (rng_.Chance(w_.near_lists))
         RandomSubset(candidates, 0.5, r->mutable_units_near(), &near);
       for (Unit* f : near) f->owed.insert(5);
@@ -788,8 +850,7 @@ void Game::MoraleTestFor(Unit& u, int reason, pb::MoraleTest* t) {
   // P4: the -2 is automatic when the unit's own leader was killed this turn.
   if (u.own_leader_killed && !facts->leader_killed_near() && rng_.Chance(0.5))
     facts->set_leader_killed_near(true);
-  if (u.own_leader_killed && !facts->leader_killed_near())
-    Rely("P4");
+  if (u.own_leader_killed && !facts->leader_killed_near()) Rely("P4");
   in.leader_killed_near = facts->leader_killed_near() || u.own_leader_killed;
   // Charged by cavalry, this turn (by a charge still on).
   bool by_cavalry = false;
@@ -802,11 +863,13 @@ void Game::MoraleTestFor(Unit& u, int reason, pb::MoraleTest* t) {
   // Ashigaru and headquarters fight with improvised weapons whatever their
   // order of battle names. The fact may still be declared.
   const bool fights_long_spear =
-      EffectiveMeleeWeapon(u.troop, u.missile, u.weapon) == MeleeWeapon::kLongSpear;
+      EffectiveMeleeWeapon(u.troop, u.missile, u.weapon) ==
+      MeleeWeapon::kLongSpear;
   if (by_cavalry && u.mobility == Mobility::kFoot &&
       u.weapon == MeleeWeapon::kLongSpear && rng_.Chance(0.7)) {
     facts->set_charged_frontally(true);
-    in.long_spear_charged_frontally_by_cavalry = !u.disordered && fights_long_spear;
+    in.long_spear_charged_frontally_by_cavalry =
+        !u.disordered && fights_long_spear;
   }
   // Routers near, declared by id: enemies (+1 if any) and friends (-1 each
   // of equal or higher quality).
@@ -844,10 +907,16 @@ void Game::ApplyMoraleResult(Unit& u, int reason, const MoraleOutcome& out) {
   switch (out.result) {
     case MoraleResult::kHalt:
       u.halted_through = turn_ + 1;
-      if (charger) { u.charge_target.clear(); EndCharge(u); }
+      if (charger) {
+        u.charge_target.clear();
+        EndCharge(u);
+      }
       break;
     case MoraleResult::kRetire:
-      if (charger) { u.charge_target.clear(); EndCharge(u); }
+      if (charger) {
+        u.charge_target.clear();
+        EndCharge(u);
+      }
       ResultMove(u, pb::RESULT_MOVE_KIND_RETIRE);
       BreakContact(u);
       u.retired = true;
@@ -861,7 +930,9 @@ void Game::ApplyMoraleResult(Unit& u, int reason, const MoraleOutcome& out) {
       u.halted_through = turn_ + 1;
       break;
     case MoraleResult::kRout:
-      if (charger || !u.charge_target.empty()) { u.charge_target.clear(); }
+      if (charger || !u.charge_target.empty()) {
+        u.charge_target.clear();
+      }
       RoutMove(u);
       break;
     case MoraleResult::kRally:
@@ -895,19 +966,29 @@ void Game::RoutMove(Unit& u) {
   m->add_dice(rng_.Die());
   m->add_dice(rng_.Die());
   bool with_leader = false;
-  for (Leader* l : LiveLeadersOf(u)) { (void)l; with_leader = true; }
+  for (Leader* l : LiveLeadersOf(u)) {
+    (void)l;
+    with_leader = true;
+  }
   if (!rng_.Chance(w_.near_lists)) return;
   std::vector<Unit*> candidates;
   for (Unit* f : Friends(u))
-    if (!f->routing && !f->tested_eot && !f->remove_at_turn_end) candidates.push_back(f);
+    if (!f->routing && !f->tested_eot && !f->remove_at_turn_end)
+      candidates.push_back(f);
   std::vector<Unit*> near, through;
   RandomSubset(candidates, 0.5, m->mutable_friends_near(), &near);
-  if (rng_.Chance(0.4)) RandomSubset(candidates, 0.3, m->mutable_interpenetrated(), &through);
+  if (rng_.Chance(0.4))
+    RandomSubset(candidates, 0.3, m->mutable_interpenetrated(), &through);
   for (Unit* f : near) {
-    if (with_leader) { f->owed.insert(5); continue; }
+    if (with_leader) {
+      f->owed.insert(5);
+      continue;
+    }
     // Mo reason 6: cavalry and Samurai heed only cavalry and Samurai.
-    const bool picky = f->mobility == Mobility::kMounted || f->troop == Troop::kSamurai;
-    const bool heeded = u.mobility == Mobility::kMounted || u.troop == Troop::kSamurai;
+    const bool picky =
+        f->mobility == Mobility::kMounted || f->troop == Troop::kSamurai;
+    const bool heeded =
+        u.mobility == Mobility::kMounted || u.troop == Troop::kSamurai;
     if (!picky || heeded) f->owed.insert(6);
   }
   for (Unit* f : through) {
@@ -950,7 +1031,10 @@ void Game::EndOfTurn() {
     for (auto& up : units_) {
       Unit& u = *up;
       if (u.removed || u.owed.empty() || u.tested_eot) continue;
-      if (u.frenzied) { u.owed.clear(); continue; }  // Mo: frenzied never test
+      if (u.frenzied) {
+        u.owed.clear();
+        continue;
+      }  // Mo: frenzied never test
       const int reason = *u.owed.rbegin();
       u.tested_eot = true;
       u.owed.clear();
@@ -974,8 +1058,14 @@ void Game::StartMelee(Unit& a, Unit& b) {
 void Game::FightContact(Contact& c) {
   Unit* first = FindUnit(c.a);
   Unit* second = FindUnit(c.b);
-  if (!first || !second) { c.a.clear(); return; }
-  if (first->removed || second->removed) { c.a.clear(); return; }
+  if (!first || !second) {
+    c.a.clear();
+    return;
+  }
+  if (first->removed || second->removed) {
+    c.a.clear();
+    return;
+  }
   if (first->clan != active_) std::swap(first, second);
   const int round = ++c.rounds;
   c.fought_turn = turn_;
@@ -1002,8 +1092,10 @@ void Game::FightContact(Contact& c) {
     s.weapon = EffectiveMeleeWeapon(u.troop, u.missile, u.weapon);
     s.disordered = u.disordered;
     for (Leader* l : LiveLeadersOf(u)) {
-      if (l->kind == LeaderKind::kGeneral) s.general_attached = true;
-      else s.daimyo_attached = true;
+      if (l->kind == LeaderKind::kGeneral)
+        s.general_attached = true;
+      else
+        s.daimyo_attached = true;
     }
     s.frenzied = u.frenzied;
     s.stands = u.stands;
@@ -1019,7 +1111,8 @@ void Game::FightContact(Contact& c) {
     // into, and no charge of its own this turn.
     // RULES.md (pursuing): a new melee that neither side charged into: an
     // enemy whose charge on this unit made the contact takes the +2 away.
-    const bool enemy_charged_it = e.charge_target == u.id && !e.charge_fell_short;
+    const bool enemy_charged_it =
+        e.charge_target == u.id && !e.charge_fell_short;
     s.pursuing = u.pursuit_bonus_from_turn == turn_ && c.new_this_turn &&
                  u.charge_target.empty() && !enemy_charged_it;
     if (rng_.Chance(w_.declared_fact / 3)) {
@@ -1057,8 +1150,10 @@ void Game::FightContact(Contact& c) {
     ps->set_unit(us[i]->id);
     ps->set_front_stands_in_contact(in[i].front_in_contact);
     if (in[i].overlaps) ps->set_overlap_stands(in[i].overlaps);
-    if (in[i].enemy_fighting_to_flank_or_rear) ps->set_enemy_fighting_to_flank_or_rear(true);
-    if (in[i].enemy_uphill_or_behind_obstacle) ps->set_enemy_uphill_or_behind_obstacle(true);
+    if (in[i].enemy_fighting_to_flank_or_rear)
+      ps->set_enemy_fighting_to_flank_or_rear(true);
+    if (in[i].enemy_uphill_or_behind_obstacle)
+      ps->set_enemy_uphill_or_behind_obstacle(true);
     most[i] = MaxMeleeStands(in[i], in[1 - i], round);
     ps->set_stands_fighting(most[i]);
     for (int k = 0; k < 2 * most[i]; ++k) dice[i].push_back(rng_.Die());
@@ -1078,10 +1173,10 @@ void Game::FightContact(Contact& c) {
     side[i]->set_claimed_stands_lost(loss[i].lost);
   }
   const MeleeVerdict v = JudgeMelee(hits[0], hits[1]);
-  r->set_claimed_outcome(v.outcome == MeleeOutcome::kDraw ? pb::MELEE_OUTCOME_DRAW
-                         : v.outcome == MeleeOutcome::kFirstWins
-                             ? pb::MELEE_OUTCOME_FIRST_WINS
-                             : pb::MELEE_OUTCOME_SECOND_WINS);
+  r->set_claimed_outcome(
+      v.outcome == MeleeOutcome::kDraw        ? pb::MELEE_OUTCOME_DRAW
+      : v.outcome == MeleeOutcome::kFirstWins ? pb::MELEE_OUTCOME_FIRST_WINS
+                                              : pb::MELEE_OUTCOME_SECOND_WINS);
   for (int i = 0; i < 2; ++i)
     Note("melee round " + std::to_string(round) + " " + us[i]->id + " (" +
          std::to_string(most[i]) + " stands): " + TermsText(terms[i]) +
@@ -1131,7 +1226,8 @@ void Game::FightContact(Contact& c) {
       }
     }
     c.a.clear();
-    if (loser.remove_at_turn_end && !second_rout) Remove(loser, "destroyed in melee");
+    if (loser.remove_at_turn_end && !second_rout)
+      Remove(loser, "destroyed in melee");
     return;
   }
   pb::ResultMove* pbm = Ev(loser.clan)->mutable_result_move();
@@ -1149,7 +1245,8 @@ void Game::FightContact(Contact& c) {
   pb::ResultMove* fm = Ev(winner.clan)->mutable_result_move();
   fm->set_unit(winner.id);
   if (must_halt || block == 1) {
-    fm->set_kind(must_halt ? pb::RESULT_MOVE_KIND_HOLD : pb::RESULT_MOVE_KIND_FOLLOW_UP);
+    fm->set_kind(must_halt ? pb::RESULT_MOVE_KIND_HOLD
+                           : pb::RESULT_MOVE_KIND_FOLLOW_UP);
     c.a.clear();
     if (block == 1) Remove(loser, "pushed back into the enemy");
     return;
@@ -1176,10 +1273,11 @@ std::string SituationText(const Situation& s) {
   google::protobuf::TextFormat::Printer printer;
   printer.SetSingleLineMode(false);
   printer.PrintToString(s.log, &text);
-  std::string head = "# proto-file: gunbai/v1/battle_log.proto\n"
-                     "# proto-message: gunbai.v1.BattleLog\n#\n"
-                     "# reference_check situation: kind " + s.kind + ", seed " +
-                     std::to_string(s.seed) + "\n";
+  std::string head =
+      "# proto-file: gunbai/v1/battle_log.proto\n"
+      "# proto-message: gunbai.v1.BattleLog\n#\n"
+      "# reference_check situation: kind " +
+      s.kind + ", seed " + std::to_string(s.seed) + "\n";
   if (!s.pending_tags.empty()) {
     head += "# pending readings relied on:";
     for (const auto& [t, seq] : s.pending_tags)

@@ -28,7 +28,7 @@ TEST(RuleCoverageTest, CountsFindingsAndEachOutcomesDistinctTraceIds) {
   RuleCoverage coverage;
   coverage.Add(report);
   coverage.Add(report);
-  EXPECT_EQ(coverage.CountOf("daimyo.fire.hit"), 6);  // (2 + 1) x 2
+  EXPECT_EQ(coverage.CountOf("daimyo.fire.hit"), 6);         // (2 + 1) x 2
   EXPECT_EQ(coverage.CountOf("daimyo.fire.factor.raw"), 2);  // 1 x 2
   EXPECT_EQ(coverage.CountOf("daimyo.melee.hit"), 0);
   EXPECT_EQ(coverage.counts().size(), 2u);

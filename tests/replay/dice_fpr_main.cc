@@ -248,8 +248,7 @@ int Run(const Options& o) {
       static_cast<long long>(o.trials), static_cast<unsigned long long>(o.seed),
       kDiceFlagLevel, kLoadedFace, kLoadedWeight);
   std::printf("%-40s %8s  %-22s %-22s %s\n", "row", "trials",
-              "flagged, Holm (95% CI)", "no correction",
-              "report exits 1");
+              "flagged, Holm (95% CI)", "no correction", "report exits 1");
   std::vector<Row> fair;
   std::uint64_t stream = o.seed;
   auto next_rng = [&]() { return std::mt19937_64(stream++); };

@@ -20,7 +20,7 @@ using ::testing::HasSubstr;
 // `ids` (text format), then the turn ends.
 v1::BattleLog TestListing(const std::string& ids) {
   return LogWithEvents(absl::StrCat(
-      R"pb(events { seq: 1 turn: 1 turn_start { initiative_clan: "red" } }
+      R"pb(           events { seq: 1 turn: 1 turn_start { initiative_clan: "red" } }
            events { seq: 2 turn: 1 clan: "red" activation {} }
            events {
              seq: 3
@@ -30,9 +30,9 @@ v1::BattleLog TestListing(const std::string& ids) {
                unit: "red-teppo"
                reason: 1
                dice: [ 3, 3 ]
-               facts { friends_routing_near: [ )pb",
-      ids, R"pb( ] }
-             }
+               facts { friends_routing_near: [)pb",
+      ids, R"pb(                 ] }
+                                 }
            }
            events { seq: 4 turn: 1 turn_end {} })pb"));
 }
@@ -69,8 +69,17 @@ TEST(Regression, ManyUnknownIdsAreOneFinding) {
 // unit, each a log.unit.unknown violation: 20,000 listed, 5,000 counted.
 TEST(Regression, FindingsPerLogAreBounded) {
   std::string events = R"pb(
-    events { seq: 1 turn: 1 turn_start { initiative_clan: "red" } }
-    events { seq: 2 turn: 1 clan: "red" activation {} }
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "red" }
+    }
+    events {
+      seq: 2
+      turn: 1
+      clan: "red"
+      activation {}
+    }
   )pb";
   for (int i = 0; i < 25000; ++i) {
     absl::StrAppend(&events, "events { seq: ", 3 + i,

@@ -134,9 +134,22 @@ TEST(ImpactTest, AnEventImpossibleInTheCorrectedBranchEndsTheComparison) {
 // Turn 2 after kDisputedVolley (and its turn_end at seq 5): red-teppo fires
 // again at blue-yumi, and the turn ends with no morale test.
 constexpr char kSecondTurn[] = R"pb(
-  events { seq: 5 turn: 1 turn_end {} }
-  events { seq: 6 turn: 2 turn_start { initiative_clan: "red" } }
-  events { seq: 7 turn: 2 clan: "red" activation {} }
+  events {
+    seq: 5
+    turn: 1
+    turn_end {}
+  }
+  events {
+    seq: 6
+    turn: 2
+    turn_start { initiative_clan: "red" }
+  }
+  events {
+    seq: 7
+    turn: 2
+    clan: "red"
+    activation {}
+  }
   events {
     seq: 8
     turn: 2
@@ -151,7 +164,11 @@ constexpr char kSecondTurn[] = R"pb(
       claimed_stands_lost: 0
     }
   }
-  events { seq: 9 turn: 2 turn_end {} }
+  events {
+    seq: 9
+    turn: 2
+    turn_end {}
+  }
 )pb";
 
 // Regression (issue 10): after the corrected event the branch follows the

@@ -491,7 +491,8 @@ TEST(MoraleReplayTest, StandLostTestBeforeAnotherActivationIsEarly) {
               ElementsAre("4:SEVERITY_VIOLATION:daimyo.morale.timing"));
   ASSERT_EQ(report.findings_size(), 1);
   EXPECT_THAT(report.findings(0).message(),
-              ::testing::HasSubstr("red is activated after it in the same turn (seq 5)"));
+              ::testing::HasSubstr(
+                  "red is activated after it in the same turn (seq 5)"));
 }
 
 TEST(MoraleReplayTest, GeneralKilledOwesReason5ToHisClanNear) {

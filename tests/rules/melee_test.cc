@@ -1237,7 +1237,7 @@ TEST_F(MeleeTest, NoPursuitRuleNeedsAChargeThatMadeContact) {
   EXPECT_TRUE(MustFollowUp(state_, a_, b_));
   DeclareCharge(state_, b_, a_);  // a charge that makes contact
   state_.units[b_].routing = true;
-  EXPECT_FALSE(state_.IsChargedBy(a_, b_));   // the charge ended...
+  EXPECT_FALSE(state_.IsChargedBy(a_, b_));    // the charge ended...
   EXPECT_FALSE(MustFollowUp(state_, a_, b_));  // ...but it made contact
 }
 
