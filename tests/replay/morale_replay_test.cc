@@ -167,24 +167,6 @@ v1::BattleLog Game(const std::string& events) {
   return log;
 }
 
-// One event in text format; `clan` may be empty.
-std::string Ev(int seq, int turn, const std::string& clan,
-               const std::string& body) {
-  return absl::StrCat("events { seq: ", seq, " turn: ", turn, " clan: \"", clan,
-                      "\" ", body, " }\n");
-}
-std::string TurnStart(int seq, int turn, const std::string& initiative) {
-  return Ev(
-      seq, turn, "",
-      absl::StrCat("turn_start { initiative_clan: \"", initiative, "\" }"));
-}
-std::string Activation(int seq, int turn, const std::string& clan) {
-  return Ev(seq, turn, clan, "activation {}");
-}
-std::string TurnEnd(int seq, int turn) {
-  return Ev(seq, turn, "", "turn_end {}");
-}
-
 v1::BattleStateSnapshot StateAfter(const v1::BattleLog& log, uint64_t seq) {
   auto ruleset = replay::BuiltinDaimyoRuleset();
   EXPECT_TRUE(ruleset.ok()) << ruleset.status();

@@ -276,23 +276,6 @@ v1::BattleStateSnapshot StateAfter(const std::string& events, uint64_t seq,
   return state.ok() ? *state : v1::BattleStateSnapshot();
 }
 
-// One event in text format; `clan` may be empty.
-std::string Ev(int seq, int turn, const std::string& clan,
-               const std::string& body) {
-  return absl::StrCat("events { seq: ", seq, " turn: ", turn, " clan: \"", clan,
-                      "\" ", body, " }\n");
-}
-std::string TurnStart(int seq, int turn, const std::string& initiative) {
-  return Ev(
-      seq, turn, "",
-      absl::StrCat("turn_start { initiative_clan: \"", initiative, "\" }"));
-}
-std::string Activation(int seq, int turn, const std::string& clan) {
-  return Ev(seq, turn, clan, "activation {}");
-}
-std::string TurnEnd(int seq, int turn) {
-  return Ev(seq, turn, "", "turn_end {}");
-}
 // A firing at effective range with its claims.
 std::string Fire(int seq, int turn, const std::string& clan,
                  const std::string& unit, const std::string& target, int stands,

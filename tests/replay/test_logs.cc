@@ -111,4 +111,21 @@ std::vector<std::string> FindingKeys(const v1::AuditReport& report) {
   return keys;
 }
 
+std::string Ev(int seq, int turn, const std::string& clan,
+               const std::string& body) {
+  return absl::StrCat("events { seq: ", seq, " turn: ", turn, " clan: \"", clan,
+                      "\" ", body, " }\n");
+}
+std::string TurnStart(int seq, int turn, const std::string& initiative) {
+  return Ev(
+      seq, turn, "",
+      absl::StrCat("turn_start { initiative_clan: \"", initiative, "\" }"));
+}
+std::string Activation(int seq, int turn, const std::string& clan) {
+  return Ev(seq, turn, clan, "activation {}");
+}
+std::string TurnEnd(int seq, int turn) {
+  return Ev(seq, turn, "", "turn_end {}");
+}
+
 }  // namespace gunbai::testing

@@ -22,6 +22,14 @@ gunbai::v1::BattleLog BaseLog();
 // parsed in. Fails the test on a parse error.
 gunbai::v1::BattleLog LogWithEvents(const std::string& events_text);
 
+// Returns one event in text format (`events { ... }`); `clan` may be empty.
+std::string Ev(int seq, int turn, const std::string& clan,
+               const std::string& body);
+// Returns a turn_start, a clan activation, a turn_end, in text format.
+std::string TurnStart(int seq, int turn, const std::string& initiative);
+std::string Activation(int seq, int turn, const std::string& clan);
+std::string TurnEnd(int seq, int turn);
+
 // Audits under the built-in ruleset; fails the test on an error status.
 gunbai::v1::AuditReport AuditOrDie(const gunbai::v1::BattleLog& log);
 
