@@ -16,6 +16,7 @@
 #include "google/protobuf/text_format.h"
 #include "replay/audit.h"
 #include "replay/coverage.h"
+#include "replay/diff.h"
 #include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
@@ -66,8 +67,9 @@ Options:
   --coverage N     instead of writing a game: generate N games (the seed
                    and the next ones), audit each, and print how often
                    every rule id documented for Daimyo was exercised (by
-                   a finding or a term of an outcome's trace), and the ids
-                   no game exercised
+                   a finding or a term of an outcome's trace), the ids
+                   no game exercised, and for each reading option of the
+                   ruleset the games its other value would change
   --manifest FILE  write the manifest of planted faults to FILE; without
                    it, a game with faults writes its manifest to stderr
   -o FILE          write the log to FILE instead of stdout
@@ -241,6 +243,11 @@ int RunCoverage(const GenerateFlags& flags, std::ostream& out,
     return kExitBadInput;
   }
   replay::RuleCoverage coverage;
+  auto variants = replay::ReadingVariants(*ruleset);
+  if (!variants.ok()) {
+    err << "gunbai generate: " << variants.status().message() << "\n";
+    return kExitBadInput;
+  }
   replay::AuditOptions audit_options;
   audit_options.record_outcomes = true;
   generate::GeneratorOptions options = flags.options;
@@ -254,6 +261,12 @@ int RunCoverage(const GenerateFlags& flags, std::ostream& out,
       return kExitBadInput;
     }
     coverage.Add(*report);
+    for (replay::ReadingVariant& variant : *variants) {
+      replay::CountReadingDiff(
+          replay::DiffUnderRulesets("game", game.log,
+                                    {&*ruleset, &variant.ruleset, nullptr}),
+          variant);
+    }
   }
   out << "Rule coverage of " << flags.coverage_games << " generated game"
       << (flags.coverage_games == 1 ? "" : "s") << " (" << Command(flags)
@@ -279,6 +292,20 @@ int RunCoverage(const GenerateFlags& flags, std::ostream& out,
     out << "; never exercised (" << never.size()
         << "): " << absl::StrJoin(never, ", ") << "\n";
   }
+  // Each reading option: in how many games the other reading would have
+  // changed an outcome (the game replayed under both, as gunbai diff does).
+  out << "\nReading options (rules/daimyo/RULES.md): games whose outcomes "
+         "the other reading changes\n\n";
+  int mattered = 0;
+  for (const replay::ReadingVariant& v : *variants) {
+    out << absl::StrFormat("  %10d  %s: %s instead of %s (%d event%s)\n",
+                           v.games_changed, v.option, v.alternative, v.in_use,
+                           v.events_changed, v.events_changed == 1 ? "" : "s");
+    if (v.games_changed > 0) ++mattered;
+  }
+  out << "\n"
+      << mattered << " of " << variants->size()
+      << " other readings change some game.\n";
   return kExitClean;
 }
 

@@ -78,6 +78,7 @@ GamePlayer::GamePlayer(const GeneratorOptions& options,
       ruleset_(ruleset),
       rules_(ruleset.rules),
       rng_(options.seed),
+      variety_rng_(options.seed ^ 0x9e3779b97f4a7c15ULL),
       target_events_(std::max(options.target_events, kMinEvents)),
       units_per_clan_(std::max(options.units_per_clan, 1)),
       planner_(options.seed, std::max(options.faults, 0),
@@ -384,7 +385,10 @@ void GamePlayer::AddMissileUnit(int clan, int n, v1::Unit& unit) {
                                         v1::QUALITY_VETERAN};
   unit.set_quality(kQualities[Uniform(0, 3)]);
   unit.set_armour(Chance(50) ? v1::ARMOUR_LIGHT : v1::ARMOUR_NONE);
-  unit.set_melee_weapon(v1::MELEE_WEAPON_IMPROVISED);
+  // Now and then the order of battle gives them a long spear, which they
+  // fight with only under the reading missile_ashigaru_spear LONG_SPEAR.
+  unit.set_melee_weapon(Variety(20) ? v1::MELEE_WEAPON_LONG_SPEAR
+                                    : v1::MELEE_WEAPON_IMPROVISED);
   unit.set_missile_weapon(arquebus ? v1::MISSILE_WEAPON_ARQUEBUS
                                    : v1::MISSILE_WEAPON_BOW);
   if (Chance(15)) unit.set_formation(v1::FORMATION_BUILDING);

@@ -105,6 +105,12 @@ class GamePlayer {
   // Randomness and the clocks.
   int Uniform(int lo, int hi);  // Inclusive; deterministic on every platform.
   bool Chance(int percent) { return Uniform(1, 100) <= percent; }
+  // A chance drawn from a stream of its own, for variety added after the
+  // main stream's draws were fixed: a seed's game changes only where such a
+  // choice comes out true.
+  bool Variety(int percent) {
+    return static_cast<int>(variety_rng_() % 100) < percent;
+  }
   std::uint32_t RollDie() { return static_cast<std::uint32_t>(Uniform(1, 6)); }
   int FaultClock() const;  // A turn, or an event count.
   bool sized_by_events() const { return options_.turns <= 0; }
@@ -235,6 +241,7 @@ class GamePlayer {
   const replay::LoadedRuleset& ruleset_;
   const rules::Ruleset& rules_;
   std::mt19937_64 rng_;
+  std::mt19937_64 variety_rng_;
   const int target_events_;
   const int units_per_clan_;
   FaultPlanner planner_;

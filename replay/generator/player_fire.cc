@@ -17,6 +17,7 @@ namespace {
 // no volley can then destroy a unit.
 constexpr int kFewStands = 2;
 constexpr int kFirePercent = 80;
+constexpr int kLateLeaderRollPercent = 50;
 constexpr int kFireAtChargerPercent = 70;
 
 }  // namespace
@@ -36,6 +37,7 @@ void GamePlayer::FiringPhase(int clan) {
       TryFire(target, charger, /*second_volley=*/false);
     }
   }
+  RollOwedLeaderLosses(clan);  // The rolls a volley left for later.
 }
 
 // Routers, units that retreated this turn, frenzied units, chargers and
@@ -162,7 +164,13 @@ bool GamePlayer::TryFire(int firer, int charger, bool second_volley) {
     RecordFault(FaultKind::kFireTwice, seq_, UnitId(firer),
                 absl::StrCat(UnitId(firer), " fires a second time this turn"));
   }
-  RollOwedLeaderLosses(plans_[firer].clan);
+  // Most leader-loss rolls follow their volley at once; now and then they
+  // wait for the end of the firing phase, so that a later volley may take
+  // another stand first (the reading leader_roll_stands decides which
+  // stands-left figure such a late roll adds).
+  if (!Variety(kLateLeaderRollPercent)) {
+    RollOwedLeaderLosses(plans_[firer].clan);
+  }
   if (!second_volley && charger < 0 && OnTable(firer) &&
       Affordable(kFireCost) && MayPlant(FaultKind::kFireTwice) &&
       !TryFire(firer, -1, /*second_volley=*/true)) {

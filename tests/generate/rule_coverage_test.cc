@@ -17,6 +17,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/coverage.h"
+#include "replay/diff.h"
 #include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
@@ -216,6 +217,39 @@ TEST(RuleCoverageTest, SamuraiAndMonksBecomeFrenzied) {
   EXPECT_TRUE(frenzied.count(v1::TROOP_TYPE_SAMURAI) > 0 ||
               frenzied.count(v1::TROOP_TYPE_RONIN) > 0);
   EXPECT_TRUE(frenzied.count(v1::TROOP_TYPE_WARRIOR_MONK) > 0);
+}
+
+// Every reading option that can matter matters somewhere in the corpus: the
+// games replayed under the other value (as gunbai diff does) change an
+// outcome. The exception, by the engine's reading: nothing in the rules or
+// the schema restores good order, so a unit that fired disordered never
+// fires a good-order volley later, and keeping its first-volley bonus
+// (first_volley_spent_when_disordered false) changes no outcome.
+TEST(RuleCoverageTest, EveryReadingOptionThatCanMatterChangesSomeGame) {
+  auto variants = replay::ReadingVariants(Ruleset());
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  // Leader-loss rolls made late after a second loss are rare: 300 games.
+  for (int seed = 1; seed <= 300; ++seed) {
+    GeneratorOptions options;
+    options.seed = static_cast<std::uint64_t>(seed);
+    options.turns = 8;
+    options.units_per_clan = 8;
+    const v1::BattleLog log = GenerateLog(options);
+    for (replay::ReadingVariant& v : *variants) {
+      replay::CountReadingDiff(
+          replay::DiffUnderRulesets("game", log,
+                                    {&Ruleset(), &v.ruleset, nullptr}),
+          v);
+    }
+  }
+  for (const replay::ReadingVariant& v : *variants) {
+    if (v.option == "first_volley_spent_when_disordered") {
+      EXPECT_EQ(v.games_changed, 0) << v.option;
+    } else {
+      EXPECT_GE(v.games_changed, 1) << v.option << " " << v.alternative;
+    }
+    RecordProperty(v.option, static_cast<int>(v.games_changed));
+  }
 }
 
 }  // namespace

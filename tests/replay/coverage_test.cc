@@ -1,8 +1,12 @@
 // RuleCoverage (gunbai generate --coverage): counts by hand.
 #include "replay/coverage.h"
 
+#include <set>
+#include <string>
+
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "replay/ruleset_loader.h"
 
 namespace gunbai::replay {
 namespace {
@@ -32,6 +36,76 @@ TEST(RuleCoverageTest, CountsFindingsAndEachOutcomesDistinctTraceIds) {
   EXPECT_EQ(coverage.CountOf("daimyo.fire.factor.raw"), 2);  // 1 x 2
   EXPECT_EQ(coverage.CountOf("daimyo.melee.hit"), 0);
   EXPECT_EQ(coverage.counts().size(), 2u);
+  // A scored game with a winner counts the victory rule once; a scored game
+  // without one (a tie) does not.
+  gunbai::v1::AuditReport won;
+  won.mutable_result()->set_scored(true);
+  won.mutable_result()->set_winner("oda");
+  coverage.Add(won);
+  gunbai::v1::AuditReport tied;
+  tied.mutable_result()->set_scored(true);
+  coverage.Add(tied);
+  EXPECT_EQ(coverage.CountOf("game.victory.winner"), 1);
+}
+
+// The built-in Daimyo ruleset has seven reading options (proto
+// ReadingOptions fields 1 to 7): two booleans, each flipped once, and five
+// enums of two named values, each set to the value not in use once: seven
+// variants, in field order, each a loadable ruleset of its own digest.
+TEST(ReadingVariantsTest, EveryOptionTakesEachOtherValueOnce) {
+  auto base = BuiltinDaimyoRuleset();
+  ASSERT_TRUE(base.ok()) << base.status();
+  auto variants = ReadingVariants(*base);
+  ASSERT_TRUE(variants.ok()) << variants.status();
+  ASSERT_EQ(variants->size(), 7u);
+  // The values in use are those of rules/daimyo/daimyo.textproto.
+  EXPECT_EQ((*variants)[0].option, "first_volley_spent_when_disordered");
+  EXPECT_EQ((*variants)[0].in_use, "true");
+  EXPECT_EQ((*variants)[0].alternative, "false");
+  EXPECT_FALSE((*variants)[0]
+                   .ruleset.data.options()
+                   .first_volley_spent_when_disordered());
+  EXPECT_EQ((*variants)[2].option, "leader_roll_stands");
+  EXPECT_EQ((*variants)[2].in_use, "LEADER_ROLL_STANDS_AFTER_THE_LOSS");
+  EXPECT_EQ((*variants)[2].alternative, "LEADER_ROLL_STANDS_AT_THE_ROLL");
+  EXPECT_EQ((*variants)[6].option, "missile_ashigaru_spear");
+  EXPECT_EQ((*variants)[6].alternative, "MISSILE_ASHIGARU_SPEAR_LONG_SPEAR");
+  std::set<std::string> digests = {base->digest};
+  for (const ReadingVariant& v : *variants) {
+    // Only the option differs: every table is the built-in one.
+    gunbai::v1::Ruleset data = v.ruleset.data;
+    data.clear_options();
+    gunbai::v1::Ruleset builtin = base->data;
+    builtin.clear_options();
+    EXPECT_EQ(data.SerializeAsString(), builtin.SerializeAsString())
+        << v.option;
+    digests.insert(v.ruleset.digest);
+  }
+  EXPECT_EQ(digests.size(), 8u);  // The base and seven distinct variants.
+}
+
+// A diff counts for its variant only when an outcome, a finding or the end
+// of the game changed: a final state that differs alone (a flag no later
+// event read) does not count.
+TEST(ReadingVariantsTest, CountsGamesWhoseOutcomesChange) {
+  ReadingVariant v;
+  gunbai::v1::LogDiff state_only;
+  state_only.set_status(gunbai::v1::LOG_DIFF_STATUS_CHANGED);
+  state_only.set_final_state_changed(true);
+  CountReadingDiff(state_only, v);
+  gunbai::v1::LogDiff same;
+  same.set_status(gunbai::v1::LOG_DIFF_STATUS_SAME);
+  CountReadingDiff(same, v);
+  gunbai::v1::LogDiff three_events;
+  three_events.set_status(gunbai::v1::LOG_DIFF_STATUS_CHANGED);
+  three_events.set_events_changed(3);
+  CountReadingDiff(three_events, v);
+  gunbai::v1::LogDiff result_only;
+  result_only.set_status(gunbai::v1::LOG_DIFF_STATUS_CHANGED);
+  result_only.set_result_changed(true);
+  CountReadingDiff(result_only, v);
+  EXPECT_EQ(v.games_changed, 2);   // three_events and result_only
+  EXPECT_EQ(v.events_changed, 3);  // 3 + 0
 }
 
 }  // namespace
