@@ -48,6 +48,10 @@ constexpr FaultSpec kCatalogue[] = {
      "daimyo.result_move.not_owed", v1::SEVERITY_VIOLATION},
     {FaultKind::kHaltedUnitMoves, "halted_unit_moves", "daimyo.morale.halted",
      v1::SEVERITY_VIOLATION},
+    {FaultKind::kMeleeDiceCount, "melee_dice_count", "daimyo.melee.dice_count",
+     v1::SEVERITY_VIOLATION},
+    {FaultKind::kMoraleDiceCount, "morale_dice_count",
+     "daimyo.morale.dice_count", v1::SEVERITY_VIOLATION},
 };
 
 [[noreturn]] void Die(absl::string_view what) {

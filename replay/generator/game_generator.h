@@ -74,6 +74,8 @@ enum class FaultKind {
   kResultMoveWrong,       // A winner owed a follow-up or pursuit halts.
   kResultMoveNotOwed,     // A unit makes a result move nothing owes.
   kHaltedUnitMoves,       // A halted unit moves.
+  kMeleeDiceCount,        // A melee side rolls one die too many or too few.
+  kMoraleDiceCount,       // A morale test rolls one or three dice.
 };
 
 struct FaultSpec {

@@ -202,6 +202,7 @@ class GamePlayer {
                                    rules::daimyo::MeleePairing& pairing);
   bool LeavesContactStuck(const rules::daimyo::MeleePairing& pairing,
                           std::array<int, 2> hits) const;
+  bool PlantMeleeDiceFault(v1::MeleeRound& round);
   void PlantMeleeHitsFault(v1::MeleeRound& round,
                            const rules::daimyo::MeleePairing& pairing,
                            std::array<int, 2>& hits);

@@ -299,7 +299,7 @@ void GamePlayer::FightPairing(int a, int b) {
         static_cast<uint32_t>(pairing.sides[s].stands_fighting));
   }
   std::array<int, 2> hits = RollMeleeDice(*round, pairing);
-  PlantMeleeHitsFault(*round, pairing, hits);
+  if (!PlantMeleeDiceFault(*round)) PlantMeleeHitsFault(*round, pairing, hits);
   for (int s = 0; s < 2; ++s) {
     const rules::UnitStatus& u = status(units[s]);
     round->mutable_sides(s)->set_claimed_stands_lost(static_cast<uint32_t>(
@@ -509,6 +509,26 @@ void GamePlayer::PlantMeleeHitsFault(v1::MeleeRound& round,
               absl::StrCat(unit, " claims ", claimed[s],
                            " melee hits; the dice give ", hits[s]));
   hits = claimed;
+}
+
+// Plants one die too many or too few on one side of a round whose claims are
+// already worked out. The replayer cannot resolve a round whose dice are
+// wrong and goes on with the claimed hits, which stay right, so the game is
+// unchanged. Returns true when planted.
+bool GamePlayer::PlantMeleeDiceFault(v1::MeleeRound& round) {
+  if (!MayPlant(FaultKind::kMeleeDiceCount)) return false;
+  const int s = Uniform(0, 1);
+  v1::MeleeSide* side = round.mutable_sides(s);
+  if (side->dice_size() > 1 && Chance(50)) {
+    side->mutable_dice()->RemoveLast();
+  } else {
+    side->add_dice(RollDie());
+  }
+  RecordFault(FaultKind::kMeleeDiceCount, seq_ + 1, side->unit(),
+              absl::StrCat(side->unit(), " rolls ", side->dice_size(),
+                           " melee dice for ", side->stands_fighting(),
+                           " stands fighting"));
+  return true;
 }
 
 // Plants a claimed outcome other than the one the hits give; the replayer

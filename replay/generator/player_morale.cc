@@ -133,7 +133,8 @@ MoraleResult GamePlayer::TakeMoraleTest(int unit, int reason) {
   v1::MoraleTest* test = event.mutable_morale_test();
   test->set_unit(UnitId(unit));
   test->set_reason(static_cast<uint32_t>(reason));
-  if (has_drawn_dice_[unit]) {
+  const bool drawn_ahead = has_drawn_dice_[unit];
+  if (drawn_ahead) {
     for (std::uint32_t die : drawn_dice_[unit]) test->add_dice(die);
     has_drawn_dice_[unit] = false;
   } else {
@@ -153,6 +154,17 @@ MoraleResult GamePlayer::TakeMoraleTest(int unit, int reason) {
         FaultKind::kMoraleTotalWrong, seq_ + 1, UnitId(unit),
         absl::StrCat(UnitId(unit), " claims a morale total of ",
                      test->claimed_total(), "; the dice give ", res.total));
+  } else if (!drawn_ahead && MayPlant(FaultKind::kMoraleDiceCount)) {
+    // One die or three: the replayer cannot resolve the test and goes on
+    // with the claimed result, which stays right, so the game is unchanged.
+    if (Chance(50)) {
+      test->mutable_dice()->RemoveLast();
+    } else {
+      test->add_dice(RollDie());
+    }
+    RecordFault(FaultKind::kMoraleDiceCount, seq_ + 1, UnitId(unit),
+                absl::StrCat(UnitId(unit), " tests morale with ",
+                             test->dice_size(), " dice"));
   }
   Emit(event);
   CarryOutResult(unit, res.result, was_routing);
