@@ -305,6 +305,10 @@ bool SkfEngine::CheckSequence(const v1::Event& event) {
 void SkfEngine::Apply(const v1::Event& event) {
   seq_ = event.seq();
   turn_ = event.turn();
+  if (branch_events_ != nullptr) {
+    branch_event_ = branch_events_->Add();
+    *branch_event_ = event;
+  }
   if (!CheckSequence(event)) return;
   const bool same_melee = event.has_melee_round() && melee_open_ &&
                           !melee_id_.empty() &&

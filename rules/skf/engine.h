@@ -151,6 +151,7 @@ class SkfEngine : public Engine, private FindingSink {
       : tables_(std::move(tables)),
         findings_(output.findings),
         outcomes_(output.outcomes),
+        branch_events_(output.branch_events),
         options_(options) {}
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
@@ -231,6 +232,11 @@ class SkfEngine : public Engine, private FindingSink {
   Tables tables_;
   google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
   google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;
+  // A what-if branch written out (EngineOutput::branch_events), and the copy
+  // of the event being applied, whose claims are set to the computed
+  // outcomes wherever the engine follows them; null when not written.
+  google::protobuf::RepeatedPtrField<gunbai::v1::Event>* branch_events_;
+  gunbai::v1::Event* branch_event_ = nullptr;
   EngineOptions options_;
 
   BattleState state_;

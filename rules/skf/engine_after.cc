@@ -88,7 +88,16 @@ void SkfEngine::CheckMoraleRoll(const v1::MoraleTest& test, int unit,
   const bool claims_result =
       test.claimed_result() != v1::MORALE_RESULT_UNSPECIFIED;
   if (FollowComputed() || !claims_result) result = out.result;
-  if (FollowComputed()) return;
+  if (FollowComputed()) {
+    if (branch_event_ != nullptr) {
+      v1::MoraleTest* claims = branch_event_->mutable_morale_test();
+      if (claims_result) {
+        claims->set_claimed_result(MoraleResultToProto(out.result));
+      }
+      if (claims->has_claimed_total()) claims->set_claimed_total(out.total);
+    }
+    return;
+  }
   if (test.has_claimed_total() && test.claimed_total() != out.total) {
     Trace t;
     ResolveMoraleTest(*tables_.morale, in, &t);
@@ -189,6 +198,9 @@ void SkfEngine::OnLeaderHit(const v1::LeaderLossRoll& roll) {
   RecordOutcome(roll.leader(), "killed", killed ? "killed" : "survives",
                 &trace);
   bool as_played = killed;
+  if (claims && FollowComputed() && branch_event_ != nullptr) {
+    branch_event_->mutable_leader_loss()->set_claimed_killed(killed);
+  }
   if (claims && roll.claimed_killed() != killed && !FollowComputed()) {
     Finding f;
     f.severity = Severity::kDispute;

@@ -194,6 +194,12 @@ void SkfEngine::ResolveHits(const v1::MeleeRound& round,
                       ColumnName(tables_.columns[res.column]), nullptr);
         RecordOutcome(side.unit(), "hits", absl::StrCat(res.hits), &trace);
       }
+      if (FollowComputed() && branch_event_ != nullptr &&
+          side.has_claimed_hits()) {
+        branch_event_->mutable_melee_round()
+            ->mutable_sides(s)
+            ->set_claimed_hits(static_cast<uint32_t>(res.hits));
+      }
       if (FollowComputed() || !side.has_claimed_hits()) continue;
       if (side.claimed_hits() != static_cast<uint32_t>(res.hits)) {
         ReportHitDispute(input, s, side.claimed_hits(), res.hits);
@@ -219,6 +225,14 @@ void SkfEngine::ResolveHits(const v1::MeleeRound& round,
                                 input.sides[s].label, lost,
                                 lost == 1 ? "" : "s", Hits(taken)));
       if (FollowComputed()) lost = taken;
+    }
+    // The branch removes as many bases as it lands (never more than the
+    // hits taken, as the log chose), and says so.
+    if (FollowComputed() && branch_event_ != nullptr &&
+        side.has_claimed_stands_lost()) {
+      branch_event_->mutable_melee_round()
+          ->mutable_sides(s)
+          ->set_claimed_stands_lost(static_cast<uint32_t>(lost));
     }
     pairing.hits_taken[s] = taken;
     pairing.bases_lost[s] = lost;

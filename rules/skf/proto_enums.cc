@@ -53,6 +53,33 @@ std::optional<Quality> QualityFromProto(v1::Quality q) {
   }
 }
 
+v1::MoraleResult MoraleResultToProto(MoraleResult r) {
+  switch (r) {
+    case MoraleResult::kHalt:
+      return v1::MORALE_RESULT_HALT;
+    case MoraleResult::kRetire:
+      return v1::MORALE_RESULT_RETIRE;
+    case MoraleResult::kRetreat:
+      return v1::MORALE_RESULT_RETREAT;
+    case MoraleResult::kRout:
+      return v1::MORALE_RESULT_ROUT;
+    case MoraleResult::kStandOrRetire:
+      return v1::MORALE_RESULT_STAND_OR_RETIRE;
+    case MoraleResult::kCounterCharge:
+      return v1::MORALE_RESULT_COUNTER_CHARGE;
+    case MoraleResult::kCharge:
+      return v1::MORALE_RESULT_CHARGE;
+    case MoraleResult::kRally:
+      return v1::MORALE_RESULT_RALLY;
+    case MoraleResult::kDispersed:
+      return v1::MORALE_RESULT_DISPERSED;
+    case MoraleResult::kFrenzy:
+      return v1::MORALE_RESULT_FRENZY;
+    default:
+      return v1::MORALE_RESULT_NO_EFFECT;
+  }
+}
+
 MoraleResult MoraleResultFromProto(v1::MoraleResult r) {
   switch (r) {
     case v1::MORALE_RESULT_HALT:

@@ -23,6 +23,8 @@ std::optional<Quality> QualityFromProto(gunbai::v1::Quality q);
 
 // UNSPECIFIED reads as no effect.
 MoraleResult MoraleResultFromProto(gunbai::v1::MoraleResult r);
+// The inverse, for claims written into a what-if branch.
+gunbai::v1::MoraleResult MoraleResultToProto(MoraleResult r);
 OddsRounding OddsRoundingFromProto(gunbai::v1::SkfOddsRounding r);
 
 }  // namespace gunbai::rules::skf

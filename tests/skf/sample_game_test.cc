@@ -10,7 +10,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "replay/audit.h"
+#include "replay/impact.h"
 #include "replay/log_parser.h"
+#include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"
 
 namespace gunbai::testing {
@@ -131,6 +133,69 @@ TEST(SkfSampleGameTest, WhatIfTheDisputedHitHadLanded) {
     }
   }
   EXPECT_TRUE(recorded);
+}
+
+// gunbai audit --impact --branch-out on the sample: the branch corrected at
+// seq 9, written out as a log, carries the computed claim there (ues-sam: 1
+// hit, the unmodified 6 at 1-2 of the hand working) and audits with only
+// the dispute the game as played made on its own (Takeda's winner claim,
+// kept as played); and replaying it passes through the states of the
+// corrected game, event by event.
+TEST(SkfSampleGameTest, CorrectedBranchWrittenOutAuditsAsTheBranch) {
+  const v1::BattleLog log = SampleGame();
+  auto catalog = replay::RulesetCatalog::Builtin();
+  ASSERT_TRUE(catalog.ok()) << catalog.status();
+  auto ruleset = catalog->ForLog(log.header());
+  ASSERT_TRUE(ruleset.ok()) << ruleset.status();
+  auto report = replay::AuditLog(log, **ruleset);
+  ASSERT_TRUE(report.ok()) << report.status();
+  std::vector<v1::BattleLog> branches;
+  ASSERT_TRUE(replay::AddImpacts(log, **ruleset, *report, &branches).ok());
+  ASSERT_EQ(branches.size(), 1u);  // The one disputed outcome, at seq 9.
+  ASSERT_EQ(report->impacts(0).seq(), 9u);
+  const v1::BattleLog& branch = branches[0];
+  const v1::Event* nine = nullptr;
+  for (const v1::Event& e : branch.events()) {
+    if (e.seq() == 9) nine = &e;
+  }
+  ASSERT_NE(nine, nullptr);
+  ASSERT_EQ(nine->melee_round().sides(1).unit(), "ues-sam");
+  EXPECT_EQ(nine->melee_round().sides(1).claimed_hits(), 1u);
+  // tak-sam claims no base lost: the hit is a disorder point.
+  EXPECT_FALSE(nine->melee_round().sides(0).has_claimed_stands_lost());
+
+  auto audit = replay::AuditLog(branch, **ruleset);
+  ASSERT_TRUE(audit.ok()) << audit.status();
+  std::vector<std::string> disputes;
+  for (const v1::Finding& f : audit->findings()) {
+    EXPECT_NE(f.severity(), v1::SEVERITY_VIOLATION) << f.message();
+    if (f.severity() == v1::SEVERITY_DISPUTE) {
+      disputes.push_back(absl::StrCat(f.seq(), " ", f.rule_id()));
+    }
+  }
+  EXPECT_THAT(disputes, ElementsAre("26 game.victory.winner"));
+
+  // The corrected game: seq 9 follows the computed outcome, the winner
+  // claim (a dispute of the game as played) is kept.
+  replay::AuditOptions corrected;
+  corrected.follow_computed_at_seq = 9;
+  corrected.follow_computed_from_seq = 10;
+  corrected.keep_claims_at = {9, 26};
+  auto digests = [&](const v1::BattleLog& header_from,
+                     const replay::AuditOptions& options) {
+    std::vector<std::string> out;
+    v1::AuditReport r;
+    auto replay = replay::Replay::Start(header_from, **ruleset, options, &r);
+    EXPECT_TRUE(replay.ok()) << replay.status();
+    if (!replay.ok()) return out;
+    for (int i = 0; i < branch.events_size(); ++i) {
+      (*replay)->Apply(options.follow_computed_at_seq == 0 ? branch.events(i)
+                                                           : log.events(i));
+      out.push_back(replay::SnapshotFromState((*replay)->state()).digest());
+    }
+    return out;
+  };
+  EXPECT_EQ(digests(branch, replay::AuditOptions()), digests(log, corrected));
 }
 
 }  // namespace
