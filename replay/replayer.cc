@@ -21,6 +21,12 @@ using rules::Finding;
 using rules::Phase;
 using rules::Severity;
 
+// The highest turn number the state takes from a turn_start (as the Samurai
+// Knight Fever engine bounds it): a larger number is reported as
+// daimyo.sequence.turn_number and counted as this, so that `turn + 1`
+// (the next turn expected, a halt until the next turn) cannot overflow.
+constexpr std::uint32_t kMaxTurn = 100000;
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
@@ -60,6 +66,7 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   halt_cause_seq_.assign(state_.units.size(), 0);
   may_counter_charge_.assign(state_.units.size(), -1);
   rout_moved_this_activation_.assign(state_.units.size(), false);
+  loss_rolls_made_.assign(state_.leaders.size(), 0);
   return absl::OkStatus();
 }
 
@@ -318,7 +325,8 @@ void Replayer::OnTurnStart(const v1::Event& event) {
                               start.initiative_clan()));
   }
   CheckDiceFaces(start.initiative_dice(), "initiative roll", "");
-  rules::StartNewTurn(state_, static_cast<int>(event.turn()), initiative);
+  rules::StartNewTurn(
+      state_, static_cast<int>(std::min(event.turn(), kMaxTurn)), initiative);
   end_of_turn_tests_.clear();
 }
 
@@ -613,13 +621,30 @@ void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
 }
 
 void Replayer::ApplyLeaderLoss(int leader, bool killed) {
+  ++loss_rolls_made_[static_cast<std::size_t>(leader)];
   rules::daimyo::ApplyLeaderLoss(state_, leader, killed);
 }
 
 void Replayer::CheckOwedRolls() {
-  for (rules::LeaderState& leader : state_.leaders) {
+  for (std::size_t i = 0; i < state_.leaders.size(); ++i) {
+    rules::LeaderState& leader = state_.leaders[i];
     const int owed = rules::LeaderLossRollsOwed(leader);
+    const int made = loss_rolls_made_[i];
+    loss_rolls_made_[i] = 0;
     if (owed == 0) continue;
+    if (made > 0) {
+      // Some of the rolls were made: say how many, and how many are left.
+      Violation(
+          "daimyo.leader_loss.missing", leader.id,
+          absl::StrFormat(
+              "%s's unit lost %d stands this turn, which owe %d leader-loss "
+              "rolls, one for each stand lost; the log has %d and still owes "
+              "%d. Roll 1d6 + stands left, %d or less kills.",
+              leader.name.empty() ? leader.id : leader.name, made + owed,
+              made + owed, made, owed, rules_.leader_killed_at_or_below));
+      rules::SettleLeaderLossRoll(leader, /*killed=*/true);
+      continue;
+    }
     Violation("daimyo.leader_loss.missing", leader.id,
               owed == 1
                   ? absl::StrFormat(

@@ -276,6 +276,9 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   std::vector<std::uint64_t> halt_cause_seq_;
   std::vector<int> may_counter_charge_;  // The charger it may counter, or -1.
   std::vector<int> frenzied_this_activation_;
+  // Leader-loss rolls each leader made this turn (by leader index), for the
+  // message of the rolls still owed when the turn ends.
+  std::vector<int> loss_rolls_made_;
   std::vector<bool> rout_moved_this_activation_;
   struct EndOfTurnTest {
     int unit;

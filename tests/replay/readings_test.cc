@@ -416,6 +416,14 @@ TEST(ReadingsReplayTest, TwoStandsLostOneRollMissingAtTurnEnd) {
             DaimyoRuleset());
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("7:SEVERITY_VIOLATION:daimyo.leader_loss.missing"));
+  // The message counts the roll made: 2 stands lost owe 2 rolls, 1 made,
+  // 1 still owed (not "no leader-loss roll").
+  ASSERT_EQ(report.findings_size(), 1);
+  EXPECT_THAT(
+      report.findings(0).message(),
+      ::testing::HasSubstr("lost 2 stands this turn, which owe 2 leader-loss "
+                           "rolls, one for each stand lost; the log has 1 and "
+                           "still owes 1"));
 }
 
 TEST(Regression, LeaderKilledByFirstRollOwesNoSecond) {
