@@ -18,10 +18,12 @@
 #include "replay/coverage.h"
 #include "replay/diff.h"
 #include "replay/generator/game_generator.h"
+#include "replay/generator/skf_game.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 #include "rules/rule_docs.h"
 #include "service/cli.h"
+#include "service/cli_input.h"
 #include "service/report_format.h"
 
 namespace gunbai::service {
@@ -70,6 +72,13 @@ Options:
                    a finding or a term of an outcome's trace), the ids
                    no game exercised, and for each reading option of the
                    ruleset the games its other value would change
+  --ruleset R      daimyo (the default); skf, a Samurai Knight Fever
+                   game under the built-in example tables; or a Samurai
+                   Knight Fever ruleset file, such as the umpire's
+                   rules/skf/umpire-example.textproto (with a morale
+                   check), whose version the log's header names. Audit
+                   the game with the same --ruleset. Samurai Knight
+                   Fever games take no --faults or --coverage yet
   --manifest FILE  write the manifest of planted faults to FILE; without
                    it, a game with faults writes its manifest to stderr
   -o FILE          write the log to FILE instead of stdout
@@ -87,9 +96,9 @@ Exit codes:
 )";
 
 // The options, each taking a value ("o" is -o FILE).
-constexpr absl::string_view kOptions[] = {"seed",     "turns",  "events",
-                                          "units",    "faults", "format",
-                                          "manifest", "o",      "coverage"};
+constexpr absl::string_view kOptions[] = {
+    "seed",   "turns",    "events", "units",    "faults",
+    "format", "manifest", "o",      "coverage", "ruleset"};
 
 struct GenerateFlags {
   generate::GeneratorOptions options;
@@ -99,6 +108,8 @@ struct GenerateFlags {
   bool help = false;
   // --coverage N: games to generate and audit for the coverage report.
   int coverage_games = 0;
+  // --ruleset: "daimyo" (the default), "skf", or a ruleset file.
+  std::string ruleset = "daimyo";
 };
 
 // Parses a count in [lo, hi] into `value`; returns an error message, empty
@@ -150,6 +161,10 @@ std::string ApplyFlag(const std::string& name, const std::string& value,
   if (name == "coverage") {
     return ParseCount(name, value, 1, 1000000, f.coverage_games);
   }
+  if (name == "ruleset") {
+    f.ruleset = value;
+    return "";
+  }
   return absl::StrCat("unknown option --", name);
 }
 
@@ -199,11 +214,14 @@ std::string ParseFlags(const std::vector<std::string>& args, GenerateFlags& f) {
 
 std::string Command(const GenerateFlags& f) {
   const generate::GeneratorOptions& o = f.options;
-  return absl::StrCat("gunbai generate --seed ", o.seed,
-                      o.turns > 0 ? absl::StrCat(" --turns ", o.turns)
-                                  : absl::StrCat(" --events ", o.target_events),
-                      " --units ", o.units_per_clan,
-                      o.faults > 0 ? absl::StrCat(" --faults ", o.faults) : "");
+  return absl::StrCat(
+      "gunbai generate",
+      f.ruleset == "daimyo" ? "" : absl::StrCat(" --ruleset ", f.ruleset),
+      " --seed ", o.seed,
+      o.turns > 0 ? absl::StrCat(" --turns ", o.turns)
+                  : absl::StrCat(" --events ", o.target_events),
+      " --units ", o.units_per_clan,
+      o.faults > 0 ? absl::StrCat(" --faults ", o.faults) : "");
 }
 
 // Returns the log in the chosen format. The text format opens with the
@@ -228,6 +246,20 @@ bool WriteFile(const std::string& path, const std::string& bytes) {
   file << bytes;
   file.close();
   return static_cast<bool>(file);
+}
+
+// Returns the ruleset `name_or_path` names: a built-in one by name, else the
+// ruleset file at that path.
+absl::StatusOr<replay::LoadedRuleset> GeneratorRuleset(
+    const std::string& name_or_path) {
+  auto catalog = replay::RulesetCatalog::Builtin();
+  if (!catalog.ok()) return catalog.status();
+  for (const replay::LoadedRuleset* r : catalog->all()) {
+    if (r->data.name() == name_or_path) return *r;
+  }
+  auto text = ReadInputFile(name_or_path);
+  if (!text.ok()) return text.status();
+  return replay::LoadRuleset(*text, name_or_path);
 }
 
 }  // namespace
@@ -322,8 +354,30 @@ int RunGenerateCli(const std::vector<std::string>& args, std::ostream& out,
     out << kUsage;
     return kExitClean;
   }
-  if (flags.coverage_games > 0) return RunCoverage(flags, out, err);
-  const generate::GeneratedGame game = generate::GenerateGame(flags.options);
+  generate::GeneratedGame game;
+  if (flags.ruleset != "daimyo") {
+    auto ruleset = GeneratorRuleset(flags.ruleset);
+    if (!ruleset.ok()) {
+      err << "gunbai generate: " << ruleset.status().message() << "\n";
+      return kExitBadInput;
+    }
+    if (ruleset->data.name() != "skf" || flags.coverage_games > 0) {
+      err << "gunbai generate: --ruleset takes daimyo (the default), skf or "
+             "a Samurai Knight Fever ruleset file; --coverage is for Daimyo "
+             "games only\n";
+      return kExitBadInput;
+    }
+    auto log = generate::GenerateSkfGame(flags.options, *ruleset);
+    if (!log.ok()) {
+      err << "gunbai generate: " << log.status().message() << "\n";
+      return kExitBadInput;
+    }
+    game.log = *std::move(log);
+  } else if (flags.coverage_games > 0) {
+    return RunCoverage(flags, out, err);
+  } else {
+    game = generate::GenerateGame(flags.options);
+  }
   const std::string log = Render(game.log, flags);
   const std::string manifest = generate::ManifestJsonLines(game.faults);
   if (flags.output_path.empty()) {

@@ -106,6 +106,20 @@ expect_exit 2 "${gunbai}" generate --turns 3 --events 40
 expect_exit 2 "${gunbai}" generate --frobnicate 1
 expect_exit 2 "${gunbai}" generate --seed 1 -o "${work}/no/such/dir/game"
 
+# Samurai Knight Fever: under the umpire's file (its path from this script's
+# place in the tree) the game audits clean, exit 0; under the built-in
+# example too (no morale check: no finding either, the results are claims).
+umpire="$(cd "$(dirname "$0")/../.." && pwd)/rules/skf/umpire-example.textproto"
+"${gunbai}" generate --ruleset "${umpire}" --seed 5 --turns 4 --units 5 \
+  -o "${work}/skf.textproto" || fail "generate --ruleset FILE failed"
+expect_exit 0 "${gunbai}" audit --ruleset "${umpire}" "${work}/skf.textproto"
+grep -q 'version: "page6-example-1+morale"' "${work}/skf.textproto" ||
+  fail "the SKF game's header does not name the umpire file's version"
+"${gunbai}" generate --ruleset skf --seed 5 -o "${work}/skf-builtin.textproto"
+expect_exit 0 "${gunbai}" audit "${work}/skf-builtin.textproto"
+expect_exit 2 "${gunbai}" generate --ruleset skf --faults 1
+expect_exit 2 "${gunbai}" generate --ruleset no-such-ruleset
+
 if [[ ${failures} -ne 0 ]]; then
   echo "${failures} failure(s)" >&2
   exit 1
