@@ -250,6 +250,7 @@ void Replayer::Apply(const v1::Event& event) {
     branch_event_ = branch_events_->Add();
     *branch_event_ = event;
   }
+  CheckChallengeFollowedByRound(event);
   if (!CheckSequence(event)) return;
   const bool same_melee =
       (event.has_melee_round() && !pending_melee_id_.empty() &&
@@ -690,6 +691,7 @@ void Replayer::OnGameEnd() {
 }
 
 void Replayer::Finish() {
+  CheckChallengeFollowedByRound(v1::Event());  // The log ends awaiting it.
   SettleMelee();
   ReportUnfinishedTurn();
   if (findings_left_out_ == 0) return;

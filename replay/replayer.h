@@ -276,6 +276,14 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   std::vector<std::uint64_t> halt_cause_seq_;
   std::vector<int> may_counter_charge_;  // The charger it may counter, or -1.
   std::vector<int> frenzied_this_activation_;
+  // A challenge between leaders whose units were not yet engaged: the next
+  // event must be their round of melee (seq 0: none awaiting).
+  struct ChallengeAwaitingRound {
+    std::uint64_t seq = 0;
+    int a = -1, b = -1;  // The two units.
+  };
+  ChallengeAwaitingRound challenge_awaiting_round_;
+  void CheckChallengeFollowedByRound(const gunbai::v1::Event& event);
   // Leader-loss rolls each leader made this turn (by leader index), for the
   // message of the rolls still owed when the turn ends.
   std::vector<int> loss_rolls_made_;

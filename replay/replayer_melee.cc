@@ -676,6 +676,21 @@ void Replayer::OnChallenge(const v1::Challenge& challenge) {
   duel.accepted = challenge.accepted();
   duel.dice =
       absl::MakeConstSpan(challenge.dice().data(), challenge.dice_size());
+  // Units neither in contact nor charging each other may still be about to
+  // fight a round the log declares in contact: the event that follows must
+  // be that round (CheckChallengeFollowedByRound), as RULES.md reading 25.
+  {
+    const rules::LeaderState& a = state_.leaders[duel.challenger];
+    const rules::LeaderState& b = state_.leaders[duel.challenged];
+    const int ua = a.attached_unit;
+    const int ub = b.attached_unit;
+    if (!a.killed && !b.killed && ua >= 0 && ub >= 0 &&
+        state_.FindMelee(ua, ub) == nullptr && !state_.IsChargedBy(ua, ub) &&
+        !state_.IsChargedBy(ub, ua)) {
+      duel.engaged_by_next_round = true;
+      challenge_awaiting_round_ = {seq_, ua, ub};
+    }
+  }
   const bool resolvable =
       rules::daimyo::CheckDuel(rules_, state_, duel, *this) && duel.accepted;
   int winner = -1;
@@ -722,6 +737,28 @@ void Replayer::OnChallenge(const v1::Challenge& challenge) {
                        .attached_unit;
   rules::daimyo::ApplyDuel(rules_, state_, duel, winner);
   if (loser_unit >= 0) OweLeaderDeathTests(loser_unit, challenge.units_near());
+}
+
+void Replayer::CheckChallengeFollowedByRound(const v1::Event& event) {
+  if (challenge_awaiting_round_.seq == 0) return;
+  const ChallengeAwaitingRound c = challenge_awaiting_round_;
+  challenge_awaiting_round_ = ChallengeAwaitingRound();
+  if (event.has_melee_round() && event.melee_round().sides_size() == 2) {
+    const auto a = unit_index_.find(event.melee_round().sides(0).unit());
+    const auto b = unit_index_.find(event.melee_round().sides(1).unit());
+    if (a != unit_index_.end() && b != unit_index_.end() &&
+        ((a->second == c.a && b->second == c.b) ||
+         (a->second == c.b && b->second == c.a))) {
+      return;
+    }
+  }
+  Violation("daimyo.challenge.engaged", state_.profiles[c.a].id,
+            absl::StrFormat(
+                "The challenge at seq %d was made while %s and %s were "
+                "neither in melee nor charging each other, and this event is "
+                "not their round of melee: a challenge is made between units "
+                "engaged in melee, right before their round.",
+                c.seq, UnitLabel(state_, c.a), UnitLabel(state_, c.b)));
 }
 
 void Replayer::OweLeaderDeathTests(

@@ -403,7 +403,8 @@ bool CheckDuel(const Ruleset& rules, const BattleState& state, const Duel& duel,
   const bool charged_into_contact =
       attached && (state.IsChargedBy(a.attached_unit, b.attached_unit) ||
                    state.IsChargedBy(b.attached_unit, a.attached_unit));
-  if (contact == nullptr && !charged_into_contact) {
+  if (contact == nullptr && !charged_into_contact &&
+      !(attached && duel.engaged_by_next_round)) {
     Report(sink, Severity::kViolation, "daimyo.challenge.engaged", a.id,
            absl::StrFormat("%s may challenge %s only when both are alive and "
                            "attached to units engaged in melee with each "

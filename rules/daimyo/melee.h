@@ -114,6 +114,10 @@ struct Duel {
   int challenged = -1;
   bool accepted = false;
   absl::Span<const std::uint32_t> dice;  // Pairs: challenger's die first.
+  // The leaders' units are neither in contact nor charging each other yet:
+  // the caller checks that the round that follows pairs them (a melee the
+  // log declares in contact), so CheckDuel does not report it.
+  bool engaged_by_next_round = false;
 };
 
 // Reports breaches of the challenge rules: both leaders attached to units in

@@ -59,6 +59,7 @@ struct Weights {
   double rally = 0.6;
   double near_lists = 0.3;
   double forced_dice = 0.2;  // morale dice forced to 2, 11 or 12
+  double challenge = 0.3;    // a challenge before a round, when possible
 };
 
 Weights WeightsFor(const std::string& kind) {
@@ -79,6 +80,7 @@ Weights WeightsFor(const std::string& kind) {
     w.move = 0.1;
     w.melee_on_charge = 0.9;
     w.contact_melee = 0.5;
+    w.challenge = 0.5;
   }
   return w;
 }
@@ -171,6 +173,8 @@ class Game {
   void DeclareCharge(Unit& charger, Unit& target, bool forced);
   void Fire(Unit& firer, Unit& target);
   void FightContact(Contact& c);
+  void MaybeChallenge(Unit& a, Unit& b);
+  Leader* DuellingLeaderOf(const Unit& u);
   void StartMelee(Unit& a, Unit& b);
   // Consequences.
   void LoseStands(Unit& u, int lost, const std::string& clan_of_event);
@@ -210,6 +214,7 @@ class Game {
   std::uint64_t seq_ = 0;
   int turn_ = 0;
   std::string active_;
+  std::string initiative_;  // The clan holding the initiative this turn.
   bool end_of_turn_ = false;
 };
 
@@ -481,6 +486,7 @@ void Game::PlayTurn() {
   }
   for (Contact& c : contacts_) c.new_this_turn = false;
   const std::string first = rng_.Chance(0.5) ? "red" : "blue";
+  initiative_ = first;
   pb::Event* e = Ev("");
   e->mutable_turn_start()->set_initiative_clan(first);
   end_of_turn_ = false;
@@ -1055,6 +1061,73 @@ void Game::StartMelee(Unit& a, Unit& b) {
   FightContact(contacts_.back());
 }
 
+// The leader who may fight a duel for `u`: its daimyo, else its general
+// (Ch: "their respective daimyo's (or General) attached"); null when none.
+Leader* Game::DuellingLeaderOf(const Unit& u) {
+  Leader* general = nullptr;
+  for (Leader* l : LiveLeadersOf(u)) {
+    if (l->kind == LeaderKind::kDaimyo) return l;
+    if (l->kind == LeaderKind::kGeneral && general == nullptr) general = l;
+  }
+  return general;
+}
+
+// Ch (seed text, "Challenges"): two units engaged in melee, each with its
+// daimyo or general attached; before the round the leader of the clan
+// holding the initiative may challenge. Refused: the refuser's rating drops
+// by 1 (not below 1), nothing more. Accepted: each rolls 1d6 + rating,
+// ties re-rolled; the higher wins and adds 1 to his rating (not above 4);
+// the loser is killed and his unit tests morale at the end of the turn
+// (reason 5, and the -2 for its own leader killed this turn), as do the
+// units declared near him.
+void Game::MaybeChallenge(Unit& a, Unit& b) {
+  Leader* la = DuellingLeaderOf(a);
+  Leader* lb = DuellingLeaderOf(b);
+  if (la == nullptr || lb == nullptr || !rng_.Chance(w_.challenge)) return;
+  Leader* challenger = la->clan == initiative_ ? la : lb;
+  Leader* challenged = challenger == la ? lb : la;
+  Unit& challenged_unit = challenger == la ? b : a;
+  Unit& challenger_unit = challenger == la ? a : b;
+  pb::Challenge* c = Ev(challenger->clan)->mutable_challenge();
+  c->set_challenger(challenger->id);
+  c->set_challenged(challenged->id);
+  const bool accepted = rng_.Chance(0.7);
+  c->set_accepted(accepted);
+  if (!accepted) {
+    challenged->rating = std::max(1, challenged->rating - 1);
+    Note("challenge by " + challenger->id + " refused: " + challenged->id +
+         " rating now " + std::to_string(challenged->rating));
+    return;
+  }
+  int da = 0, db = 0;
+  do {
+    da = rng_.Die();
+    db = rng_.Die();
+    c->add_dice(da);
+    c->add_dice(db);
+  } while (da + challenger->rating == db + challenged->rating);
+  const bool challenger_wins =
+      da + challenger->rating > db + challenged->rating;
+  Leader* winner = challenger_wins ? challenger : challenged;
+  Leader* loser = challenger_wins ? challenged : challenger;
+  Unit& loser_unit = challenger_wins ? challenged_unit : challenger_unit;
+  Note("duel " + challenger->id + " " + std::to_string(da) + " + " +
+       std::to_string(challenger->rating) + " against " + challenged->id + " " +
+       std::to_string(db) + " + " + std::to_string(challenged->rating) + ": " +
+       winner->id + " wins");
+  c->set_claimed_winner(winner->id);
+  winner->rating = std::min(4, winner->rating + 1);
+  loser->alive = false;
+  loser_unit.owed.insert(5);
+  loser_unit.own_leader_killed = true;
+  std::vector<Unit*> candidates, near;
+  for (Unit* f : Friends(loser_unit))
+    if (!f->tested_eot) candidates.push_back(f);
+  if (rng_.Chance(w_.near_lists))
+    RandomSubset(candidates, 0.5, c->mutable_units_near(), &near);
+  for (Unit* f : near) f->owed.insert(5);
+}
+
 void Game::FightContact(Contact& c) {
   Unit* first = FindUnit(c.a);
   Unit* second = FindUnit(c.b);
@@ -1067,6 +1140,7 @@ void Game::FightContact(Contact& c) {
     return;
   }
   if (first->clan != active_) std::swap(first, second);
+  MaybeChallenge(*first, *second);
   const int round = ++c.rounds;
   c.fought_turn = turn_;
   pb::MeleeRound* r = Ev(active_)->mutable_melee_round();

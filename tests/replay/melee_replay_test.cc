@@ -810,6 +810,89 @@ TEST(MeleeReplayTest, DuelBeforeTheRound) {
   EXPECT_TRUE(state->leaders(1).killed());
 }
 
+// Reading 25: a challenge may come right before the first round of a melee
+// the log declares in contact (no charge, no contact yet): the round that
+// follows shows the units engaged. Red holds the initiative in turn 1;
+// red-daimyo (3) with red-sam challenges blue-gen (2) with blue-sam; dice
+// 4 + 3 = 7 against 3 + 2 = 5: red-daimyo wins, as claimed. The round
+// follows at once (the drawn round of kDrawnRound, all dice 1: no hits).
+constexpr char kChallengeThenRound[] = R"pb(
+  events {
+    seq: 1
+    turn: 1
+    turn_start { initiative_clan: "red" }
+  }
+  events {
+    seq: 2
+    turn: 1
+    clan: "red"
+    activation {}
+  }
+  events {
+    seq: 3
+    turn: 1
+    clan: "red"
+    challenge {
+      challenger: "red-daimyo"
+      challenged: "blue-gen"
+      accepted: true
+      dice: [ 4, 3 ]
+      claimed_winner: "red-daimyo"
+    }
+  }
+)pb";
+
+TEST(MeleeReplayTest, ChallengeRightBeforeADeclaredContactRound) {
+  auto report = AuditOrDie(Game(std::string(kChallengeThenRound) + R"pb(
+    events {
+      seq: 4
+      turn: 1
+      clan: "red"
+      melee_round {
+        sides {
+          unit: "red-sam"
+          stands_fighting: 3
+          front_stands_in_contact: 3
+          dice: [ 1, 1, 1, 1, 1, 1 ]
+          claimed_hits: 0
+        }
+        sides {
+          unit: "blue-sam"
+          stands_fighting: 3
+          front_stands_in_contact: 3
+          dice: [ 1, 1, 1, 1, 1, 1 ]
+          claimed_hits: 0
+        }
+        claimed_outcome: MELEE_OUTCOME_DRAW
+      }
+    }
+  )pb"));
+  // No finding but the log stopping mid-turn (blue-sam owes its test for
+  // blue-gen's death by the turn's end).
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("4:SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
+}
+
+TEST(MeleeReplayTest, ChallengeNotFollowedByTheRoundIsNotEngaged) {
+  // The same challenge, then the turn ends with no round: the units were
+  // never engaged. The violation sits at the event that shows it (seq 4)
+  // and names the challenge's seq; blue-gen's death still owes blue-sam a
+  // test (reason 5) at the turn's end, which is missing.
+  auto report = AuditOrDie(Game(std::string(kChallengeThenRound) + R"pb(
+    events {
+      seq: 4
+      turn: 1
+      turn_end {}
+    }
+  )pb"));
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("4:SEVERITY_VIOLATION:daimyo.challenge.engaged",
+                          "4:SEVERITY_VIOLATION:daimyo.morale.missing"));
+  ASSERT_GE(report.findings_size(), 1);
+  EXPECT_THAT(report.findings(0).message(),
+              ::testing::HasSubstr("The challenge at seq 3 was made while"));
+}
+
 TEST(MeleeReplayTest, RefusedChallengeCostsRating) {
   auto ruleset = replay::BuiltinDaimyoRuleset();
   auto state = replay::StateAt(Game(std::string(kDrawnRound) + R"pb(
