@@ -103,6 +103,16 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   if (a < 0 || b < 0 || !UnitOnTable(a, "fight") || !UnitOnTable(b, "fight")) {
     return;
   }
+  if (a == b) {
+    // Found by the fuzzer: a unit paired with itself would be put in melee
+    // with itself and take both sides' losses.
+    Violation("daimyo.melee.enemy", round.sides(0).unit(),
+              absl::StrFormat("%s is on both sides of the melee round; a "
+                              "unit fights an enemy unit, never itself. The "
+                              "round is skipped.",
+                              UnitLabel(state_, a)));
+    return;
+  }
   const rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
   DisorderPursuersMeetingFreshEnemy(pairing);
   if (round.round() != 0 && round.round() != uint32_t(pairing.round)) {

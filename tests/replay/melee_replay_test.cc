@@ -893,6 +893,59 @@ TEST(MeleeReplayTest, ChallengeNotFollowedByTheRoundIsNotEngaged) {
               ::testing::HasSubstr("The challenge at seq 3 was made while"));
 }
 
+TEST(MeleeReplayTest, AUnitOnBothSidesIsSkipped) {
+  // Found by the fuzzer: red-sam named on both sides. One violation, and
+  // the round is skipped: red-sam is in no melee and keeps its 6 stands
+  // (kArmies), though the dice, all 6s, would hit.
+  const std::string events = R"pb(
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "red" }
+    }
+    events {
+      seq: 2
+      turn: 1
+      clan: "red"
+      activation {}
+    }
+    events {
+      seq: 3
+      turn: 1
+      clan: "red"
+      melee_round {
+        sides {
+          unit: "red-sam"
+          stands_fighting: 3
+          dice: [ 6, 6, 6, 6, 6, 6 ]
+          claimed_stands_lost: 2
+        }
+        sides {
+          unit: "red-sam"
+          stands_fighting: 3
+          dice: [ 6, 6, 6, 6, 6, 6 ]
+          claimed_stands_lost: 2
+        }
+      }
+    }
+  )pb";
+  auto report = AuditOrDie(Game(events));
+  // (Nothing falls due by the end of the turn: no log.turn_unfinished.)
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("3:SEVERITY_VIOLATION:daimyo.melee.enemy"));
+  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto state = replay::StateAt(Game(events), *ruleset, 3);
+  ASSERT_TRUE(state.ok());
+  int found = 0;
+  for (const auto& u : state->units()) {
+    if (u.id() != "red-sam") continue;
+    ++found;
+    EXPECT_EQ(u.stands(), 6u);
+    EXPECT_FALSE(u.in_melee());
+  }
+  EXPECT_EQ(found, 1);
+}
+
 TEST(MeleeReplayTest, RefusedChallengeCostsRating) {
   auto ruleset = replay::BuiltinDaimyoRuleset();
   auto state = replay::StateAt(Game(std::string(kDrawnRound) + R"pb(
