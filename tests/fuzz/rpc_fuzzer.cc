@@ -1,0 +1,346 @@
+// Fuzz target: one RPC's request through gunbaid's service implementations,
+// called directly with a grpc::ServerContext (no network, no channel).
+//
+// Input: byte 0 chooses, byte 1 sets the scene, the rest is the request
+// serialized. Byte 0 % kRpcCount is the RPC: AuditService's AuditLog, Diff
+// (through DiffRequestLogs, what the streaming method writes from: a
+// ServerWriter cannot be made without a call) and DiceStats, and
+// GameService's CreateGame, AppendEvents, ReadEvents, GetGameState,
+// AuditGame, ExportGame and ListGames (WatchGame is left out: it waits for
+// news until its client goes away). Byte 1: bits 0-1 the credential (the
+// umpire, the first clan's player, the second's, none), bit 2 the live
+// game's policy (strict or record), bit 3 its dice (recorded or server).
+//
+// Each game-service input starts from nothing: a fresh SQLite store in a
+// temporary directory (on /dev/shm when there is one), a GameServiceImpl
+// on it and the Sekigahara sample's game created by the umpire; then the
+// fuzzed request; then, as the umpire, the state, the audit with its
+// what-if branches, the export and a read of the game it touched, and the
+// same again from a second GameServiceImpl on the same store (a restart:
+// the game rebuilt from what was stored). Mutations go through the schema
+// of the chosen request (tests/fuzz/proto_mutator.h).
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "google/protobuf/message.h"
+#include "grpcpp/server_context.h"
+#include "grpcpp/test/server_context_test_spouse.h"
+#include "gunbai/v1/audit_service.pb.h"
+#include "gunbai/v1/game_service.pb.h"
+#include "replay/text_errors.h"
+#include "service/audit_service.h"
+#include "service/diff_cli.h"
+#include "service/game_service.h"
+#include "service/sqlite_game_store.h"
+#include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/proto_mutator.h"
+
+namespace gunbai::fuzz {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+enum Rpc : std::uint8_t {
+  kAuditLog,
+  kDiff,
+  kDiceStats,
+  kCreateGame,
+  kAppendEvents,
+  kReadEvents,
+  kGetGameState,
+  kAuditGame,
+  kExportGame,
+  kListGames,
+  kRpcCount,
+};
+
+constexpr char kUmpireToken[] = "fuzz-umpire-token";
+
+const google::protobuf::Message& RequestPrototype(std::uint8_t selector) {
+  switch (selector % kRpcCount) {
+    case kAuditLog:
+      return v1::AuditLogRequest::default_instance();
+    case kDiff:
+      return v1::DiffRequest::default_instance();
+    case kDiceStats:
+      return v1::DiceStatsRequest::default_instance();
+    case kCreateGame:
+      return v1::CreateGameRequest::default_instance();
+    case kAppendEvents:
+      return v1::AppendEventsRequest::default_instance();
+    case kReadEvents:
+      return v1::ReadEventsRequest::default_instance();
+    case kGetGameState:
+      return v1::GetGameStateRequest::default_instance();
+    case kAuditGame:
+      return v1::AuditGameRequest::default_instance();
+    case kExportGame:
+      return v1::ExportGameRequest::default_instance();
+    default:
+      return v1::ListGamesRequest::default_instance();
+  }
+}
+
+// A server context carrying `token` as a bearer credential (none when
+// empty).
+class CallContext {
+ public:
+  explicit CallContext(const std::string& token) : spouse_(&context_) {
+    if (!token.empty()) {
+      spouse_.AddClientMetadata("authorization", "Bearer " + token);
+    }
+  }
+  grpc::ServerContext* get() { return &context_; }
+
+ private:
+  grpc::ServerContext context_;
+  grpc::testing::ServerContextTestSpouse spouse_;
+};
+
+// The directory each game-service input's store lives in, made once.
+const std::filesystem::path& ScratchDir() {
+  static const std::filesystem::path* const dir = [] {
+    std::string base = "/dev/shm";
+    if (access(base.c_str(), W_OK) != 0) {
+      const char* tmp = std::getenv("TMPDIR");
+      base = tmp != nullptr ? tmp : "/tmp";
+    }
+    std::string pattern = base + "/gunbai-fuzz-XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) std::abort();
+    auto* path = new std::filesystem::path(pattern);
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove_all(ScratchDir(), ignored);
+    });
+    return path;
+  }();
+  return *dir;
+}
+
+void RunAuditService(std::uint8_t rpc, const std::string& bytes) {
+  static service::AuditServiceImpl* const audit =
+      new service::AuditServiceImpl(&BuiltinCatalog());
+  CallContext context("");
+  if (rpc == kAuditLog) {
+    v1::AuditLogRequest request;
+    if (!request.ParseFromString(bytes)) return;
+    v1::AuditLogResponse response;
+    (void)audit->AuditLog(context.get(), &request, &response);
+  } else if (rpc == kDiff) {
+    v1::DiffRequest request;
+    if (!request.ParseFromString(bytes)) return;
+    if (!replay::CheckKnownEnums(request).ok()) return;  // As Diff does.
+    (void)service::DiffRequestLogs(
+        request, /*jobs=*/1, [](std::size_t, v1::LogDiff) { return true; });
+  } else {
+    v1::DiceStatsRequest request;
+    if (!request.ParseFromString(bytes)) return;
+    v1::DiceStatsResponse response;
+    (void)audit->DiceStats(context.get(), &request, &response);
+  }
+}
+
+// The live game every game-service input starts from.
+struct SeedGame {
+  std::string id;
+  std::vector<std::string> player_tokens;
+};
+
+SeedGame CreateSeedGame(service::GameServiceImpl& games, std::uint8_t scene) {
+  const v1::BattleLog& sample = SampleLogs().front();
+  v1::CreateGameRequest request;
+  *request.mutable_header() = sample.header();
+  *request.mutable_order_of_battle() = sample.order_of_battle();
+  request.mutable_settings()->set_policy(
+      (scene & 4) != 0 ? v1::APPEND_POLICY_RECORD : v1::APPEND_POLICY_STRICT);
+  request.mutable_settings()->set_dice_mode(
+      (scene & 8) != 0 ? v1::DICE_MODE_SERVER : v1::DICE_MODE_RECORDED);
+  v1::CreateGameResponse response;
+  CallContext context(kUmpireToken);
+  grpc::Status status = games.CreateGame(context.get(), &request, &response);
+  if (!status.ok()) {
+    std::fprintf(stderr, "seed game: %s\n", status.error_message().c_str());
+    std::abort();
+  }
+  SeedGame seed{response.game_id(), {}};
+  for (const v1::PlayerCredential& c : response.credentials()) {
+    seed.player_tokens.push_back(c.token());
+  }
+  return seed;
+}
+
+// Reads, replays and audits `game_id` as the umpire, as a client would
+// after the fuzzed call.
+void LookAtGame(service::GameServiceImpl& games, const std::string& game_id) {
+  {
+    CallContext context(kUmpireToken);
+    v1::GetGameStateRequest request;
+    request.set_game_id(game_id);
+    v1::GetGameStateResponse response;
+    (void)games.GetGameState(context.get(), &request, &response);
+  }
+  {
+    CallContext context(kUmpireToken);
+    v1::AuditGameRequest request;
+    request.set_game_id(game_id);
+    request.set_impact(true);
+    v1::AuditGameResponse response;
+    (void)games.AuditGame(context.get(), &request, &response);
+  }
+  {
+    CallContext context(kUmpireToken);
+    v1::ExportGameRequest request;
+    request.set_game_id(game_id);
+    v1::ExportGameResponse response;
+    (void)games.ExportGame(context.get(), &request, &response);
+  }
+  {
+    CallContext context(kUmpireToken);
+    v1::ReadEventsRequest request;
+    request.set_game_id(game_id);
+    v1::ReadEventsResponse response;
+    (void)games.ReadEvents(context.get(), &request, &response);
+  }
+}
+
+template <typename Request, typename Response>
+void Call(service::GameServiceImpl& games,
+          grpc::Status (service::GameServiceImpl::*method)(grpc::ServerContext*,
+                                                           const Request*,
+                                                           Response*),
+          const std::string& bytes, const std::string& token,
+          std::string* game_id) {
+  Request request;
+  if (!request.ParseFromString(bytes)) return;
+  Response response;
+  CallContext context(token);
+  grpc::Status status = (games.*method)(context.get(), &request, &response);
+  if (!status.ok() && status.error_message().empty()) {
+    std::fprintf(stderr, "an error without a message: code %d\n",
+                 static_cast<int>(status.error_code()));
+    __builtin_trap();
+  }
+  if constexpr (std::is_same_v<Response, v1::CreateGameResponse>) {
+    if (status.ok()) *game_id = response.game_id();
+  }
+}
+
+void RunGameService(std::uint8_t rpc, std::uint8_t scene,
+                    const std::string& bytes) {
+  const std::filesystem::path dir = ScratchDir() / "store";
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+  {
+    auto store = service::SqliteGameStore::Open(dir.string());
+    if (!store.ok()) std::abort();
+    std::string touched;
+    {
+      service::GameServiceImpl games(store->get(), &BuiltinCatalog(),
+                                     kUmpireToken);
+      const SeedGame seed = CreateSeedGame(games, scene);
+      touched = seed.id;
+      std::string token;
+      switch (scene & 3) {
+        case 0:
+          token = kUmpireToken;
+          break;
+        case 1:
+        case 2:
+          token = seed.player_tokens.at((scene & 3) - 1);
+          break;
+        default:
+          break;
+      }
+      using G = service::GameServiceImpl;
+      switch (rpc) {
+        case kCreateGame:
+          Call(games, &G::CreateGame, bytes, token, &touched);
+          break;
+        case kAppendEvents:
+          Call(games, &G::AppendEvents, bytes, token, &touched);
+          break;
+        case kReadEvents:
+          Call(games, &G::ReadEvents, bytes, token, &touched);
+          break;
+        case kGetGameState:
+          Call(games, &G::GetGameState, bytes, token, &touched);
+          break;
+        case kAuditGame:
+          Call(games, &G::AuditGame, bytes, token, &touched);
+          break;
+        case kExportGame:
+          Call(games, &G::ExportGame, bytes, token, &touched);
+          break;
+        default:
+          Call(games, &G::ListGames, bytes, token, &touched);
+          break;
+      }
+      LookAtGame(games, touched);
+      games.Shutdown();
+    }
+    service::GameServiceImpl restarted(store->get(), &BuiltinCatalog(),
+                                       kUmpireToken);
+    LookAtGame(restarted, touched);
+    restarted.Shutdown();
+  }
+  std::filesystem::remove_all(dir, ignored);
+}
+
+}  // namespace
+}  // namespace gunbai::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
+                                      std::size_t size) {
+  using namespace gunbai::fuzz;
+  if (size < 2) return 0;
+  const std::uint8_t rpc = data[0] % kRpcCount;
+  const std::string bytes(reinterpret_cast<const char*>(data + 2), size - 2);
+  if (rpc <= kDiceStats) {
+    RunAuditService(rpc, bytes);
+  } else {
+    RunGameService(rpc, data[1], bytes);
+  }
+  return 0;
+}
+
+// Mutates the request as its type; now and then the selector or the scene
+// byte instead (which then reads the same bytes as another request).
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data,
+                                               std::size_t size,
+                                               std::size_t max_size,
+                                               unsigned int seed) {
+  using namespace gunbai::fuzz;
+  if (size < 2 || max_size < 2) return LLVMFuzzerMutate(data, size, max_size);
+  Rng rng(seed);
+  if (rng() % 32 == 0) {
+    data[rng() % 2] = static_cast<std::uint8_t>(rng());
+    return size;
+  }
+  return 2 + MutateSerialized(RequestPrototype(data[0]), data + 2, size - 2,
+                              max_size - 2, seed);
+}
+
+extern "C" std::size_t LLVMFuzzerCustomCrossOver(
+    const std::uint8_t* data1, std::size_t size1, const std::uint8_t* data2,
+    std::size_t size2, std::uint8_t* out, std::size_t max_out_size,
+    unsigned int seed) {
+  using namespace gunbai::fuzz;
+  if (size1 < 2 || size2 < 2 || max_out_size < 2 ||
+      data1[0] % kRpcCount != data2[0] % kRpcCount) {
+    return 0;
+  }
+  out[0] = data1[0];
+  out[1] = data1[1];
+  const std::size_t n = CrossOverSerialized(
+      RequestPrototype(data1[0]), data1 + 2, size1 - 2, data2 + 2, size2 - 2,
+      out + 2, max_out_size - 2, seed);
+  return n == 0 ? 0 : n + 2;
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target for a bounded time:
+#   run_fuzzer.sh BINARY SECONDS CORPUS_DIR ARTIFACT_DIR [INPUT_DIR...]
+# CORPUS_DIR (made if missing) receives the new inputs; each INPUT_DIR that
+# exists (seeds, regressions) is read first, every file in it run once, so a
+# regression input that still crashes fails the run. Crashes, leaks, UB and
+# timeouts are written to ARTIFACT_DIR as <kind>-<target>-<sha1>. Used by
+# the ctests of tests/fuzz and by deploy/fuzz.sh; extra libFuzzer flags come
+# from GUNBAI_FUZZ_FLAGS.
+set -euo pipefail
+binary=$1 seconds=$2 corpus=$3 artifacts=$4
+shift 4
+mkdir -p "$corpus" "$artifacts"
+inputs=()
+for dir in "$@"; do
+  [ -d "$dir" ] && inputs+=("$dir")
+done
+name=$(basename "$binary")
+dict=$(dirname "${BASH_SOURCE[0]}")/${name%_fuzzer}.dict
+# -entropic=0: with the hundreds of thousands of features a replay makes,
+# the entropic scheduler of clang 14 spends nine tenths of the time updating
+# feature frequencies (measured: 26 exec/s with it, 258 without, on
+# binary_log_fuzzer, and more coverage in the same time).
+flags=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -entropic=0
+       -print_final_stats=1 -artifact_prefix="$artifacts/$name-")
+[ -f "$dict" ] && flags+=(-dict="$dict")
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}:abort_on_error=1
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}:halt_on_error=1
+# shellcheck disable=SC2086
+exec "$binary" "${flags[@]}" ${GUNBAI_FUZZ_FLAGS:-} "$corpus" "${inputs[@]}"
