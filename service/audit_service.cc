@@ -1,5 +1,6 @@
 #include "service/audit_service.h"
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -14,12 +15,38 @@
 
 namespace gunbai::service {
 
-AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets)
-    : rulesets_(rulesets) {}
+namespace {
+
+// The status of a call whose client went away or whose deadline passed:
+// the client no longer waits for the answer.
+grpc::Status Abandoned() {
+  return grpc::Status(grpc::StatusCode::CANCELLED,
+                      "the call was cancelled or its deadline passed");
+}
+
+}  // namespace
+
+AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets,
+                                   RequestBudget* budget)
+    : rulesets_(rulesets), budget_(budget) {}
+
+grpc::Status AuditServiceImpl::Admit(const google::protobuf::Message& request,
+                                     absl::string_view what,
+                                     RequestBudget::Admission& admission) {
+  if (budget_ == nullptr) return grpc::Status::OK;
+  auto admitted =
+      budget_->Admit(static_cast<std::int64_t>(request.ByteSizeLong()), what);
+  if (!admitted.ok()) return ToGrpcStatus(admitted.status());
+  admission = *std::move(admitted);
+  return grpc::Status::OK;
+}
 
 grpc::Status AuditServiceImpl::AuditLog(
     grpc::ServerContext* context, const gunbai::v1::AuditLogRequest* request,
     gunbai::v1::AuditLogResponse* response) {
+  RequestBudget::Admission admission;
+  grpc::Status admitted = Admit(*request, "AuditLog", admission);
+  if (!admitted.ok()) return admitted;
   absl::Status known = replay::CheckKnownEnums(*request);
   if (!known.ok()) return ToGrpcStatus(known);
   absl::StatusOr<replay::LoadedRuleset> request_ruleset;
@@ -36,10 +63,12 @@ grpc::Status AuditServiceImpl::AuditLog(
   }
   replay::AuditOptions options;
   options.record_outcomes = request->record_outcomes();
+  if (context->IsCancelled()) return Abandoned();
   absl::StatusOr<gunbai::v1::AuditReport> report =
       replay::AuditLog(request->log(), *ruleset, options);
   if (!report.ok()) return ToGrpcStatus(report.status());
   if (request->impact()) {
+    if (context->IsCancelled()) return Abandoned();
     absl::Status impact = replay::AddImpacts(request->log(), *ruleset, *report);
     if (!impact.ok()) return ToGrpcStatus(impact);
   }
@@ -50,6 +79,9 @@ grpc::Status AuditServiceImpl::AuditLog(
 grpc::Status AuditServiceImpl::Diff(
     grpc::ServerContext* context, const gunbai::v1::DiffRequest* request,
     grpc::ServerWriter<gunbai::v1::DiffResponse>* writer) {
+  RequestBudget::Admission admission;
+  grpc::Status admitted = Admit(*request, "Diff", admission);
+  if (!admitted.ok()) return admitted;
   absl::Status known = replay::CheckKnownEnums(*request);
   if (!known.ok()) return ToGrpcStatus(known);
   replay::DiffTally tally;
@@ -63,9 +95,7 @@ grpc::Status AuditServiceImpl::Diff(
         return writer->Write(response);
       });
   if (!status.ok()) return ToGrpcStatus(status);
-  if (context->IsCancelled()) {
-    return grpc::Status(grpc::StatusCode::CANCELLED, "the client went away");
-  }
+  if (context->IsCancelled()) return Abandoned();
   gunbai::v1::DiffResponse last;
   *last.mutable_summary() = tally.Summary();
   writer->Write(last);
@@ -75,10 +105,20 @@ grpc::Status AuditServiceImpl::Diff(
 grpc::Status AuditServiceImpl::DiceStats(
     grpc::ServerContext* context, const gunbai::v1::DiceStatsRequest* request,
     gunbai::v1::DiceStatsResponse* response) {
+  RequestBudget::Admission admission;
+  grpc::Status admitted = Admit(*request, "DiceStats", admission);
+  if (!admitted.ok()) return admitted;
   absl::Status known = replay::CheckKnownEnums(*request);
   if (!known.ok()) return ToGrpcStatus(known);
-  const std::vector<gunbai::v1::BattleLog> logs(request->logs().begin(),
-                                                request->logs().end());
+  // The logs are moved out of the request, not copied: a copy doubled the
+  // call's memory. gRPC owns the request, which is not a const object, and
+  // reads it no more once the handler runs.
+  auto* owned = const_cast<gunbai::v1::DiceStatsRequest*>(request);
+  std::vector<gunbai::v1::BattleLog> logs;
+  logs.reserve(owned->logs_size());
+  for (gunbai::v1::BattleLog& log : *owned->mutable_logs()) {
+    logs.push_back(std::move(log));
+  }
   absl::StatusOr<replay::DiceReport> report = replay::SummarizeDice(logs);
   if (!report.ok()) return ToGrpcStatus(report.status());
   *response->mutable_report() = replay::DiceReportToProto(*report);

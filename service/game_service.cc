@@ -4,6 +4,7 @@
 #include <iterator>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
@@ -30,6 +31,9 @@ constexpr int kMaxBatch = 10000;
 constexpr std::size_t kMaxEventIdLength = 128;
 // Games in one ListGames reply.
 constexpr int kMaxListedGames = 1000;
+// Events a watch copies out of a game at a time: a watch from seq 1 of a
+// long game holds a page, not the game.
+constexpr int kWatchBatch = 1000;
 
 // The chain hash a game's first event chains from (replay::GameGenesis).
 std::string GenesisOf(const GameRecord& record) {
@@ -132,10 +136,25 @@ absl::Status CheckSeqsIncrease(const v1::AppendEventsRequest& request,
 
 GameServiceImpl::GameServiceImpl(GameStore* store,
                                  const replay::RulesetCatalog* rulesets,
-                                 const std::string& umpire_token)
+                                 const std::string& umpire_token,
+                                 int max_watchers, int max_watchers_per_game,
+                                 RequestBudget* budget)
     : store_(store),
       rulesets_(rulesets),
-      umpire_hash_(TokenHash(umpire_token)) {}
+      umpire_hash_(TokenHash(umpire_token)),
+      watchers_(max_watchers, max_watchers_per_game),
+      budget_(budget) {}
+
+grpc::Status GameServiceImpl::Admit(const google::protobuf::Message& request,
+                                    absl::string_view what,
+                                    RequestBudget::Admission& admission) {
+  if (budget_ == nullptr) return grpc::Status::OK;
+  auto admitted =
+      budget_->Admit(static_cast<std::int64_t>(request.ByteSizeLong()), what);
+  if (!admitted.ok()) return ToGrpcStatus(admitted.status());
+  admission = *std::move(admitted);
+  return grpc::Status::OK;
+}
 
 void GameServiceImpl::Shutdown() {
   shutting_down_ = true;
@@ -286,6 +305,9 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
                                          v1::CreateGameResponse* response) {
   auto caller = Authenticate(*context, nullptr);
   if (!caller.ok()) return ToGrpcStatus(caller.status());
+  RequestBudget::Admission admission;
+  grpc::Status admitted = Admit(*request, "CreateGame", admission);
+  if (!admitted.ok()) return admitted;
   // An enum number the schema does not name would be stored and read as
   // whatever the code falls back to (record policy, recorded dice).
   absl::Status known = replay::CheckKnownEnums(*request);
@@ -388,6 +410,9 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
 grpc::Status GameServiceImpl::AppendEvents(
     grpc::ServerContext* context, const v1::AppendEventsRequest* request,
     v1::AppendEventsResponse* response) {
+  RequestBudget::Admission admission;
+  grpc::Status admitted = Admit(*request, "AppendEvents", admission);
+  if (!admitted.ok()) return admitted;
   absl::Status valid = ValidateBatch(*request);
   if (!valid.ok()) return ToGrpcStatus(valid);
   Caller caller;
@@ -632,6 +657,41 @@ grpc::Status GameServiceImpl::ListGames(grpc::ServerContext* context,
   return grpc::Status::OK;
 }
 
+std::vector<v1::StoredEvent> GameServiceImpl::EventsFrom(const LiveGame& game,
+                                                         uint64_t next) {
+  // Seqs increase through the stored game.
+  const auto& events = game.log.events();
+  const int first = static_cast<int>(
+      std::lower_bound(events.begin(), events.end(), next,
+                       [](const v1::Event& event, uint64_t seq) {
+                         return event.seq() < seq;
+                       }) -
+      events.begin());
+  const int end = std::min(events.size(), first + kWatchBatch);
+  std::vector<v1::StoredEvent> fresh;
+  if (first >= end) return fresh;
+  // The findings of those events, in one pass.
+  const uint64_t last_seq = events[end - 1].seq();
+  absl::flat_hash_map<uint64_t, std::vector<const v1::Finding*>> findings;
+  for (const v1::Finding& f : game.findings) {
+    if (f.seq() >= next && f.seq() <= last_seq) {
+      findings[f.seq()].push_back(&f);
+    }
+  }
+  fresh.reserve(end - first);
+  for (int i = first; i < end; ++i) {
+    v1::StoredEvent& e = fresh.emplace_back();
+    *e.mutable_event() = events[i];
+    e.set_event_id(game.event_ids[i]);
+    e.set_chain_hash(game.chain_hashes[i]);
+    e.set_dice_attempt(game.dice_attempts[i]);
+    auto found = findings.find(events[i].seq());
+    if (found == findings.end()) continue;
+    for (const v1::Finding* f : found->second) *e.add_findings() = *f;
+  }
+  return fresh;
+}
+
 grpc::Status GameServiceImpl::WatchGame(
     grpc::ServerContext* context, const v1::WatchGameRequest* request,
     grpc::ServerWriter<v1::WatchGameResponse>* writer) {
@@ -643,6 +703,10 @@ grpc::Status GameServiceImpl::WatchGame(
     absl::ReaderMutexLock lock(&g.mu);
     if (!g.ruleset_problem.ok()) return ToGrpcStatus(g.ruleset_problem);
   }
+  // Held until the watch ends; a client that vanishes is cut off by the
+  // server's keepalive, which cancels the call and frees the slot.
+  auto slot = watchers_.Take(g.id);
+  if (!slot.ok()) return ToGrpcStatus(slot.status());
   uint64_t next = std::max<uint64_t>(request->from_seq(), 1);
   while (!context->IsCancelled() && !shutting_down_) {
     std::vector<v1::StoredEvent> fresh;
@@ -657,17 +721,7 @@ grpc::Status GameServiceImpl::WatchGame(
         g.changed.WaitWithTimeout(&g.mu, absl::Milliseconds(200));
       }
       if (!g.loaded && !Rebuild(g).ok()) return grpc::Status::CANCELLED;
-      for (int i = 0; i < g.log.events_size(); ++i) {
-        if (g.log.events(i).seq() < next) continue;
-        v1::StoredEvent& e = fresh.emplace_back();
-        *e.mutable_event() = g.log.events(i);
-        e.set_event_id(g.event_ids[i]);
-        e.set_chain_hash(g.chain_hashes[i]);
-        e.set_dice_attempt(g.dice_attempts[i]);
-        for (const v1::Finding& f : g.findings) {
-          if (f.seq() == g.log.events(i).seq()) *e.add_findings() = f;
-        }
-      }
+      fresh = EventsFrom(g, next);
       ended = g.record.ended;
     }
     for (v1::StoredEvent& e : fresh) {

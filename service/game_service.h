@@ -3,7 +3,9 @@
 // mode, rolled by gunbaid from a committed secret. Thread-safe: calls on
 // different games run in parallel; calls on one game are serialized by its
 // lock. The in-memory replay of each game is a cache rebuilt from the store
-// on demand.
+// on demand. Watches are limited in all and per game (WatcherSlots), and
+// the requests that carry events are admitted by a RequestBudget when one
+// is given.
 #ifndef GUNBAI_SERVICE_GAME_SERVICE_H_
 #define GUNBAI_SERVICE_GAME_SERVICE_H_
 
@@ -21,6 +23,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 #include "service/game_store.h"
+#include "service/overload.h"
 
 namespace gunbai::service {
 
@@ -28,9 +31,15 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
  public:
   // `store` and `rulesets` must outlive the service; each game is replayed
   // under the ruleset its header names. `umpire_token` is the credential
-  // that may create games and read and append to any game.
+  // that may create games and read and append to any game. At most
+  // `max_watchers` watches run at once, `max_watchers_per_game` of one
+  // game. `budget`, when not null, must outlive the service and admits
+  // CreateGame and AppendEvents.
   GameServiceImpl(GameStore* store, const replay::RulesetCatalog* rulesets,
-                  const std::string& umpire_token);
+                  const std::string& umpire_token,
+                  int max_watchers = kDefaultMaxWatchers,
+                  int max_watchers_per_game = kDefaultMaxWatchersPerGame,
+                  RequestBudget* budget = nullptr);
 
   grpc::Status CreateGame(grpc::ServerContext* context,
                           const gunbai::v1::CreateGameRequest* request,
@@ -49,6 +58,10 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   grpc::Status AuditGame(grpc::ServerContext* context,
                          const gunbai::v1::AuditGameRequest* request,
                          gunbai::v1::AuditGameResponse* response) override;
+  // Streams the game's events from `from_seq` on, then each batch as it
+  // lands, until game_end, the client goes away or the server stops.
+  // RESOURCE_EXHAUSTED at once when the watches in all or of this game are
+  // at their limit.
   grpc::Status WatchGame(
       grpc::ServerContext* context, const gunbai::v1::WatchGameRequest* request,
       grpc::ServerWriter<gunbai::v1::WatchGameResponse>* writer) override;
@@ -114,6 +127,16 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   void FillRead(const LiveGame& game, gunbai::v1::ReadEventsResponse& response)
       ABSL_SHARED_LOCKS_REQUIRED(game.mu);
   gunbai::v1::DiceCommitment DiceFor(const GameRecord& record) const;
+  // Returns the stored events of `game` from seq `next` on, with their
+  // findings, at most a page of them (kWatchBatch).
+  static std::vector<gunbai::v1::StoredEvent> EventsFrom(const LiveGame& game,
+                                                         uint64_t next)
+      ABSL_SHARED_LOCKS_REQUIRED(game.mu);
+  // Returns OK with the admission of `request` by the budget (an empty one
+  // without a budget), or the status refusing it.
+  grpc::Status Admit(const google::protobuf::Message& request,
+                     absl::string_view what,
+                     RequestBudget::Admission& admission);
 
   GameStore* store_;
   const replay::RulesetCatalog* rulesets_;
@@ -122,6 +145,8 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   std::map<std::string, std::unique_ptr<LiveGame>> games_
       ABSL_GUARDED_BY(games_mu_);
   std::atomic<bool> shutting_down_{false};
+  WatcherSlots watchers_;
+  RequestBudget* const budget_;  // Not owned; may be null.
 };
 
 }  // namespace gunbai::service

@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <climits>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -24,12 +26,14 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/resource_quota.h"
 #include "replay/ruleset_loader.h"
 #include "service/audit_service.h"
 #include "service/auth.h"
 #include "service/decode_errors.h"
 #include "service/game_service.h"
 #include "service/grpc_shutdown.h"
+#include "service/overload.h"
 #include "service/sqlite_game_store.h"
 
 namespace {
@@ -58,7 +62,7 @@ It serves these gRPC services:
 
 Usage: gunbaid [--listen HOST:PORT] [--data-dir DIR] [--umpire-token-file F]
                [--tls-cert F --tls-key F] [--max-message-bytes N]
-               [--ruleset FILE]
+               [--ruleset FILE] [overload flags, below]
 
 Flags (write --flag=value or --flag value):
   --listen HOST:PORT       Address to listen on. Default 127.0.0.1:50051,
@@ -86,6 +90,35 @@ Flags (write --flag=value or --flag value):
                            --list). A request may still send its own.
   --help                   Show this text.
 
+Overload (beyond a limit a call gets RESOURCE_EXHAUSTED at once, saying
+which limit; memory stays bounded):
+  --max-threads N          Threads serving calls, gRPC's resource quota.
+                           Default 64. Each watch holds one.
+  --memory-quota-bytes N   gRPC's memory quota for connection buffers; over
+                           it gRPC shrinks windows and then cancels the
+                           calls of the largest users. Default 1073741824.
+  --max-inflight-request-bytes N
+                           Requests worked on at once (AuditLog, Diff,
+                           DiceStats, CreateGame, AppendEvents), summed by
+                           their encoded size; one request is always served
+                           when it is alone. Default 134217728 (128 MiB).
+  --max-streams-per-connection N
+                           Calls at once on one client connection. Default
+                           32.
+  --max-watchers N         Live-game watches at once, in all. Default 32;
+                           at most half of --max-threads.
+  --max-watchers-per-game N
+                           Watches of one game at once. Default 8.
+  --keepalive-ms N         Ping a client after N ms without data, and close
+                           its connection (freeing its watches) when no
+                           answer comes in --keepalive-timeout-ms. Defaults
+                           60000 and 20000.
+  --keepalive-timeout-ms N
+  --min-client-ping-interval-ms N
+                           The shortest interval between a client's pings
+                           that gunbaid accepts (more often, it closes the
+                           connection after two). Default 10000.
+
 Example:
   gunbaid --listen 127.0.0.1:50051 &
   gunbai audit --server 127.0.0.1:50051 battle.textproto
@@ -109,7 +142,53 @@ struct Options {
   std::string tls_key;
   bool allow_remote_plaintext = false;
   bool help = false;
+  // Overload limits (see kHelp).
+  std::int64_t max_threads = 64;
+  std::int64_t memory_quota_bytes = std::int64_t{1} << 30;
+  std::int64_t max_inflight_request_bytes =
+      gunbai::service::kDefaultMaxInflightRequestBytes;
+  std::int64_t max_streams_per_connection = 32;
+  std::int64_t max_watchers = gunbai::service::kDefaultMaxWatchers;
+  std::int64_t max_watchers_per_game =
+      gunbai::service::kDefaultMaxWatchersPerGame;
+  std::int64_t keepalive_ms = 60000;
+  std::int64_t keepalive_timeout_ms = 20000;
+  std::int64_t min_client_ping_interval_ms = 10000;
 };
+
+// A flag taking a whole number from `min` to `max`.
+struct NumberFlag {
+  absl::string_view name;
+  std::int64_t min;
+  std::int64_t max;
+  std::int64_t Options::*field;
+};
+
+constexpr std::int64_t kMaxMillis = std::int64_t{24} * 3600 * 1000;
+
+constexpr NumberFlag kNumberFlags[] = {
+    {"--max-threads", 4, 10000, &Options::max_threads},
+    {"--memory-quota-bytes", 1 << 20, std::int64_t{1} << 40,
+     &Options::memory_quota_bytes},
+    {"--max-inflight-request-bytes", 1, std::int64_t{1} << 40,
+     &Options::max_inflight_request_bytes},
+    {"--max-streams-per-connection", 1, 1 << 20,
+     &Options::max_streams_per_connection},
+    {"--max-watchers", 1, 5000, &Options::max_watchers},
+    {"--max-watchers-per-game", 1, 5000, &Options::max_watchers_per_game},
+    {"--keepalive-ms", 10, kMaxMillis, &Options::keepalive_ms},
+    {"--keepalive-timeout-ms", 10, kMaxMillis, &Options::keepalive_timeout_ms},
+    {"--min-client-ping-interval-ms", 0, kMaxMillis,
+     &Options::min_client_ping_interval_ms},
+};
+
+// Returns the number flag named `flag`, or null.
+const NumberFlag* FindNumberFlag(absl::string_view flag) {
+  for (const NumberFlag& number : kNumberFlags) {
+    if (number.name == flag) return &number;
+  }
+  return nullptr;
+}
 
 // Returns whether `flag` is one of gunbaid's flags, all of which take a
 // value.
@@ -117,7 +196,7 @@ bool IsKnownFlag(absl::string_view flag) {
   return flag == "--listen" || flag == "--max-message-bytes" ||
          flag == "--ruleset" || flag == "--data-dir" ||
          flag == "--umpire-token-file" || flag == "--tls-cert" ||
-         flag == "--tls-key";
+         flag == "--tls-key" || FindNumberFlag(flag) != nullptr;
 }
 
 // Sets the option named `flag` to `value`. Returns InvalidArgument for an
@@ -139,6 +218,14 @@ absl::Status SetOption(absl::string_view flag, absl::string_view value,
                        INT_MAX, "; got \"", value, "\"."));
     }
     options.max_message_bytes = n;
+  } else if (const NumberFlag* number = FindNumberFlag(flag)) {
+    std::int64_t n = 0;
+    if (!absl::SimpleAtoi(value, &n) || n < number->min || n > number->max) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, " wants a number from ", number->min, " to ",
+                       number->max, "; got \"", value, "\"."));
+    }
+    options.*(number->field) = n;
   } else if (flag == "--ruleset") {
     if (value.empty()) {
       return absl::InvalidArgumentError("--ruleset wants a file name.");
@@ -194,6 +281,14 @@ absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
     }
     absl::Status s = SetOption(flag, value, options);
     if (!s.ok()) return s;
+  }
+  // Each watch holds a thread to the end: watches must leave threads for
+  // everything else.
+  if (options.max_watchers > options.max_threads / 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max-watchers is ", options.max_watchers,
+        ", more than half of --max-threads (", options.max_threads,
+        "); each watch holds a thread, so lower it or raise --max-threads."));
   }
   return options;
 }
@@ -273,6 +368,31 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
   return grpc::InsecureServerCredentials();
 }
 
+// Bounds the server's threads, connection memory and calls per
+// connection, and sets the keepalive policy: gunbaid pings an idle client
+// and closes a connection whose client does not answer, which cancels its
+// calls (a watch of a vanished client ends and frees its slot).
+void SetOverloadLimits(const Options& options, grpc::ServerBuilder& builder) {
+  grpc::ResourceQuota quota("gunbaid");
+  quota.SetMaxThreads(static_cast<int>(options.max_threads));
+  quota.Resize(static_cast<std::size_t>(options.memory_quota_bytes));
+  builder.SetResourceQuota(quota);
+  builder.AddChannelArgument(
+      GRPC_ARG_MAX_CONCURRENT_STREAMS,
+      static_cast<int>(options.max_streams_per_connection));
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS,
+                             static_cast<int>(options.keepalive_ms));
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
+                             static_cast<int>(options.keepalive_timeout_ms));
+  // Ping a watch that sends no data: a watch of a quiet game is exactly
+  // the call a vanished client would hold.
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+  builder.AddChannelArgument(
+      GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
+      static_cast<int>(options.min_client_ping_interval_ms));
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 2);
+}
+
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
     const Options& options, AuditServiceImpl& service, GameServiceImpl* games,
     int& port) {
@@ -285,6 +405,7 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
+  SetOverloadLimits(options, builder);
   std::vector<
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
       interceptors;
@@ -339,7 +460,9 @@ int Run(int argc, char** argv) {
   // A request that does not decode is answered INVALID_ARGUMENT; a line on
   // stderr for each would let any client fill the log.
   gunbai::service::QuietRequestParseLogs();
-  AuditServiceImpl service(&*rulesets);
+  gunbai::service::RequestBudget budget(options->max_inflight_request_bytes,
+                                        "--max-inflight-request-bytes");
+  AuditServiceImpl service(&*rulesets, &budget);
   std::unique_ptr<gunbai::service::GameStore> store;
   std::unique_ptr<GameServiceImpl> games;
   auto umpire = gunbai::service::LoadUmpireToken(options->umpire_token_file);
@@ -347,7 +470,10 @@ int Run(int argc, char** argv) {
     auto opened = gunbai::service::SqliteGameStore::Open(options->data_dir);
     if (!opened.ok()) return Fail(opened.status());
     store = *std::move(opened);
-    games = std::make_unique<GameServiceImpl>(store.get(), &*rulesets, *umpire);
+    games = std::make_unique<GameServiceImpl>(
+        store.get(), &*rulesets, *umpire,
+        static_cast<int>(options->max_watchers),
+        static_cast<int>(options->max_watchers_per_game), &budget);
   } else if (!options->umpire_token_file.empty()) {
     return Fail(umpire.status());
   } else {
