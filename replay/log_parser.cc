@@ -123,38 +123,44 @@ absl::Status ParseBinary(absl::string_view bytes, absl::string_view source,
 }
 
 bool LooksBinary(absl::string_view bytes) {
-  return std::any_of(bytes.begin(),
-                     bytes.begin() + std::min<std::size_t>(bytes.size(), 4096),
-                     [](char c) {
-                       const auto u = static_cast<unsigned char>(c);
-                       return u < 0x20 && c != '\n' && c != '\r' && c != '\t';
-                     });
+  return std::any_of(
+      bytes.begin(),
+      bytes.begin() + std::min<std::size_t>(bytes.size(), kFormatSniffBytes),
+      [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x20 && c != '\n' && c != '\r' && c != '\t';
+      });
 }
 
-// Parses `bytes` as `format`; kAuto recognises JSON by a leading '{', then
-// binary by control bytes, else text.
+// Parses `bytes` as `format`; kAuto as SniffLogFormat says.
 absl::Status ParseAs(absl::string_view bytes, LogFormat format,
                      absl::string_view source_name,
                      google::protobuf::Message& message) {
+  if (format == LogFormat::kAuto) {
+    format = SniffLogFormat(bytes, /*whole_input=*/true);
+  }
   switch (format) {
-    case LogFormat::kText:
-      return ParseText(bytes, source_name, message);
     case LogFormat::kJson:
       return ParseJson(bytes, source_name, message);
     case LogFormat::kBinary:
       return ParseBinary(bytes, source_name, message);
+    case LogFormat::kText:
     case LogFormat::kAuto:
       break;
   }
-  const absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(bytes);
-  if (!trimmed.empty() && trimmed.front() == '{') {
-    return ParseJson(bytes, source_name, message);
-  }
-  if (LooksBinary(bytes)) return ParseBinary(bytes, source_name, message);
   return ParseText(bytes, source_name, message);
 }
 
 }  // namespace
+
+LogFormat SniffLogFormat(absl::string_view prefix, bool whole_input) {
+  const absl::string_view trimmed = absl::StripLeadingAsciiWhitespace(prefix);
+  if (!whole_input && (trimmed.empty() || prefix.size() < kFormatSniffBytes)) {
+    return LogFormat::kAuto;
+  }
+  if (!trimmed.empty() && trimmed.front() == '{') return LogFormat::kJson;
+  return LooksBinary(prefix) ? LogFormat::kBinary : LogFormat::kText;
+}
 
 LogFormat FormatFromFileName(absl::string_view file_name) {
   const std::string lower = absl::AsciiStrToLower(file_name);

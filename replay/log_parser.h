@@ -22,6 +22,18 @@ inline constexpr std::size_t kMaxLogBytes = std::size_t{256} << 20;
 // .pbtxt, .json, .pb, .binpb), or kAuto when it names none.
 LogFormat FormatFromFileName(absl::string_view file_name);
 
+// The bytes at the start of an input that kAuto looks at to tell binary
+// from text.
+inline constexpr std::size_t kFormatSniffBytes = 4096;
+
+// Returns the format kAuto reads an input as, from its first bytes
+// `prefix`: JSON when it starts with '{' after whitespace, binary when its
+// first kFormatSniffBytes bytes hold a control character other than
+// whitespace, else text. `whole_input`: `prefix` is the whole input.
+// Returns kAuto when a prefix that is not the whole input cannot tell (it
+// is whitespace only, or shorter than kFormatSniffBytes).
+LogFormat SniffLogFormat(absl::string_view prefix, bool whole_input);
+
 // Parses `bytes`. With kAuto, JSON is recognised by a leading '{', text
 // format is tried next and binary last. `source_name` names the input in
 // errors. Returns InvalidArgument naming the line and column of a text or

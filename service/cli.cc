@@ -1,5 +1,6 @@
 #include "service/cli.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "replay/dice_stats.h"
 #include "replay/impact.h"
 #include "replay/log_parser.h"
+#include "replay/log_stream.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 #include "service/audit_client.h"
@@ -305,7 +307,40 @@ absl::Status WriteBranches(const std::string& dir,
   return absl::OkStatus();
 }
 
+// Audits the log as a stream of events, never holding it whole, when it is a
+// binary log file and one replay of it is all the options need (not
+// --server, which sends the log, nor --impact, which replays it again per
+// dispute). Returns nullopt when the log is not audited so, for the caller
+// to read it whole: a text or JSON log, standard input, or a log the
+// streamed audit gives up on (malformed or refused: the whole read gives
+// the error message).
+std::optional<v1::AuditReport> AuditStreamed(const Options& o) {
+  if (!o.server.empty() || o.impact || o.log_path.empty()) return std::nullopt;
+  const absl::StatusOr<replay::LogFormat> format = InputFormat(o);
+  if (!format.ok() || !IsBinaryLogFile(o.log_path, *format)) {
+    return std::nullopt;
+  }
+  replay::AuditOptions options;
+  options.record_outcomes = o.outcomes;
+  absl::StatusOr<v1::AuditReport> report = replay::AuditBinaryLogStream(
+      [&o] { return OpenFileStream(o.log_path); },
+      [&o](const v1::BattleLog& head) { return RulesetForLog(o, head); },
+      options, static_cast<std::int64_t>(replay::kMaxLogBytes));
+  if (!report.ok()) return std::nullopt;
+  return *std::move(report);
+}
+
+int PrintAudit(const Options& o, const v1::AuditReport& report,
+               std::ostream& out) {
+  Print(out,
+        o.format == "json" ? FormatJson(report) : FormatReportText(report));
+  return replay::ReportHasFailures(report) ? kExitFindings : kExitClean;
+}
+
 int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
+  if (std::optional<v1::AuditReport> streamed = AuditStreamed(o)) {
+    return PrintAudit(o, *streamed, out);
+  }
   auto log = ReadLog(o);
   if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
   absl::StatusOr<v1::AuditReport> report;
@@ -336,9 +371,7 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
       if (!written.ok()) return Fail(err, written, kExitBadInput);
     }
   }
-  Print(out,
-        o.format == "json" ? FormatJson(*report) : FormatReportText(*report));
-  return replay::ReportHasFailures(*report) ? kExitFindings : kExitClean;
+  return PrintAudit(o, *report, out);
 }
 
 int RunState(const Options& o, std::ostream& out, std::ostream& err) {

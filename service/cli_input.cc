@@ -1,5 +1,9 @@
 #include "service/cli_input.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -7,6 +11,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/zero_copy_stream_impl.h"
 #include "replay/log_parser.h"
 
 namespace gunbai::service {
@@ -34,6 +39,34 @@ absl::StatusOr<std::string> ReadInputFile(const std::string& path) {
   data.assign(std::istreambuf_iterator<char>(in),
               std::istreambuf_iterator<char>());
   return data;
+}
+
+bool IsBinaryLogFile(const std::string& path, replay::LogFormat format) {
+  if (path == "-") return false;
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
+      info.st_size > static_cast<off_t>(replay::kMaxLogBytes)) {
+    return false;
+  }
+  if (format == replay::LogFormat::kBinary) return true;
+  if (format != replay::LogFormat::kAuto) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string prefix(replay::kFormatSniffBytes, '\0');
+  in.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
+  prefix.resize(static_cast<std::size_t>(in.gcount()));
+  const bool whole = static_cast<off_t>(prefix.size()) >= info.st_size;
+  return replay::SniffLogFormat(prefix, whole) == replay::LogFormat::kBinary;
+}
+
+std::unique_ptr<google::protobuf::io::ZeroCopyInputStream> OpenFileStream(
+    const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  // 64 KiB blocks: few reads, and little memory.
+  auto stream =
+      std::make_unique<google::protobuf::io::FileInputStream>(fd, 64 << 10);
+  stream->SetCloseOnDelete(true);
+  return stream;
 }
 
 absl::StatusOr<std::string> ClientToken(const std::string& token_file,

@@ -3,10 +3,13 @@
 #ifndef GUNBAI_SERVICE_CLI_INPUT_H_
 #define GUNBAI_SERVICE_CLI_INPUT_H_
 
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/io/zero_copy_stream.h"
+#include "replay/log_parser.h"
 
 namespace gunbai::service {
 
@@ -14,6 +17,18 @@ namespace gunbai::service {
 // the path when it cannot be opened; InvalidArgument when it is larger than
 // the largest accepted log (replay::kMaxLogBytes).
 absl::StatusOr<std::string> ReadInputFile(const std::string& path);
+
+// Returns true when the file at `path` can be audited as a stream of binary
+// events: a regular file (not standard input or a pipe, which cannot be read
+// twice) of at most replay::kMaxLogBytes that ParseBattleLog would read as
+// binary under `format` (kBinary, or kAuto and its first bytes say binary).
+// Reads at most replay::kFormatSniffBytes of it.
+bool IsBinaryLogFile(const std::string& path, replay::LogFormat format);
+
+// Opens the file at `path` for reading from its start, in blocks, without
+// reading it whole. Returns null when it cannot be opened.
+std::unique_ptr<google::protobuf::io::ZeroCopyInputStream> OpenFileStream(
+    const std::string& path);
 
 // Returns the credential from `token_file` when set, else from the
 // environment variable GUNBAI_TOKEN, without surrounding whitespace.
