@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -90,34 +91,58 @@ std::string EnumValueNames(const google::protobuf::EnumDescriptor& type) {
 
 // Finds the first enum field under `message` holding a number its type does
 // not name; sets `problem` to say which.
-bool FindUnknownEnum(const Message& message, const std::string& prefix,
+// The field and element index of each message on the way down to the one
+// being searched, for the path of a problem (built only when one is found).
+using EnumPath = std::vector<std::pair<const FieldDescriptor*, int>>;
+
+// Finds the first enum field under `message` whose number has no name. Walks
+// the descriptor's fields (no list of set fields, no path strings on the
+// way: a whole log is checked on every request).
+bool FindUnknownEnum(const Message& message, EnumPath& path,
                      std::string& problem) {
+  const google::protobuf::Descriptor* d = message.GetDescriptor();
   const google::protobuf::Reflection* reflection = message.GetReflection();
-  std::vector<const FieldDescriptor*> fields;
-  reflection->ListFields(message, &fields);
-  for (const FieldDescriptor* field : fields) {
+  for (int f = 0; f < d->field_count(); ++f) {
+    const FieldDescriptor* field = d->field(f);
+    const auto type = field->cpp_type();
+    if (type != FieldDescriptor::CPPTYPE_ENUM &&
+        type != FieldDescriptor::CPPTYPE_MESSAGE) {
+      continue;
+    }
     const bool repeated = field->is_repeated();
-    const int count = repeated ? reflection->FieldSize(message, field) : 1;
+    int count = 0;
+    if (repeated) {
+      count = reflection->FieldSize(message, field);
+    } else if (type == FieldDescriptor::CPPTYPE_MESSAGE ||
+               field->has_presence()) {
+      count = reflection->HasField(message, field) ? 1 : 0;
+    } else {
+      count = 1;  // An implicit-presence enum: 0 when unset, always named.
+    }
     for (int i = 0; i < count; ++i) {
       const int index = repeated ? i : -1;
-      if (field->cpp_type() == FieldDescriptor::CPPTYPE_ENUM) {
+      if (type == FieldDescriptor::CPPTYPE_ENUM) {
         const int value =
             repeated ? reflection->GetRepeatedEnumValue(message, field, i)
                      : reflection->GetEnumValue(message, field);
-        const google::protobuf::EnumDescriptor& type = *field->enum_type();
-        if (type.FindValueByNumber(value) != nullptr) continue;
+        const google::protobuf::EnumDescriptor& enum_type = *field->enum_type();
+        if (enum_type.FindValueByNumber(value) != nullptr) continue;
+        std::string prefix;
+        for (const auto& [outer, outer_index] : path) {
+          prefix = Element(prefix, outer, outer_index);
+        }
         problem = absl::StrCat(Element(prefix, field, index), ": ", value,
-                               " is not a value of ", type.full_name(), " (",
-                               EnumValueNames(type), ")");
+                               " is not a value of ", enum_type.full_name(),
+                               " (", EnumValueNames(enum_type), ")");
         return true;
       }
-      if (field->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
       const Message& nested =
           repeated ? reflection->GetRepeatedMessage(message, field, i)
                    : reflection->GetMessage(message, field);
-      if (FindUnknownEnum(nested, Element(prefix, field, index), problem)) {
-        return true;
-      }
+      path.emplace_back(field, index);
+      const bool found = FindUnknownEnum(nested, path, problem);
+      path.pop_back();
+      if (found) return true;
     }
   }
   return false;
@@ -137,7 +162,8 @@ std::string Excerpt(absl::string_view input, std::size_t max_bytes) {
 
 absl::Status CheckKnownEnums(const Message& message, absl::string_view prefix) {
   std::string problem;
-  if (!FindUnknownEnum(message, "", problem)) return absl::OkStatus();
+  EnumPath path;
+  if (!FindUnknownEnum(message, path, problem)) return absl::OkStatus();
   return absl::InvalidArgumentError(
       prefix.empty() ? problem : absl::StrCat(prefix, ": ", problem));
 }
