@@ -4,7 +4,9 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -104,7 +106,18 @@ absl::Status SqliteError(sqlite3* db, int rc, absl::string_view action) {
       return absl::UnavailableError(
           absl::StrCat(message, "; another process kept the database locked"));
     case SQLITE_FULL:
-      return absl::ResourceExhaustedError(message);
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "storage failed, the disk is full (", message,
+          "): nothing of this call was acknowledged and its transaction was "
+          "rolled back; free space on the disk of the data directory, then "
+          "retry the call unchanged"));
+    case SQLITE_IOERR:
+      return absl::InternalError(absl::StrCat(
+          "storage failed, the disk reported an I/O error (", message,
+          "): nothing of this call was acknowledged and its transaction was "
+          "rolled back; check the disk of the data directory (the kernel "
+          "log), then retry the call unchanged: a batch that did reach the "
+          "disk is answered from the store, never stored twice"));
     case SQLITE_TOOBIG:
       return absl::InvalidArgumentError(message);
     default:
@@ -330,13 +343,14 @@ absl::StatusOr<std::unique_ptr<SqliteGameStore>> SqliteGameStore::Open(
   const int rc = sqlite3_open_v2(
       path.c_str(), &db,
       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-      nullptr);
+      options.vfs.empty() ? nullptr : options.vfs.c_str());
   if (rc != SQLITE_OK) {
     absl::Status status = SqliteError(db, rc, absl::StrCat("open ", path));
     sqlite3_close_v2(db);
     return status;
   }
-  std::unique_ptr<SqliteGameStore> store(new SqliteGameStore(db));
+  std::unique_ptr<SqliteGameStore> store(
+      new SqliteGameStore(db, options.group_commit));
   absl::MutexLock lock(&store->mu_);
   GUNBAI_RETURN_IF_ERROR(store->Configure(options));
   GUNBAI_RETURN_IF_ERROR(store->Migrate());
@@ -351,7 +365,8 @@ absl::StatusOr<std::unique_ptr<SqliteGameStore>> SqliteGameStore::Open(
   return store;
 }
 
-SqliteGameStore::SqliteGameStore(sqlite3* db) : db_(db) {
+SqliteGameStore::SqliteGameStore(sqlite3* db, bool group_commit)
+    : group_commit_(group_commit), db_(db) {
   sqlite3_extended_result_codes(db_, 1);
 }
 
@@ -561,23 +576,152 @@ absl::StatusOr<std::optional<std::string>> SqliteGameStore::FindBatch(
   return query->ColumnBytes(0);
 }
 
+// An append on its way to the disk: its arguments, and its answer once a
+// commit has given one.
+struct SqliteGameStore::PendingAppend {
+  PendingAppend(absl::string_view game_id, uint64_t expected_version,
+                const std::vector<v1::StoredEvent>& events,
+                const std::vector<std::string>& blobs, absl::string_view answer)
+      : game_id(game_id),
+        expected_version(expected_version),
+        events(events),
+        blobs(blobs),
+        answer(answer) {}
+
+  const absl::string_view game_id;
+  const uint64_t expected_version;
+  const std::vector<v1::StoredEvent>& events;
+  const std::vector<std::string>& blobs;
+  const absl::string_view answer;
+  absl::StatusOr<AppendResult> result = absl::UnknownError("not committed");
+  // Set, under queue_mu_, once `result` is final.
+  bool done = false;
+  // Signalled when `done` is set or the append leads the queue.
+  absl::CondVar turn;
+};
+
+namespace {
+
+// Returns whether `status`, from one append of a group, is that append's own
+// refusal (its checks failed), which its savepoint undoes without touching
+// the rest of the group, rather than a failure of the storage.
+bool IsRefusal(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kAborted:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<AppendResult> SqliteGameStore::Append(
     absl::string_view game_id, uint64_t expected_version,
     const std::vector<v1::StoredEvent>& events, absl::string_view answer) {
   // Serialize outside the lock: other threads keep writing meanwhile.
   absl::StatusOr<std::vector<std::string>> blobs = SerializeBatch(events);
   if (!blobs.ok()) return blobs.status();
+  PendingAppend append(game_id, expected_version, events, *blobs, answer);
+  if (group_commit_) return AppendInGroup(append);
   absl::MutexLock lock(&mu_);
+  return AppendAlone(append);
+}
+
+absl::StatusOr<AppendResult> SqliteGameStore::AppendAlone(
+    const PendingAppend& append) {
   Transaction transaction(db_);
   GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
+  absl::StatusOr<AppendResult> result = AppendInTransaction(append);
+  if (!result.ok()) return result.status();
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return result;
+}
+
+absl::StatusOr<AppendResult> SqliteGameStore::AppendInGroup(
+    PendingAppend& append) {
+  queue_mu_.Lock();
+  queue_.push_back(&append);
+  while (!append.done && queue_.front() != &append) {
+    append.turn.Wait(&queue_mu_);
+  }
+  if (append.done) {  // A leader committed it in its group.
+    queue_mu_.Unlock();
+    return std::move(append.result);
+  }
+  // This append leads: it takes those queued behind it, and the next group
+  // queues up while this one is on its way to the disk.
+  const size_t size = std::min(queue_.size(), kMaxGroupAppends);
+  const std::vector<PendingAppend*> group(queue_.begin(),
+                                          queue_.begin() + size);
+  queue_mu_.Unlock();
+  {
+    absl::MutexLock lock(&mu_);
+    CommitGroup(group);
+  }
+  queue_mu_.Lock();
+  queue_.erase(queue_.begin(), queue_.begin() + size);
+  for (PendingAppend* member : group) {
+    if (member == &append) continue;
+    // The member returns (and its PendingAppend goes) once queue_mu_ is
+    // released; nothing touches it after that.
+    member->done = true;
+    member->turn.Signal();
+  }
+  if (!queue_.empty()) queue_.front()->turn.Signal();  // The next leader.
+  queue_mu_.Unlock();
+  return std::move(append.result);
+}
+
+void SqliteGameStore::CommitGroup(const std::vector<PendingAppend*>& group) {
+  // A failure of the storage, or of the commit, fails every append of the
+  // group: none of them is stored, so none may be acknowledged.
+  auto fail_all = [&group](const absl::Status& status) {
+    for (PendingAppend* append : group) append->result = status;
+  };
+  Transaction transaction(db_);
+  if (absl::Status s = transaction.BeginWrite(); !s.ok()) return fail_all(s);
+  for (PendingAppend* append : group) {
+    if (absl::Status s = Exec("SAVEPOINT group_append"); !s.ok()) {
+      return fail_all(s);
+    }
+    append->result = AppendInTransaction(*append);
+    if (!append->result.ok()) {
+      if (!IsRefusal(append->result.status())) {
+        return fail_all(append->result.status());
+      }
+      // Undo whatever this append wrote; the others' writes stay.
+      if (absl::Status s = Exec("ROLLBACK TO group_append"); !s.ok()) {
+        return fail_all(s);
+      }
+    }
+    if (absl::Status s = Exec("RELEASE group_append"); !s.ok()) {
+      return fail_all(s);
+    }
+    if (sqlite3_get_autocommit(db_)) {  // SQLite rolled everything back.
+      return fail_all(absl::InternalError(
+          "sqlite: the group's transaction was rolled back; nothing of this "
+          "call was stored; retry it unchanged"));
+    }
+  }
+  if (absl::Status s = transaction.Commit(); !s.ok()) return fail_all(s);
+}
+
+absl::StatusOr<AppendResult> SqliteGameStore::AppendInTransaction(
+    const PendingAppend& append) {
+  const absl::string_view game_id = append.game_id;
+  const std::vector<v1::StoredEvent>& events = append.events;
   GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
   GUNBAI_RETURN_IF_ERROR(CheckNoEventStored(game_id, events));
   absl::StatusOr<uint64_t> version = VersionLocked(game_id);
   if (!version.ok()) return version.status();
-  if (*version != expected_version) {
-    return StaleVersion(game_id, expected_version, *version);
+  if (*version != append.expected_version) {
+    return StaleVersion(game_id, append.expected_version, *version);
   }
-  GUNBAI_RETURN_IF_ERROR(InsertEvents(game_id, *version, events, *blobs));
+  GUNBAI_RETURN_IF_ERROR(InsertEvents(game_id, *version, events, append.blobs));
   {
     absl::StatusOr<Statement> insert = Prepare(
         "INSERT INTO batches (game_id, first_event_id, answer) "
@@ -585,12 +729,11 @@ absl::StatusOr<AppendResult> SqliteGameStore::Append(
     if (!insert.ok()) return insert.status();
     insert->BindText(1, game_id);
     insert->BindText(2, events.front().event_id());
-    insert->BindBlob(3, answer);
+    insert->BindBlob(3, append.answer);
     GUNBAI_RETURN_IF_ERROR(insert->Run());
   }
-  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
   return AppendResult{*version + events.size(), events.back().chain_hash(),
-                      std::string(answer)};
+                      std::string(append.answer)};
 }
 
 absl::Status SqliteGameStore::CheckGameExists(absl::string_view game_id) {

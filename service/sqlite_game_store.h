@@ -3,16 +3,34 @@
 // fsynced) when it returns. The schema carries a user_version and is
 // migrated forward on Open; a file from a newer gunbai is refused.
 //
+// Group commit: appends that arrive while another commit is on its way to
+// the disk wait for it, then the first of them (the leader) runs them all
+// in one transaction, each inside its own SAVEPOINT with its own checks
+// (game, event ids, expected version), and commits once: one fsync for the
+// group. An append whose checks fail is rolled back to its savepoint alone
+// and gets its own error; the others go on. Each caller returns only after
+// the commit holding its append is durable, with its own result; when the
+// commit fails, every append of the group fails with that error and none is
+// stored. Options::group_commit = false commits each append alone.
+//
+// Storage faults: a write or sync that fails (disk full, I/O error) fails
+// the call with RESOURCE_EXHAUSTED or INTERNAL, saying that nothing of it
+// was acknowledged and what to do; the transaction is rolled back and the
+// same store goes on serving calls (tests/store/store_fault_test.cc loops
+// over every write and sync of an append).
+//
 // Thread safety: thread-safe. The store owns one connection, guarded by a
 // mutex, so calls from many threads are serialized (SQLite writes one
 // transaction at a time anyway, and a durable commit is bounded by fsync,
-// not by CPU). Other processes may open the same file: each Append is one
+// not by CPU). Other processes may open the same file: each commit is one
 // BEGIN IMMEDIATE transaction, and a call waits up to the busy timeout for
 // another writer before it returns UNAVAILABLE.
 #ifndef GUNBAI_SERVICE_SQLITE_GAME_STORE_H_
 #define GUNBAI_SERVICE_SQLITE_GAME_STORE_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,7 +58,15 @@ class SqliteGameStore final : public GameStore {
   struct Options {
     // How long a call waits for another process's write lock.
     absl::Duration busy_timeout = absl::Seconds(5);
+    // The SQLite VFS to open the file with (sqlite3_vfs_register); empty
+    // for the default one. Tests name a fault-injecting VFS here.
+    std::string vfs;
+    // Whether concurrent appends share a commit (see above).
+    bool group_commit = true;
   };
+
+  // The most appends one group commit takes.
+  static constexpr size_t kMaxGroupAppends = 64;
 
   // Opens (creating if needed) the directory `data_dir` and the database in
   // it, and migrates its schema. Returns INTERNAL when the directory or the
@@ -80,8 +106,9 @@ class SqliteGameStore final : public GameStore {
  private:
   class Statement;
   class Transaction;
+  struct PendingAppend;
 
-  explicit SqliteGameStore(sqlite3* db);
+  SqliteGameStore(sqlite3* db, bool group_commit);
 
   // Returns the cached prepared statement for `sql`, preparing it once. At
   // most one Statement per SQL text may be alive at a time.
@@ -112,11 +139,30 @@ class SqliteGameStore final : public GameStore {
   absl::Status StaleVersion(absl::string_view game_id,
                             uint64_t expected_version, uint64_t version)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Runs the checks and inserts of `append` in the open write transaction.
+  absl::StatusOr<AppendResult> AppendInTransaction(const PendingAppend& append)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Commits `append` in a transaction of its own.
+  absl::StatusOr<AppendResult> AppendAlone(const PendingAppend& append)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Queues `append` and returns once a group commit has answered it.
+  absl::StatusOr<AppendResult> AppendInGroup(PendingAppend& append)
+      ABSL_LOCKS_EXCLUDED(mu_, queue_mu_);
+  // Runs `group` in one transaction, each append in its own savepoint, and
+  // commits once; sets each append's result.
+  void CommitGroup(const std::vector<PendingAppend*>& group)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Inserts `events`, serialized as `blobs`, after position `version`.
   absl::Status InsertEvents(absl::string_view game_id, uint64_t version,
                             const std::vector<gunbai::v1::StoredEvent>& events,
                             const std::vector<std::string>& blobs)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const bool group_commit_;
+  // Appends waiting for a group commit, oldest first; the first is the
+  // leader's until its group is answered.
+  absl::Mutex queue_mu_ ABSL_ACQUIRED_BEFORE(mu_);
+  std::deque<PendingAppend*> queue_ ABSL_GUARDED_BY(queue_mu_);
 
   absl::Mutex mu_;
   sqlite3* const db_ ABSL_PT_GUARDED_BY(mu_);

@@ -7,6 +7,18 @@
 //
 // An iteration is what the game service does per accepted batch: build the
 // stored events and the serialized answer, append at the known version.
+//
+// Concurrent games, side by side in one run (BM_Concurrent*, with 1 and 8
+// threads, each thread appending one event at a time to its own game):
+//  - RawSqlite: plain SQLite, one transaction per append, on one connection
+//    with the store's settings (WAL, synchronous=FULL): the floor of one
+//    fsync per append;
+//  - StoreOneCommitEach: SqliteGameStore with group_commit off (each append
+//    its own commit, the store before group commit);
+//  - StoreGroupCommit: SqliteGameStore as gunbaid runs it (appends that
+//    arrive during a commit share the next one).
+// items_per_second is appends per second over all threads (wall time).
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -14,6 +26,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -42,24 +55,28 @@ std::filesystem::path BenchRoot() {
 // A fresh store holding one empty game; removes its directory when done.
 class FreshStore {
  public:
-  FreshStore() {
+  explicit FreshStore(bool group_commit = true, int games = 1) {
     static std::atomic<int> counter{0};
     dir_ = BenchRoot() /
            absl::StrCat("gunbai_append_bench_", getpid(), "_", counter++);
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
+    SqliteGameStore::Options options;
+    options.group_commit = group_commit;
     absl::StatusOr<std::unique_ptr<SqliteGameStore>> store =
-        SqliteGameStore::Open(dir_.string());
+        SqliteGameStore::Open(dir_.string(), options);
     if (!store.ok()) {
       error_ = store.status().ToString();
       return;
     }
     store_ = *std::move(store);
-    GameRecord game;
-    game.game_id = kGameId;
-    game.secret_hex = "5ec7e7";
-    if (absl::Status s = store_->CreateGame(game); !s.ok()) {
-      error_ = s.ToString();
+    for (int g = 0; g < games; ++g) {
+      GameRecord game;
+      game.game_id = g == 0 ? std::string(kGameId) : absl::StrCat(kGameId, g);
+      game.secret_hex = "5ec7e7";
+      if (absl::Status s = store_->CreateGame(game); !s.ok()) {
+        error_ = s.ToString();
+      }
     }
   }
   ~FreshStore() {
@@ -69,6 +86,7 @@ class FreshStore {
   }
 
   SqliteGameStore* store() { return store_.get(); }
+  const std::filesystem::path& dir() const { return dir_; }
   const std::string& error() const { return error_; }
 
  private:
@@ -135,6 +153,177 @@ void BM_AppendBatch(benchmark::State& state) {
 BENCHMARK(BM_AppendBatch)
     ->Arg(10)
     ->Arg(100)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
+// The game of thread `index` in the concurrent benchmarks.
+std::string GameOfThread(int index) {
+  return index == 0 ? std::string(kGameId) : absl::StrCat(kGameId, index);
+}
+
+constexpr int kMaxThreads = 8;
+
+// What the threads of one concurrent run share, made by a Setup before they
+// start and dropped by the Teardown after.
+struct Shared {
+  std::unique_ptr<FreshStore> fresh;
+  // RawSqlite's connection, its statements and the lock that serializes
+  // them.
+  sqlite3* raw = nullptr;
+  sqlite3_stmt* insert = nullptr;
+  std::mutex raw_mu;
+  // Each thread's game's version, kept here in case one Setup serves
+  // several calls of the benchmark function.
+  uint64_t versions[kMaxThreads] = {};
+  std::string error;
+};
+Shared* shared = nullptr;
+
+void SetUpStore(bool group_commit) {
+  shared = new Shared();
+  shared->fresh = std::make_unique<FreshStore>(group_commit, kMaxThreads);
+  shared->error = shared->fresh->error();
+}
+void SetUpGroupCommit(const benchmark::State&) { SetUpStore(true); }
+void SetUpOneCommitEach(const benchmark::State&) { SetUpStore(false); }
+
+// Returns "" or what failed: exec of `sql` on `db`.
+std::string ExecRaw(sqlite3* db, const char* sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &message) == SQLITE_OK) {
+    return "";
+  }
+  std::string error = absl::StrCat(sql, ": ", message ? message : "?");
+  sqlite3_free(message);
+  return error;
+}
+
+// A raw SQLite file beside no store: the store's events table, WAL,
+// synchronous=FULL.
+void SetUpRaw(const benchmark::State&) {
+  shared = new Shared();
+  shared->fresh = std::make_unique<FreshStore>(true, 0);
+  const std::string path = (shared->fresh->dir() / "raw.sqlite3").string();
+  if (sqlite3_open(path.c_str(), &shared->raw) != SQLITE_OK) {
+    shared->error = "cannot open " + path;
+    return;
+  }
+  for (const char* sql : {
+           "PRAGMA journal_mode=WAL",
+           "PRAGMA synchronous=FULL",
+           "CREATE TABLE events (game_id TEXT NOT NULL, position INTEGER NOT "
+           "NULL, seq INTEGER NOT NULL, event_id TEXT NOT NULL, stored BLOB "
+           "NOT NULL, PRIMARY KEY (game_id, position), UNIQUE (game_id, "
+           "event_id)) STRICT",
+       }) {
+    shared->error = ExecRaw(shared->raw, sql);
+    if (!shared->error.empty()) return;
+  }
+  if (sqlite3_prepare_v2(shared->raw,
+                         "INSERT INTO events (game_id, position, seq, "
+                         "event_id, stored) VALUES (?, ?, ?, ?, ?)",
+                         -1, &shared->insert, nullptr) != SQLITE_OK) {
+    shared->error = sqlite3_errmsg(shared->raw);
+  }
+}
+
+void TearDownShared(const benchmark::State&) {
+  if (shared->insert != nullptr) sqlite3_finalize(shared->insert);
+  if (shared->raw != nullptr) sqlite3_close(shared->raw);
+  delete shared;
+  shared = nullptr;
+}
+
+void ReportAppends(benchmark::State& state, uint64_t first_version,
+                   uint64_t version) {
+  shared->versions[state.thread_index()] = version;
+  state.SetItemsProcessed(static_cast<int64_t>(version - first_version));
+}
+
+// One event per append to this thread's own game, through the store.
+void BM_ConcurrentStore(benchmark::State& state) {
+  if (!shared->error.empty()) {
+    state.SkipWithError(shared->error.c_str());
+    return;
+  }
+  const std::string game_id = GameOfThread(state.thread_index());
+  const uint64_t first_version = shared->versions[state.thread_index()];
+  uint64_t version = first_version;
+  for (auto _ : state) {
+    std::vector<v1::StoredEvent> events = {MakeFiring(version + 1)};
+    events[0].set_event_id(absl::StrCat(game_id, "-", version + 1));
+    v1::AppendEventsResponse answer;
+    *answer.add_events() = events[0];
+    answer.set_version(version + 1);
+    absl::StatusOr<AppendResult> result = shared->fresh->store()->Append(
+        game_id, version, events, answer.SerializeAsString());
+    if (!result.ok()) {
+      state.SkipWithError(result.status().ToString().c_str());
+      break;
+    }
+    version = result->version;
+  }
+  ReportAppends(state, first_version, version);
+}
+
+// One event per transaction, raw: BEGIN IMMEDIATE, INSERT, COMMIT.
+void BM_ConcurrentRawSqlite(benchmark::State& state) {
+  if (!shared->error.empty()) {
+    state.SkipWithError(shared->error.c_str());
+    return;
+  }
+  const std::string game_id = GameOfThread(state.thread_index());
+  const uint64_t first_version = shared->versions[state.thread_index()];
+  uint64_t version = first_version;
+  for (auto _ : state) {
+    v1::StoredEvent event = MakeFiring(version + 1);
+    const std::string event_id = absl::StrCat(game_id, "-", version + 1);
+    const std::string blob = event.SerializeAsString();
+    std::lock_guard<std::mutex> lock(shared->raw_mu);
+    std::string error = ExecRaw(shared->raw, "BEGIN IMMEDIATE");
+    sqlite3_stmt* insert = shared->insert;
+    sqlite3_bind_text(insert, 1, game_id.data(), game_id.size(), SQLITE_STATIC);
+    sqlite3_bind_int64(insert, 2, static_cast<int64_t>(version + 1));
+    sqlite3_bind_int64(insert, 3, static_cast<int64_t>(version + 1));
+    sqlite3_bind_text(insert, 4, event_id.data(), event_id.size(),
+                      SQLITE_STATIC);
+    sqlite3_bind_blob(insert, 5, blob.data(), blob.size(), SQLITE_STATIC);
+    if (error.empty() && sqlite3_step(insert) != SQLITE_DONE) {
+      error = sqlite3_errmsg(shared->raw);
+    }
+    sqlite3_reset(insert);
+    if (error.empty()) error = ExecRaw(shared->raw, "COMMIT");
+    if (!error.empty()) {
+      state.SkipWithError(error.c_str());
+      break;
+    }
+    ++version;
+  }
+  ReportAppends(state, first_version, version);
+}
+
+BENCHMARK(BM_ConcurrentRawSqlite)
+    ->Name("BM_Concurrent/RawSqlite")
+    ->Setup(SetUpRaw)
+    ->Teardown(TearDownShared)
+    ->Threads(1)
+    ->Threads(kMaxThreads)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK(BM_ConcurrentStore)
+    ->Name("BM_Concurrent/StoreOneCommitEach")
+    ->Setup(SetUpOneCommitEach)
+    ->Teardown(TearDownShared)
+    ->Threads(1)
+    ->Threads(kMaxThreads)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK(BM_ConcurrentStore)
+    ->Name("BM_Concurrent/StoreGroupCommit")
+    ->Setup(SetUpGroupCommit)
+    ->Teardown(TearDownShared)
+    ->Threads(1)
+    ->Threads(kMaxThreads)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 
