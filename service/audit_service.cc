@@ -33,12 +33,7 @@ AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets,
 grpc::Status AuditServiceImpl::Admit(const google::protobuf::Message& request,
                                      absl::string_view what,
                                      RequestBudget::Admission& admission) {
-  if (budget_ == nullptr) return grpc::Status::OK;
-  auto admitted =
-      budget_->Admit(static_cast<std::int64_t>(request.ByteSizeLong()), what);
-  if (!admitted.ok()) return ToGrpcStatus(admitted.status());
-  admission = *std::move(admitted);
-  return grpc::Status::OK;
+  return ToGrpcStatus(AdmitRequest(budget_, request, what, admission));
 }
 
 grpc::Status AuditServiceImpl::AuditLog(

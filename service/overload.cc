@@ -108,4 +108,16 @@ void WatcherSlots::Free(const std::string& game_id) {
   if (--it->second == 0) per_game_.erase(it);
 }
 
+absl::Status AdmitRequest(RequestBudget* budget,
+                          const google::protobuf::Message& request,
+                          absl::string_view what,
+                          RequestBudget::Admission& admission) {
+  if (budget == nullptr) return absl::OkStatus();
+  auto admitted =
+      budget->Admit(static_cast<std::int64_t>(request.ByteSizeLong()), what);
+  if (!admitted.ok()) return admitted.status();
+  admission = *std::move(admitted);
+  return absl::OkStatus();
+}
+
 }  // namespace gunbai::service

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "google/protobuf/message.h"
 
 namespace gunbai::service {
 
@@ -70,6 +71,13 @@ class RequestBudget {
   std::int64_t in_work_ ABSL_GUARDED_BY(mu_) = 0;
   int requests_ ABSL_GUARDED_BY(mu_) = 0;
 };
+
+// Admits `request` (its encoded size) into `budget` as `what`; a null budget
+// admits everything. On success `admission` holds the request's bytes.
+absl::Status AdmitRequest(RequestBudget* budget,
+                          const google::protobuf::Message& request,
+                          absl::string_view what,
+                          RequestBudget::Admission& admission);
 
 // The watches of live games running now, in all and per game.
 class WatcherSlots {
