@@ -9,6 +9,7 @@ packages=(
   libabsl-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev sqlite3 libssl-dev openssl
   clang libclang-rt-14-dev
+  ccache  # optional: -DCMAKE_CXX_COMPILER_LAUNCHER=ccache for quicker rebuilds
 )
 
 missing=()
