@@ -31,13 +31,14 @@ namespace gunbai::service {
 namespace {
 
 constexpr char kUsage[] =
-    R"(gunbai generate - write a random Daimyo game that audits clean, or one
-with known faults planted in it
+    R"(gunbai generate - write a random Daimyo (or Samurai Knight Fever) game
+that audits clean, or one with known faults planted in it
 
 Usage:
   gunbai generate [--seed N] [--turns T | --events E] [--units U]
                   [--faults K] [--format=text|json|binary]
-                  [--manifest FILE] [-o FILE]
+                  [--manifest FILE] [-o FILE] [--ruleset R]
+  gunbai generate --coverage N [--ruleset R] [--faults K] [--seed N] ...
 
 Two clans, Oda and Takeda, play whole turns of the Daimyo rules: units
 move, fire (and fire at the units charging them), charge (some charges
@@ -57,6 +58,18 @@ melee outcome or duel winner, a push back not made, a halted unit moving,
 The manifest lists them, one JSON object a line: the seq and the rule id
 (and severity and subject) `gunbai audit` must report.
 
+With --ruleset skf (or a Samurai Knight Fever ruleset file) the game is
+Samurai Knight Fever's: two clans, Uesugi and Takeda, fight single and
+multiple melees, check morale, roll for leader hits and play to a victory
+by points. Its --faults are a melee side's wrong hits or dice, bases lost
+beyond the hits taken, a skipped or wrong morale check (wrong result,
+total or dice: only under a ruleset with a morale check), a skipped,
+wrong (under a ruleset with a killing die) or unowed leader-hit roll, a
+wrong winner at game_end and header victory points other than the
+ruleset's (skf.victory.points_mismatch); the kinds go round evenly, and
+one that finds no chance in the game is planted as an unowed leader-hit
+roll, its manifest line saying in place of what ("in_place_of").
+
 Options:
   --seed N         the seed of the game (default 1)
   --turns T        play T whole turns (default 8)
@@ -67,18 +80,21 @@ Options:
   --format=F       the log's format: text (protobuf text format, what
                    `gunbai audit` reads; default), json or binary
   --coverage N     instead of writing a game: generate N games (the seed
-                   and the next ones), audit each, and print how often
-                   every rule id documented for Daimyo was exercised (by
-                   a finding or a term of an outcome's trace), the ids
-                   no game exercised, and for each reading option of the
-                   ruleset the games its other value would change
+                   and the next ones, with --faults K each), audit each,
+                   and print how often every rule id documented for the
+                   ruleset (and the scenario rules) was exercised (by a
+                   finding or a term of an outcome's trace), every id
+                   listed, the ids no game exercised last, and for each
+                   reading option of the Daimyo ruleset the games its
+                   other value would change (Samurai Knight Fever has no
+                   reading options)
   --ruleset R      daimyo (the default); skf, a Samurai Knight Fever
                    game under the built-in example tables; or a Samurai
                    Knight Fever ruleset file, such as the umpire's
                    rules/skf/umpire-example.textproto (with a morale
                    check), whose version the log's header names. Audit
-                   the game with the same --ruleset. Samurai Knight
-                   Fever games take no --faults or --coverage yet
+                   the game with the same --ruleset. A Samurai Knight
+                   Fever game fields 2 to 64 units a clan
   --manifest FILE  write the manifest of planted faults to FILE; without
                    it, a game with faults writes its manifest to stderr
   -o FILE          write the log to FILE instead of stdout
@@ -89,6 +105,10 @@ Examples:
   gunbai generate --seed 7 --turns 6 --units 6 --faults 3 \
       --manifest planted.jsonl -o faulty.textproto
   gunbai audit faulty.textproto                    # exit 1: the 3 faults
+  gunbai generate --ruleset rules/skf/umpire-example.textproto --faults 3 \
+      --manifest skf.jsonl -o skf.textproto
+  gunbai audit --ruleset rules/skf/umpire-example.textproto skf.textproto
+  gunbai generate --ruleset skf --coverage 300     # SKF rule ids exercised
 
 Exit codes:
   0  the game (and manifest) was written
@@ -264,6 +284,39 @@ absl::StatusOr<replay::LoadedRuleset> GeneratorRuleset(
 
 }  // namespace
 
+// Prints how often each rule id documented for `ruleset_name` (and the
+// scenario rules every ruleset shares) was exercised in `coverage`, the ids
+// never exercised last.
+void PrintRuleCoverage(const GenerateFlags& flags,
+                       absl::string_view ruleset_name,
+                       const replay::RuleCoverage& coverage,
+                       std::ostream& out) {
+  out << "Rule coverage of " << flags.coverage_games << " generated game"
+      << (flags.coverage_games == 1 ? "" : "s") << " (" << Command(flags)
+      << " and the next seeds): times each documented rule id was exercised\n"
+      << "(named by a finding or by a term of an outcome's trace)\n\n";
+  int documented = 0;
+  std::vector<std::string> never;
+  for (const rules::RulesDoc& doc : rules::RulesDocs()) {
+    if (doc.ruleset != ruleset_name && !doc.ruleset.empty()) continue;
+    for (const rules::DocumentedRule& rule : rules::DocumentedRules(doc)) {
+      ++documented;
+      const std::int64_t n = coverage.CountOf(rule.id);
+      out << absl::StrFormat("  %10d  %s\n", n, rule.id);
+      if (n == 0) never.push_back(rule.id);
+    }
+  }
+  out << "\n"
+      << documented - static_cast<int>(never.size()) << " of " << documented
+      << " documented rule ids exercised";
+  if (never.empty()) {
+    out << ".\n";
+  } else {
+    out << "; never exercised (" << never.size()
+        << "): " << absl::StrJoin(never, ", ") << "\n";
+  }
+}
+
 // Generates `flags.coverage_games` games from the seed on, audits each with
 // every outcome recorded, and prints how often each rule id documented for
 // Daimyo was exercised; the ids never exercised are listed last.
@@ -300,30 +353,7 @@ int RunCoverage(const GenerateFlags& flags, std::ostream& out,
           variant);
     }
   }
-  out << "Rule coverage of " << flags.coverage_games << " generated game"
-      << (flags.coverage_games == 1 ? "" : "s") << " (" << Command(flags)
-      << " and the next seeds): times each documented rule id was exercised\n"
-      << "(named by a finding or by a term of an outcome's trace)\n\n";
-  int documented = 0;
-  std::vector<std::string> never;
-  for (const rules::RulesDoc& doc : rules::RulesDocs()) {
-    if (doc.ruleset != "daimyo" && !doc.ruleset.empty()) continue;
-    for (const rules::DocumentedRule& rule : rules::DocumentedRules(doc)) {
-      ++documented;
-      const std::int64_t n = coverage.CountOf(rule.id);
-      out << absl::StrFormat("  %10d  %s\n", n, rule.id);
-      if (n == 0) never.push_back(rule.id);
-    }
-  }
-  out << "\n"
-      << documented - static_cast<int>(never.size()) << " of " << documented
-      << " documented rule ids exercised";
-  if (never.empty()) {
-    out << ".\n";
-  } else {
-    out << "; never exercised (" << never.size()
-        << "): " << absl::StrJoin(never, ", ") << "\n";
-  }
+  PrintRuleCoverage(flags, "daimyo", coverage, out);
   // Each reading option: in how many games the other reading would have
   // changed an outcome (the game replayed under both, as gunbai diff does).
   out << "\nReading options (rules/daimyo/RULES.md): games whose outcomes "
@@ -341,6 +371,38 @@ int RunCoverage(const GenerateFlags& flags, std::ostream& out,
   return kExitClean;
 }
 
+// The same for Samurai Knight Fever games under `ruleset`: every rule id of
+// rules/skf/RULES.md and the scenario rules. The ruleset has no reading
+// options (its readings are settled in rules/skf/RULES.md), so there is no
+// such section.
+int RunSkfCoverage(const GenerateFlags& flags,
+                   const replay::LoadedRuleset& ruleset, std::ostream& out,
+                   std::ostream& err) {
+  replay::RuleCoverage coverage;
+  replay::AuditOptions audit_options;
+  audit_options.record_outcomes = true;
+  generate::GeneratorOptions options = flags.options;
+  for (int g = 0; g < flags.coverage_games; ++g) {
+    options.seed = flags.options.seed + static_cast<std::uint64_t>(g);
+    auto game = generate::GenerateSkfGameWithFaults(options, ruleset);
+    if (!game.ok()) {
+      err << "gunbai generate: " << game.status().message() << "\n";
+      return kExitBadInput;
+    }
+    auto report = replay::AuditLog(game->log, ruleset, audit_options);
+    if (!report.ok()) {
+      err << "gunbai generate: seed " << options.seed << ": "
+          << report.status().message() << "\n";
+      return kExitBadInput;
+    }
+    coverage.Add(*report);
+  }
+  PrintRuleCoverage(flags, "skf", coverage, out);
+  out << "\nReading options: Samurai Knight Fever has none (its readings are "
+         "settled, rules/skf/RULES.md).\n";
+  return kExitClean;
+}
+
 int RunGenerateCli(const std::vector<std::string>& args, std::ostream& out,
                    std::ostream& err) {
   GenerateFlags flags;
@@ -355,31 +417,35 @@ int RunGenerateCli(const std::vector<std::string>& args, std::ostream& out,
     return kExitClean;
   }
   generate::GeneratedGame game;
+  std::string manifest;
   if (flags.ruleset != "daimyo") {
     auto ruleset = GeneratorRuleset(flags.ruleset);
     if (!ruleset.ok()) {
       err << "gunbai generate: " << ruleset.status().message() << "\n";
       return kExitBadInput;
     }
-    if (ruleset->data.name() != "skf" || flags.coverage_games > 0) {
+    if (ruleset->data.name() != "skf") {
       err << "gunbai generate: --ruleset takes daimyo (the default), skf or "
-             "a Samurai Knight Fever ruleset file; --coverage is for Daimyo "
-             "games only\n";
+             "a Samurai Knight Fever ruleset file\n";
       return kExitBadInput;
     }
-    auto log = generate::GenerateSkfGame(flags.options, *ruleset);
-    if (!log.ok()) {
-      err << "gunbai generate: " << log.status().message() << "\n";
+    if (flags.coverage_games > 0) {
+      return RunSkfCoverage(flags, *ruleset, out, err);
+    }
+    auto skf = generate::GenerateSkfGameWithFaults(flags.options, *ruleset);
+    if (!skf.ok()) {
+      err << "gunbai generate: " << skf.status().message() << "\n";
       return kExitBadInput;
     }
-    game.log = *std::move(log);
+    game.log = std::move(skf->log);
+    manifest = generate::SkfManifestJsonLines(skf->faults);
   } else if (flags.coverage_games > 0) {
     return RunCoverage(flags, out, err);
   } else {
     game = generate::GenerateGame(flags.options);
+    manifest = generate::ManifestJsonLines(game.faults);
   }
   const std::string log = Render(game.log, flags);
-  const std::string manifest = generate::ManifestJsonLines(game.faults);
   if (flags.output_path.empty()) {
     out << log;
   } else if (!WriteFile(flags.output_path, log)) {
