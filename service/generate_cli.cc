@@ -92,9 +92,11 @@ Options:
                    game under the built-in example tables; or a Samurai
                    Knight Fever ruleset file, such as the umpire's
                    rules/skf/umpire-example.textproto (with a morale
-                   check), whose version the log's header names. Audit
-                   the game with the same --ruleset. A Samurai Knight
-                   Fever game fields 2 to 64 units a clan
+                   check), whose version the log's header names (audit
+                   such a game with the same --ruleset FILE; a skf game
+                   audits under the built-in ruleset its header names).
+                   A Samurai Knight Fever game fields 2 to 64 units a
+                   clan and plays --turns T (not --events)
   --manifest FILE  write the manifest of planted faults to FILE; without
                    it, a game with faults writes its manifest to stderr
   -o FILE          write the log to FILE instead of stdout

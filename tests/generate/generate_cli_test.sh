@@ -3,7 +3,9 @@
 # clean games audit with exit 0 in every format; games with planted faults
 # exit 1, and their audit reports exactly the faults the manifest lists
 # (same seq, same rule id) and nothing else; the same options give the same
-# bytes; --help teaches and a bad command line exits 2.
+# bytes; --help teaches and a bad command line exits 2. The same for
+# Samurai Knight Fever games (--ruleset skf|FILE), and their --coverage
+# lists every SKF rule id.
 #
 # Usage: generate_cli_test.sh GUNBAI
 set -euo pipefail
@@ -97,6 +99,8 @@ done
 # Help and usage.
 expect_exit 0 "${gunbai}" generate --help
 grep -q "Exit codes" "${work}/out" || fail "generate --help lacks exit codes"
+grep -q "skf.victory.points_mismatch" "${work}/out" ||
+  fail "generate --help does not teach the SKF faults"
 grep -q "gunbai generate" <("${gunbai}" --help) ||
   fail "gunbai --help does not list generate"
 expect_exit 2 "${gunbai}" generate --turns 0
@@ -117,8 +121,79 @@ grep -q 'version: "page6-example-1+morale"' "${work}/skf.textproto" ||
   fail "the SKF game's header does not name the umpire file's version"
 "${gunbai}" generate --ruleset skf --seed 5 -o "${work}/skf-builtin.textproto"
 expect_exit 0 "${gunbai}" audit "${work}/skf-builtin.textproto"
-expect_exit 2 "${gunbai}" generate --ruleset skf --faults 1
 expect_exit 2 "${gunbai}" generate --ruleset no-such-ruleset
+expect_exit 2 "${gunbai}" generate --ruleset skf --units 1
+
+# Samurai Knight Fever games with planted faults, under the umpire's file
+# (12 kinds: its morale check is on) and the built-in example (9 kinds):
+# the audit exits 1 and reports exactly the manifest's seq, rule id and
+# subject. The built-in example's one note that it has no morale check
+# (skf.morale.unchecked, unverifiable), which a clean game has too, is set
+# aside.
+for ruleset in "${umpire}" skf; do
+  audit_ruleset=()
+  [[ ${ruleset} == skf ]] || audit_ruleset=(--ruleset "${ruleset}")
+  for seed in 5 6 7; do
+    for faults in 1 4 12; do
+      name="SKF ${ruleset##*/}, seed ${seed}, ${faults} faults"
+      expect_exit 0 "${gunbai}" generate --ruleset "${ruleset}" \
+        --seed "${seed}" --turns 6 --units 6 --faults "${faults}" \
+        --manifest "${work}/skf-planted.jsonl" -o "${work}/skf-faulty.textproto"
+      expect_exit 1 "${gunbai}" audit "${audit_ruleset[@]}" \
+        "${work}/skf-faulty.textproto"
+      sed -E 's/^\{"seq": ([0-9]+), "rule_id": "([^"]+)".*"subject": "([^"]*)".*/\1 \2 \3/' \
+        "${work}/skf-planted.jsonl" | sort >"${work}/want"
+      sed -nE 's/^  seq ([0-9]+)  [A-Z]+  ([^ ]+)  \[([^]]*)\].*/\1 \2 \3/p' \
+        "${work}/out" | grep -v ' skf.morale.unchecked ' | sort >"${work}/got"
+      if [[ $(wc -l <"${work}/want") -ne ${faults} ]]; then
+        fail "${name}: the manifest lists $(wc -l <"${work}/want") faults"
+      fi
+      if ! diff -u "${work}/want" "${work}/got" >"${work}/diff"; then
+        fail "${name}: audit findings differ from the manifest"
+        sed 's/^/    /' "${work}/diff" >&2
+      fi
+    done
+  done
+done
+grep -q 'game_id: "generated-skf-7-faults-12"' \
+  "${work}/skf-faulty.textproto" || fail "a faulty SKF game has no own game_id"
+"${gunbai}" generate --ruleset skf --seed 7 --turns 6 --units 6 --faults 12 \
+  --manifest "${work}/again.jsonl" -o "${work}/again.textproto"
+cmp -s "${work}/skf-faulty.textproto" "${work}/again.textproto" &&
+  cmp -s "${work}/skf-planted.jsonl" "${work}/again.jsonl" ||
+  fail "SKF faults: the same options gave different bytes"
+
+# SKF coverage: every rule id of rules/skf/RULES.md and rules/SCENARIO.md
+# (the first cell of their tables) is listed with its count, 0 included,
+# with and without faults; the planted faults' rules are exercised.
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+for f in "${root}/rules/skf/RULES.md" "${root}/rules/SCENARIO.md"; do
+  grep -E '^\| `' "${f}" | cut -d'|' -f2 | grep -oE '`[^`]+`' | tr -d '`' |
+    grep -E '^(skf|log|game)\.'
+done | sort >"${work}/documented"
+for ruleset in skf "${umpire}"; do
+  for faults in 0 3; do
+    name="SKF coverage, ${ruleset##*/}, ${faults} faults"
+    expect_exit 0 "${gunbai}" generate --coverage 20 --ruleset "${ruleset}" \
+      --faults "${faults}"
+    sed -nE 's/^ +[0-9]+  ([a-z_.]+)$/\1/p' "${work}/out" | sort \
+      >"${work}/listed"
+    diff -u "${work}/documented" "${work}/listed" >"${work}/diff" ||
+      fail "${name}: the listing is not the documented ids"
+    grep -qE "^ +0  skf.melee.too_many_pairings$" "${work}/out" ||
+      fail "${name}: an id never exercised is not listed with 0"
+    grep -q "of $(wc -l <"${work}/documented") documented rule ids" \
+      "${work}/out" || fail "${name}: wrong total of documented ids"
+    grep -qE "^ +[1-9][0-9]*  skf.melee.hit$" "${work}/out" ||
+      fail "${name}: skf.melee.hit not exercised"
+    if [[ ${faults} -gt 0 ]]; then
+      for id in skf.melee.bases_lost skf.leader_hit.not_owed; do
+        grep -qE "^ +[1-9][0-9]*  ${id}$" "${work}/out" ||
+          fail "${name}: ${id} not exercised"
+      done
+    fi
+  done
+done
 
 if [[ ${failures} -ne 0 ]]; then
   echo "${failures} failure(s)" >&2
