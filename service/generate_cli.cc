@@ -431,6 +431,11 @@ int RunGenerateCli(const std::vector<std::string>& args, std::ostream& out,
              "a Samurai Knight Fever ruleset file\n";
       return kExitBadInput;
     }
+    if (flags.options.turns == 0) {
+      err << "gunbai generate: --events sizes Daimyo games only; a Samurai "
+             "Knight Fever game plays --turns T\n";
+      return kExitBadInput;
+    }
     if (flags.coverage_games > 0) {
       return RunSkfCoverage(flags, *ruleset, out, err);
     }

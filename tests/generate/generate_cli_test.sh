@@ -123,6 +123,7 @@ grep -q 'version: "page6-example-1+morale"' "${work}/skf.textproto" ||
 expect_exit 0 "${gunbai}" audit "${work}/skf-builtin.textproto"
 expect_exit 2 "${gunbai}" generate --ruleset no-such-ruleset
 expect_exit 2 "${gunbai}" generate --ruleset skf --units 1
+expect_exit 2 "${gunbai}" generate --ruleset skf --events 300
 
 # Samurai Knight Fever games with planted faults, under the umpire's file
 # (12 kinds: its morale check is on) and the built-in example (9 kinds):
