@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/generator/fault_planner.h"
@@ -89,17 +90,32 @@ class GamePlayer {
   };
   // What a melee round owes, as the moves after it need it.
   struct RoundResult {
+    int a = -1;  // The round's two units, the active clan's first.
+    int b = -1;
     int winner = -1;  // -1: a draw.
     int loser = -1;
     bool loser_routs = false;
     bool follow = false;           // The winner must follow up or pursue.
     bool winner_may_halt = false;  // It defends a linear obstacle.
     bool loser_flanked = false;    // The winner fought its flank or rear.
+    std::array<int, 2> stands_fighting = {0, 0};       // Per side, a then b.
+    std::array<bool, 2> in_building = {false, false};  // As declared.
   };
   // A charge that reached its target, to be fought in the melee phase.
   struct Pairing {
     int charger = -1;
     int target = -1;
+  };
+  // How one round of a multi-unit melee (one target fought by two chargers,
+  // its rounds sharing a melee_id) is fought: the target's stands are split
+  // between the rounds, each stand fighting one of them.
+  struct MeleeShare {
+    std::string melee_id;
+    int shared = -1;        // The unit fought in both rounds.
+    int stands_budget = 0;  // Its stands this round may use.
+    // The first round's result, when this is the second round.
+    const RoundResult* first = nullptr;
+    bool shared_in_building = false;  // As declared in the first round.
   };
 
   // Randomness and the clocks.
@@ -196,10 +212,26 @@ class GamePlayer {
   bool ContactMade(const Pairing& p) const;
   void MeleePhase(int clan);
   void FightPairing(int a, int b);
+  RoundResult FightRound(int a, int b, const MeleeShare* share);
+  int JoinTarget(int charger) const;
+  bool MaybeJoinCharge(int charger);
+  int FrontStandsMax(int unit) const;
+  void FightMultiMelee(int target, std::array<int, 2> chargers);
+  void FitShare(const MeleeShare& share, v1::MeleeRound& round,
+                rules::daimyo::MeleePairing& pairing);
+  bool MultiRoundAcceptable(const MeleeShare& share,
+                            const rules::daimyo::MeleePairing& pairing,
+                            std::array<int, 2> hits) const;
+  bool SecondRoundAcceptable(const RoundResult& first,
+                             const RoundResult& second) const;
+  RoundResult ResultOf(const rules::daimyo::MeleePairing& pairing,
+                       std::array<int, 2> hits) const;
+  void MakeMultiMeleeMoves(absl::Span<const RoundResult> results);
   int LeaderOf(int unit) const;
   void MaybeChallenge(int a, int b);
   std::array<int, 2> RollMeleeDice(v1::MeleeRound& round,
-                                   rules::daimyo::MeleePairing& pairing);
+                                   rules::daimyo::MeleePairing& pairing,
+                                   const MeleeShare* share);
   bool LeavesContactStuck(const rules::daimyo::MeleePairing& pairing,
                           std::array<int, 2> hits) const;
   bool PlantMeleeDiceFault(v1::MeleeRound& round);

@@ -92,6 +92,9 @@ std::vector<int> GamePlayer::Targets(int firer, int stands_firing) {
     // Routers are shot at now and then (a router hit this turn may not
     // rally).
     if ((s.routing && !Chance(30)) || s.in_melee) continue;
+    // A target of two charges keeps its stands for the multi-unit melee
+    // they bring (see JoinTarget).
+    if (s.charges_received >= 2) continue;
     if (SurvivesVolley(unit, stands_firing)) out.push_back(unit);
   }
   return out;

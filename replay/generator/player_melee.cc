@@ -2,6 +2,7 @@
 // GamePlayer. See player.h.
 #include <algorithm>
 #include <array>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,12 @@ constexpr int kFallShortPercent = 8;
 // Dice rolls tried for a round before its dice are set to extremes.
 constexpr int kMeleeRolls = 30;
 constexpr int kPushBackMm = 30;
+// A unit that may charge joins a friend's charge of this activation on the
+// same target, when it may (see JoinTarget), this often: a multi-unit melee.
+constexpr int kJoinChargePercent = 35;
+// The second charger of a multi-unit melee comes at the target's flank or
+// rear this often.
+constexpr int kJoinFlankPercent = 40;
 
 v1::MeleeOutcome OutcomeToProto(const rules::daimyo::MeleeOutcome& outcome) {
   if (outcome.winner < 0) return v1::MELEE_OUTCOME_DRAW;
@@ -124,6 +131,7 @@ std::vector<int> GamePlayer::FallShortTargets(int charger) const {
 // charge destroys it unless it falls short), or an enemy free to be charged,
 // a daimyo seeking out the enemy daimyo. Returns true when it charged.
 bool GamePlayer::MaybeCharge(int unit) {
+  if (MaybeJoinCharge(unit)) return true;
   const int daimyo = state().AttachedLeader(unit, rules::LeaderKind::kDaimyo);
   const int led = LeaderOf(unit);
   // A duel-winner fault that is due sends leaders after enemy leaders.
@@ -164,6 +172,64 @@ bool GamePlayer::MaybeCharge(int unit) {
   }
   Charge(unit, targets[Uniform(0, static_cast<int>(targets.size()) - 1)],
          /*falls_short=*/Chance(kFallShortPercent));
+  return true;
+}
+
+// The most stands `unit` fights with in a first round with one stand in
+// front contact: one a rank, as many ranks as may fight.
+int GamePlayer::FrontStandsMax(int unit) const {
+  const rules::MeleeRules& m = rules_.melee;
+  return std::min(status(unit).stands,
+                  std::max({m.ranks_first_round, m.ranks_long_spear_first_round,
+                            m.ranks_disordered}));
+}
+
+// Returns the target of a friend's charge this activation that `charger`
+// may charge too, making a multi-unit melee of two pairings, or -1. The
+// target has that one charger so far and is free otherwise (not charging,
+// not fought this turn), and is big enough that its stands split between
+// the two rounds: after the first round's worst loss (every stand of the
+// first charger hitting) it still has the stands the second round needs
+// with one stand in front. Neither round can take a unit's last stand: the
+// target survives both chargers' every stand hitting, and the second
+// charger the target's.
+int GamePlayer::JoinTarget(int charger) const {
+  if (plans_[charger].missile) return -1;
+  const rules::UnitStatus& c = status(charger);
+  for (const Pairing& p : new_pairings_) {
+    const int target = p.target;
+    if (p.charger == charger || !ContactMade(p)) continue;
+    const rules::UnitStatus& t = status(target);
+    if (plans_[target].keeps_table || t.charging || t.fought_this_turn ||
+        t.charges_received != 1) {
+      continue;
+    }
+    const int first = status(p.charger).stands;
+    const int hits_per_stand = rules_.hits_per_stand;
+    const int needed = FrontStandsMax(target);
+    if (t.stands -
+            rules::StandsLostByHits(t.carried_hits, first, hits_per_stand) -
+            needed <
+        needed) {
+      continue;
+    }
+    if (rules::StandsLostByHits(t.carried_hits, first + c.stands + 1,
+                                hits_per_stand) >= t.stands ||
+        rules::StandsLostByHits(c.carried_hits, t.stands + 1, hits_per_stand) >=
+            c.stands) {
+      continue;
+    }
+    return target;
+  }
+  return -1;
+}
+
+// Now and then charges with `charger` a target a friend charged this
+// activation (see JoinTarget). Returns true when it charged.
+bool GamePlayer::MaybeJoinCharge(int charger) {
+  const int target = JoinTarget(charger);
+  if (target < 0 || !Variety(kJoinChargePercent)) return false;
+  Charge(charger, target, /*falls_short=*/false);
   return true;
 }
 
@@ -208,8 +274,10 @@ void GamePlayer::AnswerCharge(int charger, int target, MoraleResult answer) {
   const bool foot_against_horse =
       state().profiles[target].mobility == rules::Mobility::kFoot &&
       state().profiles[charger].mobility == rules::Mobility::kMounted;
+  // A target charged a second time counter-charges neither charger.
   if (roll > 35 || foot_against_horse || !OnTable(charger) ||
-      !state().IsChargedBy(target, charger)) {
+      !state().IsChargedBy(target, charger) ||
+      status(target).charges_received >= 2) {
     return;
   }
   v1::Event event;
@@ -255,9 +323,68 @@ void GamePlayer::MeleePhase(int clan) {
   }
   const std::vector<Pairing> pairings = std::move(new_pairings_);
   new_pairings_.clear();
-  for (const Pairing& p : pairings) {
+  std::vector<bool> fought(pairings.size(), false);
+  for (std::size_t i = 0; i < pairings.size(); ++i) {
+    if (fought[i]) continue;
+    fought[i] = true;
+    const Pairing& p = pairings[i];
+    std::size_t j = i + 1;
+    while (j < pairings.size() && pairings[j].target != p.target) ++j;
+    if (j == pairings.size()) {
+      if (ContactMade(p)) FightPairing(p.charger, p.target);
+      continue;
+    }
+    fought[j] = true;  // Two chargers on one target: one melee.
+    const Pairing& q = pairings[j];
+    if (ContactMade(p) && ContactMade(q)) {
+      FightMultiMelee(p.target, {p.charger, q.charger});
+      continue;
+    }
     if (ContactMade(p)) FightPairing(p.charger, p.target);
+    if (ContactMade(q)) FightPairing(q.charger, q.target);
   }
+}
+
+// Fights the melee of `target` with two chargers of the active clan: a
+// duel first (with the first charger, when both have leaders), then a round
+// for each pairing under one melee_id, the target's stands split between
+// them, then the leader-loss rolls and the moves the whole melee owes. The
+// conditions JoinTarget checked are checked again (firing came between);
+// should they fail, the pairings are fought one by one.
+void GamePlayer::FightMultiMelee(int target, std::array<int, 2> chargers) {
+  const rules::UnitStatus& t = status(target);
+  const int needed = FrontStandsMax(target);
+  const int budget =
+      t.stands -
+      rules::StandsLostByHits(t.carried_hits, status(chargers[0]).stands,
+                              rules_.hits_per_stand) -
+      needed;
+  if (budget < needed) {
+    FightPairing(chargers[0], target);
+    if (ContactMade(Pairing{chargers[1], target})) {
+      FightPairing(chargers[1], target);
+    }
+    return;
+  }
+  MaybeChallenge(chargers[0], target);
+  MeleeShare share;
+  share.melee_id = absl::StrCat("turn", turn_, "-", UnitId(target));
+  share.shared = target;
+  share.stands_budget = budget;
+  std::array<RoundResult, 2> results;
+  results[0] = FightRound(chargers[0], target, &share);
+  int rounds = 1;
+  if (OnTable(target) && OnTable(chargers[1]) && !status(target).routing &&
+      state().IsChargedBy(target, chargers[1])) {
+    share.first = &results[0];
+    share.shared_in_building = results[0].in_building[1];
+    share.stands_budget = status(target).stands - results[0].stands_fighting[1];
+    results[1] = FightRound(chargers[1], target, &share);
+    rounds = 2;
+  }
+  RollOwedLeaderLosses(active_clan_);
+  MakeMultiMeleeMoves(absl::MakeConstSpan(results.data(), rounds));
+  RemoveDestroyed();
 }
 
 // Fights one round between `a` (the active clan's unit) and `b`: a duel
@@ -266,9 +393,23 @@ void GamePlayer::MeleePhase(int clan) {
 // outcome owes and the removals they bring.
 void GamePlayer::FightPairing(int a, int b) {
   MaybeChallenge(a, b);
+  const RoundResult result = FightRound(a, b, nullptr);
+  RollOwedLeaderLosses(plans_[a].clan);
+  if (result.winner >= 0) MakeMeleeResultMoves(result);
+  RemoveDestroyed();
+}
+
+// Writes the round between `a` and `b` with every claim computed, and
+// returns what it owes. A round of a multi-unit melee (`share`) carries its
+// melee_id and narrows the front until the shared unit's stands fit its
+// budget; its second round may bring the second charger on the target's
+// flank or rear, and keeps the target in the building it held.
+GamePlayer::RoundResult GamePlayer::FightRound(int a, int b,
+                                               const MeleeShare* share) {
   v1::Event event;
   event.set_clan(ClanOf(a));
   v1::MeleeRound* round = event.mutable_melee_round();
+  if (share != nullptr) round->set_melee_id(share->melee_id);
   rules::daimyo::MeleePairing pairing;
   pairing.round = rules::daimyo::NextRound(state(), a, b);
   round->set_round(static_cast<uint32_t>(pairing.round));
@@ -292,14 +433,19 @@ void GamePlayer::FightPairing(int a, int b) {
     }
   }
   DeclareMeleeFacts(*round, pairing);
+  if (share != nullptr) FitShare(*share, *round, pairing);
   for (int s = 0; s < 2; ++s) {
     pairing.sides[s].stands_fighting =
         rules::daimyo::MaxFightingStands(rules_, state(), pairing, s);
     round->mutable_sides(s)->set_stands_fighting(
         static_cast<uint32_t>(pairing.sides[s].stands_fighting));
   }
-  std::array<int, 2> hits = RollMeleeDice(*round, pairing);
-  if (!PlantMeleeDiceFault(*round)) PlantMeleeHitsFault(*round, pairing, hits);
+  std::array<int, 2> hits = RollMeleeDice(*round, pairing, share);
+  // A hits fault in a multi-unit melee could undo what its dice were
+  // rolled for (see SecondRoundAcceptable): only the dice are planted.
+  if (!PlantMeleeDiceFault(*round) && share == nullptr) {
+    PlantMeleeHitsFault(*round, pairing, hits);
+  }
   for (int s = 0; s < 2; ++s) {
     const rules::UnitStatus& u = status(units[s]);
     round->mutable_sides(s)->set_claimed_stands_lost(static_cast<uint32_t>(
@@ -311,11 +457,27 @@ void GamePlayer::FightPairing(int a, int b) {
       rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
   round->set_claimed_outcome(OutcomeToProto(outcome));
   PlantMeleeOutcomeFault(*round);
+  const RoundResult result = ResultOf(pairing, hits);
+  Emit(event);
+  return result;
+}
+
+// What a round with `hits` owes, worked out on the state before it.
+GamePlayer::RoundResult GamePlayer::ResultOf(
+    const rules::daimyo::MeleePairing& pairing, std::array<int, 2> hits) const {
   RoundResult result;
+  result.a = pairing.sides[0].unit;
+  result.b = pairing.sides[1].unit;
+  for (int s = 0; s < 2; ++s) {
+    result.stands_fighting[s] = pairing.sides[s].stands_fighting;
+    result.in_building[s] = pairing.sides[s].facts.in_building;
+  }
+  const rules::daimyo::MeleeOutcome outcome =
+      rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
   if (outcome.winner >= 0) {
     const int w = outcome.winner;
-    result.winner = units[w];
-    result.loser = units[1 - w];
+    result.winner = pairing.sides[w].unit;
+    result.loser = pairing.sides[1 - w].unit;
     result.loser_routs = outcome.loser_routs;
     result.follow =
         rules::daimyo::MustFollowUp(state(), result.winner, result.loser);
@@ -324,10 +486,41 @@ void GamePlayer::FightPairing(int a, int b) {
     result.loser_flanked =
         pairing.sides[1 - w].facts.enemy_fighting_to_flank_or_rear;
   }
-  Emit(event);
-  RollOwedLeaderLosses(plans_[a].clan);
-  if (result.winner >= 0) MakeMeleeResultMoves(result);
-  RemoveDestroyed();
+  return result;
+}
+
+// Fits a round of a multi-unit melee to `share`: the second round's side
+// facts (a charger on the flank or rear now and then, the target in the
+// building it held or not), then a front narrowed until the shared unit's
+// stands fighting fit its budget (one stand in front always does: see
+// JoinTarget).
+void GamePlayer::FitShare(const MeleeShare& share, v1::MeleeRound& round,
+                          rules::daimyo::MeleePairing& pairing) {
+  const int s = pairing.sides[0].unit == share.shared ? 0 : 1;
+  if (share.first != nullptr) {
+    const bool flank = Chance(kJoinFlankPercent);
+    for (int side = 0; side < 2; ++side) {
+      rules::daimyo::MeleeSideFacts& f = pairing.sides[side].facts;
+      v1::MeleeSide* proto = round.mutable_sides(side);
+      f.enemy_fighting_to_flank_or_rear = side == s && flank;
+      f.in_building = side == s && share.shared_in_building;
+      f.enemy_in_building = side != s && share.shared_in_building;
+      proto->set_enemy_fighting_to_flank_or_rear(
+          f.enemy_fighting_to_flank_or_rear);
+      proto->set_in_building(f.in_building);
+      proto->set_enemy_in_building(f.enemy_in_building);
+    }
+  }
+  int front = pairing.sides[s].facts.front_stands_in_contact;
+  while (front > 1 && rules::daimyo::MaxFightingStands(
+                          rules_, state(), pairing, s) > share.stands_budget) {
+    --front;
+    for (int side = 0; side < 2; ++side) {
+      pairing.sides[side].facts.front_stands_in_contact = front;
+      round.mutable_sides(side)->set_front_stands_in_contact(
+          static_cast<uint32_t>(front));
+    }
+  }
 }
 
 // Declares now and then what a tape measure would show of the pairing, on
@@ -436,7 +629,8 @@ void GamePlayer::MaybeChallenge(int a, int b) {
 // side's dice all 1 or all 6, for one that ends the melee cleanly. Returns
 // the hits each side scores.
 std::array<int, 2> GamePlayer::RollMeleeDice(
-    v1::MeleeRound& round, rules::daimyo::MeleePairing& pairing) {
+    v1::MeleeRound& round, rules::daimyo::MeleePairing& pairing,
+    const MeleeShare* share) {
   // The extremes, as the face each side's dice all show.
   constexpr std::array<std::uint32_t, 2> kExtremes[] = {
       {1, 1}, {6, 1}, {1, 6}, {6, 6}};
@@ -462,9 +656,136 @@ std::array<int, 2> GamePlayer::RollMeleeDice(
               .hits;
       round.mutable_sides(s)->set_claimed_hits(static_cast<uint32_t>(hits[s]));
     }
-    if (!LeavesContactStuck(pairing, hits)) break;
+    if (LeavesContactStuck(pairing, hits)) continue;
+    if (share == nullptr || MultiRoundAcceptable(*share, pairing, hits)) break;
   }
   return hits;
+}
+
+// True when a round of a multi-unit melee with `hits` takes no unit's last
+// stand (a removal mid-melee would end the other pairing unfought), the
+// first round no stand of the shared unit, and, in the second round, when
+// the melee it completes is one SecondRoundAcceptable allows.
+bool GamePlayer::MultiRoundAcceptable(
+    const MeleeShare& share, const rules::daimyo::MeleePairing& pairing,
+    std::array<int, 2> hits) const {
+  for (int s = 0; s < 2; ++s) {
+    const rules::UnitStatus& u = status(pairing.sides[s].unit);
+    const int lost = rules::StandsLostByHits(u.carried_hits, hits[1 - s],
+                                             rules_.hits_per_stand);
+    if (lost >= u.stands) return false;
+    // Nor does the first round take a stand of the shared unit: its second
+    // round then fights from the stands it began the melee with, however
+    // the replayer counts them (now, or as the melee began).
+    if (share.first == nullptr && pairing.sides[s].unit == share.shared &&
+        lost > 0) {
+      return false;
+    }
+  }
+  return share.first == nullptr ||
+         SecondRoundAcceptable(*share.first, ResultOf(pairing, hits));
+}
+
+// True when the two rounds of a multi-unit melee, `first` and `second`
+// (the shared unit second in each), settle into at most one contact left
+// and no winner owed two moves: the shared unit does not win both (it
+// could follow up only one loser), does not draw both (two contacts stay),
+// and is not pushed back with a compulsory follow-up in one while drawing
+// the other (the follower keeps it in both contacts). With a follow-up it
+// may choose, the winner then halts (MakeMultiMeleeMoves).
+bool GamePlayer::SecondRoundAcceptable(const RoundResult& first,
+                                       const RoundResult& second) const {
+  const int shared = first.b;
+  const std::array<const RoundResult*, 2> rounds = {&first, &second};
+  int won = 0;
+  int drawn = 0;
+  bool followed_into_draw = false;
+  for (const RoundResult* r : rounds) {
+    if (r->winner == shared) ++won;
+    if (r->winner < 0) ++drawn;
+  }
+  for (const RoundResult* r : rounds) {
+    if (r->loser == shared && !r->loser_routs && drawn == 1 && r->follow &&
+        !r->winner_may_halt) {
+      followed_into_draw = true;
+    }
+  }
+  return won < 2 && drawn < 2 && !followed_into_draw;
+}
+
+// Makes the moves a multi-unit melee owes once all its rounds are fought,
+// as the rules settle it: each unit takes its worst standing over its
+// pairings. Losers move first, each once: a rout if it routed anywhere,
+// else a push back. Then each winner that won everywhere follows up or
+// pursues where owed (only one of several winners against one loser, and
+// where the loser is destroyed or the winner defends a linear obstacle, at
+// its choice), and halts otherwise; a winner that drew elsewhere halts; a
+// winner that lost elsewhere has moved as a loser. A unit whose worst is a
+// rout, or which was pushed back by two, and was fought in flank or rear
+// in a pairing it lost is destroyed (the replayer owes its removal, which
+// RemoveDestroyed makes).
+void GamePlayer::MakeMultiMeleeMoves(absl::Span<const RoundResult> results) {
+  if (results.size() == 1) {
+    if (results[0].winner >= 0) MakeMeleeResultMoves(results[0]);
+    return;
+  }
+  enum Standing { kWon, kDrew, kPushedBack, kRouted };
+  std::map<int, Standing> worst;
+  std::map<int, int> winners_of;
+  auto note = [&worst](int unit, Standing s) {
+    auto [it, inserted] = worst.emplace(unit, s);
+    if (!inserted) it->second = std::max(it->second, s);
+  };
+  bool drawn = false;
+  for (const RoundResult& r : results) {
+    if (r.winner < 0) {
+      note(r.a, kDrew);
+      note(r.b, kDrew);
+      drawn = true;
+      continue;
+    }
+    note(r.winner, kWon);
+    note(r.loser, r.loser_routs ? kRouted : kPushedBack);
+    ++winners_of[r.loser];
+  }
+  std::vector<int> moved;
+  for (const RoundResult& r : results) {
+    if (r.winner < 0 ||
+        std::find(moved.begin(), moved.end(), r.loser) != moved.end())
+      continue;
+    moved.push_back(r.loser);
+    if (OnTable(r.loser)) {
+      MoveLoser(r.loser, worst[r.loser] == kRouted, /*followed_up=*/false);
+    }
+  }
+  std::vector<int> followed;  // Losers a winner followed up or pursued.
+  for (const RoundResult& r : results) {
+    if (r.winner < 0 || !OnTable(r.winner) || worst[r.winner] == kPushedBack ||
+        worst[r.winner] == kRouted) {
+      continue;
+    }
+    const int loser = r.loser;
+    const bool routs = worst[loser] == kRouted;
+    const bool destroyed =
+        !OnTable(loser) || !status(loser).removal_owed.empty();
+    // Drew elsewhere: it halts. Another winner moved up: it halts too.
+    const bool follow =
+        r.follow && worst[r.winner] == kWon &&
+        std::find(followed.begin(), followed.end(), loser) == followed.end();
+    bool moves_up = follow;
+    if (follow && !destroyed && (r.winner_may_halt || winners_of[loser] > 1)) {
+      // Its choice; not into a loser still in contact with a drawn pairing.
+      moves_up = !(drawn && !routs) && Chance(60);
+    }
+    MoveWinner(r.winner, loser, routs, destroyed, /*may_plant=*/false, follow,
+               moves_up);
+    const v1::ResultMoveKind made =
+        log_.events(events() - 1).result_move().kind();
+    if (made == v1::RESULT_MOVE_KIND_FOLLOW_UP ||
+        made == v1::RESULT_MOVE_KIND_PURSUIT) {
+      followed.push_back(loser);
+    }
+  }
 }
 
 // True when hits `hits` would take a unit's last stand and leave the melee

@@ -1,0 +1,274 @@
+// Multi-unit melees in generated games: two units of the active clan that
+// charged one enemy unit fight it in one melee, the rounds sharing a
+// melee_id. Over a range of seeds, some games have them, they audit clean,
+// and, read off the log alone (never the engine): no unit's stands across
+// the rounds of its melee exceed its stands, and the moves written after
+// the melee are those the rules owe each unit's worst standing over its
+// pairings.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gtest/gtest.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/report.pb.h"
+#include "replay/audit.h"
+#include "replay/generator/game_generator.h"
+#include "replay/ruleset_loader.h"
+
+namespace gunbai::generate {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+const replay::LoadedRuleset& Ruleset() {
+  static const replay::LoadedRuleset* const ruleset = [] {
+    absl::StatusOr<replay::LoadedRuleset> loaded =
+        replay::BuiltinDaimyoRuleset();
+    EXPECT_TRUE(loaded.ok()) << loaded.status();
+    return new replay::LoadedRuleset(*std::move(loaded));
+  }();
+  return *ruleset;
+}
+
+// The small games of generate_test's sweeps: 6 turns, 3 to 8 units a clan.
+GeneratorOptions SmallGame(std::uint64_t seed) {
+  GeneratorOptions options;
+  options.seed = seed;
+  options.turns = 6;
+  options.units_per_clan = 3 + static_cast<int>(seed % 6);
+  return options;
+}
+
+// A unit's standing in one pairing, worst last (the rules: each unit of a
+// multi-unit melee takes its worst outcome over its pairings).
+enum Standing { kWon, kDrew, kPushedBack, kRouted };
+
+// One round read off the log: from the claimed hits (a clean game's claims
+// are the dice's), the side with more hits wins, and 2 or more hits ahead
+// routs the loser, otherwise it is pushed back (RULES.md, after the round).
+struct Round {
+  std::string unit[2];
+  int stands_fighting[2] = {0, 0};
+  int hits[2] = {0, 0};
+  int stands_lost[2] = {0, 0};
+  bool flanked[2] = {false, false};  // The enemy fights this side's flank.
+
+  Standing StandingOf(int side) const {
+    const int ahead = hits[side] - hits[1 - side];
+    if (ahead > 0) return kWon;
+    if (ahead == 0) return kDrew;
+    return ahead <= -2 ? kRouted : kPushedBack;
+  }
+};
+
+Round ReadRound(const v1::MeleeRound& m) {
+  Round r;
+  for (int s = 0; s < 2; ++s) {
+    r.unit[s] = m.sides(s).unit();
+    r.stands_fighting[s] = static_cast<int>(m.sides(s).stands_fighting());
+    r.hits[s] = static_cast<int>(m.sides(s).claimed_hits());
+    r.stands_lost[s] = static_cast<int>(m.sides(s).claimed_stands_lost());
+    r.flanked[s] = m.sides(s).enemy_fighting_to_flank_or_rear();
+  }
+  return r;
+}
+
+struct Counts {
+  int games_with_multi = 0;
+  int multi_melees = 0;
+  int shared_routed = 0;       // The shared unit's worst was a rout.
+  int shared_pushed_back = 0;  // Its worst was a push back.
+  int shared_held = 0;         // It won or drew everywhere.
+  int flank_removals = 0;      // Destroyed by the flank rules.
+};
+
+// Checks one multi-unit melee, rounds `rounds` (in log order), with
+// `stands` each unit's stands before it, and `after` the events up to the
+// next round, charge, challenge, morale test, activation or turn end: the
+// moves and removals it brought.
+void CheckMelee(const std::vector<Round>& rounds,
+                std::map<std::string, int> stands,
+                const std::vector<const v1::Event*>& after, Counts& counts) {
+  // A stand fights one resolution: a unit's stands fighting, added over
+  // the rounds so far, stay within the stands it has at each round (those
+  // it started with, less those lost in the earlier rounds).
+  std::map<std::string, int> used;
+  std::map<std::string, Standing> worst;
+  std::map<std::string, int> losses;
+  std::map<std::string, bool> lost_flanked;
+  std::map<std::string, int> in_rounds;
+  for (const Round& r : rounds) {
+    for (int s = 0; s < 2; ++s) {
+      used[r.unit[s]] += r.stands_fighting[s];
+      ++in_rounds[r.unit[s]];
+      EXPECT_LE(used[r.unit[s]], stands[r.unit[s]])
+          << r.unit[s] << " fights with more stands than it has";
+    }
+    for (int s = 0; s < 2; ++s) {
+      stands[r.unit[s]] -= r.stands_lost[s];
+      const Standing st = r.StandingOf(s);
+      auto [it, inserted] = worst.emplace(r.unit[s], st);
+      if (!inserted) it->second = std::max(it->second, st);
+      if (st >= kPushedBack) {
+        ++losses[r.unit[s]];
+        if (r.flanked[s]) lost_flanked[r.unit[s]] = true;
+      }
+    }
+  }
+  // The shape the generator makes: one unit in every round, its enemies
+  // one round each.
+  std::string shared;
+  for (const auto& [unit, n] : in_rounds) {
+    if (n == static_cast<int>(rounds.size())) shared = unit;
+  }
+  ASSERT_FALSE(shared.empty());
+  std::map<std::string, std::vector<v1::ResultMoveKind>> moves;
+  std::map<std::string, bool> removed;
+  for (const v1::Event* e : after) {
+    if (e->has_result_move()) {
+      moves[e->result_move().unit()].push_back(e->result_move().kind());
+    }
+    if (e->has_removal()) removed[e->removal().unit()] = true;
+  }
+  for (const auto& [unit, st] : worst) {
+    SCOPED_TRACE(unit);
+    const std::vector<v1::ResultMoveKind>& m = moves[unit];
+    const bool moved = !m.empty();
+    if (st == kRouted || st == kPushedBack) {
+      // A loser moves once: a rout if it routed anywhere, else a push back
+      // (unless it was already destroyed, its last stand lost).
+      if (stands[unit] > 0) {
+        ASSERT_EQ(m.size(), 1u);
+        EXPECT_EQ(m[0], st == kRouted ? v1::RESULT_MOVE_KIND_ROUT
+                                      : v1::RESULT_MOVE_KIND_PUSH_BACK);
+      }
+      // Routed, or pushed back by two, while fought in flank or rear in a
+      // pairing it lost: destroyed, so removed.
+      if (lost_flanked[unit] && (st == kRouted || losses[unit] >= 2)) {
+        EXPECT_TRUE(removed[unit]) << "destroyed by the flank rules";
+        ++counts.flank_removals;
+      }
+    } else {
+      // No loser's move for a unit that lost nowhere; one that drew
+      // somewhere may not follow up or pursue.
+      for (v1::ResultMoveKind k : m) {
+        EXPECT_NE(k, v1::RESULT_MOVE_KIND_PUSH_BACK);
+        EXPECT_NE(k, v1::RESULT_MOVE_KIND_ROUT);
+        if (st == kDrew) {
+          EXPECT_EQ(k, v1::RESULT_MOVE_KIND_HOLD);
+        }
+      }
+      EXPECT_LE(m.size(), 1u);
+    }
+    if (unit == shared) {
+      if (st == kRouted) ++counts.shared_routed;
+      if (st == kPushedBack) ++counts.shared_pushed_back;
+      if (st <= kDrew) ++counts.shared_held;
+    }
+    (void)moved;
+  }
+  // Each loser's winners: at most one of them moves up, by a pursuit when
+  // the loser routs and a follow-up when it is pushed back; and a winner
+  // that lost elsewhere makes only its loser's move (checked above).
+  for (const auto& [loser, st] : worst) {
+    if (st < kPushedBack) continue;
+    int moved_up = 0;
+    for (const Round& r : rounds) {
+      for (int s = 0; s < 2; ++s) {
+        if (r.unit[1 - s] != loser || r.StandingOf(s) != kWon) continue;
+        if (worst[r.unit[s]] != kWon) continue;
+        for (v1::ResultMoveKind k : moves[r.unit[s]]) {
+          if (k == v1::RESULT_MOVE_KIND_FOLLOW_UP ||
+              k == v1::RESULT_MOVE_KIND_PURSUIT) {
+            ++moved_up;
+            EXPECT_EQ(k, st == kRouted ? v1::RESULT_MOVE_KIND_PURSUIT
+                                       : v1::RESULT_MOVE_KIND_FOLLOW_UP);
+          }
+        }
+      }
+    }
+    EXPECT_LE(moved_up, 1) << "of several winners only one moves up";
+  }
+}
+
+Counts CheckGame(const v1::BattleLog& log) {
+  Counts counts;
+  std::map<std::string, int> stands;
+  for (const v1::Unit& u : log.order_of_battle().units()) {
+    stands[u.id()] = static_cast<int>(u.stands());
+  }
+  const int n = log.events_size();
+  for (int i = 0; i < n; ++i) {
+    const v1::Event& e = log.events(i);
+    if (e.has_firing()) {
+      stands[e.firing().target()] -=
+          static_cast<int>(e.firing().claimed_stands_lost());
+    }
+    if (!e.has_melee_round()) continue;
+    std::vector<Round> rounds = {ReadRound(e.melee_round())};
+    const std::string& id = e.melee_round().melee_id();
+    int j = i + 1;
+    while (!id.empty() && j < n && log.events(j).has_melee_round() &&
+           log.events(j).melee_round().melee_id() == id) {
+      rounds.push_back(ReadRound(log.events(j).melee_round()));
+      ++j;
+    }
+    if (rounds.size() >= 2) {
+      std::vector<const v1::Event*> after;
+      for (int k = j; k < n; ++k) {
+        const v1::Event& a = log.events(k);
+        if (a.has_melee_round() || a.has_charge() || a.has_activation() ||
+            a.has_turn_end() || a.has_challenge() || a.has_morale_test()) {
+          break;
+        }
+        after.push_back(&a);
+      }
+      SCOPED_TRACE(testing::Message()
+                   << "melee " << id << " at seq " << e.seq());
+      CheckMelee(rounds, stands, after, counts);
+      ++counts.multi_melees;
+    }
+    for (const Round& r : rounds) {
+      for (int s = 0; s < 2; ++s) stands[r.unit[s]] -= r.stands_lost[s];
+    }
+    i = j - 1;
+  }
+  counts.games_with_multi = counts.multi_melees > 0 ? 1 : 0;
+  return counts;
+}
+
+TEST(MultiMeleeTest, GeneratedMultiUnitMeleesSplitStandsAndSettleByWorst) {
+  Counts total;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    const v1::BattleLog log = GenerateLog(SmallGame(seed));
+    absl::StatusOr<v1::AuditReport> report = replay::AuditLog(log, Ruleset());
+    ASSERT_TRUE(report.ok()) << report.status();
+    const Counts c = CheckGame(log);
+    if (c.multi_melees > 0) {
+      EXPECT_EQ(report->findings_size(), 0);
+    }
+    total.games_with_multi += c.games_with_multi;
+    total.multi_melees += c.multi_melees;
+    total.shared_routed += c.shared_routed;
+    total.shared_pushed_back += c.shared_pushed_back;
+    total.shared_held += c.shared_held;
+    total.flank_removals += c.flank_removals;
+  }
+  std::printf(
+      "multi-unit melees: %d in %d of 200 games; shared unit routed "
+      "%d, pushed back %d, held %d; flank removals %d\n",
+      total.multi_melees, total.games_with_multi, total.shared_routed,
+      total.shared_pushed_back, total.shared_held, total.flank_removals);
+  EXPECT_GE(total.games_with_multi, 10);
+  EXPECT_GT(total.shared_routed, 0);
+  EXPECT_GT(total.shared_pushed_back, 0);
+  EXPECT_GT(total.shared_held, 0);
+}
+
+}  // namespace
+}  // namespace gunbai::generate
