@@ -16,6 +16,7 @@
 #include "google/protobuf/message.h"
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/wire_format_lite.h"
+#include "replay/text_errors.h"
 
 namespace gunbai::replay {
 
@@ -35,188 +36,18 @@ absl::Status NotStreamed(absl::string_view why) {
       absl::StrCat("not audited as a stream: ", why));
 }
 
-// Says whether every enum field of a message holds a number its type names,
-// as CheckKnownEnums does, but without building the path of each field nor
-// allocating: a plan per message type lists only the fields that can hold
-// an enum, so an event costs a few reflection reads. Built once per type
-// tree; then read-only, so thread-safe.
-class KnownEnums {
- public:
-  explicit KnownEnums(const Descriptor* root) { root_ = PlanFor(root); }
-
-  // Returns true when no enum field under `message` (of the root type)
-  // holds an unknown number.
-  bool AllKnown(const Message& message) const {
-    return AllKnown(message, *root_);
-  }
-
- private:
-  struct EnumField {
-    const FieldDescriptor* field;
-    const std::vector<bool>* known;  // Indexed by number, from 0.
-    const EnumDescriptor* type;      // For numbers outside `known`.
-  };
-  struct Plan;
-  struct MessageField {
-    const FieldDescriptor* field;
-    const Plan* plan;
-  };
-  // A oneof's members by their index in it; null for one with no enum under
-  // it. The case set is read once, not each member's HasField.
-  struct OneofField {
-    const google::protobuf::OneofDescriptor* oneof;
-    std::vector<const Plan*> members;
-  };
-  struct Plan {
-    std::vector<EnumField> enums;
-    std::vector<MessageField> messages;
-    std::vector<OneofField> oneofs;
-    // Every generated message of a type shares it; asking the message
-    // costs a call per message.
-    const Reflection* reflection = nullptr;
-    bool Empty() const {
-      return enums.empty() && messages.empty() && oneofs.empty();
-    }
-  };
-
-  // Returns the plan of `type`; empty when no enum can be under it. A type
-  // met again while its plan is being built (a recursive message) is kept
-  // as if it could hold enums.
-  const Plan* PlanFor(const Descriptor* type) {
-    auto [it, inserted] = plans_.try_emplace(type);
-    if (!inserted) return &it->second;
-    in_progress_.push_back(type);
-    Plan plan;
-    plan.reflection = google::protobuf::MessageFactory::generated_factory()
-                          ->GetPrototype(type)
-                          ->GetReflection();
-    for (int i = 0; i < type->field_count(); ++i) {
-      const FieldDescriptor* field = type->field(i);
-      if (field->cpp_type() == FieldDescriptor::CPPTYPE_ENUM) {
-        plan.enums.push_back(
-            {field, KnownValues(field->enum_type()), field->enum_type()});
-      } else if (field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-        const Descriptor* nested = field->message_type();
-        const bool in_progress =
-            std::find(in_progress_.begin(), in_progress_.end(), nested) !=
-            in_progress_.end();
-        const Plan* nested_plan = PlanFor(nested);
-        if (!in_progress && nested_plan->Empty()) continue;
-        const google::protobuf::OneofDescriptor* oneof =
-            field->real_containing_oneof();
-        if (oneof == nullptr) {
-          plan.messages.push_back({field, nested_plan});
-          continue;
-        }
-        auto member = std::find_if(
-            plan.oneofs.begin(), plan.oneofs.end(),
-            [oneof](const OneofField& o) { return o.oneof == oneof; });
-        if (member == plan.oneofs.end()) {
-          plan.oneofs.push_back(
-              {oneof, std::vector<const Plan*>(
-                          static_cast<std::size_t>(oneof->field_count()))});
-          member = plan.oneofs.end() - 1;
-        }
-        member->members[static_cast<std::size_t>(field->index_in_oneof())] =
-            nested_plan;
-      }
-    }
-    in_progress_.pop_back();
-    it = plans_.find(type);
-    it->second = std::move(plan);
-    return &it->second;
-  }
-
-  const std::vector<bool>* KnownValues(const EnumDescriptor* type) {
-    auto [it, inserted] = known_.try_emplace(type);
-    if (inserted) {
-      for (int i = 0; i < type->value_count(); ++i) {
-        const int number = type->value(i)->number();
-        if (number < 0 || number > kMaxIndexed) continue;
-        if (it->second.size() <= static_cast<std::size_t>(number)) {
-          it->second.resize(static_cast<std::size_t>(number) + 1, false);
-        }
-        it->second[static_cast<std::size_t>(number)] = true;
-      }
-    }
-    return &it->second;
-  }
-
-  static bool Known(const EnumField& e, int number) {
-    if (number >= 0 && static_cast<std::size_t>(number) < e.known->size()) {
-      return (*e.known)[static_cast<std::size_t>(number)];
-    }
-    return e.type->FindValueByNumber(number) != nullptr;
-  }
-
-  static bool AllKnown(const Message& message, const Plan& plan) {
-    const Reflection* reflection = plan.reflection;
-    for (const EnumField& e : plan.enums) {
-      if (!e.field->is_repeated()) {
-        if (!Known(e, reflection->GetEnumValue(message, e.field))) return false;
-        continue;
-      }
-      const int count = reflection->FieldSize(message, e.field);
-      for (int i = 0; i < count; ++i) {
-        if (!Known(e, reflection->GetRepeatedEnumValue(message, e.field, i))) {
-          return false;
-        }
-      }
-    }
-    for (const OneofField& o : plan.oneofs) {
-      const FieldDescriptor* set =
-          reflection->GetOneofFieldDescriptor(message, o.oneof);
-      if (set == nullptr) continue;
-      const Plan* member =
-          o.members[static_cast<std::size_t>(set->index_in_oneof())];
-      if (member != nullptr &&
-          !AllKnown(reflection->GetMessage(message, set), *member)) {
-        return false;
-      }
-    }
-    for (const MessageField& m : plan.messages) {
-      if (!m.field->is_repeated()) {
-        if (reflection->HasField(message, m.field) &&
-            !AllKnown(reflection->GetMessage(message, m.field), *m.plan)) {
-          return false;
-        }
-        continue;
-      }
-      const int count = reflection->FieldSize(message, m.field);
-      for (int i = 0; i < count; ++i) {
-        if (!AllKnown(reflection->GetRepeatedMessage(message, m.field, i),
-                      *m.plan)) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-
-  // Enum numbers up to this are looked up in a table.
-  static constexpr int kMaxIndexed = 1024;
-  // std::map: the plans point at each other, so their addresses must hold.
-  std::map<const Descriptor*, Plan> plans_;
-  std::map<const EnumDescriptor*, std::vector<bool>> known_;
-  // The types whose plans are being built, outermost first.
-  std::vector<const Descriptor*> in_progress_;
-  const Plan* root_ = nullptr;
-};
-
 const KnownEnums& EventEnums() {
-  static const KnownEnums* const enums =
-      new KnownEnums(v1::Event::descriptor());
-  return *enums;
+  static const KnownEnums& enums = KnownEnums::For(v1::Event::descriptor());
+  return enums;
 }
 const KnownEnums& LogEnums() {
-  static const KnownEnums* const enums =
-      new KnownEnums(v1::BattleLog::descriptor());
-  return *enums;
+  static const KnownEnums& enums = KnownEnums::For(v1::BattleLog::descriptor());
+  return enums;
 }
 const KnownEnums& TerrainEnums() {
-  static const KnownEnums* const enums =
-      new KnownEnums(v1::TerrainFeature::descriptor());
-  return *enums;
+  static const KnownEnums& enums =
+      KnownEnums::For(v1::TerrainFeature::descriptor());
+  return enums;
 }
 
 // Reads a length-delimited message field into `message`, merging, as

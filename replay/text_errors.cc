@@ -1,5 +1,7 @@
 #include "replay/text_errors.h"
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -7,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/stubs/common.h"
@@ -160,7 +163,175 @@ std::string Excerpt(absl::string_view input, std::size_t max_bytes) {
   return absl::StrCat(input.substr(0, cut), "... (", input.size(), " bytes)");
 }
 
+struct KnownEnums::Plan {
+  struct EnumField {
+    const FieldDescriptor* field;
+    const std::vector<bool>* known;                // Indexed by number.
+    const google::protobuf::EnumDescriptor* type;  // Numbers beyond it.
+  };
+  struct MessageField {
+    const FieldDescriptor* field;
+    const Plan* plan;
+  };
+  // A oneof's members by their index in it; null for one with no enum under
+  // it. The case set is read once, not each member's HasField.
+  struct OneofField {
+    const google::protobuf::OneofDescriptor* oneof;
+    std::vector<const Plan*> members;
+  };
+
+  std::vector<EnumField> enums;
+  std::vector<MessageField> messages;
+  std::vector<OneofField> oneofs;
+  // Every generated message of a type shares it; asking the message costs
+  // a call per message.
+  const google::protobuf::Reflection* reflection = nullptr;
+
+  bool Empty() const {
+    return enums.empty() && messages.empty() && oneofs.empty();
+  }
+  static bool Known(const EnumField& e, int number) {
+    if (number >= 0 && static_cast<std::size_t>(number) < e.known->size()) {
+      return (*e.known)[static_cast<std::size_t>(number)];
+    }
+    return e.type->FindValueByNumber(number) != nullptr;
+  }
+  bool AllKnown(const Message& message) const;
+};
+
+bool KnownEnums::Plan::AllKnown(const Message& message) const {
+  for (const EnumField& e : enums) {
+    if (!e.field->is_repeated()) {
+      if (!Known(e, reflection->GetEnumValue(message, e.field))) return false;
+      continue;
+    }
+    const int count = reflection->FieldSize(message, e.field);
+    for (int i = 0; i < count; ++i) {
+      if (!Known(e, reflection->GetRepeatedEnumValue(message, e.field, i))) {
+        return false;
+      }
+    }
+  }
+  for (const OneofField& o : oneofs) {
+    const FieldDescriptor* set =
+        reflection->GetOneofFieldDescriptor(message, o.oneof);
+    if (set == nullptr) continue;
+    const Plan* member =
+        o.members[static_cast<std::size_t>(set->index_in_oneof())];
+    if (member != nullptr &&
+        !member->AllKnown(reflection->GetMessage(message, set))) {
+      return false;
+    }
+  }
+  for (const MessageField& m : messages) {
+    if (!m.field->is_repeated()) {
+      if (reflection->HasField(message, m.field) &&
+          !m.plan->AllKnown(reflection->GetMessage(message, m.field))) {
+        return false;
+      }
+      continue;
+    }
+    const int count = reflection->FieldSize(message, m.field);
+    for (int i = 0; i < count; ++i) {
+      if (!m.plan->AllKnown(
+              reflection->GetRepeatedMessage(message, m.field, i))) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+KnownEnums::KnownEnums(const google::protobuf::Descriptor* root) {
+  root_ = PlanFor(root);
+}
+
+const KnownEnums& KnownEnums::For(const google::protobuf::Descriptor* root) {
+  static absl::Mutex mu(absl::kConstInit);
+  static auto* const plans = new std::map<const google::protobuf::Descriptor*,
+                                          std::unique_ptr<const KnownEnums>>();
+  absl::MutexLock lock(&mu);
+  std::unique_ptr<const KnownEnums>& plan = (*plans)[root];
+  if (plan == nullptr) plan = std::make_unique<const KnownEnums>(root);
+  return *plan;
+}
+
+bool KnownEnums::AllKnown(const Message& message) const {
+  // A message not of the root's generated type (a dynamic one) is not
+  // planned for: say no, and CheckKnownEnums walks it.
+  if (message.GetReflection() != root_->reflection) return false;
+  return root_->AllKnown(message);
+}
+
+// A type met again while its plan is being built (a recursive message) is
+// kept as if it could hold enums.
+const KnownEnums::Plan* KnownEnums::PlanFor(
+    const google::protobuf::Descriptor* type) {
+  auto [it, inserted] = plans_.try_emplace(type);
+  if (!inserted) return it->second.get();
+  it->second = std::make_unique<Plan>();
+  Plan& plan = *it->second;
+  in_progress_.push_back(type);
+  plan.reflection = google::protobuf::MessageFactory::generated_factory()
+                        ->GetPrototype(type)
+                        ->GetReflection();
+  for (int i = 0; i < type->field_count(); ++i) {
+    const FieldDescriptor* field = type->field(i);
+    if (field->cpp_type() == FieldDescriptor::CPPTYPE_ENUM) {
+      plan.enums.push_back(
+          {field, KnownValues(field->enum_type()), field->enum_type()});
+      continue;
+    }
+    if (field->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    const google::protobuf::Descriptor* nested = field->message_type();
+    const bool in_progress = std::find(in_progress_.begin(), in_progress_.end(),
+                                       nested) != in_progress_.end();
+    const Plan* nested_plan = PlanFor(nested);
+    if (!in_progress && nested_plan->Empty()) continue;
+    const google::protobuf::OneofDescriptor* oneof =
+        field->real_containing_oneof();
+    if (oneof == nullptr) {
+      plan.messages.push_back({field, nested_plan});
+      continue;
+    }
+    auto member = std::find_if(
+        plan.oneofs.begin(), plan.oneofs.end(),
+        [oneof](const Plan::OneofField& o) { return o.oneof == oneof; });
+    if (member == plan.oneofs.end()) {
+      plan.oneofs.push_back(
+          {oneof, std::vector<const Plan*>(
+                      static_cast<std::size_t>(oneof->field_count()))});
+      member = plan.oneofs.end() - 1;
+    }
+    member->members[static_cast<std::size_t>(field->index_in_oneof())] =
+        nested_plan;
+  }
+  in_progress_.pop_back();
+  return &plan;
+}
+
+const std::vector<bool>* KnownEnums::KnownValues(
+    const google::protobuf::EnumDescriptor* type) {
+  // Enum numbers up to this are looked up in a table.
+  constexpr int kMaxIndexed = 1024;
+  auto [it, inserted] = known_.try_emplace(type);
+  if (inserted) {
+    for (int i = 0; i < type->value_count(); ++i) {
+      const int number = type->value(i)->number();
+      if (number < 0 || number > kMaxIndexed) continue;
+      if (it->second.size() <= static_cast<std::size_t>(number)) {
+        it->second.resize(static_cast<std::size_t>(number) + 1, false);
+      }
+      it->second[static_cast<std::size_t>(number)] = true;
+    }
+  }
+  return &it->second;
+}
+
 absl::Status CheckKnownEnums(const Message& message, absl::string_view prefix) {
+  if (KnownEnums::For(message.GetDescriptor()).AllKnown(message)) {
+    return absl::OkStatus();
+  }
   std::string problem;
   EnumPath path;
   if (!FindUnknownEnum(message, path, problem)) return absl::OkStatus();

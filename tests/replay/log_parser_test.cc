@@ -202,5 +202,44 @@ TEST(LogParserTest, EnumNumberTheSchemaLacksIsRefusedNamingTheField) {
   EXPECT_TRUE(CheckKnownEnums(log).ok());
 }
 
+// KnownEnums, the check CheckKnownEnums asks first, says no exactly where
+// the walk finds a number with no name: deep in a oneof (an event's firing),
+// in a repeated enum, below zero and beyond its table of numbers (0 to
+// 1024). Each case is one number set by hand in an otherwise clean log, and
+// the walk's message, the one users see, still names the field.
+TEST(LogParserTest, KnownEnumsAgreesWithTheWalkOnEveryUnknownNumber) {
+  const KnownEnums& plan = KnownEnums::For(gunbai::v1::BattleLog::descriptor());
+  gunbai::v1::BattleLog log;
+  log.mutable_header()->set_game_id("g");
+  auto* victory = log.mutable_header()->mutable_scenario()->mutable_victory();
+  victory->add_camp_sack_troop_types(gunbai::v1::TroopType_MIN);
+  log.add_events()->set_seq(1);
+  auto* firing = log.add_events()->mutable_firing();
+  firing->mutable_facts()->set_range(gunbai::v1::RangeBand_MIN);
+  EXPECT_TRUE(plan.AllKnown(log));
+  EXPECT_TRUE(CheckKnownEnums(log).ok());
+
+  firing->mutable_facts()->set_range(static_cast<gunbai::v1::RangeBand>(77));
+  EXPECT_FALSE(plan.AllKnown(log));
+  EXPECT_THAT(std::string(CheckKnownEnums(log).message()),
+              HasSubstr("events[1].firing.facts.range: 77 is not a value of "
+                        "gunbai.v1.RangeBand ("));
+  firing->mutable_facts()->set_range(gunbai::v1::RangeBand_MIN);
+
+  victory->add_camp_sack_troop_types(static_cast<gunbai::v1::TroopType>(-3));
+  EXPECT_FALSE(plan.AllKnown(log));
+  EXPECT_THAT(std::string(CheckKnownEnums(log).message()),
+              HasSubstr("header.scenario.victory.camp_sack_troop_types[1]: -3 "
+                        "is not a value of gunbai.v1.TroopType ("));
+  victory->set_camp_sack_troop_types(1,
+                                     static_cast<gunbai::v1::TroopType>(5000));
+  EXPECT_FALSE(plan.AllKnown(log));
+  EXPECT_THAT(std::string(CheckKnownEnums(log).message()),
+              HasSubstr("camp_sack_troop_types[1]: 5000 is not a value"));
+  victory->set_camp_sack_troop_types(1, gunbai::v1::TroopType_MAX);
+  EXPECT_TRUE(plan.AllKnown(log));
+  EXPECT_TRUE(CheckKnownEnums(log).ok());
+}
+
 }  // namespace
 }  // namespace gunbai::replay
