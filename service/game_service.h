@@ -118,8 +118,9 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   absl::StatusOr<LiveGame*> Authorized(grpc::ServerContext* context,
                                        const std::string& game_id,
                                        Caller* caller);
+  // Checks and stores `request`'s events, moving them out of it.
   absl::Status Append(LiveGame& game, const Caller& caller,
-                      const gunbai::v1::AppendEventsRequest& request,
+                      gunbai::v1::AppendEventsRequest& request,
                       gunbai::v1::AppendEventsResponse& response)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
   // Fills the game-level fields of a read: version, head, settings, dice,
