@@ -199,8 +199,9 @@ bool Replayer::UnitOnTable(int unit, absl::string_view what) {
 void Replayer::CheckDiceFaces(
     const google::protobuf::RepeatedField<uint32_t>& dice,
     absl::string_view what, absl::string_view subject) {
-  rules::CheckDieFaces(absl::MakeConstSpan(dice.data(), dice.size()),
-                       absl::StrCat("the ", what), subject, *this);
+  rules::CheckDieFaces(
+      absl::MakeConstSpan(dice.data(), dice.size()),
+      [what] { return absl::StrCat("the ", what); }, subject, *this);
 }
 
 bool Replayer::CheckSequence(const v1::Event& event) {

@@ -81,7 +81,8 @@ absl::string_view RangeBandName(RangeBand b) {
   return "?";
 }
 
-bool CheckDieFaces(absl::Span<const std::uint32_t> dice, absl::string_view what,
+bool CheckDieFaces(absl::Span<const std::uint32_t> dice,
+                   absl::FunctionRef<std::string()> what,
                    absl::string_view subject, FindingSink& sink) {
   bool ok = true;
   for (std::size_t i = 0; i < dice.size(); ++i) {
@@ -91,11 +92,17 @@ bool CheckDieFaces(absl::Span<const std::uint32_t> dice, absl::string_view what,
     f.rule_id = "log.die.range";
     f.subject = std::string(subject);
     f.message = absl::StrFormat("Die %d of %s reads %d; a die reads 1 to 6.",
-                                i + 1, what, dice[i]);
+                                i + 1, what(), dice[i]);
     sink.Report(std::move(f));
     ok = false;
   }
   return ok;
+}
+
+bool CheckDieFaces(absl::Span<const std::uint32_t> dice, absl::string_view what,
+                   absl::string_view subject, FindingSink& sink) {
+  return CheckDieFaces(
+      dice, [what] { return std::string(what); }, subject, sink);
 }
 
 }  // namespace gunbai::rules

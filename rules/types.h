@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
@@ -81,7 +82,11 @@ class FindingSink {
 
 // Reports a violation (log.die.range) for every die outside 1-6 in `dice`,
 // naming it "die N of <what>" and the unit or leader `subject`. Returns true
-// when every die reads 1 to 6.
+// when every die reads 1 to 6. `what` is called only when a die is out of
+// range, so that a replay builds no message for dice that are fine.
+bool CheckDieFaces(absl::Span<const std::uint32_t> dice,
+                   absl::FunctionRef<std::string()> what,
+                   absl::string_view subject, FindingSink& sink);
 bool CheckDieFaces(absl::Span<const std::uint32_t> dice, absl::string_view what,
                    absl::string_view subject, FindingSink& sink);
 

@@ -391,6 +391,12 @@ absl::Status SqliteGameStore::Configure(const Options& options) {
     }
   }
   GUNBAI_RETURN_IF_ERROR(Exec("PRAGMA synchronous=FULL"));
+  if (options.wal_autocheckpoint_pages > 0) {
+    // PRAGMA takes no parameters; the number is ours.
+    GUNBAI_RETURN_IF_ERROR(Exec(absl::StrCat("PRAGMA wal_autocheckpoint=",
+                                             options.wal_autocheckpoint_pages)
+                                    .c_str()));
+  }
   return Exec("PRAGMA foreign_keys=ON");
 }
 

@@ -63,6 +63,10 @@ class SqliteGameStore final : public GameStore {
     std::string vfs;
     // Whether concurrent appends share a commit (see above).
     bool group_commit = true;
+    // WAL pages after which a commit checkpoints the WAL into the database
+    // file (PRAGMA wal_autocheckpoint); 0 keeps SQLite's 1,000. Tests set 1
+    // so that every append's commit is followed by a checkpoint.
+    int wal_autocheckpoint_pages = 0;
   };
 
   // The most appends one group commit takes.

@@ -228,8 +228,9 @@ bool CheckDice(const Ruleset& rules, const BattleState& state, const Shot& shot,
                         rules.firing.dice_per_stand, shot.dice.size()));
     ok = false;
   }
-  if (!CheckDieFaces(shot.dice, absl::StrCat("the firing by ", label()),
-                     state.profiles[shot.firer].id, sink)) {
+  if (!CheckDieFaces(
+          shot.dice, [&] { return absl::StrCat("the firing by ", label()); },
+          state.profiles[shot.firer].id, sink)) {
     ok = false;
   }
   return ok;

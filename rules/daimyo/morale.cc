@@ -393,8 +393,10 @@ bool CheckMoraleTest(const Ruleset& /*rules*/, const BattleState& state,
                         label(), test.dice.size()));
     ok = false;
   }
-  if (!CheckDieFaces(test.dice, absl::StrCat("the morale test by ", label()),
-                     state.profiles[test.unit].id, sink)) {
+  if (!CheckDieFaces(
+          test.dice,
+          [&] { return absl::StrCat("the morale test by ", label()); },
+          state.profiles[test.unit].id, sink)) {
     ok = false;
   }
   return ok;

@@ -138,7 +138,8 @@ bool SkfEngine::CheckDice(const v1::MeleeSide& side, int unit) {
   const auto& dice = side.dice();
   const bool faces_ok = CheckDieFaces(
       absl::MakeConstSpan(dice.data(), dice.size()),
-      absl::StrCat("the melee roll of ", side.unit()), side.unit(), *this);
+      [&] { return absl::StrCat("the melee roll of ", side.unit()); },
+      side.unit(), *this);
   if (dice.size() == 1) return faces_ok;
   Violation("skf.melee.dice_count", side.unit(),
             absl::StrFormat("%s rolls %d dice in melee; each side rolls one "

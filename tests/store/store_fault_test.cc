@@ -54,13 +54,18 @@ struct FaultCase {
   Operation operation;
   Fault fault;
   bool group_commit;
+  // Every commit is followed by a WAL checkpoint (wal_autocheckpoint=1), so
+  // the loop over N also fails the checkpoint's writes into the database
+  // file and its syncs.
+  bool checkpoint_each_commit = false;
 };
 
 std::string CaseName(const ::testing::TestParamInfo<FaultCase>& info) {
   return absl::StrCat(
       info.param.operation == Operation::kWrite ? "Write" : "Sync",
       info.param.fault == Fault::kDiskFull ? "DiskFull" : "IoError",
-      info.param.group_commit ? "GroupCommit" : "OneCommitEach");
+      info.param.group_commit ? "GroupCommit" : "OneCommitEach",
+      info.param.checkpoint_each_commit ? "CheckpointEachCommit" : "");
 }
 
 std::string FreshDataDir(absl::string_view what) {
@@ -124,11 +129,18 @@ class Stream {
 };
 
 absl::StatusOr<std::unique_ptr<SqliteGameStore>> OpenOnFaultVfs(
-    const std::string& dir, bool group_commit) {
+    const std::string& dir, bool group_commit, bool checkpoint_each_commit) {
   SqliteGameStore::Options options;
   options.vfs = FaultVfs::kName;
   options.group_commit = group_commit;
+  if (checkpoint_each_commit) options.wal_autocheckpoint_pages = 1;
   return SqliteGameStore::Open(dir, options);
+}
+
+absl::StatusOr<std::unique_ptr<SqliteGameStore>> OpenOnFaultVfs(
+    const std::string& dir, const FaultCase& fault_case) {
+  return OpenOnFaultVfs(dir, fault_case.group_commit,
+                        fault_case.checkpoint_each_commit);
 }
 
 // Appends the next batch of `stream` and acknowledges it; fails the test
@@ -202,14 +214,17 @@ class StoreFaultTest : public ::testing::TestWithParam<FaultCase> {
 
 // One N of the append loop; returns whether the armed fault fired, false
 // once the append completes before reaching its N-th call.
-bool RunAppendFault(FaultVfs& vfs, const FaultCase& fault_case, int64_t n) {
+// `acknowledged_despite_fault` counts the Ns whose fault fired and whose
+// append still succeeded.
+bool RunAppendFault(FaultVfs& vfs, const FaultCase& fault_case, int64_t n,
+                    int& acknowledged_despite_fault) {
   SCOPED_TRACE(absl::StrCat("fault at call ", n));
   const std::string dir = FreshDataDir("append");
   Stream stream("anegawa");
   bool fired = false;
   {
     absl::StatusOr<std::unique_ptr<SqliteGameStore>> store =
-        OpenOnFaultVfs(dir, fault_case.group_commit);
+        OpenOnFaultVfs(dir, fault_case);
     EXPECT_TRUE(store.ok()) << store.status();
     if (!store.ok()) return false;
     EXPECT_TRUE((*store)->CreateGame(MakeGame(stream.game_id())).ok());
@@ -222,6 +237,7 @@ bool RunAppendFault(FaultVfs& vfs, const FaultCase& fault_case, int64_t n) {
         (*store)->Append(stream.game_id(), stream.version(), batch, "answer");
     fired = vfs.Fired();
     vfs.Disarm();
+    if (result.ok() && fired) ++acknowledged_despite_fault;
     if (result.ok()) {
       // (a) An append that returns OK is acknowledged: its commit reached
       // the disk. (A fault after the commit, in a checkpoint, is SQLite's
@@ -283,13 +299,29 @@ TEST_P(StoreFaultTest, AppendFailsCleanlyAtEveryCall) {
   int64_t n = 1;
   // Until the append completes without reaching its n-th call; the bound
   // only stops a runaway loop.
-  while (RunAppendFault(*vfs_, GetParam(), n) && n < 1000) ++n;
+  int acknowledged_despite_fault = 0;
+  while (RunAppendFault(*vfs_, GetParam(), n, acknowledged_despite_fault) &&
+         n < 1000) {
+    ++n;
+  }
   EXPECT_GT(n, 1) << "the fault never fired";
+  // A fault in the checkpoint that follows a commit comes after the commit
+  // is durable in the WAL: SQLite leaves the checkpoint for later and the
+  // append is acknowledged. So with a checkpoint after each commit some
+  // faulted appends succeed (those whose N falls in the checkpoint's calls);
+  // without one, every fault fails its append.
+  if (GetParam().checkpoint_each_commit) {
+    EXPECT_GT(acknowledged_despite_fault, 0);
+  } else {
+    EXPECT_EQ(acknowledged_despite_fault, 0);
+  }
   ::testing::Test::RecordProperty("fault_cases", static_cast<int>(n));
   std::printf(
-      "%s: %lld calls faulted, the append reached no call %lld\n",
+      "%s: %lld calls faulted (%d of them after the commit, acknowledged), "
+      "the append reached no call %lld\n",
       CaseName(::testing::TestParamInfo<FaultCase>(GetParam(), 0)).c_str(),
-      static_cast<long long>(n - 1), static_cast<long long>(n));
+      static_cast<long long>(n - 1), acknowledged_despite_fault,
+      static_cast<long long>(n));
 }
 
 // One N of the dice-attempt loop: attempts handed out never repeat, on the
@@ -302,7 +334,7 @@ bool RunDiceAttemptFault(FaultVfs& vfs, const FaultCase& fault_case,
   uint64_t last = 0;
   {
     absl::StatusOr<std::unique_ptr<SqliteGameStore>> store =
-        OpenOnFaultVfs(dir, fault_case.group_commit);
+        OpenOnFaultVfs(dir, fault_case);
     EXPECT_TRUE(store.ok()) << store.status();
     if (!store.ok()) return false;
     EXPECT_TRUE((*store)->CreateGame(MakeGame("anegawa")).ok());
@@ -357,7 +389,7 @@ TEST_P(StoreFaultTest, ConcurrentAppendsUnderAFaultKeepOnlyWhatWasAcked) {
     std::atomic<int> failures{0};
     {
       absl::StatusOr<std::unique_ptr<SqliteGameStore>> store =
-          OpenOnFaultVfs(dir, GetParam().group_commit);
+          OpenOnFaultVfs(dir, GetParam());
       ASSERT_TRUE(store.ok()) << store.status();
       for (const Stream& stream : streams) {
         ASSERT_TRUE((*store)->CreateGame(MakeGame(stream.game_id())).ok());
@@ -401,6 +433,51 @@ TEST_P(StoreFaultTest, ConcurrentAppendsUnderAFaultKeepOnlyWhatWasAcked) {
     std::filesystem::remove_all(dir);
   }
 }
+
+// The checkpoint cases reach the checkpoint's calls: with a checkpoint after
+// each commit, an append writes the database file as well as the WAL, so it
+// makes more writes and more syncs than the same append without one (the
+// WAL frames of its commit, then the same pages copied into the database
+// file and both files synced). Without this the checkpoint instantiation
+// below could fault only what the others already do.
+TEST(StoreCheckpointTest, CheckpointEachCommitAddsWritesAndSyncs) {
+  FaultVfs& vfs = FaultVfs::Install();
+  int64_t calls[2][2] = {};  // [checkpoint][operation]
+  for (int checkpoint = 0; checkpoint < 2; ++checkpoint) {
+    const std::string dir = FreshDataDir("checkpoint_calls");
+    auto store = OpenOnFaultVfs(dir, /*group_commit=*/true, checkpoint == 1);
+    ASSERT_TRUE(store.ok()) << store.status();
+    Stream stream("sekigahara");
+    ASSERT_TRUE((*store)->CreateGame(MakeGame(stream.game_id())).ok());
+    AppendOk(**store, stream, 3, "a");
+    // Arming only resets the counters: no call is ever the billionth.
+    vfs.Arm(Operation::kWrite, int64_t{1} << 40, Fault::kIoError);
+    AppendOk(**store, stream, 4, "a");
+    calls[checkpoint][0] = vfs.Calls(Operation::kWrite);
+    vfs.Arm(Operation::kSync, int64_t{1} << 40, Fault::kIoError);
+    AppendOk(**store, stream, 4, "b");
+    calls[checkpoint][1] = vfs.Calls(Operation::kSync);
+    vfs.Disarm();
+    store->reset();
+    std::filesystem::remove_all(dir);
+  }
+  EXPECT_GT(calls[1][0], calls[0][0]) << "writes of one append";
+  EXPECT_GT(calls[1][1], calls[0][1]) << "syncs of one append";
+  std::printf(
+      "one append: %lld writes and %lld syncs, with a checkpoint "
+      "after its commit %lld and %lld\n",
+      static_cast<long long>(calls[0][0]), static_cast<long long>(calls[0][1]),
+      static_cast<long long>(calls[1][0]), static_cast<long long>(calls[1][1]));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Checkpoints, StoreFaultTest,
+    ::testing::Values(
+        FaultCase{Operation::kWrite, Fault::kDiskFull, true, true},
+        FaultCase{Operation::kWrite, Fault::kIoError, true, true},
+        FaultCase{Operation::kSync, Fault::kDiskFull, true, true},
+        FaultCase{Operation::kSync, Fault::kIoError, false, true}),
+    CaseName);
 
 INSTANTIATE_TEST_SUITE_P(
     Faults, StoreFaultTest,

@@ -1,0 +1,167 @@
+// Issue 11, "Stream the log": the streamed audit of a binary log
+// (replay::AuditBinaryLogStream, what `gunbai audit FILE.pb` does) makes no
+// heap allocation per event. The README says each event is parsed on one
+// reused arena block and replayed, so that memory stays flat however long the
+// log is; this test counts every operator new of the process while the audit
+// runs, for two logs of one army whose lengths differ tenfold, and holds the
+// allocations that the longer log adds per event it adds to a small bound.
+//
+// Its own executable: it replaces the global operator new and delete, which
+// would count the allocations of every other test in a shared binary.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "gtest/gtest.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "replay/generator/game_generator.h"
+#include "replay/log_parser.h"
+#include "replay/log_stream.h"
+#include "replay/ruleset_loader.h"
+
+namespace {
+
+std::atomic<bool> counting{false};
+std::atomic<std::int64_t> allocations{0};
+
+void* Allocate(std::size_t size) {
+  if (counting.load(std::memory_order_relaxed)) {
+    allocations.fetch_add(1, std::memory_order_relaxed);
+  }
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+void* AllocateAligned(std::size_t size, std::align_val_t align) {
+  if (counting.load(std::memory_order_relaxed)) {
+    allocations.fetch_add(1, std::memory_order_relaxed);
+  }
+  const std::size_t a = static_cast<std::size_t>(align);
+  void* p = std::aligned_alloc(a, ((size == 0 ? 1 : size) + a - 1) / a * a);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) { return Allocate(size); }
+void* operator new[](std::size_t size) { return Allocate(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return Allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return Allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new(std::size_t size, std::align_val_t align) {
+  return AllocateAligned(size, align);
+}
+void* operator new[](std::size_t size, std::align_val_t align) {
+  return AllocateAligned(size, align);
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+
+namespace gunbai::testing {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+struct Counted {
+  std::int64_t allocations = 0;
+  int events = 0;
+  int findings = 0;
+};
+
+// Streams the generated game of `events` events (64 KiB blocks, as the CLI
+// reads a file) and counts the allocations the audit makes.
+Counted CountStreamedAudit(int events, int units_per_clan) {
+  generate::GeneratorOptions options;
+  options.seed = 11;
+  options.target_events = events;
+  options.units_per_clan = units_per_clan;
+  const v1::BattleLog log = generate::GenerateLog(options);
+  const std::string bytes = log.SerializeAsString();
+  auto catalog = replay::RulesetCatalog::Builtin();
+  EXPECT_TRUE(catalog.ok()) << catalog.status();
+  auto ruleset = catalog->ForLog(log.header());
+  EXPECT_TRUE(ruleset.ok()) << ruleset.status();
+  const replay::LoadedRuleset loaded = **ruleset;
+  const replay::OpenLogStream open = [&bytes] {
+    return std::make_unique<google::protobuf::io::ArrayInputStream>(
+        bytes.data(), static_cast<int>(bytes.size()), 64 << 10);
+  };
+  const replay::RulesetForHead ruleset_for =
+      [&loaded](const v1::BattleLog&) -> absl::StatusOr<replay::LoadedRuleset> {
+    return loaded;
+  };
+  allocations = 0;
+  counting = true;
+  absl::StatusOr<v1::AuditReport> report = replay::AuditBinaryLogStream(
+      open, ruleset_for, replay::AuditOptions{}, replay::kMaxLogBytes);
+  counting = false;
+  EXPECT_TRUE(report.ok()) << report.status();
+  Counted counted;
+  counted.allocations = allocations.load();
+  counted.events = log.events_size();
+  counted.findings = report.ok() ? report->findings_size() : -1;
+  return counted;
+}
+
+void ExpectFlatAllocations(int units_per_clan) {
+  SCOPED_TRACE(units_per_clan);
+  const Counted short_game = CountStreamedAudit(2'000, units_per_clan);
+  const Counted long_game = CountStreamedAudit(20'000, units_per_clan);
+  // Clean generated games: a finding would be a message built per event.
+  EXPECT_EQ(short_game.findings, 0);
+  EXPECT_EQ(long_game.findings, 0);
+  ASSERT_GT(long_game.events, short_game.events);
+  const double per_event =
+      static_cast<double>(long_game.allocations - short_game.allocations) /
+      (long_game.events - short_game.events);
+  std::printf(
+      "%d units a clan: %lld allocations for %d events, %lld for %d: "
+      "%.4f an added event\n",
+      units_per_clan, static_cast<long long>(short_game.allocations),
+      short_game.events, static_cast<long long>(long_game.allocations),
+      long_game.events, per_event);
+  // One allocation in a hundred events at most: what is left are the rare
+  // events that grow a container for good (a first melee of two units, a
+  // new turn's first list), never the loop over events itself.
+  EXPECT_LT(per_event, 0.01);
+}
+
+TEST(StreamAllocTest, NoAllocationPerEventWithTwelveUnitsAClan) {
+  ExpectFlatAllocations(12);
+}
+
+TEST(StreamAllocTest, NoAllocationPerEventWithFortyUnitsAClan) {
+  ExpectFlatAllocations(40);
+}
+
+}  // namespace
+}  // namespace gunbai::testing
