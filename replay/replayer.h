@@ -56,6 +56,9 @@ class Replayer : public rules::Engine, private rules::FindingSink {
     kPursue,
     kMayFollowUp,  // Follow up or halt, at its choice.
     kMayPursue,
+    // Beat several enemies in one multi-unit melee: follow up one that was
+    // pushed back, pursue one that routs, or halt, at its choice.
+    kMayFollowUpOrPursue,
     kHold,  // Must halt.
     kRetire,
     kRetreat,
@@ -153,6 +156,10 @@ class Replayer : public rules::Engine, private rules::FindingSink {
     int loser = -1;
     bool loser_routs = false;
     bool loser_flank_or_rear = false;
+    // An enemy fights the flank or rear of side a, of side b (whatever the
+    // outcome): a unit routed from a melee while so contacted is destroyed.
+    bool a_flanked = false;
+    bool b_flanked = false;
     bool winner_defends_obstacle = false;
     int rounds = 0;
   };
@@ -179,7 +186,7 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   // takes its worst outcome over its pairings.
   void SettleMelee();
   void SettleLoser(const PairingResult& r, bool routs, int losses,
-                   bool lost_to_flank);
+                   bool lost_to_flank, bool flanked);
   void SettleWinner(const PairingResult& r, bool won_everywhere,
                     bool drew_elsewhere, int winners_of_loser);
   void LeaveMelee(int unit);
@@ -261,6 +268,9 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   std::string pending_melee_id_;
   // Stands each unit has fought with in the pending multi-unit melee.
   absl::flat_hash_map<int, int> stands_in_pending_melee_;
+  // Each unit's stands when the pending multi-unit melee began: its
+  // pairings are fought at once, so a stand lost in one still fought.
+  absl::flat_hash_map<int, int> stands_at_melee_start_;
   // ResolveUnitList's marks: list_mark_[u] == list_generation_ when unit u
   // is already in the list being resolved.
   std::vector<std::uint32_t> list_mark_;

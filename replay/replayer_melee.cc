@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "replay/proto_mapping.h"
@@ -40,6 +41,8 @@ absl::string_view OwedMoveName(OwedMove m) {
       return "a follow-up or a halt (its choice)";
     case OwedMove::kMayPursue:
       return "a pursuit or a halt (its choice)";
+    case OwedMove::kMayFollowUpOrPursue:
+      return "a follow-up, a pursuit or a halt (its choice)";
     case OwedMove::kHold:
       return "to halt";
     case OwedMove::kRetire:
@@ -50,6 +53,28 @@ absl::string_view OwedMoveName(OwedMove m) {
       return "a retreat move";
   }
   return "?";
+}
+
+// A unit that beat several enemies in one multi-unit melee cannot keep
+// contact with them all (the seed excuses a follow-up a multi-unit melee
+// makes impossible): it may follow up or pursue one of them, as that one's
+// result owes (a pursuit for a router), or halt. `first` and `next` are the
+// moves owed for two of them.
+OwedMove MoveAfterSeveralWins(OwedMove first, OwedMove next) {
+  const auto follows = [](OwedMove m) {
+    return m == OwedMove::kFollowUp || m == OwedMove::kMayFollowUp ||
+           m == OwedMove::kMayFollowUpOrPursue;
+  };
+  const auto pursues = [](OwedMove m) {
+    return m == OwedMove::kPursue || m == OwedMove::kMayPursue ||
+           m == OwedMove::kMayFollowUpOrPursue;
+  };
+  const bool follow = follows(first) || follows(next);
+  const bool pursue = pursues(first) || pursues(next);
+  if (follow && pursue) return OwedMove::kMayFollowUpOrPursue;
+  if (follow) return OwedMove::kMayFollowUp;
+  if (pursue) return OwedMove::kMayPursue;
+  return OwedMove::kHold;
 }
 
 bool Compulsory(OwedMove m) {
@@ -84,6 +109,8 @@ rules::daimyo::MeleePairing Replayer::PairingFromProto(
     in.facts.defending_linear_obstacle = side.defending_linear_obstacle();
     if (side.has_following_up()) in.facts.following_up = side.following_up();
     if (side.has_pursuing()) in.facts.pursuing = side.pursuing();
+    const auto start = stands_at_melee_start_.find(units[i]);
+    if (start != stands_at_melee_start_.end()) in.stands = start->second;
   }
   pairing.round = rules::daimyo::NextRound(state_, a, b);
   return pairing;
@@ -113,7 +140,15 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
                               UnitLabel(state_, a)));
     return;
   }
+  if (round.melee_id().empty() || round.melee_id() != pending_melee_id_) {
+    stands_at_melee_start_.clear();
+  }
   const rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
+  if (!round.melee_id().empty()) {
+    for (int unit : {a, b}) {
+      stands_at_melee_start_.emplace(unit, state_.units[unit].stands);
+    }
+  }
   DisorderPursuersMeetingFreshEnemy(pairing);
   if (round.round() != 0 && round.round() != uint32_t(pairing.round)) {
     Violation("daimyo.melee.round_number", round.sides(0).unit(),
@@ -289,7 +324,7 @@ void Replayer::CheckStandsSplit(const v1::MeleeRound& round,
   for (const rules::daimyo::MeleeSideInput& side : pairing.sides) {
     int& used = stands_in_pending_melee_[side.unit];
     used += side.stands_fighting;
-    const int stands = state_.units[side.unit].stands;
+    const int stands = side.stands.value_or(state_.units[side.unit].stands);
     if (used > stands) {
       Violation("daimyo.melee.stand_fights_twice",
                 state_.profiles[side.unit].id,
@@ -309,6 +344,8 @@ void Replayer::RecordPairing(const v1::MeleeRound& round,
   r.a = pairing.sides[0].unit;
   r.b = pairing.sides[1].unit;
   r.rounds = rounds;
+  r.a_flanked = pairing.sides[0].facts.enemy_fighting_to_flank_or_rear;
+  r.b_flanked = pairing.sides[1].facts.enemy_fighting_to_flank_or_rear;
   if (outcome.winner >= 0) {
     const int w = outcome.winner;
     r.winner = pairing.sides[w].unit;
@@ -329,12 +366,16 @@ void Replayer::SettleMelee() {
   absl::flat_hash_map<int, Standing> worst;
   absl::flat_hash_map<int, int> losses;
   absl::flat_hash_map<int, bool> lost_to_flank;
+  absl::flat_hash_map<int, bool> flanked;  // In any pairing of the melee.
   absl::flat_hash_map<int, int> winners_of;
+  absl::flat_hash_set<int> settled_winners;
   auto note = [&worst](int unit, Standing s) {
     auto [it, inserted] = worst.emplace(unit, s);
     if (!inserted) it->second = std::max(it->second, s);
   };
   for (const PairingResult& r : pending_pairings_) {
+    if (r.a_flanked) flanked[r.a] = true;
+    if (r.b_flanked) flanked[r.b] = true;
     if (r.winner < 0) {
       note(r.a, Standing::kDrew);
       note(r.b, Standing::kDrew);
@@ -349,25 +390,34 @@ void Replayer::SettleMelee() {
   for (const PairingResult& r : pending_pairings_) {
     if (r.winner < 0) continue;
     SettleLoser(r, worst[r.loser] == Standing::kRouted, losses[r.loser],
-                lost_to_flank[r.loser]);
+                lost_to_flank[r.loser], flanked[r.loser]);
   }
   for (const PairingResult& r : pending_pairings_) {
     if (r.winner < 0) continue;
+    const bool beat_another = !settled_winners.insert(r.winner).second;
+    const OwedMove before = owed_moves_[r.winner];
     SettleWinner(r, worst[r.winner] == Standing::kWon,
                  worst[r.winner] == Standing::kDrew, winners_of[r.loser]);
+    if (beat_another && worst[r.winner] == Standing::kWon) {
+      owed_moves_[r.winner] =
+          MoveAfterSeveralWins(before, owed_moves_[r.winner]);
+    }
   }
   pending_pairings_.clear();
   pending_melee_id_.clear();
   stands_in_pending_melee_.clear();
+  stands_at_melee_start_.clear();
 }
 
 void Replayer::SettleLoser(const PairingResult& r, bool routs, int losses,
-                           bool lost_to_flank) {
+                           bool lost_to_flank, bool flanked) {
   const int u = r.loser;
   owed_moves_[u] = routs ? OwedMove::kRout : OwedMove::kPushBack;
   owed_move_rounds_[u] = r.rounds;
   rules::UnitStatus& s = state_.units[u];
-  if (routs && lost_to_flank) {
+  // Routed while any enemy of the melee fights its flank or rear (in a
+  // multi-unit melee, also one it drew with or beat).
+  if (routs && flanked) {
     s.removal_owed = "routed from melee while contacted in flank or rear";
   } else if (losses >= 2 && lost_to_flank) {
     s.removal_owed = "pushed back from two directions at once";
@@ -437,7 +487,8 @@ bool Replayer::TakeOwedMove(int unit, const v1::ResultMove& move,
         if (static_cast<int>(o) != unit &&
             owed_move_opponent_[o] == owed_move_opponent_[unit] &&
             (owed_moves_[o] == OwedMove::kMayFollowUp ||
-             owed_moves_[o] == OwedMove::kMayPursue)) {
+             owed_moves_[o] == OwedMove::kMayPursue ||
+             owed_moves_[o] == OwedMove::kMayFollowUpOrPursue)) {
           owed_moves_[o] = OwedMove::kHold;
         }
       }
@@ -478,19 +529,23 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
       ApplyRout(unit, move);
       break;
     case v1::RESULT_MOVE_KIND_FOLLOW_UP:
-      TakeOwedMove(unit, move, {OwedMove::kFollowUp, OwedMove::kMayFollowUp});
+      TakeOwedMove(unit, move,
+                   {OwedMove::kFollowUp, OwedMove::kMayFollowUp,
+                    OwedMove::kMayFollowUpOrPursue});
       s.followed_up_on_turn = state_.turn;
       break;
     case v1::RESULT_MOVE_KIND_PURSUIT:
       if (!(s.frenzied && s.pursued_on_turn > 0)) {
-        TakeOwedMove(unit, move, {OwedMove::kPursue, OwedMove::kMayPursue});
+        TakeOwedMove(unit, move,
+                     {OwedMove::kPursue, OwedMove::kMayPursue,
+                      OwedMove::kMayFollowUpOrPursue});
       }
       ApplyPursuit(unit, move);
       break;
     case v1::RESULT_MOVE_KIND_HOLD:
-      TakeOwedMove(
-          unit, move,
-          {OwedMove::kHold, OwedMove::kMayFollowUp, OwedMove::kMayPursue});
+      TakeOwedMove(unit, move,
+                   {OwedMove::kHold, OwedMove::kMayFollowUp,
+                    OwedMove::kMayPursue, OwedMove::kMayFollowUpOrPursue});
       if (owed_move_opponent_[unit] >= 0) LeaveMelee(unit);
       break;
     case v1::RESULT_MOVE_KIND_RETIRE:

@@ -426,7 +426,13 @@ bool Replayer::CheckHalted(int unit, absl::string_view what) {
 
 void Replayer::CheckCounterCharge(int unit, int target) {
   const std::string& id = state_.profiles[unit].id;
-  if (may_counter_charge_[unit] != target) {
+  // Any unit charging it this turn: with several chargers, each charge owes
+  // its own test, and the unit that passed may counter the one it chooses
+  // (not only the charger first in the order of battle).
+  const bool allowed =
+      may_counter_charge_[unit] == target ||
+      (may_counter_charge_[unit] >= 0 && state_.IsChargedBy(unit, target));
+  if (!allowed) {
     Violation(
         "daimyo.morale.counter_charge_not_allowed", id,
         absl::StrFormat("%s counter-charges %s, but a counter-charge "

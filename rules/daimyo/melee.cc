@@ -84,9 +84,12 @@ bool CheckDice(const Ruleset& rules, const BattleState& state,
                            rules.melee.dice_per_stand, in.dice.size()));
     ok = false;
   }
-  if (!CheckDieFaces(in.dice,
-                     absl::StrCat(UnitLabel(state, in.unit), "'s melee roll"),
-                     id, sink)) {
+  if (!CheckDieFaces(
+          in.dice,
+          [&] {
+            return absl::StrCat(UnitLabel(state, in.unit), "'s melee roll");
+          },
+          id, sink)) {
     ok = false;
   }
   return ok;
@@ -166,20 +169,21 @@ int MaxFightingStands(const Ruleset& rules, const BattleState& state,
                       const MeleePairing& pairing, int side) {
   const MeleeSideInput& in = pairing.sides[side];
   const UnitStatus& status = state.units[in.unit];
+  const int stands = in.stands.value_or(status.stands);
   const int enemy = pairing.sides[1 - side].unit;
-  int front = std::min({in.facts.front_stands_in_contact,
-                        status.stands_per_rank, status.stands});
+  int front = std::min(
+      {in.facts.front_stands_in_contact, status.stands_per_rank, stands});
   if (state.profiles[enemy].troop_type == TroopType::kHeadquarters) {
     front = std::min(front, rules.melee.front_stands_vs_headquarters);
   }
   const int ranks = RanksFighting(rules, state, pairing, side);
-  const int behind = std::max(0, status.stands - status.stands_per_rank);
+  const int behind = std::max(0, stands - status.stands_per_rank);
   const int rear = std::min(front * std::max(0, ranks - 1), behind);
   const int overlaps = pairing.round >= rules.melee.overlaps_from_round
                            ? std::min(in.facts.overlap_stands,
                                       2 * rules.melee.overlaps_per_flank)
                            : 0;
-  int max = std::min(front + rear + overlaps, status.stands);
+  int max = std::min(front + rear + overlaps, stands);
   if (InBuilding(state, in.unit, in.facts.in_building) ||
       InBuilding(state, enemy, in.facts.enemy_in_building)) {
     max = std::min(max, rules.melee.max_stands_building_side);

@@ -35,6 +35,10 @@ struct MeleeSideInput {
   int stands_fighting = 0;
   absl::Span<const std::uint32_t> dice;  // Borrowed from the caller.
   MeleeSideFacts facts;
+  // The stands the side fights from when not the unit's stands now: in a
+  // later pairing of a multi-unit melee, its stands when the melee began
+  // (the pairings are fought at once).
+  std::optional<int> stands;
 };
 
 // One round of one pairing. Side 0 is the active clan's unit.
