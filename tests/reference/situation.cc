@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,8 @@ struct Weights {
   double near_lists = 0.3;
   double forced_dice = 0.2;  // morale dice forced to 2, 11 or 12
   double challenge = 0.3;    // a challenge before a round, when possible
+  double multi = 0.0;        // a melee made multi-unit (last activation only)
+  double counter_charge = 0.0;  // a passed being-charged test counters
 };
 
 Weights WeightsFor(const std::string& kind) {
@@ -81,7 +84,24 @@ Weights WeightsFor(const std::string& kind) {
     w.melee_on_charge = 0.9;
     w.contact_melee = 0.5;
     w.challenge = 0.5;
+    w.multi = 0.3;
+    w.counter_charge = 0.5;
+  } else if (kind == "multi") {
+    // Multi-unit melees and counter-charges: many charges on Ashigaru and
+    // Peasants (the units that test when charged by foot), fought at once.
+    w.min_turns = 1;
+    w.max_turns = 2;
+    w.missile_unit = 0.3;
+    w.charge = 0.9;
+    w.fire = 0.3;
+    w.move = 0.1;
+    w.melee_on_charge = 0.9;
+    w.contact_melee = 0.7;
+    w.challenge = 0.3;
+    w.multi = 0.9;
+    w.counter_charge = 0.7;
   }
+  if (kind == "morale") w.counter_charge = 0.5;
   return w;
 }
 
@@ -122,6 +142,7 @@ struct Unit {
   bool rally_tested = false, own_leader_killed = false;
   bool routed_this_turn = false;  // Mo: a rout "may not fire", this turn
   std::string charge_target;      // a charge declared this turn, still on
+  bool counter_charging = false;  // the charge is a counter-charge
   bool charge_fell_short = false;
   // R reading 24: the charge made its contact and that melee has fought a
   // round; its bonus is spent. The enemy it made contact with (not fell
@@ -140,6 +161,21 @@ struct Contact {
   std::string followed_up_by;  // the follower's id, fighting next turn
   int follow_up_turn = 0;
   bool new_this_turn = true;
+};
+
+// One pairing's round of melee as the model plays it.
+struct PairingPlay {
+  Contact* contact = nullptr;
+  Unit* us[2] = {nullptr, nullptr};  // the first is the active clan's
+  MeleeSideInput in[2];
+  pb::MeleeRound msg;  // written to the log by WriteRound
+  pb::MeleeSide* side[2] = {nullptr, nullptr};
+  std::vector<int> dice[2];
+  std::vector<Term> terms[2];
+  int most[2] = {0, 0}, hits[2] = {0, 0}, carried_before[2] = {0, 0};
+  StandLoss loss[2];
+  MeleeVerdict verdict;
+  int round = 0;
 };
 
 class Game {
@@ -173,12 +209,25 @@ class Game {
   void DeclareCharge(Unit& charger, Unit& target, bool forced);
   void Fire(Unit& firer, Unit& target);
   void FightContact(Contact& c);
+  void SetUpPairing(Contact& c, Unit* first, Unit* second, PairingPlay* p);
+  void RollPairing(PairingPlay* p);
+  void SpendBonuses(const PairingPlay& p);
+  void WriteRound(PairingPlay* p, std::map<std::string, int>* left);
+  int PushBack(Unit& loser);
+  bool WinnerMove(Unit& winner, Unit& loser, bool pursue, bool may_halt,
+                  int rounds, bool may_keep_contact = true);
+  void MultiMelee(Unit& a, Unit& b, Unit& e);
+  void FitSharedStands(std::vector<PairingPlay>* plays, const Unit& e);
+  void SettleMultiMelee(const std::vector<PairingPlay*>& fought);
+  bool TryMultiMelee(Unit& a, Unit* e);
+  void MaybeCounterCharge(Unit& target, Unit& charger,
+                          const MoraleOutcome& test);
   void MaybeChallenge(Unit& a, Unit& b);
   Leader* DuellingLeaderOf(const Unit& u);
   void StartMelee(Unit& a, Unit& b);
   // Consequences.
   void LoseStands(Unit& u, int lost, const std::string& clan_of_event);
-  void MoraleTestFor(Unit& u, int reason, pb::MoraleTest* t);
+  MoraleOutcome MoraleTestFor(Unit& u, int reason, pb::MoraleTest* t);
   void ApplyMoraleResult(Unit& u, int reason, const MoraleOutcome& out);
   void RoutMove(Unit& u);
   void ResultMove(Unit& u, pb::ResultMoveKind kind);
@@ -216,6 +265,8 @@ class Game {
   std::string active_;
   std::string initiative_;  // The clan holding the initiative this turn.
   bool end_of_turn_ = false;
+  int turns_ = 0;      // turns in this situation
+  int melee_ids_ = 0;  // multi-unit melees so far
 };
 
 // ---- Proto mapping (the log is the only place our types meet the schema).
@@ -465,8 +516,8 @@ std::pair<int, int> Game::MoraleDice() {
 // ---- Turn sequence ----
 Situation Game::Play() {
   MakeArmies();
-  const int turns = rng_.In(w_.min_turns, w_.max_turns);
-  for (int t = 1; t <= turns; ++t) PlayTurn();
+  turns_ = rng_.In(w_.min_turns, w_.max_turns);
+  for (int t = 1; t <= turns_; ++t) PlayTurn();
   return s_;
 }
 
@@ -480,6 +531,7 @@ void Game::PlayTurn() {
     u.charge_target.clear();
     u.charge_fell_short = false;
     u.charge_spent = false;
+    u.counter_charging = false;
     u.charged_contact_with.clear();
     u.chargers.clear();
     u.owed.clear();
@@ -566,7 +618,11 @@ void Game::Activation(const std::string& clan) {
   // Melee phase: new charges in contact, contacts carried over, and
   // (turn 1) a melee declared in contact.
   for (Unit* u : UnitsOf(clan)) {
-    if (u->removed || u->charge_target.empty()) continue;
+    // A counter-charge is fought with the charge it meets, in the
+    // charger's activation; a charge fights once.
+    if (u->removed || u->charge_target.empty() || u->charge_spent ||
+        u->counter_charging)
+      continue;
     Unit* t = FindUnit(u->charge_target);
     if (!t || t->removed || t->remove_at_turn_end || t->routing ||
         t->retreated || t->retired || InMelee(*t) || InMelee(*u) || u->routing)
@@ -574,7 +630,7 @@ void Game::Activation(const std::string& clan) {
     // P6: a charge declared short that ends in contact anyway gets no
     // charge bonus.
     if (!u->charge_fell_short || rng_.Chance(0.1 * w_.melee_on_charge))
-      StartMelee(*u, *t);
+      if (!TryMultiMelee(*u, t)) StartMelee(*u, *t);
   }
   if (rng_.Chance(turn_ == 1 ? w_.contact_melee : w_.contact_melee / 2)) {
     std::vector<Unit*> mine, pursuers;
@@ -590,7 +646,10 @@ void Game::Activation(const std::string& clan) {
         if (!e->routing && !InMelee(*e) && !e->fired && e->chargers.empty() &&
             e->charge_target.empty())
           theirs.push_back(e);
-      if (!theirs.empty()) StartMelee(a, *rng_.Pick(theirs));
+      if (!theirs.empty()) {
+        Unit* e = rng_.Pick(theirs);
+        if (!TryMultiMelee(a, e)) StartMelee(a, *e);
+      }
     }
   }
   for (std::size_t i = 0; i < contacts_.size(); ++i) {
@@ -654,7 +713,9 @@ void Game::DeclareCharge(Unit& charger, Unit& target, bool forced) {
   if (target.routing) {
     if (!fell_short) target.remove_at_turn_end = true;
   } else if (reason && !target.frenzied) {
-    MoraleTestFor(target, reason, Ev(target.clan)->mutable_morale_test());
+    const MoraleOutcome out =
+        MoraleTestFor(target, reason, Ev(target.clan)->mutable_morale_test());
+    if (!fell_short) MaybeCounterCharge(target, charger, out);
   }
   // Mo reason 4: Ashigaru missile troops or Peasants initiating a charge,
   // also taken when the charge is declared.
@@ -663,6 +724,68 @@ void Game::DeclareCharge(Unit& charger, Unit& target, bool forced) {
                              charger.missile != Missile::kNone) ||
                             charger.troop == Troop::kPeasant);
   if (owes4) MoraleTestFor(charger, 4, Ev(charger.clan)->mutable_morale_test());
+}
+
+// Mo: a being-charged test passed gives "stand or retire; counter-charge":
+// the unit may counter-charge its charger if of a type allowed to (foot
+// never counter-charge cavalry), right after its test, in the charger's
+// activation. Not a charge it initiates: no reason-4 test. Not modelled:
+// a counter-charge that owes the charger a being-charged test (Ashigaru or
+// Peasant chargers, foot charged by cavalry), one from a building, one by
+// a unit halted, in melee, charging or that fired.
+void Game::MaybeCounterCharge(Unit& target, Unit& charger,
+                              const MoraleOutcome& test) {
+  if (test.result != MoraleResult::kStandOrRetire ||
+      !rng_.Chance(w_.counter_charge))
+    return;
+  if (target.mobility == Mobility::kFoot &&
+      charger.mobility == Mobility::kMounted)
+    return;  // Mo: "foot may not counter-charge cavalry"
+  if (target.removed || target.remove_at_turn_end || target.routing ||
+      Halted(target) || InMelee(target) || !target.charge_target.empty() ||
+      target.fired || target.retired || target.retreated ||
+      target.formation == Formation::kBuilding || InMelee(charger))
+    return;
+  const bool charger_owes_test =
+      !charger.frenzied &&
+      (charger.troop == Troop::kAshigaru || charger.troop == Troop::kPeasant ||
+       (charger.mobility == Mobility::kFoot &&
+        target.mobility == Mobility::kMounted &&
+        charger.quality != Quality::kElite));
+  if (charger_owes_test) return;
+  pb::ChargeDeclaration* c = Ev(target.clan)->mutable_charge();
+  c->set_unit(target.id);
+  c->set_target(charger.id);
+  c->set_counter_charge(true);
+  target.charge_target = charger.id;
+  target.charge_fell_short = false;
+  target.charge_spent = false;
+  target.counter_charging = true;
+  target.moved = true;
+  charger.chargers.push_back(target.id);
+  Note("counter-charge " + target.id + " -> " + charger.id +
+       " (both count as charging in the melee they meet in)");
+}
+
+// Makes the melee of `a` (the active clan's) and `e` a multi-unit melee
+// with a second unit of the active clan, sometimes (last activation only).
+bool Game::TryMultiMelee(Unit& a, Unit* e) {
+  // Not modelled: a shared unit that pursued last turn (whether its
+  // pursuing +2 and reading 19's disorder, judged pairing by pairing, may
+  // depend on the order the pairings are logged in).
+  if (turn_ != turns_ || active_ == initiative_ || e == nullptr ||
+      e->stands < 4 || e->pursuit_bonus_from_turn == turn_ ||
+      !rng_.Chance(w_.multi))
+    return false;
+  std::vector<Unit*> partners;
+  for (Unit* u : UnitsOf(active_))
+    if (u != &a && !u->routing && !InMelee(*u) && u->charge_target.empty() &&
+        !u->fired && u->chargers.empty() && !u->retired && !u->retreated &&
+        !u->rally_tested)
+      partners.push_back(u);
+  if (partners.empty()) return false;
+  MultiMelee(a, *rng_.Pick(partners), *e);
+  return true;
 }
 
 void Game::EndCharge(Unit& charger) {
@@ -820,7 +943,7 @@ void Game::LoseStands(Unit& u, int lost, const std::string& clan_of_event) {
 }
 
 // ---- Morale ----
-void Game::MoraleTestFor(Unit& u, int reason, pb::MoraleTest* t) {
+MoraleOutcome Game::MoraleTestFor(Unit& u, int reason, pb::MoraleTest* t) {
   t->set_unit(u.id);
   t->set_reason(reason);
   auto [d1, d2] = MoraleDice();
@@ -900,6 +1023,7 @@ void Game::MoraleTestFor(Unit& u, int reason, pb::MoraleTest* t) {
        "; " + std::to_string(d1) + "+" + std::to_string(d2) + " = " +
        std::to_string(out.total) + " -> " + MoraleResultName(out.result));
   ApplyMoraleResult(u, reason, out);
+  return out;
 }
 
 void Game::ApplyMoraleResult(Unit& u, int reason, const MoraleOutcome& out) {
@@ -1128,26 +1252,22 @@ void Game::MaybeChallenge(Unit& a, Unit& b) {
   for (Unit* f : near) f->owed.insert(5);
 }
 
-void Game::FightContact(Contact& c) {
-  Unit* first = FindUnit(c.a);
-  Unit* second = FindUnit(c.b);
-  if (!first || !second) {
-    c.a.clear();
-    return;
-  }
-  if (first->removed || second->removed) {
-    c.a.clear();
-    return;
-  }
-  if (first->clan != active_) std::swap(first, second);
-  MaybeChallenge(*first, *second);
-  const int round = ++c.rounds;
+// The side inputs of one pairing's round, from the game state and random
+// declared facts, into `p` (the round message stays local until written).
+void Game::SetUpPairing(Contact& c, Unit* first, Unit* second, PairingPlay* p) {
+  p->contact = &c;
+  p->round = ++c.rounds;
   c.fought_turn = turn_;
-  pb::MeleeRound* r = Ev(active_)->mutable_melee_round();
-  if (rng_.Chance(0.5)) r->set_round(round);
-  Unit* us[2] = {first, second};
-  MeleeSideInput in[2];
-  pb::MeleeSide* side[2] = {r->add_sides(), r->add_sides()};
+  pb::MeleeRound& r = p->msg;
+  if (rng_.Chance(0.5)) r.set_round(p->round);
+  p->us[0] = first;
+  p->us[1] = second;
+  p->side[0] = r.add_sides();
+  p->side[1] = r.add_sides();
+  Unit** us = p->us;
+  MeleeSideInput* in = p->in;
+  pb::MeleeSide** side = p->side;
+  const int round = p->round;
   // Which side (if any) is in a building, and how the log says so.
   // R reading 23: a building formation occupies the building; both sides
   // may (each then gives the other -2). Else sometimes declared.
@@ -1215,53 +1335,101 @@ void Game::FightContact(Contact& c) {
       side[1 - i]->set_enemy_in_building(true);
     }
   }
-  std::vector<int> dice[2];
-  int hits[2];
-  std::vector<Term> terms[2];
-  int most[2];
-  for (int i = 0; i < 2; ++i) {
-    pb::MeleeSide* ps = side[i];
-    ps->set_unit(us[i]->id);
-    ps->set_front_stands_in_contact(in[i].front_in_contact);
-    if (in[i].overlaps) ps->set_overlap_stands(in[i].overlaps);
-    if (in[i].enemy_fighting_to_flank_or_rear)
-      ps->set_enemy_fighting_to_flank_or_rear(true);
-    if (in[i].enemy_uphill_or_behind_obstacle)
-      ps->set_enemy_uphill_or_behind_obstacle(true);
-    most[i] = MaxMeleeStands(in[i], in[1 - i], round);
-    ps->set_stands_fighting(most[i]);
-    for (int k = 0; k < 2 * most[i]; ++k) dice[i].push_back(rng_.Die());
-    for (int d : dice[i]) ps->add_dice(d);
-    terms[i] = MeleeModifiers(in[i], in[1 - i], round);
-    hits[i] = CountHits(dice[i], SumTerms(terms[i]));
-    ps->set_claimed_hits(hits[i]);
-  }
-  for (Unit* u : us) u->pursuit_bonus_from_turn = 0;  // spent by fighting
-  for (int i = 0; i < 2; ++i) {
-    if (in[i].charged_into_contact) us[i]->charged_contact_with = us[1 - i]->id;
-    if (us[i]->charge_target == us[1 - i]->id) us[i]->charge_spent = true;
-  }
-  StandLoss loss[2];
-  for (int i = 0; i < 2; ++i) {
-    loss[i] = ApplyHits(us[i]->hits, hits[1 - i], us[i]->stands);
-    side[i]->set_claimed_stands_lost(loss[i].lost);
-  }
-  const MeleeVerdict v = JudgeMelee(hits[0], hits[1]);
-  r->set_claimed_outcome(
-      v.outcome == MeleeOutcome::kDraw        ? pb::MELEE_OUTCOME_DRAW
-      : v.outcome == MeleeOutcome::kFirstWins ? pb::MELEE_OUTCOME_FIRST_WINS
-                                              : pb::MELEE_OUTCOME_SECOND_WINS);
   for (int i = 0; i < 2; ++i)
-    Note("melee round " + std::to_string(round) + " " + us[i]->id + " (" +
-         std::to_string(most[i]) + " stands): " + TermsText(terms[i]) +
-         "; dice " + DiceText(dice[i]) + " -> " + std::to_string(hits[i]) +
-         " hits; takes " + std::to_string(hits[1 - i]) + " on " +
-         std::to_string(us[i]->hits) + " carried -> " +
-         std::to_string(loss[i].lost) + " lost");
+    p->most[i] = MaxMeleeStands(in[i], in[1 - i], round);
+}
+
+// Rolls the pairing's dice (every stand that may fight) and claims its
+// hits; writes the declared contact into the round.
+void Game::RollPairing(PairingPlay* p) {
   for (int i = 0; i < 2; ++i) {
-    us[i]->hits = loss[i].carried;
-    LoseStands(*us[i], loss[i].lost, active_);
+    pb::MeleeSide* ps = p->side[i];
+    const MeleeSideInput& in = p->in[i];
+    ps->set_unit(p->us[i]->id);
+    ps->set_front_stands_in_contact(in.front_in_contact);
+    if (in.overlaps) ps->set_overlap_stands(in.overlaps);
+    if (in.enemy_fighting_to_flank_or_rear)
+      ps->set_enemy_fighting_to_flank_or_rear(true);
+    if (in.enemy_uphill_or_behind_obstacle)
+      ps->set_enemy_uphill_or_behind_obstacle(true);
+    ps->set_stands_fighting(p->most[i]);
+    for (int k = 0; k < 2 * p->most[i]; ++k) p->dice[i].push_back(rng_.Die());
+    for (int d : p->dice[i]) ps->add_dice(d);
+    p->terms[i] = MeleeModifiers(in, p->in[1 - i], p->round);
+    p->hits[i] = CountHits(p->dice[i], SumTerms(p->terms[i]));
+    ps->set_claimed_hits(p->hits[i]);
   }
+  p->verdict = JudgeMelee(p->hits[0], p->hits[1]);
+  p->msg.set_claimed_outcome(p->verdict.outcome == MeleeOutcome::kDraw
+                                 ? pb::MELEE_OUTCOME_DRAW
+                             : p->verdict.outcome == MeleeOutcome::kFirstWins
+                                 ? pb::MELEE_OUTCOME_FIRST_WINS
+                                 : pb::MELEE_OUTCOME_SECOND_WINS);
+}
+
+// After the rounds of a turn's melee: the pursuit bonus is spent by
+// fighting, and a charge by the round it made (reading 24).
+void Game::SpendBonuses(const PairingPlay& p) {
+  for (Unit* u : p.us) u->pursuit_bonus_from_turn = 0;
+  for (int i = 0; i < 2; ++i) {
+    if (p.in[i].charged_into_contact)
+      p.us[i]->charged_contact_with = p.us[1 - i]->id;
+    if (p.us[i]->charge_target == p.us[1 - i]->id) p.us[i]->charge_spent = true;
+  }
+}
+
+// Writes the round with each side's stands lost, given the stands each
+// side has left (`left`, updated) and the hits it carries (updated).
+void Game::WriteRound(PairingPlay* p, std::map<std::string, int>* left) {
+  for (int i = 0; i < 2; ++i) {
+    Unit& u = *p->us[i];
+    int& stands = (*left)[u.id];
+    const int carried = u.hits;
+    p->loss[i] = ApplyHits(carried, p->hits[1 - i], stands);
+    p->side[i]->set_claimed_stands_lost(p->loss[i].lost);
+    p->carried_before[i] = carried;
+  }
+  *Ev(active_)->mutable_melee_round() = p->msg;
+  for (int i = 0; i < 2; ++i) {
+    Unit& u = *p->us[i];
+    Note("melee round " + std::to_string(p->round) +
+         (p->msg.melee_id().empty() ? "" : " (" + p->msg.melee_id() + ")") +
+         " " + u.id + " (" + std::to_string(p->most[i]) +
+         " stands): " + TermsText(p->terms[i]) + "; dice " +
+         DiceText(p->dice[i]) + " -> " + std::to_string(p->hits[i]) +
+         " hits; takes " + std::to_string(p->hits[1 - i]) + " on " +
+         std::to_string(p->carried_before[i]) + " carried -> " +
+         std::to_string(p->loss[i].lost) + " lost");
+  }
+  for (int i = 0; i < 2; ++i) {
+    p->us[i]->hits = p->loss[i].carried;
+    (*left)[p->us[i]->id] -= p->loss[i].lost;
+  }
+}
+
+void Game::FightContact(Contact& c) {
+  Unit* first = FindUnit(c.a);
+  Unit* second = FindUnit(c.b);
+  if (!first || !second) {
+    c.a.clear();
+    return;
+  }
+  if (first->removed || second->removed) {
+    c.a.clear();
+    return;
+  }
+  if (first->clan != active_) std::swap(first, second);
+  MaybeChallenge(*first, *second);
+  PairingPlay p;
+  SetUpPairing(c, first, second, &p);
+  RollPairing(&p);
+  SpendBonuses(p);
+  std::map<std::string, int> left = {{first->id, first->stands},
+                                     {second->id, second->stands}};
+  WriteRound(&p, &left);
+  Unit** us = p.us;
+  const MeleeVerdict v = p.verdict;
+  for (int i = 0; i < 2; ++i) LoseStands(*us[i], p.loss[i].lost, active_);
   if (c.a.empty()) {  // a side lost its last stand: no move is owed
     if (v.outcome != MeleeOutcome::kDraw) Rely("E4");
     return;
@@ -1270,40 +1438,41 @@ void Game::FightContact(Contact& c) {
   const int w = v.outcome == MeleeOutcome::kFirstWins ? 0 : 1;
   Unit& winner = *us[w];
   Unit& loser = *us[1 - w];
-  // M: infantry do not follow up or pursue cavalry that charged into
-  // contact with them this turn.
-  const bool must_halt = winner.mobility == Mobility::kFoot &&
-                         loser.mobility == Mobility::kMounted &&
-                         loser.charged_contact_with == winner.id;
   loser.frenzied = false;  // Mo: frenzy ends on a push back or worse
   if (v.loser_routs) {
-    const bool flanked = in[1 - w].enemy_fighting_to_flank_or_rear;
+    const bool flanked = p.in[1 - w].enemy_fighting_to_flank_or_rear;
     const bool second_rout = loser.rallied_once;
     RoutMove(loser);
     if (flanked) loser.remove_at_turn_end = true;  // M: destroyed
-    pb::ResultMove* m = Ev(winner.clan)->mutable_result_move();
-    m->set_unit(winner.id);
-    if (must_halt) {
-      m->set_kind(pb::RESULT_MOVE_KIND_HOLD);
-    } else {
-      m->set_kind(pb::RESULT_MOVE_KIND_PURSUIT);
-      m->add_dice(rng_.Die());
-      m->add_dice(rng_.Die());
-      winner.pursued = true;
-      winner.pursuit_bonus_from_turn = turn_ + 1;
-      // R reading 19: not disordered now; only when the pursuit meets a
-      // fresh enemy (FightContact).
-      winner.pursued_from_long_melee = c.rounds > 1;
-      if (rng_.Chance(0.15)) {
-        m->set_contact_after_pursuit(true);
-        loser.remove_at_turn_end = true;
-      }
-    }
+    // R (E1): a loser the outcome destroyed leaves its winner free to
+    // pursue or halt.
+    WinnerMove(winner, loser, /*pursue=*/true,
+               /*may_halt=*/flanked && rng_.Chance(0.3), c.rounds);
     c.a.clear();
     if (loser.remove_at_turn_end && !second_rout)
       Remove(loser, "destroyed in melee");
     return;
   }
+  const int block = PushBack(loser);
+  if (block == 1) {
+    WinnerMove(winner, loser, /*pursue=*/false, /*may_halt=*/false, c.rounds);
+    c.a.clear();
+    Remove(loser, "pushed back into the enemy");
+    return;
+  }
+  if (WinnerMove(winner, loser, /*pursue=*/false, /*may_halt=*/false,
+                 c.rounds)) {
+    c.followed_up_by = winner.id;
+    c.follow_up_turn = turn_;
+  } else {
+    c.a.clear();
+  }
+}
+
+// The loser's push back (3 cm): sometimes blocked by friends or impassable
+// terrain (disordered) or by enemy troops or the table edge (destroyed: 1).
+int Game::PushBack(Unit& loser) {
+  loser.frenzied = false;  // Mo: frenzy ends on a push back or worse
   pb::ResultMove* pbm = Ev(loser.clan)->mutable_result_move();
   pbm->set_unit(loser.id);
   pbm->set_kind(pb::RESULT_MOVE_KIND_PUSH_BACK);
@@ -1315,25 +1484,225 @@ void Game::FightContact(Contact& c) {
   } else if (block == 1) {
     pbm->set_blocked(pb::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE);
     loser.remove_at_turn_end = true;
+    return 1;
   }
-  pb::ResultMove* fm = Ev(winner.clan)->mutable_result_move();
-  fm->set_unit(winner.id);
-  if (must_halt || block == 1) {
-    fm->set_kind(must_halt ? pb::RESULT_MOVE_KIND_HOLD
-                           : pb::RESULT_MOVE_KIND_FOLLOW_UP);
-    c.a.clear();
-    if (block == 1) Remove(loser, "pushed back into the enemy");
-    return;
+  return 0;
+}
+
+// The winner's follow-up or pursuit (pursue: the loser routs), or its halt
+// when infantry beat cavalry that charged them into contact this turn, or
+// when `may_halt` and it chooses to. Returns whether it followed up (and
+// so stays in melee with a loser that still stands).
+bool Game::WinnerMove(Unit& winner, Unit& loser, bool pursue, bool may_halt,
+                      int rounds, bool may_keep_contact) {
+  // M: infantry do not follow up or pursue cavalry that charged into
+  // contact with them this turn.
+  const bool must_halt = winner.mobility == Mobility::kFoot &&
+                         loser.mobility == Mobility::kMounted &&
+                         loser.charged_contact_with == winner.id;
+  pb::ResultMove* m = Ev(winner.clan)->mutable_result_move();
+  m->set_unit(winner.id);
+  if (must_halt || may_halt) {
+    m->set_kind(pb::RESULT_MOVE_KIND_HOLD);
+    return false;
   }
-  fm->set_kind(pb::RESULT_MOVE_KIND_FOLLOW_UP);
-  c.followed_up_by = winner.id;
-  c.follow_up_turn = turn_;
+  if (!pursue) {
+    m->set_kind(pb::RESULT_MOVE_KIND_FOLLOW_UP);
+    return true;
+  }
+  m->set_kind(pb::RESULT_MOVE_KIND_PURSUIT);
+  m->add_dice(rng_.Die());
+  m->add_dice(rng_.Die());
+  winner.pursued = true;
+  winner.pursuit_bonus_from_turn = turn_ + 1;
+  // R reading 19: not disordered now; only when the pursuit meets a fresh
+  // enemy (SetUpPairing).
+  winner.pursued_from_long_melee = rounds > 1;
+  if (may_keep_contact && rng_.Chance(0.15)) {
+    m->set_contact_after_pursuit(true);
+    loser.remove_at_turn_end = true;
+  }
+  return false;
+}
+
+// ---- Multi-unit melee (seed 000, "Multiple Unit Melee") ----
+// Two units of the active clan, `a` and `b`, fight one enemy `e`: two
+// pairings sharing a melee_id, fought together. The shared unit's stands
+// are split between the pairings by its front contact with each enemy
+// (each stand fights one resolution); the pairings' hits are as in any
+// round, each applied in turn to the shared unit's hits and stands.
+// Generated only in the last activation of the game, so that nothing
+// after it (but the end-of-turn tests) depends on who is still in contact.
+void Game::MultiMelee(Unit& a, Unit& b, Unit& e) {
+  const std::string melee_id =
+      "melee-" + std::to_string(turn_) + "-" + std::to_string(++melee_ids_);
+  Note("multi-unit melee " + melee_id + ": " + a.id + " and " + b.id +
+       " against " + e.id);
+  std::vector<Contact*> group;
+  for (Unit* u : {&a, &b}) {
+    Contact c;
+    c.a = u->id;
+    c.b = e.id;
+    contacts_.push_back(c);
+  }
+  group = {&contacts_[contacts_.size() - 2], &contacts_.back()};
+  std::vector<PairingPlay> plays(2);
+  for (int k = 0; k < 2; ++k) {
+    SetUpPairing(*group[k], k == 0 ? &a : &b, &e, &plays[k]);
+    plays[k].msg.set_melee_id(melee_id);
+    // The second enemy often comes at the shared unit's flank or rear.
+    if (k == 1 && rng_.Chance(0.4))
+      plays[k].in[1].enemy_fighting_to_flank_or_rear = true;
+    plays[k].most[1] =
+        MaxMeleeStands(plays[k].in[1], plays[k].in[0], plays[k].round);
+  }
+  FitSharedStands(&plays, e);
+  for (PairingPlay& p : plays) RollPairing(&p);
+  for (const PairingPlay& p : plays) SpendBonuses(p);
+  // R reading 4: a unit whose last stand goes is removed at once, and takes
+  // no part in a later pairing of the melee (that pairing is not fought).
+  std::map<std::string, int> left = {
+      {a.id, a.stands}, {b.id, b.stands}, {e.id, e.stands}};
+  std::vector<PairingPlay*> fought;
+  for (PairingPlay& p : plays) {
+    if (left[e.id] == 0) {
+      Note("pairing " + p.us[0]->id + " - " + e.id +
+           " not fought: its enemy has no stand left");
+      break;
+    }
+    WriteRound(&p, &left);
+    fought.push_back(&p);
+  }
+  for (Contact* c : group) c->a.clear();  // settled below; none carries on
+  // Stand loss and leader rolls, pairing by pairing (reading 3: each roll
+  // counts the stands left after its pairing).
+  for (PairingPlay* p : fought)
+    for (int i = 0; i < 2; ++i) LoseStands(*p->us[i], p->loss[i].lost, active_);
+  SettleMultiMelee(fought);
+}
+
+// Reduces the shared unit's front contact in its pairings until the stands
+// that may fight in them add up to no more than it has.
+void Game::FitSharedStands(std::vector<PairingPlay>* plays, const Unit& e) {
+  for (;;) {
+    int sum = 0;
+    PairingPlay* widest = nullptr;
+    for (PairingPlay& p : *plays) {
+      sum += p.most[1];
+      if (p.in[1].front_in_contact > 1 &&
+          (!widest ||
+           p.in[1].front_in_contact > widest->in[1].front_in_contact))
+        widest = &p;
+    }
+    if (sum <= e.stands || widest == nullptr) return;
+    --widest->in[1].front_in_contact;
+    widest->most[1] =
+        MaxMeleeStands(widest->in[1], widest->in[0], widest->round);
+  }
+}
+
+// How one unit fared over a multi-unit melee's pairings (M: "the single
+// unit always suffers the worst melee outcome").
+struct MeleeStanding {
+  int worst = 0;  // 0 won, 1 drew, 2 pushed back, 3 routed
+  int losses = 0;
+  bool lost_to_flank = false;  // beaten by an enemy at its flank or rear
+  bool flanked = false;        // any enemy of the melee at its flank or rear
+  std::vector<Unit*> beaten;   // the enemies it beat
+};
+
+void Game::SettleMultiMelee(const std::vector<PairingPlay*>& fought) {
+  std::map<std::string, MeleeStanding> st;
+  std::vector<Unit*> order;  // units in order of first appearance
+  for (PairingPlay* p : fought) {
+    for (int i = 0; i < 2; ++i) {
+      if (!st.count(p->us[i]->id)) order.push_back(p->us[i]);
+      MeleeStanding& s = st[p->us[i]->id];
+      if (p->in[i].enemy_fighting_to_flank_or_rear) s.flanked = true;
+    }
+    if (p->verdict.outcome == MeleeOutcome::kDraw) {
+      for (Unit* u : p->us) st[u->id].worst = std::max(st[u->id].worst, 1);
+      continue;
+    }
+    const int w = p->verdict.outcome == MeleeOutcome::kFirstWins ? 0 : 1;
+    MeleeStanding& loser = st[p->us[1 - w]->id];
+    loser.worst = std::max(loser.worst, p->verdict.loser_routs ? 3 : 2);
+    ++loser.losses;
+    if (p->in[1 - w].enemy_fighting_to_flank_or_rear)
+      loser.lost_to_flank = true;
+    st[p->us[w]->id].beaten.push_back(p->us[1 - w]);
+  }
+  // Losers move first: one move each, for its worst outcome.
+  std::set<std::string> second_rout;  // R 16: removed at the turn's end
+  std::set<std::string> destroyed;    // by the outcome (flank, two ways)
+  for (Unit* u : order) {
+    MeleeStanding& s = st[u->id];
+    if (u->removed || s.worst < 2) continue;
+    if (s.worst == 3) {
+      if (u->rallied_once) second_rout.insert(u->id);
+      RoutMove(*u);
+      // M: routed while contacted on flank or rear: destroyed.
+      if (s.flanked) {
+        u->remove_at_turn_end = true;
+        destroyed.insert(u->id);
+        Note(u->id +
+             " routs while an enemy is at its flank or rear: destroyed");
+      }
+    } else {
+      PushBack(*u);
+      // RULES.md: pushed back from two directions at once (beaten in two
+      // pairings, one of them at its flank or rear): destroyed.
+      if (s.losses >= 2 && s.lost_to_flank) {
+        u->remove_at_turn_end = true;
+        destroyed.insert(u->id);
+        Note(u->id + " pushed back from two directions: destroyed");
+      }
+    }
+  }
+  // Winners: only a unit that won everywhere follows up or pursues; one that
+  // drew elsewhere may not (M); of several winners over one loser, one
+  // follows and the others halt (RULES.md).
+  std::set<std::string> followed;  // losers someone followed
+  for (Unit* u : order) {
+    MeleeStanding& s = st[u->id];
+    if (u->removed || s.beaten.empty()) continue;
+    if (s.worst == 1) {
+      if (rng_.Chance(0.5)) ResultMove(*u, pb::RESULT_MOVE_KIND_HOLD);
+      continue;
+    }
+    if (s.worst != 0) continue;  // it moved as a loser
+    std::vector<Unit*> targets;
+    for (Unit* l : s.beaten)
+      if (!l->removed) targets.push_back(l);
+    if (targets.empty()) continue;  // R (E1): a loser gone owes it nothing
+    Unit& loser = *rng_.Pick(targets);
+    const bool pursue = st[loser.id].worst == 3;
+    // R (reading 26): one that beat several cannot keep contact with them
+    // all: it follows up or pursues one of them (as that one's result
+    // owes), or halts, at its choice.
+    const bool several = s.beaten.size() > 1;
+    const bool taken = followed.count(loser.id) > 0;
+    if (several) Note(u->id + " beat several: follows one or halts");
+    // Not modelled: a pursuer of one of several that keeps contact (the
+    // result move does not name the router it pursued).
+    WinnerMove(*u, loser, pursue,
+               /*may_halt=*/taken || (several && rng_.Chance(0.3)) ||
+                   (destroyed.count(loser.id) && rng_.Chance(0.3)),
+               1,
+               /*may_keep_contact=*/!several);
+    followed.insert(loser.id);
+  }
+  for (Unit* u : order)
+    if (!u->removed && u->remove_at_turn_end && st[u->id].worst >= 2 &&
+        !second_rout.count(u->id))
+      Remove(*u, "destroyed in melee");
 }
 
 }  // namespace
 
 const std::vector<std::string>& SituationKinds() {
-  static const std::vector<std::string> kKinds = {"fire", "morale", "melee"};
+  static const std::vector<std::string> kKinds = {"fire", "morale", "melee",
+                                                  "multi"};
   return kKinds;
 }
 

@@ -17,7 +17,8 @@ namespace gunbai::reference {
 // The kinds of situation, each a weighting of the same game generator:
 // "fire" (firing, stand loss, leader loss), "morale" (charges, leader
 // deaths, routs, interpenetration, rallies, every modifier), "melee"
-// (charges and melee rounds over several turns).
+// (charges and melee rounds over several turns), "multi" (multi-unit
+// melees, two against one, and counter-charges).
 const std::vector<std::string>& SituationKinds();
 
 struct Situation {
