@@ -165,7 +165,6 @@ struct Contact {
 
 // One pairing's round of melee as the model plays it.
 struct PairingPlay {
-  Contact* contact = nullptr;
   Unit* us[2] = {nullptr, nullptr};  // the first is the active clan's
   MeleeSideInput in[2];
   pb::MeleeRound msg;  // written to the log by WriteRound
@@ -1255,7 +1254,6 @@ void Game::MaybeChallenge(Unit& a, Unit& b) {
 // The side inputs of one pairing's round, from the game state and random
 // declared facts, into `p` (the round message stays local until written).
 void Game::SetUpPairing(Contact& c, Unit* first, Unit* second, PairingPlay* p) {
-  p->contact = &c;
   p->round = ++c.rounds;
   c.fought_turn = turn_;
   pb::MeleeRound& r = p->msg;
@@ -1538,14 +1536,14 @@ void Game::MultiMelee(Unit& a, Unit& b, Unit& e) {
       "melee-" + std::to_string(turn_) + "-" + std::to_string(++melee_ids_);
   Note("multi-unit melee " + melee_id + ": " + a.id + " and " + b.id +
        " against " + e.id);
-  std::vector<Contact*> group;
   for (Unit* u : {&a, &b}) {
     Contact c;
     c.a = u->id;
     c.b = e.id;
     contacts_.push_back(c);
   }
-  group = {&contacts_[contacts_.size() - 2], &contacts_.back()};
+  const std::vector<Contact*> group = {&contacts_[contacts_.size() - 2],
+                                       &contacts_.back()};
   std::vector<PairingPlay> plays(2);
   for (int k = 0; k < 2; ++k) {
     SetUpPairing(*group[k], k == 0 ? &a : &b, &e, &plays[k]);
