@@ -242,7 +242,8 @@ bool KnownEnums::Plan::AllKnown(const Message& message) const {
   return true;
 }
 
-KnownEnums::KnownEnums(const google::protobuf::Descriptor* root) {
+KnownEnums::KnownEnums(const google::protobuf::Descriptor* root)
+    : generated_(FindGeneratedKnownEnums(root)) {
   root_ = PlanFor(root);
 }
 
@@ -260,6 +261,7 @@ bool KnownEnums::AllKnown(const Message& message) const {
   // A message not of the root's generated type (a dynamic one) is not
   // planned for: say no, and CheckKnownEnums walks it.
   if (message.GetReflection() != root_->reflection) return false;
+  if (generated_ != nullptr) return generated_(message);
   return root_->AllKnown(message);
 }
 
