@@ -372,7 +372,20 @@ void GamePlayer::FightMultiMelee(int target, std::array<int, 2> chargers) {
   share.shared = target;
   share.stands_budget = budget;
   std::array<RoundResult, 2> results;
+  const int stands_before = t.stands;
   results[0] = FightRound(chargers[0], target, &share);
+  if (status(target).stands < stands_before) {
+    // No roll spared the shared unit a stand (MultiRoundAcceptable): the
+    // replayer may count its second round from its stands now or from
+    // those it began with, so the rounds are fought one by one instead.
+    RollOwedLeaderLosses(active_clan_);
+    if (results[0].winner >= 0) MakeMeleeResultMoves(results[0]);
+    RemoveDestroyed();
+    if (ContactMade(Pairing{chargers[1], target})) {
+      FightPairing(chargers[1], target);
+    }
+    return;
+  }
   int rounds = 1;
   if (OnTable(target) && OnTable(chargers[1]) && !status(target).routing &&
       state().IsChargedBy(target, chargers[1])) {
@@ -759,11 +772,19 @@ void GamePlayer::MakeMultiMeleeMoves(absl::Span<const RoundResult> results) {
     }
   }
   std::vector<int> followed;  // Losers a winner followed up or pursued.
-  for (const RoundResult& r : results) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const RoundResult& r = results[i];
     if (r.winner < 0 || !OnTable(r.winner) || worst[r.winner] == kPushedBack ||
         worst[r.winner] == kRouted) {
       continue;
     }
+    // A unit that beat two (only when no roll avoided it: see
+    // SecondRoundAcceptable) makes one move, the one its last win owes.
+    bool wins_later = false;
+    for (std::size_t j = i + 1; j < results.size(); ++j) {
+      wins_later = wins_later || results[j].winner == r.winner;
+    }
+    if (wins_later) continue;
     const int loser = r.loser;
     const bool routs = worst[loser] == kRouted;
     const bool destroyed =
