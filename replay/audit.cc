@@ -309,9 +309,22 @@ absl::StatusOr<v1::AuditReport> AuditLog(const v1::BattleLog& log,
   v1::AuditReport report;
   auto replay = Replay::Start(log, ruleset, options, &report);
   if (!replay.ok()) return replay.status();
-  for (const v1::Event& event : log.events()) (*replay)->Apply(event);
+  int until_check = kCancelCheckEvents;
+  for (const v1::Event& event : log.events()) {
+    (*replay)->Apply(event);
+    if (--until_check == 0) {
+      until_check = kCancelCheckEvents;
+      if (options.cancelled && options.cancelled()) return CancelledAudit();
+    }
+  }
   (*replay)->Finish(static_cast<uint64_t>(log.events_size()));
   return report;
+}
+
+absl::Status CancelledAudit() {
+  return absl::CancelledError(
+      "the audit was stopped: the caller no longer waits for it (the call "
+      "was cancelled or its deadline passed)");
 }
 
 absl::StatusOr<v1::BattleStateSnapshot> StateAt(

@@ -5,6 +5,7 @@
 #define GUNBAI_REPLAY_AUDIT_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,7 +35,18 @@ struct AuditOptions {
   // When not null: the branch written out as events (rules::EngineOutput).
   google::protobuf::RepeatedPtrField<gunbai::v1::Event>* branch_events =
       nullptr;
+  // When set: asked every kCancelCheckEvents events whether the caller
+  // still wants the answer (a gRPC call whose client left or whose deadline
+  // passed); when it returns true the audit stops with CANCELLED.
+  std::function<bool()> cancelled;
 };
+
+// How often a long replay asks AuditOptions::cancelled: about a
+// millisecond of replay.
+inline constexpr int kCancelCheckEvents = 4096;
+
+// The status of an audit stopped because its caller no longer waits.
+absl::Status CancelledAudit();
 
 // Replays every event of `log` under `ruleset` and returns the report: the
 // findings in event order, the summary, the ruleset digest, the final state

@@ -106,7 +106,8 @@ v1::BattleLog BranchLog(const v1::BattleLog& log, const LoadedRuleset& ruleset,
 
 absl::Status Analyse(const v1::BattleLog& log, const LoadedRuleset& ruleset,
                      const std::vector<std::uint64_t>& disputed_seqs,
-                     v1::DisputeImpact& impact, v1::BattleLog* branch_log) {
+                     v1::DisputeImpact& impact, v1::BattleLog* branch_log,
+                     const std::function<bool()>& cancelled) {
   v1::AuditReport a_report;
   v1::AuditReport b_report;
   // The corrected branch: the computed outcomes at the disputed event and at
@@ -124,7 +125,12 @@ absl::Status Analyse(const v1::BattleLog& log, const LoadedRuleset& ruleset,
   if (!b.ok()) return b.status();
   std::vector<v1::BranchDifference> differences;
   bool reached_dispute = false;
+  int until_check = kCancelCheckEvents;
   for (const v1::Event& event : log.events()) {
+    if (--until_check == 0) {
+      until_check = kCancelCheckEvents;
+      if (cancelled && cancelled()) return CancelledAudit();
+    }
     const int a_from = a_report.findings_size();
     const int b_from = b_report.findings_size();
     (*a)->Apply(event);
@@ -171,7 +177,8 @@ absl::Status Analyse(const v1::BattleLog& log, const LoadedRuleset& ruleset,
 
 absl::Status AddImpacts(const v1::BattleLog& log, const LoadedRuleset& ruleset,
                         v1::AuditReport& report,
-                        std::vector<v1::BattleLog>* branch_logs) {
+                        std::vector<v1::BattleLog>* branch_logs,
+                        const std::function<bool()>& cancelled) {
   // The events the game as played disputes, which a branch keeps as played.
   std::vector<std::uint64_t> disputed_seqs;
   for (const v1::Finding& f : report.findings()) {
@@ -207,8 +214,9 @@ absl::Status AddImpacts(const v1::BattleLog& log, const LoadedRuleset& ruleset,
     }
     v1::BattleLog* branch_log = nullptr;
     if (branch_logs != nullptr) branch_log = &branch_logs->emplace_back();
+    if (cancelled && cancelled()) return CancelledAudit();
     absl::Status status =
-        Analyse(log, ruleset, disputed_seqs, *impact, branch_log);
+        Analyse(log, ruleset, disputed_seqs, *impact, branch_log, cancelled);
     if (!status.ok()) return status;
   }
   return absl::OkStatus();

@@ -9,6 +9,7 @@
 #ifndef GUNBAI_REPLAY_IMPACT_H_
 #define GUNBAI_REPLAY_IMPACT_H_
 
+#include <functional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -36,10 +37,14 @@ inline constexpr int kMaxImpactAnalyses = 1000;
 // `report.impacts`: its claims are the branch's outcomes, cut before the
 // event where the branch stopped, so that auditing it finds none of the
 // corrected dispute and its final state is the branch's.
+// When `cancelled` is set it is asked every kCancelCheckEvents events of
+// each branch (replay/audit.h); when it returns true AddImpacts stops with
+// CANCELLED and `report` is to be dropped.
 absl::Status AddImpacts(
     const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
     gunbai::v1::AuditReport& report,
-    std::vector<gunbai::v1::BattleLog>* branch_logs = nullptr);
+    std::vector<gunbai::v1::BattleLog>* branch_logs = nullptr,
+    const std::function<bool()>& cancelled = {});
 
 }  // namespace gunbai::replay
 

@@ -58,13 +58,17 @@ grpc::Status AuditServiceImpl::AuditLog(
   }
   replay::AuditOptions options;
   options.record_outcomes = request->record_outcomes();
+  // The replay asks now and then whether the client still waits.
+  options.cancelled = [context] { return context->IsCancelled(); };
   if (context->IsCancelled()) return Abandoned();
   absl::StatusOr<gunbai::v1::AuditReport> report =
       replay::AuditLog(request->log(), *ruleset, options);
   if (!report.ok()) return ToGrpcStatus(report.status());
   if (request->impact()) {
     if (context->IsCancelled()) return Abandoned();
-    absl::Status impact = replay::AddImpacts(request->log(), *ruleset, *report);
+    absl::Status impact =
+        replay::AddImpacts(request->log(), *ruleset, *report,
+                           /*branch_logs=*/nullptr, options.cancelled);
     if (!impact.ok()) return ToGrpcStatus(impact);
   }
   *response->mutable_report() = *std::move(report);

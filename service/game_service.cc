@@ -623,11 +623,15 @@ grpc::Status GameServiceImpl::AuditGame(grpc::ServerContext* context,
   if (!(*game)->ruleset_problem.ok()) {
     return ToGrpcStatus((*game)->ruleset_problem);
   }
-  auto report = replay::AuditLog((*game)->log, *(*game)->ruleset);
+  replay::AuditOptions options;
+  // The replay asks now and then whether the client still waits.
+  options.cancelled = [context] { return context->IsCancelled(); };
+  auto report = replay::AuditLog((*game)->log, *(*game)->ruleset, options);
   if (!report.ok()) return ToGrpcStatus(report.status());
   if (request->impact()) {
     absl::Status impact =
-        replay::AddImpacts((*game)->log, *(*game)->ruleset, *report);
+        replay::AddImpacts((*game)->log, *(*game)->ruleset, *report,
+                           /*branch_logs=*/nullptr, options.cancelled);
     if (!impact.ok()) return ToGrpcStatus(impact);
   }
   *response->mutable_report() = *std::move(report);
