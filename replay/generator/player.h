@@ -116,6 +116,7 @@ class GamePlayer {
     // The first round's result, when this is the second round.
     const RoundResult* first = nullptr;
     bool shared_in_building = false;  // As declared in the first round.
+    int start_stands = 0;  // The shared unit's stands as the melee began.
   };
 
   // Randomness and the clocks.

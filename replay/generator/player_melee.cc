@@ -32,7 +32,7 @@ constexpr int kMeleeRolls = 30;
 constexpr int kPushBackMm = 30;
 // A unit that may charge joins a friend's charge of this activation on the
 // same target, when it may (see JoinTarget), this often: a multi-unit melee.
-constexpr int kJoinChargePercent = 35;
+constexpr int kJoinChargePercent = 25;
 // The second charger of a multi-unit melee comes at the target's flank or
 // rear this often.
 constexpr int kJoinFlankPercent = 40;
@@ -188,11 +188,11 @@ int GamePlayer::FrontStandsMax(int unit) const {
 // may charge too, making a multi-unit melee of two pairings, or -1. The
 // target has that one charger so far and is free otherwise (not charging,
 // not fought this turn), and is big enough that its stands split between
-// the two rounds: after the first round's worst loss (every stand of the
-// first charger hitting) it still has the stands the second round needs
-// with one stand in front. Neither round can take a unit's last stand: the
-// target survives both chargers' every stand hitting, and the second
-// charger the target's.
+// the two rounds: the first round may use all but the stands the second
+// needs with one stand in front (the rounds are fought at once, so a stand
+// lost in the first still fights in the second: RULES.md reading 26). Neither
+// round can take a unit's last stand: the target survives both chargers' every
+// stand hitting, and the second charger the target's.
 int GamePlayer::JoinTarget(int charger) const {
   if (plans_[charger].missile) return -1;
   const rules::UnitStatus& c = status(charger);
@@ -207,12 +207,7 @@ int GamePlayer::JoinTarget(int charger) const {
     const int first = status(p.charger).stands;
     const int hits_per_stand = rules_.hits_per_stand;
     const int needed = FrontStandsMax(target);
-    if (t.stands -
-            rules::StandsLostByHits(t.carried_hits, first, hits_per_stand) -
-            needed <
-        needed) {
-      continue;
-    }
+    if (t.stands - needed < needed) continue;
     if (rules::StandsLostByHits(t.carried_hits, first + c.stands + 1,
                                 hits_per_stand) >= t.stands ||
         rules::StandsLostByHits(c.carried_hits, t.stands + 1, hits_per_stand) >=
@@ -354,11 +349,7 @@ void GamePlayer::MeleePhase(int clan) {
 void GamePlayer::FightMultiMelee(int target, std::array<int, 2> chargers) {
   const rules::UnitStatus& t = status(target);
   const int needed = FrontStandsMax(target);
-  const int budget =
-      t.stands -
-      rules::StandsLostByHits(t.carried_hits, status(chargers[0]).stands,
-                              rules_.hits_per_stand) -
-      needed;
+  const int budget = t.stands - needed;
   if (budget < needed) {
     FightPairing(chargers[0], target);
     if (ContactMade(Pairing{chargers[1], target})) {
@@ -372,26 +363,14 @@ void GamePlayer::FightMultiMelee(int target, std::array<int, 2> chargers) {
   share.shared = target;
   share.stands_budget = budget;
   std::array<RoundResult, 2> results;
-  const int stands_before = t.stands;
+  share.start_stands = t.stands;
   results[0] = FightRound(chargers[0], target, &share);
-  if (status(target).stands < stands_before) {
-    // No roll spared the shared unit a stand (MultiRoundAcceptable): the
-    // replayer may count its second round from its stands now or from
-    // those it began with, so the rounds are fought one by one instead.
-    RollOwedLeaderLosses(active_clan_);
-    if (results[0].winner >= 0) MakeMeleeResultMoves(results[0]);
-    RemoveDestroyed();
-    if (ContactMade(Pairing{chargers[1], target})) {
-      FightPairing(chargers[1], target);
-    }
-    return;
-  }
   int rounds = 1;
   if (OnTable(target) && OnTable(chargers[1]) && !status(target).routing &&
       state().IsChargedBy(target, chargers[1])) {
     share.first = &results[0];
     share.shared_in_building = results[0].in_building[1];
-    share.stands_budget = status(target).stands - results[0].stands_fighting[1];
+    share.stands_budget = share.start_stands - results[0].stands_fighting[1];
     results[1] = FightRound(chargers[1], target, &share);
     rounds = 2;
   }
@@ -511,6 +490,10 @@ void GamePlayer::FitShare(const MeleeShare& share, v1::MeleeRound& round,
                           rules::daimyo::MeleePairing& pairing) {
   const int s = pairing.sides[0].unit == share.shared ? 0 : 1;
   if (share.first != nullptr) {
+    // The rounds are fought at once (RULES.md reading 26): the second
+    // round's limit counts the stands the shared unit began with, a stand
+    // lost in the first still fighting there.
+    pairing.sides[s].stands = share.start_stands;
     const bool flank = Chance(kJoinFlankPercent);
     for (int side = 0; side < 2; ++side) {
       rules::daimyo::MeleeSideFacts& f = pairing.sides[side].facts;
@@ -676,22 +659,16 @@ std::array<int, 2> GamePlayer::RollMeleeDice(
 }
 
 // True when a round of a multi-unit melee with `hits` takes no unit's last
-// stand (a removal mid-melee would end the other pairing unfought), the
-// first round no stand of the shared unit, and, in the second round, when
-// the melee it completes is one SecondRoundAcceptable allows.
+// stand (a removal mid-melee would end the other pairing unfought), and, in
+// the second round, when the melee it completes is one SecondRoundAcceptable
+// allows.
 bool GamePlayer::MultiRoundAcceptable(
     const MeleeShare& share, const rules::daimyo::MeleePairing& pairing,
     std::array<int, 2> hits) const {
   for (int s = 0; s < 2; ++s) {
     const rules::UnitStatus& u = status(pairing.sides[s].unit);
-    const int lost = rules::StandsLostByHits(u.carried_hits, hits[1 - s],
-                                             rules_.hits_per_stand);
-    if (lost >= u.stands) return false;
-    // Nor does the first round take a stand of the shared unit: its second
-    // round then fights from the stands it began the melee with, however
-    // the replayer counts them (now, or as the melee began).
-    if (share.first == nullptr && pairing.sides[s].unit == share.shared &&
-        lost > 0) {
+    if (rules::StandsLostByHits(u.carried_hits, hits[1 - s],
+                                rules_.hits_per_stand) >= u.stands) {
       return false;
     }
   }
