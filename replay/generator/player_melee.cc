@@ -269,7 +269,8 @@ void GamePlayer::AnswerCharge(int charger, int target, MoraleResult answer) {
   const bool foot_against_horse =
       state().profiles[target].mobility == rules::Mobility::kFoot &&
       state().profiles[charger].mobility == rules::Mobility::kMounted;
-  // A target charged a second time counter-charges neither charger.
+  // A target charged a second time counter-charges neither charger (the
+  // generator's choice: reading 27 would let it counter either).
   if (roll > 35 || foot_against_horse || !OnTable(charger) ||
       !state().IsChargedBy(target, charger) ||
       status(target).charges_received >= 2) {
@@ -710,10 +711,10 @@ bool GamePlayer::SecondRoundAcceptable(const RoundResult& first,
 // pursues where owed (only one of several winners against one loser, and
 // where the loser is destroyed or the winner defends a linear obstacle, at
 // its choice), and halts otherwise; a winner that drew elsewhere halts; a
-// winner that lost elsewhere has moved as a loser. A unit whose worst is a
-// rout, or which was pushed back by two, and was fought in flank or rear
-// in a pairing it lost is destroyed (the replayer owes its removal, which
-// RemoveDestroyed makes).
+// winner that lost elsewhere has moved as a loser. A unit routed while an
+// enemy of the melee fights its flank or rear, or pushed back by two with
+// one of them on its flank or rear, is destroyed (the replayer owes its
+// removal, which RemoveDestroyed makes).
 void GamePlayer::MakeMultiMeleeMoves(absl::Span<const RoundResult> results) {
   if (results.size() == 1) {
     if (results[0].winner >= 0) MakeMeleeResultMoves(results[0]);
