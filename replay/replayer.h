@@ -182,6 +182,10 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   void RecordPairing(const gunbai::v1::MeleeRound& round,
                      const rules::daimyo::MeleePairing& pairing,
                      rules::daimyo::MeleeOutcome outcome, int rounds);
+  // Gives the units of `pairing` that are in a pending multi-unit melee
+  // back the pursuit and follow-up turns the round spent: they are spent
+  // when the melee is settled.
+  void KeepBonusesForTheWholeMelee(const rules::daimyo::MeleePairing& pairing);
   // Works out what every unit of the pending melee owes: the single unit
   // takes its worst outcome over its pairings.
   void SettleMelee();
@@ -268,9 +272,16 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   std::string pending_melee_id_;
   // Stands each unit has fought with in the pending multi-unit melee.
   absl::flat_hash_map<int, int> stands_in_pending_melee_;
-  // Each unit's stands when the pending multi-unit melee began: its
-  // pairings are fought at once, so a stand lost in one still fought.
-  absl::flat_hash_map<int, int> stands_at_melee_start_;
+  // What each unit of the pending multi-unit melee brought into it: its
+  // pairings are fought at once (reading 26), so a stand lost in one still
+  // fought in the others, and a bonus for last turn's pursuit or follow-up
+  // counts in each pairing, whatever order the log gives them.
+  struct AtMeleeStart {
+    int stands = 0;
+    int pursued_on_turn = 0;
+    int followed_up_on_turn = 0;
+  };
+  absl::flat_hash_map<int, AtMeleeStart> at_melee_start_;
   // ResolveUnitList's marks: list_mark_[u] == list_generation_ when unit u
   // is already in the list being resolved.
   std::vector<std::uint32_t> list_mark_;

@@ -109,8 +109,8 @@ rules::daimyo::MeleePairing Replayer::PairingFromProto(
     in.facts.defending_linear_obstacle = side.defending_linear_obstacle();
     if (side.has_following_up()) in.facts.following_up = side.following_up();
     if (side.has_pursuing()) in.facts.pursuing = side.pursuing();
-    const auto start = stands_at_melee_start_.find(units[i]);
-    if (start != stands_at_melee_start_.end()) in.stands = start->second;
+    const auto start = at_melee_start_.find(units[i]);
+    if (start != at_melee_start_.end()) in.stands = start->second.stands;
   }
   pairing.round = rules::daimyo::NextRound(state_, a, b);
   return pairing;
@@ -141,12 +141,14 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
     return;
   }
   if (round.melee_id().empty() || round.melee_id() != pending_melee_id_) {
-    stands_at_melee_start_.clear();
+    at_melee_start_.clear();
   }
   const rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
   if (!round.melee_id().empty()) {
     for (int unit : {a, b}) {
-      stands_at_melee_start_.emplace(unit, state_.units[unit].stands);
+      const rules::UnitStatus& u = state_.units[unit];
+      at_melee_start_.emplace(unit, AtMeleeStart{u.stands, u.pursued_on_turn,
+                                                 u.followed_up_on_turn});
     }
   }
   DisorderPursuersMeetingFreshEnemy(pairing);
@@ -229,6 +231,7 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   if (resolvable && FollowComputed()) WriteBranchMeleeClaims(pairing, hits);
   const int rounds_before = pairing.round - 1;
   rules::daimyo::ApplyMeleeRound(rules_, state_, pairing, hits, stands_lost);
+  KeepBonusesForTheWholeMelee(pairing);
   RecordPairing(round, pairing, outcome, rounds_before + 1);
   // A side that lost its last stand is off the table at once (reading 4):
   // its melees end, and an opponent with no other contact is free now, not
@@ -403,10 +406,27 @@ void Replayer::SettleMelee() {
           MoveAfterSeveralWins(before, owed_moves_[r.winner]);
     }
   }
+  // The bonuses brought into the melee are spent now (the order of the
+  // units does not matter: each is set to 0).
+  for (const auto& [unit, start] : at_melee_start_) {
+    state_.units[unit].pursued_on_turn = 0;
+    state_.units[unit].followed_up_on_turn = 0;
+  }
   pending_pairings_.clear();
   pending_melee_id_.clear();
   stands_in_pending_melee_.clear();
-  stands_at_melee_start_.clear();
+  at_melee_start_.clear();
+}
+
+void Replayer::KeepBonusesForTheWholeMelee(
+    const rules::daimyo::MeleePairing& pairing) {
+  for (const rules::daimyo::MeleeSideInput& side : pairing.sides) {
+    const auto start = at_melee_start_.find(side.unit);
+    if (start == at_melee_start_.end()) continue;
+    rules::UnitStatus& u = state_.units[side.unit];
+    u.pursued_on_turn = start->second.pursued_on_turn;
+    u.followed_up_on_turn = start->second.followed_up_on_turn;
+  }
 }
 
 void Replayer::SettleLoser(const PairingResult& r, bool routs, int losses,
