@@ -216,6 +216,7 @@ class Game {
   bool WinnerMove(Unit& winner, Unit& loser, bool pursue, bool may_halt,
                   int rounds, bool may_keep_contact = true);
   void MultiMelee(Unit& a, Unit& b, Unit& e);
+  void DisorderSharedPursuer(std::vector<PairingPlay>* plays, const Unit& e);
   void FitSharedStands(std::vector<PairingPlay>* plays, const Unit& e);
   void SettleMultiMelee(const std::vector<PairingPlay*>& fought);
   bool TryMultiMelee(Unit& a, Unit* e);
@@ -769,12 +770,10 @@ void Game::MaybeCounterCharge(Unit& target, Unit& charger,
 // Makes the melee of `a` (the active clan's) and `e` a multi-unit melee
 // with a second unit of the active clan, sometimes (last activation only).
 bool Game::TryMultiMelee(Unit& a, Unit* e) {
-  // Not modelled: a shared unit that pursued last turn (whether its
-  // pursuing +2 and reading 19's disorder, judged pairing by pairing, may
-  // depend on the order the pairings are logged in).
+  // The shared unit may have pursued last turn: its pursuing +2 is judged
+  // pairing by pairing (reading 26 (d)), see MultiMelee.
   if (turn_ != turns_ || active_ == initiative_ || e == nullptr ||
-      e->stands < 4 || e->pursuit_bonus_from_turn == turn_ ||
-      !rng_.Chance(w_.multi))
+      e->stands < 4 || !rng_.Chance(w_.multi))
     return false;
   std::vector<Unit*> partners;
   for (Unit* u : UnitsOf(active_))
@@ -1554,6 +1553,7 @@ void Game::MultiMelee(Unit& a, Unit& b, Unit& e) {
     plays[k].most[1] =
         MaxMeleeStands(plays[k].in[1], plays[k].in[0], plays[k].round);
   }
+  DisorderSharedPursuer(&plays, e);
   FitSharedStands(&plays, e);
   for (PairingPlay& p : plays) RollPairing(&p);
   for (const PairingPlay& p : plays) SpendBonuses(p);
@@ -1577,6 +1577,27 @@ void Game::MultiMelee(Unit& a, Unit& b, Unit& e) {
   for (PairingPlay* p : fought)
     for (int i = 0; i < 2; ++i) LoseStands(*p->us[i], p->loss[i].lost, active_);
   SettleMultiMelee(fought);
+}
+
+// R reading 26 (d): the pairings are fought at once, so a bonus the shared
+// unit brings into the melee counts in each pairing that qualifies for it
+// (SetUpPairing judges the pursuing +2 pairing by pairing, and the bonus is
+// spent only after every pairing's round). R reading 19: a pursuer from a
+// melee of more than one round whose pursuit met a fresh enemy of this melee
+// is disordered for the whole melee, also in a pairing whose enemy charged
+// it (no +2 there), whatever order the pairings are set up or logged in.
+void Game::DisorderSharedPursuer(std::vector<PairingPlay>* plays,
+                                 const Unit& e) {
+  if (!e.disordered) return;
+  for (PairingPlay& p : *plays) {
+    if (p.in[1].disordered) continue;
+    p.in[1].disordered = true;
+    Rely("P7");
+    Note(e.id + " disordered in its pairing with " + p.us[0]->id +
+         " too: its pursuit met a fresh enemy of this melee (reading 19)");
+    for (int i = 0; i < 2; ++i)
+      p.most[i] = MaxMeleeStands(p.in[i], p.in[1 - i], p.round);
+  }
 }
 
 // Reduces the shared unit's front contact in its pairings until the stands
