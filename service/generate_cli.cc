@@ -43,7 +43,9 @@ Usage:
 Two clans, Oda and Takeda, play whole turns of the Daimyo rules: units
 move, fire (and fire at the units charging them), charge (some charges
 fall short; a target may stand, retire or counter-charge), fight melees
-that last several rounds, with duels between their daimyo first, and make
+that last several rounds, with duels between their daimyo first (some are
+multi-unit: two units against one, the pairings sharing a melee_id, each
+unit moving by its worst result), and make
 the push backs, routs, follow-ups and pursuits the outcome owes; they take
 every morale test their losses owe (stand lost, being charged, leader
 killed, friends routing near or passing through), rally, become frenzied,
