@@ -641,11 +641,16 @@ void Game::Activation(const std::string& clan) {
     if (!pursuers.empty()) mine = pursuers;
     if (!mine.empty()) {
       Unit& a = *rng_.Pick(mine);
-      std::vector<Unit*> theirs;
+      std::vector<Unit*> theirs, their_pursuers;
       for (Unit* e : Enemies(a))
         if (!e->routing && !InMelee(*e) && !e->fired && e->chargers.empty() &&
-            e->charge_target.empty())
+            e->charge_target.empty()) {
           theirs.push_back(e);
+          if (e->pursuit_bonus_from_turn == turn_) their_pursuers.push_back(e);
+        }
+      // Often an enemy that pursued last turn: the pursuing +2 on both
+      // sides, and in a multi-unit melee on the shared unit (reading 26 d).
+      if (!their_pursuers.empty() && rng_.Chance(0.5)) theirs = their_pursuers;
       if (!theirs.empty()) {
         Unit* e = rng_.Pick(theirs);
         if (!TryMultiMelee(a, e)) StartMelee(a, *e);
