@@ -274,12 +274,17 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   absl::flat_hash_map<int, int> stands_in_pending_melee_;
   // What each unit of the pending multi-unit melee brought into it: its
   // pairings are fought at once (reading 26), so a stand lost in one still
-  // fought in the others, and a bonus for last turn's pursuit or follow-up
-  // counts in each pairing, whatever order the log gives them.
+  // fought in the others, a bonus for last turn's pursuit or follow-up
+  // counts in each pairing, and a pursuer's disorder (reading 19) belongs
+  // to the pairings its pursuit met, whatever order the log gives them.
   struct AtMeleeStart {
     int stands = 0;
     int pursued_on_turn = 0;
     int followed_up_on_turn = 0;
+    bool disordered = false;
+    // Set when a pairing of the melee disordered the unit as a pursuer
+    // meeting a fresh enemy: it stays disordered once the melee settles.
+    bool disordered_by_pursuit = false;
   };
   absl::flat_hash_map<int, AtMeleeStart> at_melee_start_;
   // ResolveUnitList's marks: list_mark_[u] == list_generation_ when unit u

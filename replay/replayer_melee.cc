@@ -147,8 +147,9 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   if (!round.melee_id().empty()) {
     for (int unit : {a, b}) {
       const rules::UnitStatus& u = state_.units[unit];
-      at_melee_start_.emplace(unit, AtMeleeStart{u.stands, u.pursued_on_turn,
-                                                 u.followed_up_on_turn});
+      at_melee_start_.emplace(
+          unit, AtMeleeStart{u.stands, u.pursued_on_turn, u.followed_up_on_turn,
+                             u.disordered});
     }
   }
   DisorderPursuersMeetingFreshEnemy(pairing);
@@ -406,11 +407,14 @@ void Replayer::SettleMelee() {
           MoveAfterSeveralWins(before, owed_moves_[r.winner]);
     }
   }
-  // The bonuses brought into the melee are spent now (the order of the
-  // units does not matter: each is set to 0).
+  // The bonuses brought into the melee are spent now, and a pursuer that a
+  // pairing disordered stays disordered (the order of the units does not
+  // matter: each is set alike).
   for (const auto& [unit, start] : at_melee_start_) {
-    state_.units[unit].pursued_on_turn = 0;
-    state_.units[unit].followed_up_on_turn = 0;
+    rules::UnitStatus& u = state_.units[unit];
+    u.pursued_on_turn = 0;
+    u.followed_up_on_turn = 0;
+    if (start.disordered_by_pursuit) u.disordered = true;
   }
   pending_pairings_.clear();
   pending_melee_id_.clear();
@@ -636,12 +640,21 @@ void Replayer::DisorderPursuersMeetingFreshEnemy(
     return;
   }
   for (int side = 0; side < 2; ++side) {
-    rules::UnitStatus& s = state_.units[pairing.sides[side].unit];
+    const int unit = pairing.sides[side].unit;
+    rules::UnitStatus& s = state_.units[unit];
+    // In a multi-unit melee the disorder goes with the +2 (reading 26 e): a
+    // pairing its pursuit did not meet is fought in the order the unit
+    // brought into the melee, whether the log writes it before or after.
+    const auto start = at_melee_start_.find(unit);
+    if (start != at_melee_start_.end()) s.disordered = start->second.disordered;
     // "will get the +2 modifier for pursuing but will also be disordered if
     // the original melee lasted more than one turn": it fights disordered.
     if (s.pursued_from_long_melee &&
         rules::daimyo::PursuesIntoThisMelee(state_, pairing, side)) {
       s.disordered = true;
+      if (start != at_melee_start_.end()) {
+        start->second.disordered_by_pursuit = true;
+      }
     }
   }
 }

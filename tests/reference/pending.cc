@@ -3,19 +3,10 @@
 namespace gunbai::reference {
 
 const std::vector<PendingReading>& PendingReadings() {
-  // P1-P6 landed with the rule-gap fixes, and the engine bugs this check
-  // found (E1, E3-E9; repro/) are fixed. Add a row only for a reading under
-  // decision, with the rule ids it may explain.
-  static const std::vector<PendingReading> kPending = {
-      {"P7",
-       "reading 19 in a multi-unit melee (reading 26): a shared unit whose "
-       "pursuit met a fresh enemy of the melee fights every pairing of it "
-       "disordered, also one whose enemy charged it; the engine disorders "
-       "it from the pairing the log writes the pursuit in, so an earlier "
-       "pairing is fought in good order",
-       {"daimyo.melee.hit", "daimyo.melee.stands_fewer",
-        "daimyo.melee.stands"}},
-  };
+  // P1-P6 landed with the rule-gap fixes, P7 with reading 26 (e), and the
+  // engine bugs this check found (E1, E3-E9; repro/) are fixed. Add a row only
+  // for a reading under decision, with the rule ids it may explain.
+  static const std::vector<PendingReading> kPending = {};
   return kPending;
 }
 

@@ -216,7 +216,8 @@ class Game {
   bool WinnerMove(Unit& winner, Unit& loser, bool pursue, bool may_halt,
                   int rounds, bool may_keep_contact = true);
   void MultiMelee(Unit& a, Unit& b, Unit& e);
-  void DisorderSharedPursuer(std::vector<PairingPlay>* plays, const Unit& e);
+  void DisorderSharedPursuer(std::vector<PairingPlay>* plays, const Unit& e,
+                             bool disordered_before);
   void FitSharedStands(std::vector<PairingPlay>* plays, const Unit& e);
   void SettleMultiMelee(const std::vector<PairingPlay*>& fought);
   bool TryMultiMelee(Unit& a, Unit* e);
@@ -1549,6 +1550,7 @@ void Game::MultiMelee(Unit& a, Unit& b, Unit& e) {
   const std::vector<Contact*> group = {&contacts_[contacts_.size() - 2],
                                        &contacts_.back()};
   std::vector<PairingPlay> plays(2);
+  const bool e_disordered_before = e.disordered;
   for (int k = 0; k < 2; ++k) {
     SetUpPairing(*group[k], k == 0 ? &a : &b, &e, &plays[k]);
     plays[k].msg.set_melee_id(melee_id);
@@ -1558,7 +1560,7 @@ void Game::MultiMelee(Unit& a, Unit& b, Unit& e) {
     plays[k].most[1] =
         MaxMeleeStands(plays[k].in[1], plays[k].in[0], plays[k].round);
   }
-  DisorderSharedPursuer(&plays, e);
+  DisorderSharedPursuer(&plays, e, e_disordered_before);
   FitSharedStands(&plays, e);
   for (PairingPlay& p : plays) RollPairing(&p);
   for (const PairingPlay& p : plays) SpendBonuses(p);
@@ -1587,19 +1589,26 @@ void Game::MultiMelee(Unit& a, Unit& b, Unit& e) {
 // R reading 26 (d): the pairings are fought at once, so a bonus the shared
 // unit brings into the melee counts in each pairing that qualifies for it
 // (SetUpPairing judges the pursuing +2 pairing by pairing, and the bonus is
-// spent only after every pairing's round). R reading 19: a pursuer from a
-// melee of more than one round whose pursuit met a fresh enemy of this melee
-// is disordered for the whole melee, also in a pairing whose enemy charged
-// it (no +2 there), whatever order the pairings are set up or logged in.
-void Game::DisorderSharedPursuer(std::vector<PairingPlay>* plays,
-                                 const Unit& e) {
-  if (!e.disordered) return;
+// spent only after every pairing's round). R reading 26 (e): the disorder of
+// reading 19 goes with that +2 ("will get the +2 ... but will also be
+// disordered"): a pursuer from a melee of more than one round is disordered
+// in the pairings its pursuit met, and fights a pairing whose enemy charged
+// it (no +2 there) in the order it brought into the melee, whatever order
+// the pairings are set up or logged in; after the melee it is disordered.
+// SetUpPairing disorders the unit itself when its pursuit meets an enemy, so
+// a pairing set up after that one takes the disorder along: it is undone
+// here from `disordered_before`, the unit's order when the melee began.
+void Game::DisorderSharedPursuer(std::vector<PairingPlay>* plays, const Unit& e,
+                                 bool disordered_before) {
   for (PairingPlay& p : *plays) {
-    if (p.in[1].disordered) continue;
-    p.in[1].disordered = true;
-    Rely("P7");
-    Note(e.id + " disordered in its pairing with " + p.us[0]->id +
-         " too: its pursuit met a fresh enemy of this melee (reading 19)");
+    const bool met_by_pursuit = p.in[1].pursuing && e.pursued_from_long_melee;
+    const bool disordered = disordered_before || met_by_pursuit;
+    if (p.in[1].disordered == disordered) continue;
+    p.in[1].disordered = disordered;
+    Note(e.id + (disordered ? " disordered" : " in good order") +
+         " in its pairing with " + p.us[0]->id +
+         (disordered ? ": its pursuit met this enemy (reading 19)"
+                     : ": its pursuit did not meet this enemy (reading 26 e)"));
     for (int i = 0; i < 2; ++i)
       p.most[i] = MaxMeleeStands(p.in[i], p.in[1 - i], p.round);
   }
