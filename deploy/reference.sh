@@ -3,8 +3,8 @@
 # independent model of tests/reference/ against the engine, in process.
 # Builds reference_check in build-ref (RelWithDebInfo) first.
 #   deploy/reference.sh [N] [extra reference_check flags...]
-# Runtime: about 20 s for 100,000 on one idle core (RelWithDebInfo), in process;
-# about 50 s with another build running. With --gunbai=PATH (one process a
+# Runtime: about 50 s for 100,000 (four kinds of situation) in process, on one
+# core of a machine running other builds. With --gunbai=PATH (one process a
 # situation) expect several minutes.
 # Reproducers of every disagreement group are kept in build-ref/reference-failures/.
 set -euo pipefail
