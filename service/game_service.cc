@@ -160,12 +160,27 @@ GameServiceImpl::GameServiceImpl(GameStore* store,
                                  const replay::RulesetCatalog* rulesets,
                                  const std::string& umpire_token,
                                  int max_watchers, int max_watchers_per_game,
-                                 RequestBudget* budget)
+                                 RequestBudget* budget, int max_cached_games)
     : store_(store),
       rulesets_(rulesets),
       umpire_hash_(TokenHash(umpire_token)),
+      max_cached_games_(std::max(max_cached_games, 0)),
       watchers_(max_watchers, max_watchers_per_game),
       budget_(budget) {}
+
+std::vector<std::string> GameServiceImpl::CachedGamesForTest() {
+  absl::MutexLock lock(&games_mu_);
+  std::vector<std::string> ids;
+  for (const auto& [id, game] : games_) ids.push_back(id);
+  return ids;
+}
+
+int GameServiceImpl::PinnedGamesForTest() {
+  absl::MutexLock lock(&games_mu_);
+  return static_cast<int>(
+      std::count_if(games_.begin(), games_.end(),
+                    [](const auto& entry) { return entry.second->pins > 0; }));
+}
 
 grpc::Status GameServiceImpl::Admit(const google::protobuf::Message& request,
                                     absl::string_view what,
@@ -199,7 +214,7 @@ absl::StatusOr<GameServiceImpl::Caller> GameServiceImpl::Authenticate(
                         "player's of this game");
 }
 
-absl::StatusOr<GameServiceImpl::LiveGame*> GameServiceImpl::Load(
+absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Load(
     const std::string& game_id) {
   if (!ValidGameId(game_id)) {
     return absl::InvalidArgumentError(
@@ -208,25 +223,75 @@ absl::StatusOr<GameServiceImpl::LiveGame*> GameServiceImpl::Load(
   LiveGame* game = nullptr;
   {
     absl::MutexLock lock(&games_mu_);
-    auto it = games_.find(game_id);
-    if (it != games_.end()) game = it->second.get();
+    game = PinCached(game_id);
   }
   if (game == nullptr) {
     // Only games the store knows get a cache entry: made-up ids cost a
     // lookup, not memory.
     auto version = store_->Version(game_id);
     if (!version.ok()) return version.status();
+    std::vector<std::unique_ptr<LiveGame>> dropped;
     absl::MutexLock lock(&games_mu_);
-    auto& slot = games_[game_id];
-    if (slot == nullptr) slot = std::make_unique<LiveGame>(game_id);
-    game = slot.get();
+    game = PinCached(game_id);
+    if (game == nullptr) {
+      auto& slot = games_[game_id];
+      slot = std::make_unique<LiveGame>(game_id);
+      game = slot.get();
+      game->pins = 1;
+      game->last_use = ++use_count_;
+      DropBeyondBound(dropped);
+    }
   }
+  // From here the pin gives the game back to the cache on every return.
+  GamePin pin(this, game);
   absl::MutexLock lock(&game->mu);
   if (!game->loaded) {
     absl::Status s = Rebuild(*game);
     if (!s.ok()) return s;
   }
+  return pin;
+}
+
+GameServiceImpl::LiveGame* GameServiceImpl::PinCached(
+    const std::string& game_id) {
+  auto it = games_.find(game_id);
+  if (it == games_.end()) return nullptr;
+  LiveGame* game = it->second.get();
+  ++game->pins;
+  game->last_use = ++use_count_;
   return game;
+}
+
+void GameServiceImpl::Unpin(LiveGame& game) {
+  // Freed after games_mu_ is released: a long game's replay takes a while
+  // to free, and other calls need the lock meanwhile.
+  std::vector<std::unique_ptr<LiveGame>> dropped;
+  absl::MutexLock lock(&games_mu_);
+  --game.pins;
+  DropBeyondBound(dropped);
+}
+
+void GameServiceImpl::DropBeyondBound(
+    std::vector<std::unique_ptr<LiveGame>>& dropped) {
+  if (max_cached_games_ == 0) return;
+  // Deterministic: the game taken longest ago (by use_count_, not a clock)
+  // goes first. None of them is locked, since only a pinned game's lock is
+  // ever taken outside games_mu_.
+  for (;;) {
+    auto oldest = games_.end();
+    int idle = 0;
+    for (auto it = games_.begin(); it != games_.end(); ++it) {
+      if (it->second->pins > 0) continue;
+      ++idle;
+      if (oldest == games_.end() ||
+          it->second->last_use < oldest->second->last_use) {
+        oldest = it;
+      }
+    }
+    if (idle <= max_cached_games_) return;
+    dropped.push_back(std::move(oldest->second));
+    games_.erase(oldest);
+  }
 }
 
 absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
@@ -291,7 +356,7 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<GameServiceImpl::LiveGame*> GameServiceImpl::Authorized(
+absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Authorized(
     grpc::ServerContext* context, const std::string& game_id, Caller* caller) {
   // Check the credential before saying anything about the game.
   auto token = BearerToken(*context);
@@ -303,11 +368,13 @@ absl::StatusOr<GameServiceImpl::LiveGame*> GameServiceImpl::Authorized(
         "this credential is neither the umpire's nor a player's of this "
         "game");
   }
-  absl::ReaderMutexLock lock(&(*game)->mu);
-  auto who = Authenticate(*context, &(*game)->record);
-  if (!who.ok()) return who.status();
-  *caller = *who;
-  return *game;
+  {
+    absl::ReaderMutexLock lock(&(*game)->mu);
+    auto who = Authenticate(*context, &(*game)->record);
+    if (!who.ok()) return who.status();
+    *caller = *who;
+  }
+  return *std::move(game);
 }
 
 v1::DiceCommitment GameServiceImpl::DiceFor(const GameRecord& record) const {

@@ -3,9 +3,11 @@
 // mode, rolled by gunbaid from a committed secret. Thread-safe: calls on
 // different games run in parallel; calls on one game are serialized by its
 // lock. The in-memory replay of each game is a cache rebuilt from the store
-// on demand. Watches are limited in all and per game (WatcherSlots), and
-// the requests that carry events are admitted by a RequestBudget when one
-// is given.
+// on demand. At most `max_cached_games` games are cached beyond those in use
+// (pinned by a call, a watch included): past that the least recently used
+// game not in use is dropped and rebuilt from the store when next read.
+// Watches are limited in all and per game (WatcherSlots), and the requests
+// that carry events are admitted by a RequestBudget when one is given.
 #ifndef GUNBAI_SERVICE_GAME_SERVICE_H_
 #define GUNBAI_SERVICE_GAME_SERVICE_H_
 
@@ -27,6 +29,10 @@
 
 namespace gunbai::service {
 
+// Games gunbaid keeps replayed in memory, besides those in use
+// (gunbaid --max-cached-games); 0 keeps every game read since start.
+inline constexpr int kDefaultMaxCachedGames = 256;
+
 class GameServiceImpl final : public gunbai::v1::GameService::Service {
  public:
   // `store` and `rulesets` must outlive the service; each game is replayed
@@ -34,12 +40,14 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   // that may create games and read and append to any game. At most
   // `max_watchers` watches run at once, `max_watchers_per_game` of one
   // game. `budget`, when not null, must outlive the service and admits
-  // CreateGame and AppendEvents.
+  // CreateGame and AppendEvents. At most `max_cached_games` games not in use
+  // stay cached, besides those in use (0: no bound).
   GameServiceImpl(GameStore* store, const replay::RulesetCatalog* rulesets,
                   const std::string& umpire_token,
                   int max_watchers = kDefaultMaxWatchers,
                   int max_watchers_per_game = kDefaultMaxWatchersPerGame,
-                  RequestBudget* budget = nullptr);
+                  RequestBudget* budget = nullptr,
+                  int max_cached_games = kDefaultMaxCachedGames);
 
   grpc::Status CreateGame(grpc::ServerContext* context,
                           const gunbai::v1::CreateGameRequest* request,
@@ -76,6 +84,11 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   // Wakes every watcher so that a shutting-down server can end them.
   void Shutdown();
 
+  // For tests: the ids of the games in the cache, sorted, and how many of
+  // them are in use.
+  std::vector<std::string> CachedGamesForTest();
+  int PinnedGamesForTest();
+
  private:
   // Who is calling: the umpire, or the player of one clan of one game.
   struct Caller {
@@ -107,17 +120,63 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
     // `ruleset` are null.
     absl::Status ruleset_problem ABSL_GUARDED_BY(mu);
     std::string dice_key ABSL_GUARDED_BY(mu);
+    // Guarded by the service's games_mu_: the calls using the game (it is
+    // not dropped while any is), and when it was last taken (use_count_).
+    int pins = 0;
+    uint64_t last_use = 0;
+  };
+
+  // A game taken from the cache for one call: it stays cached, its members
+  // valid, until the pin is destroyed. Destroy it after releasing the
+  // game's lock.
+  class GamePin {
+   public:
+    GamePin(GameServiceImpl* service, LiveGame* game)
+        : service_(service), game_(game) {}
+    GamePin(GamePin&& other) noexcept
+        : service_(other.service_), game_(other.game_) {
+      other.game_ = nullptr;
+    }
+    GamePin& operator=(GamePin&& other) noexcept {
+      if (this != &other) {
+        if (game_ != nullptr) service_->Unpin(*game_);
+        service_ = other.service_;
+        game_ = other.game_;
+        other.game_ = nullptr;
+      }
+      return *this;
+    }
+    GamePin(const GamePin&) = delete;
+    ~GamePin() {
+      if (game_ != nullptr) service_->Unpin(*game_);
+    }
+    LiveGame* operator->() const { return game_; }
+    LiveGame& operator*() const { return *game_; }
+
+   private:
+    GameServiceImpl* service_;
+    LiveGame* game_;
   };
 
   absl::StatusOr<Caller> Authenticate(const grpc::ServerContext& context,
                                       const GameRecord* game) const;
-  // Returns the game's cache, loading it from the store when needed.
-  // NotFound for an unknown game. The game's lock is not held on return.
-  absl::StatusOr<LiveGame*> Load(const std::string& game_id);
+  // Returns the game's cache, pinned, loading it from the store when
+  // needed. NotFound for an unknown game. The game's lock is not held on
+  // return.
+  absl::StatusOr<GamePin> Load(const std::string& game_id);
+  // Returns `game_id`'s cache entry, pinned, or null when there is none.
+  LiveGame* PinCached(const std::string& game_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(games_mu_);
+  void Unpin(LiveGame& game) ABSL_LOCKS_EXCLUDED(games_mu_);
+  // Moves the least recently used games not in use out of the cache, into
+  // `dropped`, until at most max_cached_games_ of those not in use remain.
+  // The caller frees `dropped` after releasing games_mu_.
+  void DropBeyondBound(std::vector<std::unique_ptr<LiveGame>>& dropped)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(games_mu_);
   absl::Status Rebuild(LiveGame& game) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
-  absl::StatusOr<LiveGame*> Authorized(grpc::ServerContext* context,
-                                       const std::string& game_id,
-                                       Caller* caller);
+  absl::StatusOr<GamePin> Authorized(grpc::ServerContext* context,
+                                     const std::string& game_id,
+                                     Caller* caller);
   // Checks and stores `request`'s events, moving them out of it.
   absl::Status Append(LiveGame& game, const Caller& caller,
                       gunbai::v1::AppendEventsRequest& request,
@@ -145,6 +204,8 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   absl::Mutex games_mu_;
   std::map<std::string, std::unique_ptr<LiveGame>> games_
       ABSL_GUARDED_BY(games_mu_);
+  const int max_cached_games_;                         // 0: no bound.
+  uint64_t use_count_ ABSL_GUARDED_BY(games_mu_) = 0;  // Loads so far.
   std::atomic<bool> shutting_down_{false};
   WatcherSlots watchers_;
   RequestBudget* const budget_;  // Not owned; may be null.

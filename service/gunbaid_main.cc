@@ -109,6 +109,11 @@ which limit; memory stays bounded):
                            at most half of --max-threads.
   --max-watchers-per-game N
                            Watches of one game at once. Default 8.
+  --max-cached-games N     Live games kept replayed in memory besides those
+                           a call or watch is using; past N the least
+                           recently used is dropped and rebuilt from the
+                           store when next read. Default 256; 0 keeps every
+                           game read since start.
   --keepalive-ms N         Ping a client after N ms without data, and close
                            its connection (freeing its watches) when no
                            answer comes in --keepalive-timeout-ms. Defaults
@@ -151,6 +156,7 @@ struct Options {
   std::int64_t max_watchers = gunbai::service::kDefaultMaxWatchers;
   std::int64_t max_watchers_per_game =
       gunbai::service::kDefaultMaxWatchersPerGame;
+  std::int64_t max_cached_games = gunbai::service::kDefaultMaxCachedGames;
   std::int64_t keepalive_ms = 60000;
   std::int64_t keepalive_timeout_ms = 20000;
   std::int64_t min_client_ping_interval_ms = 10000;
@@ -176,6 +182,7 @@ constexpr NumberFlag kNumberFlags[] = {
      &Options::max_streams_per_connection},
     {"--max-watchers", 1, 5000, &Options::max_watchers},
     {"--max-watchers-per-game", 1, 5000, &Options::max_watchers_per_game},
+    {"--max-cached-games", 0, 1 << 20, &Options::max_cached_games},
     {"--keepalive-ms", 10, kMaxMillis, &Options::keepalive_ms},
     {"--keepalive-timeout-ms", 10, kMaxMillis, &Options::keepalive_timeout_ms},
     {"--min-client-ping-interval-ms", 0, kMaxMillis,
@@ -473,7 +480,8 @@ int Run(int argc, char** argv) {
     games = std::make_unique<GameServiceImpl>(
         store.get(), &*rulesets, *umpire,
         static_cast<int>(options->max_watchers),
-        static_cast<int>(options->max_watchers_per_game), &budget);
+        static_cast<int>(options->max_watchers_per_game), &budget,
+        static_cast<int>(options->max_cached_games));
   } else if (!options->umpire_token_file.empty()) {
     return Fail(umpire.status());
   } else {
