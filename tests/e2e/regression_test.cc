@@ -6,7 +6,9 @@
 //  - enum numbers the schema does not name were stored and acted on;
 //  - verify said ok for events gunbaid would never have stored;
 //  - a request that did not decode got INTERNAL with no message and a line
-//    on gunbaid's stderr.
+//    on gunbaid's stderr;
+//  - every game read stayed replayed in memory until gunbaid stopped
+//    (--max-cached-games now bounds them).
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -47,6 +49,7 @@
 #include "rules/engine.h"
 #include "service/cli.h"
 #include "service/game_cli.h"
+#include "sqlite3.h"
 #include "tests/e2e/gunbaid_process.h"
 
 namespace gunbai::testing {
@@ -651,6 +654,79 @@ TEST_F(Regression, UndecodableRequestIsInvalidArgumentAndLogsNothing) {
                       audit.SerializeAsString())
                   .ok());
   EXPECT_EQ(GameCount(), 0);
+}
+
+// --max-cached-games reaches the live-game cache: a game dropped from it is
+// rebuilt from the store when next read, a cached one is not. Observed by
+// deleting a game's last stored event behind gunbaid's back (SQLite, WAL:
+// another process may write): under --max-cached-games=1, reading game 2
+// drops game 1, whose export then has the 9 events left in the store;
+// under --max-cached-games=0 game 1 stays cached and still exports the 10
+// it was given.
+TEST_F(Regression, MaxCachedGamesDropsTheLeastRecentlyUsedGame) {
+  const v1::BattleLog anegawa = Anegawa();
+  ASSERT_GE(anegawa.events_size(), 10);
+  const std::string token_file = dir_.path() + "/umpire.token";
+  for (const int bound : {1, 0}) {
+    SCOPED_TRACE(absl::StrCat("--max-cached-games=", bound));
+    const std::string data = absl::StrCat(dir_.path(), "/cache-", bound);
+    auto daemon =
+        GunbaidProcess::Start(data, token_file, dir_.path(),
+                              {absl::StrCat("--max-cached-games=", bound)});
+    ASSERT_TRUE(daemon.ok()) << daemon.status();
+    auto stub = v1::GameService::NewStub(grpc::CreateChannel(
+        (*daemon)->target(), grpc::InsecureChannelCredentials()));
+    auto exported_events = [&](const std::string& id) {
+      v1::ExportGameRequest request;
+      request.set_game_id(id);
+      v1::ExportGameResponse response;
+      grpc::ClientContext context;
+      AsUmpire(context);
+      grpc::Status s = stub->ExportGame(&context, request, &response);
+      EXPECT_TRUE(s.ok()) << s.error_message();
+      return response.game().log().events_size();
+    };
+    for (const char* id : {"cache-1", "cache-2"}) {
+      v1::CreateGameRequest create;
+      *create.mutable_header() = anegawa.header();
+      create.mutable_header()->set_game_id(id);
+      *create.mutable_order_of_battle() = anegawa.order_of_battle();
+      create.mutable_settings()->set_policy(v1::APPEND_POLICY_RECORD);
+      v1::CreateGameResponse created;
+      grpc::ClientContext context;
+      AsUmpire(context);
+      ASSERT_TRUE(stub->CreateGame(&context, create, &created).ok());
+      v1::AppendEventsRequest append;
+      append.set_game_id(id);
+      for (int i = 0; i < 10; ++i) {
+        v1::AppendedEvent* event = append.add_events();
+        event->set_event_id(absl::StrCat(id, "-", i));
+        *event->mutable_event() = anegawa.events(i);
+      }
+      v1::AppendEventsResponse appended;
+      grpc::ClientContext append_context;
+      AsUmpire(append_context);
+      grpc::Status s = stub->AppendEvents(&append_context, append, &appended);
+      ASSERT_TRUE(s.ok()) << s.error_message();
+      ASSERT_EQ(appended.version(), 10u);
+    }
+    // Last used: cache-2 (its append). Reading cache-1 drops cache-2 under
+    // the bound of 1; reading cache-2 then drops cache-1.
+    EXPECT_EQ(exported_events("cache-1"), 10);
+    EXPECT_EQ(exported_events("cache-2"), 10);
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((data + "/gunbai.sqlite3").c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db,
+                           "DELETE FROM events WHERE game_id = 'cache-1' AND "
+                           "position = (SELECT MAX(position) FROM events "
+                           "WHERE game_id = 'cache-1')",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK)
+        << sqlite3_errmsg(db);
+    EXPECT_EQ(sqlite3_changes(db), 1);
+    sqlite3_close(db);
+    EXPECT_EQ(exported_events("cache-1"), bound == 1 ? 9 : 10);
+  }
 }
 
 }  // namespace
