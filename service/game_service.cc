@@ -230,7 +230,6 @@ absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Load(
     // lookup, not memory.
     auto version = store_->Version(game_id);
     if (!version.ok()) return version.status();
-    std::vector<std::unique_ptr<LiveGame>> dropped;
     absl::MutexLock lock(&games_mu_);
     game = PinCached(game_id);
     if (game == nullptr) {
@@ -239,7 +238,6 @@ absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Load(
       game = slot.get();
       game->pins = 1;
       game->last_use = ++use_count_;
-      DropBeyondBound(dropped);
     }
   }
   // From here the pin gives the game back to the cache on every return.
@@ -263,7 +261,9 @@ GameServiceImpl::LiveGame* GameServiceImpl::PinCached(
 }
 
 void GameServiceImpl::Unpin(LiveGame& game) {
-  // Freed after games_mu_ is released: a long game's replay takes a while
+  // Games are dropped here only: a game taken from the cache is in use, so
+  // only its release can leave too many games not in use. They are freed
+  // after games_mu_ is released: a long game's replay takes a while
   // to free, and other calls need the lock meanwhile.
   std::vector<std::unique_ptr<LiveGame>> dropped;
   absl::MutexLock lock(&games_mu_);
