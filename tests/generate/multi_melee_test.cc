@@ -19,21 +19,14 @@
 #include "replay/audit.h"
 #include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
+#include "tests/generate/test_ruleset.h"
 
 namespace gunbai::generate {
 namespace {
 
 namespace v1 = ::gunbai::v1;
 
-const replay::LoadedRuleset& Ruleset() {
-  static const replay::LoadedRuleset* const ruleset = [] {
-    absl::StatusOr<replay::LoadedRuleset> loaded =
-        replay::BuiltinDaimyoRuleset();
-    EXPECT_TRUE(loaded.ok()) << loaded.status();
-    return new replay::LoadedRuleset(*std::move(loaded));
-  }();
-  return *ruleset;
-}
+const replay::LoadedRuleset& Ruleset() { return test_support::DaimyoRuleset(); }
 
 // The small games of generate_test's sweeps: 6 turns, 3 to 8 units a clan.
 GeneratorOptions SmallGame(std::uint64_t seed) {

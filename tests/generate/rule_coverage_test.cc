@@ -27,6 +27,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 #include "rules/rule_docs.h"
+#include "tests/generate/test_ruleset.h"
 
 namespace gunbai::generate {
 namespace {
@@ -40,15 +41,7 @@ constexpr int kGames = 100;
 // Measured: 52 of 123 over this corpus.
 constexpr int kMinRuleIdsExercised = 52;
 
-const replay::LoadedRuleset& Ruleset() {
-  static const replay::LoadedRuleset* const ruleset = [] {
-    absl::StatusOr<replay::LoadedRuleset> loaded =
-        replay::BuiltinDaimyoRuleset();
-    EXPECT_TRUE(loaded.ok()) << loaded.status();
-    return new replay::LoadedRuleset(*std::move(loaded));
-  }();
-  return *ruleset;
-}
+const replay::LoadedRuleset& Ruleset() { return test_support::DaimyoRuleset(); }
 
 std::vector<v1::BattleLog> Corpus() {
   std::vector<v1::BattleLog> logs;
