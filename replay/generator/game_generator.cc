@@ -114,19 +114,29 @@ v1::BattleLog GenerateLog(const GeneratorOptions& options) {
   return GenerateGame(options).log;
 }
 
+std::string ManifestJsonLine(std::uint64_t seq, absl::string_view rule_id,
+                             v1::Severity severity, absl::string_view kind,
+                             absl::string_view subject,
+                             absl::string_view description,
+                             absl::string_view in_place_of) {
+  std::string out = absl::StrCat(
+      "{\"seq\": ", seq, ", \"rule_id\": ", JsonString(rule_id),
+      ", \"severity\": ", JsonString(v1::Severity_Name(severity)),
+      ", \"kind\": ", JsonString(kind), ", \"subject\": ", JsonString(subject),
+      ", \"description\": ", JsonString(description));
+  if (!in_place_of.empty()) {
+    absl::StrAppend(&out, ", \"in_place_of\": ", JsonString(in_place_of));
+  }
+  absl::StrAppend(&out, "}\n");
+  return out;
+}
+
 std::string ManifestJsonLines(const std::vector<PlantedFault>& faults) {
   std::string out;
   for (const PlantedFault& f : faults) {
-    absl::StrAppend(
-        &out, "{\"seq\": ", f.seq, ", \"rule_id\": ", JsonString(f.rule_id),
-        ", \"severity\": ", JsonString(v1::Severity_Name(f.severity)),
-        ", \"kind\": ", JsonString(FaultSpecOf(f.kind).name),
-        ", \"subject\": ", JsonString(f.subject),
-        ", \"description\": ", JsonString(f.description));
-    if (!f.in_place_of.empty()) {
-      absl::StrAppend(&out, ", \"in_place_of\": ", JsonString(f.in_place_of));
-    }
-    absl::StrAppend(&out, "}\n");
+    absl::StrAppend(&out, ManifestJsonLine(f.seq, f.rule_id, f.severity,
+                                           FaultSpecOf(f.kind).name, f.subject,
+                                           f.description, f.in_place_of));
   }
   return out;
 }

@@ -138,6 +138,15 @@ gunbai::v1::BattleLog GenerateLog(const GeneratorOptions& options);
 // fault stands in for a kind that found no chance.
 std::string ManifestJsonLines(const std::vector<PlantedFault>& faults);
 
+// Returns one line of a manifest, as ManifestJsonLines writes it, for the
+// planted faults of any ruleset's generator (`kind` is the kind's name;
+// "in_place_of" is left out when `in_place_of` is empty).
+std::string ManifestJsonLine(std::uint64_t seq, absl::string_view rule_id,
+                             gunbai::v1::Severity severity,
+                             absl::string_view kind, absl::string_view subject,
+                             absl::string_view description,
+                             absl::string_view in_place_of);
+
 // Returns the deterministic binary serialization of `log` (map order fixed),
 // for comparing two logs byte for byte.
 std::string SerializeDeterministic(const gunbai::v1::BattleLog& log);

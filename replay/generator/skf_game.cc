@@ -61,24 +61,6 @@ constexpr std::uint64_t kSkfFaultStream = 0x736b666661756c74ULL;  // "skffault"
 // A fault planted at no particular time: the header, game_end.
 constexpr int kAnyTime = std::numeric_limits<int>::max();
 
-// Returns `text` as a JSON string literal.
-std::string JsonString(absl::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      absl::StrAppendFormat(&out, "\\u%04x", c);
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 // Which faults a game gets and from which turn: the kinds shuffled from the
 // ruleset's list, each once before any repeats (as the Daimyo generator's
 // FaultPlanner does from its catalogue).
@@ -973,16 +955,10 @@ absl::StatusOr<v1::BattleLog> GenerateSkfGame(
 std::string SkfManifestJsonLines(const std::vector<SkfPlantedFault>& faults) {
   std::string out;
   for (const SkfPlantedFault& f : faults) {
-    absl::StrAppend(
-        &out, "{\"seq\": ", f.seq, ", \"rule_id\": ", JsonString(f.rule_id),
-        ", \"severity\": ", JsonString(v1::Severity_Name(f.severity)),
-        ", \"kind\": ", JsonString(SkfFaultSpecOf(f.kind).name),
-        ", \"subject\": ", JsonString(f.subject),
-        ", \"description\": ", JsonString(f.description));
-    if (!f.in_place_of.empty()) {
-      absl::StrAppend(&out, ", \"in_place_of\": ", JsonString(f.in_place_of));
-    }
-    absl::StrAppend(&out, "}\n");
+    absl::StrAppend(&out,
+                    ManifestJsonLine(f.seq, f.rule_id, f.severity,
+                                     SkfFaultSpecOf(f.kind).name, f.subject,
+                                     f.description, f.in_place_of));
   }
   return out;
 }
