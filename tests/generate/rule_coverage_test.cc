@@ -279,7 +279,9 @@ replay::RuleCoverage SkfCoverage(int faults) {
     EXPECT_TRUE(report.ok()) << report.status();
     if (!report.ok()) continue;
     // A clean game audits with no finding at all.
-    if (faults == 0) EXPECT_EQ(report->findings_size(), 0) << seed;
+    if (faults == 0) {
+      EXPECT_EQ(report->findings_size(), 0) << seed;
+    }
     coverage.Add(*report);
   }
   return coverage;

@@ -303,8 +303,12 @@ TEST(SkfGameTest, HandWorkedPlantedMeleeHit) {
   EXPECT_EQ(round.sides(1).modifiers_size(), 0);
   EXPECT_EQ(round.sides(1).claimed_hits(), 1u);
   for (const v1::Unit& u : game->log.order_of_battle().units()) {
-    if (u.id() == "ues-5") EXPECT_EQ(u.troop_type(), v1::TROOP_TYPE_RONIN);
-    if (u.id() == "tak-2") EXPECT_EQ(u.troop_type(), v1::TROOP_TYPE_ASHIGARU);
+    if (u.id() == "ues-5") {
+      EXPECT_EQ(u.troop_type(), v1::TROOP_TYPE_RONIN);
+    }
+    if (u.id() == "tak-2") {
+      EXPECT_EQ(u.troop_type(), v1::TROOP_TYPE_ASHIGARU);
+    }
   }
   const auto planted =
       std::find_if(game->faults.begin(), game->faults.end(),
