@@ -8,6 +8,7 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev sqlite3 libssl-dev openssl
+  libcli11-dev  # header-only flags library for gunbai and gunbaid (CLI11 2.1)
   clang libclang-rt-14-dev
   ccache  # optional: -DCMAKE_CXX_COMPILER_LAUNCHER=ccache for quicker rebuilds
 )
