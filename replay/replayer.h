@@ -86,6 +86,17 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   void Finish() override;
 
   const rules::BattleState& state() const override { return state_; }
+
+  // Checkpoints (rules/engine.h; replayer_checkpoint.cc): every member that
+  // carries state from one event to the next, in the format of
+  // rules/checkpoint_codec.h. Bump the version when a member is added.
+  static constexpr std::uint32_t kCheckpointVersion = 1;
+  std::uint32_t CheckpointVersion() const override {
+    return kCheckpointVersion;
+  }
+  absl::StatusOr<std::string> SaveCheckpoint() const override;
+  absl::Status RestoreCheckpoint(absl::string_view checkpoint) override;
+
   // Returns the unit index for `id`, or -1.
   int FindUnit(absl::string_view id) const;
 

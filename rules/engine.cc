@@ -9,6 +9,14 @@ namespace gunbai::rules {
 
 namespace v1 = ::gunbai::v1;
 
+absl::StatusOr<std::string> Engine::SaveCheckpoint() const {
+  return absl::UnimplementedError("this ruleset's engine has no checkpoints");
+}
+
+absl::Status Engine::RestoreCheckpoint(absl::string_view) {
+  return absl::UnimplementedError("this ruleset's engine has no checkpoints");
+}
+
 v1::Severity SeverityToProto(Severity s) {
   switch (s) {
     case Severity::kViolation:

@@ -82,6 +82,28 @@ class Engine {
   // The state after the events applied so far. Units keep their order of
   // battle order; clans their header order.
   virtual const BattleState& state() const = 0;
+
+  // Checkpoints: the replay's state after the events applied so far, as
+  // bytes that RestoreCheckpoint takes back, so that a long game need not be
+  // replayed from its first event (gunbaid's cold start). The format version
+  // of this engine's checkpoints; 0 when it has none (the default).
+  virtual std::uint32_t CheckpointVersion() const { return 0; }
+  // Returns the checkpoint of the state after the events applied so far:
+  // deterministic (an equal replay gives equal bytes), and holding neither
+  // the findings reported so far (the caller's, EngineOutput::findings) nor
+  // the outcomes. Unimplemented when CheckpointVersion() is 0.
+  virtual absl::StatusOr<std::string> SaveCheckpoint() const;
+  // Takes the state of `checkpoint` into this engine, which must be freshly
+  // created (no event applied) from the same header and order of battle,
+  // ruleset data and options as the one that saved it; before applying the
+  // events after it, the caller puts back into EngineOutput::findings the
+  // findings reported up to the checkpoint (the engine bounds the findings
+  // it lists by their number). Returns InvalidArgument, and leaves the
+  // engine as created, for bytes that are not a checkpoint of this engine's
+  // format and order of battle (corrupt, truncated, another version),
+  // FailedPrecondition when an event was applied already; Unimplemented
+  // when CheckpointVersion() is 0.
+  virtual absl::Status RestoreCheckpoint(absl::string_view checkpoint);
 };
 
 // What gunbaid rolls for one event of a live game whose dice are the
