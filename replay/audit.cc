@@ -9,6 +9,7 @@
 #include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
 #include "rules/engine.h"
+#include "rules/proto_enums.h"
 #include "rules/victory.h"
 
 namespace gunbai::replay {
@@ -73,8 +74,8 @@ absl::StatusOr<rules::VictorySettings> VictoryFromProto(
   out.camp_sack_points =
       static_cast<int>(std::min<uint32_t>(v.camp_sack_points(), 1000000));
   for (int i = 0; i < v.unit_points_size(); ++i) {
-    auto type = TroopTypeFromProto(v.unit_points(i).troop_type());
-    if (!type.ok()) {
+    auto type = rules::TroopTypeFromProto(v.unit_points(i).troop_type());
+    if (!type.has_value()) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "header.scenario.victory.unit_points[%d]: the troop type is not "
           "set.",
@@ -84,9 +85,9 @@ absl::StatusOr<rules::VictorySettings> VictoryFromProto(
         static_cast<int>(std::min<uint32_t>(v.unit_points(i).points(), 1000));
   }
   for (int i = 0; i < v.camp_sack_troop_types_size(); ++i) {
-    auto type = TroopTypeFromProto(
+    auto type = rules::TroopTypeFromProto(
         static_cast<v1::TroopType>(v.camp_sack_troop_types(i)));
-    if (!type.ok()) {
+    if (!type.has_value()) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "header.scenario.victory.camp_sack_troop_types[%d]: the troop type "
           "is not set.",

@@ -1,6 +1,7 @@
 #include "replay/proto_mapping.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -8,6 +9,7 @@
 #include "replay/replayer.h"
 #include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
+#include "rules/proto_enums.h"
 
 namespace gunbai::replay {
 
@@ -27,73 +29,6 @@ absl::Status LeaderError(int index, const v1::Leader& leader,
   return absl::InvalidArgumentError(
       absl::StrFormat("order_of_battle.leaders[%d] (id \"%s\"): %s", index,
                       Excerpt(leader.id()), what));
-}
-
-absl::StatusOr<rules::Quality> QualityFromProto(v1::Quality q) {
-  switch (q) {
-    case v1::QUALITY_ELITE:
-      return rules::Quality::kElite;
-    case v1::QUALITY_VETERAN:
-      return rules::Quality::kVeteran;
-    case v1::QUALITY_SEASONED:
-      return rules::Quality::kSeasoned;
-    case v1::QUALITY_RAW:
-      return rules::Quality::kRaw;
-    default:
-      return absl::InvalidArgumentError("quality is not set");
-  }
-}
-
-rules::Armour ArmourFromProto(v1::Armour a) {
-  switch (a) {
-    case v1::ARMOUR_LIGHT:
-      return rules::Armour::kLight;
-    case v1::ARMOUR_MEDIUM:
-      return rules::Armour::kMedium;
-    case v1::ARMOUR_HEAVY:
-      return rules::Armour::kHeavy;
-    default:
-      return rules::Armour::kNone;
-  }
-}
-
-rules::MissileWeapon MissileFromProto(v1::MissileWeapon w) {
-  switch (w) {
-    case v1::MISSILE_WEAPON_BOW:
-      return rules::MissileWeapon::kBow;
-    case v1::MISSILE_WEAPON_ARQUEBUS:
-      return rules::MissileWeapon::kArquebus;
-    default:
-      return rules::MissileWeapon::kNone;
-  }
-}
-
-rules::MeleeWeapon MeleeFromProto(v1::MeleeWeapon w) {
-  switch (w) {
-    case v1::MELEE_WEAPON_LONG_SPEAR:
-      return rules::MeleeWeapon::kLongSpear;
-    case v1::MELEE_WEAPON_POLE_ARM:
-      return rules::MeleeWeapon::kPoleArm;
-    case v1::MELEE_WEAPON_IMPROVISED:
-      return rules::MeleeWeapon::kImprovised;
-    case v1::MELEE_WEAPON_LANCE:
-      return rules::MeleeWeapon::kLance;
-    case v1::MELEE_WEAPON_SWORD:
-      return rules::MeleeWeapon::kSword;
-    default:
-      return rules::MeleeWeapon::kNone;
-  }
-}
-
-rules::RangeBand BandFromProto(v1::RangeBand b) {
-  switch (b) {
-    case v1::RANGE_BAND_LONG:
-      return rules::RangeBand::kLong;
-    case v1::RANGE_BAND_OUT_OF_RANGE:
-      return rules::RangeBand::kOutOfRange;
-    default:
-      return rules::RangeBand::kEffective;
-  }
 }
 
 int ClanIndex(const rules::BattleState& state, absl::string_view id) {
@@ -136,8 +71,9 @@ absl::Status AddUnit(int i, const v1::Unit& u, rules::BattleState& state,
                      absl::StrFormat("clan \"%s\" is not in the header.",
                                      Excerpt(u.clan())));
   }
-  auto troop = TroopTypeFromProto(u.troop_type());
-  if (!troop.ok()) return UnitError(i, u, troop.status().message());
+  const std::optional<rules::TroopType> troop =
+      rules::TroopTypeFromProto(u.troop_type());
+  if (!troop.has_value()) return UnitError(i, u, "troop_type is not set");
   if (*troop == rules::TroopType::kLegendarySamurai) {
     return UnitError(i, u,
                      "legendary samurai are a Samurai Knight Fever troop "
@@ -145,17 +81,18 @@ absl::Status AddUnit(int i, const v1::Unit& u, rules::BattleState& state,
                      "audit under the \"skf\" ruleset).");
   }
   p.troop_type = *troop;
-  auto quality = QualityFromProto(u.quality());
-  if (!quality.ok()) return UnitError(i, u, quality.status().message());
+  const std::optional<rules::Quality> quality =
+      rules::QualityFromProto(u.quality());
+  if (!quality.has_value()) return UnitError(i, u, "quality is not set");
   p.quality = *quality;
   if (u.mobility() == v1::MOBILITY_UNSPECIFIED) {
     return UnitError(i, u, "mobility (foot or mounted) is not set.");
   }
   p.mobility = u.mobility() == v1::MOBILITY_MOUNTED ? rules::Mobility::kMounted
                                                     : rules::Mobility::kFoot;
-  p.armour = ArmourFromProto(u.armour());
-  p.melee_weapon = MeleeFromProto(u.melee_weapon());
-  p.missile_weapon = MissileFromProto(u.missile_weapon());
+  p.armour = rules::ArmourFromProto(u.armour());
+  p.melee_weapon = rules::MeleeFromProto(u.melee_weapon());
+  p.missile_weapon = rules::MissileFromProto(u.missile_weapon());
   if (u.stands() < 1 || u.stands() > static_cast<uint32_t>(kMaxStands)) {
     return UnitError(i, u,
                      absl::StrFormat("stands is %d; a unit has 1 to %d.",
@@ -227,29 +164,6 @@ absl::Status AddLeader(int i, const v1::Leader& l, rules::BattleState& state,
 
 }  // namespace
 
-absl::StatusOr<rules::TroopType> TroopTypeFromProto(v1::TroopType t) {
-  switch (t) {
-    case v1::TROOP_TYPE_SAMURAI:
-      return rules::TroopType::kSamurai;
-    case v1::TROOP_TYPE_ASHIGARU:
-      return rules::TroopType::kAshigaru;
-    case v1::TROOP_TYPE_RONIN:
-      return rules::TroopType::kRonin;
-    case v1::TROOP_TYPE_WARRIOR_MONK:
-      return rules::TroopType::kWarriorMonk;
-    case v1::TROOP_TYPE_PEASANT:
-      return rules::TroopType::kPeasant;
-    case v1::TROOP_TYPE_HATAMOTO:
-      return rules::TroopType::kHatamoto;
-    case v1::TROOP_TYPE_HEADQUARTERS:
-      return rules::TroopType::kHeadquarters;
-    case v1::TROOP_TYPE_LEGENDARY_SAMURAI:
-      return rules::TroopType::kLegendarySamurai;
-    default:
-      return absl::InvalidArgumentError("troop_type is not set");
-  }
-}
-
 absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
     const v1::BattleLog& log) {
   rules::BattleState state;
@@ -273,74 +187,6 @@ absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
     if (!s.ok()) return s;
   }
   return state;
-}
-
-rules::Formation FormationFromProto(v1::Formation f) {
-  switch (f) {
-    case v1::FORMATION_COLUMN:
-      return rules::Formation::kColumn;
-    case v1::FORMATION_BUILDING:
-      return rules::Formation::kBuilding;
-    default:
-      return rules::Formation::kLine;
-  }
-}
-
-rules::MoraleResult MoraleResultFromProto(v1::MoraleResult r) {
-  using R = rules::MoraleResult;
-  switch (r) {
-    case v1::MORALE_RESULT_HALT:
-      return R::kHalt;
-    case v1::MORALE_RESULT_RETIRE:
-      return R::kRetire;
-    case v1::MORALE_RESULT_RETREAT:
-      return R::kRetreat;
-    case v1::MORALE_RESULT_ROUT:
-      return R::kRout;
-    case v1::MORALE_RESULT_STAND_OR_RETIRE:
-      return R::kStandOrRetire;
-    case v1::MORALE_RESULT_COUNTER_CHARGE:
-      return R::kCounterCharge;
-    case v1::MORALE_RESULT_CHARGE:
-      return R::kCharge;
-    case v1::MORALE_RESULT_RALLY:
-      return R::kRally;
-    case v1::MORALE_RESULT_DISPERSED:
-      return R::kDispersed;
-    case v1::MORALE_RESULT_FRENZY:
-      return R::kFrenzy;
-    default:
-      return R::kNoEffect;
-  }
-}
-
-v1::MoraleResult MoraleResultToProto(rules::MoraleResult r) {
-  using R = rules::MoraleResult;
-  switch (r) {
-    case R::kNoEffect:
-      return v1::MORALE_RESULT_NO_EFFECT;
-    case R::kHalt:
-      return v1::MORALE_RESULT_HALT;
-    case R::kRetire:
-      return v1::MORALE_RESULT_RETIRE;
-    case R::kRetreat:
-      return v1::MORALE_RESULT_RETREAT;
-    case R::kRout:
-      return v1::MORALE_RESULT_ROUT;
-    case R::kStandOrRetire:
-      return v1::MORALE_RESULT_STAND_OR_RETIRE;
-    case R::kCounterCharge:
-      return v1::MORALE_RESULT_COUNTER_CHARGE;
-    case R::kCharge:
-      return v1::MORALE_RESULT_CHARGE;
-    case R::kRally:
-      return v1::MORALE_RESULT_RALLY;
-    case R::kDispersed:
-      return v1::MORALE_RESULT_DISPERSED;
-    case R::kFrenzy:
-      return v1::MORALE_RESULT_FRENZY;
-  }
-  return v1::MORALE_RESULT_UNSPECIFIED;
 }
 
 rules::daimyo::Shot ShotFromProto(const v1::Firing& firing, int firer,

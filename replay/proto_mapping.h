@@ -12,6 +12,7 @@
 #include "rules/battle_state.h"
 #include "rules/daimyo/firing.h"
 #include "rules/engine.h"
+#include "rules/proto_enums.h"
 #include "rules/ruleset.h"
 #include "rules/types.h"
 
@@ -23,14 +24,13 @@ namespace gunbai::replay {
 absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
     const gunbai::v1::BattleLog& log);
 
-// Returns the domain troop type; InvalidArgument when unset.
-absl::StatusOr<rules::TroopType> TroopTypeFromProto(gunbai::v1::TroopType t);
-
 using rules::OriginToProto;  // rules/engine.h
 using rules::SeverityToProto;
-rules::Formation FormationFromProto(gunbai::v1::Formation f);
-rules::MoraleResult MoraleResultFromProto(gunbai::v1::MoraleResult r);
-gunbai::v1::MoraleResult MoraleResultToProto(rules::MoraleResult r);
+// The enum mappings every ruleset shares (rules/proto_enums.h).
+using rules::BandFromProto;
+using rules::FormationFromProto;
+using rules::MoraleResultFromProto;
+using rules::MoraleResultToProto;
 
 // Builds a Shot for resolved unit indexes; its dice borrow from `firing`.
 rules::daimyo::Shot ShotFromProto(const gunbai::v1::Firing& firing, int firer,

@@ -1,5 +1,7 @@
 #include "replay/ruleset_loader.h"
 
+#include <optional>
+
 #include <openssl/sha.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include "rules/builtin_rulesets.h"
 #include "rules/daimyo/engine.h"
 #include "rules/engine.h"
+#include "rules/proto_enums.h"
 
 namespace gunbai::replay {
 
@@ -71,36 +74,17 @@ absl::Status Validate(const rules::Ruleset& r, absl::string_view source) {
   return absl::OkStatus();
 }
 
+// The index of a named weapon or quality in the tables (the domain enum's
+// number), -1 for UNSPECIFIED or an unnamed number.
 int MeleeWeaponIndex(gunbai::v1::MeleeWeapon w) {
-  switch (w) {
-    case gunbai::v1::MELEE_WEAPON_LONG_SPEAR:
-      return static_cast<int>(rules::MeleeWeapon::kLongSpear);
-    case gunbai::v1::MELEE_WEAPON_POLE_ARM:
-      return static_cast<int>(rules::MeleeWeapon::kPoleArm);
-    case gunbai::v1::MELEE_WEAPON_IMPROVISED:
-      return static_cast<int>(rules::MeleeWeapon::kImprovised);
-    case gunbai::v1::MELEE_WEAPON_LANCE:
-      return static_cast<int>(rules::MeleeWeapon::kLance);
-    case gunbai::v1::MELEE_WEAPON_SWORD:
-      return static_cast<int>(rules::MeleeWeapon::kSword);
-    default:
-      return -1;
-  }
+  const std::optional<rules::MeleeWeapon> weapon =
+      rules::NamedMeleeWeaponFromProto(w);
+  return weapon.has_value() ? static_cast<int>(*weapon) : -1;
 }
 
 int QualityIndex(gunbai::v1::Quality q) {
-  switch (q) {
-    case gunbai::v1::QUALITY_ELITE:
-      return 0;
-    case gunbai::v1::QUALITY_VETERAN:
-      return 1;
-    case gunbai::v1::QUALITY_SEASONED:
-      return 2;
-    case gunbai::v1::QUALITY_RAW:
-      return 3;
-    default:
-      return -1;
-  }
+  const std::optional<rules::Quality> quality = rules::QualityFromProto(q);
+  return quality.has_value() ? static_cast<int>(*quality) : -1;
 }
 
 rules::MeleeRules MeleeToDomain(const gunbai::v1::MeleeRules& m) {

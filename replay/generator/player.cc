@@ -12,6 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "replay/proto_mapping.h"
+#include "rules/proto_enums.h"
 #include "rules/daimyo/morale.h"
 #include "rules/victory.h"
 
@@ -55,8 +56,8 @@ rules::VictorySettings VictorySettingsOf(const v1::BattleLog& log) {
   rules::VictorySettings settings;
   settings.points_to_win = static_cast<int>(victory.points_to_win());
   for (const v1::UnitPoints& entry : victory.unit_points()) {
-    const auto type = replay::TroopTypeFromProto(entry.troop_type());
-    if (type.ok()) {
+    const auto type = rules::TroopTypeFromProto(entry.troop_type());
+    if (type.has_value()) {
       settings.unit_points[static_cast<int>(*type)] =
           static_cast<int>(entry.points());
     }

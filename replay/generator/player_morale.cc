@@ -8,6 +8,7 @@
 #include "absl/types/span.h"
 #include "replay/generator/player.h"
 #include "replay/proto_mapping.h"
+#include "rules/proto_enums.h"
 #include "rules/daimyo/morale.h"
 
 namespace gunbai::generate::internal {
@@ -147,7 +148,7 @@ MoraleResult GamePlayer::TakeMoraleTest(int unit, int reason) {
   const rules::daimyo::MoraleResolution res =
       rules::daimyo::ResolveMoraleTest(rules_, state(), in, nullptr);
   test->set_claimed_total(res.total);
-  test->set_claimed_result(replay::MoraleResultToProto(res.result));
+  test->set_claimed_result(rules::MoraleResultToProto(res.result));
   if (MayPlant(FaultKind::kMoraleTotalWrong)) {
     test->set_claimed_total(res.total + (Chance(50) ? 1 : -1));
     RecordFault(

@@ -18,6 +18,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "rules/battle_state.h"
+#include "rules/proto_enums.h"
 #include "rules/skf/proto_enums.h"
 #include "rules/skf/tables.h"
 
@@ -261,7 +262,7 @@ class SkfPlayer {
       SkfPlantedFault f = Fault(SkfFaultKind::kPointsMismatch, 0);
       if (next < listed) {
         v1::UnitPoints& entry = *victory.mutable_unit_points(next);
-        const auto type = rules::skf::TroopTypeFromProto(entry.troop_type());
+        const auto type = rules::TroopTypeFromProto(entry.troop_type());
         f.subject = type.has_value() ? std::string(rules::skf::TroopName(*type))
                                      : v1::TroopType_Name(entry.troop_type());
         f.description = absl::StrFormat(
