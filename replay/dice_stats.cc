@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "replay/text_errors.h"
 
 namespace gunbai::replay {
@@ -94,35 +95,40 @@ absl::StatusOr<std::string> ClanOf(
   return it->second;
 }
 
+// The dice of one roll: a clan's dice of one event, in the order rolled.
+using Roll = absl::Span<const std::uint32_t>;
+
 template <typename Repeated>
-std::vector<std::uint32_t> ToVector(const Repeated& dice) {
-  return std::vector<std::uint32_t>(dice.begin(), dice.end());
+Roll RollOf(const Repeated& dice) {
+  return Roll(dice.data(), static_cast<std::size_t>(dice.size()));
 }
 
-// Appends the dice of `event` to `out`.
-absl::Status AttributeEvent(const v1::Event& event, const Owners& owners,
-                            std::vector<AttributedDice>& out) {
-  auto add = [&](const std::string& clan, std::vector<std::uint32_t> dice,
-                 bool in_pairs) {
+// Calls `on_roll(clan, dice, in_pairs)` for each roll of `event`, in the
+// order rolled (see AttributeDice), without copying a die; rolls with no
+// clan or no dice are left out.
+template <typename OnRoll>
+absl::Status ForEachRoll(const v1::Event& event, const Owners& owners,
+                         OnRoll&& on_roll) {
+  auto add = [&](const std::string& clan, Roll dice, bool in_pairs) {
     if (clan.empty() || dice.empty()) return;
-    out.push_back({event.seq(), clan, std::move(dice), in_pairs});
+    on_roll(clan, dice, in_pairs);
   };
   switch (event.body_case()) {
     case v1::Event::kTurnStart:
-      add(event.clan(), ToVector(event.turn_start().initiative_dice()), false);
+      add(event.clan(), RollOf(event.turn_start().initiative_dice()), false);
       break;
     case v1::Event::kFiring: {
       auto clan =
           ClanOf(owners.unit_clan, event.firing().unit(), "unit", event);
       if (!clan.ok()) return clan.status();
-      add(*clan, ToVector(event.firing().dice()), true);
+      add(*clan, RollOf(event.firing().dice()), true);
       break;
     }
     case v1::Event::kMeleeRound:
       for (const v1::MeleeSide& side : event.melee_round().sides()) {
         auto clan = ClanOf(owners.unit_clan, side.unit(), "unit", event);
         if (!clan.ok()) return clan.status();
-        add(*clan, ToVector(side.dice()), true);
+        add(*clan, RollOf(side.dice()), true);
       }
       break;
     case v1::Event::kChallenge: {
@@ -134,7 +140,8 @@ absl::Status AttributeEvent(const v1::Event& event, const Owners& owners,
           ClanOf(owners.leader_clan, c.challenged(), "leader", event);
       if (!challenged.ok()) return challenged.status();
       for (int i = 0; i < c.dice_size(); ++i) {
-        add(i % 2 == 0 ? *challenger : *challenged, {c.dice(i)}, false);
+        add(i % 2 == 0 ? *challenger : *challenged,
+            RollOf(c.dice()).subspan(i, 1), false);
       }
       break;
     }
@@ -142,7 +149,7 @@ absl::Status AttributeEvent(const v1::Event& event, const Owners& owners,
       auto clan =
           ClanOf(owners.unit_clan, event.morale_test().unit(), "unit", event);
       if (!clan.ok()) return clan.status();
-      add(*clan, ToVector(event.morale_test().dice()), true);
+      add(*clan, RollOf(event.morale_test().dice()), true);
       break;
     }
     case v1::Event::kLeaderLoss: {
@@ -150,16 +157,28 @@ absl::Status AttributeEvent(const v1::Event& event, const Owners& owners,
       auto clan = ClanOf(owners.leader_clan, event.leader_loss().leader(),
                          "leader", event);
       if (!clan.ok()) return clan.status();
-      add(*clan, {event.leader_loss().die()}, false);
+      const std::uint32_t die = event.leader_loss().die();
+      add(*clan, Roll(&die, 1), false);
       break;
     }
     case v1::Event::kResultMove:
-      add(event.clan(), ToVector(event.result_move().dice()), false);
+      add(event.clan(), RollOf(event.result_move().dice()), false);
       break;
     default:
       break;
   }
   return absl::OkStatus();
+}
+
+// Appends the dice of `event` to `out`.
+absl::Status AttributeEvent(const v1::Event& event, const Owners& owners,
+                            std::vector<AttributedDice>& out) {
+  return ForEachRoll(
+      event, owners, [&](const std::string& clan, Roll dice, bool in_pairs) {
+        out.push_back({event.seq(), clan,
+                       std::vector<std::uint32_t>(dice.begin(), dice.end()),
+                       in_pairs});
+      });
 }
 
 bool IsFace(std::uint32_t die) { return die >= 1 && die <= 6; }
@@ -187,28 +206,44 @@ void TallyDie(std::uint32_t die, int& run, std::uint32_t& last,
 }
 
 // Counts the 2d6 pairs of `roll` into `group`.
-void TallyPairs(const AttributedDice& roll, DiceGroupStats& group) {
-  if (!roll.in_pairs) return;
-  for (std::size_t i = 0; i + 1 < roll.dice.size(); i += 2) {
-    if (!IsFace(roll.dice[i]) || !IsFace(roll.dice[i + 1])) continue;
+void TallyPairs(Roll roll, DiceGroupStats& group) {
+  for (std::size_t i = 0; i + 1 < roll.size(); i += 2) {
+    if (!IsFace(roll[i]) || !IsFace(roll[i + 1])) continue;
     ++group.pairs;
-    ++group.sum_counts[roll.dice[i] + roll.dice[i + 1] - 2];
+    ++group.sum_counts[roll[i] + roll[i + 1] - 2];
   }
 }
+
+// A group being counted roll by roll: the run and the stretch go on from
+// one roll to the next.
+struct GroupTally {
+  DiceGroupStats group;
+  int run = 0;
+  std::uint32_t last = 0;
+  std::int64_t stretch = 0;
+
+  // Adds the faces, the pair sums, the runs and the stretch of `roll`.
+  void Add(Roll roll, bool in_pairs) {
+    for (std::uint32_t die : roll) TallyDie(die, run, last, stretch, group);
+    if (in_pairs) TallyPairs(roll, group);
+  }
+  // Ends the last stretch.
+  void End() {
+    if (stretch > 0) group.run_stretches.push_back(stretch);
+    stretch = 0;
+  }
+};
 
 // Adds the faces, the pair sums, the runs and the stretches of `dice` to
 // `group`.
 void Tally(const std::vector<AttributedDice>& dice, DiceGroupStats& group) {
-  int run = 0;
-  std::uint32_t last = 0;
-  std::int64_t stretch = 0;
+  GroupTally tally;
+  tally.group = std::move(group);
   for (const AttributedDice& roll : dice) {
-    for (std::uint32_t die : roll.dice) {
-      TallyDie(die, run, last, stretch, group);
-    }
-    TallyPairs(roll, group);
+    tally.Add(Roll(roll.dice), roll.in_pairs);
   }
-  if (stretch > 0) group.run_stretches.push_back(stretch);
+  tally.End();
+  group = std::move(tally.group);
 }
 
 // Returns how many sums are pooled into each tail to make `cells` cells.
@@ -721,26 +756,54 @@ DiceReport CombineDiceGroups(std::vector<DiceGroupStats> clans, int games) {
   return report;
 }
 
-absl::StatusOr<DiceReport> SummarizeDice(
-    const std::vector<v1::BattleLog>& logs) {
-  std::vector<DiceGroupStats> clans;
-  for (const v1::BattleLog& log : logs) {
-    auto dice = AttributeDice(log);
-    if (!dice.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("game ", Excerpt(log.header().game_id()), ": ",
-                       dice.status().message()));
-    }
-    for (const v1::Clan& clan : log.header().clans()) {
-      std::vector<AttributedDice> mine;
-      for (const AttributedDice& d : *dice) {
-        if (d.clan == clan.id()) mine.push_back(d);
-      }
-      clans.push_back(SummarizeGroup(mine, log.header().game_id(), clan.id(),
-                                     PlayerOf(clan)));
+absl::Status DiceSummarizer::AddLog(const v1::BattleLog& log) {
+  const Owners owners = OwnersOf(log.order_of_battle());
+  const auto& clans = log.header().clans();
+  std::vector<GroupTally> tallies(static_cast<std::size_t>(clans.size()));
+  // Each clan id to its groups (a header may name a clan twice).
+  absl::flat_hash_map<std::string, std::vector<std::size_t>> groups_of;
+  for (int i = 0; i < clans.size(); ++i) {
+    groups_of[clans[i].id()].push_back(static_cast<std::size_t>(i));
+  }
+  for (const v1::Event& event : log.events()) {
+    absl::Status s = ForEachRoll(
+        event, owners, [&](const std::string& clan, Roll dice, bool in_pairs) {
+          auto it = groups_of.find(clan);
+          if (it == groups_of.end()) return;
+          for (std::size_t g : it->second) tallies[g].Add(dice, in_pairs);
+        });
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "game ", Excerpt(log.header().game_id()), ": ", s.message()));
     }
   }
-  return CombineDiceGroups(std::move(clans), static_cast<int>(logs.size()));
+  for (int i = 0; i < clans.size(); ++i) {
+    GroupTally& tally = tallies[static_cast<std::size_t>(i)];
+    tally.End();
+    DiceGroupStats& group = tally.group;
+    group.game_id = log.header().game_id();
+    group.clan = clans[i].id();
+    group.player = PlayerOf(clans[i]);
+    TestGroup(group);
+    AdjustAcrossGroups({&group});
+    clans_.push_back(std::move(group));
+  }
+  ++games_;
+  return absl::OkStatus();
+}
+
+DiceReport DiceSummarizer::Finish() && {
+  return CombineDiceGroups(std::move(clans_), games_);
+}
+
+absl::StatusOr<DiceReport> SummarizeDice(
+    const std::vector<v1::BattleLog>& logs) {
+  DiceSummarizer summarizer;
+  for (const v1::BattleLog& log : logs) {
+    absl::Status added = summarizer.AddLog(log);
+    if (!added.ok()) return added;
+  }
+  return std::move(summarizer).Finish();
 }
 
 std::string FormatDiceText(const DiceReport& report) {

@@ -209,6 +209,24 @@ DiceGroupStats SummarizeGroup(const std::vector<AttributedDice>& dice,
 // AttributeDice and SummarizeGroup per clan, then this.
 DiceReport CombineDiceGroups(std::vector<DiceGroupStats> clans, int games);
 
+// Builds the report of SummarizeDice one log at a time, keeping only the
+// counts of each clan's dice (not the dice): a caller may free each log once
+// added. Thread-compatible.
+class DiceSummarizer {
+ public:
+  // Adds one group per clan of `log`'s header, in header order. Returns
+  // InvalidArgument, naming the game, as SummarizeDice; nothing of `log` is
+  // added then.
+  absl::Status AddLog(const gunbai::v1::BattleLog& log);
+
+  // Returns the report of the logs added, as SummarizeDice gives it.
+  DiceReport Finish() &&;
+
+ private:
+  std::vector<DiceGroupStats> clans_;
+  int games_ = 0;
+};
+
 // Returns the statistics per clan of each log and, for more than one log,
 // per player across all of them (a clan with no player named counts as
 // "(clan ID)"), flagged as CombineDiceGroups. Returns InvalidArgument,

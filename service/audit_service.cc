@@ -1,21 +1,37 @@
 #include "service/audit_service.h"
 
 #include <cstdint>
+#include <string>
 #include <utility>
-#include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/wire_format_lite.h"
+#include "grpcpp/support/method_handler.h"
+#include "grpcpp/support/sync_stream.h"
 #include "replay/audit.h"
 #include "replay/dice_stats.h"
 #include "replay/diff.h"
 #include "replay/impact.h"
 #include "replay/text_errors.h"
+#include "service/decode_errors.h"
 #include "service/diff_cli.h"
 #include "service/grpc_status.h"
+#include "service/wire_request.h"
 
 namespace gunbai::service {
 
 namespace {
+
+namespace v1 = ::gunbai::v1;
+using google::protobuf::internal::WireFormatLite;
+
+// The methods' indices in AuditService, in the order of the proto (as the
+// generated code numbers them).
+constexpr int kAuditLogIndex = 0;
+constexpr int kDiffIndex = 1;
+constexpr int kDiceStatsIndex = 2;
 
 // The status of a call whose client went away or whose deadline passed:
 // the client no longer waits for the answer.
@@ -24,103 +40,202 @@ grpc::Status Abandoned() {
                       "the call was cancelled or its deadline passed");
 }
 
+// The status of a call that ended before its request came.
+grpc::Status NoRequest(absl::string_view method) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                      absl::StrCat("the call to ", method,
+                                   " ended before its request was sent"));
+}
+
+grpc::Status Undecodable(absl::string_view method) {
+  return UndecodableRequest(absl::StrCat("/gunbai.v1.AuditService/", method));
+}
+
+// Parses the whole of `request` into `message` as gRPC's own handlers do
+// (protobuf's default limits), freeing the wire bytes as it goes.
+bool ParseWire(grpc::ByteBuffer& request, google::protobuf::Message& message) {
+  WireRequestStream stream(request);
+  return message.ParseFromZeroCopyStream(&stream);
+}
+
+// A unary method whose handler reads the request unparsed: the generated
+// WithStreamedUnaryMethod_ wrappers read it parsed, so the budget could
+// count it only after parsing. To the client it is the same unary call.
+template <typename Response>
+grpc::internal::MethodHandler* UnaryOnWire(
+    absl::string_view method,
+    std::function<grpc::Status(grpc::ServerContext*, grpc::ByteBuffer&,
+                               Response*)>
+        serve) {
+  return new grpc::internal::StreamedUnaryHandler<grpc::ByteBuffer, Response>(
+      [method, serve = std::move(serve)](
+          grpc::ServerContext* context,
+          grpc::ServerUnaryStreamer<grpc::ByteBuffer, Response>* streamer) {
+        grpc::ByteBuffer request;
+        if (!streamer->Read(&request)) return NoRequest(method);
+        Response response;
+        grpc::Status status = serve(context, request, &response);
+        // A failed write is a client gone; the status no longer reaches it.
+        if (status.ok()) streamer->Write(response);
+        return status;
+      });
+}
+
 }  // namespace
 
 AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets,
                                    RequestBudget* budget)
-    : rulesets_(rulesets), budget_(budget) {}
-
-grpc::Status AuditServiceImpl::Admit(const google::protobuf::Message& request,
-                                     absl::string_view what,
-                                     RequestBudget::Admission& admission) {
-  return ToGrpcStatus(AdmitRequest(budget_, request, what, admission));
+    : rulesets_(rulesets), budget_(budget) {
+  MarkMethodStreamed(kAuditLogIndex,
+                     UnaryOnWire<v1::AuditLogResponse>(
+                         "AuditLog", [this](grpc::ServerContext* context,
+                                            grpc::ByteBuffer& request,
+                                            v1::AuditLogResponse* response) {
+                           return AuditEncodedLog(context, request, response);
+                         }));
+  MarkMethodStreamed(kDiceStatsIndex,
+                     UnaryOnWire<v1::DiceStatsResponse>(
+                         "DiceStats", [this](grpc::ServerContext* context,
+                                             grpc::ByteBuffer& request,
+                                             v1::DiceStatsResponse* response) {
+                           return DiceStatsEncoded(context, request, response);
+                         }));
+  MarkMethodStreamed(
+      kDiffIndex,
+      new grpc::internal::SplitServerStreamingHandler<grpc::ByteBuffer,
+                                                      v1::DiffResponse>(
+          [this](grpc::ServerContext* context,
+                 grpc::ServerSplitStreamer<grpc::ByteBuffer, v1::DiffResponse>*
+                     streamer) {
+            grpc::ByteBuffer request;
+            if (!streamer->Read(&request)) return NoRequest("Diff");
+            return DiffEncoded(context, request,
+                               [streamer](const v1::DiffResponse& response) {
+                                 return streamer->Write(response);
+                               });
+          }));
 }
 
-grpc::Status AuditServiceImpl::AuditLog(
-    grpc::ServerContext* context, const gunbai::v1::AuditLogRequest* request,
-    gunbai::v1::AuditLogResponse* response) {
+grpc::Status AuditServiceImpl::Admit(const grpc::ByteBuffer& request,
+                                     absl::string_view what,
+                                     RequestBudget::Admission& admission) {
+  return ToGrpcStatus(AdmitBytes(
+      budget_, static_cast<std::int64_t>(request.Length()), what, admission));
+}
+
+grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
+                                               grpc::ByteBuffer& wire,
+                                               v1::AuditLogResponse* response) {
   RequestBudget::Admission admission;
-  grpc::Status admitted = Admit(*request, "AuditLog", admission);
+  grpc::Status admitted = Admit(wire, "AuditLog", admission);
   if (!admitted.ok()) return admitted;
-  absl::Status known = replay::CheckKnownEnums(*request);
+  v1::AuditLogRequest request;
+  if (!ParseWire(wire, request)) return Undecodable("AuditLog");
+  absl::Status known = replay::CheckKnownEnums(request);
   if (!known.ok()) return ToGrpcStatus(known);
   absl::StatusOr<replay::LoadedRuleset> request_ruleset;
   const replay::LoadedRuleset* ruleset = nullptr;
-  if (request->ruleset_textproto().empty()) {
-    auto chosen = rulesets_->ForLog(request->log().header());
+  if (request.ruleset_textproto().empty()) {
+    auto chosen = rulesets_->ForLog(request.log().header());
     if (!chosen.ok()) return ToGrpcStatus(chosen.status());
     ruleset = *chosen;
   } else {
-    request_ruleset = replay::LoadRuleset(request->ruleset_textproto(),
+    request_ruleset = replay::LoadRuleset(request.ruleset_textproto(),
                                           "request.ruleset_textproto");
     if (!request_ruleset.ok()) return ToGrpcStatus(request_ruleset.status());
     ruleset = &*request_ruleset;
+    std::string().swap(*request.mutable_ruleset_textproto());  // Freed.
   }
   replay::AuditOptions options;
-  options.record_outcomes = request->record_outcomes();
+  options.record_outcomes = request.record_outcomes();
   // The replay asks now and then whether the client still waits.
   options.cancelled = [context] { return context->IsCancelled(); };
   if (context->IsCancelled()) return Abandoned();
-  absl::StatusOr<gunbai::v1::AuditReport> report =
-      replay::AuditLog(request->log(), *ruleset, options);
+  absl::StatusOr<v1::AuditReport> report =
+      replay::AuditLog(request.log(), *ruleset, options);
   if (!report.ok()) return ToGrpcStatus(report.status());
-  if (request->impact()) {
+  if (request.impact()) {
     if (context->IsCancelled()) return Abandoned();
     absl::Status impact =
-        replay::AddImpacts(request->log(), *ruleset, *report,
+        replay::AddImpacts(request.log(), *ruleset, *report,
                            /*branch_logs=*/nullptr, options.cancelled);
     if (!impact.ok()) return ToGrpcStatus(impact);
   }
+  // The log is no longer needed: free it before the report is serialized
+  // (Clear would keep its memory for reuse).
+  v1::AuditLogRequest().Swap(&request);
   *response->mutable_report() = *std::move(report);
   return grpc::Status::OK;
 }
 
-grpc::Status AuditServiceImpl::Diff(
-    grpc::ServerContext* context, const gunbai::v1::DiffRequest* request,
-    grpc::ServerWriter<gunbai::v1::DiffResponse>* writer) {
+grpc::Status AuditServiceImpl::DiffEncoded(
+    grpc::ServerContext* context, grpc::ByteBuffer& wire,
+    const std::function<bool(const v1::DiffResponse&)>& write) {
   RequestBudget::Admission admission;
-  grpc::Status admitted = Admit(*request, "Diff", admission);
+  grpc::Status admitted = Admit(wire, "Diff", admission);
   if (!admitted.ok()) return admitted;
-  absl::Status known = replay::CheckKnownEnums(*request);
+  v1::DiffRequest request;
+  if (!ParseWire(wire, request)) return Undecodable("Diff");
+  absl::Status known = replay::CheckKnownEnums(request);
   if (!known.ok()) return ToGrpcStatus(known);
   replay::DiffTally tally;
   absl::Status status = DiffRequestLogs(
-      *request, /*jobs=*/0, [&](std::size_t index, gunbai::v1::LogDiff diff) {
+      request, /*jobs=*/0, [&](std::size_t index, v1::LogDiff diff) {
+        // DiffRequestLogs reads a log no more once its diff is done (the
+        // workers read other logs only): free it now.
+        v1::DiffLogInput().Swap(request.mutable_logs(static_cast<int>(index)));
         if (context->IsCancelled()) return false;
         tally.Add(index, diff);
-        gunbai::v1::DiffResponse response;
+        v1::DiffResponse response;
         response.set_index(static_cast<uint32_t>(index));
         *response.mutable_log() = std::move(diff);
-        return writer->Write(response);
+        return write(response);
       });
   if (!status.ok()) return ToGrpcStatus(status);
   if (context->IsCancelled()) return Abandoned();
-  gunbai::v1::DiffResponse last;
+  v1::DiffResponse last;
   *last.mutable_summary() = tally.Summary();
-  writer->Write(last);
+  write(last);
   return grpc::Status::OK;
 }
 
-grpc::Status AuditServiceImpl::DiceStats(
-    grpc::ServerContext* context, const gunbai::v1::DiceStatsRequest* request,
-    gunbai::v1::DiceStatsResponse* response) {
+grpc::Status AuditServiceImpl::DiceStatsEncoded(
+    grpc::ServerContext* context, grpc::ByteBuffer& wire,
+    v1::DiceStatsResponse* response) {
   RequestBudget::Admission admission;
-  grpc::Status admitted = Admit(*request, "DiceStats", admission);
+  grpc::Status admitted = Admit(wire, "DiceStats", admission);
   if (!admitted.ok()) return admitted;
-  absl::Status known = replay::CheckKnownEnums(*request);
-  if (!known.ok()) return ToGrpcStatus(known);
-  // The logs are moved out of the request, not copied: a copy doubled the
-  // call's memory. gRPC owns the request, which is not a const object, and
-  // reads it no more once the handler runs.
-  auto* owned = const_cast<gunbai::v1::DiceStatsRequest*>(request);
-  std::vector<gunbai::v1::BattleLog> logs;
-  logs.reserve(owned->logs_size());
-  for (gunbai::v1::BattleLog& log : *owned->mutable_logs()) {
-    logs.push_back(std::move(log));
+  // One log at a time: parsed, summarized into counts, freed.
+  constexpr std::uint32_t kLogsTag =
+      WireFormatLite::MakeTag(v1::DiceStatsRequest::kLogsFieldNumber,
+                              WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  WireRequestStream stream(wire);
+  google::protobuf::io::CodedInputStream input(&stream);
+  replay::DiceSummarizer dice;
+  int index = 0;
+  for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+    if (tag != kLogsTag) {
+      // An unknown field, kept and ignored by a parse of the whole message.
+      if (!WireFormatLite::SkipField(&input, tag)) {
+        return Undecodable("DiceStats");
+      }
+      continue;
+    }
+    v1::BattleLog log;
+    if (!WireFormatLite::ReadMessage(&input, &log)) {
+      return Undecodable("DiceStats");
+    }
+    absl::Status known =
+        replay::CheckKnownEnums(log, absl::StrCat("logs[", index, "]"));
+    if (!known.ok()) return ToGrpcStatus(known);
+    absl::Status added = dice.AddLog(log);
+    if (!added.ok()) return ToGrpcStatus(added);
+    if (context->IsCancelled()) return Abandoned();
+    ++index;
   }
-  absl::StatusOr<replay::DiceReport> report = replay::SummarizeDice(logs);
-  if (!report.ok()) return ToGrpcStatus(report.status());
-  *response->mutable_report() = replay::DiceReportToProto(*report);
+  if (!input.ConsumedEntireMessage()) return Undecodable("DiceStats");
+  *response->mutable_report() =
+      replay::DiceReportToProto(std::move(dice).Finish());
   return grpc::Status::OK;
 }
 

@@ -3,12 +3,22 @@
 // its report. Thread-safe: gRPC calls AuditLog from many threads at once;
 // the rulesets are loaded once at startup and only read afterwards,
 // and each call owns its replay and any ruleset sent with the request.
-// With a RequestBudget, a call is refused RESOURCE_EXHAUSTED at once when
-// the requests in work would exceed it.
+//
+// Each method receives its request as gRPC received it, unparsed (a
+// grpc::ByteBuffer), and parses it itself: with a RequestBudget, a call is
+// refused RESOURCE_EXHAUSTED at once, before anything is parsed, when its
+// size on the wire and the requests in work would exceed the budget; and the
+// call owns the parsed request, so it frees the wire bytes as they are
+// parsed and each part of the request once used. To clients the methods are
+// the unary and server-streaming RPCs of the proto; a request that does not
+// decode is INVALID_ARGUMENT saying so (UndecodableRequest).
 #ifndef GUNBAI_SERVICE_AUDIT_SERVICE_H_
 #define GUNBAI_SERVICE_AUDIT_SERVICE_H_
 
+#include <functional>
+
 #include "grpcpp/server_context.h"
+#include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/status.h"
 #include "gunbai/v1/audit_service.grpc.pb.h"
 #include "replay/ruleset_loader.h"
@@ -27,39 +37,42 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
   AuditServiceImpl(const AuditServiceImpl&) = delete;
   AuditServiceImpl& operator=(const AuditServiceImpl&) = delete;
 
-  // Audits `request->log()` under `request->ruleset_textproto()` when it is
-  // set, else under the catalog's ruleset its header names, and fills
-  // `response->report()`. Returns INVALID_ARGUMENT when the ruleset does not
-  // parse or the log cannot be replayed at all; rule violations are findings of
-  // an OK reply. RESOURCE_EXHAUSTED when the budget is full; CANCELLED or
+  // Audits the log of the AuditLogRequest encoded in `request` (emptied)
+  // under its `ruleset_textproto` when set, else under the catalog's ruleset
+  // its header names, and fills `response->report()`. Returns
+  // INVALID_ARGUMENT when the request does not decode, the ruleset does not
+  // parse or the log cannot be replayed at all; rule violations are findings
+  // of an OK reply. RESOURCE_EXHAUSTED when the budget is full; CANCELLED or
   // DEADLINE_EXCEEDED, with no report, when the call ends before the audit
   // or before its impact branches start.
-  grpc::Status AuditLog(grpc::ServerContext* context,
-                        const gunbai::v1::AuditLogRequest* request,
-                        gunbai::v1::AuditLogResponse* response) override;
+  grpc::Status AuditEncodedLog(grpc::ServerContext* context,
+                               grpc::ByteBuffer& request,
+                               gunbai::v1::AuditLogResponse* response);
 
-  // Diffs the logs of `request` (see DiffRequestLogs) on one worker per
-  // core and writes one reply per log as it finishes, then the summary.
-  // Returns INVALID_ARGUMENT for a ruleset that does not parse or an old
-  // ruleset with compare_to_baselines; RESOURCE_EXHAUSTED when the budget
-  // is full; CANCELLED when the client goes away or the deadline passes
-  // (checked between logs).
-  grpc::Status Diff(
-      grpc::ServerContext* context, const gunbai::v1::DiffRequest* request,
-      grpc::ServerWriter<gunbai::v1::DiffResponse>* writer) override;
+  // Diffs the logs of the DiffRequest encoded in `request` (emptied; see
+  // DiffRequestLogs) on one worker per core and calls `write` with one reply
+  // per log as it finishes, then the summary; stops when `write` returns
+  // false. Returns INVALID_ARGUMENT for a request that does not decode, a
+  // ruleset that does not parse or an old ruleset with compare_to_baselines;
+  // RESOURCE_EXHAUSTED when the budget is full; CANCELLED when the client
+  // goes away or the deadline passes (checked between logs).
+  grpc::Status DiffEncoded(
+      grpc::ServerContext* context, grpc::ByteBuffer& request,
+      const std::function<bool(const gunbai::v1::DiffResponse&)>& write);
 
-  // Summarizes the dice of `request->logs()` as `gunbai dice` does.
-  // Returns INVALID_ARGUMENT when a log names a unit or leader not in its
-  // order of battle, RESOURCE_EXHAUSTED when the budget is full.
-  grpc::Status DiceStats(grpc::ServerContext* context,
-                         const gunbai::v1::DiceStatsRequest* request,
-                         gunbai::v1::DiceStatsResponse* response) override;
+  // Summarizes the dice of the logs of the DiceStatsRequest encoded in
+  // `request` (emptied) as `gunbai dice` does, parsing and freeing one log
+  // at a time. Returns INVALID_ARGUMENT when the request does not decode or
+  // a log names a unit or leader not in its order of battle,
+  // RESOURCE_EXHAUSTED when the budget is full.
+  grpc::Status DiceStatsEncoded(grpc::ServerContext* context,
+                                grpc::ByteBuffer& request,
+                                gunbai::v1::DiceStatsResponse* response);
 
  private:
-  // Returns OK with the admission of `request` by the budget (an empty one
-  // without a budget), or the status refusing it.
-  grpc::Status Admit(const google::protobuf::Message& request,
-                     absl::string_view what,
+  // Returns OK with the admission of a request of `wire_bytes` by the
+  // budget (an empty one without a budget), or the status refusing it.
+  grpc::Status Admit(const grpc::ByteBuffer& request, absl::string_view what,
                      RequestBudget::Admission& admission);
 
   const replay::RulesetCatalog* const rulesets_;  // Not owned.

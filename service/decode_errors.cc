@@ -34,14 +34,7 @@ class DecodeErrorInterceptor final : public grpc::experimental::Interceptor {
         methods->QueryInterceptionHookPoint(
             InterceptionHookPoints::PRE_SEND_STATUS) &&
         methods->GetSendStatus().error_code() == grpc::StatusCode::INTERNAL) {
-      methods->ModifySendStatus(grpc::Status(
-          grpc::StatusCode::INVALID_ARGUMENT,
-          absl::StrCat("the request to ", method_,
-                       " could not be decoded: it is not the method's "
-                       "request message in protobuf's binary encoding (its "
-                       "bytes are cut short or are not protobuf, a field "
-                       "has the wrong type, or a string field is not "
-                       "UTF-8)")));
+      methods->ModifySendStatus(UndecodableRequest(method_));
     }
     methods->Proceed();
   }
@@ -76,6 +69,16 @@ void LogToStderrUnlessParseComplaint(google::protobuf::LogLevel level,
 }
 
 }  // namespace
+
+grpc::Status UndecodableRequest(absl::string_view method) {
+  return grpc::Status(
+      grpc::StatusCode::INVALID_ARGUMENT,
+      absl::StrCat("the request to ", method,
+                   " could not be decoded: it is not the method's "
+                   "request message in protobuf's binary encoding (its "
+                   "bytes are cut short or are not protobuf, a field "
+                   "has the wrong type, or a string field is not UTF-8)"));
+}
 
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
 NewDecodeErrorInterceptorFactory() {

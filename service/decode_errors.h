@@ -7,7 +7,9 @@
 
 #include <memory>
 
+#include "absl/strings/string_view.h"
 #include "grpcpp/support/server_interceptor.h"
+#include "grpcpp/support/status.h"
 
 namespace gunbai::service {
 
@@ -17,6 +19,11 @@ namespace gunbai::service {
 // pass untouched.
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
 NewDecodeErrorInterceptorFactory();
+
+// Returns the INVALID_ARGUMENT of a request to `method` ("/pkg.Service/M")
+// that did not decode, for the interceptor and for handlers that parse
+// their requests themselves.
+grpc::Status UndecodableRequest(absl::string_view method);
 
 // Installs a protobuf log handler, for the whole process, that drops
 // protobuf's complaint about a string that is not UTF-8 met while parsing

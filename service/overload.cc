@@ -113,8 +113,15 @@ absl::Status AdmitRequest(RequestBudget* budget,
                           absl::string_view what,
                           RequestBudget::Admission& admission) {
   if (budget == nullptr) return absl::OkStatus();
-  auto admitted =
-      budget->Admit(static_cast<std::int64_t>(request.ByteSizeLong()), what);
+  return AdmitBytes(budget, static_cast<std::int64_t>(request.ByteSizeLong()),
+                    what, admission);
+}
+
+absl::Status AdmitBytes(RequestBudget* budget, std::int64_t bytes,
+                        absl::string_view what,
+                        RequestBudget::Admission& admission) {
+  if (budget == nullptr) return absl::OkStatus();
+  auto admitted = budget->Admit(bytes, what);
   if (!admitted.ok()) return admitted.status();
   admission = *std::move(admitted);
   return absl::OkStatus();

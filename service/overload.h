@@ -79,6 +79,13 @@ absl::Status AdmitRequest(RequestBudget* budget,
                           absl::string_view what,
                           RequestBudget::Admission& admission);
 
+// Admits a request of `bytes` (its size on the wire, taken before it is
+// parsed) into `budget` as `what`; a null budget admits everything. On
+// success `admission` holds the bytes.
+absl::Status AdmitBytes(RequestBudget* budget, std::int64_t bytes,
+                        absl::string_view what,
+                        RequestBudget::Admission& admission);
+
 // The watches of live games running now, in all and per game.
 class WatcherSlots {
  public:

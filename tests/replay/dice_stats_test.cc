@@ -476,6 +476,64 @@ TEST(DiceSummaryTest, FairCorpusIsNotFlagged) {
   }
 }
 
+// AuditService.DiceStats adds one log at a time and frees it: the report
+// is the one of the whole corpus, and each group counts only its own
+// clan's dice, the run going on from one event to the next.
+TEST(DiceSummaryTest, SummarizerTakesOneLogAtATime) {
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<int> fair(0, 5);
+  std::vector<v1::BattleLog> logs = {NamedLog(kKnownDice, "known")};
+  for (int g = 0; g < 2; ++g) {
+    logs.push_back(RolledLog(40, rng, fair, absl::StrCat("rolled-", g)));
+  }
+  DiceSummarizer summarizer;
+  for (const v1::BattleLog& log : logs) {
+    v1::BattleLog copy = log;  // Destroyed once added.
+    ASSERT_TRUE(summarizer.AddLog(copy).ok());
+  }
+  const DiceReport one_at_a_time = std::move(summarizer).Finish();
+  auto whole = SummarizeDice(logs);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_EQ(FormatDiceJson(one_at_a_time), FormatDiceJson(*whole));
+  ASSERT_THAT(one_at_a_time.clans, SizeIs(6));
+  ASSERT_THAT(one_at_a_time.players, SizeIs(2));
+  // As KnownGameCountsExactly: red's 10 dice, blue's 7 and its run of two
+  // sixes (seq 3); a player's counts are its clans' sums: Aki is red in
+  // every log, 10 + 2 * 40 * 4 / 2 = 170 dice (each rolled log gives red
+  // the even firings' 4 dice of 40 events).
+  EXPECT_EQ(one_at_a_time.clans[0].dice, 10);
+  EXPECT_EQ(one_at_a_time.clans[1].dice, 7);
+  EXPECT_EQ(one_at_a_time.clans[1].longest_run, 2);
+  EXPECT_EQ(one_at_a_time.players[0].player, "Aki");
+  EXPECT_EQ(one_at_a_time.players[0].dice, 170);
+}
+
+// The summarizer, like the per-clan lists it replaces, gives a clan named
+// twice in a header its dice in each of its groups; a log that names an
+// unknown unit adds nothing and says which game.
+TEST(DiceSummaryTest, SummarizerClanNamedTwiceAndBadLog) {
+  v1::BattleLog twice = NamedLog(kKnownDice, "twice");
+  *twice.mutable_header()->add_clans() = twice.header().clans(0);
+  DiceSummarizer summarizer;
+  ASSERT_TRUE(summarizer.AddLog(twice).ok());
+  v1::BattleLog bad = NamedLog(R"pb(
+    events {
+      seq: 1
+      turn: 1
+      clan: "red"
+      firing { unit: "ghost" target: "blue-yumi" dice: [ 1, 2 ] }
+    }
+  )pb", "bad");
+  absl::Status added = summarizer.AddLog(bad);
+  EXPECT_EQ(added.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(added.message(), HasSubstr("game bad"));
+  const DiceReport report = std::move(summarizer).Finish();
+  ASSERT_THAT(report.clans, SizeIs(3));  // red, blue, red again; not "bad".
+  EXPECT_EQ(report.clans[2].clan, "red");
+  EXPECT_EQ(report.clans[2].dice, 10);  // As clans[0]: red's 10 dice.
+  EXPECT_EQ(report.games, 1);
+}
+
 TEST(DiceSummaryTest, LoadedSixesAreFlagged) {
   std::mt19937_64 rng(7);
   // Sixes three times as likely as each other face.

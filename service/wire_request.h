@@ -1,0 +1,44 @@
+// A request as gRPC received it, before parsing: its size on the wire, for
+// the request budget to admit before any of it is parsed, and its bytes as
+// a protobuf input stream that frees each of gRPC's slices as soon as the
+// parser has moved past it, so that the wire bytes and the parsed message
+// are not both held whole. Thread-compatible.
+#ifndef GUNBAI_SERVICE_WIRE_REQUEST_H_
+#define GUNBAI_SERVICE_WIRE_REQUEST_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "google/protobuf/io/zero_copy_stream.h"
+#include "grpcpp/support/byte_buffer.h"
+#include "grpcpp/support/slice.h"
+
+namespace gunbai::service {
+
+// The bytes of one request, read once, front to back.
+class WireRequestStream final
+    : public google::protobuf::io::ZeroCopyInputStream {
+ public:
+  // Takes the slices of `buffer`, which is left empty. A buffer whose bytes
+  // cannot be read (never seen from gRPC's server) reads as empty.
+  explicit WireRequestStream(grpc::ByteBuffer& buffer);
+  WireRequestStream(const WireRequestStream&) = delete;
+  WireRequestStream& operator=(const WireRequestStream&) = delete;
+
+  // ZeroCopyInputStream. Next frees the slice it moves past.
+  bool Next(const void** data, int* size) override;
+  void BackUp(int count) override;
+  bool Skip(int count) override;
+  std::int64_t ByteCount() const override { return byte_count_; }
+
+ private:
+  std::vector<grpc::Slice> slices_;
+  std::size_t index_ = 0;   // The slice being read.
+  std::size_t offset_ = 0;  // Bytes of it handed out.
+  std::int64_t byte_count_ = 0;
+};
+
+}  // namespace gunbai::service
+
+#endif  // GUNBAI_SERVICE_WIRE_REQUEST_H_
