@@ -39,6 +39,7 @@
 #include "service/audit_client.h"
 #include "service/cli.h"
 #include "service/cli_input.h"
+#include "service/game_client.h"
 #include "service/grpc_status.h"
 
 namespace gunbai::service {
@@ -949,14 +950,18 @@ class StoredGames {
 
   // Returns the log of the stored game `id`.
   absl::StatusOr<v1::BattleLog> Export(const std::string& id) const {
-    grpc::ClientContext context;
-    Prepare(context);
-    v1::ExportGameRequest request;
-    request.set_game_id(id);
-    v1::ExportGameResponse response;
-    grpc::Status s = stub_->ExportGame(&context, request, &response);
+    v1::ExportedGame game;
+    grpc::Status s = ExportWholeGame(
+        id,
+        [this](const v1::ExportGameRequest& request,
+               v1::ExportGameResponse* response) {
+          grpc::ClientContext context;
+          Prepare(context);
+          return stub_->ExportGame(&context, request, response);
+        },
+        &game);
     if (!s.ok()) return FromGrpcStatus(s, target_);
-    return std::move(*response.mutable_game()->mutable_log());
+    return std::move(*game.mutable_log());
   }
 
  private:

@@ -27,6 +27,7 @@
 #include "replay/text_errors.h"
 #include "service/cli.h"
 #include "service/cli_input.h"
+#include "service/game_client.h"
 #include "service/grpc_status.h"
 #include "service/report_format.h"
 
@@ -406,16 +407,21 @@ int Watch(const GameOptions& o, std::ostream& out, std::ostream& err) {
 int Export(const GameOptions& o, std::ostream& out, std::ostream& err) {
   auto c = Connect(o);
   if (!c.ok()) return Fail(err, c.status());
-  v1::ExportGameRequest request;
-  request.set_game_id(o.game);
-  grpc::ClientContext context;
-  c->Prepare(context, 60);
-  v1::ExportGameResponse response;
-  grpc::Status s = c->stub->ExportGame(&context, request, &response);
+  // A page at a time (service/game_client.h), each call with its deadline.
+  v1::ExportedGame game;
+  grpc::Status s = ExportWholeGame(
+      o.game,
+      [&c](const v1::ExportGameRequest& request,
+           v1::ExportGameResponse* response) {
+        grpc::ClientContext context;
+        c->Prepare(context, 60);
+        return c->stub->ExportGame(&context, request, response);
+      },
+      &game);
   if (!s.ok()) return Fail(err, FromGrpcStatus(s, c->target));
   std::string text;
-  google::protobuf::TextFormat::PrintToString(response.game(), &text);
-  PrintMessage(out, o, response.game(),
+  google::protobuf::TextFormat::PrintToString(game, &text);
+  PrintMessage(out, o, game,
                absl::StrCat("# proto-file: gunbai/v1/game_service.proto\n"
                             "# proto-message: gunbai.v1.ExportedGame\n",
                             text));

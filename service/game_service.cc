@@ -35,6 +35,10 @@ constexpr int kMaxListedGames = 1000;
 // Events a watch copies out of a game at a time: a watch from seq 1 of a
 // long game holds a page, not the game.
 constexpr int kWatchBatch = 1000;
+// Bytes of events one ReadEvents or ExportGame reply carries, besides one
+// event that alone is larger: a reply costs a page, not the game, and
+// gRPC's message limit never refuses a long game's read.
+constexpr size_t kPageBytes = size_t{2} << 20;
 
 // The chain hash a game's first event chains from (replay::GameGenesis).
 std::string GenesisOf(const GameRecord& record) {
@@ -654,11 +658,15 @@ grpc::Status GameServiceImpl::ReadEvents(grpc::ServerContext* context,
   Caller caller;
   auto game = Authorized(context, request->game_id(), &caller);
   if (!game.ok()) return ToGrpcStatus(game.status());
-  auto events = store_->ReadEvents(request->game_id(), request->from_seq());
-  if (!events.ok()) return ToGrpcStatus(events.status());
+  auto page = store_->ReadEventPage(request->game_id(), request->from_seq(),
+                                    kPageBytes);
+  if (!page.ok()) return ToGrpcStatus(page.status());
   absl::ReaderMutexLock lock(&(*game)->mu);
   FillRead(**game, *response);
-  for (v1::StoredEvent& e : *events) *response->add_events() = std::move(e);
+  for (v1::StoredEvent& e : page->events) {
+    *response->add_events() = std::move(e);
+  }
+  response->set_next_seq(page->next_seq);
   return grpc::Status::OK;
 }
 
@@ -711,14 +719,32 @@ grpc::Status GameServiceImpl::ExportGame(grpc::ServerContext* context,
   Caller caller;
   auto game = Authorized(context, request->game_id(), &caller);
   if (!game.ok()) return ToGrpcStatus(game.status());
-  absl::ReaderMutexLock lock(&(*game)->mu);
+  LiveGame& g = **game;
+  absl::ReaderMutexLock lock(&g.mu);
+  const auto& events = g.log.events();
+  const int first = FirstEventFrom(g, request->from_seq());
+  // A page: kPageBytes of events with their ids and hashes, at least one.
+  int end = first;
+  for (size_t bytes = 0; end < events.size(); ++end) {
+    const size_t size = events[end].ByteSizeLong() + g.event_ids[end].size() +
+                        g.chain_hashes[end].size();
+    if (end > first && bytes + size > kPageBytes) break;
+    bytes += size;
+  }
   v1::ExportedGame* out = response->mutable_game();
-  *out->mutable_log() = (*game)->log;
-  *out->mutable_settings() = (*game)->record.settings;
-  *out->mutable_dice() = DiceFor((*game)->record);
-  for (const std::string& id : (*game)->event_ids) out->add_event_ids(id);
-  for (const std::string& h : (*game)->chain_hashes) out->add_chain_hashes(h);
-  for (uint64_t a : (*game)->dice_attempts) out->add_dice_attempts(a);
+  if (first == 0) {
+    *out->mutable_log()->mutable_header() = g.log.header();
+    *out->mutable_log()->mutable_order_of_battle() = g.log.order_of_battle();
+  }
+  *out->mutable_settings() = g.record.settings;
+  *out->mutable_dice() = DiceFor(g.record);
+  for (int i = first; i < end; ++i) {
+    *out->mutable_log()->add_events() = events[i];
+    out->add_event_ids(g.event_ids[i]);
+    out->add_chain_hashes(g.chain_hashes[i]);
+    out->add_dice_attempts(g.dice_attempts[i]);
+  }
+  if (end < events.size()) response->set_next_seq(events[end].seq());
   return grpc::Status::OK;
 }
 
@@ -749,16 +775,21 @@ grpc::Status GameServiceImpl::ListGames(grpc::ServerContext* context,
   return grpc::Status::OK;
 }
 
-std::vector<v1::StoredEvent> GameServiceImpl::EventsFrom(const LiveGame& game,
-                                                         uint64_t next) {
+int GameServiceImpl::FirstEventFrom(const LiveGame& game, uint64_t seq) {
   // Seqs increase through the stored game.
   const auto& events = game.log.events();
-  const int first = static_cast<int>(
-      std::lower_bound(events.begin(), events.end(), next,
-                       [](const v1::Event& event, uint64_t seq) {
-                         return event.seq() < seq;
+  return static_cast<int>(
+      std::lower_bound(events.begin(), events.end(), seq,
+                       [](const v1::Event& event, uint64_t wanted) {
+                         return event.seq() < wanted;
                        }) -
       events.begin());
+}
+
+std::vector<v1::StoredEvent> GameServiceImpl::EventsFrom(const LiveGame& game,
+                                                         uint64_t next) {
+  const auto& events = game.log.events();
+  const int first = FirstEventFrom(game, next);
   const int end = std::min(events.size(), first + kWatchBatch);
   std::vector<v1::StoredEvent> fresh;
   if (first >= end) return fresh;

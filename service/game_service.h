@@ -187,6 +187,10 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   void FillRead(const LiveGame& game, gunbai::v1::ReadEventsResponse& response)
       ABSL_SHARED_LOCKS_REQUIRED(game.mu);
   gunbai::v1::DiceCommitment DiceFor(const GameRecord& record) const;
+  // Returns the index in `game`'s log of its first event with a seq of at
+  // least `seq` (the number of events when there is none).
+  static int FirstEventFrom(const LiveGame& game, uint64_t seq)
+      ABSL_SHARED_LOCKS_REQUIRED(game.mu);
   // Returns the stored events of `game` from seq `next` on, with their
   // findings, at most a page of them (kWatchBatch).
   static std::vector<gunbai::v1::StoredEvent> EventsFrom(const LiveGame& game,

@@ -106,6 +106,20 @@ class GameStore {
   virtual absl::StatusOr<std::vector<gunbai::v1::StoredEvent>> ReadEvents(
       absl::string_view game_id, uint64_t from_seq) = 0;
 
+  // Returns the first events of `game_id` with seq >= `from_seq` (from the
+  // start when 0), in stream order: as many as fit in `max_bytes` stored
+  // (serialized), and always at least one, so that a page holds at most
+  // max_bytes + kMaxStoredEventBytes. `next_seq` is the seq of the first
+  // event left out, 0 when the page reaches the last event. Returns
+  // NOT_FOUND for an unknown game.
+  struct EventPage {
+    std::vector<gunbai::v1::StoredEvent> events;
+    uint64_t next_seq = 0;
+  };
+  virtual absl::StatusOr<EventPage> ReadEventPage(absl::string_view game_id,
+                                                  uint64_t from_seq,
+                                                  size_t max_bytes) = 0;
+
   // Returns the number of events of `game_id`, or NOT_FOUND.
   virtual absl::StatusOr<uint64_t> Version(absl::string_view game_id) = 0;
 

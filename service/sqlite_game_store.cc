@@ -866,6 +866,56 @@ absl::StatusOr<std::vector<v1::StoredEvent>> SqliteGameStore::ReadEvents(
   return events;
 }
 
+absl::StatusOr<GameStore::EventPage> SqliteGameStore::ReadEventPage(
+    absl::string_view game_id, uint64_t from_seq, size_t max_bytes) {
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginRead());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  EventPage page;
+  // Stored seqs fit in an int64; a larger from_seq matches nothing.
+  if (from_seq > static_cast<uint64_t>(kMaxInt64)) return page;
+  // The page's first position, found by seq; from there the rows are
+  // walked by position, and left unread once the page is full: a page of a
+  // long game costs the page, not the game.
+  int64_t first = 0;
+  {
+    absl::StatusOr<Statement> query = Prepare(
+        "SELECT position FROM events WHERE game_id = ? AND seq >= ? "
+        "ORDER BY seq LIMIT 1");
+    if (!query.ok()) return query.status();
+    query->BindText(1, game_id);
+    query->BindInt64(2, static_cast<int64_t>(from_seq));
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return page;
+    first = query->ColumnInt64(0);
+  }
+  absl::StatusOr<Statement> query = Prepare(
+      "SELECT seq, stored FROM events WHERE game_id = ? AND position >= ? "
+      "AND seq >= ? ORDER BY position");
+  if (!query.ok()) return query.status();
+  query->BindText(1, game_id);
+  query->BindInt64(2, first);
+  query->BindInt64(3, static_cast<int64_t>(from_seq));
+  size_t bytes = 0;
+  while (true) {
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    std::string stored = query->ColumnBytes(1);
+    if (!page.events.empty() && bytes + stored.size() > max_bytes) {
+      page.next_seq = static_cast<uint64_t>(query->ColumnInt64(0));
+      break;
+    }
+    bytes += stored.size();
+    GUNBAI_RETURN_IF_ERROR(
+        ParseStored(stored, "event", page.events.emplace_back()));
+  }
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return page;
+}
+
 absl::StatusOr<uint64_t> SqliteGameStore::Version(absl::string_view game_id) {
   absl::MutexLock lock(&mu_);
   Transaction transaction(db_);

@@ -103,6 +103,9 @@ class SqliteGameStore final : public GameStore {
       absl::string_view answer) override;
   absl::StatusOr<std::vector<gunbai::v1::StoredEvent>> ReadEvents(
       absl::string_view game_id, uint64_t from_seq) override;
+  absl::StatusOr<EventPage> ReadEventPage(absl::string_view game_id,
+                                          uint64_t from_seq,
+                                          size_t max_bytes) override;
   absl::StatusOr<uint64_t> Version(absl::string_view game_id) override;
   absl::StatusOr<uint64_t> NextDiceAttempt(absl::string_view game_id) override;
   absl::Status MarkEnded(absl::string_view game_id) override;

@@ -578,14 +578,21 @@ void GameServiceRows(const Flags& flags, const std::string& root,
             [&] { return call("hostile"); }));
       };
   const std::string game_input = "the game the hostile batch made";
-  read_row("ReadEvents", game_input, [&](const std::string& id) {
-    grpc::ClientContext context;
-    daemon.Prepare(context);
-    v1::ReadEventsRequest request;
-    request.set_game_id(id);
-    v1::ReadEventsResponse response;
-    return daemon.games().ReadEvents(&context, request, &response);
-  });
+  // A read and an export come a page at a time: every page is read.
+  read_row("ReadEvents", game_input + ", every page",
+           [&](const std::string& id) {
+             v1::ReadEventsRequest request;
+             request.set_game_id(id);
+             grpc::Status status;
+             do {
+               grpc::ClientContext context;
+               daemon.Prepare(context);
+               v1::ReadEventsResponse response;
+               status = daemon.games().ReadEvents(&context, request, &response);
+               request.set_from_seq(response.next_seq());
+             } while (status.ok() && request.from_seq() != 0);
+             return status;
+           });
   read_row("GetGameState", game_input + ", at its middle",
            [&](const std::string& id) {
              grpc::ClientContext context;
@@ -623,14 +630,20 @@ void GameServiceRows(const Flags& flags, const std::string& root,
              reader->Finish();
              return grpc::Status::OK;
            });
-  read_row("ExportGame", game_input, [&](const std::string& id) {
-    grpc::ClientContext context;
-    daemon.Prepare(context);
-    v1::ExportGameRequest request;
-    request.set_game_id(id);
-    v1::ExportGameResponse response;
-    return daemon.games().ExportGame(&context, request, &response);
-  });
+  read_row("ExportGame", game_input + ", every page",
+           [&](const std::string& id) {
+             v1::ExportGameRequest request;
+             request.set_game_id(id);
+             grpc::Status status;
+             do {
+               grpc::ClientContext context;
+               daemon.Prepare(context);
+               v1::ExportGameResponse response;
+               status = daemon.games().ExportGame(&context, request, &response);
+               request.set_from_seq(response.next_seq());
+             } while (status.ok() && request.from_seq() != 0);
+             return status;
+           });
 }
 
 Flags ParseFlags(int argc, char** argv) {
