@@ -164,13 +164,20 @@ GameServiceImpl::GameServiceImpl(GameStore* store,
                                  const replay::RulesetCatalog* rulesets,
                                  const std::string& umpire_token,
                                  int max_watchers, int max_watchers_per_game,
-                                 RequestBudget* budget, int max_cached_games)
+                                 RequestBudget* budget, int max_cached_games,
+                                 int checkpoint_every)
     : store_(store),
       rulesets_(rulesets),
       umpire_hash_(TokenHash(umpire_token)),
       max_cached_games_(std::max(max_cached_games, 0)),
       watchers_(max_watchers, max_watchers_per_game),
-      budget_(budget) {}
+      budget_(budget),
+      checkpoint_every_(std::max(checkpoint_every, 0)) {}
+
+GameServiceImpl::CheckpointStats GameServiceImpl::CheckpointStatsForTest() {
+  absl::MutexLock lock(&stats_mu_);
+  return stats_;
+}
 
 std::vector<std::string> GameServiceImpl::CachedGamesForTest() {
   absl::MutexLock lock(&games_mu_);
@@ -336,11 +343,29 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
     if (!replayer.ok()) return replayer.status();
     game.replayer = *std::move(replayer);
   }
+  // The events a checkpoint covers are still read into the log (reads,
+  // watches and exports serve them), but not replayed.
+  size_t from_checkpoint = 0;
+  if (game.replayer != nullptr) {
+    auto restored = RestoreLatestCheckpoint(game, *events);
+    if (!restored.ok()) return restored.status();
+    from_checkpoint = *restored;
+  }
+  {
+    absl::MutexLock lock(&stats_mu_);
+    ++stats_.rebuilds;
+    if (game.replayer != nullptr) {
+      stats_.events_replayed += events->size() - from_checkpoint;
+    }
+  }
   bool has_end = false;
+  size_t position = 0;
   // Each event is moved into the log and what is left of it freed: the
   // game is held once, not twice, while it loads.
   for (v1::StoredEvent& stored : *events) {
-    if (game.replayer != nullptr) game.replayer->Apply(stored.event());
+    if (game.replayer != nullptr && position++ >= from_checkpoint) {
+      game.replayer->Apply(stored.event());
+    }
     has_end = has_end || stored.event().has_game_end();
     game.event_ids.push_back(std::move(*stored.mutable_event_id()));
     game.chain_hashes.push_back(std::move(*stored.mutable_chain_hash()));
@@ -358,6 +383,59 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   game.dice_key = DiceKeyFor(game.record);
   game.loaded = true;
   return absl::OkStatus();
+}
+
+absl::StatusOr<size_t> GameServiceImpl::RestoreLatestCheckpoint(
+    LiveGame& game, const std::vector<v1::StoredEvent>& events) {
+  if (checkpoint_every_ == 0 || game.replayer->CheckpointVersion() == 0) {
+    return 0;
+  }
+  auto latest = store_->LatestCheckpoint(game.id, game.ruleset->digest,
+                                         game.replayer->CheckpointVersion());
+  // A store that cannot give one costs a full replay, not the load.
+  if (!latest.ok() || !latest->has_value()) return 0;
+  const StoredCheckpoint& checkpoint = **latest;
+  // It must follow these very events: its last is at its place in the
+  // chain.
+  const uint64_t n = checkpoint.after_version;
+  absl::Status trusted =
+      n == 0 || n > events.size() ||
+              events[n - 1].chain_hash() != checkpoint.head_hash ||
+              events[n - 1].event().seq() != checkpoint.after_seq
+          ? absl::DataLossError("the checkpoint does not follow the events")
+          : RestoreFromCheckpoint(checkpoint, *game.replayer, game.findings);
+  absl::MutexLock lock(&stats_mu_);
+  if (trusted.ok()) {
+    ++stats_.restored;
+    return n;
+  }
+  ++stats_.refused;
+  // Never trusted: the game is replayed whole, on a fresh engine.
+  game.findings.Clear();
+  auto replayer =
+      replay::CreateEngine(game.log, *game.ruleset, replay::AuditOptions(),
+                           rules::EngineOutput{&game.findings, nullptr});
+  if (!replayer.ok()) return replayer.status();
+  game.replayer = *std::move(replayer);
+  return 0;
+}
+
+void GameServiceImpl::MaybeCheckpoint(LiveGame& game, uint64_t version_before) {
+  const uint64_t version = game.event_ids.size();
+  if (checkpoint_every_ == 0 || game.replayer == nullptr ||
+      game.replayer->CheckpointVersion() == 0 ||
+      version / checkpoint_every_ == version_before / checkpoint_every_) {
+    return;
+  }
+  absl::StatusOr<StoredCheckpoint> checkpoint = MakeCheckpoint(
+      *game.replayer, game.findings, version,
+      game.log.events(game.log.events_size() - 1).seq(),
+      game.chain_hashes.back(), game.ruleset->digest);
+  absl::Status stored = checkpoint.ok()
+                            ? store_->WriteCheckpoint(game.id, *checkpoint)
+                            : checkpoint.status();
+  absl::MutexLock lock(&stats_mu_);
+  ++(stored.ok() ? stats_.written : stats_.write_failures);
 }
 
 absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Authorized(
@@ -630,6 +708,7 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
     game.dice_attempts.push_back(e.dice_attempt());
     *game.log.add_events() = std::move(*e.mutable_event());
   }
+  MaybeCheckpoint(game, version);
   if (ended) {
     absl::Status marked = store_->MarkEnded(game.id);
     if (!marked.ok()) {
@@ -680,8 +759,14 @@ grpc::Status GameServiceImpl::GetGameState(
   if (!(*game)->ruleset_problem.ok()) {
     return ToGrpcStatus((*game)->ruleset_problem);
   }
-  std::optional<uint64_t> at;
-  if (request->at_seq() > 0) at = request->at_seq();
+  if (request->at_seq() == 0) {
+    // The state after the last event is the live replay's, kept since the
+    // load (from a checkpoint or the first event) and every append.
+    *response->mutable_state() =
+        replay::SnapshotFromState((*game)->replayer->state());
+    return grpc::Status::OK;
+  }
+  std::optional<uint64_t> at = request->at_seq();
   auto state = replay::StateAt((*game)->log, *(*game)->ruleset, at);
   if (!state.ok()) return ToGrpcStatus(state.status());
   *response->mutable_state() = *std::move(state);

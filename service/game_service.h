@@ -24,6 +24,7 @@
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
+#include "service/game_checkpoint.h"
 #include "service/game_store.h"
 #include "service/overload.h"
 
@@ -41,13 +42,17 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   // `max_watchers` watches run at once, `max_watchers_per_game` of one
   // game. `budget`, when not null, must outlive the service and admits
   // CreateGame and AppendEvents. At most `max_cached_games` games not in use
-  // stay cached, besides those in use (0: no bound).
+  // stay cached, besides those in use (0: no bound). An append that takes a
+  // game past a multiple of `checkpoint_every` events stores a checkpoint
+  // of its replay, and a game is loaded from its latest checkpoint (0: no
+  // checkpoints are written or read; every load replays the whole game).
   GameServiceImpl(GameStore* store, const replay::RulesetCatalog* rulesets,
                   const std::string& umpire_token,
                   int max_watchers = kDefaultMaxWatchers,
                   int max_watchers_per_game = kDefaultMaxWatchersPerGame,
                   RequestBudget* budget = nullptr,
-                  int max_cached_games = kDefaultMaxCachedGames);
+                  int max_cached_games = kDefaultMaxCachedGames,
+                  int checkpoint_every = kDefaultCheckpointEvery);
 
   grpc::Status CreateGame(grpc::ServerContext* context,
                           const gunbai::v1::CreateGameRequest* request,
@@ -88,6 +93,17 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   // them are in use.
   std::vector<std::string> CachedGamesForTest();
   int PinnedGamesForTest();
+
+  // What the loads of games and the checkpoints have done since start.
+  struct CheckpointStats {
+    int64_t rebuilds = 0;          // Games loaded from the store.
+    int64_t events_replayed = 0;   // Events those loads applied.
+    int64_t restored = 0;          // Loads that started from a checkpoint.
+    int64_t refused = 0;           // Checkpoints found and not trusted.
+    int64_t written = 0;           // Checkpoints stored after appends.
+    int64_t write_failures = 0;    // Checkpoints that could not be stored.
+  };
+  CheckpointStats CheckpointStatsForTest();
 
  private:
   // Who is calling: the umpire, or the player of one clan of one game.
@@ -174,6 +190,19 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   void DropBeyondBound(std::vector<std::unique_ptr<LiveGame>>& dropped)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(games_mu_);
   absl::Status Rebuild(LiveGame& game) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
+  // Restores `game`'s engine and findings from its latest checkpoint that
+  // follows `events`, the game's stored events, and returns how many of
+  // them it covers; 0, with the engine and findings as created, when there
+  // is none or it is not trusted (its digest, its place in the chain or its
+  // restore fails).
+  absl::StatusOr<size_t> RestoreLatestCheckpoint(
+      LiveGame& game, const std::vector<gunbai::v1::StoredEvent>& events)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
+  // Stores a checkpoint of `game`'s replay when the append that took it
+  // from `version_before` events crossed a multiple of checkpoint_every_.
+  // A failure is counted, not returned: the append is already durable.
+  void MaybeCheckpoint(LiveGame& game, uint64_t version_before)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
   absl::StatusOr<GamePin> Authorized(grpc::ServerContext* context,
                                      const std::string& game_id,
                                      Caller* caller);
@@ -213,6 +242,9 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   std::atomic<bool> shutting_down_{false};
   WatcherSlots watchers_;
   RequestBudget* const budget_;  // Not owned; may be null.
+  const int checkpoint_every_;   // 0: no checkpoints.
+  absl::Mutex stats_mu_;
+  CheckpointStats stats_ ABSL_GUARDED_BY(stats_mu_);
 };
 
 }  // namespace gunbai::service

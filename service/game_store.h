@@ -47,6 +47,26 @@ struct GameRecord {
   bool ended = false;
 };
 
+// A checkpoint of a game's replay (rules::Engine::SaveCheckpoint) after its
+// first `after_version` events, so that gunbaid need not replay a long game
+// from its first event when it loads it. The store keeps what it is given;
+// the caller (service/game_checkpoint.h) computes and checks the digest.
+struct StoredCheckpoint {
+  // Events of the game it follows, the seq of the last and its chain hash.
+  uint64_t after_version = 0;
+  uint64_t after_seq = 0;
+  std::string head_hash;
+  // The SHA-256 hex of the ruleset it was replayed under, and the engine's
+  // checkpoint format (rules::Engine::CheckpointVersion).
+  std::string ruleset_digest;
+  uint32_t format = 0;
+  // The engine's bytes, the findings reported so far (serialized), and the
+  // SHA-256 hex over both.
+  std::string state;
+  std::string findings;
+  std::string sha256;
+};
+
 // What an accepted batch left behind.
 struct AppendResult {
   // Events in the game after the batch.
@@ -135,6 +155,23 @@ class GameStore {
   // dice.revealed_secret. Marking an ended game again is OK and changes
   // nothing. Returns NOT_FOUND for an unknown game.
   virtual absl::Status MarkEnded(absl::string_view game_id) = 0;
+
+  // Stores `checkpoint` of `game_id`, replacing the game's older ones.
+  // Returns NOT_FOUND for an unknown game; the default, a store without
+  // checkpoints, returns UNIMPLEMENTED.
+  virtual absl::Status WriteCheckpoint(
+      absl::string_view /*game_id*/, const StoredCheckpoint& /*checkpoint*/) {
+    return absl::UnimplementedError("this store keeps no checkpoints");
+  }
+
+  // Returns the checkpoint of `game_id` with the most events, among those
+  // replayed under `ruleset_digest` in checkpoint format `format`, or
+  // nullopt when there is none (always, by default).
+  virtual absl::StatusOr<std::optional<StoredCheckpoint>> LatestCheckpoint(
+      absl::string_view /*game_id*/, absl::string_view /*ruleset_digest*/,
+      uint32_t /*format*/) {
+    return std::nullopt;
+  }
 };
 
 }  // namespace gunbai::service

@@ -90,6 +90,21 @@ CREATE TABLE batches (
     R"sql(
 ALTER TABLE games ADD COLUMN dice_attempts INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 3: checkpoints of each game's replay (GameStore::WriteCheckpoint).
+    R"sql(
+CREATE TABLE checkpoints (
+  game_id TEXT NOT NULL REFERENCES games (game_id),
+  after_version INTEGER NOT NULL,
+  after_seq INTEGER NOT NULL,
+  head_hash TEXT NOT NULL,
+  ruleset_digest TEXT NOT NULL,
+  format INTEGER NOT NULL,
+  state BLOB NOT NULL,
+  findings BLOB NOT NULL,
+  sha256 TEXT NOT NULL,
+  PRIMARY KEY (game_id, after_version)
+) STRICT;
+)sql",
 };
 constexpr int kSchemaVersion = sizeof(kMigrations) / sizeof(kMigrations[0]);
 
@@ -964,6 +979,81 @@ absl::Status SqliteGameStore::MarkEnded(absl::string_view game_id) {
     return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
   }
   return absl::OkStatus();
+}
+
+absl::Status SqliteGameStore::WriteCheckpoint(
+    absl::string_view game_id, const StoredCheckpoint& checkpoint) {
+  if (checkpoint.after_version > static_cast<uint64_t>(kMaxInt64) ||
+      checkpoint.after_seq > static_cast<uint64_t>(kMaxInt64)) {
+    return absl::InvalidArgumentError(
+        "a checkpoint's version or seq is over the largest storable");
+  }
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  {
+    // The newest is the one a load takes: the older ones go.
+    absl::StatusOr<Statement> remove =
+        Prepare("DELETE FROM checkpoints WHERE game_id = ?");
+    if (!remove.ok()) return remove.status();
+    remove->BindText(1, game_id);
+    GUNBAI_RETURN_IF_ERROR(remove->Run());
+  }
+  {
+    absl::StatusOr<Statement> insert = Prepare(
+        "INSERT INTO checkpoints (game_id, after_version, after_seq, "
+        "head_hash, ruleset_digest, format, state, findings, sha256) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    if (!insert.ok()) return insert.status();
+    insert->BindText(1, game_id);
+    insert->BindInt64(2, static_cast<int64_t>(checkpoint.after_version));
+    insert->BindInt64(3, static_cast<int64_t>(checkpoint.after_seq));
+    insert->BindText(4, checkpoint.head_hash);
+    insert->BindText(5, checkpoint.ruleset_digest);
+    insert->BindInt64(6, checkpoint.format);
+    insert->BindBlob(7, checkpoint.state);
+    insert->BindBlob(8, checkpoint.findings);
+    insert->BindText(9, checkpoint.sha256);
+    GUNBAI_RETURN_IF_ERROR(insert->Run());
+  }
+  return transaction.Commit();
+}
+
+absl::StatusOr<std::optional<StoredCheckpoint>>
+SqliteGameStore::LatestCheckpoint(absl::string_view game_id,
+                                  absl::string_view ruleset_digest,
+                                  uint32_t format) {
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginRead());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  std::optional<StoredCheckpoint> found;
+  {
+    absl::StatusOr<Statement> query = Prepare(
+        "SELECT after_version, after_seq, head_hash, state, findings, sha256 "
+        "FROM checkpoints WHERE game_id = ? AND ruleset_digest = ? AND "
+        "format = ? ORDER BY after_version DESC LIMIT 1");
+    if (!query.ok()) return query.status();
+    query->BindText(1, game_id);
+    query->BindText(2, ruleset_digest);
+    query->BindInt64(3, format);
+    absl::StatusOr<bool> row = query->Step();
+    if (!row.ok()) return row.status();
+    if (*row) {
+      StoredCheckpoint& c = found.emplace();
+      c.after_version = static_cast<uint64_t>(query->ColumnInt64(0));
+      c.after_seq = static_cast<uint64_t>(query->ColumnInt64(1));
+      c.head_hash = query->ColumnBytes(2);
+      c.ruleset_digest = std::string(ruleset_digest);
+      c.format = format;
+      c.state = query->ColumnBytes(3);
+      c.findings = query->ColumnBytes(4);
+      c.sha256 = query->ColumnBytes(5);
+    }
+  }
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return found;
 }
 
 }  // namespace gunbai::service

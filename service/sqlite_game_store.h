@@ -109,6 +109,11 @@ class SqliteGameStore final : public GameStore {
   absl::StatusOr<uint64_t> Version(absl::string_view game_id) override;
   absl::StatusOr<uint64_t> NextDiceAttempt(absl::string_view game_id) override;
   absl::Status MarkEnded(absl::string_view game_id) override;
+  absl::Status WriteCheckpoint(absl::string_view game_id,
+                               const StoredCheckpoint& checkpoint) override;
+  absl::StatusOr<std::optional<StoredCheckpoint>> LatestCheckpoint(
+      absl::string_view game_id, absl::string_view ruleset_digest,
+      uint32_t format) override;
 
  private:
   class Statement;

@@ -518,9 +518,11 @@ TEST_F(SqliteGameStoreTest, MigratesASchemaVersionOneDatabase) {
   CreateGame("anegawa");
   AppendOk("anegawa", 0, MakeEvents("e", 1, 2));
   store_.reset();
-  // Turn the file back into schema 1, which had no dice attempts.
+  // Turn the file back into schema 1, which had no dice attempts and no
+  // checkpoints.
   sqlite3* raw = OpenRaw(data_dir_);
   ASSERT_EQ(sqlite3_exec(raw,
+                         "DROP TABLE checkpoints; "
                          "ALTER TABLE games DROP COLUMN dice_attempts; "
                          "PRAGMA user_version=1",
                          nullptr, nullptr, nullptr),
@@ -535,9 +537,81 @@ TEST_F(SqliteGameStoreTest, MigratesASchemaVersionOneDatabase) {
   ASSERT_EQ(sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &stmt, nullptr),
             SQLITE_OK);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(stmt, 0), 2);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 3);
   sqlite3_finalize(stmt);
   sqlite3_close(raw);
+}
+
+StoredCheckpoint MakeCheckpoint(uint64_t after_version, std::string state) {
+  StoredCheckpoint c;
+  c.after_version = after_version;
+  c.after_seq = after_version;
+  c.head_hash = absl::StrCat("hash-", after_version);
+  c.ruleset_digest = "rules-a";
+  c.format = 1;
+  c.state = std::move(state);
+  c.findings = std::string("\0findings\xff", 10);
+  c.sha256 = "digest";
+  return c;
+}
+
+// The fields a checkpoint is written with, as one string to compare.
+std::string Fields(const StoredCheckpoint& c) {
+  return absl::StrCat(c.after_version, "|", c.after_seq, "|", c.head_hash, "|",
+                      c.ruleset_digest, "|", c.format, "|", c.state, "|",
+                      c.findings, "|", c.sha256);
+}
+
+TEST_F(SqliteGameStoreTest, CheckpointsReadBackTheLatestOfTheirRuleset) {
+  CreateGame("anegawa");
+  auto none = store_->LatestCheckpoint("anegawa", "rules-a", 1);
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_FALSE(none->has_value());
+  ASSERT_TRUE(store_->WriteCheckpoint("anegawa", MakeCheckpoint(10, "ten")).ok());
+  const StoredCheckpoint twenty = MakeCheckpoint(20, std::string("2\0", 2));
+  ASSERT_TRUE(store_->WriteCheckpoint("anegawa", twenty).ok());
+  Reopen();
+  auto latest = store_->LatestCheckpoint("anegawa", "rules-a", 1);
+  ASSERT_TRUE(latest.ok()) << latest.status();
+  ASSERT_TRUE(latest->has_value());
+  EXPECT_EQ(Fields(**latest), Fields(twenty));
+  // Another ruleset or format has none.
+  EXPECT_FALSE(store_->LatestCheckpoint("anegawa", "rules-b", 1)->has_value());
+  EXPECT_FALSE(store_->LatestCheckpoint("anegawa", "rules-a", 2)->has_value());
+  // Only the newest is kept: the one after 10 events went.
+  sqlite3* raw = OpenRaw(data_dir_);
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(raw, "SELECT COUNT(*) FROM checkpoints", -1,
+                               &stmt, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 1);
+  sqlite3_finalize(stmt);
+  sqlite3_close(raw);
+}
+
+TEST_F(SqliteGameStoreTest, CheckpointOfAnUnknownGameIsNotFound) {
+  EXPECT_EQ(store_->WriteCheckpoint("nagashino", MakeCheckpoint(1, "x")).code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->LatestCheckpoint("nagashino", "rules-a", 1).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST_F(SqliteGameStoreTest, MigratesASchemaVersionTwoDatabase) {
+  CreateGame("anegawa");
+  AppendOk("anegawa", 0, MakeEvents("e", 1, 2));
+  store_.reset();
+  // Turn the file back into schema 2, which had no checkpoints.
+  sqlite3* raw = OpenRaw(data_dir_);
+  ASSERT_EQ(sqlite3_exec(raw, "DROP TABLE checkpoints; PRAGMA user_version=2",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(raw);
+  sqlite3_close(raw);
+  Reopen();
+  EXPECT_THAT(Ids(Read("anegawa")), ElementsAre("e-1", "e-2"));
+  EXPECT_TRUE(store_->WriteCheckpoint("anegawa", MakeCheckpoint(2, "s")).ok());
+  EXPECT_TRUE(store_->LatestCheckpoint("anegawa", "rules-a", 1)->has_value());
 }
 
 TEST_F(SqliteGameStoreTest, RefusesADatabaseFromANewerSchema) {
