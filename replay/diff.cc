@@ -1,12 +1,15 @@
 #include "replay/diff.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -113,24 +116,24 @@ void CompareEndOfGame(const v1::AuditReport& old_report,
                                    new_report.final_state_digest());
 }
 
-}  // namespace
-
-bool OutcomesRecorded(const v1::AuditReport& report) {
-  // Reports saved before outcomes_recorded existed: outcomes mean they were.
-  return report.outcomes_recorded() || report.outcomes_size() > 0;
+// Returns whether a diff of the two reports compares their outcomes (see
+// DiffReports).
+bool OutcomesCompared(const v1::AuditReport& old_report,
+                      const v1::AuditReport& new_report) {
+  return OutcomesRecorded(old_report) || !OutcomesRecorded(new_report);
 }
 
-v1::LogDiff DiffReports(absl::string_view name,
-                        const v1::AuditReport& old_report,
-                        const v1::AuditReport& new_report) {
-  v1::LogDiff diff;
+// Fills in `diff`, whose outcome_changes are already set, from the two
+// reports: the names, the findings added and removed, the end of the game
+// and the status.
+void FinishDiff(absl::string_view name, const v1::AuditReport& old_report,
+                const v1::AuditReport& new_report, bool outcomes_compared,
+                v1::LogDiff& diff) {
   diff.set_name(std::string(name));
   diff.set_game_id(new_report.game_id());
   *diff.mutable_old_ruleset() = old_report.ruleset();
   *diff.mutable_new_ruleset() = new_report.ruleset();
-  diff.set_outcomes_compared(OutcomesRecorded(old_report) ||
-                             !OutcomesRecorded(new_report));
-  if (diff.outcomes_compared()) CompareOutcomes(old_report, new_report, diff);
+  diff.set_outcomes_compared(outcomes_compared);
   Unmatched(new_report.findings(), old_report.findings(),
             diff.mutable_findings_added());
   Unmatched(old_report.findings(), new_report.findings(),
@@ -143,6 +146,96 @@ v1::LogDiff DiffReports(absl::string_view name,
                        diff.result_changed() || diff.final_state_changed();
   diff.set_status(changed ? v1::LOG_DIFF_STATUS_CHANGED
                           : v1::LOG_DIFF_STATUS_SAME);
+}
+
+// The outcomes two replays of one log in step have written and not yet
+// compared, each side's by seq. The outcomes of a seq are compared once the
+// last event with that seq is applied (an outcome carries the seq of the
+// event that worked it out, rules::AppendOutcome), then freed: a diff holds
+// the outcomes of one event, not of the whole game, and the changes come
+// out exactly as CompareOutcomes of the whole reports gives them.
+class OutcomesInStep {
+ public:
+  explicit OutcomesInStep(const v1::BattleLog& log) {
+    bool increasing = true;
+    for (int i = 1; i < log.events_size() && increasing; ++i) {
+      increasing = log.events(i).seq() > log.events(i - 1).seq();
+    }
+    if (increasing) return;  // Every event is the last of its seq.
+    for (int i = 0; i < log.events_size(); ++i) {
+      last_event_of_seq_[log.events(i).seq()] = i;
+    }
+  }
+
+  // Takes what both reports' outcomes hold after the event at `index`, and
+  // compares the outcomes of its seq into `diff` when no event of that seq
+  // is left.
+  void AfterEvent(int index, std::uint64_t seq, v1::AuditReport& old_report,
+                  v1::AuditReport& new_report, v1::LogDiff& diff) {
+    Take(old_report, old_pending_);
+    Take(new_report, new_pending_);
+    if (last_event_of_seq_.empty() || last_event_of_seq_[seq] == index) {
+      Compare(seq, diff);
+    }
+  }
+
+  // Compares every outcome left (those the end of the game wrote) and
+  // puts the changes in the key order of CompareOutcomes.
+  void Finish(v1::AuditReport& old_report, v1::AuditReport& new_report,
+              v1::LogDiff& diff) {
+    Take(old_report, old_pending_);
+    Take(new_report, new_pending_);
+    std::set<std::uint64_t> seqs;
+    for (const auto& [seq, outcomes] : old_pending_) seqs.insert(seq);
+    for (const auto& [seq, outcomes] : new_pending_) seqs.insert(seq);
+    for (std::uint64_t seq : seqs) Compare(seq, diff);
+    auto* changes = diff.mutable_outcome_changes();
+    auto by_seq = [](const v1::OutcomeChange& a, const v1::OutcomeChange& b) {
+      return a.seq() < b.seq();
+    };
+    if (!std::is_sorted(changes->begin(), changes->end(), by_seq)) {
+      std::stable_sort(changes->begin(), changes->end(), by_seq);
+    }
+  }
+
+ private:
+  using Pending = std::map<std::uint64_t, v1::AuditReport>;
+
+  static void Take(v1::AuditReport& report, Pending& pending) {
+    for (v1::Outcome& outcome : *report.mutable_outcomes()) {
+      *pending[outcome.seq()].add_outcomes() = std::move(outcome);
+    }
+    report.mutable_outcomes()->Clear();
+  }
+
+  void Compare(std::uint64_t seq, v1::LogDiff& diff) {
+    const v1::AuditReport none;
+    auto old_side = old_pending_.extract(seq);
+    auto new_side = new_pending_.extract(seq);
+    CompareOutcomes(old_side ? old_side.mapped() : none,
+                    new_side ? new_side.mapped() : none, diff);
+  }
+
+  // Empty when the seqs increase; else each seq's last event index.
+  absl::flat_hash_map<std::uint64_t, int> last_event_of_seq_;
+  Pending old_pending_;
+  Pending new_pending_;
+};
+
+}  // namespace
+
+bool OutcomesRecorded(const v1::AuditReport& report) {
+  // Reports saved before outcomes_recorded existed: outcomes mean they were.
+  return report.outcomes_recorded() || report.outcomes_size() > 0;
+}
+
+v1::LogDiff DiffReports(absl::string_view name,
+                        const v1::AuditReport& old_report,
+                        const v1::AuditReport& new_report) {
+  v1::LogDiff diff;
+  const bool compared = OutcomesCompared(old_report, new_report);
+  if (compared) CompareOutcomes(old_report, new_report, diff);
+  FinishDiff(name, old_report, new_report, compared, diff);
   return diff;
 }
 
@@ -156,19 +249,25 @@ v1::LogDiff FailedLogDiff(absl::string_view name, const absl::Status& status) {
 
 namespace {
 
+// Returns `ruleset`, or when null the one of `builtin` the log's header
+// names.
+absl::StatusOr<const LoadedRuleset*> RulesetFor(const v1::BattleLog& log,
+                                                const LoadedRuleset* ruleset,
+                                                const RulesetCatalog* builtin) {
+  if (ruleset != nullptr) return ruleset;
+  if (builtin == nullptr) {
+    return absl::InternalError("no built-in rulesets to choose from");
+  }
+  return builtin->ForLog(log.header());
+}
+
 absl::StatusOr<v1::AuditReport> AuditSide(const v1::BattleLog& log,
                                           const LoadedRuleset* ruleset,
                                           const RulesetCatalog* builtin,
                                           AuditOptions options) {
-  if (ruleset == nullptr) {
-    if (builtin == nullptr) {
-      return absl::InternalError("no built-in rulesets to choose from");
-    }
-    auto chosen = builtin->ForLog(log.header());
-    if (!chosen.ok()) return chosen.status();
-    ruleset = *chosen;
-  }
-  return AuditLog(log, *ruleset, options);
+  auto chosen = RulesetFor(log, ruleset, builtin);
+  if (!chosen.ok()) return chosen.status();
+  return AuditLog(log, **chosen, options);
 }
 
 AuditOptions Recording(bool record_outcomes) {
@@ -232,35 +331,66 @@ void CutAtParting(const v1::Finding& parting, v1::LogDiff& diff) {
   diff.set_changes_after_parting(static_cast<std::uint32_t>(dropped));
 }
 
+// Returns the LogDiff of status FAILED of `log`, whose `side` ("old" or
+// "new") could not be replayed.
+v1::LogDiff FailedSide(absl::string_view name, const v1::BattleLog& log,
+                       absl::string_view side, const absl::Status& s) {
+  v1::LogDiff failed = FailedLogDiff(
+      name, absl::Status(s.code(), absl::StrCat("under the ", side,
+                                                " ruleset: ", s.message())));
+  failed.set_game_id(log.header().game_id());
+  return failed;
+}
+
 }  // namespace
 
 v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
                               const DiffRulesets& rulesets,
                               v1::BattleLog* branch_log) {
-  auto old_report =
-      AuditSide(log, rulesets.old_ruleset, rulesets.builtin, Recording(true));
-  absl::StatusOr<v1::AuditReport> new_report;
+  // The new side keeps the claims the old side disputes: a first audit of
+  // the old side, without outcomes, finds them.
+  auto old_findings =
+      AuditSide(log, rulesets.old_ruleset, rulesets.builtin, Recording(false));
+  if (!old_findings.ok()) {
+    return FailedSide(name, log, "old", old_findings.status());
+  }
+  AuditOptions branch = BranchOf(*old_findings);
+  old_findings = v1::AuditReport();
   google::protobuf::RepeatedPtrField<v1::Event> branch_events;
-  if (old_report.ok()) {
-    AuditOptions branch = BranchOf(*old_report);
-    if (branch_log != nullptr) branch.branch_events = &branch_events;
-    new_report = AuditSide(log, rulesets.new_ruleset, rulesets.builtin, branch);
+  if (branch_log != nullptr) branch.branch_events = &branch_events;
+  auto old_ruleset = RulesetFor(log, rulesets.old_ruleset, rulesets.builtin);
+  auto new_ruleset = RulesetFor(log, rulesets.new_ruleset, rulesets.builtin);
+  if (!old_ruleset.ok()) {
+    return FailedSide(name, log, "old", old_ruleset.status());
   }
-  if (!old_report.ok() || !new_report.ok()) {
-    const absl::Status& s =
-        old_report.ok() ? new_report.status() : old_report.status();
-    v1::LogDiff failed = FailedLogDiff(
-        name,
-        absl::Status(s.code(),
-                     absl::StrCat(old_report.ok() ? "under the new ruleset: "
-                                                  : "under the old ruleset: ",
-                                  s.message())));
-    failed.set_game_id(log.header().game_id());
-    return failed;
+  if (!new_ruleset.ok()) {
+    return FailedSide(name, log, "new", new_ruleset.status());
   }
-  v1::LogDiff diff = DiffReports(name, *old_report, *new_report);
-  if (const v1::Finding* parting =
-          FirstNewViolation(*old_report, *new_report)) {
+  // Then both sides in step, the outcomes of each event compared and freed.
+  v1::AuditReport old_report, new_report;
+  auto old_replay =
+      Replay::Start(log, **old_ruleset, Recording(true), &old_report);
+  if (!old_replay.ok()) {
+    return FailedSide(name, log, "old", old_replay.status());
+  }
+  auto new_replay = Replay::Start(log, **new_ruleset, branch, &new_report);
+  if (!new_replay.ok()) {
+    return FailedSide(name, log, "new", new_replay.status());
+  }
+  v1::LogDiff diff;
+  OutcomesInStep outcomes(log);
+  for (int i = 0; i < log.events_size(); ++i) {
+    (*old_replay)->Apply(log.events(i));
+    (*new_replay)->Apply(log.events(i));
+    outcomes.AfterEvent(i, log.events(i).seq(), old_report, new_report, diff);
+  }
+  const auto events = static_cast<std::uint64_t>(log.events_size());
+  (*old_replay)->Finish(events);
+  (*new_replay)->Finish(events);
+  outcomes.Finish(old_report, new_report, diff);
+  FinishDiff(name, old_report, new_report,
+             OutcomesCompared(old_report, new_report), diff);
+  if (const v1::Finding* parting = FirstNewViolation(old_report, new_report)) {
     CutAtParting(*parting, diff);
     CountChangedEvents(diff);
   }
@@ -270,9 +400,9 @@ v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
         absl::StrCat(log.header().game_id(), "-under-new-ruleset"));
     *branch_log->mutable_header()->mutable_ruleset() = v1::RulesetRef();
     branch_log->mutable_header()->mutable_ruleset()->set_name(
-        new_report->ruleset().name());
+        new_report.ruleset().name());
     branch_log->mutable_header()->mutable_ruleset()->set_version(
-        new_report->ruleset().version());
+        new_report.ruleset().version());
     *branch_log->mutable_order_of_battle() = log.order_of_battle();
     *branch_log->mutable_terrain() = log.terrain();
     for (v1::Event& event : branch_events) {

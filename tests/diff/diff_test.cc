@@ -329,6 +329,73 @@ TEST(DiffReportsTest, RepeatsPairOneToOneAndOneSidedOutcomesCount) {
   EXPECT_EQ(diff.status(), v1::LOG_DIFF_STATUS_CHANGED);
 }
 
+// DiffUnderRulesets replays the two sides in step and compares each
+// event's outcomes as soon as no later event has its seq, freeing them: its
+// outcome changes must be those of DiffReports over the two whole reports
+// (the old audit with outcomes, the new one the branch that keeps the
+// claims the old side disputes), in the same order, also when the seqs of a
+// log go back and repeat. Generated games (seeds 1-6), each also with the
+// seqs of its second half cycling 1-7.
+TEST(DiffReportsTest, InStepOutcomesAreTheWholeReportsDiff) {
+  const replay::LoadedRuleset old_ruleset = Builtin();
+  const replay::LoadedRuleset new_ruleset = FireHitScore7();
+  const replay::DiffRulesets sides{&old_ruleset, &new_ruleset, nullptr};
+  int compared = 0;
+  for (int seed = 1; seed <= 6; ++seed) {
+    generate::GeneratorOptions options;
+    options.seed = seed;
+    options.target_events = 300;
+    const v1::BattleLog generated = generate::GenerateLog(options);
+    v1::BattleLog shuffled = generated;
+    const int n = shuffled.events_size();
+    // The second half's seqs cycle 1-7: each seq comes back every seventh
+    // event and is the seq of an event of the first half too.
+    for (int i = n / 2; i < n; ++i) {
+      shuffled.mutable_events(i)->set_seq(
+          static_cast<std::uint64_t>(1 + i % 7));
+    }
+    for (const v1::BattleLog* log :
+         {&generated, static_cast<const v1::BattleLog*>(&shuffled)}) {
+      SCOPED_TRACE(
+          absl::StrCat("seed ", seed, log == &shuffled ? " shuffled" : ""));
+      const v1::LogDiff in_step = replay::DiffUnderRulesets("x", *log, sides);
+      ASSERT_NE(in_step.status(), v1::LOG_DIFF_STATUS_FAILED);
+      replay::AuditOptions old_options;
+      old_options.record_outcomes = true;
+      auto old_report = replay::AuditLog(*log, old_ruleset, old_options);
+      ASSERT_TRUE(old_report.ok());
+      replay::AuditOptions branch;  // As DiffUnderRulesets' new side.
+      branch.record_outcomes = true;
+      branch.follow_computed_from_seq = 1;
+      for (const v1::Finding& f : old_report->findings()) {
+        if (f.severity() == v1::SEVERITY_DISPUTE) {
+          branch.keep_claims_at.push_back(f.seq());
+        }
+      }
+      std::sort(branch.keep_claims_at.begin(), branch.keep_claims_at.end());
+      auto new_report = replay::AuditLog(*log, new_ruleset, branch);
+      ASSERT_TRUE(new_report.ok());
+      const v1::LogDiff whole =
+          replay::DiffReports("x", *old_report, *new_report);
+      // Past a parting the in-step diff is cut; compare up to it.
+      const std::uint64_t cut = in_step.has_parted_at_seq()
+                                    ? in_step.parted_at_seq()
+                                    : ~std::uint64_t{0};
+      std::vector<std::string> expected, got;
+      for (const v1::OutcomeChange& c : whole.outcome_changes()) {
+        if (c.seq() <= cut) expected.push_back(c.ShortDebugString());
+      }
+      for (const v1::OutcomeChange& c : in_step.outcome_changes()) {
+        got.push_back(c.ShortDebugString());
+      }
+      EXPECT_EQ(got, expected);
+      compared += static_cast<int>(expected.size());
+    }
+  }
+  // Firing hits on 7 changes outcomes in every game: the test compares some.
+  EXPECT_GT(compared, 12);
+}
+
 // ---- Baselines ----
 
 // A report saved without outcomes: the outcomes are not compared (and the
