@@ -113,6 +113,16 @@ class SkfEngine : public Engine, private FindingSink {
   void Finish() override;
   const BattleState& state() const override { return state_; }
 
+  // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
+  // carries state from one event to the next. Bump the version when a
+  // member is added.
+  static constexpr std::uint32_t kCheckpointVersion = 1;
+  std::uint32_t CheckpointVersion() const override {
+    return kCheckpointVersion;
+  }
+  absl::StatusOr<std::string> SaveCheckpoint() const override;
+  absl::Status RestoreCheckpoint(absl::string_view checkpoint) override;
+
  private:
   // Mechanisms page 6 does not cover, reported once a log each.
   enum class Uncovered {

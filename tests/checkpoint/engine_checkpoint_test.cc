@@ -11,6 +11,8 @@
 // state the engine goes on from, never a crash (run it under the ASan build
 // too: build-asan).
 #include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +23,8 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/generator/game_generator.h"
+#include "replay/generator/skf_game.h"
+#include "replay/log_parser.h"
 #include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"
 #include "rules/checkpoint_codec.h"
@@ -50,9 +54,11 @@ const replay::LoadedRuleset& RulesetOf(const v1::BattleLog& log) {
 
 // An engine of `log`'s ruleset writing to its own findings and outcomes.
 struct Replaying {
-  explicit Replaying(const v1::BattleLog& log, Findings start = Findings()) {
+  explicit Replaying(const v1::BattleLog& log, Findings start = Findings(),
+                     const replay::LoadedRuleset* ruleset = nullptr) {
     findings = std::move(start);
-    auto e = replay::CreateEngine(log, RulesetOf(log), replay::AuditOptions(),
+    auto e = replay::CreateEngine(log, ruleset ? *ruleset : RulesetOf(log),
+                                  replay::AuditOptions(),
                                   rules::EngineOutput{&findings, &outcomes});
     EXPECT_TRUE(e.ok()) << e.status();
     engine = *std::move(e);
@@ -98,9 +104,10 @@ std::vector<int> CutsOf(int n, std::uint64_t seed) {
 // Replays `log` whole, and cut at each of `cuts`, and expects the two to
 // agree; returns the number of cuts checked.
 int ExpectCheckpointsAgree(const v1::BattleLog& log, std::uint64_t seed,
-                           const std::vector<int>& cuts) {
+                           const std::vector<int>& cuts,
+                           const replay::LoadedRuleset* ruleset = nullptr) {
   const int n = log.events_size();
-  Replaying full(log);
+  Replaying full(log, Findings(), ruleset);
   full.ApplyRange(log, 0, n);
   const std::string full_end_checkpoint = full.Checkpoint();
   full.engine->Finish();
@@ -108,10 +115,10 @@ int ExpectCheckpointsAgree(const v1::BattleLog& log, std::uint64_t seed,
   for (int k : cuts) {
     SCOPED_TRACE(absl::StrCat("seed ", seed, ", cut after ", k, " of ", n,
                               " events"));
-    Replaying before(log);
+    Replaying before(log, Findings(), ruleset);
     before.ApplyRange(log, 0, k);
     const std::string checkpoint = before.Checkpoint();
-    Replaying after(log, before.findings);
+    Replaying after(log, before.findings, ruleset);
     const absl::Status restored = after.engine->RestoreCheckpoint(checkpoint);
     if (!restored.ok()) {
       ADD_FAILURE() << restored;
@@ -169,6 +176,72 @@ TEST(EngineCheckpoint, EveryCutOfAFewGames) {
     cuts += ExpectCheckpointsAgree(log, seed, every);
   }
   EXPECT_EQ(cuts, 4 * 401);
+}
+
+replay::LoadedRuleset SkfRuleset(bool umpire_example) {
+  if (umpire_example) {
+    const std::string path =
+        std::string(GUNBAI_SOURCE_DIR) + "/rules/skf/umpire-example.textproto";
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto loaded = replay::LoadRuleset(text.str(), path);
+    EXPECT_TRUE(loaded.ok()) << loaded.status();
+    return loaded.ok() ? *loaded : replay::LoadedRuleset();
+  }
+  for (const replay::LoadedRuleset* r : Catalog().all()) {
+    if (r->data.name() == "skf") return *r;
+  }
+  ADD_FAILURE() << "no built-in skf ruleset";
+  return replay::LoadedRuleset();
+}
+
+// Samurai Knight Fever games, under the umpire's example file (morale
+// checks and leader hits on) and the built-in one, clean and with faults:
+// each cut at every event.
+TEST(EngineCheckpoint, SkfGamesCutAtEveryEventReplayAsWhole) {
+  int cuts = 0;
+  int faults = 0;
+  for (bool umpire : {true, false}) {
+    const replay::LoadedRuleset ruleset = SkfRuleset(umpire);
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      generate::GeneratorOptions options;
+      options.seed = seed;
+      options.turns = 4 + static_cast<int>(seed % 3);
+      options.units_per_clan = 3 + static_cast<int>(seed % 4);
+      options.faults = seed % 2 == 0 ? 0 : 3;
+      auto game = generate::GenerateSkfGameWithFaults(options, ruleset);
+      ASSERT_TRUE(game.ok()) << game.status();
+      faults += static_cast<int>(game->faults.size());
+      std::vector<int> every(game->log.events_size() + 1);
+      for (int k = 0; k <= game->log.events_size(); ++k) every[k] = k;
+      cuts += ExpectCheckpointsAgree(game->log, seed, every, &ruleset);
+    }
+  }
+  EXPECT_GT(cuts, 12 * 20);
+  EXPECT_EQ(faults, 6 * 3);
+}
+
+// The hand-written logs of tests/data (a challenge awaiting its round, the
+// events Samurai Knight Fever does not cover, planted mistakes), each cut
+// at every event.
+TEST(EngineCheckpoint, GoldenLogsCutAtEveryEventReplayAsWhole) {
+  int cuts = 0;
+  for (const char* name :
+       {"anegawa-clean", "nagashino-melee", "sekigahara", "skf-kawanakajima"}) {
+    const std::string path =
+        absl::StrCat(GUNBAI_SOURCE_DIR, "/tests/data/", name, ".textproto");
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto log = replay::ParseBattleLog(text.str(), replay::LogFormat::kText,
+                                      path);
+    ASSERT_TRUE(log.ok()) << log.status();
+    std::vector<int> every(log->events_size() + 1);
+    for (int k = 0; k <= log->events_size(); ++k) every[k] = k;
+    cuts += ExpectCheckpointsAgree(*log, 0, every);
+  }
+  EXPECT_GT(cuts, 4 * 10);
 }
 
 // A log past the findings bound (kMaxFindingsPerLog, 20,000): the counts
@@ -288,6 +361,49 @@ TEST_F(BadCheckpoint, OnlyAFreshEngineRestores) {
   used.ApplyRange(log_, 0, 1);
   EXPECT_EQ(used.engine->RestoreCheckpoint(checkpoint_).code(),
             absl::StatusCode::kFailedPrecondition);
+}
+
+// The same for a Samurai Knight Fever checkpoint taken mid-game: every
+// truncation refused, every byte changed refused or replayable, never a
+// crash.
+TEST(BadSkfCheckpoint, EveryTruncationOrChangeIsRefusedOrReplayable) {
+  const replay::LoadedRuleset ruleset = SkfRuleset(/*umpire_example=*/true);
+  generate::GeneratorOptions options;
+  options.seed = 3;
+  options.turns = 6;
+  options.faults = 2;
+  auto game = generate::GenerateSkfGameWithFaults(options, ruleset);
+  ASSERT_TRUE(game.ok()) << game.status();
+  const v1::BattleLog& log = game->log;
+  const int cut = log.events_size() / 2;
+  Replaying run(log, Findings(), &ruleset);
+  run.ApplyRange(log, 0, cut);
+  const std::string checkpoint = run.Checkpoint();
+  const std::string fresh = Replaying(log, Findings(), &ruleset).Checkpoint();
+  const auto refused = [&](const std::string& bytes) {
+    Replaying r(log, Findings(), &ruleset);
+    absl::Status s = r.engine->RestoreCheckpoint(bytes);
+    if (!s.ok()) {
+      EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+      EXPECT_EQ(r.Checkpoint(), fresh) << "changed by a refused restore";
+      return true;
+    }
+    r.ApplyRange(log, cut, log.events_size());
+    r.engine->Finish();
+    return false;
+  };
+  for (std::size_t size = 0; size < checkpoint.size(); ++size) {
+    EXPECT_TRUE(refused(checkpoint.substr(0, size))) << size << " bytes";
+  }
+  int refusals = 0;
+  for (std::size_t i = 0; i < checkpoint.size(); ++i) {
+    for (unsigned char flip : {0x01, 0x02, 0x04, 0x80, 0xff}) {
+      std::string bytes = checkpoint;
+      bytes[i] = static_cast<char>(static_cast<unsigned char>(bytes[i]) ^ flip);
+      refusals += refused(bytes) ? 1 : 0;
+    }
+  }
+  EXPECT_GT(refusals, static_cast<int>(checkpoint.size()));
 }
 
 }  // namespace
