@@ -75,8 +75,10 @@ grpc::internal::MethodHandler* UnaryOnWire(
         if (!streamer->Read(&request)) return NoRequest(method);
         Response response;
         grpc::Status status = serve(context, request, &response);
-        // A failed write is a client gone; the status no longer reaches it.
-        if (status.ok()) streamer->Write(response);
+        // Sent with the status, as a unary handler sends it: one batch, not
+        // two. A failed write is a client gone, whom the status no longer
+        // reaches.
+        if (status.ok()) streamer->WriteLast(response, grpc::WriteOptions());
         return status;
       });
 }
