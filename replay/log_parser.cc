@@ -5,7 +5,9 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/text_format.h"
@@ -55,6 +57,95 @@ absl::Status ParseText(absl::string_view bytes, absl::string_view source,
                        "reading the log as protobuf text format");
 }
 
+// Returns the offset of the first character at or after `at` that is not
+// JSON whitespace.
+std::size_t SkipJsonSpace(absl::string_view json, std::size_t at) {
+  while (at < json.size() && absl::ascii_isspace(json[at])) ++at;
+  return at;
+}
+
+// Returns the offset just past the JSON value that starts at `at` (a
+// string, an object or array with everything in it, or a literal).
+std::size_t SkipJsonValue(absl::string_view json, std::size_t at) {
+  at = SkipJsonSpace(json, at);
+  int depth = 0;
+  for (; at < json.size(); ++at) {
+    const char c = json[at];
+    if (c == '"') {
+      for (++at; at < json.size() && json[at] != '"'; ++at) {
+        if (json[at] == '\\') ++at;
+      }
+      if (depth == 0) return at + 1;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (depth == 0) return at;
+      if (--depth == 0) return at + 1;
+    } else if (depth == 0 && (c == ',' || absl::ascii_isspace(c))) {
+      return at;
+    }
+  }
+  return at;
+}
+
+// Returns `name` in lowerCamelCase, as JSON may spell a proto field.
+std::string LowerCamel(absl::string_view name) {
+  std::string camel;
+  bool upper = false;
+  for (char c : name) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    camel += upper ? absl::ascii_toupper(c) : c;
+    upper = false;
+  }
+  return camel;
+}
+
+// Finds the key of the field a protobuf JSON error's path names
+// ("events[3].seq") in `json`: each key searched for after the one before
+// it (by its proto or its JSON name), each [i] counted out in its array.
+// Returns npos when a step is not found.
+std::size_t JsonPathOffset(absl::string_view json, absl::string_view path) {
+  std::size_t at = 0;
+  std::size_t key = absl::string_view::npos;
+  for (absl::string_view step : absl::StrSplit(path, '.')) {
+    const std::size_t bracket = step.find('[');
+    const absl::string_view name = step.substr(0, bracket);
+    const std::size_t proto = json.find(absl::StrCat("\"", name, "\""), at);
+    const std::size_t camel =
+        json.find(absl::StrCat("\"", LowerCamel(name), "\""), at);
+    key = std::min(proto, camel);
+    if (key == absl::string_view::npos) return key;
+    at = json.find(':', key);
+    if (at == absl::string_view::npos) return at;
+    ++at;
+    for (absl::string_view rest = step.substr(std::min(bracket, step.size()));
+         absl::ConsumePrefix(&rest, "[");) {
+      const std::size_t close = rest.find(']');
+      int index = 0;
+      if (close == absl::string_view::npos ||
+          !absl::SimpleAtoi(rest.substr(0, close), &index)) {
+        return absl::string_view::npos;
+      }
+      rest.remove_prefix(close + 1);
+      at = SkipJsonSpace(json, at);
+      if (at >= json.size() || json[at] != '[') return absl::string_view::npos;
+      ++at;
+      for (int i = 0; i < index; ++i) {
+        at = SkipJsonSpace(json, SkipJsonValue(json, at));
+        if (at >= json.size() || json[at] != ',') {
+          return absl::string_view::npos;
+        }
+        ++at;
+      }
+      key = SkipJsonSpace(json, at);
+    }
+  }
+  return key;
+}
+
 // Finds where in `bytes` protobuf 3.21's JSON error points. Syntax errors
 // carry an excerpt of the input and a caret line; field errors name the
 // field. Returns npos when neither can be placed.
@@ -72,6 +163,13 @@ std::size_t JsonErrorOffset(absl::string_view bytes,
       }
     }
     return absl::string_view::npos;
+  }
+  // "(events[3].seq): invalid value ..." (a value of the wrong type).
+  if (absl::StartsWith(message, "(")) {
+    const std::size_t end = message.find("): ");
+    if (end != absl::string_view::npos) {
+      return JsonPathOffset(bytes, message.substr(1, end - 1));
+    }
   }
   // "(path) name: Cannot find field." and the like.
   const std::size_t close = message.find(") ");
