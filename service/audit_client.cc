@@ -5,33 +5,20 @@
 #include <utility>
 
 #include "grpcpp/client_context.h"
-#include "grpcpp/create_channel.h"
-#include "grpcpp/security/credentials.h"
-#include "grpcpp/support/channel_arguments.h"
 #include "gunbai/v1/audit_service.grpc.pb.h"
+#include "service/client_channel.h"
 #include "service/grpc_status.h"
 
 namespace gunbai::service {
 
-namespace {
-
-std::shared_ptr<grpc::Channel> OpenChannel(const std::string& target,
-                                           int max_message_bytes) {
-  grpc::ChannelArguments args;
-  args.SetMaxSendMessageSize(max_message_bytes);
-  args.SetMaxReceiveMessageSize(max_message_bytes);
-  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(),
-                                   args);
-}
-
-}  // namespace
-
 absl::StatusOr<gunbai::v1::AuditReport> AuditThroughServer(
     const std::string& target, const gunbai::v1::BattleLog& log,
     const std::string& ruleset_textproto, int max_message_bytes,
-    bool record_outcomes, bool impact) {
-  auto stub =
-      gunbai::v1::AuditService::NewStub(OpenChannel(target, max_message_bytes));
+    bool record_outcomes, bool impact, const std::string& tls_ca) {
+  auto channel =
+      OpenClientChannel(target, tls_ca, max_message_bytes, max_message_bytes);
+  if (!channel.ok()) return channel.status();
+  auto stub = gunbai::v1::AuditService::NewStub(*channel);
   gunbai::v1::AuditLogRequest request;
   *request.mutable_log() = log;
   request.set_ruleset_textproto(ruleset_textproto);
@@ -48,9 +35,11 @@ absl::StatusOr<gunbai::v1::AuditReport> AuditThroughServer(
 
 absl::StatusOr<gunbai::v1::DiceStatsReport> DiceStatsThroughServer(
     const std::string& target, const std::vector<gunbai::v1::BattleLog>& logs,
-    int max_message_bytes) {
-  auto stub =
-      gunbai::v1::AuditService::NewStub(OpenChannel(target, max_message_bytes));
+    int max_message_bytes, const std::string& tls_ca) {
+  auto channel =
+      OpenClientChannel(target, tls_ca, max_message_bytes, max_message_bytes);
+  if (!channel.ok()) return channel.status();
+  auto stub = gunbai::v1::AuditService::NewStub(*channel);
   gunbai::v1::DiceStatsRequest request;
   for (const gunbai::v1::BattleLog& log : logs) *request.add_logs() = log;
   grpc::ClientContext context;

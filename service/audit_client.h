@@ -21,7 +21,8 @@ namespace gunbai::service {
 // How long an audit through the server may take before it is abandoned.
 inline constexpr int kAuditDeadlineSeconds = 60;
 
-// Asks the gunbaid at `target` ("HOST:PORT", plaintext) to audit `log`
+// Asks the gunbaid at `target` ("HOST:PORT"; TLS trusting the certificate
+// file `tls_ca` when given, else plaintext) to audit `log`
 // under `ruleset_textproto` (the daemon's default ruleset when empty).
 // Messages in both directions are limited to `max_message_bytes`. Returns
 // the daemon's status otherwise: INVALID_ARGUMENT for an unusable log or
@@ -33,14 +34,15 @@ inline constexpr int kAuditDeadlineSeconds = 60;
 absl::StatusOr<gunbai::v1::AuditReport> AuditThroughServer(
     const std::string& target, const gunbai::v1::BattleLog& log,
     const std::string& ruleset_textproto, int max_message_bytes,
-    bool record_outcomes = false, bool impact = false);
+    bool record_outcomes = false, bool impact = false,
+    const std::string& tls_ca = "");
 
-// Asks the gunbaid at `target` (plaintext) for the dice statistics of
+// Asks the gunbaid at `target` (TLS when `tls_ca` is given) for the dice statistics of
 // `logs` (AuditService.DiceStats). Returns the daemon's status otherwise, as
 // AuditThroughServer does.
 absl::StatusOr<gunbai::v1::DiceStatsReport> DiceStatsThroughServer(
     const std::string& target, const std::vector<gunbai::v1::BattleLog>& logs,
-    int max_message_bytes);
+    int max_message_bytes, const std::string& tls_ca = "");
 
 // Sends `request` to AuditService.Diff on `channel` (to the daemon at
 // `target`, named in errors) and calls `on_response` with each reply as it

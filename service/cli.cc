@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -22,6 +23,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 #include "service/audit_client.h"
+#include "service/cli_app.h"
 #include "service/cli_input.h"
 #include "service/diff_cli.h"
 #include "service/explain_cli.h"
@@ -35,79 +37,20 @@ namespace {
 
 namespace v1 = ::gunbai::v1;
 
-constexpr char kUsage[] =
-    R"(gunbai - replay a wargame battle log and audit it against the rules
+constexpr char kDescription[] =
+    R"(replay a wargame battle log and audit it against the rules
 
 gunbai reads a battle log (the armies, then every declared action and every
 die rolled, in order), replays it through the rules, and reports every rule
 violation and every disputed outcome with the arithmetic that proves it.
 Built-in rules: Daimyo, Samurai Wargames Rules 1550-1615 (firing, melee,
 morale), and more (gunbai ruleset --list); each log is replayed under the
-ruleset its header names.
+ruleset its header names. `gunbai COMMAND --help` describes each command.)";
 
-Usage:
-  gunbai audit [options] LOG     audit LOG and print the report
-  gunbai state [options] LOG     print the battle state after an event
-  gunbai ruleset [NAME | --ruleset F | --list] [--format=textproto]
-                                 print a ruleset (default daimyo) and its
-                                 digest, or list the built-in ones;
-                                 textproto prints a ruleset file with the
-                                 same digest (keep one before upgrading:
-                                 live games are bound to their digest)
-  gunbai game COMMAND ...        live games on a gunbaid: create, append,
-                                 show, watch, export, audit (gunbai game
-                                 --help)
-  gunbai dice [--format=text|json] [--server=HOST:PORT] LOG...
-                                 dice statistics per clan and player, a
-                                 test of fairness, not proof (1: flagged)
-  gunbai diff [options] CORPUS...
-                                 which results of real games change under
-                                 another ruleset, or against saved reports
-                                 of an earlier release (gunbai diff --help)
-  gunbai verify GAME [--ruleset=FILE]
-                                 check an exported game for tampering: the
-                                 chain of event hashes and, for server dice,
-                                 every die against the revealed secret (and
-                                 the dice count of every event under the
-                                 game's ruleset: the built-in one its header
-                                 names, or FILE)
-  gunbai explain RULE            how gunbai reads a rule a finding names
-                                 (e.g. daimyo.fire.hit), from its rules
-                                 docs; a prefix or --list lists them
-  gunbai generate [options]      write a random Daimyo game that audits
-                                 clean, or one with known faults planted
-                                 (gunbai generate --help)
-  gunbai help                    print this help
-
-LOG is a battle log (or a game from `gunbai game export`) in protobuf text
-format (.textproto), JSON (.json) or binary
-(.pb); the format is taken from the extension or, failing that, from the
-content. "-" reads standard input.
-
-Options:
-  --format=text|json     text for people (default), json for scripts
-  --ruleset=FILE         use this ruleset file (text format of
-                         gunbai.v1.Ruleset) instead of the built-in ruleset
-                         the log's header names (header.ruleset.name and
-                         version; a log naming none is a Daimyo log)
-  --input-format=auto|text|json|binary
-                         how to read LOG (default auto)
-  --server=HOST:PORT     audit: let a running gunbaid do the audit
-  --at=SEQ               state: show the state right after event SEQ
-                         (default: after the last event)
-  --digests              state: print the state digest after every event
-  --outcomes             audit: record every outcome worked out (in
-                         --format=json), for baselines of gunbai diff
-  --impact               audit: for each disputed outcome, replay the game
-                         again with the computed outcome and report what
-                         would have gone differently downstream (stands,
-                         routs, removals, leaders, the winner), up to the
-                         first event the corrected game makes impossible
-  --branch-out=DIR       audit --impact: write each corrected branch as a
-                         log, DIR/GAME-corrected-at-SEQ.textproto, whose
-                         claims are the branch's outcomes, cut before the
-                         event it makes impossible (it audits with no
-                         dispute of its own)
+constexpr char kFooter[] =
+    R"(LOG is a battle log (or a game from `gunbai game export`) in protobuf text
+format (.textproto), JSON (.json) or binary (.pb); the format is taken from
+the extension or, failing that, from the content. "-" reads standard input.
 
 Examples:
   gunbai audit tests/data/sekigahara.textproto
@@ -115,14 +58,61 @@ Examples:
   gunbai audit --impact tests/data/nagashino-melee.textproto
   gunbai state --at=12 tests/data/sekigahara.textproto
   gunbai audit --server=127.0.0.1:50051 game.textproto
+  gunbai generate --help
 
 Exit codes:
   0  clean: no violation, dispute or warning (unverifiable findings allowed)
   1  the audit found violations, disputes or warnings
   2  unusable input: unreadable file, malformed log or ruleset, bad order of
      battle, bad command line (the message says where)
-  3  the daemon could not be reached or failed
-)";
+  3  the daemon could not be reached or failed)";
+
+constexpr char kAuditFooter[] =
+    R"(The log is replayed under the built-in ruleset its header names
+(header.ruleset.name and version; a log naming none is a Daimyo log), or
+under --ruleset FILE. With --server a running gunbaid does the audit; the
+report is the same.
+
+Examples:
+  gunbai audit tests/data/sekigahara.textproto
+  gunbai audit --format=json --outcomes game.json > report.json
+  gunbai audit --impact --branch-out=branches tests/data/nagashino-melee.textproto
+  gunbai audit --server=127.0.0.1:50051 --tls-ca=cert.pem game.textproto
+
+Exit codes: 0 clean, 1 violations, disputes or warnings, 2 unusable input
+or bad command line, 3 the daemon could not be reached or failed.)";
+
+constexpr char kStateFooter[] =
+    R"(Examples:
+  gunbai state tests/data/sekigahara.textproto
+  gunbai state --at=12 --format=json tests/data/sekigahara.textproto
+  gunbai state --digests tests/data/sekigahara.textproto
+
+Exit codes: 0 printed, 2 unusable input or bad command line.)";
+
+constexpr char kRulesetFooter[] =
+    R"(Live games are bound to their ruleset's digest: keep a --format=textproto
+copy (same digest) before upgrading gunbai.
+
+Examples:
+  gunbai ruleset --list
+  gunbai ruleset skf
+  gunbai ruleset --format=textproto > daimyo-0.1.textproto
+  gunbai ruleset --ruleset=house.textproto
+
+Exit codes: 0 printed, 2 an unknown name, an unusable file or a bad
+command line.)";
+
+constexpr char kDiceFooter[] =
+    R"(A test of fairness, not proof: a group is flagged when its dice are
+unlikely for fair dice.
+
+Examples:
+  gunbai dice season-2024/*.textproto
+  gunbai dice --format=json --server=127.0.0.1:50051 game.textproto
+
+Exit codes: 0 nothing flagged, 1 a group is flagged, 2 unusable input or
+bad command line, 3 the daemon could not be reached or failed.)";
 
 struct Options {
   std::string command;
@@ -131,6 +121,7 @@ struct Options {
   std::string ruleset_path;
   std::string input_format = "auto";
   std::string server;
+  std::string tls_ca;
   std::optional<uint64_t> at;
   bool digests = false;
   bool list = false;
@@ -139,76 +130,13 @@ struct Options {
   std::string branch_out;
 };
 
-// Splits "--name=value" or "--name value" and fills `options`. Returns an
-// error message, empty on success.
-std::string ParseArgs(const std::vector<std::string>& args, Options& o) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (!absl::StartsWith(arg, "--") || arg == "-") {
-      if (o.command.empty()) {
-        o.command = arg;
-      } else if (o.log_path.empty()) {
-        o.log_path = arg;
-      } else {
-        return absl::StrCat("unexpected argument \"", arg, "\"");
-      }
-      continue;
-    }
-    std::string name = arg.substr(2);
-    std::string value;
-    bool has_value = false;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has_value = true;
-    }
-    if (name == "help") {
-      o.command = "help";
-      continue;
-    }
-    if (name == "digests") {
-      o.digests = true;
-      continue;
-    }
-    if (name == "outcomes") {
-      o.outcomes = true;
-      continue;
-    }
-    if (name == "list") {
-      o.list = true;
-      continue;
-    }
-    if (name == "impact") {
-      o.impact = true;
-      continue;
-    }
-    if (!has_value) {
-      if (i + 1 >= args.size())
-        return absl::StrCat("--", name, " needs a value");
-      value = args[++i];
-    }
-    if (name == "format") {
-      if (value != "text" && value != "json" && value != "textproto") {
-        return "--format is text or json (or textproto, for gunbai ruleset)";
-      }
-      o.format = value;
-    } else if (name == "ruleset") {
-      o.ruleset_path = value;
-    } else if (name == "input-format") {
-      o.input_format = value;
-    } else if (name == "branch-out") {
-      o.branch_out = value;
-    } else if (name == "server") {
-      o.server = value;
-    } else if (name == "at") {
-      uint64_t seq = 0;
-      if (!absl::SimpleAtoi(value, &seq)) return "--at takes an event seq";
-      o.at = seq;
-    } else {
-      return absl::StrCat("unknown option --", name);
-    }
-  }
-  return "";
+// The exit code for a failure of a call to the daemon: 2 when the input
+// (or a file the client reads) is at fault, else 3.
+int ServerFailureCode(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kInvalidArgument ||
+                 status.code() == absl::StatusCode::kNotFound
+             ? kExitBadInput
+             : kExitServer;
 }
 
 absl::StatusOr<replay::LogFormat> InputFormat(const Options& o) {
@@ -348,12 +276,9 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
     auto text = RulesetText(o);
     if (!text.ok()) return Fail(err, text.status(), kExitBadInput);
     report = AuditThroughServer(o.server, *log, *text, 256 << 20, o.outcomes,
-                                o.impact);
+                                o.impact, o.tls_ca);
     if (!report.ok()) {
-      const bool bad_input =
-          report.status().code() == absl::StatusCode::kInvalidArgument;
-      return Fail(err, report.status(),
-                  bad_input ? kExitBadInput : kExitServer);
+      return Fail(err, report.status(), ServerFailureCode(report.status()));
     }
   } else {
     auto ruleset = RulesetForLog(o, *log);
@@ -422,31 +347,11 @@ int RunRuleset(const Options& o, std::ostream& out, std::ostream& err) {
   return kExitClean;
 }
 
-// Runs `gunbai dice [--format=text|json] [--server=HOST:PORT] LOG...`: the
-// dice statistics of one game or a corpus, worked out here or by a gunbaid
-// (the same output). Exits 1 when a group is flagged.
-int RunDice(const std::vector<std::string>& args, std::ostream& out,
+// Runs `gunbai dice`: the dice statistics of the logs at `paths`, one game
+// or a corpus, worked out here or by a gunbaid (the same output). Exits 1
+// when a group is flagged.
+int RunDice(Options o, std::vector<std::string> paths, std::ostream& out,
             std::ostream& err) {
-  Options o;
-  o.command = "dice";
-  std::vector<std::string> paths;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--format=text" || arg == "--format=json") {
-      o.format = arg.substr(sizeof("--format=") - 1);
-    } else if (absl::StartsWith(arg, "--server=")) {
-      o.server = arg.substr(sizeof("--server=") - 1);
-    } else if (arg == "--server" && i + 1 < args.size()) {
-      o.server = args[++i];
-    } else if (absl::StartsWith(arg, "--")) {
-      err << "gunbai: dice takes --format=text|json, --server=HOST:PORT and "
-             "LOG files, not \""
-          << arg << "\"\n";
-      return kExitBadInput;
-    } else {
-      paths.push_back(arg);
-    }
-  }
   if (paths.empty()) paths.push_back("");  // ReadLog says a LOG is needed
   std::vector<v1::BattleLog> logs;
   for (const std::string& path : paths) {
@@ -459,12 +364,9 @@ int RunDice(const std::vector<std::string>& args, std::ostream& out,
   if (o.server.empty()) {
     report = replay::SummarizeDice(logs);
   } else {
-    auto remote = DiceStatsThroughServer(o.server, logs, 256 << 20);
+    auto remote = DiceStatsThroughServer(o.server, logs, 256 << 20, o.tls_ca);
     if (!remote.ok()) {
-      const bool bad_input =
-          remote.status().code() == absl::StatusCode::kInvalidArgument;
-      return Fail(err, remote.status(),
-                  bad_input ? kExitBadInput : kExitServer);
+      return Fail(err, remote.status(), ServerFailureCode(remote.status()));
     }
     report = replay::DiceReportFromProto(*remote);
   }
@@ -474,44 +376,189 @@ int RunDice(const std::vector<std::string>& args, std::ostream& out,
   return report->AnyFlagged() ? kExitFindings : kExitClean;
 }
 
+CLI::Option* AddFormatOption(CLI::App& command, Options& o) {
+  return AddChoiceOption(command, "--format", o.format, {"text", "json"},
+                         "text for people, json for scripts");
+}
+
+void AddLogOptions(CLI::App& command, Options& o) {
+  command
+      .add_option("LOG", o.log_path, "the battle log (\"-\": standard input)")
+      ->required();
+  command
+      .add_option("--ruleset", o.ruleset_path,
+                  "replay under this ruleset file (text format of "
+                  "gunbai.v1.Ruleset) instead of the built-in ruleset the "
+                  "log's header names")
+      ->type_name("FILE");
+  AddChoiceOption(command, "--input-format", o.input_format,
+                  {"auto", "text", "json", "binary"}, "how to read LOG");
+}
+
+void AddAuditCommand(CLI::App& app, CliContext& context) {
+  auto o = std::make_shared<Options>();
+  o->command = "audit";
+  CLI::App* audit = app.add_subcommand(
+      "audit", "audit LOG against the rules and print the report");
+  audit->footer(kAuditFooter);
+  AddLogOptions(*audit, *o);
+  AddFormatOption(*audit, *o);
+  AddServerOption(*audit, o->server, "does the audit");
+  AddTlsCaOption(*audit, o->tls_ca);
+  audit->add_flag("--outcomes", o->outcomes,
+                  "record every outcome worked out (in --format=json), for "
+                  "baselines of gunbai diff");
+  audit->add_flag("--impact", o->impact,
+                  "for each disputed outcome, replay the game again with the "
+                  "computed outcome and report what would have gone "
+                  "differently downstream (stands, routs, removals, leaders, "
+                  "the winner), up to the first event the corrected game "
+                  "makes impossible");
+  audit
+      ->add_option("--branch-out", o->branch_out,
+                   "with --impact, locally: write each corrected branch as a "
+                   "log, DIR/GAME-corrected-at-SEQ.textproto, whose claims are "
+                   "the branch's outcomes, cut before the event it makes "
+                   "impossible")
+      ->type_name("DIR");
+  audit->callback(
+      [o, &context] { context.code = RunAudit(*o, context.out, context.err); });
+}
+
+void AddStateCommand(CLI::App& app, CliContext& context) {
+  auto o = std::make_shared<Options>();
+  o->command = "state";
+  CLI::App* state = app.add_subcommand(
+      "state", "print the battle state after an event of LOG");
+  state->footer(kStateFooter);
+  AddLogOptions(*state, *o);
+  AddFormatOption(*state, *o);
+  state
+      ->add_option_function<uint64_t>(
+          "--at", [o](const uint64_t& seq) { o->at = seq; },
+          "show the state right after event SEQ (default: after the last "
+          "event)")
+      ->type_name("SEQ");
+  state->add_flag("--digests", o->digests,
+                  "print the state digest after every event");
+  state->callback(
+      [o, &context] { context.code = RunState(*o, context.out, context.err); });
+}
+
+void AddRulesetCommand(CLI::App& app, CliContext& context) {
+  auto o = std::make_shared<Options>();
+  o->command = "ruleset";
+  CLI::App* ruleset = app.add_subcommand(
+      "ruleset",
+      "print a ruleset (default daimyo) and its digest, or list the "
+      "built-in ones");
+  ruleset->footer(kRulesetFooter);
+  ruleset->add_option("NAME", o->log_path,
+                      "a built-in ruleset (gunbai ruleset --list)");
+  ruleset
+      ->add_option("--ruleset", o->ruleset_path,
+                   "print this ruleset file instead (text format of "
+                   "gunbai.v1.Ruleset)")
+      ->type_name("FILE");
+  ruleset->add_flag("--list", o->list,
+                    "list the built-in rulesets with their digests");
+  AddChoiceOption(*ruleset, "--format", o->format,
+                  {"text", "json", "textproto"},
+                  "text: name, version and digest; json: the whole ruleset; "
+                  "textproto: a ruleset file with the same digest");
+  ruleset->callback([o, &context] {
+    context.code = RunRuleset(*o, context.out, context.err);
+  });
+}
+
+void AddDiceCommand(CLI::App& app, CliContext& context) {
+  auto o = std::make_shared<Options>();
+  o->command = "dice";
+  auto paths = std::make_shared<std::vector<std::string>>();
+  CLI::App* dice = app.add_subcommand(
+      "dice",
+      "dice statistics per clan and player, a test of fairness, not proof "
+      "(1: flagged)");
+  dice->footer(kDiceFooter);
+  dice->add_option("LOG", *paths, "battle logs (\"-\": standard input)")
+      ->required();
+  AddFormatOption(*dice, *o);
+  AddServerOption(*dice, o->server, "works out the statistics");
+  AddTlsCaOption(*dice, o->tls_ca);
+  dice->callback([o, paths, &context] {
+    context.code = RunDice(*o, *paths, context.out, context.err);
+  });
+}
+
+// `gunbai help [COMMAND...]`, `gunbai completion bash` and `gunbai man`:
+// what the definitions above say about themselves.
+void AddSelfDescribingCommands(CLI::App& app, CliContext& context) {
+  auto path = std::make_shared<std::vector<std::string>>();
+  CLI::App* help =
+      app.add_subcommand("help", "print this help, or a command's");
+  help->add_option("COMMAND", *path, "a command, e.g. audit or game create");
+  help->callback([&app, path, &context] {
+    CLI::App* command = &app;
+    for (const std::string& name : *path) {
+      CLI::App* sub = nullptr;
+      for (CLI::App* candidate :
+           command->get_subcommands([](CLI::App*) { return true; })) {
+        if (candidate->get_name() == name) sub = candidate;
+      }
+      if (sub == nullptr) {
+        context.err << "gunbai help: no command \"" << name
+                    << "\"\nRun `gunbai --help` for the commands.\n";
+        context.code = kExitBadInput;
+        return;
+      }
+      command = sub;
+    }
+    context.out << command->help();
+  });
+  auto shell = std::make_shared<std::string>("bash");
+  CLI::App* completion = app.add_subcommand(
+      "completion", "print a shell completion script for gunbai");
+  completion->footer(
+      "Example:\n  gunbai completion bash > "
+      "/usr/share/bash-completion/completions/gunbai\n  source <(gunbai "
+      "completion bash)");
+  AddChoiceOption(*completion, "SHELL", *shell, {"bash"}, "the shell");
+  completion->callback(
+      [&app, &context] { context.out << BashCompletion(app); });
+  CLI::App* man =
+      app.add_subcommand("man", "print gunbai's man page (roff, section 1)");
+  man->footer("Example:\n  gunbai man > gunbai.1 && man ./gunbai.1");
+  man->callback([&app, &context] { context.out << ManPage(app, 1); });
+}
+
 }  // namespace
 
 int RunCli(const std::vector<std::string>& args, std::ostream& out,
            std::ostream& err) {
-  if (!args.empty() && args[0] == "game") {
-    return RunGameCli({args.begin() + 1, args.end()}, out, err);
-  }
-  if (!args.empty() && args[0] == "dice") {
-    return RunDice({args.begin() + 1, args.end()}, out, err);
-  }
-  if (!args.empty() && args[0] == "diff") {
-    return RunDiffCli({args.begin() + 1, args.end()}, out, err);
-  }
-  if (!args.empty() && args[0] == "generate") {
-    return RunGenerateCli({args.begin() + 1, args.end()}, out, err);
-  }
-  if (!args.empty() && args[0] == "explain") {
-    return RunExplainCli({args.begin() + 1, args.end()}, out, err);
-  }
-  if (!args.empty() && args[0] == "verify") {
-    return RunVerifyCli({args.begin() + 1, args.end()}, out, err);
-  }
-  Options o;
-  const std::string error = ParseArgs(args, o);
-  if (!error.empty()) {
-    err << "gunbai: " << error << "\nRun `gunbai --help` for usage.\n";
+  CliContext context{out, err};
+  CLI::App app(kDescription, "gunbai");
+  app.footer(kFooter);
+  app.set_version_flag(
+      "--version", [] { return VersionText("gunbai"); },
+      "print gunbai's version, its built-in rulesets' "
+      "digests and the gRPC and protobuf versions");
+  app.require_subcommand(1);
+  UseGunbaiHelpFormat(app);
+  AddAuditCommand(app, context);
+  AddStateCommand(app, context);
+  AddRulesetCommand(app, context);
+  AddGameCommands(app, context);
+  AddDiceCommand(app, context);
+  AddDiffCommand(app, context);
+  AddVerifyCommand(app, context);
+  AddExplainCommand(app, context);
+  AddGenerateCommand(app, context);
+  AddSelfDescribingCommands(app, context);
+  if (args.empty()) {
+    out << app.help();
     return kExitBadInput;
   }
-  if (o.command.empty() || o.command == "help") {
-    out << kUsage;
-    return o.command.empty() && args.empty() ? kExitBadInput : kExitClean;
-  }
-  if (o.command == "audit") return RunAudit(o, out, err);
-  if (o.command == "state") return RunState(o, out, err);
-  if (o.command == "ruleset") return RunRuleset(o, out, err);
-  err << "gunbai: unknown command \"" << o.command
-      << "\"\nRun `gunbai --help` for usage.\n";
-  return kExitBadInput;
+  return RunParsed(app, args, context);
 }
 
 }  // namespace gunbai::service

@@ -16,12 +16,35 @@
 
 namespace gunbai::service {
 
+namespace {
+
+// Drops a UTF-8 byte-order mark (EF BB BF), which some Windows editors
+// write at the start of a text file. No binary log starts so: 0xEF would be
+// a field with the invalid wire type 7.
+void DropByteOrderMark(std::string& data) {
+  if (data.size() >= 3 && data.compare(0, 3, "\xEF\xBB\xBF") == 0) {
+    data.erase(0, 3);
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<std::string> ReadInputFile(const std::string& path) {
   std::string data;
   if (path == "-") {
     data.assign(std::istreambuf_iterator<char>(std::cin),
                 std::istreambuf_iterator<char>());
+    if (data.empty()) {
+      return absl::InvalidArgumentError(
+          "<stdin>: standard input is empty; give the file's content on it");
+    }
+    DropByteOrderMark(data);
     return data;
+  }
+  struct stat info;
+  if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": is a folder, not a file; give a file in it"));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -38,6 +61,11 @@ absl::StatusOr<std::string> ReadInputFile(const std::string& path) {
   in.seekg(0);
   data.assign(std::istreambuf_iterator<char>(in),
               std::istreambuf_iterator<char>());
+  if (data.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": the file is empty"));
+  }
+  DropByteOrderMark(data);
   return data;
 }
 

@@ -13,9 +13,10 @@
 
 namespace gunbai::service {
 
-// Returns the whole file at `path` ("-": standard input). NotFound naming
-// the path when it cannot be opened; InvalidArgument when it is larger than
-// the largest accepted log (replay::kMaxLogBytes).
+// Returns the whole file at `path` ("-": standard input), without a UTF-8
+// byte-order mark at its start. NotFound naming the path when it cannot be
+// opened; InvalidArgument naming it when it is a folder, is empty, or is
+// larger than the largest accepted log (replay::kMaxLogBytes).
 absl::StatusOr<std::string> ReadInputFile(const std::string& path);
 
 // Returns true when the file at `path` can be audited as a stream of binary

@@ -18,6 +18,7 @@
 #include <tuple>
 #include <utility>
 
+#include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -38,7 +39,9 @@
 #include "replay/ruleset_loader.h"
 #include "service/audit_client.h"
 #include "service/cli.h"
+#include "service/cli_app.h"
 #include "service/cli_input.h"
+#include "service/client_channel.h"
 #include "service/game_client.h"
 #include "service/grpc_status.h"
 
@@ -49,11 +52,8 @@ namespace {
 namespace v1 = ::gunbai::v1;
 namespace fs = std::filesystem;
 
-constexpr char kDiffUsage[] =
-    R"(gunbai diff - which results of real games change under a new ruleset or
-a new gunbai release
-
-Rules authors change a table or a reading and want to know which outcomes of
+constexpr char kDiffFooter[] =
+    R"(Rules authors change a table or a reading and want to know which outcomes of
 real games it changes; organisers check a new gunbai release against the
 last one's reports. gunbai diff replays every log of a corpus twice and
 prints, for each log: every outcome the engine works out differently (hits,
@@ -82,25 +82,6 @@ CORPUS is log files and folders, searched recursively for .textproto,
 may have any name): battle logs, or games from
 `gunbai game export`. Logs are taken in sorted path order, and the output is
 in that order whatever the number of workers.
-
-Options:
-  --format=text|json  text for people (default); json: one object
-                      {"logs": [LogDiff, ...], "summary": DiffSummary}, the
-                      messages of proto/gunbai/v1/diff.proto
-  --jobs=N            workers replaying logs (default: one per core)
-  --quiet             no progress on stderr (otherwise a bar on a terminal,
-                      else a line every 10% or 1000 logs)
-  --server=HOST:PORT  let a running gunbaid replay the logs
-                      (AuditService.Diff); the output is the same
-  --stored-games      with --server: also compare every game that gunbaid
-                      keeps (named game:ID, after the files); needs the
-                      umpire's credential, --token-file=F or GUNBAI_TOKEN
-  --tls-ca=F          talk TLS to a gunbaid started with --tls-cert
-  --branch-out=DIR    with two rulesets, locally: write each log as its game
-                      would have gone under the new ruleset to
-                      DIR/NNNNNN-GAME_ID-under-new-ruleset.textproto (claims
-                      worked out by the new ruleset, cut before the event
-                      where the two games part)
 
 Examples:
   # A house rule: copy the built-in ruleset, change a table, see what moves.
@@ -140,8 +121,7 @@ Exit codes:
   1  something changed
   2  bad usage, or a log, ruleset or saved report could not be read (the
      other logs are still compared; the summary lists the failures)
-  3  the daemon could not be reached
-)";
+  3  the daemon could not be reached)";
 
 // Logs sent to the daemon in one Diff call, and the most bytes of logs (and
 // baselines) in one request: well under gunbaid's default 64 MiB.
@@ -161,59 +141,7 @@ struct DiffOptions {
   int jobs = 0;
   bool stored_games = false;
   bool quiet = false;
-  bool help = false;
 };
-
-// Parses `args` into `o`. Returns an error message, empty on success.
-std::string ParseDiffArgs(const std::vector<std::string>& args,
-                          DiffOptions& o) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (!absl::StartsWith(arg, "--")) {
-      o.corpus.push_back(arg);
-      continue;
-    }
-    std::string name = arg.substr(2), value;
-    if (name == "help" || name == "quiet" || name == "stored-games") {
-      o.help = o.help || name == "help";
-      o.quiet = o.quiet || name == "quiet";
-      o.stored_games = o.stored_games || name == "stored-games";
-      continue;
-    }
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      return absl::StrCat("--", name, " needs a value");
-    }
-    if (name == "old-ruleset") {
-      o.old_ruleset = value;
-    } else if (name == "new-ruleset") {
-      o.new_ruleset = value;
-    } else if (name == "baseline") {
-      o.baselines.push_back(value);
-    } else if (name == "server") {
-      o.server = value;
-    } else if (name == "token-file") {
-      o.token_file = value;
-    } else if (name == "tls-ca") {
-      o.tls_ca = value;
-    } else if (name == "branch-out") {
-      o.branch_out = value;
-    } else if (name == "format" && (value == "text" || value == "json")) {
-      o.format = value;
-    } else if (name == "jobs") {
-      if (!absl::SimpleAtoi(value, &o.jobs) || o.jobs < 1 || o.jobs > 1024) {
-        return "--jobs takes a number of workers from 1 to 1024";
-      }
-    } else {
-      return absl::StrCat("unknown option or bad value: --", name);
-    }
-  }
-  return "";
-}
 
 // Returns a message saying what is wrong with the combination of options,
 // empty when they make sense.
@@ -906,19 +834,7 @@ void RunLocally(const std::vector<CorpusEntry>& corpus, const Sides& sides,
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> OpenDiffChannel(
     const DiffOptions& o) {
-  std::shared_ptr<grpc::ChannelCredentials> credentials =
-      grpc::InsecureChannelCredentials();
-  if (!o.tls_ca.empty()) {
-    auto ca = ReadInputFile(o.tls_ca);
-    if (!ca.ok()) return ca.status();
-    grpc::SslCredentialsOptions ssl;
-    ssl.pem_root_certs = *ca;
-    credentials = grpc::SslCredentials(ssl);
-  }
-  grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(256 << 20);
-  args.SetMaxSendMessageSize(64 << 20);
-  return grpc::CreateCustomChannel(o.server, credentials, args);
+  return OpenClientChannel(o.server, o.tls_ca, 64 << 20, 256 << 20);
 }
 
 // The daemon's stored games, for --stored-games.
@@ -1235,19 +1151,13 @@ absl::Status DiffRequestLogs(
   return absl::OkStatus();
 }
 
-int RunDiffCli(const std::vector<std::string>& args, std::ostream& out,
-               std::ostream& err) {
-  DiffOptions o;
-  std::string error = ParseDiffArgs(args, o);
-  if (error.empty() && !o.help) error = CheckDiffOptions(o);
-  if (!error.empty()) {
+namespace {
+
+int Diff(const DiffOptions& o, std::ostream& out, std::ostream& err) {
+  if (std::string error = CheckDiffOptions(o); !error.empty()) {
     err << "gunbai diff: " << error
         << "\nRun `gunbai diff --help` for usage.\n";
     return kExitBadInput;
-  }
-  if (o.help) {
-    out << kDiffUsage;
-    return kExitClean;
   }
   Sides sides;
   absl::Status prepared = PrepareSides(o, sides);
@@ -1295,6 +1205,67 @@ int RunDiffCli(const std::vector<std::string>& args, std::ostream& out,
   printer.End(collector.Summary());
   if (collector.AnyFailed()) return kExitBadInput;
   return collector.AnyChanged() ? kExitFindings : kExitClean;
+}
+
+}  // namespace
+
+int RunDiffCli(const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err) {
+  std::vector<std::string> full = {"diff"};
+  full.insert(full.end(), args.begin(), args.end());
+  return RunCli(full, out, err);
+}
+
+void AddDiffCommand(CLI::App& app, CliContext& context) {
+  auto o = std::make_shared<DiffOptions>();
+  CLI::App* diff = app.add_subcommand(
+      "diff",
+      "which results of real games change under a new ruleset or a new "
+      "gunbai release");
+  diff->footer(kDiffFooter);
+  diff->add_option("CORPUS", o->corpus, "log files and folders");
+  diff->add_option("--old-ruleset", o->old_ruleset,
+                   "replay each log under this ruleset file first, or "
+                   "\"builtin\" (the default)")
+      ->type_name("A");
+  diff->add_option("--new-ruleset", o->new_ruleset,
+                   "and then under this one, or \"builtin\" (the default)")
+      ->type_name("B");
+  diff->add_option("--baseline", o->baselines,
+                   "compare with saved reports (`gunbai audit --format=json "
+                   "--outcomes`): a report file or a folder of them; repeat "
+                   "for more")
+      ->type_name("SAVED")
+      ->allow_extra_args(false);
+  AddChoiceOption(*diff, "--format", o->format, {"text", "json"},
+                  "text for people; json: one object {\"logs\": [LogDiff, "
+                  "...], \"summary\": DiffSummary}");
+  diff->add_option("--jobs", o->jobs,
+                   "workers replaying logs (default: one per core)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1024));
+  diff->add_flag("--quiet", o->quiet,
+                 "no progress on stderr (otherwise a bar on a terminal, else "
+                 "a line every 10% or 1000 logs)");
+  AddServerOption(*diff, o->server,
+                  "replays the logs (AuditService.Diff); the output is the "
+                  "same");
+  diff->add_flag("--stored-games", o->stored_games,
+                 "with --server: also compare every game that gunbaid keeps "
+                 "(named game:ID, after the files); needs the umpire's "
+                 "credential");
+  diff->add_option("--token-file", o->token_file,
+                   "the umpire's credential, for --stored-games (else "
+                   "GUNBAI_TOKEN)")
+      ->type_name("F");
+  AddTlsCaOption(*diff, o->tls_ca);
+  diff->add_option("--branch-out", o->branch_out,
+                   "with two rulesets, locally: write each log as its game "
+                   "would have gone under the new ruleset to "
+                   "DIR/NNNNNN-GAME_ID-under-new-ruleset.textproto")
+      ->type_name("DIR");
+  diff->callback(
+      [o, &context] { context.code = Diff(*o, context.out, context.err); });
 }
 
 }  // namespace gunbai::service

@@ -19,7 +19,13 @@
 #include "gunbai/v1/audit_service.pb.h"
 #include "gunbai/v1/diff.pb.h"
 
+#include "service/cli_app.h"
+
 namespace gunbai::service {
+
+// Adds `gunbai diff` to `app`, running with `context` once the command
+// line has parsed.
+void AddDiffCommand(CLI::App& app, CliContext& context);
 
 // Runs `gunbai diff ...`; `args` starts after "diff". Results go to `out`;
 // errors and progress to `err` (a progress bar when `err` is std::cerr on a

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -12,6 +13,7 @@
 #include "rules/engine.h"
 #include "rules/rule_docs.h"
 #include "service/cli.h"
+#include "service/cli_app.h"
 #include "service/report_format.h"
 
 namespace gunbai::service {
@@ -20,10 +22,8 @@ namespace {
 
 namespace v1 = ::gunbai::v1;
 
-constexpr char kUsage[] =
-    R"(gunbai explain - how gunbai reads a rule, from its rules docs
-
-Usage:
+constexpr char kFooter[] =
+    R"(Usage:
   gunbai explain RULE [--format=text|json]
       The rule a finding names (e.g. daimyo.fire.hit): the ruleset, the
       severity, the rule as the project states it, where it is documented,
@@ -36,9 +36,13 @@ Usage:
 The docs are rules/daimyo/RULES.md, rules/skf/RULES.md and rules/SCENARIO.md
 (victory by points, any ruleset), embedded in the binary. An id stated by
 two rulesets (log.die.range) is shown for each.
+Examples:
+  gunbai explain daimyo.fire.hit
+  gunbai explain --format=json game.victory.winner
+  gunbai explain skf.
+
 Exit codes: 0 found, 2 no documented rule has that id or prefix, or a bad
-command line.
-)";
+command line.)";
 
 // Words of `text` in lines of at most `width` characters, each line
 // starting with `indent`.
@@ -109,35 +113,16 @@ std::string RuleLine(const v1::DocumentedRule& rule) {
                       "]  ", text, "\n");
 }
 
-}  // namespace
-
-int RunExplainCli(const std::vector<std::string>& args, std::ostream& out,
-                  std::ostream& err) {
+struct ExplainOptions {
   std::string query;
   std::string format = "text";
   bool list = false;
-  for (const std::string& arg : args) {
-    if (arg == "--help" || arg == "-h" || arg == "help") {
-      out << kUsage;
-      return kExitClean;
-    }
-    if (arg == "--list") {
-      list = true;
-    } else if (absl::StartsWith(arg, "--format=")) {
-      format = arg.substr(9);
-    } else if (absl::StartsWith(arg, "-") || !query.empty()) {
-      err << "gunbai explain: unexpected \"" << arg
-          << "\"\nRun `gunbai explain --help`.\n";
-      return kExitBadInput;
-    } else {
-      query = arg;
-    }
-  }
-  if (format != "text" && format != "json") {
-    err << "gunbai explain: --format is text or json, not \"" << format
-        << "\"\n";
-    return kExitBadInput;
-  }
+};
+
+int Explain(const ExplainOptions& o, std::ostream& out, std::ostream& err) {
+  const std::string& query = o.query;
+  const std::string& format = o.format;
+  const bool list = o.list;
   if (query.empty() && !list) {
     err << "gunbai explain: give a rule id (as a finding names it, e.g. "
            "daimyo.fire.hit), a prefix, or --list\nRun `gunbai explain "
@@ -228,6 +213,30 @@ int RunExplainCli(const std::vector<std::string>& args, std::ostream& out,
   }
   out << text;
   return kExitClean;
+}
+
+}  // namespace
+
+int RunExplainCli(const std::vector<std::string>& args, std::ostream& out,
+                  std::ostream& err) {
+  std::vector<std::string> full = {"explain"};
+  full.insert(full.end(), args.begin(), args.end());
+  return RunCli(full, out, err);
+}
+
+void AddExplainCommand(CLI::App& app, CliContext& context) {
+  auto o = std::make_shared<ExplainOptions>();
+  CLI::App* explain = app.add_subcommand(
+      "explain",
+      "how gunbai reads a rule a finding names, from its rules docs");
+  explain->footer(kFooter);
+  explain->add_option("RULE", o->query,
+                      "a rule id (e.g. daimyo.fire.hit) or a prefix of ids");
+  explain->add_flag("--list", o->list, "list every documented rule id");
+  AddChoiceOption(*explain, "--format", o->format, {"text", "json"},
+                  "text for people, json: a gunbai.v1.RuleExplanation");
+  explain->callback(
+      [o, &context] { context.code = Explain(*o, context.out, context.err); });
 }
 
 }  // namespace gunbai::service

@@ -7,7 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "service/cli_app.h"
+
 namespace gunbai::service {
+
+// Adds `gunbai explain` to `app`, running with `context` once the command
+// line has parsed.
+void AddExplainCommand(CLI::App& app, CliContext& context);
 
 // Runs `gunbai explain ...`; `args` starts after "explain". Returns 0 when
 // the rule (or a rule under the prefix) is documented, 2 for a bad command

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "CLI/CLI.hpp"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -26,6 +27,7 @@
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
 #include "service/cli.h"
+#include "service/cli_app.h"
 #include "service/cli_input.h"
 #include "service/game_client.h"
 #include "service/grpc_status.h"
@@ -37,39 +39,47 @@ namespace {
 
 namespace v1 = ::gunbai::v1;
 
-constexpr char kGameUsage[] =
-    R"(gunbai game - live games on a gunbaid (play-by-email)
-
-Usage:
-  gunbai game create [--policy=strict|record] [--dice=recorded|server]
-                     [--seed=CLAN:HEX ...] [--ruleset-digest=HEX] LOG
-      Create a game from LOG's header and order of battle (umpire). Prints
-      the game id, one credential per clan (shown once: hand each player
-      theirs), the SHA-256 commitment of the dice secret and the digest of
-      the ruleset the game is bound to (a gunbaid with another ruleset of
-      that name refuses the game). --ruleset-digest refuses creation unless
-      the daemon's ruleset is that one (`gunbai ruleset` prints digests).
-  gunbai game append --game=ID [--expected-version=N] EVENTS
-      Append the events of EVENTS (a battle log file holding events). Each
-      event gets an id derived from its content, so running the same append
-      again writes nothing twice. Without --expected-version the current
-      version is read first.
-  gunbai game show --game=ID [--at=SEQ]      the state after an event
-  gunbai game watch --game=ID [--from=SEQ]   follow the game as it is played
-  gunbai game export --game=ID               the game, for `gunbai verify`
-                                             and `gunbai audit`
-  gunbai game audit --game=ID [--impact]     the audit report of the game;
-                                             --impact: what each disputed
-                                             outcome changed (as gunbai
-                                             audit --impact)
-
-Every command needs --server=HOST:PORT and a credential: --token-file=F or
+constexpr char kGameFooter[] =
+    R"(Every command needs --server=HOST:PORT and a credential: --token-file=F or
 the environment variable GUNBAI_TOKEN (the umpire's, or a player's for that
 player's game). --tls-ca=F talks TLS to a gunbaid with --tls-cert.
---format=json prints the reply as JSON.
+
+Examples:
+  export GUNBAI_TOKEN=$(cat umpire.tok)
+  gunbai game create --server=127.0.0.1:50051 --dice=server armies.textproto
+  gunbai game append --server=127.0.0.1:50051 --game=ID turn1.textproto
+  gunbai game watch --server=127.0.0.1:50051 --game=ID
+  gunbai game export --server=127.0.0.1:50051 --game=ID > game.textproto
+  gunbai verify game.textproto
+
 Exit codes: 0 done, 1 the game has findings (append, audit), 2 bad input or
-refused (stale version, strict game, wrong credential), 3 daemon unreachable.
-)";
+refused (stale version, strict game, wrong credential), 3 daemon unreachable.)";
+
+constexpr char kCreateFooter[] =
+    R"(Prints the game id, one credential per clan (shown once: hand each player
+theirs), the SHA-256 commitment of the dice secret and the digest of the
+ruleset the game is bound to (a gunbaid with another ruleset of that name
+refuses the game).
+
+Examples:
+  gunbai game create --server=127.0.0.1:50051 armies.textproto
+  gunbai game create --server=127.0.0.1:50051 --policy=record --dice=server \
+      --seed=oda:1f2e3d --seed=takeda:99aa armies.textproto
+  gunbai game create --server=gunbai.example.org:50051 --tls-ca=cert.pem \
+      --ruleset-digest=$(gunbai ruleset | sed -n 's/^sha256://p') armies.textproto
+
+Exit codes: 0 created, 2 bad input or refused, 3 daemon unreachable.)";
+
+constexpr char kAppendFooter[] =
+    R"(Each event gets an id derived from its content, so running the same
+append again writes nothing twice. Without --expected-version the current
+version is read first.
+
+Example:
+  gunbai game append --server=127.0.0.1:50051 --game=ID turn1.textproto
+
+Exit codes: 0 appended, 1 the game has findings, 2 bad input or refused
+(stale version, strict game, wrong credential), 3 daemon unreachable.)";
 
 struct GameOptions {
   std::string command;
@@ -88,66 +98,6 @@ struct GameOptions {
   uint64_t from = 0;
   bool impact = false;
 };
-
-std::string ParseGameArgs(const std::vector<std::string>& args,
-                          GameOptions& o) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (!absl::StartsWith(arg, "--")) {
-      if (o.command.empty()) {
-        o.command = arg;
-      } else if (o.file.empty()) {
-        o.file = arg;
-      } else {
-        return absl::StrCat("unexpected argument \"", arg, "\"");
-      }
-      continue;
-    }
-    std::string name = arg.substr(2), value;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    } else if (name == "help") {
-      o.command = "help";
-      continue;
-    } else if (name == "impact") {
-      o.impact = true;
-      continue;
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      return absl::StrCat("--", name, " needs a value");
-    }
-    uint64_t n = 0;
-    if (name == "server")
-      o.server = value;
-    else if (name == "game")
-      o.game = value;
-    else if (name == "token-file")
-      o.token_file = value;
-    else if (name == "tls-ca")
-      o.tls_ca = value;
-    else if (name == "format")
-      o.format = value;
-    else if (name == "policy")
-      o.policy = value;
-    else if (name == "dice")
-      o.dice = value;
-    else if (name == "ruleset-digest")
-      o.ruleset_digest = value;
-    else if (name == "seed")
-      o.seeds.push_back(value);
-    else if (name == "expected-version" && absl::SimpleAtoi(value, &n)) {
-      o.expected_version = n;
-    } else if (name == "at" && absl::SimpleAtoi(value, &n))
-      o.at = n;
-    else if (name == "from" && absl::SimpleAtoi(value, &n))
-      o.from = n;
-    else
-      return absl::StrCat("unknown option or bad value: --", name);
-  }
-  return "";
-}
 
 struct Connection {
   std::unique_ptr<v1::GameService::Stub> stub;
@@ -449,30 +399,144 @@ int AuditRemote(const GameOptions& o, std::ostream& out, std::ostream& err) {
 
 int RunGameCli(const std::vector<std::string>& args, std::ostream& out,
                std::ostream& err) {
-  GameOptions o;
-  const std::string error = ParseGameArgs(args, o);
-  if (!error.empty()) {
-    err << "gunbai game: " << error << "\nRun `gunbai game --help`.\n";
-    return kExitBadInput;
-  }
-  if (o.command.empty() || o.command == "help") {
-    out << kGameUsage;
-    return o.command.empty() ? kExitBadInput : kExitClean;
-  }
-  if (o.command != "create" && o.game.empty()) {
-    err << "gunbai game " << o.command << ": give the game with --game=ID\n";
-    return kExitBadInput;
-  }
-  if (o.command == "create") return Create(o, out, err);
-  if (o.command == "append") return Append(o, out, err);
-  if (o.command == "show") return Show(o, out, err);
-  if (o.command == "watch") return Watch(o, out, err);
-  if (o.command == "export") return Export(o, out, err);
-  if (o.command == "audit") return AuditRemote(o, out, err);
-  err << "gunbai game: unknown command \"" << o.command
-      << "\"\nRun `gunbai game --help`.\n";
-  return kExitBadInput;
+  std::vector<std::string> full = {"game"};
+  full.insert(full.end(), args.begin(), args.end());
+  return RunCli(full, out, err);
 }
+
+namespace {
+
+// Adds the options every `gunbai game` command takes, into `o`.
+void AddConnectionOptions(CLI::App& command, GameOptions& o) {
+  AddServerOption(command, o.server, "that keeps the game")->required();
+  command
+      .add_option("--token-file", o.token_file,
+                  "read the credential (the umpire's, or a player's) from F "
+                  "instead of the environment variable GUNBAI_TOKEN")
+      ->type_name("F");
+  AddTlsCaOption(command, o.tls_ca);
+  AddChoiceOption(command, "--format", o.format, {"text", "json"},
+                  "text for people, json: the reply as JSON");
+}
+
+CLI::Option* AddGameIdOption(CLI::App& command, GameOptions& o) {
+  return command.add_option("--game", o.game, "the game's id")
+      ->type_name("ID")
+      ->required();
+}
+
+// Adds `gunbai game NAME`, running `run` on its options.
+CLI::App* AddGameCommand(CLI::App& game, const char* name,
+                         const char* description, CliContext& context,
+                         int (*run)(const GameOptions&, std::ostream&,
+                                    std::ostream&),
+                         std::shared_ptr<GameOptions>& o) {
+  o = std::make_shared<GameOptions>();
+  CLI::App* command = game.add_subcommand(name, description);
+  AddConnectionOptions(*command, *o);
+  command->callback(
+      [o, run, &context] { context.code = run(*o, context.out, context.err); });
+  return command;
+}
+
+}  // namespace
+
+void AddGameCommands(CLI::App& app, CliContext& context) {
+  CLI::App* game = app.add_subcommand(
+      "game",
+      "live games on a gunbaid: create, append, show, watch, export, audit");
+  game->footer(kGameFooter);
+  game->require_subcommand(1);
+  std::shared_ptr<GameOptions> o;
+
+  CLI::App* create = AddGameCommand(
+      *game, "create",
+      "create a game from LOG's header and order of battle (umpire)", context,
+      Create, o);
+  create->footer(kCreateFooter);
+  create->add_option("LOG", o->file, "the header and the order of battle")
+      ->required();
+  AddChoiceOption(*create, "--policy", o->policy, {"strict", "record"},
+                  "strict: refuse an event that breaks a rule; record: keep "
+                  "it, with its findings");
+  AddChoiceOption(*create, "--dice", o->dice, {"recorded", "server"},
+                  "recorded: the players roll and record their dice; "
+                  "server: gunbaid rolls them from a committed secret");
+  create
+      ->add_option("--seed", o->seeds,
+                   "a player's contribution to the server dice, CLAN:HEX "
+                   "(repeat for each clan)")
+      ->type_name("CLAN:HEX")
+      ->allow_extra_args(false)
+      ->check(CLI::Validator(
+          [](std::string& seed) -> std::string {
+            return absl::StrContains(seed, ':')
+                       ? ""
+                       : "give CLAN:HEX, e.g. --seed=oda:1f2e3d";
+          },
+          ""));
+  create
+      ->add_option("--ruleset-digest", o->ruleset_digest,
+                   "refuse creation unless the daemon's ruleset has this "
+                   "digest (`gunbai ruleset` prints digests)")
+      ->type_name("HEX");
+
+  CLI::App* append = AddGameCommand(
+      *game, "append", "append the events of EVENTS (a battle log file)",
+      context, Append, o);
+  append->footer(kAppendFooter);
+  AddGameIdOption(*append, *o);
+  append->add_option("EVENTS", o->file, "a battle log file holding events")
+      ->required();
+  append
+      ->add_option_function<uint64_t>(
+          "--expected-version",
+          [o = o](const uint64_t& n) { o->expected_version = n; },
+          "append only if the game has N events (default: read the current "
+          "version first)")
+      ->type_name("N");
+
+  CLI::App* show = AddGameCommand(
+      *game, "show", "print the state after an event", context, Show, o);
+  AddGameIdOption(*show, *o);
+  show->add_option("--at", o->at,
+                   "the state right after event SEQ (default: the last)")
+      ->type_name("SEQ");
+  show->footer(
+      "Example:\n  gunbai game show --server=127.0.0.1:50051 --game=ID "
+      "--at=12");
+
+  CLI::App* watch = AddGameCommand(
+      *game, "watch", "follow the game as it is played", context, Watch, o);
+  AddGameIdOption(*watch, *o);
+  watch->add_option("--from", o->from, "start after event SEQ")
+      ->type_name("SEQ");
+  watch->footer(
+      "Prints a line per event with its chain hash's first 12 characters\n"
+      "(`gunbai verify --head` takes such a prefix).\n\nExample:\n"
+      "  gunbai game watch --server=127.0.0.1:50051 --game=ID --from=10");
+
+  CLI::App* exported = AddGameCommand(
+      *game, "export", "the game, for `gunbai verify` and `gunbai audit`",
+      context, Export, o);
+  AddGameIdOption(*exported, *o);
+  exported->footer(
+      "Example:\n  gunbai game export --server=127.0.0.1:50051 --game=ID > "
+      "game.textproto\n  gunbai verify game.textproto");
+
+  CLI::App* audit = AddGameCommand(
+      *game, "audit", "the audit report of the game", context, AuditRemote, o);
+  AddGameIdOption(*audit, *o);
+  audit->add_flag("--impact", o->impact,
+                  "what each disputed outcome changed (as gunbai audit "
+                  "--impact)");
+  audit->footer(
+      "Example:\n  gunbai game audit --server=127.0.0.1:50051 --game=ID "
+      "--impact\n\nExit codes: 0 clean, 1 findings, 2 bad input or "
+      "refused, 3 daemon unreachable.");
+}
+
+namespace {
 
 // The ruleset an exported game is replayed under (for its dice counts, or
 // for the rules a strict game's events kept): the --ruleset file when
@@ -531,13 +595,8 @@ absl::StatusOr<replay::LoadedRuleset> VerifyRuleset(
   return chosen;
 }
 
-constexpr char kVerifyUsage[] =
-    R"(gunbai verify - check an exported live game for tampering, offline
-
-Usage:
-  gunbai verify GAME [--ruleset=FILE] [--head=HEX ...]
-
-GAME is the output of `gunbai game export` (text, JSON or binary). verify
+constexpr char kVerifyFooter[] =
+    R"(GAME is the output of `gunbai game export` (text, JSON or binary). verify
 recomputes the chain of event hashes from the first event and names the
 first event edited, dropped, inserted or reordered, and it refuses events
 gunbaid would not have stored: any after game_end, and, in a strict game,
@@ -552,26 +611,66 @@ under a ruleset file of the umpire's. --head=HEX checks that a head hash
 you were given (printed by `gunbai game create` and by each append) is in
 the export's chain: an export rewritten and re-hashed holds none of them.
 
-Exit codes: 0 intact, 1 tampered (the first problem is printed), 2 the file
-cannot be read, the game's ruleset is not at hand, or the dice cannot be
-checked yet (the secret is revealed only after game_end).
-)";
+--head takes the full hash or a prefix of at least 12 hex digits (as `gunbai
+game watch` prints) that names one hash of the chain.
 
-// Returns the first head of `heads` that is neither the genesis nor in the
-// export's chain, or nullopt.
-std::optional<std::string> HeadNotInChain(
+Examples:
+  gunbai verify game.textproto
+  gunbai verify --head=sha256:3f5e... --head=3f5e9a0c1b2d game.textproto
+  gunbai verify --ruleset=house.textproto game.textproto
+
+Exit codes: 0 intact, 1 tampered (the first problem is printed), 2 the file
+cannot be read, the game's ruleset is not at hand, the dice cannot be
+checked yet (the secret is revealed only after game_end), or a bad command
+line (a --head that is not hex, or a prefix naming no single hash).)";
+
+struct VerifyOptions {
+  std::string path;
+  std::string ruleset_path;
+  std::vector<std::string> heads;
+};
+
+// Reads a --head value: "sha256:" and case dropped; hex, 12 to 64 digits.
+std::string CheckHead(std::string& head) {
+  absl::string_view value(head);
+  absl::ConsumePrefix(&value, "sha256:");
+  std::string hex = absl::AsciiStrToLower(value);
+  if (hex.size() < 12 || hex.size() > 64 ||
+      hex.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    return absl::StrCat("\"", head,
+                        "\" is not a head hash: give the 64 hex digits "
+                        "(sha256:HEX as create and append print them) or a "
+                        "prefix of at least 12");
+  }
+  head = hex;
+  return "";
+}
+
+// Returns the first head of `heads` (each the full hash or a prefix of it)
+// that names neither the genesis nor a hash of the export's chain, or
+// nullopt. InvalidArgument for a prefix that names several.
+absl::StatusOr<std::optional<std::string>> HeadNotInChain(
     const v1::ExportedGame& game, const std::string& genesis,
     const std::vector<std::string>& heads) {
   for (const std::string& head : heads) {
-    const bool found =
-        head == genesis ||
-        std::any_of(game.chain_hashes().begin(), game.chain_hashes().end(),
-                    [&](const std::string& h) {
-                      return absl::AsciiStrToLower(h) == head;
-                    });
-    if (!found) return head;
+    std::vector<std::string> named;
+    auto consider = [&](const std::string& hash) {
+      const std::string lower = absl::AsciiStrToLower(hash);
+      if (absl::StartsWith(lower, head) &&
+          std::find(named.begin(), named.end(), lower) == named.end()) {
+        named.push_back(lower);
+      }
+    };
+    consider(genesis);
+    for (const std::string& h : game.chain_hashes()) consider(h);
+    if (named.size() > 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--head=", head, " is the start of ", named.size(),
+                       " hashes of the chain; give more of it"));
+    }
+    if (named.empty()) return std::optional<std::string>(head);
   }
-  return std::nullopt;
+  return std::optional<std::string>();
 }
 
 // The checks of a server-dice game's dice under its ruleset; prints the
@@ -600,37 +699,10 @@ std::optional<int> VerifyDiceUnderRuleset(const v1::ExportedGame& game,
   return std::nullopt;
 }
 
-int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
-                 std::ostream& err) {
-  if (args.size() == 1 &&
-      (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
-    out << kVerifyUsage;
-    return kExitClean;
-  }
-  std::string path;
-  std::string ruleset_path;
-  std::vector<std::string> heads;
-  for (const std::string& arg : args) {
-    if (absl::StartsWith(arg, "--ruleset=")) {
-      ruleset_path = arg.substr(std::string("--ruleset=").size());
-    } else if (absl::StartsWith(arg, "--head=")) {
-      absl::string_view head(arg);
-      absl::ConsumePrefix(&head, "--head=");
-      absl::ConsumePrefix(&head, "sha256:");
-      heads.push_back(absl::AsciiStrToLower(head));
-    } else if (absl::StartsWith(arg, "--") || !path.empty()) {
-      path.clear();
-      break;
-    } else {
-      path = arg;
-    }
-  }
-  if (path.empty()) {
-    err << "gunbai verify: give one exported game file (gunbai game export "
-           "> game.textproto), and --ruleset=FILE when the daemon played it "
-           "under a ruleset file of its own\nRun `gunbai verify --help`.\n";
-    return kExitBadInput;
-  }
+int Verify(const VerifyOptions& o, std::ostream& out, std::ostream& err) {
+  const std::string& path = o.path;
+  const std::string& ruleset_path = o.ruleset_path;
+  const std::vector<std::string>& heads = o.heads;
   auto bytes = ReadInputFile(path);
   if (!bytes.ok()) return Fail(err, bytes.status());
   auto game = replay::ParseExportedGame(*bytes, path);
@@ -644,8 +716,11 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
   const std::string genesis =
       replay::GameGenesis(game->log().header(), game->log().order_of_battle(),
                           game->settings(), game->dice());
-  if (auto head = HeadNotInChain(*game, genesis, heads)) {
-    out << "TAMPERED: the head sha256:" << *head
+  const absl::StatusOr<std::optional<std::string>> head =
+      HeadNotInChain(*game, genesis, heads);
+  if (!head.ok()) return Fail(err, head.status());
+  if (head->has_value()) {
+    out << "TAMPERED: the head sha256:" << **head
         << " you were given is not in this export's chain: what you saw "
            "was changed, dropped or reordered, or the game's terms were "
            "edited\n";
@@ -701,6 +776,38 @@ int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
                                        : game->chain_hashes().rbegin()[0])
       << "; " << dice << "\n";
   return kExitClean;
+}
+
+}  // namespace
+
+int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,
+                 std::ostream& err) {
+  std::vector<std::string> full = {"verify"};
+  full.insert(full.end(), args.begin(), args.end());
+  return RunCli(full, out, err);
+}
+
+void AddVerifyCommand(CLI::App& app, CliContext& context) {
+  auto o = std::make_shared<VerifyOptions>();
+  CLI::App* verify = app.add_subcommand(
+      "verify", "check an exported live game for tampering, offline");
+  verify->footer(kVerifyFooter);
+  verify->add_option("GAME", o->path, "the output of `gunbai game export`")
+      ->required();
+  verify
+      ->add_option("--ruleset", o->ruleset_path,
+                   "the ruleset file gunbaid played the game under, when not "
+                   "the built-in one its header names")
+      ->type_name("FILE");
+  verify
+      ->add_option("--head", o->heads,
+                   "a head hash you were given (by create or an append): it "
+                   "must be in the export's chain (repeat for more)")
+      ->type_name("HEX")
+      ->allow_extra_args(false)
+      ->transform(CLI::Validator(CheckHead, ""));
+  verify->callback(
+      [o, &context] { context.code = Verify(*o, context.out, context.err); });
 }
 
 }  // namespace gunbai::service

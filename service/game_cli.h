@@ -8,13 +8,23 @@
 #include <string>
 #include <vector>
 
+#include "service/cli_app.h"
+
 namespace gunbai::service {
 
-// Runs `gunbai game ...`; `args` starts after "game". Returns the exit code.
+// Adds `gunbai game create|append|show|watch|export|audit` to `app`, each
+// running with `context` once the command line has parsed.
+void AddGameCommands(CLI::App& app, CliContext& context);
+
+// Adds `gunbai verify GAME` to `app`.
+void AddVerifyCommand(CLI::App& app, CliContext& context);
+
+// Runs `gunbai game ...` (RunCli); `args` starts after "game". Returns the
+// exit code.
 int RunGameCli(const std::vector<std::string>& args, std::ostream& out,
                std::ostream& err);
 
-// Runs `gunbai verify FILE`; `args` starts after "verify". Returns 0 when
+// Runs `gunbai verify FILE` (RunCli); `args` starts after "verify". Returns 0 when
 // the chain (and, for server dice, every die and the secret) checks out, 1
 // when something was tampered with, 2 for unusable input or a server-dice
 // game whose secret is not revealed yet (no verdict on its dice).

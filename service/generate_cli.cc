@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -23,6 +24,7 @@
 #include "rules/engine.h"
 #include "rules/rule_docs.h"
 #include "service/cli.h"
+#include "service/cli_app.h"
 #include "service/cli_input.h"
 #include "service/report_format.h"
 
@@ -30,11 +32,8 @@ namespace gunbai::service {
 
 namespace {
 
-constexpr char kUsage[] =
-    R"(gunbai generate - write a random Daimyo (or Samurai Knight Fever) game
-that audits clean, or one with known faults planted in it
-
-Usage:
+constexpr char kFooter[] =
+    R"(Usage:
   gunbai generate [--seed N] [--turns T | --events E] [--units U]
                   [--faults K] [--format=text|json|binary]
                   [--manifest FILE] [-o FILE] [--ruleset R]
@@ -72,37 +71,6 @@ ruleset's (skf.victory.points_mismatch); the kinds go round evenly, and
 one that finds no chance in the game is planted as an unowed leader-hit
 roll, its manifest line saying in place of what ("in_place_of").
 
-Options:
-  --seed N         the seed of the game (default 1)
-  --turns T        play T whole turns (default 8)
-  --events E       instead of turns: a log of exactly E events (at least
-                   5), the last turns only moving; for benchmarks
-  --units U        units a clan fields (default 8; 1 to 1000)
-  --faults K       plant K faults (default 0)
-  --format=F       the log's format: text (protobuf text format, what
-                   `gunbai audit` reads; default), json or binary
-  --coverage N     instead of writing a game: generate N games (the seed
-                   and the next ones, with --faults K each), audit each,
-                   and print how often every rule id documented for the
-                   ruleset (and the scenario rules) was exercised (by a
-                   finding or a term of an outcome's trace), every id
-                   listed, the ids no game exercised last, and for each
-                   reading option of the Daimyo ruleset the games its
-                   other value would change (Samurai Knight Fever has no
-                   reading options)
-  --ruleset R      daimyo (the default); skf, a Samurai Knight Fever
-                   game under the built-in example tables; or a Samurai
-                   Knight Fever ruleset file, such as the umpire's
-                   rules/skf/umpire-example.textproto (with a morale
-                   check), whose version the log's header names (audit
-                   such a game with the same --ruleset FILE; a skf game
-                   audits under the built-in ruleset its header names).
-                   A Samurai Knight Fever game fields 2 to 64 units a
-                   clan and plays --turns T (not --events)
-  --manifest FILE  write the manifest of planted faults to FILE; without
-                   it, a game with faults writes its manifest to stderr
-  -o FILE          write the log to FILE instead of stdout
-
 Examples:
   gunbai generate --seed 7 --turns 6 --units 6 -o game.textproto
   gunbai audit game.textproto                      # exit 0: clean
@@ -116,125 +84,18 @@ Examples:
 
 Exit codes:
   0  the game (and manifest) was written
-  2  bad command line, or an output file that cannot be written
-)";
-
-// The options, each taking a value ("o" is -o FILE).
-constexpr absl::string_view kOptions[] = {
-    "seed",   "turns",    "events", "units",    "faults",
-    "format", "manifest", "o",      "coverage", "ruleset"};
+  2  bad command line, or an output file that cannot be written)";
 
 struct GenerateFlags {
   generate::GeneratorOptions options;
   std::string format = "text";
   std::string manifest_path;
   std::string output_path;
-  bool help = false;
   // --coverage N: games to generate and audit for the coverage report.
   int coverage_games = 0;
   // --ruleset: "daimyo" (the default), "skf", or a ruleset file.
   std::string ruleset = "daimyo";
 };
-
-// Parses a count in [lo, hi] into `value`; returns an error message, empty
-// on success.
-std::string ParseCount(const std::string& name, const std::string& text, int lo,
-                       int hi, int& value) {
-  if (!absl::SimpleAtoi(text, &value) || value < lo || value > hi) {
-    return absl::StrCat("--", name, " takes a number from ", lo, " to ", hi,
-                        ", not \"", text, "\"");
-  }
-  return "";
-}
-
-std::string ApplyFlag(const std::string& name, const std::string& value,
-                      GenerateFlags& f) {
-  generate::GeneratorOptions& o = f.options;
-  if (name == "seed") {
-    if (!absl::SimpleAtoi(value, &o.seed)) {
-      return absl::StrCat("--seed takes a number from 0 to ",
-                          std::numeric_limits<std::uint64_t>::max(), ", not \"",
-                          value, "\"");
-    }
-    return "";
-  }
-  if (name == "turns") return ParseCount(name, value, 1, 100000, o.turns);
-  if (name == "events") {
-    o.turns = 0;
-    return ParseCount(name, value, 5, 10000000, o.target_events);
-  }
-  if (name == "units") {
-    return ParseCount(name, value, 1, 1000, o.units_per_clan);
-  }
-  if (name == "faults") return ParseCount(name, value, 0, 1000, o.faults);
-  if (name == "format") {
-    if (value != "text" && value != "json" && value != "binary") {
-      return "--format is text, json or binary";
-    }
-    f.format = value;
-    return "";
-  }
-  if (name == "manifest") {
-    f.manifest_path = value;
-    return "";
-  }
-  if (name == "o") {
-    f.output_path = value;
-    return "";
-  }
-  if (name == "coverage") {
-    return ParseCount(name, value, 1, 1000000, f.coverage_games);
-  }
-  if (name == "ruleset") {
-    f.ruleset = value;
-    return "";
-  }
-  return absl::StrCat("unknown option --", name);
-}
-
-// Fills `f` from "--name=value", "--name value" and "-o FILE". Returns an
-// error message, empty on success.
-std::string ParseFlags(const std::vector<std::string>& args, GenerateFlags& f) {
-  f.options.turns = 8;
-  bool turns_given = false;
-  bool events_given = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h" || arg == "help") {
-      f.help = true;
-      continue;
-    }
-    std::string name;
-    if (arg == "-o") {
-      name = "o";
-    } else if (absl::StartsWith(arg, "--") && arg.size() > 2) {
-      name = arg.substr(2);
-    } else {
-      return absl::StrCat("unexpected argument \"", arg, "\"");
-    }
-    std::string value;
-    const auto eq = name.find('=');
-    const std::string bare = name.substr(0, eq);
-    if (std::find(std::begin(kOptions), std::end(kOptions), bare) ==
-        std::end(kOptions)) {
-      return absl::StrCat("unknown option ", arg);
-    }
-    if (eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = bare;
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      return absl::StrCat(arg, " needs a value");
-    }
-    turns_given |= name == "turns";
-    events_given |= name == "events";
-    const std::string error = ApplyFlag(name, value, f);
-    if (!error.empty()) return error;
-  }
-  if (turns_given && events_given) return "give --turns or --events, not both";
-  return "";
-}
 
 std::string Command(const GenerateFlags& f) {
   const generate::GeneratorOptions& o = f.options;
@@ -407,19 +268,9 @@ int RunSkfCoverage(const GenerateFlags& flags,
   return kExitClean;
 }
 
-int RunGenerateCli(const std::vector<std::string>& args, std::ostream& out,
-                   std::ostream& err) {
-  GenerateFlags flags;
-  const std::string error = ParseFlags(args, flags);
-  if (!error.empty()) {
-    err << "gunbai generate: " << error
-        << "\nRun `gunbai generate --help` for usage.\n";
-    return kExitBadInput;
-  }
-  if (flags.help) {
-    out << kUsage;
-    return kExitClean;
-  }
+namespace {
+
+int Generate(const GenerateFlags& flags, std::ostream& out, std::ostream& err) {
   generate::GeneratedGame game;
   std::string manifest;
   if (flags.ruleset != "daimyo") {
@@ -472,6 +323,85 @@ int RunGenerateCli(const std::vector<std::string>& args, std::ostream& out,
     err << manifest;
   }
   return kExitClean;
+}
+
+}  // namespace
+
+int RunGenerateCli(const std::vector<std::string>& args, std::ostream& out,
+                   std::ostream& err) {
+  std::vector<std::string> full = {"generate"};
+  full.insert(full.end(), args.begin(), args.end());
+  return RunCli(full, out, err);
+}
+
+void AddGenerateCommand(CLI::App& app, CliContext& context) {
+  auto f = std::make_shared<GenerateFlags>();
+  generate::GeneratorOptions& o = f->options;
+  o.turns = 8;
+  CLI::App* command = app.add_subcommand(
+      "generate",
+      "write a random Daimyo (or Samurai Knight Fever) game that audits "
+      "clean, or one with known faults planted in it");
+  command->footer(kFooter);
+  command->add_option("--seed", o.seed, "the seed of the game (default 1)")
+      ->type_name("N");
+  CLI::Option* turns =
+      command->add_option("--turns", o.turns, "play T whole turns (default 8)")
+          ->type_name("T")
+          ->check(CLI::Range(1, 100000));
+  command
+      ->add_option_function<int>(
+          "--events",
+          [f](const int& events) {
+            f->options.turns = 0;
+            f->options.target_events = events;
+          },
+          "instead of turns: a log of exactly E events (at least 5), the "
+          "last turns only moving; for benchmarks")
+      ->type_name("E")
+      ->check(CLI::Range(5, 10000000))
+      ->excludes(turns);
+  command
+      ->add_option("--units", o.units_per_clan,
+                   "units a clan fields (default 8; 1 to 1000)")
+      ->type_name("U")
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--faults", o.faults, "plant K faults (default 0)")
+      ->type_name("K")
+      ->check(CLI::Range(0, 1000));
+  AddChoiceOption(*command, "--format", f->format, {"text", "json", "binary"},
+                  "the log's format: text is protobuf text format, what "
+                  "`gunbai audit` reads");
+  command
+      ->add_option("--coverage", f->coverage_games,
+                   "instead of writing a game: generate N games (the seed and "
+                   "the next ones, with --faults K each), audit each, and "
+                   "print how often every rule id documented for the ruleset "
+                   "(and the scenario rules) was exercised, the ids no game "
+                   "exercised last, and for each reading option of the "
+                   "Daimyo ruleset the games its other value would change")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1000000));
+  command
+      ->add_option("--ruleset", f->ruleset,
+                   "daimyo (the default); skf, a Samurai Knight Fever game "
+                   "under the built-in example tables; or a Samurai Knight "
+                   "Fever ruleset file, such as "
+                   "rules/skf/umpire-example.textproto, whose version the "
+                   "log's header names. A Samurai Knight Fever game fields 2 "
+                   "to 64 units a clan and plays --turns T (not --events)")
+      ->type_name("R");
+  command
+      ->add_option("--manifest", f->manifest_path,
+                   "write the manifest of planted faults to FILE; without "
+                   "it, a game with faults writes its manifest to stderr")
+      ->type_name("FILE");
+  command
+      ->add_option("-o,--output", f->output_path,
+                   "write the log to FILE instead of stdout")
+      ->type_name("FILE");
+  command->callback(
+      [f, &context] { context.code = Generate(*f, context.out, context.err); });
 }
 
 }  // namespace gunbai::service

@@ -8,7 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "service/cli_app.h"
+
 namespace gunbai::service {
+
+// Adds `gunbai generate` to `app`, running with `context` once the command
+// line has parsed.
+void AddGenerateCommand(CLI::App& app, CliContext& context);
 
 // Runs `gunbai generate ...`; `args` starts after "generate". Writes the log
 // to `out` (or to -o FILE) and the manifest of planted faults to --manifest

@@ -2,8 +2,10 @@
 
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "replay/text_errors.h"
+#include "service/tls_probe.h"
 
 namespace gunbai::service {
 
@@ -99,6 +101,16 @@ std::string ClientMessage(const grpc::Status& status,
                                            : absl::StrCat(target);
   switch (status.error_code()) {
     case grpc::StatusCode::UNAVAILABLE:
+      // A plaintext client's connection to a TLS daemon is closed before
+      // any reply ("Socket closed"); a TLS client's fails its handshake.
+      if (!target.empty() &&
+          absl::StrContains(status.error_message(), "Socket closed") &&
+          SpeaksTls(std::string(target))) {
+        return absl::StrCat("the daemon at ", target,
+                            " speaks TLS: give --tls-ca=FILE, the "
+                            "certificate it was started with (gunbaid "
+                            "--tls-cert) or its CA");
+      }
       return absl::StrCat(
           "the gunbaid daemon is not reachable at ", where, " (",
           status.error_message(), "). Start it with `gunbaid --listen ",

@@ -11,12 +11,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
@@ -30,6 +32,7 @@
 #include "replay/ruleset_loader.h"
 #include "service/audit_service.h"
 #include "service/auth.h"
+#include "service/cli_app.h"
 #include "service/decode_errors.h"
 #include "service/game_service.h"
 #include "service/grpc_shutdown.h"
@@ -42,7 +45,7 @@ using ::gunbai::replay::LoadedRuleset;
 using ::gunbai::service::AuditServiceImpl;
 using ::gunbai::service::GameServiceImpl;
 
-constexpr char kHelp[] = R"(gunbaid - the gunbai audit daemon
+constexpr char kDescription[] = R"(the gunbai audit daemon
 
 gunbaid keeps the Daimyo rules loaded and audits battle logs sent to it over
 gRPC, so that many clients (the `gunbai audit --server` command, a tournament
@@ -58,71 +61,11 @@ It serves these gRPC services:
                             is given (--umpire-token-file or the environment
                             variable GUNBAI_UMPIRE_TOKEN).
   grpc.health.v1.Health     Check: SERVING while the daemon runs
-  server reflection         so grpcurl and grpc_cli can list the services
+  server reflection         so grpcurl and grpc_cli can list the services)";
 
-Usage: gunbaid [--listen HOST:PORT] [--data-dir DIR] [--umpire-token-file F]
-               [--tls-cert F --tls-key F] [--max-message-bytes N]
-               [--ruleset FILE] [overload flags, below]
-
-Flags (write --flag=value or --flag value):
-  --listen HOST:PORT       Address to listen on. Default 127.0.0.1:50051,
-                           which only this machine can reach. Port 0 picks a
-                           free port. On start gunbaid prints one line,
-                           "gunbaid listening on HOST:PORT", with the real
-                           port. Without TLS gunbaid listens only on
-                           loopback unless --allow-remote-plaintext.
-  --data-dir DIR           Where live games are kept (SQLite, WAL, every
-                           append durable before it is acknowledged).
-                           Default ./gunbai-data.
-  --umpire-token-file F    The umpire's credential (16+ characters), read
-                           from a file so it never shows in `ps`. Or set
-                           GUNBAI_UMPIRE_TOKEN.
-  --tls-cert F, --tls-key F
-                           Serve TLS with this PEM certificate and key.
-  --allow-remote-plaintext Listen on a non-loopback address without TLS.
-  --max-message-bytes N    Largest request or reply, in bytes, in both
-                           directions. Default 67108864 (64 MiB). A bigger
-                           log is refused with RESOURCE_EXHAUSTED.
-  --ruleset FILE           Use this ruleset file (text format of
-                           gunbai.v1.Ruleset) instead of the built-in ruleset
-                           of its name; each log and game is replayed under
-                           the ruleset its header names (gunbai ruleset
-                           --list). A request may still send its own.
-  --help                   Show this text.
-
-Overload (beyond a limit a call gets RESOURCE_EXHAUSTED at once, saying
-which limit; memory stays bounded):
-  --max-threads N          Threads serving calls, gRPC's resource quota.
-                           Default 64. Each watch holds one.
-  --memory-quota-bytes N   gRPC's memory quota for connection buffers; over
-                           it gRPC shrinks windows and then cancels the
-                           calls of the largest users. Default 1073741824.
-  --max-inflight-request-bytes N
-                           Requests worked on at once (AuditLog, Diff,
-                           DiceStats, CreateGame, AppendEvents), summed by
-                           their encoded size; one request is always served
-                           when it is alone. Default 134217728 (128 MiB).
-  --max-streams-per-connection N
-                           Calls at once on one client connection. Default
-                           32.
-  --max-watchers N         Live-game watches at once, in all. Default 32;
-                           at most half of --max-threads.
-  --max-watchers-per-game N
-                           Watches of one game at once. Default 8.
-  --max-cached-games N     Live games kept replayed in memory besides those
-                           a call or watch is using; past N the least
-                           recently used is dropped and rebuilt from the
-                           store when next read. Default 256; 0 keeps every
-                           game read since start.
-  --keepalive-ms N         Ping a client after N ms without data, and close
-                           its connection (freeing its watches) when no
-                           answer comes in --keepalive-timeout-ms. Defaults
-                           60000 and 20000.
-  --keepalive-timeout-ms N
-  --min-client-ping-interval-ms N
-                           The shortest interval between a client's pings
-                           that gunbaid accepts (more often, it closes the
-                           connection after two). Default 10000.
+constexpr char kFooter[] =
+    R"(Overload: beyond a limit a call gets RESOURCE_EXHAUSTED at once, saying
+which limit; memory stays bounded.
 
 Example:
   gunbaid --listen 127.0.0.1:50051 &
@@ -131,8 +74,7 @@ Example:
 
 SIGTERM or SIGINT (Ctrl-C) shuts the daemon down cleanly: calls in flight get
 a few seconds to finish, then it exits 0. Exit status 2 means bad flags, an
-unreadable ruleset or an address it cannot listen on.
-)";
+unreadable ruleset or an address it cannot listen on.)";
 
 constexpr int kDefaultMaxMessageBytes = 64 << 20;
 constexpr int kShutdownGraceSeconds = 5;
@@ -146,8 +88,7 @@ struct Options {
   std::string tls_cert;
   std::string tls_key;
   bool allow_remote_plaintext = false;
-  bool help = false;
-  // Overload limits (see kHelp).
+  // Overload limits (see the descriptions in DefineFlags).
   std::int64_t max_threads = 64;
   std::int64_t memory_quota_bytes = std::int64_t{1} << 30;
   std::int64_t max_inflight_request_bytes =
@@ -164,131 +105,137 @@ struct Options {
 
 // A flag taking a whole number from `min` to `max`.
 struct NumberFlag {
-  absl::string_view name;
+  const char* name;
   std::int64_t min;
   std::int64_t max;
   std::int64_t Options::*field;
+  const char* description;
 };
 
 constexpr std::int64_t kMaxMillis = std::int64_t{24} * 3600 * 1000;
 
 constexpr NumberFlag kNumberFlags[] = {
-    {"--max-threads", 4, 10000, &Options::max_threads},
+    {"--max-threads", 4, 10000, &Options::max_threads,
+     "Threads serving calls, gRPC's resource quota. Default 64. Each watch "
+     "holds one."},
     {"--memory-quota-bytes", 1 << 20, std::int64_t{1} << 40,
-     &Options::memory_quota_bytes},
+     &Options::memory_quota_bytes,
+     "gRPC's memory quota for connection buffers; over it gRPC shrinks windows "
+     "and then cancels the calls of the largest users. Default 1073741824."},
     {"--max-inflight-request-bytes", 1, std::int64_t{1} << 40,
-     &Options::max_inflight_request_bytes},
+     &Options::max_inflight_request_bytes,
+     "Requests worked on at once (AuditLog, Diff, DiceStats, CreateGame, "
+     "AppendEvents), summed by their encoded size; one request is always "
+     "served when it is alone. Default 134217728 (128 MiB)."},
     {"--max-streams-per-connection", 1, 1 << 20,
-     &Options::max_streams_per_connection},
-    {"--max-watchers", 1, 5000, &Options::max_watchers},
-    {"--max-watchers-per-game", 1, 5000, &Options::max_watchers_per_game},
-    {"--max-cached-games", 0, 1 << 20, &Options::max_cached_games},
-    {"--keepalive-ms", 10, kMaxMillis, &Options::keepalive_ms},
-    {"--keepalive-timeout-ms", 10, kMaxMillis, &Options::keepalive_timeout_ms},
+     &Options::max_streams_per_connection,
+     "Calls at once on one client connection. Default 32."},
+    {"--max-watchers", 1, 5000, &Options::max_watchers,
+     "Live-game watches at once, in all. Default 32; at most half of "
+     "--max-threads."},
+    {"--max-watchers-per-game", 1, 5000, &Options::max_watchers_per_game,
+     "Watches of one game at once. Default 8."},
+    {"--max-cached-games", 0, 1 << 20, &Options::max_cached_games,
+     "Live games kept replayed in memory besides those a call or watch is "
+     "using; past N the least recently used is dropped and rebuilt from the "
+     "store when next read. Default 256; 0 keeps every game read since start."},
+    {"--keepalive-ms", 10, kMaxMillis, &Options::keepalive_ms,
+     "Ping a client after N ms without data, and close its connection (freeing "
+     "its watches) when no answer comes in --keepalive-timeout-ms. Default "
+     "60000."},
+    {"--keepalive-timeout-ms", 10, kMaxMillis, &Options::keepalive_timeout_ms,
+     "See --keepalive-ms. Default 20000."},
     {"--min-client-ping-interval-ms", 0, kMaxMillis,
-     &Options::min_client_ping_interval_ms},
+     &Options::min_client_ping_interval_ms,
+     "The shortest interval between a client's pings that gunbaid accepts "
+     "(more often, it closes the connection after two). Default 10000."},
 };
 
-// Returns the number flag named `flag`, or null.
-const NumberFlag* FindNumberFlag(absl::string_view flag) {
+// Returns a CLI11 check refusing an empty value; `what` is what to give.
+CLI::Validator NotEmpty(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& value) -> std::string {
+        return value.empty() ? absl::StrCat("give ", what) : "";
+      },
+      "");
+}
+
+// Defines gunbaid's flags on `app`, storing into `options`; `--man` and
+// `--bash-completion` set `print`.
+void DefineFlags(CLI::App& app, Options& options, std::string& print) {
+  gunbai::service::UseGunbaiHelpFormat(app);
+  app.footer(kFooter);
+  app.set_version_flag(
+      "--version", [] { return gunbai::service::VersionText("gunbaid"); },
+      "print gunbaid's version, its built-in rulesets' digests and the gRPC "
+      "and protobuf versions");
+  app.add_option("--listen", options.listen,
+                 "Address to listen on. Default 127.0.0.1:50051, which only "
+                 "this machine can reach. Port 0 picks a free port. On start "
+                 "gunbaid prints one line, \"gunbaid listening on "
+                 "HOST:PORT\", with the real port. Without TLS gunbaid listens "
+                 "only on loopback unless --allow-remote-plaintext.")
+      ->type_name("HOST:PORT")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            return absl::StrContains(value, ':')
+                       ? ""
+                       : absl::StrCat(
+                             "wants HOST:PORT, e.g. 127.0.0.1:50051; "
+                             "got \"",
+                             value, "\".");
+          },
+          ""));
+  app.add_option("--data-dir", options.data_dir,
+                 "Where live games are kept (SQLite, WAL, every append "
+                 "durable before it is acknowledged). Default ./gunbai-data.")
+      ->type_name("DIR")
+      ->check(NotEmpty("a path"));
+  app.add_option("--umpire-token-file", options.umpire_token_file,
+                 "The umpire's credential (16+ characters), read from a file "
+                 "so it never shows in `ps`. Or set GUNBAI_UMPIRE_TOKEN.")
+      ->type_name("F")
+      ->check(NotEmpty("a path"));
+  app.add_option("--tls-cert", options.tls_cert,
+                 "Serve TLS with this PEM certificate (and --tls-key).")
+      ->type_name("F")
+      ->check(NotEmpty("a path"));
+  app.add_option("--tls-key", options.tls_key,
+                 "The PEM private key of --tls-cert.")
+      ->type_name("F")
+      ->check(NotEmpty("a path"));
+  app.add_flag("--allow-remote-plaintext", options.allow_remote_plaintext,
+               "Listen on a non-loopback address without TLS.");
+  app.add_option("--max-message-bytes", options.max_message_bytes,
+                 "Largest request or reply, in bytes, in both directions. "
+                 "Default 67108864 (64 MiB). A bigger log is refused with "
+                 "RESOURCE_EXHAUSTED.")
+      ->type_name("N")
+      ->check(CLI::Range(1, INT_MAX));
+  app.add_option("--ruleset", options.ruleset_path,
+                 "Use this ruleset file (text format of gunbai.v1.Ruleset) "
+                 "instead of the built-in ruleset of its name; each log and "
+                 "game is replayed under the ruleset its header names "
+                 "(gunbai ruleset --list). A request may still send its own.")
+      ->type_name("FILE")
+      ->check(NotEmpty("a file name"));
   for (const NumberFlag& number : kNumberFlags) {
-    if (number.name == flag) return &number;
+    app.add_option(number.name, options.*(number.field), number.description)
+        ->type_name("N")
+        ->group("Overload")
+        ->check(CLI::Range(number.min, number.max));
   }
-  return nullptr;
+  app.add_flag_callback(
+      "--man", [&print] { print = "man"; },
+      "print gunbaid's man page (roff, section 8) and exit");
+  app.add_flag_callback(
+      "--bash-completion", [&print] { print = "bash"; },
+      "print a bash completion script for gunbaid and exit");
 }
 
-// Returns whether `flag` is one of gunbaid's flags, all of which take a
-// value.
-bool IsKnownFlag(absl::string_view flag) {
-  return flag == "--listen" || flag == "--max-message-bytes" ||
-         flag == "--ruleset" || flag == "--data-dir" ||
-         flag == "--umpire-token-file" || flag == "--tls-cert" ||
-         flag == "--tls-key" || FindNumberFlag(flag) != nullptr;
-}
-
-// Sets the option named `flag` to `value`. Returns InvalidArgument for an
-// unknown flag or a bad value.
-absl::Status SetOption(absl::string_view flag, absl::string_view value,
-                       Options& options) {
-  if (flag == "--listen") {
-    if (value.empty() || !absl::StrContains(value, ':')) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--listen wants HOST:PORT, e.g. 127.0.0.1:50051; got \"",
-                       value, "\"."));
-    }
-    options.listen = std::string(value);
-  } else if (flag == "--max-message-bytes") {
-    int n = 0;
-    if (!absl::SimpleAtoi(value, &n) || n <= 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--max-message-bytes wants a number of bytes from 1 to ",
-                       INT_MAX, "; got \"", value, "\"."));
-    }
-    options.max_message_bytes = n;
-  } else if (const NumberFlag* number = FindNumberFlag(flag)) {
-    std::int64_t n = 0;
-    if (!absl::SimpleAtoi(value, &n) || n < number->min || n > number->max) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(flag, " wants a number from ", number->min, " to ",
-                       number->max, "; got \"", value, "\"."));
-    }
-    options.*(number->field) = n;
-  } else if (flag == "--ruleset") {
-    if (value.empty()) {
-      return absl::InvalidArgumentError("--ruleset wants a file name.");
-    }
-    options.ruleset_path = std::string(value);
-  } else if (flag == "--data-dir" || flag == "--umpire-token-file" ||
-             flag == "--tls-cert" || flag == "--tls-key") {
-    if (value.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(flag, " wants a path."));
-    }
-    std::string* target = flag == "--data-dir" ? &options.data_dir
-                          : flag == "--umpire-token-file"
-                              ? &options.umpire_token_file
-                          : flag == "--tls-cert" ? &options.tls_cert
-                                                 : &options.tls_key;
-    *target = std::string(value);
-  } else {
-    return absl::InvalidArgumentError(absl::StrCat("unknown flag ", flag, "."));
-  }
-  return absl::OkStatus();
-}
-
-// Parses the command line. Returns InvalidArgument for an unknown flag, a
-// flag without its value, a bad value or a stray argument.
-absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
-  Options options;
-  for (int i = 1; i < argc; ++i) {
-    absl::string_view arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      options.help = true;
-      continue;
-    }
-    if (arg == "--allow-remote-plaintext") {
-      options.allow_remote_plaintext = true;
-      continue;
-    }
-    if (!absl::StartsWith(arg, "--")) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unexpected argument \"", arg, "\"."));
-    }
-    absl::string_view flag = arg;
-    absl::string_view value;
-    if (const auto eq = arg.find('='); eq != absl::string_view::npos) {
-      flag = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-    } else if (!IsKnownFlag(flag)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown flag ", flag, "."));
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat(flag, " needs a value."));
-    }
-    absl::Status s = SetOption(flag, value, options);
-    if (!s.ok()) return s;
-  }
+// Returns InvalidArgument when the flags parsed into `options` do not go
+// together.
+absl::Status CheckFlags(const Options& options) {
   // Each watch holds a thread to the end: watches must leave threads for
   // everything else.
   if (options.max_watchers > options.max_threads / 2) {
@@ -297,7 +244,7 @@ absl::StatusOr<Options> ParseFlags(int argc, char** argv) {
         ", more than half of --max-threads (", options.max_threads,
         "); each watch holds a thread, so lower it or raise --max-threads."));
   }
-  return options;
+  return absl::OkStatus();
 }
 
 // Returns the built-in rulesets, the one in the file at `path` (when not
@@ -454,14 +401,26 @@ void ServeUntilSignalled(grpc::Server& server, GameServiceImpl* games,
 // Serves until SIGTERM or SIGINT; returns the exit code.
 int Run(int argc, char** argv) {
   const sigset_t signals = BlockShutdownSignals();
-  absl::StatusOr<Options> options = ParseFlags(argc, argv);
-  if (!options.ok()) {
-    return Fail(options.status(), "Run `gunbaid --help` for the flags.");
-  }
-  if (options->help) {
-    std::fputs(kHelp, stdout);
+  Options parsed;
+  std::string print;
+  CLI::App app(kDescription, "gunbaid");
+  DefineFlags(app, parsed, print);
+  gunbai::service::CliContext context{std::cout, std::cerr};
+  const int code = gunbai::service::RunParsed(
+      app, std::vector<std::string>(argv + 1, argv + argc), context);
+  if (code != 0 || context.done) return code;
+  if (print == "man") {
+    std::cout << gunbai::service::ManPage(app, 8);
     return 0;
   }
+  if (print == "bash") {
+    std::cout << gunbai::service::BashCompletion(app);
+    return 0;
+  }
+  if (absl::Status s = CheckFlags(parsed); !s.ok()) {
+    return Fail(s, "Run `gunbaid --help` for the flags.");
+  }
+  const Options* options = &parsed;
   auto rulesets = LoadRulesets(options->ruleset_path);
   if (!rulesets.ok()) return Fail(rulesets.status());
   // A request that does not decode is answered INVALID_ARGUMENT; a line on
