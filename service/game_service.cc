@@ -13,6 +13,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/wire_format_lite.h"
+#include "grpcpp/support/byte_buffer.h"
+#include "grpcpp/support/method_handler.h"
+#include "grpcpp/support/slice.h"
 #include "replay/audit.h"
 #include "replay/impact.h"
 #include "replay/ledger.h"
@@ -20,6 +26,7 @@
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
 #include "service/auth.h"
+#include "service/decode_errors.h"
 #include "service/grpc_status.h"
 
 namespace gunbai::service {
@@ -30,6 +37,10 @@ namespace v1 = ::gunbai::v1;
 
 constexpr int kMaxBatch = 10000;
 constexpr std::size_t kMaxEventIdLength = 128;
+// AppendEvents' place among GameService's methods, in the order
+// game_service.proto declares them (service/game_service.h says why it is
+// served apart).
+constexpr int kAppendEventsMethod = 1;
 // Games in one ListGames reply.
 constexpr int kMaxListedGames = 1000;
 // Events a watch copies out of a game at a time: a watch from seq 1 of a
@@ -142,6 +153,50 @@ absl::StatusOr<std::unique_ptr<rules::Engine>> EngineFor(
   return engine;
 }
 
+// Returns the AppendEventsResponse of a batch, serialized, byte for byte
+// what replay::DeterministicBytes makes of it, without a parsed copy of the
+// batch's events: `front` (version, head), each of `stored` as an `events`
+// field, then `back` (findings, state), in field order as protobuf writes
+// a message. The string is sized once: no copy of it is made on the way.
+std::string AnswerBytes(const v1::AppendEventsResponse& front,
+                        const std::vector<v1::StoredEvent>& stored,
+                        const v1::AppendEventsResponse& back) {
+  using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedOutputStream;
+  const uint32_t tag = WireFormatLite::MakeTag(
+      v1::AppendEventsResponse::kEventsFieldNumber,
+      WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  size_t size = front.ByteSizeLong() + back.ByteSizeLong();
+  for (const v1::StoredEvent& e : stored) {
+    const size_t event_size = e.ByteSizeLong();
+    size += CodedOutputStream::VarintSize32(tag) +
+            CodedOutputStream::VarintSize64(event_size) + event_size;
+  }
+  std::string answer;
+  answer.reserve(size);
+  google::protobuf::io::StringOutputStream raw(&answer);
+  CodedOutputStream coded(&raw);
+  coded.SetSerializationDeterministic(true);
+  front.SerializeWithCachedSizes(&coded);
+  for (const v1::StoredEvent& e : stored) {
+    coded.WriteTag(tag);
+    coded.WriteVarint64(e.GetCachedSize());
+    e.SerializeWithCachedSizes(&coded);
+  }
+  back.SerializeWithCachedSizes(&coded);
+  coded.Trim();
+  return answer;
+}
+
+// Returns `answer` as a message gRPC sends without copying it.
+grpc::ByteBuffer SendableAnswer(std::string answer) {
+  auto* owned = new std::string(std::move(answer));
+  grpc::Slice slice(
+      owned->data(), owned->size(),
+      [](void* bytes) { delete static_cast<std::string*>(bytes); }, owned);
+  return grpc::ByteBuffer(&slice, 1);
+}
+
 absl::Status CheckSeqsIncrease(const v1::AppendEventsRequest& request,
                                uint64_t last_seq) {
   uint64_t previous = last_seq;
@@ -172,7 +227,9 @@ GameServiceImpl::GameServiceImpl(GameStore* store,
       max_cached_games_(std::max(max_cached_games, 0)),
       watchers_(max_watchers, max_watchers_per_game),
       budget_(budget),
-      checkpoint_every_(std::max(checkpoint_every, 0)) {}
+      checkpoint_every_(std::max(checkpoint_every, 0)) {
+  ServeAppendEventsAsBytes();
+}
 
 GameServiceImpl::CheckpointStats GameServiceImpl::CheckpointStatsForTest() {
   absl::MutexLock lock(&stats_mu_);
@@ -571,16 +628,60 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   return grpc::Status::OK;
 }
 
+void GameServiceImpl::ServeAppendEventsAsBytes() {
+  MarkMethodStreamed(
+      kAppendEventsMethod,
+      new grpc::internal::StreamedUnaryHandler<v1::AppendEventsRequest,
+                                               grpc::ByteBuffer>(
+          [this](grpc::ServerContext* context,
+                 grpc::ServerUnaryStreamer<v1::AppendEventsRequest,
+                                           grpc::ByteBuffer>* stream) {
+            return AppendEventsAsBytes(context, stream);
+          }));
+}
+
+grpc::Status GameServiceImpl::AppendEventsAsBytes(
+    grpc::ServerContext* context,
+    grpc::ServerUnaryStreamer<v1::AppendEventsRequest, grpc::ByteBuffer>*
+        stream) {
+  v1::AppendEventsRequest request;
+  if (!stream->Read(&request)) {
+    return UndecodableRequest("/gunbai.v1.GameService/AppendEvents");
+  }
+  std::string answer;
+  grpc::Status s = AnswerAppend(context, request, answer);
+  if (!s.ok()) return s;
+  // With the status, in one batch, as gRPC's unary handlers send.
+  stream->WriteLast(SendableAnswer(std::move(answer)), grpc::WriteOptions());
+  return grpc::Status::OK;
+}
+
 grpc::Status GameServiceImpl::AppendEvents(
     grpc::ServerContext* context, const v1::AppendEventsRequest* request,
     v1::AppendEventsResponse* response) {
+  // The events are moved out of the request, not copied (Append): a caller
+  // in process gives a request it reads no more.
+  std::string answer;
+  grpc::Status s = AnswerAppend(
+      context, const_cast<v1::AppendEventsRequest&>(*request), answer);
+  if (!s.ok()) return s;
+  if (!response->ParseFromString(answer)) {
+    return grpc::Status(grpc::StatusCode::INTERNAL,
+                        "an append's answer does not parse");
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status GameServiceImpl::AnswerAppend(grpc::ServerContext* context,
+                                           v1::AppendEventsRequest& request,
+                                           std::string& answer) {
   RequestBudget::Admission admission;
-  grpc::Status admitted = Admit(*request, "AppendEvents", admission);
+  grpc::Status admitted = Admit(request, "AppendEvents", admission);
   if (!admitted.ok()) return admitted;
-  absl::Status valid = ValidateBatch(*request);
+  absl::Status valid = ValidateBatch(request);
   if (!valid.ok()) return ToGrpcStatus(valid);
   Caller caller;
-  auto game = Authorized(context, request->game_id(), &caller);
+  auto game = Authorized(context, request.game_id(), &caller);
   if (!game.ok()) return ToGrpcStatus(game.status());
   absl::MutexLock lock(&(*game)->mu);
   if (!(*game)->loaded) {
@@ -590,14 +691,9 @@ grpc::Status GameServiceImpl::AppendEvents(
   if (!(*game)->ruleset_problem.ok()) {
     return ToGrpcStatus((*game)->ruleset_problem);
   }
-  // The events are moved out of the request, not copied (Append): gRPC owns
-  // the request, which is not a const object, and reads it no more once the
-  // handler runs.
-  absl::Status s =
-      Append(**game, caller, const_cast<v1::AppendEventsRequest&>(*request),
-             *response);
+  absl::Status s = Append(**game, caller, request, answer);
   if (!s.ok()) {
-    response->Clear();
+    answer.clear();
     return ToGrpcStatus(s);
   }
   (*game)->changed.SignalAll();
@@ -606,14 +702,12 @@ grpc::Status GameServiceImpl::AppendEvents(
 
 absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
                                      v1::AppendEventsRequest& request,
-                                     v1::AppendEventsResponse& response) {
+                                     std::string& answer) {
   // A retried batch gets its first answer and writes nothing.
   auto answered = store_->FindBatch(game.id, request.events(0).event_id());
   if (!answered.ok()) return answered.status();
   if (answered->has_value()) {
-    if (!response.ParseFromString(**answered)) {
-      return absl::InternalError("a stored answer does not parse");
-    }
+    answer = std::move(**answered);
     return absl::OkStatus();
   }
   const uint64_t version = game.event_ids.size();
@@ -686,21 +780,22 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
         "written:\n",
         text));
   }
-  response.set_version(version + stored.size());
-  response.set_head_hash(head);
-  for (const v1::StoredEvent& e : stored) *response.add_events() = e;
+  v1::AppendEventsResponse front;
+  front.set_version(version + stored.size());
+  front.set_head_hash(head);
+  v1::AppendEventsResponse back;
   for (int i = first_finding; i < game.findings.size(); ++i) {
-    *response.add_findings() = game.findings[i];
+    *back.add_findings() = game.findings[i];
   }
-  *response.mutable_state() = replay::SnapshotFromState(game.replayer->state());
-  auto result = store_->Append(game.id, version, stored,
-                               replay::DeterministicBytes(response));
+  *back.mutable_state() = replay::SnapshotFromState(game.replayer->state());
+  answer = AnswerBytes(front, stored, back);
+  auto result = store_->Append(game.id, version, stored, answer);
   if (!result.ok()) {
     game.loaded = false;
     return result.status();
   }
   bool ended = false;
-  // Stored, the events move into the cache: the response holds its own.
+  // Stored, the events move into the cache: the answer holds their bytes.
   for (v1::StoredEvent& e : stored) {
     ended = ended || e.event().has_game_end();
     game.event_ids.push_back(std::move(*e.mutable_event_id()));

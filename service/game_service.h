@@ -21,6 +21,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "grpcpp/support/byte_buffer.h"
+#include "grpcpp/support/sync_stream.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
@@ -57,6 +59,8 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   grpc::Status CreateGame(grpc::ServerContext* context,
                           const gunbai::v1::CreateGameRequest* request,
                           gunbai::v1::CreateGameResponse* response) override;
+  // Over gRPC, AppendEvents is served by AppendEventsAsBytes; this is the
+  // same call for callers in process (tests, fuzzing), the answer parsed.
   grpc::Status AppendEvents(
       grpc::ServerContext* context,
       const gunbai::v1::AppendEventsRequest* request,
@@ -206,11 +210,28 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   absl::StatusOr<GamePin> Authorized(grpc::ServerContext* context,
                                      const std::string& game_id,
                                      Caller* caller);
-  // Checks and stores `request`'s events, moving them out of it.
+  // Checks and stores `request`'s events, moving them out of it, and sets
+  // `answer` to the serialized AppendEventsResponse (the one stored with the
+  // batch, or the stored one of a retried batch).
   absl::Status Append(LiveGame& game, const Caller& caller,
                       gunbai::v1::AppendEventsRequest& request,
-                      gunbai::v1::AppendEventsResponse& response)
+                      std::string& answer)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
+  // AppendEvents over gRPC answers with the bytes of its answer, not a
+  // response message: the message would be a parsed copy of the batch's
+  // events beside the cache's (the bytes are one serialized copy, the one
+  // stored for retries), and a batch of 16 MiB cost 19 times its size.
+  // Replaces the generated handler of AppendEvents with one calling
+  // AppendEventsAsBytes (gRPC's "streamed unary": one request, one reply).
+  void ServeAppendEventsAsBytes();
+  grpc::Status AppendEventsAsBytes(
+      grpc::ServerContext* context,
+      grpc::ServerUnaryStreamer<gunbai::v1::AppendEventsRequest,
+                                grpc::ByteBuffer>* stream);
+  // Admits, authorizes and appends `request`; sets `answer` as Append does.
+  grpc::Status AnswerAppend(grpc::ServerContext* context,
+                            gunbai::v1::AppendEventsRequest& request,
+                            std::string& answer);
   // Fills the game-level fields of a read: version, head, settings, dice,
   // header and order of battle.
   void FillRead(const LiveGame& game, gunbai::v1::ReadEventsResponse& response)

@@ -71,10 +71,9 @@ struct StoredCheckpoint {
 struct AppendResult {
   // Events in the game after the batch.
   uint64_t version = 0;
-  // The chain_hash of the batch's last event.
+  // The chain_hash of the batch's last event. (The answer stored with the
+  // batch is the caller's; FindBatch gives it back.)
   std::string head_hash;
-  // The answer stored with the batch (a serialized AppendEventsResponse).
-  std::string answer;
 };
 
 class GameStore {

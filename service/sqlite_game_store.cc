@@ -243,6 +243,12 @@ class SqliteGameStore::Statement {
     Check(sqlite3_bind_blob(stmt_, index, bytes.empty() ? "" : bytes.data(),
                             static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
   }
+  // Binds a blob without copying it: `bytes` must outlive the Statement,
+  // whose destruction clears its bindings.
+  void BindBlobUncopied(int index, absl::string_view bytes) {
+    Check(sqlite3_bind_blob(stmt_, index, bytes.empty() ? "" : bytes.data(),
+                            static_cast<int>(bytes.size()), SQLITE_STATIC));
+  }
   void BindInt64(int index, int64_t value) {
     Check(sqlite3_bind_int64(stmt_, index, value));
   }
@@ -750,11 +756,11 @@ absl::StatusOr<AppendResult> SqliteGameStore::AppendInTransaction(
     if (!insert.ok()) return insert.status();
     insert->BindText(1, game_id);
     insert->BindText(2, events.front().event_id());
-    insert->BindBlob(3, append.answer);
+    // The answer can be as large as the batch: bound, not copied.
+    insert->BindBlobUncopied(3, append.answer);
     GUNBAI_RETURN_IF_ERROR(insert->Run());
   }
-  return AppendResult{*version + events.size(), events.back().chain_hash(),
-                      std::string(append.answer)};
+  return AppendResult{*version + events.size(), events.back().chain_hash()};
 }
 
 absl::Status SqliteGameStore::CheckGameExists(absl::string_view game_id) {
@@ -840,7 +846,7 @@ absl::Status SqliteGameStore::InsertEvents(
     insert->BindInt64(2, static_cast<int64_t>(version + i + 1));
     insert->BindInt64(3, static_cast<int64_t>(events[i].event().seq()));
     insert->BindText(4, events[i].event_id());
-    insert->BindBlob(5, blobs[i]);
+    insert->BindBlobUncopied(5, blobs[i]);
     GUNBAI_RETURN_IF_ERROR(insert->Run());
   }
   return absl::OkStatus();

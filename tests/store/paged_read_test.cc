@@ -1,8 +1,10 @@
 // ReadEvents and ExportGame answer a page of a long game at a time (about
 // 2 MiB of events, at least one; issue 11: a read costs gunbaid a page, not
 // the game), and following next_seq gives back exactly the stored events,
-// each once, in order. In process, through a real gRPC server, over a real
-// SQLite store.
+// each once, in order. AppendEvents, which gRPC serves from the bytes of
+// its answer, answers the response the store keeps for retries, byte for
+// byte the deterministic serialization of the message the client parses.
+// In process, through a real gRPC server, over a real SQLite store.
 #include <unistd.h>
 
 #include <filesystem>
@@ -286,6 +288,52 @@ TEST_F(PagedReadTest, ExportPagesMakeTheWholeStoredGame) {
     EXPECT_EQ(whole.chain_hashes(i), stored[i].chain_hash()) << i;
     EXPECT_EQ(whole.dice_attempts(i), stored[i].dice_attempt()) << i;
   }
+}
+
+// The append's answer goes out as the bytes stored for retries, assembled
+// without a parsed copy of the events (AnswerBytes): what the client parses
+// serializes back to exactly those bytes, holds the 32 events as sent
+// (recorded dice: gunbaid changes nothing in them) with their ids, and a
+// retry of the batch is answered the same.
+TEST_F(PagedReadTest, AppendAnswerIsTheStoredAnswerByteForByte) {
+  CreateGame("answered", kBigEvents);
+  auto stored_answer = store_->FindBatch("answered", "open-1");
+  ASSERT_TRUE(stored_answer.ok()) << stored_answer.status();
+  ASSERT_TRUE(stored_answer->has_value());
+  v1::AppendEventsRequest retry;
+  retry.set_game_id("answered");
+  for (const v1::Event& event : opening_.events()) {
+    v1::AppendedEvent* appended = retry.add_events();
+    appended->set_event_id(absl::StrCat("open-", event.seq()));
+    *appended->mutable_event() = event;
+  }
+  for (int i = 0; i < kBigEvents; ++i) {
+    v1::AppendedEvent* appended = retry.add_events();
+    appended->set_event_id(absl::StrCat("big-", i + 3));
+    *appended->mutable_event() = BigEvent(i + 3);
+  }
+  const v1::AppendEventsRequest sent = retry;
+  grpc::ClientContext context;
+  Authorize(context);
+  v1::AppendEventsResponse response;
+  grpc::Status s = stub_->AppendEvents(&context, retry, &response);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(replay::DeterministicBytes(response), **stored_answer);
+  EXPECT_EQ(response.version(), 32u);
+  ASSERT_EQ(response.events_size(), 32);
+  const std::vector<v1::StoredEvent> stored = Stored("answered");
+  ASSERT_EQ(stored.size(), 32u);  // The retry wrote nothing.
+  EXPECT_EQ(response.head_hash(), stored.back().chain_hash());
+  for (int i = 0; i < 32; ++i) {
+    EXPECT_EQ(response.events(i).event_id(), sent.events(i).event_id()) << i;
+    EXPECT_EQ(replay::DeterministicBytes(response.events(i).event()),
+              replay::DeterministicBytes(sent.events(i).event()))
+        << i;
+    EXPECT_EQ(replay::DeterministicBytes(response.events(i)),
+              replay::DeterministicBytes(stored[i]))
+        << i;
+  }
+  EXPECT_TRUE(response.has_state());
 }
 
 // A game under a page is answered whole, as before pages: no next page.

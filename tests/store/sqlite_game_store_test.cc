@@ -236,7 +236,9 @@ TEST_F(SqliteGameStoreTest, AppendAtTheRightVersionStoresTheBatch) {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->version, 3u);
   EXPECT_EQ(result->head_hash, "hash-of-e-3");
-  EXPECT_EQ(result->answer, "first answer");
+  auto answer = store_->FindBatch("anegawa", "e-1");
+  ASSERT_TRUE(answer.ok()) << answer.status();
+  EXPECT_EQ(answer->value_or("none"), "first answer");
 
   result = store_->Append("anegawa", 3, MakeEvents("e", 4, 2), "second");
   ASSERT_TRUE(result.ok()) << result.status();
