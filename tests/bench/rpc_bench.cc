@@ -11,7 +11,8 @@
 // that AuditLog gives for that log, so both calls move the same bytes both
 // ways. The figures are wall time per call with the client waiting;
 // CPU time is the whole process's (client and server). At the end the
-// ratios are printed.
+// ratios are printed. BM_Admission* compare what admitting a request costs:
+// ByteSizeLong of the parsed request (before) and the wire size (now).
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -217,6 +218,33 @@ BENCHMARK(BM_OfflineAudit)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime()
     ->MeasureProcessCPUTime();
+
+// What admitting a request by the budget costs: before, its ByteSizeLong
+// (a walk over every field of the parsed request); now the received
+// ByteBuffer's Length(), taken before parsing.
+void BM_AdmissionByteSizeLong(benchmark::State& state) {
+  const Fixture& game = Game(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(game.request.ByteSizeLong());
+  }
+}
+BENCHMARK(BM_AdmissionByteSizeLong)
+    ->Arg(12)
+    ->Arg(150)
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_AdmissionWireLength(benchmark::State& state) {
+  const Fixture& game = Game(static_cast<int>(state.range(0)));
+  const grpc::Slice slice(game.request.SerializeAsString());
+  const grpc::ByteBuffer wire(&slice, 1);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(wire.Length());
+  }
+}
+BENCHMARK(BM_AdmissionWireLength)
+    ->Arg(12)
+    ->Arg(150)
+    ->Unit(benchmark::kMicrosecond);
 
 // Keeps the real time per iteration of every run (the median when
 // repeated) and prints AuditLog / (echo + offline) at the end.
