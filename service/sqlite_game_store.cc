@@ -217,6 +217,28 @@ absl::StatusOr<std::vector<std::string>> SerializeBatch(
   return blobs;
 }
 
+// Writes `bytes` over the blob of `column` in the row `rowid` of `table`,
+// a zeroblob of their size, through SQLite's incremental blob I/O: a page
+// at a time, never a copy of the whole in memory.
+absl::Status WriteBlob(sqlite3* db, const char* table, const char* column,
+                       int64_t rowid, absl::string_view bytes) {
+  if (bytes.empty()) return absl::OkStatus();
+  const std::string action = absl::StrCat("write ", table, ".", column);
+  sqlite3_blob* blob = nullptr;
+  int rc = sqlite3_blob_open(db, "main", table, column, rowid,
+                             /*flags=*/1, &blob);
+  if (rc != SQLITE_OK) {
+    sqlite3_blob_close(blob);  // Null after a failed open: does nothing.
+    return SqliteError(db, rc, action);
+  }
+  rc = sqlite3_blob_write(blob, bytes.data(), static_cast<int>(bytes.size()),
+                          0);
+  const int closed = sqlite3_blob_close(blob);
+  if (rc == SQLITE_OK) rc = closed;
+  if (rc != SQLITE_OK) return SqliteError(db, rc, action);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // A cached prepared statement in use: binds parameters, steps, reads
@@ -750,16 +772,22 @@ absl::StatusOr<AppendResult> SqliteGameStore::AppendInTransaction(
   }
   GUNBAI_RETURN_IF_ERROR(InsertEvents(game_id, *version, events, append.blobs));
   {
+    // The answer can be as large as the batch: the row is made with a
+    // zeroblob of its size and the answer written into it page by page
+    // (WriteBlob); bound as a value, it cost a whole record of it in
+    // SQLite's memory, one more copy of the batch.
     absl::StatusOr<Statement> insert = Prepare(
         "INSERT INTO batches (game_id, first_event_id, answer) "
-        "VALUES (?, ?, ?)");
+        "VALUES (?, ?, zeroblob(?))");
     if (!insert.ok()) return insert.status();
     insert->BindText(1, game_id);
     insert->BindText(2, events.front().event_id());
-    // The answer can be as large as the batch: bound, not copied.
-    insert->BindBlobUncopied(3, append.answer);
+    insert->BindInt64(3, static_cast<int64_t>(append.answer.size()));
     GUNBAI_RETURN_IF_ERROR(insert->Run());
   }
+  GUNBAI_RETURN_IF_ERROR(WriteBlob(db_, "batches", "answer",
+                                   sqlite3_last_insert_rowid(db_),
+                                   append.answer));
   return AppendResult{*version + events.size(), events.back().chain_hash()};
 }
 
