@@ -42,6 +42,11 @@ const CLI::App& SelectedCommand(const CLI::App& app) {
   return *a;
 }
 
+// Returns whether `option` takes a value (a flag's type name is empty).
+bool TakesValue(const CLI::Option& option) {
+  return !option.get_type_name().empty();
+}
+
 // Returns the valid values of an option added by AddChoiceOption (its type
 // name ends in "{a,b,c}"), empty for others.
 std::vector<std::string> Choices(const CLI::Option& option) {
@@ -78,7 +83,7 @@ std::string OptionSynopsis(const CLI::Option& option) {
   for (const std::string& s : option.get_snames()) names.push_back("-" + s);
   for (const std::string& l : option.get_lnames()) names.push_back("--" + l);
   std::string text = absl::StrJoin(names, ", ");
-  if (option.get_type_size() != 0) {
+  if (TakesValue(option)) {
     absl::StrAppend(&text, "=", option.get_type_name());
   }
   return text;
@@ -110,8 +115,7 @@ void AppendCompletionArms(const CLI::App& app, const std::string& path,
   for (const CLI::Option* option : app.get_options()) {
     if (option->get_positional()) continue;
     for (const std::string& l : option->get_lnames()) {
-      next.push_back(
-          absl::StrCat("--", l, option->get_type_size() != 0 ? "=" : ""));
+      next.push_back(absl::StrCat("--", l, TakesValue(*option) ? "=" : ""));
       const std::vector<std::string> choices = Choices(*option);
       if (!choices.empty()) {
         absl::StrAppend(&values, "    \"", path, " --", l, "\") echo \"",
@@ -327,14 +331,20 @@ std::string ManPage(const CLI::App& app, int section) {
   std::string name = app.get_name();
   std::string upper = name;
   std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+  // NAME is the description's first line; the rest opens DESCRIPTION.
+  const std::string& description = app.get_description();
+  const std::size_t first_end = description.find('\n');
+  const std::string summary = description.substr(0, first_end);
+  const std::string rest =
+      first_end == std::string::npos ? "" : description.substr(first_end + 1);
   std::string page = absl::StrCat(
       ".\\\" Written by `", name, section == 1 ? " man" : " --man",
       "` from the definitions of its command line.\n", ".TH ", upper, " ",
       section, " \"\" \"", name, " ", GUNBAI_VERSION, "\" \"gunbai\"\n",
-      ".SH NAME\n", name, " \\- ", Roff(app.get_description()), "\n",
-      ".SH SYNOPSIS\n.B ", name, "\n",
+      ".SH NAME\n", name, " \\- ", Roff(summary), "\n", ".SH SYNOPSIS\n.B ",
+      name, "\n",
       Commands(app).empty() ? "[OPTIONS]" : "COMMAND [OPTIONS] [ARGS]", "\n",
-      ".SH DESCRIPTION\n");
+      ".SH DESCRIPTION\n", Roff(rest), "\n");
   const std::vector<const CLI::App*> commands = Commands(app);
   absl::StrAppend(&page, ".SS \"", Roff(name), "\"\n");
   for (const CLI::Option* option : app.get_options()) {
@@ -349,32 +359,45 @@ std::string ManPage(const CLI::App& app, int section) {
   return page;
 }
 
+// The completion function of a program NAME, given _NAME_words PATH (the
+// words that may follow the command path PATH) and _NAME_values "PATH
+// --option" (an enumerated option's values).
+// clang-format off: clang-format 14 breaks "${#" in a raw string.
+constexpr char kCompletionFunction[] = R"sh(_NAME() {
+  local cur=${COMP_WORDS[COMP_CWORD]} path="" i w
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w=${COMP_WORDS[i]}
+    case " $(_NAME_words "$path") " in
+      *" $w "*) [[ $w == -* ]] || path="$path $w" ;;
+    esac
+  done
+  if [[ $cur == --*=* ]]; then
+    local values
+    values=$(_NAME_values "$path ${cur%%=*}")
+    COMPREPLY=($(compgen -P "${cur%%=*}=" -W "$values" -- "${cur#*=}"))
+    return 0
+  fi
+  COMPREPLY=($(compgen -W "$(_NAME_words "$path")" -- "$cur"))
+  [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] &&
+    compopt -o nospace 2>/dev/null
+  [[ ${#COMPREPLY[@]} -eq 0 ]] && COMPREPLY=($(compgen -f -- "$cur"))
+  return 0
+}
+complete -F _NAME NAME
+)sh";
+// clang-format on
+
 std::string BashCompletion(const CLI::App& app) {
   const std::string name = app.get_name();
   std::string words, values;
   AppendCompletionArms(app, "", words, values);
   return absl::StrCat(
       "# bash completion for ", name, ", written by `", name,
-      Commands(app).empty() ? " --completion" : " completion bash",
+      Commands(app).empty() ? " --bash-completion" : " completion bash",
       "` from the definitions of its command line.\n", "_", name,
       "_words() {\n  case \"$1\" in\n", words, "  esac\n}\n", "_", name,
-      "_values() {\n  case \"$1\" in\n", values, "  esac\n}\n", "_", name,
-      "() {\n", "  local cur=${COMP_WORDS[COMP_CWORD]} path=\"\" i w\n",
-      "  for ((i = 1; i < COMP_CWORD; i++)); do\n", "    w=${COMP_WORDS[i]}\n",
-      "    case \" $(_", name, "_words \"$path\") \" in\n",
-      "      *\" $w \"*) [[ $w == -* ]] || path=\"$path $w\" ;;\n",
-      "    esac\n", "  done\n", "  if [[ $cur == --*=* ]]; then\n",
-      "    local values\n", "    values=$(_", name,
-      "_values \"$path ${cur%%=*}\")\n",
-      "    COMPREPLY=($(compgen -P \"${cur%%=*}=\" -W \"$values\" -- "
-      "\"${cur#*=}\"))\n",
-      "    return\n", "  fi\n", "  COMPREPLY=($(compgen -W \"$(_", name,
-      "_words \"$path\")\" -- \"$cur\"))\n",
-      "  [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]] && compopt -o "
-      "nospace\n",
-      "  [[ ${#COMPREPLY[@]} -eq 0 ]] && COMPREPLY=($(compgen -f -- "
-      "\"$cur\"))\n",
-      "  return 0\n", "}\n", "complete -F _", name, " ", name, "\n");
+      "_values() {\n  case \"$1\" in\n", values, "  esac\n}\n",
+      absl::StrReplaceAll(kCompletionFunction, {{"NAME", name}}));
 }
 
 }  // namespace gunbai::service

@@ -168,7 +168,11 @@ expect 0 "" "${gunbai}" diff --server="${server}" --tls-ca="${work}/cert.pem" \
 expect 0 "" "${gunbai}" man
 grep -q '^\.TH GUNBAI 1' "${work}/out" || fail "gunbai man: no .TH"
 grep -qF 'gunbai game create' "${work}/out" || fail "gunbai man: no game create"
-grep -qF 'servre' "${work}/out" && fail "gunbai man: unexpected text"
+[[ "$(grep -A1 '^\.SH NAME' "${work}/out" | tail -1)" == \
+  'gunbai \- replay a wargame battle log and audit it against the rules' ]] ||
+  fail "gunbai man: NAME is not one line: $(grep -A1 '^\.SH NAME' "${work}/out")"
+grep -qF -- '\-\-impact=' "${work}/out" && fail "gunbai man: a flag shown taking a value"
+grep -qF -- '\-\-dice={recorded,server}' "${work}/out" || fail "gunbai man: no --dice values"
 if command -v groff >/dev/null; then
   groff -man -Tutf8 -ww -z "${work}/out" 2>"${work}/groff.err" || fail "groff failed"
 fi
@@ -185,6 +189,13 @@ completed=$(bash -c 'source "$1"; COMP_WORDS=(gunbai game create --dice=s);
 completed=$(bash -c 'source "$1"; COMP_WORDS=(gunbai ga); COMP_CWORD=1; _gunbai;
   echo "${COMPREPLY[*]}"' _ "${work}/gunbai.bash")
 [[ "${completed}" == "game" ]] || fail "completion of ga: ${completed}"
+# A flag completes without "=", an option taking a value with it.
+completed=$(bash -c 'source "$1"; COMP_WORDS=(gunbai audit --imp); COMP_CWORD=2;
+  _gunbai; echo "${COMPREPLY[*]}"' _ "${work}/gunbai.bash")
+[[ "${completed}" == "--impact" ]] || fail "completion of --imp: ${completed}"
+completed=$(bash -c 'source "$1"; COMP_WORDS=(gunbai audit --tls); COMP_CWORD=2;
+  _gunbai; echo "${COMPREPLY[*]}"' _ "${work}/gunbai.bash")
+[[ "${completed}" == "--tls-ca=" ]] || fail "completion of --tls: ${completed}"
 expect 0 "" "${gunbaid}" --bash-completion
 bash -n "${work}/out" || fail "gunbaid's completion script does not parse"
 
