@@ -47,7 +47,7 @@ daemon_pid=$!
 # Wait up to 15 s for "gunbaid listening on 127.0.0.1:PORT".
 port=""
 for _ in $(seq 150); do
-  line=$(head -n 1 "${work}/daemon.out")
+  line=$(head -n 1 "${work}/daemon.out" 2>/dev/null || true)
   if [[ "${line}" =~ ^gunbaid\ listening\ on\ 127\.0\.0\.1:([0-9]+)$ ]]; then
     port=${BASH_REMATCH[1]}
     break
