@@ -441,16 +441,13 @@ CLI::App* AddGameCommand(CLI::App& game, const char* name,
 
 }  // namespace
 
-void AddGameCommands(CLI::App& app, CliContext& context) {
-  CLI::App* game = app.add_subcommand(
-      "game",
-      "live games on a gunbaid: create, append, show, watch, export, audit");
-  game->footer(kGameFooter);
-  game->require_subcommand(1);
-  std::shared_ptr<GameOptions> o;
+namespace {
 
+// Adds `gunbai game create` to `game`.
+void AddCreateCommand(CLI::App& game, CliContext& context) {
+  std::shared_ptr<GameOptions> o;
   CLI::App* create = AddGameCommand(
-      *game, "create",
+      game, "create",
       "create a game from LOG's header and order of battle (umpire)", context,
       Create, o);
   create->footer(kCreateFooter);
@@ -480,9 +477,13 @@ void AddGameCommands(CLI::App& app, CliContext& context) {
                    "refuse creation unless the daemon's ruleset has this "
                    "digest (`gunbai ruleset` prints digests)")
       ->type_name("HEX");
+}
 
+// Adds `gunbai game append` to `game`.
+void AddAppendCommand(CLI::App& game, CliContext& context) {
+  std::shared_ptr<GameOptions> o;
   CLI::App* append = AddGameCommand(
-      *game, "append", "append the events of EVENTS (a battle log file)",
+      game, "append", "append the events of EVENTS (a battle log file)",
       context, Append, o);
   append->footer(kAppendFooter);
   AddGameIdOption(*append, *o);
@@ -495,9 +496,13 @@ void AddGameCommands(CLI::App& app, CliContext& context) {
           "append only if the game has N events (default: read the current "
           "version first)")
       ->type_name("N");
+}
 
+// Adds the commands that read a game: show, watch, export and audit.
+void AddReadCommands(CLI::App& game, CliContext& context) {
+  std::shared_ptr<GameOptions> o;
   CLI::App* show = AddGameCommand(
-      *game, "show", "print the state after an event", context, Show, o);
+      game, "show", "print the state after an event", context, Show, o);
   AddGameIdOption(*show, *o);
   show->add_option("--at", o->at,
                    "the state right after event SEQ (default: the last)")
@@ -507,7 +512,7 @@ void AddGameCommands(CLI::App& app, CliContext& context) {
       "--at=12");
 
   CLI::App* watch = AddGameCommand(
-      *game, "watch", "follow the game as it is played", context, Watch, o);
+      game, "watch", "follow the game as it is played", context, Watch, o);
   AddGameIdOption(*watch, *o);
   watch->add_option("--from", o->from, "start after event SEQ")
       ->type_name("SEQ");
@@ -517,7 +522,7 @@ void AddGameCommands(CLI::App& app, CliContext& context) {
       "  gunbai game watch --server=127.0.0.1:50051 --game=ID --from=10");
 
   CLI::App* exported = AddGameCommand(
-      *game, "export", "the game, for `gunbai verify` and `gunbai audit`",
+      game, "export", "the game, for `gunbai verify` and `gunbai audit`",
       context, Export, o);
   AddGameIdOption(*exported, *o);
   exported->footer(
@@ -525,7 +530,7 @@ void AddGameCommands(CLI::App& app, CliContext& context) {
       "game.textproto\n  gunbai verify game.textproto");
 
   CLI::App* audit = AddGameCommand(
-      *game, "audit", "the audit report of the game", context, AuditRemote, o);
+      game, "audit", "the audit report of the game", context, AuditRemote, o);
   AddGameIdOption(*audit, *o);
   audit->add_flag("--impact", o->impact,
                   "what each disputed outcome changed (as gunbai audit "
@@ -534,6 +539,19 @@ void AddGameCommands(CLI::App& app, CliContext& context) {
       "Example:\n  gunbai game audit --server=127.0.0.1:50051 --game=ID "
       "--impact\n\nExit codes: 0 clean, 1 findings, 2 bad input or "
       "refused, 3 daemon unreachable.");
+}
+
+}  // namespace
+
+void AddGameCommands(CLI::App& app, CliContext& context) {
+  CLI::App* game = app.add_subcommand(
+      "game",
+      "live games on a gunbaid: create, append, show, watch, export, audit");
+  game->footer(kGameFooter);
+  game->require_subcommand(1);
+  AddCreateCommand(*game, context);
+  AddAppendCommand(*game, context);
+  AddReadCommands(*game, context);
 }
 
 namespace {
