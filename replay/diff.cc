@@ -179,6 +179,12 @@ class OutcomesInStep {
     }
   }
 
+  // From now on drops, counting them, the changes after `seq`, the event
+  // where the games parted (see CutAtParting).
+  void PartAt(std::uint64_t seq) { parted_at_ = seq; }
+  // Returns the number of changes dropped.
+  int dropped() const { return dropped_; }
+
   // Compares every outcome left (those the end of the game wrote) and
   // puts the changes in the key order of CompareOutcomes.
   void Finish(v1::AuditReport& old_report, v1::AuditReport& new_report,
@@ -212,12 +218,22 @@ class OutcomesInStep {
     const v1::AuditReport none;
     auto old_side = old_pending_.extract(seq);
     auto new_side = new_pending_.extract(seq);
+    if (parted_at_ > 0 && seq > parted_at_) {
+      // CutAtParting would leave them out: only their number is kept.
+      v1::LogDiff cut;
+      CompareOutcomes(old_side ? old_side.mapped() : none,
+                      new_side ? new_side.mapped() : none, cut);
+      dropped_ += cut.outcome_changes_size();
+      return;
+    }
     CompareOutcomes(old_side ? old_side.mapped() : none,
                     new_side ? new_side.mapped() : none, diff);
   }
 
   // Empty when the seqs increase; else each seq's last event index.
   absl::flat_hash_map<std::uint64_t, int> last_event_of_seq_;
+  std::uint64_t parted_at_ = 0;  // 0 until the games part.
+  int dropped_ = 0;
   Pending old_pending_;
   Pending new_pending_;
 };
@@ -290,24 +306,41 @@ AuditOptions BranchOf(const v1::AuditReport& old_report) {
   return options;
 }
 
-// Returns the first violation of `new_report` that `old_report` lacks (by
-// seq, rule id and subject), or null: the event the new side's game makes
-// impossible.
-const v1::Finding* FirstNewViolation(const v1::AuditReport& old_report,
-                                     const v1::AuditReport& new_report) {
-  std::set<std::tuple<std::uint64_t, std::string, std::string>> old_ones;
-  for (const v1::Finding& f : old_report.findings()) {
+using ViolationKeys =
+    std::set<std::tuple<std::uint64_t, std::string, std::string>>;
+
+// Returns the violations of `report` by seq, rule id and subject.
+ViolationKeys ViolationsOf(const v1::AuditReport& report) {
+  ViolationKeys keys;
+  for (const v1::Finding& f : report.findings()) {
     if (f.severity() == v1::SEVERITY_VIOLATION) {
-      old_ones.insert({f.seq(), f.rule_id(), f.subject()});
+      keys.insert({f.seq(), f.rule_id(), f.subject()});
     }
   }
-  for (const v1::Finding& f : new_report.findings()) {
+  return keys;
+}
+
+// Returns the first violation of `new_report` from its finding `from` on
+// that is not in `old_ones`, or null.
+const v1::Finding* FirstViolationNotIn(const ViolationKeys& old_ones,
+                                       const v1::AuditReport& new_report,
+                                       int from = 0) {
+  for (int i = from; i < new_report.findings_size(); ++i) {
+    const v1::Finding& f = new_report.findings(i);
     if (f.severity() == v1::SEVERITY_VIOLATION &&
         !old_ones.count({f.seq(), f.rule_id(), f.subject()})) {
       return &f;
     }
   }
   return nullptr;
+}
+
+// Returns the first violation of `new_report` that `old_report` lacks (by
+// seq, rule id and subject), or null: the event the new side's game makes
+// impossible.
+const v1::Finding* FirstNewViolation(const v1::AuditReport& old_report,
+                                     const v1::AuditReport& new_report) {
+  return FirstViolationNotIn(ViolationsOf(old_report), new_report);
 }
 
 // Leaves out the changes after the event where the games parted.
@@ -355,6 +388,9 @@ v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
     return FailedSide(name, log, "old", old_findings.status());
   }
   AuditOptions branch = BranchOf(*old_findings);
+  // The games part at the first violation of the new side the old side
+  // lacks: watched for in step, the changes after it are only counted.
+  const ViolationKeys old_violations = ViolationsOf(*old_findings);
   old_findings = v1::AuditReport();
   google::protobuf::RepeatedPtrField<v1::Event> branch_events;
   if (branch_log != nullptr) branch.branch_events = &branch_events;
@@ -379,9 +415,19 @@ v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
   }
   v1::LogDiff diff;
   OutcomesInStep outcomes(log);
+  bool parted = false;
+  int findings_seen = 0;
   for (int i = 0; i < log.events_size(); ++i) {
     (*old_replay)->Apply(log.events(i));
     (*new_replay)->Apply(log.events(i));
+    if (!parted) {
+      if (const v1::Finding* parting =
+              FirstViolationNotIn(old_violations, new_report, findings_seen)) {
+        outcomes.PartAt(parting->seq());
+        parted = true;
+      }
+      findings_seen = new_report.findings_size();
+    }
     outcomes.AfterEvent(i, log.events(i).seq(), old_report, new_report, diff);
   }
   const auto events = static_cast<std::uint64_t>(log.events_size());
@@ -392,6 +438,9 @@ v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
              OutcomesCompared(old_report, new_report), diff);
   if (const v1::Finding* parting = FirstNewViolation(old_report, new_report)) {
     CutAtParting(*parting, diff);
+    diff.set_changes_after_parting(
+        diff.changes_after_parting() +
+        static_cast<std::uint32_t>(outcomes.dropped()));
     CountChangedEvents(diff);
   }
   if (branch_log != nullptr) {

@@ -335,12 +335,14 @@ TEST(DiffReportsTest, RepeatsPairOneToOneAndOneSidedOutcomesCount) {
 // (the old audit with outcomes, the new one the branch that keeps the
 // claims the old side disputes), in the same order, also when the seqs of a
 // log go back and repeat. Generated games (seeds 1-6), each also with the
-// seqs of its second half cycling 1-7.
+// seqs of its second half cycling 1-7. The changes past a parting are only
+// counted, also as in the whole reports' diff.
 TEST(DiffReportsTest, InStepOutcomesAreTheWholeReportsDiff) {
   const replay::LoadedRuleset old_ruleset = Builtin();
   const replay::LoadedRuleset new_ruleset = FireHitScore7();
   const replay::DiffRulesets sides{&old_ruleset, &new_ruleset, nullptr};
   int compared = 0;
+  int parted = 0;
   for (int seed = 1; seed <= 6; ++seed) {
     generate::GeneratorOptions options;
     options.seed = seed;
@@ -390,10 +392,25 @@ TEST(DiffReportsTest, InStepOutcomesAreTheWholeReportsDiff) {
       }
       EXPECT_EQ(got, expected);
       compared += static_cast<int>(expected.size());
+      // What the cut left out is counted, as CutAtParting of the whole
+      // reports' diff counts it: outcome changes and findings after it.
+      int after = 0;
+      for (const v1::OutcomeChange& c : whole.outcome_changes()) {
+        after += c.seq() > cut ? 1 : 0;
+      }
+      for (const auto* findings :
+           {&whole.findings_added(), &whole.findings_removed()}) {
+        for (const v1::Finding& f : *findings) after += f.seq() > cut ? 1 : 0;
+      }
+      EXPECT_EQ(in_step.changes_after_parting(),
+                static_cast<std::uint32_t>(after));
+      parted += in_step.has_parted_at_seq() ? 1 : 0;
     }
   }
-  // Firing hits on 7 changes outcomes in every game: the test compares some.
+  // Firing hits on 7 changes outcomes in every game: the test compares some,
+  // and some games part.
   EXPECT_GT(compared, 12);
+  EXPECT_GT(parted, 0);
 }
 
 // ---- Baselines ----
