@@ -14,17 +14,22 @@
 //  - SaveRestore: SaveCheckpoint, and RestoreCheckpoint into a fresh
 //    engine, of the replay after 100,000 events, in memory; counters give
 //    the checkpoint's bytes and its findings'.
-// The game: `replay/generator`, seed 1, 100,000 events (GeneratorOptions::
+// The games: `replay/generator`, seed 1, 100,000 events (GeneratorOptions::
 // target_events; the last turns only move, so the count comes out exact),
-// 8 units a clan. Files under $GUNBAI_BENCH_DIR (default: the system temp
-// directory). Figures from a Release build by hand; the smoke test only
-// proves it runs.
+// 8 units a clan and a large battle of 150 (the benchmarks' argument).
+// Files under $GUNBAI_BENCH_DIR (default: the system temp directory). The
+// load runs on the server's threads: CPU is the whole process's (Google
+// Benchmark's MeasureProcessCPUTime), the figure to read on a busy
+// machine. Figures from a Release build by hand; the smoke test only proves
+// it runs.
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <system_error>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -140,14 +145,17 @@ void Write(World& world, const std::string& id, int from, int to, int every) {
   }
 }
 
-World& TheWorld() {
-  static World* world = [] {
+// The world of games of `units` units a clan, written on first use.
+World& TheWorld(int units) {
+  static auto* worlds = new std::map<int, World*>;
+  World*& world = (*worlds)[units];
+  if (world == nullptr) world = [units] {
     auto* w = new World;
     const char* root = std::getenv("GUNBAI_BENCH_DIR");
     w->dir = fs::path(root != nullptr && *root != '\0'
                           ? root
                           : fs::temp_directory_path().string()) /
-             absl::StrCat("gunbai_cold_start_bench_", getpid());
+             absl::StrCat("gunbai_cold_start_bench_", getpid(), "_", units);
     fs::remove_all(w->dir);
     auto store = SqliteGameStore::Open(w->dir.string());
     if (!store.ok()) {
@@ -165,20 +173,34 @@ World& TheWorld() {
     generate::GeneratorOptions options;
     options.seed = 1;
     options.target_events = kEvents;
+    options.units_per_clan = units;
     w->log = generate::GenerateLog(options);
     // Checkpoints each 10,000 events through the last.
     Write(*w, kAtEnd, 0, kEvents, kDefaultCheckpointEvery);
     // Checkpoints through 90,000, then 10,000 events with none.
     Write(*w, kBack, 0, kEvents - 10000, kDefaultCheckpointEvery);
     Write(*w, kBack, kEvents - 10000, kEvents, 0);
-    std::atexit([] { fs::remove_all(TheWorld().dir); });
     return w;
   }();
   return *world;
 }
 
+// Removes the worlds' files at exit.
+const int kCleanUp = std::atexit([] {
+  for (int units : {8, 150}) {
+    std::error_code ignored;
+    fs::remove_all(fs::path(std::getenv("GUNBAI_BENCH_DIR") != nullptr &&
+                                    *std::getenv("GUNBAI_BENCH_DIR") != '\0'
+                                ? std::getenv("GUNBAI_BENCH_DIR")
+                                : fs::temp_directory_path().string()) /
+                       absl::StrCat("gunbai_cold_start_bench_", getpid(), "_",
+                                    units),
+                   ignored);
+  }
+});
+
 void ColdStart(benchmark::State& state, const char* game, int every) {
-  World& world = TheWorld();
+  World& world = TheWorld(static_cast<int>(state.range(0)));
   if (!world.error.empty()) {
     state.SkipWithError(world.error.c_str());
     return;
@@ -220,7 +242,7 @@ void BM_ColdStartCheckpointAtEnd(benchmark::State& state) {
 }
 
 void BM_StoreReadOnly(benchmark::State& state) {
-  World& world = TheWorld();
+  World& world = TheWorld(static_cast<int>(state.range(0)));
   if (!world.error.empty()) {
     state.SkipWithError(world.error.c_str());
     return;
@@ -237,7 +259,7 @@ void BM_StoreReadOnly(benchmark::State& state) {
 }
 
 void BM_CheckpointSaveRestore(benchmark::State& state) {
-  World& world = TheWorld();
+  World& world = TheWorld(static_cast<int>(state.range(0)));
   if (!world.error.empty()) {
     state.SkipWithError(world.error.c_str());
     return;
@@ -286,22 +308,33 @@ void BM_CheckpointSaveRestore(benchmark::State& state) {
 // The load runs on the server's threads: CPU is the whole process's, and
 // the rates are per wall second.
 BENCHMARK(BM_ColdStartFullReplay)
+    ->Arg(8)
+    ->Arg(150)
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
 BENCHMARK(BM_ColdStartCheckpoint10kBack)
+    ->Arg(8)
+    ->Arg(150)
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
 BENCHMARK(BM_ColdStartCheckpointAtEnd)
+    ->Arg(8)
+    ->Arg(150)
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
 BENCHMARK(BM_StoreReadOnly)
+    ->Arg(8)
+    ->Arg(150)
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
-BENCHMARK(BM_CheckpointSaveRestore)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CheckpointSaveRestore)
+    ->Arg(8)
+    ->Arg(150)
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace gunbai::service
