@@ -160,15 +160,9 @@ CLI::Validator NotEmpty(const std::string& what) {
       "");
 }
 
-// Defines gunbaid's flags on `app`, storing into `options`; `--man` and
-// `--bash-completion` set `print`.
-void DefineFlags(CLI::App& app, Options& options, std::string& print) {
-  gunbai::service::UseGunbaiHelpFormat(app);
-  app.footer(kFooter);
-  app.set_version_flag(
-      "--version", [] { return gunbai::service::VersionText("gunbaid"); },
-      "print gunbaid's version, its built-in rulesets' digests and the gRPC "
-      "and protobuf versions");
+// Defines where gunbaid listens and what it reads: --listen, --data-dir,
+// the umpire's credential and TLS.
+void DefineServingFlags(CLI::App& app, Options& options) {
   app.add_option("--listen", options.listen,
                  "Address to listen on. Default 127.0.0.1:50051, which only "
                  "this machine can reach. Port 0 picks a free port. On start "
@@ -206,6 +200,11 @@ void DefineFlags(CLI::App& app, Options& options, std::string& print) {
       ->check(NotEmpty("a path"));
   app.add_flag("--allow-remote-plaintext", options.allow_remote_plaintext,
                "Listen on a non-loopback address without TLS.");
+}
+
+// Defines --max-message-bytes, --ruleset and the overload limits of
+// kNumberFlags.
+void DefineLimitFlags(CLI::App& app, Options& options) {
   app.add_option("--max-message-bytes", options.max_message_bytes,
                  "Largest request or reply, in bytes, in both directions. "
                  "Default 67108864 (64 MiB). A bigger log is refused with "
@@ -225,6 +224,19 @@ void DefineFlags(CLI::App& app, Options& options, std::string& print) {
         ->group("Overload")
         ->check(CLI::Range(number.min, number.max));
   }
+}
+
+// Defines gunbaid's flags on `app`, storing into `options`; `--man` and
+// `--bash-completion` set `print`.
+void DefineFlags(CLI::App& app, Options& options, std::string& print) {
+  gunbai::service::UseGunbaiHelpFormat(app);
+  app.footer(kFooter);
+  app.set_version_flag(
+      "--version", [] { return gunbai::service::VersionText("gunbaid"); },
+      "print gunbaid's version, its built-in rulesets' digests and the gRPC "
+      "and protobuf versions");
+  DefineServingFlags(app, options);
+  DefineLimitFlags(app, options);
   app.add_flag_callback(
       "--man", [&print] { print = "man"; },
       "print gunbaid's man page (roff, section 8) and exit");
