@@ -176,10 +176,9 @@ absl::Status ParseStored(absl::string_view bytes, absl::string_view what,
   return absl::OkStatus();
 }
 
-// Returns the serialized events of a batch, or INVALID_ARGUMENT for a batch
-// GameStore::Append refuses before looking at the store.
-absl::StatusOr<std::vector<std::string>> SerializeBatch(
-    const std::vector<v1::StoredEvent>& events) {
+// Returns INVALID_ARGUMENT for a batch GameStore::Append refuses before
+// looking at the store.
+absl::Status CheckBatch(const std::vector<v1::StoredEvent>& events) {
   if (events.empty()) {
     return absl::InvalidArgumentError("cannot append an empty batch");
   }
@@ -189,8 +188,6 @@ absl::StatusOr<std::vector<std::string>> SerializeBatch(
                      " events, not ", events.size()));
   }
   absl::flat_hash_set<absl::string_view> ids;
-  std::vector<std::string> blobs;
-  blobs.reserve(events.size());
   for (size_t i = 0; i < events.size(); ++i) {
     const v1::StoredEvent& event = events[i];
     const std::string where = absl::StrCat("event ", i + 1, " of the batch");
@@ -212,9 +209,8 @@ absl::StatusOr<std::vector<std::string>> SerializeBatch(
           where, " (\"", event.event_id(), "\") is ", event.ByteSizeLong(),
           " bytes, over the limit of ", GameStore::kMaxStoredEventBytes));
     }
-    blobs.push_back(SerializeDeterministic(event));
   }
-  return blobs;
+  return absl::OkStatus();
 }
 
 // Writes `bytes` over the blob of `column` in the row `rowid` of `table`,
@@ -264,12 +260,6 @@ class SqliteGameStore::Statement {
   void BindBlob(int index, absl::string_view bytes) {
     Check(sqlite3_bind_blob(stmt_, index, bytes.empty() ? "" : bytes.data(),
                             static_cast<int>(bytes.size()), SQLITE_TRANSIENT));
-  }
-  // Binds a blob without copying it: `bytes` must outlive the Statement,
-  // whose destruction clears its bindings.
-  void BindBlobUncopied(int index, absl::string_view bytes) {
-    Check(sqlite3_bind_blob(stmt_, index, bytes.empty() ? "" : bytes.data(),
-                            static_cast<int>(bytes.size()), SQLITE_STATIC));
   }
   void BindInt64(int index, int64_t value) {
     Check(sqlite3_bind_int64(stmt_, index, value));
@@ -630,17 +620,15 @@ absl::StatusOr<std::optional<std::string>> SqliteGameStore::FindBatch(
 struct SqliteGameStore::PendingAppend {
   PendingAppend(absl::string_view game_id, uint64_t expected_version,
                 const std::vector<v1::StoredEvent>& events,
-                const std::vector<std::string>& blobs, absl::string_view answer)
+                absl::string_view answer)
       : game_id(game_id),
         expected_version(expected_version),
         events(events),
-        blobs(blobs),
         answer(answer) {}
 
   const absl::string_view game_id;
   const uint64_t expected_version;
   const std::vector<v1::StoredEvent>& events;
-  const std::vector<std::string>& blobs;
   const absl::string_view answer;
   absl::StatusOr<AppendResult> result = absl::UnknownError("not committed");
   // Set, under queue_mu_, once `result` is final.
@@ -671,10 +659,12 @@ bool IsRefusal(const absl::Status& status) {
 absl::StatusOr<AppendResult> SqliteGameStore::Append(
     absl::string_view game_id, uint64_t expected_version,
     const std::vector<v1::StoredEvent>& events, absl::string_view answer) {
-  // Serialize outside the lock: other threads keep writing meanwhile.
-  absl::StatusOr<std::vector<std::string>> blobs = SerializeBatch(events);
-  if (!blobs.ok()) return blobs.status();
-  PendingAppend append(game_id, expected_version, events, *blobs, answer);
+  // Checked outside the lock: other threads keep writing meanwhile. Each
+  // event is serialized as it is inserted, not the batch at once: a batch
+  // serialized whole was one more copy of it while it was stored.
+  absl::Status checked = CheckBatch(events);
+  if (!checked.ok()) return checked;
+  PendingAppend append(game_id, expected_version, events, answer);
   if (group_commit_) return AppendInGroup(append);
   absl::MutexLock lock(&mu_);
   return AppendAlone(append);
@@ -770,7 +760,7 @@ absl::StatusOr<AppendResult> SqliteGameStore::AppendInTransaction(
   if (*version != append.expected_version) {
     return StaleVersion(game_id, append.expected_version, *version);
   }
-  GUNBAI_RETURN_IF_ERROR(InsertEvents(game_id, *version, events, append.blobs));
+  GUNBAI_RETURN_IF_ERROR(InsertEvents(game_id, *version, events));
   {
     // The answer can be as large as the batch: the row is made with a
     // zeroblob of its size and the answer written into it page by page
@@ -862,8 +852,7 @@ absl::Status SqliteGameStore::CheckNoEventStored(
 
 absl::Status SqliteGameStore::InsertEvents(
     absl::string_view game_id, uint64_t version,
-    const std::vector<v1::StoredEvent>& events,
-    const std::vector<std::string>& blobs) {
+    const std::vector<v1::StoredEvent>& events) {
   absl::StatusOr<Statement> insert = Prepare(
       "INSERT INTO events (game_id, position, seq, event_id, stored) "
       "VALUES (?, ?, ?, ?, ?)");
@@ -874,7 +863,7 @@ absl::Status SqliteGameStore::InsertEvents(
     insert->BindInt64(2, static_cast<int64_t>(version + i + 1));
     insert->BindInt64(3, static_cast<int64_t>(events[i].event().seq()));
     insert->BindText(4, events[i].event_id());
-    insert->BindBlobUncopied(5, blobs[i]);
+    insert->BindBlob(5, SerializeDeterministic(events[i]));
     GUNBAI_RETURN_IF_ERROR(insert->Run());
   }
   return absl::OkStatus();

@@ -164,10 +164,9 @@ class SqliteGameStore final : public GameStore {
   // commits once; sets each append's result.
   void CommitGroup(const std::vector<PendingAppend*>& group)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Inserts `events`, serialized as `blobs`, after position `version`.
+  // Inserts `events` after position `version`, each serialized as it goes.
   absl::Status InsertEvents(absl::string_view game_id, uint64_t version,
-                            const std::vector<gunbai::v1::StoredEvent>& events,
-                            const std::vector<std::string>& blobs)
+                            const std::vector<gunbai::v1::StoredEvent>& events)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const bool group_commit_;
