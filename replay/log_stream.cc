@@ -220,6 +220,11 @@ class StreamedAudit {
     }
     replay_->Apply(*event);
     ++events_;
+    // Asked as AuditLog asks it: after every kCancelCheckEvents events.
+    if (events_ % kCancelCheckEvents == 0 && options_.cancelled &&
+        options_.cancelled()) {
+      return CancelledAudit();
+    }
     return absl::OkStatus();
   }
 

@@ -53,6 +53,9 @@ using RulesetForHead =
 // caller then reads the log whole (ParseBattleLog) and audits it with
 // AuditLog, which gives the error message to show, or the report.
 // `options.branch_events` must be null (what-if branches need the log).
+// When `options.cancelled` is set it is asked every kCancelCheckEvents
+// events, as AuditLog asks it; when it returns true the audit stops with
+// AuditLog's CANCELLED status (CancelledAudit).
 absl::StatusOr<gunbai::v1::AuditReport> AuditBinaryLogStream(
     const OpenLogStream& open, const RulesetForHead& ruleset_for,
     const AuditOptions& options, std::int64_t max_bytes);

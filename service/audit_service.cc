@@ -1,12 +1,14 @@
 #include "service/audit_service.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/wire_format_lite.h"
 #include "grpcpp/support/method_handler.h"
 #include "grpcpp/support/sync_stream.h"
@@ -14,6 +16,7 @@
 #include "replay/dice_stats.h"
 #include "replay/diff.h"
 #include "replay/impact.h"
+#include "replay/log_stream.h"
 #include "replay/text_errors.h"
 #include "service/decode_errors.h"
 #include "service/diff_cli.h"
@@ -131,8 +134,101 @@ grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
   RequestBudget::Admission admission;
   grpc::Status admitted = Admit(wire, "AuditLog", admission);
   if (!admitted.ok()) return admitted;
+  // The request's top-level fields are split as they are read: the log's
+  // bytes (the payloads of every `log` field, one after the other, which is
+  // how protobuf merges a message field given twice) and the other fields
+  // as they came (small: parsed normally, with protobuf's rules for the
+  // last of a repeated scalar, a wrong wire type or an unknown field).
+  constexpr std::uint32_t kLogTag =
+      WireFormatLite::MakeTag(v1::AuditLogRequest::kLogFieldNumber,
+                              WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  std::string log_bytes;
+  std::string rest_bytes;
+  {
+    WireRequestStream stream(wire);
+    google::protobuf::io::CodedInputStream input(&stream);
+    google::protobuf::io::StringOutputStream rest_stream(&rest_bytes);
+    google::protobuf::io::CodedOutputStream rest(&rest_stream);
+    for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+      if (tag != kLogTag) {
+        if (!WireFormatLite::SkipField(&input, tag, &rest)) {
+          return Undecodable("AuditLog");
+        }
+        continue;
+      }
+      int length = 0;
+      std::string part;
+      if (!input.ReadVarintSizeAsInt(&length) ||
+          !input.ReadString(log_bytes.empty() ? &log_bytes : &part, length)) {
+        return Undecodable("AuditLog");
+      }
+      log_bytes.append(part);
+    }
+    if (!input.ConsumedEntireMessage()) return Undecodable("AuditLog");
+  }
   v1::AuditLogRequest request;
-  if (!ParseWire(wire, request)) return Undecodable("AuditLog");
+  if (!request.ParseFromString(rest_bytes)) return Undecodable("AuditLog");
+  std::string().swap(rest_bytes);
+  // The log is replayed from its bytes one event at a time: only its bytes
+  // are held, never the log parsed whole (several times their size). The
+  // streamed audit gives up on anything it cannot audit exactly as the
+  // whole log's audit would (bytes that do not parse, an unknown enum
+  // number or field, a ruleset or order of battle refused): the log is then
+  // parsed whole and audited as before, which gives the error to answer.
+  replay::AuditOptions options;
+  options.record_outcomes = request.record_outcomes();
+  options.cancelled = [context] { return context->IsCancelled(); };
+  const auto ruleset_for =
+      [&](const v1::BattleLog& head) -> absl::StatusOr<replay::LoadedRuleset> {
+    if (!request.ruleset_textproto().empty()) {
+      return replay::LoadRuleset(request.ruleset_textproto(),
+                                 "request.ruleset_textproto");
+    }
+    auto chosen = rulesets_->ForLog(head.header());
+    if (!chosen.ok()) return chosen.status();
+    return **chosen;
+  };
+  absl::StatusOr<v1::AuditReport> report =
+      absl::FailedPreconditionError("not streamed");
+  if (!context->IsCancelled() && replay::CheckKnownEnums(request).ok()) {
+    report = replay::AuditBinaryLogStream(
+        [&log_bytes] {
+          return std::make_unique<google::protobuf::io::ArrayInputStream>(
+              log_bytes.data(), static_cast<int>(log_bytes.size()));
+        },
+        ruleset_for, options, static_cast<std::int64_t>(log_bytes.size()));
+  }
+  if (!report.ok() &&
+      report.status().code() != absl::StatusCode::kFailedPrecondition) {
+    return ToGrpcStatus(report.status());
+  }
+  // The whole log, for the audit the stream gave up on or for the impact
+  // branches, which replay it again per dispute.
+  if (!report.ok() || request.impact()) {
+    if (!request.mutable_log()->ParseFromString(log_bytes)) {
+      return Undecodable("AuditLog");
+    }
+    std::string().swap(log_bytes);
+  }
+  if (!report.ok()) return AuditParsedLog(context, request, response);
+  std::string().swap(log_bytes);
+  if (request.impact()) {
+    if (context->IsCancelled()) return Abandoned();
+    absl::StatusOr<replay::LoadedRuleset> ruleset = ruleset_for(request.log());
+    if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
+    absl::Status impact =
+        replay::AddImpacts(request.log(), *ruleset, *report,
+                           /*branch_logs=*/nullptr, options.cancelled);
+    if (!impact.ok()) return ToGrpcStatus(impact);
+  }
+  v1::AuditLogRequest().Swap(&request);
+  *response->mutable_report() = *std::move(report);
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::AuditParsedLog(grpc::ServerContext* context,
+                                              v1::AuditLogRequest& request,
+                                              v1::AuditLogResponse* response) {
   absl::Status known = replay::CheckKnownEnums(request);
   if (!known.ok()) return ToGrpcStatus(known);
   absl::StatusOr<replay::LoadedRuleset> request_ruleset;

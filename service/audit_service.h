@@ -49,6 +49,14 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
                                grpc::ByteBuffer& request,
                                gunbai::v1::AuditLogResponse* response);
 
+  // AuditEncodedLog for a request already parsed whole (`request`, whose
+  // log may be freed): what AuditEncodedLog does when the log's bytes
+  // cannot be audited one event at a time, and the reference its streamed
+  // audit must equal, response and status.
+  grpc::Status AuditParsedLog(grpc::ServerContext* context,
+                              gunbai::v1::AuditLogRequest& request,
+                              gunbai::v1::AuditLogResponse* response);
+
   // Diffs the logs of the DiffRequest encoded in `request` (emptied; see
   // DiffRequestLogs) on one worker per core and calls `write` with one reply
   // per log as it finishes, then the summary; stops when `write` returns
