@@ -125,35 +125,10 @@ void SetEventDice(const std::vector<std::uint32_t>& values,
   }
 }
 
-// Returns the command rating of leader `id` in `state`, or InvalidArgument.
-absl::StatusOr<int> CommandRating(const rules::BattleState& state,
-                                  absl::string_view id,
-                                  absl::string_view role) {
-  for (const rules::LeaderState& leader : state.leaders) {
-    if (leader.id == id) return leader.command_rating;
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "the challenge's ", role, " '", Excerpt(id), "' is not a leader"));
-}
-
-// Rolls the dice of a challenge: a duel when accepted, none when refused.
-absl::StatusOr<std::vector<std::uint32_t>> RollChallenge(
-    const rules::BattleState& state, const gunbai::v1::Challenge& challenge,
-    DieStream& dice) {
-  absl::StatusOr<int> challenger =
-      CommandRating(state, challenge.challenger(), "challenger");
-  if (!challenger.ok()) return challenger.status();
-  absl::StatusOr<int> challenged =
-      CommandRating(state, challenge.challenged(), "challenged");
-  if (!challenged.ok()) return challenged.status();
-  if (!challenge.accepted()) return std::vector<std::uint32_t>();
-  return RollDuelDice(*challenger, *challenged, [&] { return dice.Next(); });
-}
-
 // Returns what the server rolls for `event` under `ruleset`.
 absl::StatusOr<rules::ServerDicePlan> PlanFor(const LoadedRuleset& ruleset,
                                               const Event& event,
-                                              int clan_count) {
+                                              const rules::BattleState& state) {
   if (ruleset.plugin == nullptr || ruleset.plugin->server_dice == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat(
         "the \"", ruleset.data.name(),
@@ -161,7 +136,7 @@ absl::StatusOr<rules::ServerDicePlan> PlanFor(const LoadedRuleset& ruleset,
         "recorded dice"));
   }
   absl::StatusOr<rules::ServerDicePlan> plan =
-      ruleset.plugin->server_dice(event, ruleset.data, clan_count);
+      ruleset.plugin->server_dice(event, ruleset.data, state);
   if (!plan.ok()) return plan;
   // A plug-in's plan must fit the event it is for; one that does not is a
   // bug in the plug-in, not in the game.
@@ -171,10 +146,20 @@ absl::StatusOr<rules::ServerDicePlan> PlanFor(const LoadedRuleset& ruleset,
         event.seq(), " do not fit the event: ", why));
   };
   if (plan->dice < 0) return inconsistent("a negative number of dice");
-  if (plan->duel && !event.has_challenge()) {
-    return inconsistent("a duel for an event that is no challenge");
+  if (plan->open_ended()) {
+    const rules::ServerDicePlan::RollOff& off = plan->roll_off;
+    if (static_cast<int>(off.offsets.size()) != off.group) {
+      return inconsistent("a roll-off without one offset for each die of a group");
+    }
+    if (off.max_groups < 1) return inconsistent("a roll-off of no group");
+    if (plan->dice != 0 || !plan->side_dice.empty()) {
+      return inconsistent("a roll-off and a fixed number of dice at once");
+    }
+    if (event.has_melee_round()) {
+      return inconsistent("a roll-off for a melee round's sides");
+    }
   }
-  if (event.has_melee_round()) {
+  if (event.has_melee_round() && !plan->open_ended()) {
     const int sides = event.melee_round().sides_size();
     if (static_cast<int>(plan->side_dice.size()) != sides) {
       return inconsistent("not one count for each side of the melee round");
@@ -197,17 +182,16 @@ absl::StatusOr<rules::ServerDicePlan> PlanFor(const LoadedRuleset& ruleset,
 }
 
 // Returns why `event` does not carry the dice count `plan` (the server's
-// for it) rolls, or an empty string when it does. A duel's length is
+// for it) rolls, or an empty string when it does. A roll-off's length is
 // checked by the caller.
 std::string DiceCountProblem(const rules::ServerDicePlan& plan,
                              const Event& event, std::size_t carried) {
-  if (plan.duel) {
-    if (!event.challenge().accepted()) {
-      return carried == 0 ? "" : "a refused challenge rolls no dice";
-    }
-    return carried >= 2 && carried % 2 == 0
+  if (plan.open_ended()) {
+    const auto group = static_cast<std::size_t>(plan.roll_off.group);
+    return carried >= group && carried % group == 0
                ? ""
-               : "an accepted challenge rolls dice in pairs";
+               : absl::StrCat(plan.roll_off.what, " rolls dice in groups of ",
+                              group, "; it carries ", carried);
   }
   if (carried != static_cast<std::size_t>(plan.dice)) {
     return absl::StrCat("it carries ", carried, " dice where the server rolls ",
@@ -228,34 +212,24 @@ std::string DiceCountProblem(const rules::ServerDicePlan& plan,
   return "";
 }
 
-// Returns the number of dice of the duel the server rolls for an accepted
-// `challenge` at `seq`, at the leaders' command ratings in `state`, the
-// state before the challenge (a refused challenge costs its leader a point,
-// a duel won gains one: the ratings gunbaid rolled at); nullopt when a
-// leader is not in it.
-std::optional<std::size_t> DuelDiceCount(const rules::BattleState& state,
-                                         const gunbai::v1::Challenge& challenge,
-                                         absl::string_view key,
-                                         absl::string_view game_id,
-                                         std::uint64_t attempt,
-                                         std::uint64_t seq) {
+// Returns the number of dice of the roll-off the server rolls, by `plan`,
+// for event `seq` in roll attempt `attempt`.
+std::size_t RollOffLength(const rules::ServerDicePlan::RollOff& plan,
+                          absl::string_view key, absl::string_view game_id,
+                          std::uint64_t attempt, std::uint64_t seq) {
   DieStream dice(key, game_id, attempt, seq);
-  absl::StatusOr<std::vector<std::uint32_t>> duel =
-      RollChallenge(state, challenge, dice);
-  if (!duel.ok()) return std::nullopt;
-  return duel->size();
+  return RollOffDice(plan, [&] { return dice.Next(); }).size();
 }
 
 // The game as gunbaid played it when its dice were rolled: the state
-// before each event, and the number of clans the turn starts roll for.
+// before each event.
 struct PlayedGame {
   const rules::BattleState* state = nullptr;
-  int clan_count = 0;
 };
 
 // Checks one event's dice against the server's: their values, and, when
-// `ruleset` is not null, their number under it in `played` (a duel's,
-// where its dice decide it, at the leaders' ratings then).
+// `ruleset` is not null, their number under it in `played` (a roll-off's,
+// where its dice decide it, at the offsets the state gave then).
 std::optional<ChainBreak> CheckEventDice(const LoadedRuleset* ruleset,
                                          const PlayedGame& played,
                                          const Event& event, int index,
@@ -278,18 +252,16 @@ std::optional<ChainBreak> CheckEventDice(const LoadedRuleset* ruleset,
   }
   if (ruleset == nullptr) return std::nullopt;
   absl::StatusOr<rules::ServerDicePlan> plan =
-      PlanFor(*ruleset, event, played.clan_count);
+      PlanFor(*ruleset, event, *played.state);
   std::string problem = plan.ok() ? DiceCountProblem(*plan, event, dice.size())
                                   : std::string(plan.status().message());
-  if (problem.empty() && plan->duel && event.challenge().accepted()) {
-    const std::optional<std::size_t> decided = DuelDiceCount(
-        *played.state, event.challenge(), key, game_id, attempt, event.seq());
-    if (!decided.has_value()) {
-      problem = "the challenge names a leader the order of battle lacks";
-    } else if (*decided != dice.size()) {
-      problem = absl::StrCat("the duel carries ", dice.size(),
+  if (problem.empty() && plan->open_ended()) {
+    const std::size_t decided =
+        RollOffLength(plan->roll_off, key, game_id, attempt, event.seq());
+    if (decided != dice.size()) {
+      problem = absl::StrCat(plan->roll_off.what, " carries ", dice.size(),
                              " dice, but the server's dice decide it after ",
-                             *decided);
+                             decided);
     }
   }
   if (problem.empty()) return std::nullopt;
@@ -417,19 +389,27 @@ std::vector<std::uint32_t> EventDice(const Event& event) {
 
 bool HasAnyDice(const Event& event) { return !EventDice(event).empty(); }
 
-std::vector<std::uint32_t> RollDuelDice(
-    int challenger_rating, int challenged_rating,
+std::vector<std::uint32_t> RollOffDice(
+    const rules::ServerDicePlan::RollOff& plan,
     absl::FunctionRef<std::uint32_t()> next_die) {
   std::vector<std::uint32_t> dice;
-  for (int pair = 0; pair < kMaxDuelPairs; ++pair) {
-    const std::uint32_t challenger = next_die();
-    const std::uint32_t challenged = next_die();
-    dice.push_back(challenger);
-    dice.push_back(challenged);
-    if (static_cast<int>(challenger) + challenger_rating !=
-        static_cast<int>(challenged) + challenged_rating) {
-      break;
+  if (plan.group < 1 || static_cast<int>(plan.offsets.size()) != plan.group) {
+    return dice;
+  }
+  for (int g = 0; g < plan.max_groups; ++g) {
+    bool decided = false;
+    int first = 0;
+    for (int k = 0; k < plan.group; ++k) {
+      const std::uint32_t die = next_die();
+      dice.push_back(die);
+      const int total = static_cast<int>(die) + plan.offsets[k];
+      if (k == 0) {
+        first = total;
+      } else if (total != first) {
+        decided = true;
+      }
     }
+    if (decided) break;
   }
   return dice;
 }
@@ -447,18 +427,12 @@ absl::Status RollServerDice(const rules::BattleState& state,
         "a dice key is ", kDiceKeyBytes, " bytes, not ", key.size()));
   }
   absl::StatusOr<rules::ServerDicePlan> plan =
-      PlanFor(ruleset, event, static_cast<int>(state.clans.size()));
+      PlanFor(ruleset, event, state);
   if (!plan.ok()) return plan.status();
   DieStream stream(key, game_id, attempt, event.seq());
   std::vector<std::uint32_t> values;
-  if (plan->duel) {
-    if (!event.has_challenge()) {
-      return absl::InternalError("a duel is rolled only for a challenge");
-    }
-    absl::StatusOr<std::vector<std::uint32_t>> duel =
-        RollChallenge(state, event.challenge(), stream);
-    if (!duel.ok()) return duel.status();
-    values = *std::move(duel);
+  if (plan->open_ended()) {
+    values = RollOffDice(plan->roll_off, [&] { return stream.Next(); });
   } else {
     for (int i = 0; i < plan->dice; ++i) values.push_back(stream.Next());
   }
@@ -472,11 +446,13 @@ absl::Status ServerDiceAvailable(const LoadedRuleset& ruleset) {
   // contents, which an empty event does not have.
   const google::protobuf::OneofDescriptor* body =
       Event::descriptor()->FindOneofByName("body");
+  rules::BattleState two_clans;
+  two_clans.clans = {"a", "b"};
   for (int i = 0; i < body->field_count(); ++i) {
     Event probe;
     probe.GetReflection()->MutableMessage(&probe, body->field(i));
     absl::StatusOr<rules::ServerDicePlan> plan =
-        PlanFor(ruleset, probe, /*clan_count=*/2);
+        PlanFor(ruleset, probe, two_clans);
     if (absl::IsFailedPrecondition(plan.status())) return plan.status();
   }
   return absl::OkStatus();
@@ -503,8 +479,8 @@ std::optional<ChainBreak> VerifyDice(const gunbai::v1::ExportedGame& game,
         game.log().events_size(),
         " events; each event records the roll attempt of its batch"));
   }
-  // The counts depend on the state as the game went (a duel is rolled at
-  // the leaders' ratings then): replay it, as gunbaid did while rolling.
+  // The counts depend on the state as the game went (a roll-off's offsets
+  // are the state's then): replay it, as gunbaid did while rolling.
   std::unique_ptr<rules::Engine> engine;
   google::protobuf::RepeatedPtrField<gunbai::v1::Finding> findings;
   PlayedGame played;
@@ -519,7 +495,6 @@ std::optional<ChainBreak> VerifyDice(const gunbai::v1::ExportedGame& game,
     }
     engine = *std::move(created);
     played.state = &engine->state();
-    played.clan_count = static_cast<int>(engine->state().clans.size());
   }
   for (int i = 0; i < game.log().events_size(); ++i) {
     const Event& event = game.log().events(i);
@@ -552,9 +527,25 @@ namespace gunbai::rules::daimyo {
 // firing.dice_per_stand per stand firing and melee.dice_per_stand per stand
 // fighting (2 in the rules); a morale test 2; a leader-loss roll 1; a rout
 // or pursuit move 2; a challenge a duel (none when refused).
+namespace {
+
+// Returns the command rating of leader `id` in `state`, or InvalidArgument.
+absl::StatusOr<int> CommandRating(const BattleState& state,
+                                  absl::string_view id,
+                                  absl::string_view role) {
+  for (const LeaderState& leader : state.leaders) {
+    if (leader.id == id) return leader.command_rating;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "the challenge's ", role, " '", replay::Excerpt(id), "' is not a leader"));
+}
+
+}  // namespace
+
 absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
                                                 const gunbai::v1::Ruleset& data,
-                                                int clan_count) {
+                                                const BattleState& state) {
+  const int clan_count = static_cast<int>(state.clans.size());
   using gunbai::v1::Event;
   ServerDicePlan plan;
   absl::StatusOr<int> count = 0;
@@ -585,9 +576,24 @@ absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
       count = total;
       break;
     }
-    case Event::kChallenge:
-      plan.duel = true;
+    case Event::kChallenge: {
+      // A duel: pairs of dice, the challenger's first, each leader's die
+      // plus his command rating now (a refused challenge has cost a point,
+      // a duel won gained one), until the two differ; none when refused.
+      absl::StatusOr<int> challenger = CommandRating(
+          state, event.challenge().challenger(), "challenger");
+      if (!challenger.ok()) return challenger.status();
+      absl::StatusOr<int> challenged = CommandRating(
+          state, event.challenge().challenged(), "challenged");
+      if (!challenged.ok()) return challenged.status();
+      if (event.challenge().accepted()) {
+        plan.roll_off.group = 2;
+        plan.roll_off.offsets = {*challenger, *challenged};
+        plan.roll_off.max_groups = kMaxDuelPairs;
+        plan.roll_off.what = "the duel";
+      }
       return plan;
+    }
     case Event::kMoraleTest:
       count = 2;
       break;

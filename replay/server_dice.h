@@ -26,15 +26,12 @@
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
+#include "rules/engine.h"
 
 namespace gunbai::replay {
 
 // Bytes in a dice key.
 inline constexpr int kDiceKeyBytes = 32;
-// A duel stops after this many pairs even if all tied. Fair dice never get
-// there: a pair ties with chance at most 1/6, so 100 ties in a row have
-// chance below 6^-100.
-inline constexpr int kMaxDuelPairs = 100;
 
 // Returns the dice key of a game: the raw 32-byte SHA-256 of `secret` (raw
 // bytes) followed, for each seed in the order given, by its clan, a 0 byte
@@ -70,11 +67,12 @@ std::vector<std::uint32_t> EventDice(const gunbai::v1::Event& event);
 // Returns true if `event` carries any die.
 bool HasAnyDice(const gunbai::v1::Event& event);
 
-// Rolls a duel: pairs of dice, the challenger's first, until die + command
-// rating differ between the two, or kMaxDuelPairs pairs. `next_die` gives
-// each die in turn.
-std::vector<std::uint32_t> RollDuelDice(
-    int challenger_rating, int challenged_rating,
+// Rolls an open-ended roll-off (rules::ServerDicePlan::RollOff): groups of
+// plan.group dice until a group's dice plus plan.offsets are not all equal,
+// or plan.max_groups groups. `next_die` gives each die in turn. No dice for
+// a malformed plan (no group, or not one offset a die of a group).
+std::vector<std::uint32_t> RollOffDice(
+    const rules::ServerDicePlan::RollOff& plan,
     absl::FunctionRef<std::uint32_t()> next_die);
 
 // Fills the dice of `event`, declared without any, with
@@ -82,8 +80,8 @@ std::vector<std::uint32_t> RollDuelDice(
 // order (EventDice), as many as the game's ruleset says
 // (RulesetPlugin::server_dice). Daimyo: a turn start, one die per clan of
 // `state`; a firing, 2 per stand firing; a melee round, 2 per stand
-// fighting, side 0 then side 1; an accepted challenge, a duel
-// (RollDuelDice) at the leaders' ratings in `state`, a refused one none; a
+// fighting, side 0 then side 1; an accepted challenge, a duel (a roll-off,
+// RollOffDice) at the leaders' ratings in `state`, a refused one none; a
 // morale test, 2; a leader-loss roll, 1; a rout or pursuit move, 2; anything
 // else none. Set event.seq() first; `state` is the state before `event`.
 // Returns InvalidArgument, leaving `event` unchanged, when the event already
@@ -107,9 +105,9 @@ absl::Status ServerDiceAvailable(const LoadedRuleset& ruleset);
 // one DeriveDie gives under DiceKey(secret, seeds) at its index, and every
 // event carries as many dice as RollServerDice rolls for it in the state
 // before it: the game is replayed under `ruleset`, as gunbaid replayed it
-// while rolling (a duel: none when refused, else pairs up to the first that
-// decides at the leaders' command ratings then, which refused challenges
-// and duels change). Returns the first problem: with index -1 for one of
+// while rolling (a roll-off, such as a Daimyo duel: its groups up to the
+// first that decides at the offsets the state gave then, which in Daimyo
+// refused challenges and duels change). Returns the first problem: with index -1 for one of
 // the game's (not a server-dice game, secret not revealed or not matching,
 // seed not hex, an order of battle that cannot be replayed), else the first
 // event found wrong; nullopt when every die is the server's.

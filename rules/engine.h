@@ -114,9 +114,20 @@ struct ServerDicePlan {
   // For a melee round: how many of them each side rolls, side by side (the
   // sum is `dice`).
   std::vector<int> side_dice;
-  // Instead of `dice`: a duel, pairs of dice (the challenger's first) until
-  // the two leaders' die plus command rating differ.
-  bool duel = false;
+  // Open-ended dice, a roll-off, when `group` > 0, instead of `dice`:
+  // groups of `group` dice are rolled, one die for each of the parties in
+  // turn, until a group's dice plus the parties' `offsets` are not all
+  // equal, or `max_groups` groups have been rolled. (Daimyo's duel: two
+  // leaders, the challenger's die first, each plus his command rating.)
+  struct RollOff {
+    int group = 0;
+    std::vector<int> offsets;  // One a party, `group` of them.
+    int max_groups = 0;
+    // What the roll is called in messages, e.g. "the duel" (a literal).
+    absl::string_view what = "the roll-off";
+  } roll_off;
+
+  bool open_ended() const { return roll_off.group > 0; }
 };
 
 // One ruleset gunbai knows.
@@ -139,14 +150,16 @@ struct RulesetPlugin {
       const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
       const EngineOptions& options, EngineOutput output);
   // The dice gunbaid rolls for `event`, declared without dice, in a live
-  // game with server dice, given the ruleset's data and the number of clans
-  // in the header. Returns InvalidArgument, naming the field and what to
-  // do, when the event cannot be rolled for (a count out of bounds, or a
-  // test the data gives no dice for). Null: this ruleset's live games
-  // cannot have server dice.
-  absl::StatusOr<ServerDicePlan> (*server_dice)(const gunbai::v1::Event& event,
-                                                const gunbai::v1::Ruleset& data,
-                                                int clan_count) = nullptr;
+  // game with server dice, given the ruleset's data and `state`, the state
+  // before the event (its clans, and what an open-ended roll's offsets come
+  // from). Returns InvalidArgument, naming the field and what to do, when
+  // the event cannot be rolled for (a count out of bounds, a leader not in
+  // the order of battle), and FailedPrecondition when the data gives no
+  // dice for the event's kind. Null: this ruleset's live games cannot have
+  // server dice.
+  absl::StatusOr<ServerDicePlan> (*server_dice)(
+      const gunbai::v1::Event& event, const gunbai::v1::Ruleset& data,
+      const BattleState& state) = nullptr;
   // Its rules doc, embedded (`gunbai explain`): the path in the repository
   // and the text. Every rule id the engine reports is stated there.
   absl::string_view docs_path = {};

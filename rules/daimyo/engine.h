@@ -23,11 +23,17 @@ absl::StatusOr<std::unique_ptr<Engine>> CreateDaimyoEngine(
     const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
     const EngineOptions& options, EngineOutput output);
 
+// A duel stops after this many pairs even if all tied. Fair dice never get
+// there: a pair ties with chance at most 1/6, so 100 ties in a row have
+// chance below 6^-100.
+inline constexpr int kMaxDuelPairs = 100;
+
 // The dice gunbaid rolls for an event of a live Daimyo game with server dice
-// (RulesetPlugin::server_dice; replay/server_dice.cc).
-absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
-                                                const gunbai::v1::Ruleset& data,
-                                                int clan_count);
+// (RulesetPlugin::server_dice; replay/server_dice.cc): a duel is a roll-off
+// of the two leaders' dice plus their command ratings in `state`.
+absl::StatusOr<ServerDicePlan> DaimyoServerDice(
+    const gunbai::v1::Event& event, const gunbai::v1::Ruleset& data,
+    const BattleState& state);
 
 }  // namespace gunbai::rules::daimyo
 

@@ -12,7 +12,7 @@ namespace gunbai::rules::skf {
 
 absl::StatusOr<ServerDicePlan> SkfServerDice(const gunbai::v1::Event& event,
                                              const gunbai::v1::Ruleset& data,
-                                             int /*clan_count*/) {
+                                             const BattleState& /*state*/) {
   using gunbai::v1::Event;
   ServerDicePlan plan;
   switch (event.body_case()) {

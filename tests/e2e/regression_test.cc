@@ -45,6 +45,7 @@
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
+#include "rules/daimyo/engine.h"
 #include "rules/battle_state.h"
 #include "rules/engine.h"
 #include "service/cli.h"
@@ -147,15 +148,16 @@ int DuelsMisjudgedAtStartingRatings(const v1::ExportedGame& game) {
     const v1::Event& event = game.log().events(i);
     if (!event.has_challenge() || !event.challenge().accepted()) continue;
     std::uint32_t next = 0;
+    rules::ServerDicePlan::RollOff duel;
+    duel.group = 2;
+    duel.offsets = {starting[event.challenge().challenger()],
+                    starting[event.challenge().challenged()]};
+    duel.max_groups = rules::daimyo::kMaxDuelPairs;
     const std::size_t at_start =
-        replay::RollDuelDice(starting[event.challenge().challenger()],
-                             starting[event.challenge().challenged()],
-                             [&] {
-                               return replay::DeriveDie(
-                                   key, game.log().header().game_id(),
+        replay::RollOffDice(duel, [&] {
+          return replay::DeriveDie(key, game.log().header().game_id(),
                                    game.dice_attempts(i), event.seq(), next++);
-                             })
-            .size();
+        }).size();
     if (at_start != static_cast<std::size_t>(event.challenge().dice_size())) {
       ++misjudged;
     }

@@ -25,6 +25,8 @@
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
 #include "rules/battle_state.h"
+#include "rules/daimyo/engine.h"
+#include "rules/engine.h"
 
 namespace gunbai::testing {
 namespace {
@@ -393,18 +395,53 @@ TEST(ServerDiceTest, DiceAreFairByChiSquare) {
   EXPECT_NEAR(chi_square, 5.11, 1e-3);
 }
 
-TEST(ServerDiceTest, DuelRollsPairsUntilTheTotalsDiffer) {
-  // Ratings 3 and 2: 2+3 = 3+2 ties, 4+3 = 7 beats 1+2 = 3.
+// A roll-off of two parties with offsets 3 and 2 (a Daimyo duel between
+// leaders of command rating 3 and 2).
+rules::ServerDicePlan::RollOff Duel(int a, int b, int max_groups) {
+  rules::ServerDicePlan::RollOff plan;
+  plan.group = 2;
+  plan.offsets = {a, b};
+  plan.max_groups = max_groups;
+  return plan;
+}
+
+TEST(ServerDiceTest, RollOffRollsGroupsUntilTheTotalsDiffer) {
+  // Offsets 3 and 2: 2+3 = 3+2 ties, 4+3 = 7 beats 1+2 = 3.
   const std::vector<uint32_t> script = {2, 3, 4, 1, 6, 6};
   std::size_t next = 0;
-  EXPECT_THAT(replay::RollDuelDice(3, 2, [&] { return script[next++]; }),
+  EXPECT_THAT(replay::RollOffDice(Duel(3, 2, 100),
+                                  [&] { return script[next++]; }),
               ElementsAre(2, 3, 4, 1));
   EXPECT_EQ(next, 4u);
 }
 
-TEST(ServerDiceTest, DuelStopsAfterTheMostPairs) {
-  EXPECT_THAT(replay::RollDuelDice(2, 2, [] { return 3u; }),
-              SizeIs(2 * replay::kMaxDuelPairs));
+TEST(ServerDiceTest, RollOffOfThreeDecidesWhenAnyTotalDiffers) {
+  // Three parties, offsets 0, 1, 0: 3, 2+1, 3 all tie at 3; 5, 4+1, 6 do
+  // not (6 differs), so two groups are rolled.
+  rules::ServerDicePlan::RollOff plan;
+  plan.group = 3;
+  plan.offsets = {0, 1, 0};
+  plan.max_groups = 10;
+  const std::vector<uint32_t> script = {3, 2, 3, 5, 4, 6, 1, 1, 1};
+  std::size_t next = 0;
+  EXPECT_THAT(replay::RollOffDice(plan, [&] { return script[next++]; }),
+              ElementsAre(3, 2, 3, 5, 4, 6));
+}
+
+TEST(ServerDiceTest, RollOffStopsAfterTheMostGroups) {
+  EXPECT_THAT(replay::RollOffDice(Duel(2, 2, rules::daimyo::kMaxDuelPairs),
+                                  [] { return 3u; }),
+              SizeIs(2 * rules::daimyo::kMaxDuelPairs));
+  EXPECT_EQ(rules::daimyo::kMaxDuelPairs, 100);
+}
+
+TEST(ServerDiceTest, MalformedRollOffRollsNothing) {
+  rules::ServerDicePlan::RollOff plan = Duel(1, 2, 5);
+  plan.offsets.pop_back();  // one offset for a group of two
+  int rolled = 0;
+  EXPECT_THAT(replay::RollOffDice(plan, [&] { ++rolled; return 1u; }),
+              SizeIs(0));
+  EXPECT_EQ(rolled, 0);
 }
 
 // The built-in Daimyo ruleset, whose dice counts the server rolls.
@@ -524,6 +561,51 @@ TEST(ServerDiceTest, EveryDuelEndsOnItsFirstDecisivePair) {
       EXPECT_EQ(dice[i] + 3 != dice[i + 1] + 2, last) << "seq " << seq;
     }
   }
+}
+
+// The Daimyo plug-in states a duel as a neutral roll-off: two dice a group,
+// offset by the leaders' command ratings in the state given (TwoClans:
+// red-daimyo 3, blue-gen 2), at most kMaxDuelPairs groups; a refused
+// challenge rolls no dice and is no roll-off.
+TEST(ServerDiceTest, DaimyoDuelIsARollOffAtTheRatingsNow) {
+  const replay::LoadedRuleset& daimyo = Daimyo();
+  rules::BattleState state = TwoClans();
+  auto accepted = daimyo.plugin->server_dice(
+      ParseEvent(R"pb(challenge {
+                        challenger: "red-daimyo"
+                        challenged: "blue-gen"
+                        accepted: true
+                      })pb"),
+      daimyo.data, state);
+  ASSERT_TRUE(accepted.ok()) << accepted.status();
+  EXPECT_TRUE(accepted->open_ended());
+  EXPECT_EQ(accepted->dice, 0);
+  EXPECT_EQ(accepted->roll_off.group, 2);
+  EXPECT_THAT(accepted->roll_off.offsets, ElementsAre(3, 2));
+  EXPECT_EQ(accepted->roll_off.max_groups, rules::daimyo::kMaxDuelPairs);
+  // A rating changed by the game (a duel won: blue-gen 2 -> 3) is the one
+  // the plan uses.
+  for (rules::LeaderState& leader : state.leaders) {
+    if (leader.id == "blue-gen") leader.command_rating = 3;
+  }
+  auto later = daimyo.plugin->server_dice(
+      ParseEvent(R"pb(challenge {
+                        challenger: "red-daimyo"
+                        challenged: "blue-gen"
+                        accepted: true
+                      })pb"),
+      daimyo.data, state);
+  ASSERT_TRUE(later.ok());
+  EXPECT_THAT(later->roll_off.offsets, ElementsAre(3, 3));
+  auto refused = daimyo.plugin->server_dice(
+      ParseEvent(R"pb(challenge {
+                        challenger: "red-daimyo"
+                        challenged: "blue-gen"
+                      })pb"),
+      daimyo.data, state);
+  ASSERT_TRUE(refused.ok());
+  EXPECT_FALSE(refused->open_ended());
+  EXPECT_EQ(refused->dice, 0);
 }
 
 TEST(ServerDiceTest, RefusedChallengeRollsNothing) {

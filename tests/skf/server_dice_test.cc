@@ -84,20 +84,20 @@ constexpr absl::string_view kMelee = R"pb(
 TEST(SkfServerDiceTest, PairingRollsOneDieASide) {
   const rules::RulesetPlugin& skf = *Example().plugin;
   ASSERT_NE(skf.server_dice, nullptr);
-  auto plan = skf.server_dice(ParseEvent(kMelee), Example().data, 2);
+  auto plan = skf.server_dice(ParseEvent(kMelee), Example().data, TwoClans());
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_EQ(plan->dice, 2);
   EXPECT_THAT(plan->side_dice, ElementsAre(1, 1));
-  EXPECT_FALSE(plan->duel);
+  EXPECT_FALSE(plan->open_ended());
   auto daimyo =
-      Daimyo().plugin->server_dice(ParseEvent(kMelee), Daimyo().data, 2);
+      Daimyo().plugin->server_dice(ParseEvent(kMelee), Daimyo().data, TwoClans());
   ASSERT_TRUE(daimyo.ok());
   EXPECT_EQ(daimyo->dice, 20);
   EXPECT_THAT(daimyo->side_dice, ElementsAre(8, 12));
 
   v1::Event three = ParseEvent(kMelee);
   *three.mutable_melee_round()->add_sides() = three.melee_round().sides(0);
-  EXPECT_EQ(skf.server_dice(three, Example().data, 2).status().code(),
+  EXPECT_EQ(skf.server_dice(three, Example().data, TwoClans()).status().code(),
             absl::StatusCode::kInvalidArgument);
 }
 
@@ -109,11 +109,11 @@ TEST(SkfServerDiceTest, MoraleCheckRollsTheRulesetsDice) {
                                          clan: "takeda"
                                          morale_test { unit: "tak-ash" })pb");
   const rules::RulesetPlugin& skf = *Example().plugin;
-  auto none = skf.server_dice(test, Example().data, 2);
+  auto none = skf.server_dice(test, Example().data, TwoClans());
   EXPECT_EQ(none.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(none.status().message(), HasSubstr("skf.morale"));
   for (std::uint32_t dice : {1u, 2u}) {
-    auto plan = skf.server_dice(test, WithMorale(dice).data, 2);
+    auto plan = skf.server_dice(test, WithMorale(dice).data, TwoClans());
     ASSERT_TRUE(plan.ok()) << plan.status();
     EXPECT_EQ(plan->dice, static_cast<int>(dice));
   }
@@ -128,7 +128,7 @@ TEST(SkfServerDiceTest, LeaderHitOneDieAndUncoveredNone) {
       skf.server_dice(ParseEvent(R"pb(seq: 9
                                       turn: 1
                                       leader_loss { leader: "kenshin" })pb"),
-                      data, 2);
+                      data, TwoClans());
   ASSERT_TRUE(hit.ok());
   EXPECT_EQ(hit->dice, 1);
   for (absl::
@@ -155,10 +155,10 @@ TEST(SkfServerDiceTest, LeaderHitOneDieAndUncoveredNone) {
                           kind: RESULT_MOVE_KIND_ROUT
                         })pb",
                }) {
-    auto plan = skf.server_dice(ParseEvent(text), data, 2);
+    auto plan = skf.server_dice(ParseEvent(text), data, TwoClans());
     ASSERT_TRUE(plan.ok()) << text;
     EXPECT_EQ(plan->dice, 0) << text;
-    EXPECT_FALSE(plan->duel) << text;
+    EXPECT_FALSE(plan->open_ended()) << text;
   }
 }
 
@@ -254,7 +254,8 @@ TEST(SkfServerDiceTest, VerifyChecksEachSidesDice) {
 // A plug-in whose plan does not fit the event is refused, not trusted: a
 // melee round's sides must each get a count, adding up to the round's.
 absl::StatusOr<rules::ServerDicePlan> Lopsided(const v1::Event& event,
-                                               const v1::Ruleset&, int) {
+                                               const v1::Ruleset&,
+                                               const rules::BattleState&) {
   rules::ServerDicePlan plan;
   plan.dice = 2;
   if (event.has_melee_round()) plan.side_dice = {2};  // One side only.
@@ -286,10 +287,10 @@ TEST(SkfServerDiceTest, DaimyoCountsFollowTheFilesDicePerStand) {
                       turn: 1
                       clan: "uesugi"
                       firing { stands_firing: 3 })pb"),
-      house.data, 2);
+      house.data, TwoClans());
   ASSERT_TRUE(fire.ok());
   EXPECT_EQ(fire->dice, 3);
-  auto melee = house.plugin->server_dice(ParseEvent(kMelee), house.data, 2);
+  auto melee = house.plugin->server_dice(ParseEvent(kMelee), house.data, TwoClans());
   ASSERT_TRUE(melee.ok());
   EXPECT_EQ(melee->dice, 30);
   EXPECT_THAT(melee->side_dice, ElementsAre(12, 18));
