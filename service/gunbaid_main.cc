@@ -98,6 +98,7 @@ struct Options {
   std::int64_t max_watchers_per_game =
       gunbai::service::kDefaultMaxWatchersPerGame;
   std::int64_t max_cached_games = gunbai::service::kDefaultMaxCachedGames;
+  std::int64_t checkpoint_every = gunbai::service::kDefaultCheckpointEvery;
   std::int64_t keepalive_ms = 60000;
   std::int64_t keepalive_timeout_ms = 20000;
   std::int64_t min_client_ping_interval_ms = 10000;
@@ -139,6 +140,11 @@ constexpr NumberFlag kNumberFlags[] = {
      "Live games kept replayed in memory besides those a call or watch is "
      "using; past N the least recently used is dropped and rebuilt from the "
      "store when next read. Default 256; 0 keeps every game read since start."},
+    {"--checkpoint-every", 0, 1 << 30, &Options::checkpoint_every,
+     "An append that takes a game past a multiple of N events stores a "
+     "checkpoint of its replay (the engine's state and the findings so far, "
+     "with their SHA-256); after a restart the game replays only the events "
+     "after its latest checkpoint. Default 10000; 0 stores and reads none."},
     {"--keepalive-ms", 10, kMaxMillis, &Options::keepalive_ms,
      "Ping a client after N ms without data, and close its connection (freeing "
      "its watches) when no answer comes in --keepalive-timeout-ms. Default "
@@ -452,7 +458,8 @@ int Run(int argc, char** argv) {
         store.get(), &*rulesets, *umpire,
         static_cast<int>(options->max_watchers),
         static_cast<int>(options->max_watchers_per_game), &budget,
-        static_cast<int>(options->max_cached_games));
+        static_cast<int>(options->max_cached_games),
+        static_cast<int>(options->checkpoint_every));
   } else if (!options->umpire_token_file.empty()) {
     return Fail(umpire.status());
   } else {

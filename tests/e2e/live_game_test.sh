@@ -273,7 +273,9 @@ sha256_of_hex() {
 # by one clan is appended by that clan's player, turn starts and ends by the
 # umpire. The game then shows, audits and exports exactly as the offline log.
 case_recorded() {
-  start_daemon
+  # A checkpoint every 5 events: the 19 appended events cross 5, 10 and 15,
+  # and the restart below loads the game from the latest checkpoint.
+  start_daemon --checkpoint-every=5
   create anegawa-clean --policy=strict --dice=recorded
   local id=anegawa-clean
   # Batches: runs of one acting clan within a turn, in log order.
@@ -370,6 +372,20 @@ case_recorded() {
   expect_rc 1 "verify with a head the chain never had"
   expect_contains "${out}" "TAMPERED: the head sha256:" "verify with a head the chain never had"
   ok "gunbai verify --head: the heads given at creation and by the last append are in the chain, another is not"
+
+  # After a restart the game is loaded from its checkpoint (after seq 15)
+  # and the 4 events after it: it shows and audits as before.
+  cp "${work}/show.out" "${work}/show-before-restart.out"
+  restart_daemon --checkpoint-every=5
+  game show-restarted "${work}/${id}.oda.token" show --game="${id}"
+  expect_rc 0 "game show after a restart"
+  cmp -s "${work}/show-restarted.out" "${work}/show-before-restart.out" ||
+    fail "game show after a restart differs: $(diff "${work}/show-before-restart.out" "${work}/show-restarted.out")"
+  game audit-restarted "${umpire_file}" audit --game="${id}"
+  expect_rc 0 "game audit after a restart"
+  cmp -s "${out}" "${data_dir}/anegawa-clean.expected.txt" ||
+    fail "game audit after a restart differs: $(diff "${data_dir}/anegawa-clean.expected.txt" "${out}")"
+  ok "after a restart with --checkpoint-every=5 the game shows and audits as before"
 }
 
 # The events of the server-dice game, declared without dice or claims.
