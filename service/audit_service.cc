@@ -1,7 +1,9 @@
 #include "service/audit_service.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -9,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/stubs/common.h"
 #include "google/protobuf/wire_format_lite.h"
 #include "grpcpp/support/method_handler.h"
 #include "grpcpp/support/sync_stream.h"
@@ -135,40 +138,76 @@ grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
   grpc::Status admitted = Admit(wire, "AuditLog", admission);
   if (!admitted.ok()) return admitted;
   // The request's top-level fields are split as they are read: the log's
-  // bytes (the payloads of every `log` field, one after the other, which is
-  // how protobuf merges a message field given twice) and the other fields
-  // as they came (small: parsed normally, with protobuf's rules for the
-  // last of a repeated scalar, a wrong wire type or an unknown field).
+  // bytes (the payloads of every `log` field one after the other, which is
+  // how protobuf merges a message field given twice), the ruleset's text
+  // (the last one given, as protobuf keeps it) and the other fields as they
+  // came (a few bytes: parsed normally, with protobuf's rules for a scalar
+  // given twice, a wrong wire type or an unknown field).
   constexpr std::uint32_t kLogTag =
       WireFormatLite::MakeTag(v1::AuditLogRequest::kLogFieldNumber,
                               WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  constexpr std::uint32_t kRulesetTag = WireFormatLite::MakeTag(
+      v1::AuditLogRequest::kRulesetTextprotoFieldNumber,
+      WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  const std::int64_t wire_bytes = static_cast<std::int64_t>(wire.Length());
   std::string log_bytes;
+  std::string ruleset_text;
   std::string rest_bytes;
   {
     WireRequestStream stream(wire);
     google::protobuf::io::CodedInputStream input(&stream);
     google::protobuf::io::StringOutputStream rest_stream(&rest_bytes);
     google::protobuf::io::CodedOutputStream rest(&rest_stream);
-    for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
-      if (tag != kLogTag) {
-        if (!WireFormatLite::SkipField(&input, tag, &rest)) {
-          return Undecodable("AuditLog");
-        }
-        continue;
-      }
+    // Reads a length-delimited payload onto the end of `out`, its memory
+    // taken once (a length past the request's end is refused by the read,
+    // and reserves no more than the request holds).
+    const auto append_payload = [&](std::string& out) {
       int length = 0;
-      std::string part;
-      if (!input.ReadVarintSizeAsInt(&length) ||
-          !input.ReadString(log_bytes.empty() ? &log_bytes : &part, length)) {
+      if (!input.ReadVarintSizeAsInt(&length)) return false;
+      const std::int64_t left = wire_bytes - input.CurrentPosition();
+      out.reserve(out.size() + static_cast<std::size_t>(std::clamp<std::int64_t>(
+                                   length, 0, std::max<std::int64_t>(left, 0))));
+      const std::size_t start = out.size();
+      out.resize(start + static_cast<std::size_t>(length > left ? 0 : length));
+      return length <= left &&
+             input.ReadRaw(out.data() + start, length);
+    };
+    for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+      if (tag == kLogTag) {
+        if (!append_payload(log_bytes)) return Undecodable("AuditLog");
+      } else if (tag == kRulesetTag) {
+        ruleset_text.clear();
+        if (!append_payload(ruleset_text)) return Undecodable("AuditLog");
+      } else if (!WireFormatLite::SkipField(&input, tag, &rest)) {
+        // An unknown field is kept (and ignored), as a parse keeps it.
         return Undecodable("AuditLog");
       }
-      log_bytes.append(part);
     }
     if (!input.ConsumedEntireMessage()) return Undecodable("AuditLog");
   }
   v1::AuditLogRequest request;
-  if (!request.ParseFromString(rest_bytes)) return Undecodable("AuditLog");
+  // A proto3 string that is not UTF-8 fails the whole parse.
+  if (!request.ParseFromString(rest_bytes) ||
+      !google::protobuf::internal::IsStructurallyValidUTF8(
+          ruleset_text.data(), static_cast<int>(ruleset_text.size()))) {
+    return Undecodable("AuditLog");
+  }
   std::string().swap(rest_bytes);
+  request.set_ruleset_textproto(std::move(ruleset_text));
+  // The request's ruleset, loaded once and its text freed. One that does
+  // not load is left to the whole parse's path, which says so in its turn
+  // (after the log's own errors).
+  std::optional<replay::LoadedRuleset> request_ruleset;
+  if (!request.ruleset_textproto().empty()) {
+    absl::StatusOr<replay::LoadedRuleset> loaded = replay::LoadRuleset(
+        request.ruleset_textproto(), "request.ruleset_textproto");
+    if (loaded.ok()) {
+      request_ruleset.emplace(*std::move(loaded));
+      std::string().swap(*request.mutable_ruleset_textproto());
+    }
+  }
+  const bool ruleset_refused =
+      !request.ruleset_textproto().empty() && !request_ruleset.has_value();
   // The log is replayed from its bytes one event at a time: only its bytes
   // are held, never the log parsed whole (several times their size). The
   // streamed audit gives up on anything it cannot audit exactly as the
@@ -180,17 +219,15 @@ grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
   options.cancelled = [context] { return context->IsCancelled(); };
   const auto ruleset_for =
       [&](const v1::BattleLog& head) -> absl::StatusOr<replay::LoadedRuleset> {
-    if (!request.ruleset_textproto().empty()) {
-      return replay::LoadRuleset(request.ruleset_textproto(),
-                                 "request.ruleset_textproto");
-    }
+    if (request_ruleset.has_value()) return *request_ruleset;
     auto chosen = rulesets_->ForLog(head.header());
     if (!chosen.ok()) return chosen.status();
     return **chosen;
   };
   absl::StatusOr<v1::AuditReport> report =
       absl::FailedPreconditionError("not streamed");
-  if (!context->IsCancelled() && replay::CheckKnownEnums(request).ok()) {
+  if (!ruleset_refused && !context->IsCancelled() &&
+      replay::CheckKnownEnums(request).ok()) {
     report = replay::AuditBinaryLogStream(
         [&log_bytes] {
           return std::make_unique<google::protobuf::io::ArrayInputStream>(
@@ -205,17 +242,31 @@ grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
   // The whole log, for the audit the stream gave up on or for the impact
   // branches, which replay it again per dispute.
   if (!report.ok() || request.impact()) {
-    if (!request.mutable_log()->ParseFromString(log_bytes)) {
-      return Undecodable("AuditLog");
-    }
+    const bool parsed = request.mutable_log()->ParseFromString(log_bytes);
     std::string().swap(log_bytes);
+    if (!parsed) return Undecodable("AuditLog");
   }
-  if (!report.ok()) return AuditParsedLog(context, request, response);
+  if (!report.ok()) {
+    if (!request_ruleset.has_value()) {
+      return AuditParsedLog(context, request, response);
+    }
+    // AuditParsedLog's steps, its ruleset already loaded.
+    absl::Status known = replay::CheckKnownEnums(request);
+    if (!known.ok()) return ToGrpcStatus(known);
+    return AuditUnder(context, *request_ruleset, request, response);
+  }
   std::string().swap(log_bytes);
   if (request.impact()) {
     if (context->IsCancelled()) return Abandoned();
-    absl::StatusOr<replay::LoadedRuleset> ruleset = ruleset_for(request.log());
-    if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
+    absl::StatusOr<replay::LoadedRuleset> chosen;
+    const replay::LoadedRuleset* ruleset = nullptr;
+    if (request_ruleset.has_value()) {
+      ruleset = &*request_ruleset;
+    } else {
+      auto from_catalog = rulesets_->ForLog(request.log().header());
+      if (!from_catalog.ok()) return ToGrpcStatus(from_catalog.status());
+      ruleset = *from_catalog;
+    }
     absl::Status impact =
         replay::AddImpacts(request.log(), *ruleset, *report,
                            /*branch_logs=*/nullptr, options.cancelled);
@@ -231,31 +282,34 @@ grpc::Status AuditServiceImpl::AuditParsedLog(grpc::ServerContext* context,
                                               v1::AuditLogResponse* response) {
   absl::Status known = replay::CheckKnownEnums(request);
   if (!known.ok()) return ToGrpcStatus(known);
-  absl::StatusOr<replay::LoadedRuleset> request_ruleset;
-  const replay::LoadedRuleset* ruleset = nullptr;
   if (request.ruleset_textproto().empty()) {
     auto chosen = rulesets_->ForLog(request.log().header());
     if (!chosen.ok()) return ToGrpcStatus(chosen.status());
-    ruleset = *chosen;
-  } else {
-    request_ruleset = replay::LoadRuleset(request.ruleset_textproto(),
-                                          "request.ruleset_textproto");
-    if (!request_ruleset.ok()) return ToGrpcStatus(request_ruleset.status());
-    ruleset = &*request_ruleset;
-    std::string().swap(*request.mutable_ruleset_textproto());  // Freed.
+    return AuditUnder(context, **chosen, request, response);
   }
+  absl::StatusOr<replay::LoadedRuleset> loaded = replay::LoadRuleset(
+      request.ruleset_textproto(), "request.ruleset_textproto");
+  if (!loaded.ok()) return ToGrpcStatus(loaded.status());
+  std::string().swap(*request.mutable_ruleset_textproto());  // Freed.
+  return AuditUnder(context, *loaded, request, response);
+}
+
+grpc::Status AuditServiceImpl::AuditUnder(grpc::ServerContext* context,
+                                          const replay::LoadedRuleset& ruleset,
+                                          v1::AuditLogRequest& request,
+                                          v1::AuditLogResponse* response) {
   replay::AuditOptions options;
   options.record_outcomes = request.record_outcomes();
   // The replay asks now and then whether the client still waits.
   options.cancelled = [context] { return context->IsCancelled(); };
   if (context->IsCancelled()) return Abandoned();
   absl::StatusOr<v1::AuditReport> report =
-      replay::AuditLog(request.log(), *ruleset, options);
+      replay::AuditLog(request.log(), ruleset, options);
   if (!report.ok()) return ToGrpcStatus(report.status());
   if (request.impact()) {
     if (context->IsCancelled()) return Abandoned();
     absl::Status impact =
-        replay::AddImpacts(request.log(), *ruleset, *report,
+        replay::AddImpacts(request.log(), ruleset, *report,
                            /*branch_logs=*/nullptr, options.cancelled);
     if (!impact.ok()) return ToGrpcStatus(impact);
   }

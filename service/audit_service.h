@@ -78,6 +78,13 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
                                 gunbai::v1::DiceStatsResponse* response);
 
  private:
+  // AuditParsedLog's audit and impact branches once the enums are checked
+  // and the ruleset chosen.
+  grpc::Status AuditUnder(grpc::ServerContext* context,
+                          const replay::LoadedRuleset& ruleset,
+                          gunbai::v1::AuditLogRequest& request,
+                          gunbai::v1::AuditLogResponse* response);
+
   // Returns OK with the admission of a request of `wire_bytes` by the
   // budget (an empty one without a budget), or the status refusing it.
   grpc::Status Admit(const grpc::ByteBuffer& request, absl::string_view what,

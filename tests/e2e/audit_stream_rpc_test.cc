@@ -8,7 +8,9 @@
 // bytes do not parse whole must be INVALID_ARGUMENT with the undecodable
 // message, as before.
 #include <cstdint>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -193,6 +195,41 @@ TEST_F(AuditStreamRpc, MalformedAndRefusedRequestsGiveTheSameErrors) {
   EXPECT_FALSE(
       ExpectSameAnswer("unknown ruleset", unknown_ruleset.SerializeAsString())
           .ok());
+}
+
+// An inline ruleset (the built-in daimyo text with a firing hit score of 7
+// instead of 8, so that the reports differ from the catalog's): given once,
+// given twice (the last wins: a first one that does not parse is
+// overridden), with a byte that is not UTF-8 (the whole parse refuses a
+// proto3 string so: INVALID_ARGUMENT), and with a word where the hit score
+// goes (the text does not parse: the load refuses it, after the log's own
+// checks).
+TEST_F(AuditStreamRpc, InlineRulesetsReadAsTheWholeParse) {
+  std::ifstream file(GUNBAI_SOURCE_DIR "/rules/daimyo/daimyo.textproto");
+  std::stringstream text;
+  text << file.rdbuf();
+  std::string fire7 = text.str();
+  ASSERT_NE(fire7.find("hit_score: 8"), std::string::npos);
+  fire7.replace(fire7.find("hit_score: 8"), 12, "hit_score: 7");
+  v1::AuditLogRequest request = Generated(9, 3, true, true);
+  request.set_ruleset_textproto(fire7);
+  EXPECT_TRUE(ExpectSameAnswer("inline", request.SerializeAsString()).ok());
+  v1::AuditLogRequest first;
+  first.set_ruleset_textproto("tables { no");
+  EXPECT_TRUE(ExpectSameAnswer("twice", first.SerializeAsString() +
+                                            request.SerializeAsString())
+                  .ok());
+  v1::AuditLogRequest not_utf8 = request;
+  not_utf8.set_ruleset_textproto(fire7 + "\xff");
+  EXPECT_EQ(ExpectSameAnswer("not UTF-8", not_utf8.SerializeAsString())
+                .error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  v1::AuditLogRequest unparsed = request;
+  std::string bad = fire7;
+  bad.replace(bad.find("hit_score: 7"), 12, "hit_score: seven");
+  unparsed.set_ruleset_textproto(bad);
+  EXPECT_FALSE(
+      ExpectSameAnswer("does not parse", unparsed.SerializeAsString()).ok());
 }
 
 }  // namespace
