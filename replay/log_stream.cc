@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -54,9 +55,18 @@ const KnownEnums& TerrainEnums() {
 // WireFormatLite::ReadMessage does, and also fails when the bytes end before
 // the length says (ReadMessage takes a message cut at the end of the input
 // for a whole one).
+bool ReadMessageOfLength(CodedInputStream& input, int length,
+                         Message* message);
+
 bool ReadWholeMessage(CodedInputStream& input, Message* message) {
   int length = 0;
   if (!input.ReadVarintSizeAsInt(&length)) return false;
+  return ReadMessageOfLength(input, length, message);
+}
+
+// ReadWholeMessage once the length is read.
+bool ReadMessageOfLength(CodedInputStream& input, int length,
+                         Message* message) {
   const int start = input.CurrentPosition();
   const std::pair<CodedInputStream::Limit, int> limit =
       input.IncrementRecursionDepthAndPushLimit(length);
@@ -197,11 +207,24 @@ class StreamedAudit {
     // Each event is parsed into a message on an arena whose block is ours
     // and outlives it: Reset() gives the block back whole, so the loop does
     // not allocate (only a string over 15 bytes or an event over the block
-    // does).
+    // does). An event larger than the block is parsed on the heap: on an
+    // arena, each growth of a repeated field would leave the array it
+    // outgrew until the next event (for an event of millions of names,
+    // arrays as large as the event's bytes); on the heap it is freed.
     event_arena_.Reset();
-    v1::Event* event =
-        google::protobuf::Arena::CreateMessage<v1::Event>(&event_arena_);
-    if (!ReadWholeMessage(input, event)) {
+    int length = 0;
+    if (!input.ReadVarintSizeAsInt(&length)) {
+      return NotStreamed(absl::StrCat("event ", events_, " does not parse"));
+    }
+    std::unique_ptr<v1::Event> large;
+    v1::Event* event = nullptr;
+    if (length > static_cast<int>(kEventBlockBytes)) {
+      large = std::make_unique<v1::Event>();
+      event = large.get();
+    } else {
+      event = google::protobuf::Arena::CreateMessage<v1::Event>(&event_arena_);
+    }
+    if (!ReadMessageOfLength(input, length, event)) {
       return NotStreamed(absl::StrCat("event ", events_, " does not parse"));
     }
     if (!EventEnums().AllKnown(*event)) {

@@ -197,6 +197,34 @@ TEST_F(AuditStreamRpc, MalformedAndRefusedRequestsGiveTheSameErrors) {
           .ok());
 }
 
+// An event larger than the stream's arena block (64 KiB), parsed on the
+// heap instead: a morale test naming the first unit as routing near 20,000
+// times (20,000 names of about 10 bytes, each with a tag and a length: over
+// 200 KB), once among the events and once as the last. Same answers.
+TEST_F(AuditStreamRpc, AnEventLargerThanTheArenaBlockGivesTheSameReport) {
+  v1::AuditLogRequest request = Generated(4, 3, true, false);
+  const v1::BattleLog& log = request.log();
+  ASSERT_GT(log.events_size(), 10);
+  ASSERT_GT(log.order_of_battle().units_size(), 0);
+  v1::Event large = log.events(10);
+  large.clear_body();
+  v1::MoraleTest* test = large.mutable_morale_test();
+  test->set_unit(log.order_of_battle().units(0).id());
+  test->add_dice(3);
+  test->add_dice(4);
+  for (int i = 0; i < 20000; ++i) {
+    test->mutable_facts()->add_friends_routing_near(
+        log.order_of_battle().units(0).id());
+  }
+  ASSERT_GT(large.ByteSizeLong(), 64u << 10);
+  v1::AuditLogRequest last = request;
+  *last.mutable_log()->add_events() = large;
+  EXPECT_TRUE(ExpectSameAnswer("last", last.SerializeAsString()).ok());
+  v1::AuditLogRequest among = request;
+  *among.mutable_log()->mutable_events(10) = large;
+  EXPECT_TRUE(ExpectSameAnswer("among", among.SerializeAsString()).ok());
+}
+
 // An inline ruleset (the built-in daimyo text with a firing hit score of 7
 // instead of 8, so that the reports differ from the catalog's): given once,
 // given twice (the last wins: a first one that does not parse is
