@@ -516,6 +516,20 @@ absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Authorized(
   return *std::move(game);
 }
 
+grpc::Status GameServiceImpl::ReadGame(
+    grpc::ServerContext* context, const std::string& game_id, Needs needs,
+    absl::FunctionRef<grpc::Status(const LiveGame& game)> read) {
+  Caller caller;
+  auto game = Authorized(context, game_id, &caller);
+  if (!game.ok()) return ToGrpcStatus(game.status());
+  LiveGame& g = **game;
+  absl::ReaderMutexLock lock(&g.mu);
+  if (needs == Needs::kRules && !g.ruleset_problem.ok()) {
+    return ToGrpcStatus(g.ruleset_problem);
+  }
+  return read(g);
+}
+
 v1::DiceCommitment GameServiceImpl::DiceFor(const GameRecord& record) const {
   v1::DiceCommitment dice = record.dice;
   if (record.ended) {
@@ -847,62 +861,61 @@ grpc::Status GameServiceImpl::ReadEvents(grpc::ServerContext* context,
 grpc::Status GameServiceImpl::GetGameState(
     grpc::ServerContext* context, const v1::GetGameStateRequest* request,
     v1::GetGameStateResponse* response) {
-  Caller caller;
-  auto game = Authorized(context, request->game_id(), &caller);
-  if (!game.ok()) return ToGrpcStatus(game.status());
-  absl::ReaderMutexLock lock(&(*game)->mu);
-  if (!(*game)->ruleset_problem.ok()) {
-    return ToGrpcStatus((*game)->ruleset_problem);
-  }
-  if (request->at_seq() == 0) {
-    // The state after the last event is the live replay's, kept since the
-    // load (from a checkpoint or the first event) and every append.
-    *response->mutable_state() =
-        replay::SnapshotFromState((*game)->replayer->state());
-    return grpc::Status::OK;
-  }
-  std::optional<uint64_t> at = request->at_seq();
-  auto state = replay::StateAt((*game)->log, *(*game)->ruleset, at);
-  if (!state.ok()) return ToGrpcStatus(state.status());
-  *response->mutable_state() = *std::move(state);
-  return grpc::Status::OK;
+  return ReadGame(
+      context, request->game_id(), Needs::kRules,
+      [&](const LiveGame& g) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+        if (request->at_seq() == 0) {
+          // The state after the last event is the live replay's, kept since
+          // the load (from a checkpoint or the first event) and every
+          // append.
+          *response->mutable_state() =
+              replay::SnapshotFromState(g.replayer->state());
+          return grpc::Status::OK;
+        }
+        std::optional<uint64_t> at = request->at_seq();
+        auto state = replay::StateAt(g.log, *g.ruleset, at);
+        if (!state.ok()) return ToGrpcStatus(state.status());
+        *response->mutable_state() = *std::move(state);
+        return grpc::Status::OK;
+      });
 }
 
 grpc::Status GameServiceImpl::AuditGame(grpc::ServerContext* context,
                                         const v1::AuditGameRequest* request,
                                         v1::AuditGameResponse* response) {
-  Caller caller;
-  auto game = Authorized(context, request->game_id(), &caller);
-  if (!game.ok()) return ToGrpcStatus(game.status());
-  absl::ReaderMutexLock lock(&(*game)->mu);
-  if (!(*game)->ruleset_problem.ok()) {
-    return ToGrpcStatus((*game)->ruleset_problem);
-  }
-  replay::AuditOptions options;
-  // The replay asks now and then whether the client still waits.
-  options.cancelled = [context] { return context->IsCancelled(); };
-  auto report = replay::AuditLog((*game)->log, *(*game)->ruleset, options);
-  if (!report.ok()) return ToGrpcStatus(report.status());
-  if (request->impact()) {
-    absl::Status impact =
-        replay::AddImpacts((*game)->log, *(*game)->ruleset, *report,
-                           /*branch_logs=*/nullptr, options.cancelled);
-    if (!impact.ok()) return ToGrpcStatus(impact);
-  }
-  *response->mutable_report() = *std::move(report);
-  return grpc::Status::OK;
+  return ReadGame(
+      context, request->game_id(), Needs::kRules,
+      [&](const LiveGame& g) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+        replay::AuditOptions options;
+        // The replay asks now and then whether the client still waits.
+        options.cancelled = [context] { return context->IsCancelled(); };
+        auto report = replay::AuditLog(g.log, *g.ruleset, options);
+        if (!report.ok()) return ToGrpcStatus(report.status());
+        if (request->impact()) {
+          absl::Status impact =
+              replay::AddImpacts(g.log, *g.ruleset, *report,
+                                 /*branch_logs=*/nullptr, options.cancelled);
+          if (!impact.ok()) return ToGrpcStatus(impact);
+        }
+        *response->mutable_report() = *std::move(report);
+        return grpc::Status::OK;
+      });
 }
 
 grpc::Status GameServiceImpl::ExportGame(grpc::ServerContext* context,
                                          const v1::ExportGameRequest* request,
                                          v1::ExportGameResponse* response) {
-  Caller caller;
-  auto game = Authorized(context, request->game_id(), &caller);
-  if (!game.ok()) return ToGrpcStatus(game.status());
-  LiveGame& g = **game;
-  absl::ReaderMutexLock lock(&g.mu);
+  return ReadGame(context, request->game_id(), Needs::kEvents,
+                  [&](const LiveGame& g) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                    return ExportPage(g, *request, *response);
+                  });
+}
+
+grpc::Status GameServiceImpl::ExportPage(const LiveGame& g,
+                                         const v1::ExportGameRequest& request,
+                                         v1::ExportGameResponse& response) const {
   const auto& events = g.log.events();
-  const int first = FirstEventFrom(g, request->from_seq());
+  const int first = FirstEventFrom(g, request.from_seq());
   // A page: kPageBytes of events with their ids and hashes, at least one.
   int end = first;
   for (size_t bytes = 0; end < events.size(); ++end) {
@@ -911,7 +924,7 @@ grpc::Status GameServiceImpl::ExportGame(grpc::ServerContext* context,
     if (end > first && bytes + size > kPageBytes) break;
     bytes += size;
   }
-  v1::ExportedGame* out = response->mutable_game();
+  v1::ExportedGame* out = response.mutable_game();
   if (first == 0) {
     *out->mutable_log()->mutable_header() = g.log.header();
     *out->mutable_log()->mutable_order_of_battle() = g.log.order_of_battle();
@@ -924,7 +937,7 @@ grpc::Status GameServiceImpl::ExportGame(grpc::ServerContext* context,
     out->add_chain_hashes(g.chain_hashes[i]);
     out->add_dice_attempts(g.dice_attempts[i]);
   }
-  if (end < events.size()) response->set_next_seq(events[end].seq());
+  if (end < events.size()) response.set_next_seq(events[end].seq());
   return grpc::Status::OK;
 }
 

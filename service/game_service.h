@@ -210,6 +210,16 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   absl::StatusOr<GamePin> Authorized(grpc::ServerContext* context,
                                      const std::string& game_id,
                                      Caller* caller);
+  // What a read of one game needs of it.
+  enum class Needs { kEvents, kRules };
+  // The prelude of a read of one game, written once: checks the caller's
+  // credential for `game_id` (Authorized), takes the game's lock for
+  // reading and, when the read needs the rules, refuses a game whose
+  // ruleset this gunbaid lacks (LiveGame::ruleset_problem); then returns
+  // what `read` returns for the game, the lock held and the game pinned.
+  grpc::Status ReadGame(
+      grpc::ServerContext* context, const std::string& game_id, Needs needs,
+      absl::FunctionRef<grpc::Status(const LiveGame& game)> read);
   // Checks and stores `request`'s events, moving them out of it, and sets
   // `answer` to the serialized AppendEventsResponse (the one stored with the
   // batch, or the stored one of a retried batch).
@@ -237,6 +247,11 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   void FillRead(const LiveGame& game, gunbai::v1::ReadEventsResponse& response)
       ABSL_SHARED_LOCKS_REQUIRED(game.mu);
   gunbai::v1::DiceCommitment DiceFor(const GameRecord& record) const;
+  // Fills `response` with the page of `game`'s export `request` asks for.
+  grpc::Status ExportPage(const LiveGame& game,
+                          const gunbai::v1::ExportGameRequest& request,
+                          gunbai::v1::ExportGameResponse& response) const
+      ABSL_SHARED_LOCKS_REQUIRED(game.mu);
   // Returns the index in `game`'s log of its first event with a seq of at
   // least `seq` (the number of events when there is none).
   static int FirstEventFrom(const LiveGame& game, uint64_t seq)
