@@ -112,7 +112,7 @@ std::string Command(const GenerateFlags& f) {
 // Returns the log in the chosen format. The text format opens with the
 // comment lines that name its message and how it was made.
 std::string Render(const gunbai::v1::BattleLog& log, const GenerateFlags& f) {
-  if (f.format == "binary") return generate::SerializeDeterministic(log);
+  if (f.format == "binary") return replay::DeterministicBytes(log);
   if (f.format == "json") return FormatJson(log);
   std::string text = absl::StrCat(
       "# proto-file: gunbai/v1/battle_log.proto\n"

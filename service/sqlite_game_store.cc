@@ -29,6 +29,7 @@
 #include "google/protobuf/message_lite.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
+#include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
 #include "service/game_store.h"
 
@@ -152,19 +153,6 @@ absl::Status SyncDirectory(const std::string& dir) {
   }
   close(fd);
   return absl::OkStatus();
-}
-
-// Returns `message` serialized deterministically (map entries sorted), so
-// that equal messages are stored as equal bytes.
-std::string SerializeDeterministic(const google::protobuf::MessageLite& m) {
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    m.SerializeToCodedStream(&coded);
-  }
-  return bytes;
 }
 
 absl::Status ParseStored(absl::string_view bytes, absl::string_view what,
@@ -499,10 +487,10 @@ absl::Status SqliteGameStore::CreateGame(const GameRecord& game) {
         "ON CONFLICT (game_id) DO NOTHING");
     if (!insert.ok()) return insert.status();
     insert->BindText(1, game.game_id);
-    insert->BindBlob(2, SerializeDeterministic(game.header));
-    insert->BindBlob(3, SerializeDeterministic(game.order_of_battle));
-    insert->BindBlob(4, SerializeDeterministic(game.settings));
-    insert->BindBlob(5, SerializeDeterministic(dice));
+    insert->BindBlob(2, replay::DeterministicBytes(game.header));
+    insert->BindBlob(3, replay::DeterministicBytes(game.order_of_battle));
+    insert->BindBlob(4, replay::DeterministicBytes(game.settings));
+    insert->BindBlob(5, replay::DeterministicBytes(dice));
     insert->BindText(6, game.secret_hex);
     insert->BindInt64(7, game.ended ? 1 : 0);
     GUNBAI_RETURN_IF_ERROR(insert->Run());
@@ -863,7 +851,7 @@ absl::Status SqliteGameStore::InsertEvents(
     insert->BindInt64(2, static_cast<int64_t>(version + i + 1));
     insert->BindInt64(3, static_cast<int64_t>(events[i].event().seq()));
     insert->BindText(4, events[i].event_id());
-    insert->BindBlob(5, SerializeDeterministic(events[i]));
+    insert->BindBlob(5, replay::DeterministicBytes(events[i]));
     GUNBAI_RETURN_IF_ERROR(insert->Run());
   }
   return absl::OkStatus();

@@ -141,8 +141,4 @@ std::string ManifestJsonLines(const std::vector<PlantedFault>& faults) {
   return out;
 }
 
-std::string SerializeDeterministic(const v1::BattleLog& log) {
-  return replay::DeterministicBytes(log);
-}
-
 }  // namespace gunbai::generate

@@ -147,10 +147,6 @@ std::string ManifestJsonLine(std::uint64_t seq, absl::string_view rule_id,
                              absl::string_view description,
                              absl::string_view in_place_of);
 
-// Returns the deterministic binary serialization of `log` (map order fixed),
-// for comparing two logs byte for byte.
-std::string SerializeDeterministic(const gunbai::v1::BattleLog& log);
-
 }  // namespace gunbai::generate
 
 #endif  // GUNBAI_REPLAY_GENERATOR_GAME_GENERATOR_H_

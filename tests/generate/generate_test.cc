@@ -232,15 +232,15 @@ TEST(GenerateTest, SameOptionsGiveTheSameBytes) {
   for (const GeneratorOptions& options : cases) {
     const GeneratedGame a = GenerateGame(options);
     const GeneratedGame b = GenerateGame(options);
-    EXPECT_EQ(SerializeDeterministic(a.log), SerializeDeterministic(b.log))
+    EXPECT_EQ(replay::DeterministicBytes(a.log), replay::DeterministicBytes(b.log))
         << "seed " << options.seed;
     EXPECT_EQ(ManifestJsonLines(a.faults), ManifestJsonLines(b.faults));
   }
 }
 
 TEST(GenerateTest, DifferentSeedsGiveDifferentGames) {
-  EXPECT_NE(SerializeDeterministic(GenerateLog(SmallGame(1))),
-            SerializeDeterministic(GenerateLog(SmallGame(7))));
+  EXPECT_NE(replay::DeterministicBytes(GenerateLog(SmallGame(1))),
+            replay::DeterministicBytes(GenerateLog(SmallGame(7))));
 }
 
 // A finding or a planted fault, as the audit names it.

@@ -116,8 +116,8 @@ TEST(SkfGameTest, SameSeedSameBytesOtherSeedOtherGame) {
   options.seed = 8;
   auto c = GenerateSkfGame(options, ruleset);
   ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-  EXPECT_EQ(SerializeDeterministic(*a), SerializeDeterministic(*b));
-  EXPECT_NE(SerializeDeterministic(*a), SerializeDeterministic(*c));
+  EXPECT_EQ(replay::DeterministicBytes(*a), replay::DeterministicBytes(*b));
+  EXPECT_NE(replay::DeterministicBytes(*a), replay::DeterministicBytes(*c));
   EXPECT_EQ(a->header().game_id(), "generated-skf-7");
   EXPECT_EQ(a->header().ruleset().version(), "page6-example-1+morale");
 }
@@ -249,7 +249,7 @@ TEST(SkfGameTest, FaultyGameHasItsOwnIdAndTheSameBytesEveryTime) {
   auto a = GenerateSkfGameWithFaults(options, ruleset);
   auto b = GenerateSkfGameWithFaults(options, ruleset);
   ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(SerializeDeterministic(a->log), SerializeDeterministic(b->log));
+  EXPECT_EQ(replay::DeterministicBytes(a->log), replay::DeterministicBytes(b->log));
   EXPECT_EQ(SkfManifestJsonLines(a->faults), SkfManifestJsonLines(b->faults));
   EXPECT_EQ(a->log.header().game_id(), "generated-skf-7-faults-3");
   options.faults = 0;
@@ -257,7 +257,7 @@ TEST(SkfGameTest, FaultyGameHasItsOwnIdAndTheSameBytesEveryTime) {
   ASSERT_TRUE(clean.ok());
   EXPECT_EQ(clean->log.header().game_id(), "generated-skf-7");
   EXPECT_TRUE(clean->faults.empty());
-  EXPECT_NE(SerializeDeterministic(a->log), SerializeDeterministic(clean->log));
+  EXPECT_NE(replay::DeterministicBytes(a->log), replay::DeterministicBytes(clean->log));
   // One JSON object a line, with the fields the Daimyo manifest has.
   const std::string manifest = SkfManifestJsonLines(a->faults);
   EXPECT_EQ(std::count(manifest.begin(), manifest.end(), '\n'), 3);
