@@ -41,6 +41,7 @@
 #include "replay/ruleset_loader.h"
 #include "service/game_service.h"
 #include "service/sqlite_game_store.h"
+#include "tests/store/in_process_games.h"
 
 namespace gunbai::service {
 namespace {
@@ -60,38 +61,17 @@ constexpr int kBatch = 5000;
 constexpr char kAtEnd[] = "checkpoint-at-end";
 constexpr char kBack[] = "checkpoint-10k-back";
 
-class Served {
+// The service in process (tests/store/in_process_games.h).
+class Served : public gunbai::testing::InProcessGames {
  public:
   Served(GameStore* store, const replay::RulesetCatalog* catalog,
          int checkpoint_every)
-      : games_(store, catalog, kUmpire, kDefaultMaxWatchers,
-               kDefaultMaxWatchersPerGame, nullptr, kDefaultMaxCachedGames,
-               checkpoint_every) {
-    grpc::ServerBuilder builder;
-    builder.SetMaxReceiveMessageSize(64 << 20);
-    builder.SetMaxSendMessageSize(64 << 20);
-    builder.RegisterService(&games_);
-    server_ = builder.BuildAndStart();
-    grpc::ChannelArguments args;
-    args.SetMaxReceiveMessageSize(64 << 20);
-    args.SetMaxSendMessageSize(64 << 20);
-    stub_ = v1::GameService::NewStub(server_->InProcessChannel(args));
-  }
-  ~Served() {
-    games_.Shutdown();
-    server_->Shutdown();
-  }
-  GameServiceImpl& games() { return games_; }
-  v1::GameService::Stub& stub() { return *stub_; }
-
- private:
-  GameServiceImpl games_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<v1::GameService::Stub> stub_;
+      : InProcessGames(store, catalog, kUmpire, kDefaultMaxCachedGames,
+                       checkpoint_every) {}
 };
 
 void Authorize(grpc::ClientContext& context) {
-  context.AddMetadata("authorization", absl::StrCat("Bearer ", kUmpire));
+  gunbai::testing::AuthorizeAs(context, kUmpire);
 }
 
 // The store holding the two games, written once for all benchmarks.

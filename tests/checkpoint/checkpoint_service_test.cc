@@ -24,6 +24,7 @@
 #include "replay/ruleset_loader.h"
 #include "service/game_service.h"
 #include "service/sqlite_game_store.h"
+#include "tests/store/in_process_games.h"
 
 namespace gunbai::service {
 namespace {
@@ -35,35 +36,17 @@ constexpr char kUmpire[] = "umpire-credential-0123456789";
 constexpr char kGame[] = "long-game";
 constexpr int kEvery = 300;  // N: a checkpoint each 300 events.
 
-// A service over `store` with its own in-process server and stub.
-class Served {
+// The service in process (tests/store/in_process_games.h).
+class Served : public gunbai::testing::InProcessGames {
  public:
   Served(GameStore* store, const replay::RulesetCatalog* catalog,
          int checkpoint_every)
-      : games_(store, catalog, kUmpire, kDefaultMaxWatchers,
-               kDefaultMaxWatchersPerGame, nullptr, kDefaultMaxCachedGames,
-               checkpoint_every) {
-    grpc::ServerBuilder builder;
-    builder.RegisterService(&games_);
-    server_ = builder.BuildAndStart();
-    stub_ = v1::GameService::NewStub(
-        server_->InProcessChannel(grpc::ChannelArguments()));
-  }
-  ~Served() {
-    games_.Shutdown();
-    server_->Shutdown();
-  }
-  GameServiceImpl& games() { return games_; }
-  v1::GameService::Stub& stub() { return *stub_; }
-
- private:
-  GameServiceImpl games_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<v1::GameService::Stub> stub_;
+      : InProcessGames(store, catalog, kUmpire, kDefaultMaxCachedGames,
+                       checkpoint_every) {}
 };
 
 void Authorize(grpc::ClientContext& context) {
-  context.AddMetadata("authorization", absl::StrCat("Bearer ", kUmpire));
+  gunbai::testing::AuthorizeAs(context, kUmpire);
 }
 
 // Everything the service says of the game, as deterministic bytes.

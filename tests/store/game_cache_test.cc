@@ -26,6 +26,7 @@
 #include "replay/ruleset_loader.h"
 #include "service/game_service.h"
 #include "service/sqlite_game_store.h"
+#include "tests/store/in_process_games.h"
 
 namespace gunbai::service {
 namespace {
@@ -51,34 +52,16 @@ v1::BattleLog Sekigahara() {
   return log.ok() ? *log : v1::BattleLog();
 }
 
-// A service with its own in-process server and stub.
-class Served {
+// The service in process (tests/store/in_process_games.h).
+class Served : public gunbai::testing::InProcessGames {
  public:
   Served(GameStore* store, const replay::RulesetCatalog* catalog,
          int max_cached_games)
-      : games_(store, catalog, kUmpire, kDefaultMaxWatchers,
-               kDefaultMaxWatchersPerGame, nullptr, max_cached_games) {
-    grpc::ServerBuilder builder;
-    builder.RegisterService(&games_);
-    server_ = builder.BuildAndStart();
-    stub_ = v1::GameService::NewStub(
-        server_->InProcessChannel(grpc::ChannelArguments()));
-  }
-  ~Served() {
-    games_.Shutdown();
-    server_->Shutdown();
-  }
-  GameServiceImpl& games() { return games_; }
-  v1::GameService::Stub& stub() { return *stub_; }
-
- private:
-  GameServiceImpl games_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<v1::GameService::Stub> stub_;
+      : InProcessGames(store, catalog, kUmpire, max_cached_games) {}
 };
 
 void Authorize(grpc::ClientContext& context) {
-  context.AddMetadata("authorization", absl::StrCat("Bearer ", kUmpire));
+  gunbai::testing::AuthorizeAs(context, kUmpire);
 }
 
 // Everything the service says of a game that the cache could get wrong:
