@@ -15,8 +15,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "rules/daimyo/engine_replayer.h"
 #include "rules/checkpoint_codec.h"
+#include "rules/daimyo/engine_replayer.h"
 
 namespace gunbai::rules::daimyo {
 

@@ -8,9 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "rules/daimyo/engine_replayer.h"
-#include "rules/daimyo/proto_mapping.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
+#include "rules/daimyo/proto_mapping.h"
 
 namespace gunbai::rules::daimyo {
 

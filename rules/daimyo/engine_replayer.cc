@@ -7,10 +7,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "rules/daimyo/engine.h"
-#include "rules/daimyo/proto_mapping.h"
-#include "rules/excerpt.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/leader_loss.h"
+#include "rules/daimyo/proto_mapping.h"
+#include "rules/excerpt.h"
 
 namespace gunbai::rules::daimyo {
 
