@@ -1,5 +1,7 @@
 // Maps between the gunbai.v1 protos and the rules engine's domain types
-// (Cartographer's FromProto/ToProto). Thread-safe: functions only.
+// (Cartographer's FromProto/ToProto) that every ruleset shares; a ruleset's
+// own mapping lives beside its engine (rules/daimyo/proto_mapping.h).
+// Thread-safe: functions only.
 #ifndef GUNBAI_REPLAY_PROTO_MAPPING_H_
 #define GUNBAI_REPLAY_PROTO_MAPPING_H_
 
@@ -10,19 +12,12 @@
 #include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/state.pb.h"
 #include "rules/battle_state.h"
-#include "rules/daimyo/firing.h"
 #include "rules/engine.h"
 #include "rules/proto_enums.h"
 #include "rules/ruleset.h"
 #include "rules/types.h"
 
 namespace gunbai::replay {
-
-// Builds the starting state from a log's header and order of battle.
-// Returns InvalidArgument naming the unit, leader or clan (by index and id)
-// when an entry is unusable, and saying what to fix.
-absl::StatusOr<rules::BattleState> StateFromOrderOfBattle(
-    const gunbai::v1::BattleLog& log);
 
 using rules::OriginToProto;  // rules/engine.h
 using rules::SeverityToProto;
@@ -31,10 +26,6 @@ using rules::BandFromProto;
 using rules::FormationFromProto;
 using rules::MoraleResultFromProto;
 using rules::MoraleResultToProto;
-
-// Builds a Shot for resolved unit indexes; its dice borrow from `firing`.
-rules::daimyo::Shot ShotFromProto(const gunbai::v1::Firing& firing, int firer,
-                                  int target);
 
 // Returns a snapshot of `state` with its digest filled in.
 gunbai::v1::BattleStateSnapshot SnapshotFromState(

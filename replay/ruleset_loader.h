@@ -1,5 +1,5 @@
 // Loads a ruleset data file (text format of gunbai.v1.Ruleset) into the
-// domain Ruleset the rules engine reads, and computes its content digest.
+// plug-in of its name, which validates it, and computes its content digest.
 // Thread-safe: functions only.
 #ifndef GUNBAI_REPLAY_RULESET_LOADER_H_
 #define GUNBAI_REPLAY_RULESET_LOADER_H_
@@ -20,8 +20,8 @@ namespace gunbai::replay {
 struct LoadedRuleset {
   // The engine of the ruleset's name; never null once loaded.
   const rules::RulesetPlugin* plugin = nullptr;
-  // The Daimyo tables in domain form; for other rulesets only the name and
-  // version are set.
+  // Only the name and version; a ruleset's engine builds its own tables
+  // from `data` (Daimyo's: rules::daimyo::DaimyoRulesFromData).
   rules::Ruleset rules;
   gunbai::v1::Ruleset data;
   // SHA-256 (hex) of the data's deterministic binary serialization: the
@@ -34,10 +34,6 @@ struct LoadedRuleset {
 // not parse, or naming the field when a value is out of range.
 absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
                                           absl::string_view source_name);
-
-// Returns the Daimyo tables of `data` in domain form; `data` has passed
-// rules::daimyo::ValidateDaimyoRuleset.
-rules::Ruleset DaimyoRulesFromData(const gunbai::v1::Ruleset& data);
 
 // Returns the built-in ruleset named `name`; NotFound for an unknown name.
 absl::StatusOr<LoadedRuleset> BuiltinRuleset(absl::string_view name);

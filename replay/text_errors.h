@@ -19,6 +19,7 @@
 #include "google/protobuf/message.h"
 #include "google/protobuf/text_format.h"
 #include "replay/known_enums_generated.h"
+#include "rules/excerpt.h"
 
 namespace gunbai::replay {
 
@@ -65,15 +66,9 @@ absl::Status CheckTextUtf8(absl::string_view text,
                            const google::protobuf::Message& parsed,
                            absl::string_view source, absl::string_view reading);
 
-// The most bytes of a user's input an error message quotes: a message quoting
-// a whole 100,000-character id would exceed what gRPC carries in a status.
-inline constexpr std::size_t kMaxQuotedBytes = 80;
-
-// Returns `input` for quoting in a message: itself when it is at most
-// `max_bytes` long, else its first `max_bytes` bytes (cut before a UTF-8
-// character that would not fit) followed by "... (N bytes)".
-std::string Excerpt(absl::string_view input,
-                    std::size_t max_bytes = kMaxQuotedBytes);
+// Quoting a user's input in a message (rules/excerpt.h).
+using rules::Excerpt;
+using rules::kMaxQuotedBytes;
 
 // Returns OK when every enum field of `message`, depth first, holds a value
 // its enum type names. Proto3 enums are open: the binary and JSON parsers

@@ -12,8 +12,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "replay/proto_mapping.h"
-#include "rules/proto_enums.h"
+#include "rules/daimyo/engine.h"
 #include "rules/daimyo/morale.h"
+#include "rules/proto_enums.h"
 #include "rules/victory.h"
 
 namespace gunbai::generate::internal {
@@ -77,7 +78,7 @@ GamePlayer::GamePlayer(const GeneratorOptions& options,
                        const replay::LoadedRuleset& ruleset)
     : options_(options),
       ruleset_(ruleset),
-      rules_(ruleset.rules),
+      rules_(rules::daimyo::DaimyoRulesFromData(ruleset.data)),
       rng_(options.seed),
       variety_rng_(options.seed ^ 0x9e3779b97f4a7c15ULL),
       target_events_(std::max(options.target_events, kMinEvents)),
@@ -220,7 +221,7 @@ int GamePlayer::FrenziedChargers(int clan) const {
 GeneratedGame GamePlayer::Play() && {
   BuildHeader();
   BuildOrderOfBattle();
-  auto replayer = replay::Replayer::Create(log_, ruleset_, &findings_);
+  auto replayer = rules::daimyo::Replayer::Create(log_, rules_, &findings_);
   if (!replayer.ok()) Die(replayer.status().ToString());
   replayer_ = *std::move(replayer);
   targeted_this_turn_.assign(plans_.size(), false);

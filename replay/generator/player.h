@@ -21,9 +21,9 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/generator/fault_planner.h"
 #include "replay/generator/game_generator.h"
-#include "replay/replayer.h"
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
+#include "rules/daimyo/engine_replayer.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
 #include "rules/types.h"
@@ -273,7 +273,7 @@ class GamePlayer {
 
   const GeneratorOptions options_;
   const replay::LoadedRuleset& ruleset_;
-  const rules::Ruleset& rules_;
+  const rules::Ruleset rules_;  // Daimyo's tables, from ruleset_.data.
   std::mt19937_64 rng_;
   std::mt19937_64 variety_rng_;
   const int target_events_;
@@ -282,7 +282,7 @@ class GamePlayer {
 
   v1::BattleLog log_;
   google::protobuf::RepeatedPtrField<v1::Finding> findings_;
-  std::unique_ptr<replay::Replayer> replayer_;
+  std::unique_ptr<rules::daimyo::Replayer> replayer_;
   // The scenario's victory by points, scored as each turn ends.
   std::unique_ptr<rules::VictoryTracker> victory_;
   std::vector<UnitPlan> plans_;  // Parallel to the order of battle.

@@ -7,6 +7,7 @@
 #include "replay/generator/player.h"
 #include "replay/proto_mapping.h"
 #include "rules/daimyo/firing.h"
+#include "rules/daimyo/proto_mapping.h"
 #include "rules/daimyo/leader_loss.h"
 
 namespace gunbai::generate::internal {
@@ -126,7 +127,7 @@ bool GamePlayer::TryFire(int firer, int charger, bool second_volley) {
     if (!facts->has_distance_mm()) facts->set_range(v1::RANGE_BAND_LONG);
   }
   const rules::daimyo::Shot probe =
-      replay::ShotFromProto(*firing, firer, /*target=*/-1);
+      rules::daimyo::ShotFromProto(*firing, firer, /*target=*/-1);
   const int max_stands = rules::daimyo::MaxFiringStands(rules_, state(), probe);
   if (max_stands <= 0) return false;
   const int stands = Chance(85) ? max_stands : Uniform(1, max_stands);
@@ -149,7 +150,7 @@ bool GamePlayer::TryFire(int firer, int charger, bool second_volley) {
     firing->add_dice(RollDie());
   }
   const rules::daimyo::Shot shot =
-      replay::ShotFromProto(*firing, firer, target);
+      rules::daimyo::ShotFromProto(*firing, firer, target);
   const int hits =
       rules::daimyo::ResolveFiring(rules_, state(), shot, nullptr).hits;
   firing->set_claimed_hits(static_cast<uint32_t>(hits));

@@ -1,7 +1,6 @@
-// The Daimyo ruleset's plug-in entry points (rules/engine.h). Daimyo's
-// engine predates the plug-in interface and is implemented in replay/
-// (replay/replayer*.cc, the Replayer class, and replay/ruleset_loader.cc);
-// a new ruleset keeps its engine under rules/<name>/ instead.
+// The Daimyo ruleset's plug-in entry points (rules/engine.h): the engine is
+// the Replayer (rules/daimyo/engine_replayer.h), its data conversion and
+// checks are in data.cc, its server dice in server_dice.cc.
 #ifndef GUNBAI_RULES_DAIMYO_ENGINE_H_
 #define GUNBAI_RULES_DAIMYO_ENGINE_H_
 
@@ -11,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "rules/engine.h"
+#include "rules/ruleset.h"
 
 namespace gunbai::rules::daimyo {
 
@@ -18,6 +18,10 @@ namespace gunbai::rules::daimyo {
 // morale tables).
 absl::Status ValidateDaimyoRuleset(const gunbai::v1::Ruleset& data,
                                    absl::string_view source);
+
+// Returns the Daimyo tables of `data` in domain form; `data` has passed
+// ValidateDaimyoRuleset.
+Ruleset DaimyoRulesFromData(const gunbai::v1::Ruleset& data);
 
 absl::StatusOr<std::unique_ptr<Engine>> CreateDaimyoEngine(
     const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
@@ -29,7 +33,7 @@ absl::StatusOr<std::unique_ptr<Engine>> CreateDaimyoEngine(
 inline constexpr int kMaxDuelPairs = 100;
 
 // The dice gunbaid rolls for an event of a live Daimyo game with server dice
-// (RulesetPlugin::server_dice; replay/server_dice.cc): a duel is a roll-off
+// (RulesetPlugin::server_dice; server_dice.cc): a duel is a roll-off
 // of the two leaders' dice plus their command ratings in `state`.
 absl::StatusOr<ServerDicePlan> DaimyoServerDice(
     const gunbai::v1::Event& event, const gunbai::v1::Ruleset& data,

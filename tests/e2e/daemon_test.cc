@@ -35,7 +35,7 @@
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
-#include "replay/replayer.h"
+#include "rules/daimyo/engine_replayer.h"
 #include "rules/builtin_rulesets.h"
 #include "service/audit_client.h"
 
@@ -361,8 +361,8 @@ void ExpectOneHitDispute(const v1::AuditReport& full_report, int claimed,
   EXPECT_EQ(f.severity(), v1::SEVERITY_DISPUTE);
   EXPECT_EQ(f.rule_id(), "daimyo.fire.hit");
   EXPECT_EQ(f.subject(), "a-teppo");
-  EXPECT_EQ(f.claimed(), replay::HitsInWords(claimed));
-  EXPECT_EQ(f.computed(), replay::HitsInWords(computed));
+  EXPECT_EQ(f.claimed(), rules::daimyo::HitsInWords(claimed));
+  EXPECT_EQ(f.computed(), rules::daimyo::HitsInWords(computed));
 }
 
 absl::StatusOr<v1::AuditReport> Audit(const Gunbaid& daemon,

@@ -40,6 +40,7 @@ PURE = [
     "rules/battle_state.h", "rules/battle_state.cc",
     "rules/victory.h", "rules/victory.cc",
     "rules/rule_docs.h", "rules/rule_docs.cc",
+    "rules/excerpt.h", "rules/excerpt.cc",
     "rules/daimyo/firing.h", "rules/daimyo/firing.cc",
     "rules/daimyo/melee.h", "rules/daimyo/melee.cc",
     "rules/daimyo/morale.h", "rules/daimyo/morale.cc",

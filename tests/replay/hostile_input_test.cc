@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "replay/replayer.h"
+#include "rules/daimyo/engine_replayer.h"
 #include "tests/replay/test_logs.h"
 
 namespace gunbai::testing {
@@ -86,8 +86,8 @@ TEST(Regression, FindingsPerLogAreBounded) {
                     " turn: 1 clan: \"red\" move { unit: \"ghost\" } }\n");
   }
   const v1::AuditReport report = AuditOrDie(LogWithEvents(events));
-  ASSERT_EQ(report.findings_size(), replay::kMaxFindingsPerLog + 1);
-  const v1::Finding& last = report.findings(replay::kMaxFindingsPerLog);
+  ASSERT_EQ(report.findings_size(), rules::daimyo::kMaxFindingsPerLog + 1);
+  const v1::Finding& last = report.findings(rules::daimyo::kMaxFindingsPerLog);
   EXPECT_EQ(last.rule_id(), "log.findings_truncated");
   EXPECT_THAT(last.message(), HasSubstr("5000 more are not (5000 violations"));
 }

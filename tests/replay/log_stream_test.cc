@@ -25,7 +25,7 @@
 #include "replay/audit.h"
 #include "replay/generator/game_generator.h"
 #include "replay/log_parser.h"
-#include "replay/replayer.h"
+#include "rules/daimyo/engine_replayer.h"
 #include "replay/ruleset_loader.h"
 #include "service/cli.h"
 #include "service/cli_input.h"
@@ -202,8 +202,8 @@ TEST(LogStreamTest, FindingsBoundHolds) {
   ExpectSameReport(bytes, {}, "25,000 unknown units");
   const Streamed streamed = StreamAudit(bytes);
   ASSERT_TRUE(streamed.report.ok());
-  ASSERT_EQ(streamed.report->findings_size(), replay::kMaxFindingsPerLog + 1);
-  EXPECT_EQ(streamed.report->findings(replay::kMaxFindingsPerLog).rule_id(),
+  ASSERT_EQ(streamed.report->findings_size(), rules::daimyo::kMaxFindingsPerLog + 1);
+  EXPECT_EQ(streamed.report->findings(rules::daimyo::kMaxFindingsPerLog).rule_id(),
             "log.findings_truncated");
 }
 

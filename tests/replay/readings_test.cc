@@ -30,6 +30,7 @@
 #include "gtest/gtest.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
+#include "rules/daimyo/engine.h"
 #include "tests/replay/test_logs.h"
 
 namespace gunbai::testing {
@@ -239,7 +240,7 @@ replay::LoadedRuleset DaimyoRuleset(
   replay::LoadedRuleset ruleset = *std::move(builtin);
   if (set) {
     set(*ruleset.data.mutable_options());
-    ruleset.rules = replay::DaimyoRulesFromData(ruleset.data);
+    ruleset.rules = rules::daimyo::DaimyoRulesFromData(ruleset.data);
   }
   return ruleset;
 }

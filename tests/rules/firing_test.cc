@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
+#include "rules/daimyo/engine.h"
 #include "rules/ruleset.h"
 #include "rules/types.h"
 
@@ -105,7 +106,7 @@ class FiringTest : public ::testing::Test {
   void SetUp() override {
     auto loaded = replay::BuiltinDaimyoRuleset();
     ASSERT_TRUE(loaded.ok()) << loaded.status();
-    rules_ = loaded->rules;
+    rules_ = rules::daimyo::DaimyoRulesFromData(loaded->data);
     state_ = TwoClans();
     UnitProfile shooters = Ashigaru("a1", kClanA);
     shooters.missile_weapon = MissileWeapon::kArquebus;

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
+#include "rules/daimyo/engine.h"
 #include "rules/daimyo/firing.h"
 #include "rules/ruleset.h"
 #include "rules/types.h"
@@ -28,7 +29,7 @@ class LeaderLossTest : public ::testing::Test {
   void SetUp() override {
     auto loaded = replay::BuiltinDaimyoRuleset();
     ASSERT_TRUE(loaded.ok()) << loaded.status();
-    rules_ = loaded->rules;
+    rules_ = rules::daimyo::DaimyoRulesFromData(loaded->data);
     state_.clans = {"a", "b"};
     state_.turn = 1;
     state_.active_clan = 0;

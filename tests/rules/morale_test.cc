@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
+#include "rules/daimyo/engine.h"
 #include "rules/ruleset.h"
 #include "rules/types.h"
 
@@ -73,7 +74,7 @@ class MoraleTest : public ::testing::Test {
   void SetUp() override {
     auto loaded = replay::BuiltinDaimyoRuleset();
     ASSERT_TRUE(loaded.ok()) << loaded.status();
-    rules_ = loaded->rules;
+    rules_ = rules::daimyo::DaimyoRulesFromData(loaded->data);
     state_.clans = {"a", "b"};
     state_.turn = kTurn;
     state_.initiative_clan = kClanA;

@@ -4,8 +4,8 @@
 // outcome as played (the claimed one), so one error does not cascade.
 // Thread-compatible: one Replayer per log; distinct Replayers may run on
 // distinct threads.
-#ifndef GUNBAI_REPLAY_REPLAYER_H_
-#define GUNBAI_REPLAY_REPLAYER_H_
+#ifndef GUNBAI_RULES_DAIMYO_ENGINE_REPLAYER_H_
+#define GUNBAI_RULES_DAIMYO_ENGINE_REPLAYER_H_
 
 #include <array>
 #include <cstdint>
@@ -19,15 +19,15 @@
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
-#include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
 #include "rules/engine.h"
+#include "rules/ruleset.h"
 #include "rules/types.h"
 
-namespace gunbai::replay {
+namespace gunbai::rules::daimyo {
 
 // Returns "1 hit" or "N hits".
 inline std::string HitsInWords(std::int64_t n) {
@@ -71,7 +71,7 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   // naming the unit or leader when the order of battle is unusable (unknown
   // clan, duplicate id, stands out of range).
   static absl::StatusOr<std::unique_ptr<Replayer>> Create(
-      const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
+      const gunbai::v1::BattleLog& log, const rules::Ruleset& rules,
       google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings);
   // The same with the engine options and outputs of rules/engine.h.
   static absl::StatusOr<std::unique_ptr<Replayer>> Create(
@@ -87,7 +87,7 @@ class Replayer : public rules::Engine, private rules::FindingSink {
 
   const rules::BattleState& state() const override { return state_; }
 
-  // Checkpoints (rules/engine.h; replayer_checkpoint.cc): every member that
+  // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next, in the format of
   // rules/checkpoint_codec.h. Bump the version when a member is added.
   static constexpr std::uint32_t kCheckpointVersion = 1;
@@ -225,7 +225,7 @@ class Replayer : public rules::Engine, private rules::FindingSink {
       int unit, const google::protobuf::RepeatedPtrField<std::string>& near);
   void CheckMeleeAtTurnEnd();
 
-  // Morale (replayer_morale.cc).
+  // Morale (engine_morale.cc).
   void OweChargeTests(int charger, int target, bool counter);
   void CheckChargeTestsTaken();
   void CheckEndOfTurnTestsTaken();
@@ -278,7 +278,7 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   absl::flat_hash_map<std::string, int> leader_index_;
   std::uint64_t seq_ = 0;
   std::uint32_t turn_ = 0;
-  // Melee bookkeeping, per unit index (replayer_melee.cc).
+  // Melee bookkeeping, per unit index (engine_melee.cc).
   std::vector<PairingResult> pending_pairings_;
   std::string pending_melee_id_;
   // Stands each unit has fought with in the pending multi-unit melee.
@@ -309,7 +309,7 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   std::vector<OwedMove> owed_moves_;
   std::vector<int> owed_move_opponent_;
   std::vector<int> owed_move_rounds_;
-  // Morale bookkeeping, per unit index (replayer_morale.cc).
+  // Morale bookkeeping, per unit index (engine_morale.cc).
   std::vector<std::uint64_t> halt_cause_seq_;
   std::vector<int> may_counter_charge_;  // The charger it may counter, or -1.
   std::vector<int> frenzied_this_activation_;
@@ -333,6 +333,6 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   std::vector<EndOfTurnTest> end_of_turn_tests_;  // Taken this turn so far.
 };
 
-}  // namespace gunbai::replay
+}  // namespace gunbai::rules::daimyo
 
-#endif  // GUNBAI_REPLAY_REPLAYER_H_
+#endif  // GUNBAI_RULES_DAIMYO_ENGINE_REPLAYER_H_

@@ -7,12 +7,12 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "replay/proto_mapping.h"
-#include "replay/replayer.h"
+#include "rules/daimyo/engine_replayer.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
+#include "rules/daimyo/proto_mapping.h"
 
-namespace gunbai::replay {
+namespace gunbai::rules::daimyo {
 
 namespace {
 
@@ -869,4 +869,4 @@ void Replayer::OweLeaderDeathTests(
   }
 }
 
-}  // namespace gunbai::replay
+}  // namespace gunbai::rules::daimyo

@@ -1,4 +1,4 @@
-#include "replay/replayer.h"
+#include "rules/daimyo/engine_replayer.h"
 
 #include <algorithm>
 #include <utility>
@@ -6,13 +6,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "replay/proto_mapping.h"
-#include "replay/text_errors.h"
 #include "rules/daimyo/engine.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/leader_loss.h"
+#include "rules/daimyo/proto_mapping.h"
+#include "rules/excerpt.h"
 
-namespace gunbai::replay {
+namespace gunbai::rules::daimyo {
 
 namespace {
 
@@ -31,9 +31,9 @@ constexpr std::uint32_t kMaxTurn = 1000000000;
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
-    const v1::BattleLog& log, const LoadedRuleset& ruleset,
+    const v1::BattleLog& log, const rules::Ruleset& rules,
     google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
-  return Create(log, ruleset.rules, rules::EngineOptions(),
+  return Create(log, rules, rules::EngineOptions(),
                 rules::EngineOutput{findings, nullptr});
 }
 
@@ -755,15 +755,11 @@ void Replayer::ReportUnfinishedTurn() {
   Report(std::move(f));
 }
 
-}  // namespace gunbai::replay
-
-namespace gunbai::rules::daimyo {
-
 absl::StatusOr<std::unique_ptr<Engine>> CreateDaimyoEngine(
     const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
     const EngineOptions& options, EngineOutput output) {
-  auto replayer = replay::Replayer::Create(
-      log, replay::DaimyoRulesFromData(data), options, output);
+  auto replayer =
+      Replayer::Create(log, DaimyoRulesFromData(data), options, output);
   if (!replayer.ok()) return replayer.status();
   return std::unique_ptr<Engine>(*std::move(replayer));
 }

@@ -6,11 +6,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "replay/proto_mapping.h"
-#include "replay/replayer.h"
+#include "rules/daimyo/engine_replayer.h"
 #include "rules/daimyo/morale.h"
+#include "rules/daimyo/proto_mapping.h"
 
-namespace gunbai::replay {
+namespace gunbai::rules::daimyo {
 
 namespace {
 
@@ -449,4 +449,4 @@ void Replayer::CheckCounterCharge(int unit, int target) {
   }
 }
 
-}  // namespace gunbai::replay
+}  // namespace gunbai::rules::daimyo

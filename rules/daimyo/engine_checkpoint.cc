@@ -15,10 +15,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "replay/replayer.h"
 #include "rules/checkpoint_codec.h"
+#include "rules/daimyo/engine_replayer.h"
 
-namespace gunbai::replay {
+namespace gunbai::rules::daimyo {
 
 namespace {
 
@@ -200,4 +200,4 @@ absl::Status Replayer::RestoreCheckpoint(absl::string_view checkpoint) {
   return absl::OkStatus();
 }
 
-}  // namespace gunbai::replay
+}  // namespace gunbai::rules::daimyo
