@@ -523,8 +523,9 @@ void AddSelfDescribingCommands(CLI::App& app, CliContext& context) {
       "/usr/share/bash-completion/completions/gunbai\n  source <(gunbai "
       "completion bash)");
   AddChoiceOption(*completion, "SHELL", *shell, {"bash"}, "the shell");
+  // The callback holds `shell`, the option's variable, for the app's life.
   completion->callback(
-      [&app, &context] { context.out << BashCompletion(app); });
+      [&app, &context, shell] { context.out << BashCompletion(app); });
   CLI::App* man =
       app.add_subcommand("man", "print gunbai's man page (roff, section 1)");
   man->footer("Example:\n  gunbai man > gunbai.1 && man ./gunbai.1");
