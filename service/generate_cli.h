@@ -1,6 +1,6 @@
 // `gunbai generate`: writes a seeded random Daimyo game that audits clean,
 // or the same kind of game with known faults planted and their manifest
-// (see replay/generator/game_generator.h). Thread-compatible.
+// (see generate/game_generator.h). Thread-compatible.
 #ifndef GUNBAI_SERVICE_GENERATE_CLI_H_
 #define GUNBAI_SERVICE_GENERATE_CLI_H_
 

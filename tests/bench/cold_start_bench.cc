@@ -34,10 +34,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
+#include "generate/game_generator.h"
 #include "grpcpp/grpcpp.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/audit.h"
-#include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
 #include "service/game_service.h"
 #include "service/sqlite_game_store.h"

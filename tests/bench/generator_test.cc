@@ -10,11 +10,11 @@
 #include <utility>
 
 #include "absl/status/statusor.h"
+#include "generate/game_generator.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
-#include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
 
 namespace gunbai::generate {

@@ -15,11 +15,11 @@
 
 #include "absl/status/statusor.h"
 #include "benchmark/benchmark.h"
+#include "generate/game_generator.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
-#include "replay/generator/game_generator.h"
 #include "replay/log_parser.h"
 #include "replay/log_stream.h"
 #include "replay/ruleset_loader.h"

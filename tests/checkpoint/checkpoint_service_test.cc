@@ -16,10 +16,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "generate/game_generator.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
-#include "replay/generator/game_generator.h"
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
 #include "service/game_service.h"

@@ -18,12 +18,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "generate/game_generator.h"
+#include "generate/skf/skf_game.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
-#include "replay/generator/game_generator.h"
-#include "replay/generator/skf_game.h"
 #include "replay/log_parser.h"
 #include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"

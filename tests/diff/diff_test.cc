@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "generate/game_generator.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
@@ -24,7 +25,6 @@
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/audit.h"
 #include "replay/dice_stats.h"
-#include "replay/generator/game_generator.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
 #include "service/audit_service.h"

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "generate/game_generator.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/audit_service.grpc.pb.h"
-#include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
 #include "service/audit_service.h"
 #include "service/decode_errors.h"

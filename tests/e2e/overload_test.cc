@@ -29,6 +29,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "generate/game_generator.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
@@ -37,7 +38,6 @@
 #include "gunbai/v1/audit_service.grpc.pb.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
-#include "replay/generator/game_generator.h"
 #include "tests/e2e/gunbaid_process.h"
 
 extern char** environ;

@@ -36,6 +36,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "generate/game_generator.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
@@ -43,7 +44,6 @@
 #include "gunbai/v1/audit_service.grpc.pb.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
-#include "replay/generator/game_generator.h"
 #include "tests/e2e/gunbaid_process.h"
 
 namespace gunbai::testing {

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "generate/game_generator.h"
 #include "google/protobuf/util/json_util.h"
 #include "gunbai/v1/audit_service.pb.h"
 #include "gunbai/v1/game_service.pb.h"
-#include "replay/generator/game_generator.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace gunbai::fuzz {

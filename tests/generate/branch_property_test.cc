@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "generate/game_generator.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/diff.h"
-#include "replay/generator/game_generator.h"
 #include "replay/impact.h"
 #include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"

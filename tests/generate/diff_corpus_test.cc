@@ -15,12 +15,12 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "generate/game_generator.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/diff.pb.h"
 #include "replay/diff.h"
-#include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
 
 namespace gunbai::generate {

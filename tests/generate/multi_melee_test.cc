@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "generate/game_generator.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
-#include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
 #include "tests/generate/test_ruleset.h"
 

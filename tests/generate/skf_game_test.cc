@@ -8,7 +8,7 @@
 // killed, bases lost and a winner claimed. With planted faults (under that
 // file and the built-in example), the audit finds exactly the manifest, the
 // kinds come round evenly, and one fault is worked by hand.
-#include "replay/generator/skf_game.h"
+#include "generate/skf/skf_game.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "generate/game_generator.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "replay/audit.h"
-#include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
 
 namespace gunbai::generate {

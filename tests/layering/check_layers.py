@@ -5,14 +5,20 @@ The layers, lowest first (README, "Layout"):
   rules/ (generic)      the plug-in interface and what every ruleset shares
   rules/<name>/         one ruleset: its pure rule files and its engine
   replay/               replay, audit, diff, dice statistics: names no ruleset
+  generate/ (generic)   the game generator: options, fault planning, manifests
+  generate/<name>/      one ruleset's player
   service/              gunbaid, the CLI
   tests/                anything
 
 What is checked, on the project's own #include "..." lines:
-  1. Nothing under rules/ includes replay/, service/ or tests/.
-  2. A ruleset's folder, rules/<name>/, includes no other ruleset's folder.
-  3. replay/ and service/ include nothing under rules/<name>/: they reach a
-     ruleset only through rules/engine.h and the plug-in list.
+  1. Nothing under rules/ includes replay/, generate/, service/ or tests/;
+     nothing under replay/ includes generate/, service/ or tests/.
+  2. A ruleset's folder, rules/<name>/ or generate/<name>/, includes no other
+     ruleset's folder (generate/<name>/ may include rules/<name>/).
+  3. replay/ and service/ include nothing under rules/<name>/ or
+     generate/<name>/, and the generic generate/ files nothing under
+     rules/<name>/: they reach a ruleset only through rules/engine.h and the
+     plug-in lists (rules/plugins.cc, generate/game_generator.cc).
   4. A pure rule file (PURE below) reaches no generated proto header and no
      protobuf header, directly or through the project's headers it includes.
 
@@ -52,7 +58,7 @@ PURE = [
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SOURCE = (".h", ".cc")
-FOLDERS = ("rules", "replay", "service")
+FOLDERS = ("rules", "replay", "generate", "service")
 
 
 def project_files():
@@ -80,9 +86,9 @@ def includes_of(path, cache={}):
 
 
 def ruleset_folder(path):
-    """'daimyo' for rules/daimyo/x.h, None for anything else."""
+    """'daimyo' for rules/daimyo/x.h or generate/daimyo/x.h, else None."""
     parts = path.split("/")
-    if len(parts) >= 3 and parts[0] == "rules":
+    if len(parts) >= 3 and parts[0] in ("rules", "generate"):
         return parts[1]
     return None
 
@@ -94,12 +100,20 @@ def breaks(path):
     top = path.split("/")[0]
     for inc in includes_of(path):
         theirs = ruleset_folder(inc)
-        if top == "rules" and inc.split("/")[0] in ("replay", "service", "tests"):
+        if top == "rules" and inc.split("/")[0] in ("replay", "generate",
+                                                    "service", "tests"):
             out.append((inc, "rules/ includes a higher layer"))
+        elif top == "replay" and inc.split("/")[0] in ("generate", "service",
+                                                       "tests"):
+            out.append((inc, "replay/ includes a higher layer"))
         elif own is not None and theirs is not None and theirs != own:
             out.append((inc, "a ruleset includes another ruleset's folder"))
         elif top in ("replay", "service") and theirs is not None:
             out.append((inc, top + "/ includes a ruleset's folder"))
+        elif (top == "generate" and own is None and theirs is not None and
+              inc.startswith("rules/")):
+            out.append((inc, "the generic generator includes a ruleset's "
+                        "folder"))
     return out
 
 

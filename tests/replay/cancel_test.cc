@@ -7,10 +7,10 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "generate/game_generator.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "replay/audit.h"
-#include "replay/generator/game_generator.h"
 #include "replay/impact.h"
 #include "replay/ruleset_loader.h"
 

@@ -17,10 +17,10 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "generate/game_generator.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
-#include "replay/generator/game_generator.h"
 #include "replay/log_parser.h"
 #include "replay/log_stream.h"
 #include "replay/ruleset_loader.h"

@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
-#include "replay/generator/player.h"
+#include "generate/daimyo/player.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
 

@@ -1,7 +1,7 @@
 // The game frame of the GamePlayer: the armies, turns and activations, the
 // event budget of games sized by events, movement and fault bookkeeping.
 // See player.h.
-#include "replay/generator/player.h"
+#include "generate/daimyo/player.h"
 
 #include <algorithm>
 #include <cstdio>

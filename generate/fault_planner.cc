@@ -1,4 +1,4 @@
-#include "replay/generator/fault_planner.h"
+#include "generate/fault_planner.h"
 
 #include <algorithm>
 #include <random>

@@ -6,10 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
-#include "replay/generator/player.h"
+#include "generate/daimyo/player.h"
 #include "replay/proto_mapping.h"
-#include "rules/proto_enums.h"
 #include "rules/daimyo/morale.h"
+#include "rules/proto_enums.h"
 
 namespace gunbai::generate::internal {
 

@@ -20,8 +20,8 @@
 // sources of randomness are std::mt19937_64 generators seeded from the
 // options, and nothing reaching the log is iterated in hash order.
 // Thread-safe: functions only.
-#ifndef GUNBAI_REPLAY_GENERATOR_GAME_GENERATOR_H_
-#define GUNBAI_REPLAY_GENERATOR_GAME_GENERATOR_H_
+#ifndef GUNBAI_GENERATE_GAME_GENERATOR_H_
+#define GUNBAI_GENERATE_GAME_GENERATOR_H_
 
 #include <cstdint>
 #include <string>
@@ -149,4 +149,4 @@ std::string ManifestJsonLine(std::uint64_t seq, absl::string_view rule_id,
 
 }  // namespace gunbai::generate
 
-#endif  // GUNBAI_REPLAY_GENERATOR_GAME_GENERATOR_H_
+#endif  // GUNBAI_GENERATE_GAME_GENERATOR_H_

@@ -1,4 +1,4 @@
-#include "replay/generator/game_generator.h"
+#include "generate/game_generator.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "replay/generator/player.h"
+#include "generate/daimyo/player.h"
 #include "replay/ruleset_loader.h"
 
 namespace gunbai::generate {

@@ -20,8 +20,8 @@
 // (rules::EngineOptions::keep_claims_at): the game goes on from the outcome
 // as claimed, as the audit replays it, so each fault gives exactly one
 // finding and no knock-on ones.
-#ifndef GUNBAI_REPLAY_GENERATOR_SKF_GAME_H_
-#define GUNBAI_REPLAY_GENERATOR_SKF_GAME_H_
+#ifndef GUNBAI_GENERATE_SKF_SKF_GAME_H_
+#define GUNBAI_GENERATE_SKF_SKF_GAME_H_
 
 #include <cstdint>
 #include <string>
@@ -30,9 +30,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "generate/game_generator.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
-#include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
 
 namespace gunbai::generate {
@@ -126,4 +126,4 @@ std::string SkfManifestJsonLines(const std::vector<SkfPlantedFault>& faults);
 
 }  // namespace gunbai::generate
 
-#endif  // GUNBAI_REPLAY_GENERATOR_SKF_GAME_H_
+#endif  // GUNBAI_GENERATE_SKF_SKF_GAME_H_

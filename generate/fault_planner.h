@@ -2,13 +2,13 @@
 // generator). It draws from its own seeded generator, so that asking for
 // faults does not change the game before the first one is planted.
 // Thread-compatible.
-#ifndef GUNBAI_REPLAY_GENERATOR_FAULT_PLANNER_H_
-#define GUNBAI_REPLAY_GENERATOR_FAULT_PLANNER_H_
+#ifndef GUNBAI_GENERATE_FAULT_PLANNER_H_
+#define GUNBAI_GENERATE_FAULT_PLANNER_H_
 
 #include <cstdint>
 #include <vector>
 
-#include "replay/generator/game_generator.h"
+#include "generate/game_generator.h"
 
 namespace gunbai::generate::internal {
 
@@ -49,4 +49,4 @@ class FaultPlanner {
 
 }  // namespace gunbai::generate::internal
 
-#endif  // GUNBAI_REPLAY_GENERATOR_FAULT_PLANNER_H_
+#endif  // GUNBAI_GENERATE_FAULT_PLANNER_H_

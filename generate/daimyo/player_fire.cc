@@ -4,11 +4,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "replay/generator/player.h"
+#include "generate/daimyo/player.h"
 #include "replay/proto_mapping.h"
 #include "rules/daimyo/firing.h"
-#include "rules/daimyo/proto_mapping.h"
 #include "rules/daimyo/leader_loss.h"
+#include "rules/daimyo/proto_mapping.h"
 
 namespace gunbai::generate::internal {
 

@@ -1,4 +1,4 @@
-#include "replay/generator/skf_game.h"
+#include "generate/skf/skf_game.h"
 
 #include <algorithm>
 #include <array>

@@ -5,8 +5,8 @@
 // then, fire when they may, charge enemies that are free to be charged,
 // fight every melee they are in, take every test they owe and carry out its
 // result. Thread-compatible: one GamePlayer per game.
-#ifndef GUNBAI_REPLAY_GENERATOR_PLAYER_H_
-#define GUNBAI_REPLAY_GENERATOR_PLAYER_H_
+#ifndef GUNBAI_GENERATE_DAIMYO_PLAYER_H_
+#define GUNBAI_GENERATE_DAIMYO_PLAYER_H_
 
 #include <array>
 #include <cstdint>
@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "generate/fault_planner.h"
+#include "generate/game_generator.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
-#include "replay/generator/fault_planner.h"
-#include "replay/generator/game_generator.h"
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/engine_replayer.h"
@@ -308,4 +308,4 @@ class GamePlayer {
 
 }  // namespace gunbai::generate::internal
 
-#endif  // GUNBAI_REPLAY_GENERATOR_PLAYER_H_
+#endif  // GUNBAI_GENERATE_DAIMYO_PLAYER_H_
