@@ -55,8 +55,7 @@ const KnownEnums& TerrainEnums() {
 // WireFormatLite::ReadMessage does, and also fails when the bytes end before
 // the length says (ReadMessage takes a message cut at the end of the input
 // for a whole one).
-bool ReadMessageOfLength(CodedInputStream& input, int length,
-                         Message* message);
+bool ReadMessageOfLength(CodedInputStream& input, int length, Message* message);
 
 bool ReadWholeMessage(CodedInputStream& input, Message* message) {
   int length = 0;

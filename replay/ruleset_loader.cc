@@ -1,12 +1,11 @@
 #include "replay/ruleset_loader.h"
 
-#include <optional>
-
 #include <openssl/sha.h>
 
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <optional>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"

@@ -131,7 +131,8 @@ absl::StatusOr<rules::ServerDicePlan> PlanFor(const LoadedRuleset& ruleset,
   if (plan->open_ended()) {
     const rules::ServerDicePlan::RollOff& off = plan->roll_off;
     if (static_cast<int>(off.offsets.size()) != off.group) {
-      return inconsistent("a roll-off without one offset for each die of a group");
+      return inconsistent(
+          "a roll-off without one offset for each die of a group");
     }
     if (off.max_groups < 1) return inconsistent("a roll-off of no group");
     if (plan->dice != 0 || !plan->side_dice.empty()) {
@@ -408,8 +409,7 @@ absl::Status RollServerDice(const rules::BattleState& state,
     return absl::InvalidArgumentError(absl::StrCat(
         "a dice key is ", kDiceKeyBytes, " bytes, not ", key.size()));
   }
-  absl::StatusOr<rules::ServerDicePlan> plan =
-      PlanFor(ruleset, event, state);
+  absl::StatusOr<rules::ServerDicePlan> plan = PlanFor(ruleset, event, state);
   if (!plan.ok()) return plan.status();
   DieStream stream(key, game_id, attempt, event.seq());
   std::vector<std::uint32_t> values;

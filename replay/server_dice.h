@@ -86,9 +86,10 @@ std::vector<std::uint32_t> RollOffDice(
 // else none. Set event.seq() first; `state` is the state before `event`.
 // Returns InvalidArgument, leaving `event` unchanged, when the event already
 // carries dice, the key is not kDiceKeyBytes long, or the ruleset refuses
-// the event (Daimyo: a stand count above kMaxStands (rules/daimyo/engine_replayer.h), a
-// melee round with other than two sides, a challenge naming an unknown
-// leader); FailedPrecondition when the ruleset has no server dice.
+// the event (Daimyo: a stand count above kMaxStands
+// (rules/daimyo/engine_replayer.h), a melee round with other than two sides, a
+// challenge naming an unknown leader); FailedPrecondition when the ruleset has
+// no server dice.
 absl::Status RollServerDice(const rules::BattleState& state,
                             const LoadedRuleset& ruleset, absl::string_view key,
                             absl::string_view game_id, std::uint64_t attempt,
@@ -107,10 +108,10 @@ absl::Status ServerDiceAvailable(const LoadedRuleset& ruleset);
 // before it: the game is replayed under `ruleset`, as gunbaid replayed it
 // while rolling (a roll-off, such as a Daimyo duel: its groups up to the
 // first that decides at the offsets the state gave then, which in Daimyo
-// refused challenges and duels change). Returns the first problem: with index -1 for one of
-// the game's (not a server-dice game, secret not revealed or not matching,
-// seed not hex, an order of battle that cannot be replayed), else the first
-// event found wrong; nullopt when every die is the server's.
+// refused challenges and duels change). Returns the first problem: with index
+// -1 for one of the game's (not a server-dice game, secret not revealed or not
+// matching, seed not hex, an order of battle that cannot be replayed), else the
+// first event found wrong; nullopt when every die is the server's.
 std::optional<ChainBreak> VerifyServerDice(const gunbai::v1::ExportedGame& game,
                                            const LoadedRuleset& ruleset);
 

@@ -122,8 +122,8 @@ int CheckpointReader::Int(int lo, int hi) {
   const std::int64_t v = I64();
   if (!ok()) return 0;
   if (v < lo || v > hi) {
-    Fail(absl::StrCat("a number is ", v, ", out of its range ", lo, " to ",
-                      hi));
+    Fail(
+        absl::StrCat("a number is ", v, ", out of its range ", lo, " to ", hi));
     return 0;
   }
   return static_cast<int>(v);
@@ -198,20 +198,20 @@ std::uint64_t OrderOfBattleFingerprint(const BattleState& state) {
 namespace {
 
 void WriteUnit(const UnitStatus& u, CheckpointWriter& out) {
-  for (int v : {u.stands, u.stands_per_rank, u.carried_hits, u.stands_lost,
-                u.stands_lost_this_turn, u.halted_until_turn,
-                u.pursued_on_turn, u.followed_up_on_turn, u.charging_target,
-                u.charged_into_contact_with, u.charges_received,
-                static_cast<int>(u.owed_morale)}) {
+  for (int v :
+       {u.stands, u.stands_per_rank, u.carried_hits, u.stands_lost,
+        u.stands_lost_this_turn, u.halted_until_turn, u.pursued_on_turn,
+        u.followed_up_on_turn, u.charging_target, u.charged_into_contact_with,
+        u.charges_received, static_cast<int>(u.owed_morale)}) {
     out.Int(v);
   }
   out.Enum(u.formation);
-  for (bool b : {u.disordered, u.may_not_fire, u.fired_this_turn,
-                 u.hit_by_fire_this_turn, u.moved_this_turn,
-                 u.first_volley_spent, u.charging, u.in_melee, u.routing,
-                 u.has_routed, u.frenzied, u.pursuing,
-                 u.pursued_from_long_melee, u.fought_this_turn, u.removed,
-                 u.charge_fell_short, u.charge_spent}) {
+  for (bool b :
+       {u.disordered, u.may_not_fire, u.fired_this_turn,
+        u.hit_by_fire_this_turn, u.moved_this_turn, u.first_volley_spent,
+        u.charging, u.in_melee, u.routing, u.has_routed, u.frenzied, u.pursuing,
+        u.pursued_from_long_melee, u.fought_this_turn, u.removed,
+        u.charge_fell_short, u.charge_spent}) {
     out.Bool(b);
   }
   out.String(u.removal_owed);
@@ -236,12 +236,12 @@ void ReadUnit(CheckpointReader& in, const UnitProfile& profile, int units,
   u.owed_morale = static_cast<MoraleReasons>(
       in.Int(0, std::numeric_limits<MoraleReasons>::max()));
   u.formation = in.Enum(Formation::kBuilding);
-  for (bool* b : {&u.disordered, &u.may_not_fire, &u.fired_this_turn,
-                  &u.hit_by_fire_this_turn, &u.moved_this_turn,
-                  &u.first_volley_spent, &u.charging, &u.in_melee, &u.routing,
-                  &u.has_routed, &u.frenzied, &u.pursuing,
-                  &u.pursued_from_long_melee, &u.fought_this_turn, &u.removed,
-                  &u.charge_fell_short, &u.charge_spent}) {
+  for (bool* b :
+       {&u.disordered, &u.may_not_fire, &u.fired_this_turn,
+        &u.hit_by_fire_this_turn, &u.moved_this_turn, &u.first_volley_spent,
+        &u.charging, &u.in_melee, &u.routing, &u.has_routed, &u.frenzied,
+        &u.pursuing, &u.pursued_from_long_melee, &u.fought_this_turn,
+        &u.removed, &u.charge_fell_short, &u.charge_spent}) {
     *b = in.Bool();
   }
   u.removal_owed = in.String();

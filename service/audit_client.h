@@ -37,9 +37,9 @@ absl::StatusOr<gunbai::v1::AuditReport> AuditThroughServer(
     bool record_outcomes = false, bool impact = false,
     const std::string& tls_ca = "");
 
-// Asks the gunbaid at `target` (TLS when `tls_ca` is given) for the dice statistics of
-// `logs` (AuditService.DiceStats). Returns the daemon's status otherwise, as
-// AuditThroughServer does.
+// Asks the gunbaid at `target` (TLS when `tls_ca` is given) for the dice
+// statistics of `logs` (AuditService.DiceStats). Returns the daemon's status
+// otherwise, as AuditThroughServer does.
 absl::StatusOr<gunbai::v1::DiceStatsReport> DiceStatsThroughServer(
     const std::string& target, const std::vector<gunbai::v1::BattleLog>& logs,
     int max_message_bytes, const std::string& tls_ca = "");

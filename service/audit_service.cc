@@ -146,9 +146,9 @@ grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
   constexpr std::uint32_t kLogTag =
       WireFormatLite::MakeTag(v1::AuditLogRequest::kLogFieldNumber,
                               WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
-  constexpr std::uint32_t kRulesetTag = WireFormatLite::MakeTag(
-      v1::AuditLogRequest::kRulesetTextprotoFieldNumber,
-      WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  constexpr std::uint32_t kRulesetTag =
+      WireFormatLite::MakeTag(v1::AuditLogRequest::kRulesetTextprotoFieldNumber,
+                              WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
   const std::int64_t wire_bytes = static_cast<std::int64_t>(wire.Length());
   std::string log_bytes;
   std::string ruleset_text;
@@ -165,12 +165,12 @@ grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
       int length = 0;
       if (!input.ReadVarintSizeAsInt(&length)) return false;
       const std::int64_t left = wire_bytes - input.CurrentPosition();
-      out.reserve(out.size() + static_cast<std::size_t>(std::clamp<std::int64_t>(
-                                   length, 0, std::max<std::int64_t>(left, 0))));
+      out.reserve(out.size() +
+                  static_cast<std::size_t>(std::clamp<std::int64_t>(
+                      length, 0, std::max<std::int64_t>(left, 0))));
       const std::size_t start = out.size();
       out.resize(start + static_cast<std::size_t>(length > left ? 0 : length));
-      return length <= left &&
-             input.ReadRaw(out.data() + start, length);
+      return length <= left && input.ReadRaw(out.data() + start, length);
     };
     for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
       if (tag == kLogTag) {

@@ -18,7 +18,6 @@
 #include "absl/status/status.h"
 #include "gunbai/v1/audit_service.pb.h"
 #include "gunbai/v1/diff.pb.h"
-
 #include "service/cli_app.h"
 
 namespace gunbai::service {

@@ -44,9 +44,9 @@ absl::Status RestoreFromCheckpoint(
     google::protobuf::RepeatedPtrField<v1::Finding>& findings) {
   if (CheckpointDigest(checkpoint.state, checkpoint.findings) !=
       checkpoint.sha256) {
-    return absl::DataLossError(absl::StrCat(
-        "the checkpoint after ", checkpoint.after_version,
-        " events does not match its digest"));
+    return absl::DataLossError(
+        absl::StrCat("the checkpoint after ", checkpoint.after_version,
+                     " events does not match its digest"));
   }
   v1::AuditReport report;
   if (!report.ParseFromString(checkpoint.findings)) {

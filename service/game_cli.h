@@ -24,8 +24,8 @@ void AddVerifyCommand(CLI::App& app, CliContext& context);
 int RunGameCli(const std::vector<std::string>& args, std::ostream& out,
                std::ostream& err);
 
-// Runs `gunbai verify FILE` (RunCli); `args` starts after "verify". Returns 0 when
-// the chain (and, for server dice, every die and the secret) checks out, 1
+// Runs `gunbai verify FILE` (RunCli); `args` starts after "verify". Returns 0
+// when the chain (and, for server dice, every die and the secret) checks out, 1
 // when something was tampered with, 2 for unusable input or a server-dice
 // game whose secret is not revealed yet (no verdict on its dice).
 int RunVerifyCli(const std::vector<std::string>& args, std::ostream& out,

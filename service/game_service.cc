@@ -163,9 +163,9 @@ std::string AnswerBytes(const v1::AppendEventsResponse& front,
                         const v1::AppendEventsResponse& back) {
   using google::protobuf::internal::WireFormatLite;
   using google::protobuf::io::CodedOutputStream;
-  const uint32_t tag = WireFormatLite::MakeTag(
-      v1::AppendEventsResponse::kEventsFieldNumber,
-      WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  const uint32_t tag =
+      WireFormatLite::MakeTag(v1::AppendEventsResponse::kEventsFieldNumber,
+                              WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
   size_t size = front.ByteSizeLong() + back.ByteSizeLong();
   for (const v1::StoredEvent& e : stored) {
     const size_t event_size = e.ByteSizeLong();
@@ -484,10 +484,10 @@ void GameServiceImpl::MaybeCheckpoint(LiveGame& game, uint64_t version_before) {
       version / checkpoint_every_ == version_before / checkpoint_every_) {
     return;
   }
-  absl::StatusOr<StoredCheckpoint> checkpoint = MakeCheckpoint(
-      *game.replayer, game.findings, version,
-      game.log.events(game.log.events_size() - 1).seq(),
-      game.chain_hashes.back(), game.ruleset->digest);
+  absl::StatusOr<StoredCheckpoint> checkpoint =
+      MakeCheckpoint(*game.replayer, game.findings, version,
+                     game.log.events(game.log.events_size() - 1).seq(),
+                     game.chain_hashes.back(), game.ruleset->digest);
   absl::Status stored = checkpoint.ok()
                             ? store_->WriteCheckpoint(game.id, *checkpoint)
                             : checkpoint.status();
@@ -861,23 +861,22 @@ grpc::Status GameServiceImpl::ReadEvents(grpc::ServerContext* context,
 grpc::Status GameServiceImpl::GetGameState(
     grpc::ServerContext* context, const v1::GetGameStateRequest* request,
     v1::GetGameStateResponse* response) {
-  return ReadGame(
-      context, request->game_id(), Needs::kRules,
-      [&](const LiveGame& g) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-        if (request->at_seq() == 0) {
-          // The state after the last event is the live replay's, kept since
-          // the load (from a checkpoint or the first event) and every
-          // append.
-          *response->mutable_state() =
-              replay::SnapshotFromState(g.replayer->state());
-          return grpc::Status::OK;
-        }
-        std::optional<uint64_t> at = request->at_seq();
-        auto state = replay::StateAt(g.log, *g.ruleset, at);
-        if (!state.ok()) return ToGrpcStatus(state.status());
-        *response->mutable_state() = *std::move(state);
-        return grpc::Status::OK;
-      });
+  return ReadGame(context, request->game_id(), Needs::kRules,
+                  [&](const LiveGame& g) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                    if (request->at_seq() == 0) {
+                      // The state after the last event is the live replay's,
+                      // kept since the load (from a checkpoint or the first
+                      // event) and every append.
+                      *response->mutable_state() =
+                          replay::SnapshotFromState(g.replayer->state());
+                      return grpc::Status::OK;
+                    }
+                    std::optional<uint64_t> at = request->at_seq();
+                    auto state = replay::StateAt(g.log, *g.ruleset, at);
+                    if (!state.ok()) return ToGrpcStatus(state.status());
+                    *response->mutable_state() = *std::move(state);
+                    return grpc::Status::OK;
+                  });
 }
 
 grpc::Status GameServiceImpl::AuditGame(grpc::ServerContext* context,
@@ -911,9 +910,9 @@ grpc::Status GameServiceImpl::ExportGame(grpc::ServerContext* context,
                   });
 }
 
-grpc::Status GameServiceImpl::ExportPage(const LiveGame& g,
-                                         const v1::ExportGameRequest& request,
-                                         v1::ExportGameResponse& response) const {
+grpc::Status GameServiceImpl::ExportPage(
+    const LiveGame& g, const v1::ExportGameRequest& request,
+    v1::ExportGameResponse& response) const {
   const auto& events = g.log.events();
   const int first = FirstEventFrom(g, request.from_seq());
   // A page: kPageBytes of events with their ids and hashes, at least one.

@@ -100,12 +100,12 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
 
   // What the loads of games and the checkpoints have done since start.
   struct CheckpointStats {
-    int64_t rebuilds = 0;          // Games loaded from the store.
-    int64_t events_replayed = 0;   // Events those loads applied.
-    int64_t restored = 0;          // Loads that started from a checkpoint.
-    int64_t refused = 0;           // Checkpoints found and not trusted.
-    int64_t written = 0;           // Checkpoints stored after appends.
-    int64_t write_failures = 0;    // Checkpoints that could not be stored.
+    int64_t rebuilds = 0;         // Games loaded from the store.
+    int64_t events_replayed = 0;  // Events those loads applied.
+    int64_t restored = 0;         // Loads that started from a checkpoint.
+    int64_t refused = 0;          // Checkpoints found and not trusted.
+    int64_t written = 0;          // Checkpoints stored after appends.
+    int64_t write_failures = 0;   // Checkpoints that could not be stored.
   };
   CheckpointStats CheckpointStatsForTest();
 

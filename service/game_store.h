@@ -158,8 +158,8 @@ class GameStore {
   // Stores `checkpoint` of `game_id`, replacing the game's older ones.
   // Returns NOT_FOUND for an unknown game; the default, a store without
   // checkpoints, returns UNIMPLEMENTED.
-  virtual absl::Status WriteCheckpoint(
-      absl::string_view /*game_id*/, const StoredCheckpoint& /*checkpoint*/) {
+  virtual absl::Status WriteCheckpoint(absl::string_view /*game_id*/,
+                                       const StoredCheckpoint& /*checkpoint*/) {
     return absl::UnimplementedError("this store keeps no checkpoints");
   }
 

@@ -215,8 +215,8 @@ absl::Status WriteBlob(sqlite3* db, const char* table, const char* column,
     sqlite3_blob_close(blob);  // Null after a failed open: does nothing.
     return SqliteError(db, rc, action);
   }
-  rc = sqlite3_blob_write(blob, bytes.data(), static_cast<int>(bytes.size()),
-                          0);
+  rc =
+      sqlite3_blob_write(blob, bytes.data(), static_cast<int>(bytes.size()), 0);
   const int closed = sqlite3_blob_close(blob);
   if (rc == SQLITE_OK) rc = closed;
   if (rc != SQLITE_OK) return SqliteError(db, rc, action);
@@ -763,9 +763,8 @@ absl::StatusOr<AppendResult> SqliteGameStore::AppendInTransaction(
     insert->BindInt64(3, static_cast<int64_t>(append.answer.size()));
     GUNBAI_RETURN_IF_ERROR(insert->Run());
   }
-  GUNBAI_RETURN_IF_ERROR(WriteBlob(db_, "batches", "answer",
-                                   sqlite3_last_insert_rowid(db_),
-                                   append.answer));
+  GUNBAI_RETURN_IF_ERROR(WriteBlob(
+      db_, "batches", "answer", sqlite3_last_insert_rowid(db_), append.answer));
   return AppendResult{*version + events.size(), events.back().chain_hash()};
 }
 

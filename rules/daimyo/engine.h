@@ -35,9 +35,9 @@ inline constexpr int kMaxDuelPairs = 100;
 // The dice gunbaid rolls for an event of a live Daimyo game with server dice
 // (RulesetPlugin::server_dice; server_dice.cc): a duel is a roll-off
 // of the two leaders' dice plus their command ratings in `state`.
-absl::StatusOr<ServerDicePlan> DaimyoServerDice(
-    const gunbai::v1::Event& event, const gunbai::v1::Ruleset& data,
-    const BattleState& state);
+absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
+                                                const gunbai::v1::Ruleset& data,
+                                                const BattleState& state);
 
 }  // namespace gunbai::rules::daimyo
 

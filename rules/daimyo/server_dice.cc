@@ -60,9 +60,8 @@ absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
       count = clan_count;
       break;
     case Event::kFiring:
-      count =
-          StandDice(event.firing().stands_firing(),
-                            data.firing().dice_per_stand(), "stands_firing");
+      count = StandDice(event.firing().stands_firing(),
+                        data.firing().dice_per_stand(), "stands_firing");
       break;
     case Event::kMeleeRound: {
       const auto& sides = event.melee_round().sides();
@@ -73,8 +72,8 @@ absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
       int total = 0;
       for (const gunbai::v1::MeleeSide& side : sides) {
         absl::StatusOr<int> dice =
-            StandDice(side.stands_fighting(),
-                              data.melee().dice_per_stand(), "stands_fighting");
+            StandDice(side.stands_fighting(), data.melee().dice_per_stand(),
+                      "stands_fighting");
         if (!dice.ok()) return dice.status();
         plan.side_dice.push_back(*dice);
         total += *dice;
@@ -86,11 +85,11 @@ absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
       // A duel: pairs of dice, the challenger's first, each leader's die
       // plus his command rating now (a refused challenge has cost a point,
       // a duel won gained one), until the two differ; none when refused.
-      absl::StatusOr<int> challenger = CommandRating(
-          state, event.challenge().challenger(), "challenger");
+      absl::StatusOr<int> challenger =
+          CommandRating(state, event.challenge().challenger(), "challenger");
       if (!challenger.ok()) return challenger.status();
-      absl::StatusOr<int> challenged = CommandRating(
-          state, event.challenge().challenged(), "challenged");
+      absl::StatusOr<int> challenged =
+          CommandRating(state, event.challenge().challenged(), "challenged");
       if (!challenged.ok()) return challenged.status();
       if (event.challenge().accepted()) {
         plan.roll_off.group = 2;

@@ -74,9 +74,9 @@ absl::StatusOr<std::unique_ptr<Engine>> CreateSkfEngine(
 // (RulesetPlugin::server_dice): a melee pairing 2 (one a side), a morale
 // check the ruleset's skf.morale.dice (FailedPrecondition without
 // skf.morale), a leader-hit roll 1, anything else none.
-absl::StatusOr<ServerDicePlan> SkfServerDice(
-    const gunbai::v1::Event& event, const gunbai::v1::Ruleset& data,
-    const BattleState& state);
+absl::StatusOr<ServerDicePlan> SkfServerDice(const gunbai::v1::Event& event,
+                                             const gunbai::v1::Ruleset& data,
+                                             const BattleState& state);
 
 // The victory by points of `log` (RulesetPlugin::victory): the ruleset's
 // unit and camp points (skf.victory) with the header's points_to_win, or

@@ -29,8 +29,8 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <system_error>
 #include <string>
+#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
@@ -129,39 +129,40 @@ void Write(World& world, const std::string& id, int from, int to, int every) {
 World& TheWorld(int units) {
   static auto* worlds = new std::map<int, World*>;
   World*& world = (*worlds)[units];
-  if (world == nullptr) world = [units] {
-    auto* w = new World;
-    const char* root = std::getenv("GUNBAI_BENCH_DIR");
-    w->dir = fs::path(root != nullptr && *root != '\0'
-                          ? root
-                          : fs::temp_directory_path().string()) /
-             absl::StrCat("gunbai_cold_start_bench_", getpid(), "_", units);
-    fs::remove_all(w->dir);
-    auto store = SqliteGameStore::Open(w->dir.string());
-    if (!store.ok()) {
-      w->error = store.status().ToString();
+  if (world == nullptr)
+    world = [units] {
+      auto* w = new World;
+      const char* root = std::getenv("GUNBAI_BENCH_DIR");
+      w->dir = fs::path(root != nullptr && *root != '\0'
+                            ? root
+                            : fs::temp_directory_path().string()) /
+               absl::StrCat("gunbai_cold_start_bench_", getpid(), "_", units);
+      fs::remove_all(w->dir);
+      auto store = SqliteGameStore::Open(w->dir.string());
+      if (!store.ok()) {
+        w->error = store.status().ToString();
+        return w;
+      }
+      w->store = *std::move(store);
+      auto catalog = replay::RulesetCatalog::Builtin();
+      if (!catalog.ok()) {
+        w->error = catalog.status().ToString();
+        return w;
+      }
+      w->catalog =
+          std::make_unique<replay::RulesetCatalog>(*std::move(catalog));
+      generate::GeneratorOptions options;
+      options.seed = 1;
+      options.target_events = kEvents;
+      options.units_per_clan = units;
+      w->log = generate::GenerateLog(options);
+      // Checkpoints each 10,000 events through the last.
+      Write(*w, kAtEnd, 0, kEvents, kDefaultCheckpointEvery);
+      // Checkpoints through 90,000, then 10,000 events with none.
+      Write(*w, kBack, 0, kEvents - 10000, kDefaultCheckpointEvery);
+      Write(*w, kBack, kEvents - 10000, kEvents, 0);
       return w;
-    }
-    w->store = *std::move(store);
-    auto catalog = replay::RulesetCatalog::Builtin();
-    if (!catalog.ok()) {
-      w->error = catalog.status().ToString();
-      return w;
-    }
-    w->catalog =
-        std::make_unique<replay::RulesetCatalog>(*std::move(catalog));
-    generate::GeneratorOptions options;
-    options.seed = 1;
-    options.target_events = kEvents;
-    options.units_per_clan = units;
-    w->log = generate::GenerateLog(options);
-    // Checkpoints each 10,000 events through the last.
-    Write(*w, kAtEnd, 0, kEvents, kDefaultCheckpointEvery);
-    // Checkpoints through 90,000, then 10,000 events with none.
-    Write(*w, kBack, 0, kEvents - 10000, kDefaultCheckpointEvery);
-    Write(*w, kBack, kEvents - 10000, kEvents, 0);
-    return w;
-  }();
+    }();
   return *world;
 }
 
@@ -169,13 +170,13 @@ World& TheWorld(int units) {
 const int kCleanUp = std::atexit([] {
   for (int units : {8, 150}) {
     std::error_code ignored;
-    fs::remove_all(fs::path(std::getenv("GUNBAI_BENCH_DIR") != nullptr &&
-                                    *std::getenv("GUNBAI_BENCH_DIR") != '\0'
-                                ? std::getenv("GUNBAI_BENCH_DIR")
-                                : fs::temp_directory_path().string()) /
-                       absl::StrCat("gunbai_cold_start_bench_", getpid(), "_",
-                                    units),
-                   ignored);
+    fs::remove_all(
+        fs::path(std::getenv("GUNBAI_BENCH_DIR") != nullptr &&
+                         *std::getenv("GUNBAI_BENCH_DIR") != '\0'
+                     ? std::getenv("GUNBAI_BENCH_DIR")
+                     : fs::temp_directory_path().string()) /
+            absl::StrCat("gunbai_cold_start_bench_", getpid(), "_", units),
+        ignored);
   }
 });
 
@@ -188,8 +189,8 @@ void ColdStart(benchmark::State& state, const char* game, int every) {
   int64_t replayed = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    auto served = std::make_unique<Served>(world.store.get(),
-                                           world.catalog.get(), every);
+    auto served =
+        std::make_unique<Served>(world.store.get(), world.catalog.get(), every);
     v1::GetGameStateRequest request;
     request.set_game_id(game);
     v1::GetGameStateResponse response;
@@ -250,9 +251,9 @@ void BM_CheckpointSaveRestore(benchmark::State& state) {
     return;
   }
   google::protobuf::RepeatedPtrField<v1::Finding> findings;
-  auto engine = replay::CreateEngine(world.log, **ruleset,
-                                     replay::AuditOptions(),
-                                     rules::EngineOutput{&findings, nullptr});
+  auto engine =
+      replay::CreateEngine(world.log, **ruleset, replay::AuditOptions(),
+                           rules::EngineOutput{&findings, nullptr});
   if (!engine.ok()) {
     state.SkipWithError(engine.status().ToString().c_str());
     return;
@@ -262,9 +263,9 @@ void BM_CheckpointSaveRestore(benchmark::State& state) {
   for (auto _ : state) {
     auto checkpoint = (*engine)->SaveCheckpoint();
     google::protobuf::RepeatedPtrField<v1::Finding> restored_findings;
-    auto fresh = replay::CreateEngine(
-        world.log, **ruleset, replay::AuditOptions(),
-        rules::EngineOutput{&restored_findings, nullptr});
+    auto fresh =
+        replay::CreateEngine(world.log, **ruleset, replay::AuditOptions(),
+                             rules::EngineOutput{&restored_findings, nullptr});
     if (!checkpoint.ok() || !fresh.ok() ||
         !(*fresh)->RestoreCheckpoint(*checkpoint).ok()) {
       state.SkipWithError("save or restore failed");
@@ -272,8 +273,8 @@ void BM_CheckpointSaveRestore(benchmark::State& state) {
     }
     bytes = checkpoint->size();
   }
-  auto stored = world.store->LatestCheckpoint(
-      kAtEnd, (*ruleset)->digest, (*engine)->CheckpointVersion());
+  auto stored = world.store->LatestCheckpoint(kAtEnd, (*ruleset)->digest,
+                                              (*engine)->CheckpointVersion());
   state.counters["checkpoint_bytes"] = static_cast<double>(bytes);
   if (stored.ok() && stored->has_value()) {
     state.counters["stored_state_bytes"] =

@@ -202,8 +202,10 @@ TEST(GeneratorTest, GamesTakeMoraleTestsAndCarryOutFailures) {
 
 TEST(GeneratorTest, SameSeedGivesTheSameBytes) {
   for (std::uint64_t seed : {1u, 2u, 99u}) {
-    const std::string a = replay::DeterministicBytes(GenerateLog(Options(seed)));
-    const std::string b = replay::DeterministicBytes(GenerateLog(Options(seed)));
+    const std::string a =
+        replay::DeterministicBytes(GenerateLog(Options(seed)));
+    const std::string b =
+        replay::DeterministicBytes(GenerateLog(Options(seed)));
     EXPECT_EQ(a, b) << "seed " << seed;
   }
 }
@@ -218,7 +220,8 @@ TEST(GeneratorTest, GamesSurviveABinaryRoundTrip) {
   const v1::BattleLog log = GenerateLog(Options(5));
   v1::BattleLog parsed;
   ASSERT_TRUE(parsed.ParseFromString(replay::DeterministicBytes(log)));
-  EXPECT_EQ(replay::DeterministicBytes(parsed), replay::DeterministicBytes(log));
+  EXPECT_EQ(replay::DeterministicBytes(parsed),
+            replay::DeterministicBytes(log));
 }
 
 }  // namespace

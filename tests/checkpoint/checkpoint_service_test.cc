@@ -7,9 +7,8 @@
 // the last checkpoint (CheckpointStatsForTest). Then a service without
 // checkpoints, and one over a checkpoint corrupted on disk, answer the same
 // after replaying every event.
-#include <unistd.h>
-
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <memory>
@@ -214,8 +213,8 @@ TEST_F(CheckpointServiceTest, RestartLoadsFromTheLastCheckpoint) {
     Served from_checkpoint(store_.get(), catalog_.get(), kEvery);
     EXPECT_EQ(AnswersOf(from_checkpoint.stub()), before);
     EXPECT_EQ(from_checkpoint.games().CheckpointStatsForTest().restored, 1);
-    EXPECT_EQ(
-        from_checkpoint.games().CheckpointStatsForTest().events_replayed, 0);
+    EXPECT_EQ(from_checkpoint.games().CheckpointStatsForTest().events_replayed,
+              0);
   }
 }
 
@@ -233,8 +232,7 @@ TEST_F(CheckpointServiceTest, AnUntrustedCheckpointIsIgnored) {
     ASSERT_EQ(first.games().CheckpointStatsForTest().written, 2);
     before = AnswersOf(first.stub());
   }
-  const std::string forged_digest =
-      CheckpointDigest("not a checkpoint", "");
+  const std::string forged_digest = CheckpointDigest("not a checkpoint", "");
   for (const std::string& sql :
        {std::string("UPDATE checkpoints SET state = "
                     "CAST(state || x'00' AS BLOB)"),

@@ -12,8 +12,8 @@
 // too: build-asan).
 #include <cstdint>
 #include <fstream>
-#include <sstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -113,8 +113,8 @@ int ExpectCheckpointsAgree(const v1::BattleLog& log, std::uint64_t seed,
   full.engine->Finish();
   int checked = 0;
   for (int k : cuts) {
-    SCOPED_TRACE(absl::StrCat("seed ", seed, ", cut after ", k, " of ", n,
-                              " events"));
+    SCOPED_TRACE(
+        absl::StrCat("seed ", seed, ", cut after ", k, " of ", n, " events"));
     Replaying before(log, Findings(), ruleset);
     before.ApplyRange(log, 0, k);
     const std::string checkpoint = before.Checkpoint();
@@ -234,8 +234,8 @@ TEST(EngineCheckpoint, GoldenLogsCutAtEveryEventReplayAsWhole) {
     std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
-    auto log = replay::ParseBattleLog(text.str(), replay::LogFormat::kText,
-                                      path);
+    auto log =
+        replay::ParseBattleLog(text.str(), replay::LogFormat::kText, path);
     ASSERT_TRUE(log.ok()) << log.status();
     std::vector<int> every(log->events_size() + 1);
     for (int k = 0; k <= log->events_size(); ++k) every[k] = k;

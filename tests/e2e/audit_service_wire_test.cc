@@ -31,15 +31,15 @@ constexpr char kAuditLog[] = "/gunbai.v1.AuditService/AuditLog";
 // A two-clan log whose red clan rolls `dice` in one firing.
 v1::BattleLog FiringLog(const std::string& game_id, const std::string& dice) {
   v1::BattleLog log;
-  const std::string text =
-      absl::StrCat(R"pb(
-                     header { game_id: ")pb",
-                   game_id, R"pb(                                 "
+  const std::string text = absl::StrCat(
+      R"pb(
+        header { game_id: ")pb",
+      game_id, R"pb(                                                     "
       ruleset { name: "daimyo" }
       clans { id: "red" player: "Aki" }
       clans { id: "blue" player: "Ben" }
     }
-                                                                  order_of_battle {
+                                                                         order_of_battle {
       units { id: "red-teppo" clan: "red" }
       units { id: "blue-yumi" clan: "blue" }
     }
@@ -48,8 +48,8 @@ v1::BattleLog FiringLog(const std::string& game_id, const std::string& dice) {
       turn: 1
       clan: "red"
       firing { unit: "red-teppo" target: "blue-yumi" dice: [ )pb",
-                   dice, R"pb(                               ] }
-                                                             })pb");
+      dice, R"pb(                                                ] }
+                                                                 })pb");
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &log));
   return log;
 }

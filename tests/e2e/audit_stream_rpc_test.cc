@@ -65,8 +65,7 @@ class AuditStreamRpc : public ::testing::Test {
     v1::AuditLogResponse whole;
     v1::AuditLogRequest request;
     if (!request.ParseFromString(bytes)) {
-      whole_status =
-          UndecodableRequest("/gunbai.v1.AuditService/AuditLog");
+      whole_status = UndecodableRequest("/gunbai.v1.AuditService/AuditLog");
     } else {
       grpc::ServerContext whole_context;
       whole_status = audits_->AuditParsedLog(&whole_context, request, &whole);
@@ -124,9 +123,8 @@ TEST_F(AuditStreamRpc, FieldOrderRepeatsAndUnknownFieldsReadAsTheWholeParse) {
   flags.clear_log();
   v1::AuditLogRequest log_only;
   *log_only.mutable_log() = request.log();
-  EXPECT_TRUE(ExpectSameAnswer("flags first",
-                               flags.SerializeAsString() +
-                                   log_only.SerializeAsString())
+  EXPECT_TRUE(ExpectSameAnswer("flags first", flags.SerializeAsString() +
+                                                  log_only.SerializeAsString())
                   .ok());
   // The log's head in one `log` field, its events in a second.
   v1::AuditLogRequest head = log_only;
@@ -134,21 +132,20 @@ TEST_F(AuditStreamRpc, FieldOrderRepeatsAndUnknownFieldsReadAsTheWholeParse) {
   v1::AuditLogRequest events = log_only;
   events.mutable_log()->clear_header();
   events.mutable_log()->clear_order_of_battle();
-  EXPECT_TRUE(ExpectSameAnswer("the log in two fields",
-                               head.SerializeAsString() +
-                                   flags.SerializeAsString() +
-                                   events.SerializeAsString())
-                  .ok());
+  EXPECT_TRUE(
+      ExpectSameAnswer("the log in two fields", head.SerializeAsString() +
+                                                    flags.SerializeAsString() +
+                                                    events.SerializeAsString())
+          .ok());
   // Field 9, varint 1 (tag 9 << 3 | 0 = 0x48), before everything; and
   // field 1 as a varint (tag 0x08), which is not the log: an unknown field.
-  EXPECT_TRUE(ExpectSameAnswer("unknown fields",
-                               std::string("\x48\x01\x08\x05", 4) +
-                                   request.SerializeAsString())
-                  .ok());
+  EXPECT_TRUE(
+      ExpectSameAnswer("unknown fields", std::string("\x48\x01\x08\x05", 4) +
+                                             request.SerializeAsString())
+          .ok());
   // record_outcomes given twice, 1 then 0 (tags 0x18): the last wins.
-  EXPECT_TRUE(ExpectSameAnswer("a flag twice",
-                               request.SerializeAsString() +
-                                   std::string("\x18\x00", 2))
+  EXPECT_TRUE(ExpectSameAnswer("a flag twice", request.SerializeAsString() +
+                                                   std::string("\x18\x00", 2))
                   .ok());
 }
 
@@ -168,8 +165,8 @@ TEST_F(AuditStreamRpc, MalformedAndRefusedRequestsGiveTheSameErrors) {
   }
   int invalid = 0;
   for (std::size_t cut : cuts) {
-    const grpc::Status status = ExpectSameAnswer(
-        "cut at " + std::to_string(cut), bytes.substr(0, cut));
+    const grpc::Status status =
+        ExpectSameAnswer("cut at " + std::to_string(cut), bytes.substr(0, cut));
     if (status.error_code() == grpc::StatusCode::INVALID_ARGUMENT) ++invalid;
   }
   // Every cut leaves a request the whole parse refuses or a log the replay
@@ -249,9 +246,9 @@ TEST_F(AuditStreamRpc, InlineRulesetsReadAsTheWholeParse) {
                   .ok());
   v1::AuditLogRequest not_utf8 = request;
   not_utf8.set_ruleset_textproto(fire7 + "\xff");
-  EXPECT_EQ(ExpectSameAnswer("not UTF-8", not_utf8.SerializeAsString())
-                .error_code(),
-            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(
+      ExpectSameAnswer("not UTF-8", not_utf8.SerializeAsString()).error_code(),
+      grpc::StatusCode::INVALID_ARGUMENT);
   v1::AuditLogRequest unparsed = request;
   std::string bad = fire7;
   bad.replace(bad.find("hit_score: 7"), 12, "hit_score: seven");

@@ -232,7 +232,8 @@ TEST(GenerateTest, SameOptionsGiveTheSameBytes) {
   for (const GeneratorOptions& options : cases) {
     const GeneratedGame a = GenerateGame(options);
     const GeneratedGame b = GenerateGame(options);
-    EXPECT_EQ(replay::DeterministicBytes(a.log), replay::DeterministicBytes(b.log))
+    EXPECT_EQ(replay::DeterministicBytes(a.log),
+              replay::DeterministicBytes(b.log))
         << "seed " << options.seed;
     EXPECT_EQ(ManifestJsonLines(a.faults), ManifestJsonLines(b.faults));
   }

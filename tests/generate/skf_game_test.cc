@@ -249,7 +249,8 @@ TEST(SkfGameTest, FaultyGameHasItsOwnIdAndTheSameBytesEveryTime) {
   auto a = GenerateSkfGameWithFaults(options, ruleset);
   auto b = GenerateSkfGameWithFaults(options, ruleset);
   ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(replay::DeterministicBytes(a->log), replay::DeterministicBytes(b->log));
+  EXPECT_EQ(replay::DeterministicBytes(a->log),
+            replay::DeterministicBytes(b->log));
   EXPECT_EQ(SkfManifestJsonLines(a->faults), SkfManifestJsonLines(b->faults));
   EXPECT_EQ(a->log.header().game_id(), "generated-skf-7-faults-3");
   options.faults = 0;
@@ -257,7 +258,8 @@ TEST(SkfGameTest, FaultyGameHasItsOwnIdAndTheSameBytesEveryTime) {
   ASSERT_TRUE(clean.ok());
   EXPECT_EQ(clean->log.header().game_id(), "generated-skf-7");
   EXPECT_TRUE(clean->faults.empty());
-  EXPECT_NE(replay::DeterministicBytes(a->log), replay::DeterministicBytes(clean->log));
+  EXPECT_NE(replay::DeterministicBytes(a->log),
+            replay::DeterministicBytes(clean->log));
   // One JSON object a line, with the fields the Daimyo manifest has.
   const std::string manifest = SkfManifestJsonLines(a->faults);
   EXPECT_EQ(std::count(manifest.begin(), manifest.end(), '\n'), 3);

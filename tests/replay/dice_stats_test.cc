@@ -517,13 +517,18 @@ TEST(DiceSummaryTest, SummarizerClanNamedTwiceAndBadLog) {
   DiceSummarizer summarizer;
   ASSERT_TRUE(summarizer.AddLog(twice).ok());
   v1::BattleLog bad = NamedLog(R"pb(
-    events {
-      seq: 1
-      turn: 1
-      clan: "red"
-      firing { unit: "ghost" target: "blue-yumi" dice: [ 1, 2 ] }
-    }
-  )pb", "bad");
+                                 events {
+                                   seq: 1
+                                   turn: 1
+                                   clan: "red"
+                                   firing {
+                                     unit: "ghost"
+                                     target: "blue-yumi"
+                                     dice: [ 1, 2 ]
+                                   }
+                                 }
+                               )pb",
+                               "bad");
   absl::Status added = summarizer.AddLog(bad);
   EXPECT_EQ(added.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(added.message(), HasSubstr("game bad"));

@@ -409,9 +409,9 @@ TEST(ServerDiceTest, RollOffRollsGroupsUntilTheTotalsDiffer) {
   // Offsets 3 and 2: 2+3 = 3+2 ties, 4+3 = 7 beats 1+2 = 3.
   const std::vector<uint32_t> script = {2, 3, 4, 1, 6, 6};
   std::size_t next = 0;
-  EXPECT_THAT(replay::RollOffDice(Duel(3, 2, 100),
-                                  [&] { return script[next++]; }),
-              ElementsAre(2, 3, 4, 1));
+  EXPECT_THAT(
+      replay::RollOffDice(Duel(3, 2, 100), [&] { return script[next++]; }),
+      ElementsAre(2, 3, 4, 1));
   EXPECT_EQ(next, 4u);
 }
 
@@ -439,7 +439,11 @@ TEST(ServerDiceTest, MalformedRollOffRollsNothing) {
   rules::ServerDicePlan::RollOff plan = Duel(1, 2, 5);
   plan.offsets.pop_back();  // one offset for a group of two
   int rolled = 0;
-  EXPECT_THAT(replay::RollOffDice(plan, [&] { ++rolled; return 1u; }),
+  EXPECT_THAT(replay::RollOffDice(plan,
+                                  [&] {
+                                    ++rolled;
+                                    return 1u;
+                                  }),
               SizeIs(0));
   EXPECT_EQ(rolled, 0);
 }
@@ -570,13 +574,13 @@ TEST(ServerDiceTest, EveryDuelEndsOnItsFirstDecisivePair) {
 TEST(ServerDiceTest, DaimyoDuelIsARollOffAtTheRatingsNow) {
   const replay::LoadedRuleset& daimyo = Daimyo();
   rules::BattleState state = TwoClans();
-  auto accepted = daimyo.plugin->server_dice(
-      ParseEvent(R"pb(challenge {
-                        challenger: "red-daimyo"
-                        challenged: "blue-gen"
-                        accepted: true
-                      })pb"),
-      daimyo.data, state);
+  auto accepted =
+      daimyo.plugin->server_dice(ParseEvent(R"pb(challenge {
+                                                   challenger: "red-daimyo"
+                                                   challenged: "blue-gen"
+                                                   accepted: true
+                                                 })pb"),
+                                 daimyo.data, state);
   ASSERT_TRUE(accepted.ok()) << accepted.status();
   EXPECT_TRUE(accepted->open_ended());
   EXPECT_EQ(accepted->dice, 0);
@@ -588,21 +592,21 @@ TEST(ServerDiceTest, DaimyoDuelIsARollOffAtTheRatingsNow) {
   for (rules::LeaderState& leader : state.leaders) {
     if (leader.id == "blue-gen") leader.command_rating = 3;
   }
-  auto later = daimyo.plugin->server_dice(
-      ParseEvent(R"pb(challenge {
-                        challenger: "red-daimyo"
-                        challenged: "blue-gen"
-                        accepted: true
-                      })pb"),
-      daimyo.data, state);
+  auto later =
+      daimyo.plugin->server_dice(ParseEvent(R"pb(challenge {
+                                                   challenger: "red-daimyo"
+                                                   challenged: "blue-gen"
+                                                   accepted: true
+                                                 })pb"),
+                                 daimyo.data, state);
   ASSERT_TRUE(later.ok());
   EXPECT_THAT(later->roll_off.offsets, ElementsAre(3, 3));
-  auto refused = daimyo.plugin->server_dice(
-      ParseEvent(R"pb(challenge {
-                        challenger: "red-daimyo"
-                        challenged: "blue-gen"
-                      })pb"),
-      daimyo.data, state);
+  auto refused =
+      daimyo.plugin->server_dice(ParseEvent(R"pb(challenge {
+                                                   challenger: "red-daimyo"
+                                                   challenged: "blue-gen"
+                                                 })pb"),
+                                 daimyo.data, state);
   ASSERT_TRUE(refused.ok());
   EXPECT_FALSE(refused->open_ended());
   EXPECT_EQ(refused->dice, 0);

@@ -202,9 +202,11 @@ TEST(LogStreamTest, FindingsBoundHolds) {
   ExpectSameReport(bytes, {}, "25,000 unknown units");
   const Streamed streamed = StreamAudit(bytes);
   ASSERT_TRUE(streamed.report.ok());
-  ASSERT_EQ(streamed.report->findings_size(), rules::daimyo::kMaxFindingsPerLog + 1);
-  EXPECT_EQ(streamed.report->findings(rules::daimyo::kMaxFindingsPerLog).rule_id(),
-            "log.findings_truncated");
+  ASSERT_EQ(streamed.report->findings_size(),
+            rules::daimyo::kMaxFindingsPerLog + 1);
+  EXPECT_EQ(
+      streamed.report->findings(rules::daimyo::kMaxFindingsPerLog).rule_id(),
+      "log.findings_truncated");
 }
 
 // Protobuf lets fields come in any order, and merges a message field given

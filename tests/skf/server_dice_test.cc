@@ -89,8 +89,8 @@ TEST(SkfServerDiceTest, PairingRollsOneDieASide) {
   EXPECT_EQ(plan->dice, 2);
   EXPECT_THAT(plan->side_dice, ElementsAre(1, 1));
   EXPECT_FALSE(plan->open_ended());
-  auto daimyo =
-      Daimyo().plugin->server_dice(ParseEvent(kMelee), Daimyo().data, TwoClans());
+  auto daimyo = Daimyo().plugin->server_dice(ParseEvent(kMelee), Daimyo().data,
+                                             TwoClans());
   ASSERT_TRUE(daimyo.ok());
   EXPECT_EQ(daimyo->dice, 20);
   EXPECT_THAT(daimyo->side_dice, ElementsAre(8, 12));
@@ -290,7 +290,8 @@ TEST(SkfServerDiceTest, DaimyoCountsFollowTheFilesDicePerStand) {
       house.data, TwoClans());
   ASSERT_TRUE(fire.ok());
   EXPECT_EQ(fire->dice, 3);
-  auto melee = house.plugin->server_dice(ParseEvent(kMelee), house.data, TwoClans());
+  auto melee =
+      house.plugin->server_dice(ParseEvent(kMelee), house.data, TwoClans());
   ASSERT_TRUE(melee.ok());
   EXPECT_EQ(melee->dice, 30);
   EXPECT_THAT(melee->side_dice, ElementsAre(12, 18));

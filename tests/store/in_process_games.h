@@ -21,11 +21,11 @@ namespace gunbai::testing {
 
 class InProcessGames {
  public:
-  InProcessGames(
-      service::GameStore* store, const replay::RulesetCatalog* catalog,
-      absl::string_view umpire,
-      int max_cached_games = service::kDefaultMaxCachedGames,
-      int checkpoint_every = service::kDefaultCheckpointEvery)
+  InProcessGames(service::GameStore* store,
+                 const replay::RulesetCatalog* catalog,
+                 absl::string_view umpire,
+                 int max_cached_games = service::kDefaultMaxCachedGames,
+                 int checkpoint_every = service::kDefaultCheckpointEvery)
       : games_(store, catalog, std::string(umpire),
                service::kDefaultMaxWatchers,
                service::kDefaultMaxWatchersPerGame, nullptr, max_cached_games,

@@ -569,7 +569,8 @@ TEST_F(SqliteGameStoreTest, CheckpointsReadBackTheLatestOfTheirRuleset) {
   auto none = store_->LatestCheckpoint("anegawa", "rules-a", 1);
   ASSERT_TRUE(none.ok()) << none.status();
   EXPECT_FALSE(none->has_value());
-  ASSERT_TRUE(store_->WriteCheckpoint("anegawa", MakeCheckpoint(10, "ten")).ok());
+  ASSERT_TRUE(
+      store_->WriteCheckpoint("anegawa", MakeCheckpoint(10, "ten")).ok());
   const StoredCheckpoint twenty = MakeCheckpoint(20, std::string("2\0", 2));
   ASSERT_TRUE(store_->WriteCheckpoint("anegawa", twenty).ok());
   Reopen();
