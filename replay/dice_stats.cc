@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
 #include "replay/text_errors.h"
+#include "rules/engine.h"
 
 namespace gunbai::replay {
 
@@ -68,14 +69,25 @@ double UpperGammaFraction(double a, double x) {
   return std::exp(-x + a * std::log(x) - std::lgamma(a)) * h;
 }
 
-// Whom the dice of a game belong to: unit and leader ids to clan ids.
+// Whom the dice of a game belong to: unit and leader ids to clan ids; and
+// which of its rolls its ruleset sums in pairs (RulesetPlugin::
+// dice_in_pairs; null for a ruleset gunbai does not know: every die alone).
 struct Owners {
   absl::flat_hash_map<std::string, std::string> unit_clan;
   absl::flat_hash_map<std::string, std::string> leader_clan;
+  bool (*in_pairs)(v1::Event::BodyCase roll, int dice) = nullptr;
 };
 
-Owners OwnersOf(const v1::OrderOfBattle& oob) {
+Owners OwnersOf(const v1::BattleLog& log) {
   Owners owners;
+  // A log that names no ruleset is read by the first plug-in's, as the
+  // audit reads it (replay::RulesetCatalog::ForLog).
+  const std::string& name = log.header().ruleset().name();
+  const rules::RulesetPlugin* plugin =
+      name.empty() ? &rules::RulesetPlugins().front()
+                   : rules::FindRulesetPlugin(name);
+  if (plugin != nullptr) owners.in_pairs = plugin->dice_in_pairs;
+  const v1::OrderOfBattle& oob = log.order_of_battle();
   for (const v1::Unit& u : oob.units()) owners.unit_clan[u.id()] = u.clan();
   for (const v1::Leader& l : oob.leaders()) {
     owners.leader_clan[l.id()] = l.clan();
@@ -109,26 +121,29 @@ Roll RollOf(const Repeated& dice) {
 template <typename OnRoll>
 absl::Status ForEachRoll(const v1::Event& event, const Owners& owners,
                          OnRoll&& on_roll) {
-  auto add = [&](const std::string& clan, Roll dice, bool in_pairs) {
+  auto add = [&](const std::string& clan, Roll dice) {
     if (clan.empty() || dice.empty()) return;
-    on_roll(clan, dice, in_pairs);
+    on_roll(clan, dice,
+            owners.in_pairs != nullptr &&
+                owners.in_pairs(event.body_case(),
+                                static_cast<int>(dice.size())));
   };
   switch (event.body_case()) {
     case v1::Event::kTurnStart:
-      add(event.clan(), RollOf(event.turn_start().initiative_dice()), false);
+      add(event.clan(), RollOf(event.turn_start().initiative_dice()));
       break;
     case v1::Event::kFiring: {
       auto clan =
           ClanOf(owners.unit_clan, event.firing().unit(), "unit", event);
       if (!clan.ok()) return clan.status();
-      add(*clan, RollOf(event.firing().dice()), true);
+      add(*clan, RollOf(event.firing().dice()));
       break;
     }
     case v1::Event::kMeleeRound:
       for (const v1::MeleeSide& side : event.melee_round().sides()) {
         auto clan = ClanOf(owners.unit_clan, side.unit(), "unit", event);
         if (!clan.ok()) return clan.status();
-        add(*clan, RollOf(side.dice()), true);
+        add(*clan, RollOf(side.dice()));
       }
       break;
     case v1::Event::kChallenge: {
@@ -141,7 +156,7 @@ absl::Status ForEachRoll(const v1::Event& event, const Owners& owners,
       if (!challenged.ok()) return challenged.status();
       for (int i = 0; i < c.dice_size(); ++i) {
         add(i % 2 == 0 ? *challenger : *challenged,
-            RollOf(c.dice()).subspan(i, 1), false);
+            RollOf(c.dice()).subspan(i, 1));
       }
       break;
     }
@@ -149,7 +164,7 @@ absl::Status ForEachRoll(const v1::Event& event, const Owners& owners,
       auto clan =
           ClanOf(owners.unit_clan, event.morale_test().unit(), "unit", event);
       if (!clan.ok()) return clan.status();
-      add(*clan, RollOf(event.morale_test().dice()), true);
+      add(*clan, RollOf(event.morale_test().dice()));
       break;
     }
     case v1::Event::kLeaderLoss: {
@@ -158,11 +173,11 @@ absl::Status ForEachRoll(const v1::Event& event, const Owners& owners,
                          "leader", event);
       if (!clan.ok()) return clan.status();
       const std::uint32_t die = event.leader_loss().die();
-      add(*clan, Roll(&die, 1), false);
+      add(*clan, Roll(&die, 1));
       break;
     }
     case v1::Event::kResultMove:
-      add(event.clan(), RollOf(event.result_move().dice()), false);
+      add(event.clan(), RollOf(event.result_move().dice()));
       break;
     default:
       break;
@@ -709,7 +724,7 @@ std::vector<double> HolmAdjust(const std::vector<double>& p_values) {
 
 absl::StatusOr<std::vector<AttributedDice>> AttributeDice(
     const v1::BattleLog& log) {
-  const Owners owners = OwnersOf(log.order_of_battle());
+  const Owners owners = OwnersOf(log);
   std::vector<AttributedDice> out;
   for (const v1::Event& event : log.events()) {
     absl::Status s = AttributeEvent(event, owners, out);
@@ -757,7 +772,7 @@ DiceReport CombineDiceGroups(std::vector<DiceGroupStats> clans, int games) {
 }
 
 absl::Status DiceSummarizer::AddLog(const v1::BattleLog& log) {
-  const Owners owners = OwnersOf(log.order_of_battle());
+  const Owners owners = OwnersOf(log);
   const auto& clans = log.header().clans();
   std::vector<GroupTally> tallies(static_cast<std::size_t>(clans.size()));
   // Each clan id to its groups (a header may name a clan twice).
@@ -811,8 +826,8 @@ std::string FormatDiceText(const DiceReport& report) {
   std::string out = absl::StrCat(kCaveat, "\n");
   absl::StrAppendFormat(
       &out,
-      "Faces: against 1/6 each, from %d dice. 2d6 sums (firing, melee and "
-      "morale pairs): against 1,2,...,6,...,2,1 in 36, from %d pairs, the "
+      "Faces: against 1/6 each, from %d dice. 2d6 sums (the pairs of the "
+      "rolls the ruleset sums as 2d6): against 1,2,...,6,...,2,1 in 36, from %d pairs, the "
       "outermost sums pooled until every cell expects %d. Both by the "
       "Cressie-Read divergence (lambda 2/3) against chi-square, which keeps "
       "its level far in the tail (Pearson's chi-square shown beside it). "

@@ -45,8 +45,10 @@ inline constexpr std::int64_t kMinDiceForFaceTest = 6 * kMinExpectedCount;
 inline constexpr std::int64_t kMinPairsForSumTest = 30;
 
 // The dice one clan rolled in one event, in the order rolled. `in_pairs`
-// is true where the event rolls 2d6 per stand or per test (firing, melee,
-// morale), whose dice 0-1, 2-3, ... are summed.
+// is true where the log's ruleset sums the roll's dice 0-1, 2-3, ... as 2d6
+// (RulesetPlugin::dice_in_pairs: Daimyo's firing, melee and morale rolls;
+// a log that names no ruleset is read as the first plug-in's, one whose
+// ruleset gunbai does not know has every die alone).
 struct AttributedDice {
   std::uint64_t seq = 0;
   std::string clan;

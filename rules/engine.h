@@ -175,6 +175,13 @@ struct RulesetPlugin {
       const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
       google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings) =
       nullptr;
+  // How the dice statistics (`gunbai dice`, replay/dice_stats.h) read one
+  // roll: a clan's `dice` dice of one event whose body is `roll` (a firing,
+  // a melee side, a morale test, a turn's initiative, a leader's roll...).
+  // True when the rules sum them in pairs as 2d6 (dice 1-2, 3-4, ...; each
+  // pair's sum is tested against the 2d6 distribution); false when each die
+  // counts alone (its face and runs only). Null: every die alone.
+  bool (*dice_in_pairs)(gunbai::v1::Event::BodyCase roll, int dice) = nullptr;
 };
 
 // Helpers every engine uses to write its output (rules/engine.cc).

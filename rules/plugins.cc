@@ -14,12 +14,13 @@ absl::Span<const RulesetPlugin> RulesetPlugins() {
       {"daimyo", "Daimyo, Samurai Wargames Rules 1550-1615",
        DaimyoRulesetText(), &daimyo::ValidateDaimyoRuleset,
        &daimyo::CreateDaimyoEngine, &daimyo::DaimyoServerDice,
-       "rules/daimyo/RULES.md", DaimyoRulesDoc(), nullptr},
+       "rules/daimyo/RULES.md", DaimyoRulesDoc(), nullptr,
+       &daimyo::DaimyoDiceInPairs},
       {"skf",
        "Samurai Knight Fever, page 6 (melee, leader hits); example tables",
        SkfRulesetText(), &skf::ValidateSkfRuleset, &skf::CreateSkfEngine,
        &skf::SkfServerDice, "rules/skf/RULES.md", SkfRulesDoc(),
-       &skf::SkfVictorySettings},
+       &skf::SkfVictorySettings, &skf::SkfDiceInPairs},
   }};
   return *kPlugins;
 }

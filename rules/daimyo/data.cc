@@ -281,4 +281,10 @@ absl::Status ValidateDaimyoRuleset(const gunbai::v1::Ruleset& data,
   return ValidateTables(data, source);
 }
 
+bool DaimyoDiceInPairs(gunbai::v1::Event::BodyCase roll, int /*dice*/) {
+  return roll == gunbai::v1::Event::kFiring ||
+         roll == gunbai::v1::Event::kMeleeRound ||
+         roll == gunbai::v1::Event::kMoraleTest;
+}
+
 }  // namespace gunbai::rules::daimyo

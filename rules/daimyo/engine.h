@@ -39,6 +39,11 @@ absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
                                                 const gunbai::v1::Ruleset& data,
                                                 const BattleState& state);
 
+// How the dice statistics read a Daimyo roll (RulesetPlugin::dice_in_pairs;
+// data.cc): a firing, each side of a melee round and a morale test roll
+// 2d6 (per stand, or per test); every other roll is single dice.
+bool DaimyoDiceInPairs(gunbai::v1::Event::BodyCase roll, int dice);
+
 }  // namespace gunbai::rules::daimyo
 
 #endif  // GUNBAI_RULES_DAIMYO_ENGINE_H_

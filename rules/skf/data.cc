@@ -318,4 +318,8 @@ absl::Status ValidateSkfRuleset(const v1::Ruleset& data,
   return TablesFromProto(data.skf(), source).status();
 }
 
+bool SkfDiceInPairs(v1::Event::BodyCase roll, int dice) {
+  return roll == v1::Event::kMoraleTest && dice == 2;
+}
+
 }  // namespace gunbai::rules::skf

@@ -90,6 +90,11 @@ absl::StatusOr<std::optional<VictorySettings>> SkfVictorySettings(
     const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
     google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings);
 
+// How the dice statistics read an SKF roll (RulesetPlugin::dice_in_pairs):
+// a morale check of two dice is 2d6; a melee side's die, a leader-hit
+// roll and a morale check of any other number of dice count die by die.
+bool SkfDiceInPairs(gunbai::v1::Event::BodyCase roll, int dice);
+
 // Bounds on a log's order of battle and on a unit's disorder factor.
 inline constexpr int kMaxClans = 32;
 inline constexpr int kMaxUnits = 100000;

@@ -139,6 +139,65 @@ TEST(DiceAttributionTest, EveryDieGoesToTheClanThatRolledIt) {
             "8:blue:4,4");
 }
 
+// The pairs come from the log's ruleset (RulesetPlugin::dice_in_pairs), not
+// from the event kinds. The same events as above, read by each ruleset:
+TEST(DiceAttributionTest, TheRulesetSaysWhichRollsArePairs) {
+  v1::BattleLog daimyo = NamedLog(kKnownDice);
+  daimyo.mutable_header()->mutable_ruleset()->set_name("daimyo");
+  auto named = AttributeDice(daimyo);
+  ASSERT_TRUE(named.ok()) << named.status();
+  // Daimyo named, or no name (the first plug-in, Daimyo): firing, each
+  // melee side and the morale test are 2d6 (rules/daimyo/RULES.md).
+  EXPECT_EQ(Describe(*named),
+            "1:red:5 2:red:1,2,3,4:pairs 3:blue:6,6:pairs 3:red:2,5:pairs "
+            "4:blue:3 4:red:3 4:blue:1 4:red:4 5:blue:2,9:pairs 6:red:6 "
+            "8:blue:4,4");
+
+  v1::BattleLog skf = NamedLog(kKnownDice);
+  skf.mutable_header()->mutable_ruleset()->set_name("skf");
+  auto read = AttributeDice(skf);
+  ASSERT_TRUE(read.ok()) << read.status();
+  // Samurai Knight Fever (rules/skf/RULES.md): a melee side rolls one die
+  // (these sides' two dice are one too many, skf.melee.dice_count, and are
+  // read die by die, not as a 2d6 sum); a morale check of two dice is 2d6.
+  // Its page has no firing: the four firing dice are single.
+  EXPECT_EQ(Describe(*read),
+            "1:red:5 2:red:1,2,3,4 3:blue:6,6 3:red:2,5 "
+            "4:blue:3 4:red:3 4:blue:1 4:red:4 5:blue:2,9:pairs 6:red:6 "
+            "8:blue:4,4");
+  skf.mutable_events(4)->mutable_morale_test()->add_dice(3);
+  read = AttributeDice(skf);
+  ASSERT_TRUE(read.ok()) << read.status();
+  // A morale check of three dice is not 2d6.
+  EXPECT_THAT(Describe(*read), HasSubstr(" 5:blue:2,9,3 "));
+
+  v1::BattleLog unknown = NamedLog(kKnownDice);
+  unknown.mutable_header()->mutable_ruleset()->set_name("no-such-rules");
+  read = AttributeDice(unknown);
+  ASSERT_TRUE(read.ok()) << read.status();
+  // A ruleset gunbai does not know: every die alone.
+  EXPECT_EQ(Describe(*read),
+            "1:red:5 2:red:1,2,3,4 3:blue:6,6 3:red:2,5 "
+            "4:blue:3 4:red:3 4:blue:1 4:red:4 5:blue:2,9 6:red:6 "
+            "8:blue:4,4");
+}
+
+TEST(DiceSummaryTest, AnSkfMeleeSideOfTwoDiceIsNoPair) {
+  v1::BattleLog skf = NamedLog(kKnownDice);
+  skf.mutable_header()->mutable_ruleset()->set_name("skf");
+  auto report = SummarizeDice({skf});
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_THAT(report->clans, SizeIs(2));
+  // Red's dice as in KnownGameCountsExactly, but no roll of red's is a pair
+  // under SKF (the firing and the melee side are single dice): 0 pairs.
+  EXPECT_EQ(report->clans[0].dice, 10);
+  EXPECT_EQ(report->clans[0].pairs, 0);
+  // Blue: its melee side's 6, 6 is two single dice under SKF (under Daimyo
+  // the one pair of blue's, KnownGameCountsExactly), and its morale check's
+  // 2, 9 is a 2d6 roll whose 9 is no face, so no sum is counted.
+  EXPECT_EQ(report->clans[1].pairs, 0);
+}
+
 TEST(DiceAttributionTest, UnknownUnitIsInvalidArgument) {
   auto dice = AttributeDice(NamedLog(R"pb(
     events {
