@@ -85,6 +85,10 @@ absl::StatusOr<LoadedRuleset> BuiltinRuleset(absl::string_view name) {
   return LoadRuleset(plugin->builtin_text, absl::StrCat("builtin:", name));
 }
 
+absl::string_view DefaultRulesetName() {
+  return rules::RulesetPlugins().front().name;
+}
+
 absl::StatusOr<LoadedRuleset> BuiltinDaimyoRuleset() {
   return BuiltinRuleset("daimyo");
 }
@@ -128,8 +132,9 @@ void RulesetCatalog::Replace(LoadedRuleset ruleset) {
 absl::StatusOr<const LoadedRuleset*> RulesetCatalog::ForLog(
     const gunbai::v1::Header& header) const {
   // Logs written before rulesets were named are Daimyo logs.
-  const std::string& name =
-      header.ruleset().name().empty() ? "daimyo" : header.ruleset().name();
+  const std::string name = header.ruleset().name().empty()
+                               ? std::string(DefaultRulesetName())
+                               : header.ruleset().name();
   const LoadedRuleset* by_name = nullptr;
   for (const auto& have : rulesets_) {
     if (have->data.name() != name) continue;

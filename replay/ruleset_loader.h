@@ -55,8 +55,8 @@ class RulesetCatalog {
   // file given with --ruleset).
   void Replace(LoadedRuleset ruleset);
 
-  // Returns the ruleset for a log: by the header's name ("daimyo" when the
-  // header names none) and version (an exact match first; a mismatch is the
+  // Returns the ruleset for a log: by the header's name (DefaultRulesetName()
+  // when the header names none) and version (an exact match first; a mismatch is the
   // engine's warning). InvalidArgument naming what is known otherwise.
   absl::StatusOr<const LoadedRuleset*> ForLog(
       const gunbai::v1::Header& header) const;
@@ -67,6 +67,10 @@ class RulesetCatalog {
   // Pointers stay valid as rulesets are added.
   std::vector<std::unique_ptr<LoadedRuleset>> rulesets_;
 };
+
+// The ruleset a log that names none is read under: the first plug-in's
+// (rules/plugins.cc), from before rulesets were named.
+absl::string_view DefaultRulesetName();
 
 // Returns the built-in Daimyo ruleset. Never fails for a built binary (a
 // test covers it); the Status is for form.

@@ -26,6 +26,7 @@
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
+#include "replay/verify_export.h"
 #include "service/cli.h"
 #include "service/cli_app.h"
 #include "service/cli_input.h"
@@ -579,37 +580,12 @@ absl::StatusOr<replay::LoadedRuleset> VerifyRuleset(
     chosen = **found;
   }
   if (!chosen.ok()) return chosen.status();
-  const std::string& name =
-      header.ruleset().name().empty() ? "daimyo" : header.ruleset().name();
-  const std::string& version = header.ruleset().version();
-  if (chosen->data.name() != name ||
-      (!version.empty() && chosen->data.version() != version)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(checking,
-                     " can only be checked under the game's ruleset: the game "
-                     "was played under the \"",
-                     replay::Excerpt(name), "\" ruleset ",
-                     replay::Excerpt(version), ", and ",
-                     ruleset_path.empty() ? "gunbai's built-in one is "
-                                          : absl::StrCat(ruleset_path, " is "),
-                     "\"", chosen->data.name(), "\" ", chosen->data.version(),
-                     "; give the ruleset file gunbaid played it under with "
-                     "--ruleset=FILE"));
-  }
-  const std::string& bound = game.settings().ruleset_digest();
-  if (!bound.empty() && bound != chosen->digest) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        checking,
-        " can only be checked under the game's ruleset: the game was played "
-        "under ruleset sha256:",
-        replay::Excerpt(bound), ", and ",
-        ruleset_path.empty() ? std::string("gunbai's built-in one")
-                             : ruleset_path,
-        " is sha256:", chosen->digest,
-        ". Give the ruleset file gunbaid played the game under with "
-        "--ruleset=FILE (`gunbai ruleset --ruleset=FILE` prints its "
-        "digest)."));
-  }
+  absl::Status games = replay::CheckGamesRuleset(
+      game, *chosen,
+      ruleset_path.empty() ? std::string("gunbai's built-in one")
+                           : ruleset_path,
+      checking);
+  if (!games.ok()) return games;
   return chosen;
 }
 
@@ -664,136 +640,32 @@ std::string CheckHead(std::string& head) {
   return "";
 }
 
-// Returns the first head of `heads` (each the full hash or a prefix of it)
-// that names neither the genesis nor a hash of the export's chain, or
-// nullopt. InvalidArgument for a prefix that names several.
-absl::StatusOr<std::optional<std::string>> HeadNotInChain(
-    const v1::ExportedGame& game, const std::string& genesis,
-    const std::vector<std::string>& heads) {
-  for (const std::string& head : heads) {
-    std::vector<std::string> named;
-    auto consider = [&](const std::string& hash) {
-      const std::string lower = absl::AsciiStrToLower(hash);
-      if (absl::StartsWith(lower, head) &&
-          std::find(named.begin(), named.end(), lower) == named.end()) {
-        named.push_back(lower);
-      }
-    };
-    consider(genesis);
-    for (const std::string& h : game.chain_hashes()) consider(h);
-    if (named.size() > 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--head=", head, " is the start of ", named.size(),
-                       " hashes of the chain; give more of it"));
-    }
-    if (named.empty()) return std::optional<std::string>(head);
-  }
-  return std::optional<std::string>();
-}
-
-// The checks of a server-dice game's dice under its ruleset; prints the
-// verdict and returns an exit code, or nullopt when every die is the
-// server's.
-std::optional<int> VerifyDiceUnderRuleset(const v1::ExportedGame& game,
-                                          const replay::LoadedRuleset& ruleset,
-                                          std::ostream& out,
-                                          std::ostream& err) {
-  // Not a verdict on the game: gunbaid refuses server dice under a
-  // ruleset that cannot count them, so it played the game under another.
-  absl::Status available = replay::ServerDiceAvailable(ruleset);
-  if (!available.ok()) {
-    err << "gunbai verify: the \"" << ruleset.data.name() << "\" ruleset "
-        << ruleset.data.version() << " cannot count the server's dice ("
-        << available.message()
-        << "), so gunbaid did not play this game under it. Give the "
-           "ruleset file gunbaid played the game under with "
-           "--ruleset=FILE.\n";
-    return kExitBadInput;
-  }
-  if (auto bad = replay::VerifyServerDice(game, ruleset)) {
-    out << "TAMPERED: " << bad->reason << "\n";
-    return kExitFindings;
-  }
-  return std::nullopt;
-}
-
 int Verify(const VerifyOptions& o, std::ostream& out, std::ostream& err) {
-  const std::string& path = o.path;
-  const std::string& ruleset_path = o.ruleset_path;
-  const std::vector<std::string>& heads = o.heads;
-  auto bytes = ReadInputFile(path);
+  auto bytes = ReadInputFile(o.path);
   if (!bytes.ok()) return Fail(err, bytes.status());
-  auto game = replay::ParseExportedGame(*bytes, path);
+  auto game = replay::ParseExportedGame(*bytes, o.path);
   if (!game.ok()) return Fail(err, game.status());
-  if (auto broken = replay::VerifyChain(*game)) {
-    out << "TAMPERED: " << broken->reason << "\n";
-    return kExitFindings;
-  }
-  // A head the caller was given (at creation, or by an append) must be one
-  // of this chain's: a rewritten export, its hashes recomputed, holds none.
-  const std::string genesis =
-      replay::GameGenesis(game->log().header(), game->log().order_of_battle(),
-                          game->settings(), game->dice());
-  const absl::StatusOr<std::optional<std::string>> head =
-      HeadNotInChain(*game, genesis, heads);
-  if (!head.ok()) return Fail(err, head.status());
-  if (head->has_value()) {
-    out << "TAMPERED: the head sha256:" << **head
-        << " you were given is not in this export's chain: what you saw "
-           "was changed, dropped or reordered, or the game's terms were "
-           "edited\n";
-    return kExitFindings;
-  }
-  // What needs no ruleset first: an event after game_end.
-  if (auto refused = replay::VerifyStorable(*game, nullptr)) {
-    out << "TAMPERED: " << refused->reason << "\n";
-    return kExitFindings;
-  }
-  const bool server_dice = game->settings().dice_mode() == v1::DICE_MODE_SERVER;
-  const bool strict = game->settings().policy() == v1::APPEND_POLICY_STRICT;
-  std::string dice = "dice recorded by the players (nothing to recompute)";
-  if (server_dice && game->dice().revealed_secret().empty()) {
-    // Nothing is wrong yet; there is just no verdict on the dice.
-    out << "INCOMPLETE: the chain of " << game->log().events_size()
-        << " events is intact, but the dice can be checked only after "
-           "game_end, when gunbaid reveals its secret\n";
-    return kExitBadInput;
-  }
-  // The values first: they need no ruleset, so a forged die is TAMPERED
-  // whatever the export says of its ruleset (which no hash protects in a
-  // game of chain version 0).
-  if (server_dice) {
-    if (auto bad = replay::VerifyServerDiceValues(*game)) {
-      out << "TAMPERED: " << bad->reason << "\n";
+  auto verdict = replay::VerifyExport(
+      *game, o.heads, [&](absl::string_view checking) {
+        return VerifyRuleset(o.ruleset_path, *game, checking);
+      });
+  if (!verdict.ok()) return Fail(err, verdict.status());
+  using Kind = replay::ExportVerdict::Kind;
+  switch (verdict->kind) {
+    case Kind::kIntact:
+      out << "ok: " << verdict->text << "\n";
+      return kExitClean;
+    case Kind::kTampered:
+      out << "TAMPERED: " << verdict->text << "\n";
       return kExitFindings;
-    }
+    case Kind::kIncomplete:
+      out << "INCOMPLETE: " << verdict->text << "\n";
+      return kExitBadInput;
+    case Kind::kRulesetUnusable:
+      err << "gunbai verify: " << verdict->text << "\n";
+      return kExitBadInput;
   }
-  if (server_dice || strict) {
-    auto ruleset = VerifyRuleset(
-        ruleset_path, *game,
-        server_dice ? "every die is the server's, but how many dice each "
-                      "event has"
-                    : "the chain is intact, but which events a strict game "
-                      "refuses");
-    if (!ruleset.ok()) return Fail(err, ruleset.status());
-    if (server_dice) {
-      if (auto code = VerifyDiceUnderRuleset(*game, *ruleset, out, err)) {
-        return *code;
-      }
-      dice =
-          "every server die recomputed from the revealed secret, which "
-          "matches its commitment";
-    }
-    if (auto refused = replay::VerifyStorable(*game, &*ruleset)) {
-      out << "TAMPERED: " << refused->reason << "\n";
-      return kExitFindings;
-    }
-  }
-  out << "ok: " << game->log().events_size() << " events, chain head "
-      << (game->chain_hashes().empty() ? genesis
-                                       : game->chain_hashes().rbegin()[0])
-      << "; " << dice << "\n";
-  return kExitClean;
+  return kExitBadInput;
 }
 
 }  // namespace

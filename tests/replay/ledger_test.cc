@@ -24,6 +24,7 @@
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
+#include "replay/verify_export.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/engine.h"
 #include "rules/engine.h"
@@ -31,6 +32,7 @@
 namespace gunbai::testing {
 namespace {
 
+namespace v1 = ::gunbai::v1;
 using ::gunbai::replay::ChainBreak;
 using ::gunbai::v1::Event;
 using ::gunbai::v1::ExportedGame;
@@ -822,6 +824,110 @@ TEST(ServerDiceTest, VerifyRejectsAGameWithRecordedDice) {
 
 TEST(ServerDiceTest, ServerGameChainVerifiesToo) {
   EXPECT_EQ(replay::VerifyChain(ServerGame()), std::nullopt);
+}
+
+// replay::VerifyExport, the verdict `gunbai verify` prints, case by case on
+// ChainedGame (record policy, recorded dice, chain version 0: the chain
+// starts from 64 zeros).
+absl::StatusOr<replay::LoadedRuleset> NoRulesetWanted(absl::string_view) {
+  ADD_FAILURE() << "this game needs no ruleset";
+  return absl::InternalError("asked");
+}
+
+TEST(VerifyExportTest, AnIntactGameIsOkWithItsHead) {
+  const ExportedGame game = ChainedGame();
+  auto verdict = replay::VerifyExport(game, {}, NoRulesetWanted);
+  ASSERT_TRUE(verdict.ok()) << verdict.status();
+  EXPECT_EQ(verdict->kind, replay::ExportVerdict::Kind::kIntact);
+  EXPECT_EQ(verdict->text,
+            absl::StrCat("5 events, chain head ", game.chain_hashes(4),
+                         "; dice recorded by the players (nothing to "
+                         "recompute)"));
+}
+
+TEST(VerifyExportTest, HeadsMustBeInTheChain) {
+  const ExportedGame game = ChainedGame();
+  // The third event's hash, by a 12-digit prefix, and the genesis (64
+  // zeros) are both in the chain.
+  const std::string third = game.chain_hashes(2).substr(0, 12);
+  auto verdict = replay::VerifyExport(
+      game, {third, std::string(64, '0')}, NoRulesetWanted);
+  ASSERT_TRUE(verdict.ok()) << verdict.status();
+  EXPECT_EQ(verdict->kind, replay::ExportVerdict::Kind::kIntact);
+  // A head none of the six hashes starts with: the first head not in it.
+  std::string other = third;
+  other[0] = other[0] == 'a' ? 'b' : 'a';
+  verdict = replay::VerifyExport(game, {third, other}, NoRulesetWanted);
+  ASSERT_TRUE(verdict.ok()) << verdict.status();
+  EXPECT_EQ(verdict->kind, replay::ExportVerdict::Kind::kTampered);
+  EXPECT_EQ(verdict->text,
+            absl::StrCat("the head sha256:", other,
+                         " you were given is not in this export's chain: "
+                         "what you saw was changed, dropped or reordered, "
+                         "or the game's terms were edited"));
+  // An empty prefix names all six (genesis and five events): no verdict.
+  auto head = replay::HeadNotInChain(game, replay::GenesisHash(), {""});
+  EXPECT_EQ(head.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(head.status().message(), HasSubstr("is the start of 6 hashes"));
+}
+
+TEST(VerifyExportTest, ServerDiceBeforeTheSecretIsIncomplete) {
+  ExportedGame game = ChainedGame();
+  game.mutable_settings()->set_dice_mode(v1::DICE_MODE_SERVER);
+  auto verdict = replay::VerifyExport(game, {}, NoRulesetWanted);
+  ASSERT_TRUE(verdict.ok()) << verdict.status();
+  EXPECT_EQ(verdict->kind, replay::ExportVerdict::Kind::kIncomplete);
+  EXPECT_EQ(verdict->text,
+            "the chain of 5 events is intact, but the dice can be checked "
+            "only after game_end, when gunbaid reveals its secret");
+}
+
+TEST(VerifyExportTest, AStrictGameAsksForItsRulesetAndPassesOnItsError) {
+  ExportedGame game = ChainedGame();
+  game.mutable_settings()->set_policy(v1::APPEND_POLICY_STRICT);
+  std::string asked;
+  auto verdict = replay::VerifyExport(
+      game, {},
+      [&](absl::string_view checking)
+          -> absl::StatusOr<replay::LoadedRuleset> {
+        asked = std::string(checking);
+        return absl::NotFoundError("no such file");
+      });
+  EXPECT_EQ(asked,
+            "the chain is intact, but which events a strict game refuses");
+  EXPECT_EQ(verdict.status().code(), absl::StatusCode::kNotFound);
+  // A broken chain is found before any ruleset is asked for.
+  game.mutable_log()->mutable_events(2)->mutable_firing()->set_dice(0, 1);
+  verdict = replay::VerifyExport(game, {}, NoRulesetWanted);
+  ASSERT_TRUE(verdict.ok()) << verdict.status();
+  EXPECT_EQ(verdict->kind, replay::ExportVerdict::Kind::kTampered);
+  EXPECT_THAT(verdict->text, HasSubstr("seq 3"));
+}
+
+TEST(VerifyExportTest, TheRulesetMustBeTheGamesByNameAndDigest) {
+  ExportedGame game = ChainedGame();
+  auto daimyo = replay::BuiltinDaimyoRuleset();
+  ASSERT_TRUE(daimyo.ok()) << daimyo.status();
+  // No name in the header: read as Daimyo's, so Daimyo's built-in is it.
+  EXPECT_TRUE(
+      replay::CheckGamesRuleset(game, *daimyo, "gunbai's built-in one", "x")
+          .ok());
+  game.mutable_log()->mutable_header()->mutable_ruleset()->set_name("skf");
+  absl::Status wrong =
+      replay::CheckGamesRuleset(game, *daimyo, "house.textproto", "the dice");
+  EXPECT_EQ(wrong.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(wrong.message(),
+              HasSubstr("the dice can only be checked under the game's "
+                        "ruleset: the game was played under the \"skf\""));
+  EXPECT_THAT(wrong.message(), HasSubstr("and house.textproto is \"daimyo\""));
+  game.mutable_log()->mutable_header()->mutable_ruleset()->clear_name();
+  game.mutable_settings()->set_ruleset_digest(std::string(64, 'f'));
+  wrong = replay::CheckGamesRuleset(game, *daimyo, "gunbai's built-in one",
+                                    "the dice");
+  EXPECT_EQ(wrong.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(wrong.message(),
+              HasSubstr(absl::StrCat("gunbai's built-in one is sha256:",
+                                     daimyo->digest)));
 }
 
 }  // namespace
