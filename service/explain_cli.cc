@@ -5,13 +5,12 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/rule_docs.pb.h"
+#include "replay/explain.h"
 #include "rules/engine.h"
-#include "rules/rule_docs.h"
 #include "service/cli.h"
 #include "service/cli_app.h"
 #include "service/report_format.h"
@@ -63,25 +62,6 @@ std::string Wrap(absl::string_view text, absl::string_view indent,
   return out;
 }
 
-v1::RuleMention ToProto(const rules::Mention& m) {
-  v1::RuleMention out;
-  out.set_path(std::string(m.path));
-  out.set_section(m.section);
-  out.set_text(m.text);
-  return out;
-}
-
-v1::DocumentedRule ToProto(const rules::DocumentedRule& r) {
-  v1::DocumentedRule out;
-  out.set_id(r.id);
-  out.set_ruleset(std::string(r.ruleset));
-  out.set_severity(r.severity);
-  out.set_text(r.text);
-  out.set_path(std::string(r.path));
-  out.set_section(r.section);
-  return out;
-}
-
 std::string RulesetTitle(absl::string_view name) {
   if (name.empty()) return "scenario rules, every ruleset";
   const rules::RulesetPlugin* plugin = rules::FindRulesetPlugin(name);
@@ -130,54 +110,9 @@ int Explain(const ExplainOptions& o, std::ostream& out, std::ostream& err) {
     return kExitBadInput;
   }
 
-  const std::vector<rules::RulesDoc> docs = rules::RulesDocs();
-  // Each doc's table rows, read once.
-  std::vector<std::vector<rules::DocumentedRule>> stated;
-  for (const rules::RulesDoc& doc : docs) {
-    stated.push_back(rules::DocumentedRules(doc));
-  }
-  v1::RuleExplanation answer;
-  answer.set_query(query);
-  if (list) {
-    for (const auto& rows : stated) {
-      for (const rules::DocumentedRule& rule : rows) {
-        *answer.add_rules() = ToProto(rule);
-      }
-    }
-  } else {
-    // The id itself: each doc's table row stating it, with that doc's other
-    // passages about it; for a doc without such a row, its passages.
-    for (std::size_t d = 0; d < docs.size(); ++d) {
-      const rules::RulesDoc& doc = docs[d];
-      bool has_row = false;
-      for (const rules::DocumentedRule& rule : stated[d]) {
-        if (rule.id != query) continue;
-        has_row = true;
-        v1::DocumentedRule* added = answer.add_rules();
-        *added = ToProto(rule);
-        for (const rules::Mention& m : rules::Mentions(doc, rule.id)) {
-          if (absl::StartsWith(m.text, "|")) continue;  // Table rows.
-          *added->add_mentions() = ToProto(m);
-        }
-      }
-      if (has_row) continue;
-      for (const rules::Mention& m : rules::Mentions(doc, query)) {
-        *answer.add_mentions() = ToProto(m);
-      }
-    }
-  }
-  const bool exact =
-      !list && (!answer.rules().empty() || !answer.mentions().empty());
-  if (!list && !exact) {
-    // A prefix: every rule under it, a line each.
-    for (const auto& rows : stated) {
-      for (const rules::DocumentedRule& rule : rows) {
-        if (absl::StartsWith(rule.id, query)) {
-          *answer.add_rules() = ToProto(rule);
-        }
-      }
-    }
-  }
+  const replay::RuleLookup lookup = replay::ExplainRule(query, list);
+  const v1::RuleExplanation& answer = lookup.answer;
+  const bool exact = lookup.exact;
   if (answer.rules().empty() && answer.mentions().empty()) {
     err << "gunbai explain: no rules doc states a rule \"" << query
         << "\". Run `gunbai explain --list` for every documented id; a "
