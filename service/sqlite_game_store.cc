@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -31,15 +32,8 @@
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
+#include "rules/status_macros.h"
 #include "service/game_store.h"
-
-#define GUNBAI_RETURN_IF_ERROR(expr)      \
-  do {                                    \
-    absl::Status gunbai_status_ = (expr); \
-    if (!gunbai_status_.ok()) {           \
-      return gunbai_status_;              \
-    }                                     \
-  } while (false)
 
 namespace gunbai::service {
 namespace {
@@ -228,6 +222,15 @@ absl::Status WriteBlob(sqlite3* db, const char* table, const char* column,
 // A cached prepared statement in use: binds parameters, steps, reads
 // columns, and on destruction resets the statement and clears its bindings
 // for the next user. Bind errors are kept and returned by Step.
+namespace {
+
+// A value bound as a blob (Statement::Bind binds strings as text).
+struct Blob {
+  absl::string_view bytes;
+};
+
+}  // namespace
+
 class SqliteGameStore::Statement {
  public:
   explicit Statement(sqlite3_stmt* stmt) : stmt_(stmt) {}
@@ -252,6 +255,14 @@ class SqliteGameStore::Statement {
   void BindInt64(int index, int64_t value) {
     Check(sqlite3_bind_int64(stmt_, index, value));
   }
+  // Binds parameters 1, 2, ... to `values` in order: a Blob as a blob, an
+  // integer as an integer, anything else as text. The one way a statement
+  // of this file is bound.
+  template <typename... Values>
+  void Bind(const Values&... values) {
+    int index = 0;
+    (BindOne(++index, values), ...);
+  }
 
   // Steps the statement: returns true with a row to read, false when done.
   absl::StatusOr<bool> Step() {
@@ -264,9 +275,8 @@ class SqliteGameStore::Statement {
 
   // Steps a statement that returns no rows.
   absl::Status Run() {
-    absl::StatusOr<bool> row = Step();
-    if (!row.ok()) return row.status();
-    if (*row) return absl::InternalError(Action() + " returned a row");
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, Step());
+    if (row) return absl::InternalError(Action() + " returned a row");
     return absl::OkStatus();
   }
 
@@ -288,6 +298,14 @@ class SqliteGameStore::Statement {
   }
 
  private:
+  void BindOne(int index, const Blob& blob) { BindBlob(index, blob.bytes); }
+  template <typename Integer,
+            typename = std::enable_if_t<std::is_integral_v<Integer>>>
+  void BindOne(int index, Integer value) {
+    BindInt64(index, static_cast<int64_t>(value));
+  }
+  void BindOne(int index, absl::string_view text) { BindText(index, text); }
+
   void Check(int rc) {
     if (rc != SQLITE_OK && bind_status_.ok()) {
       bind_status_ = SqliteError(sqlite3_db_handle(stmt_), rc,
@@ -403,11 +421,9 @@ absl::Status SqliteGameStore::Configure(const Options& options) {
   if (rc != SQLITE_OK) return SqliteError(db_, rc, "busy_timeout");
   {
     // journal_mode answers with the mode it ended up in.
-    absl::StatusOr<Statement> wal = Prepare("PRAGMA journal_mode=WAL");
-    if (!wal.ok()) return wal.status();
-    absl::StatusOr<bool> row = wal->Step();
-    if (!row.ok()) return row.status();
-    if (!*row || wal->ColumnBytes(0) != "wal") {
+    GUNBAI_ASSIGN_OR_RETURN(Statement wal, Prepare("PRAGMA journal_mode=WAL"));
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, wal.Step());
+    if (!row || wal.ColumnBytes(0) != "wal") {
       return absl::InternalError("sqlite: cannot switch to WAL journal mode");
     }
   }
@@ -424,11 +440,9 @@ absl::Status SqliteGameStore::Configure(const Options& options) {
 absl::Status SqliteGameStore::Migrate() {
   auto read_version = [this]() -> absl::StatusOr<int64_t> {
     mu_.AssertHeld();
-    absl::StatusOr<Statement> query = Prepare("PRAGMA user_version");
-    if (!query.ok()) return query.status();
-    absl::StatusOr<bool> row = query->Step();
-    if (!row.ok()) return row.status();
-    return *row ? query->ColumnInt64(0) : 0;
+    GUNBAI_ASSIGN_OR_RETURN(Statement query, Prepare("PRAGMA user_version"));
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+    return row ? query.ColumnInt64(0) : 0;
   };
   absl::StatusOr<int64_t> version = read_version();
   if (!version.ok()) return version.status();
@@ -481,19 +495,18 @@ absl::Status SqliteGameStore::CreateGame(const GameRecord& game) {
   Transaction transaction(db_);
   GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
   {
-    absl::StatusOr<Statement> insert = Prepare(
-        "INSERT INTO games (game_id, header, order_of_battle, settings, dice, "
-        "secret_hex, ended) VALUES (?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (game_id) DO NOTHING");
-    if (!insert.ok()) return insert.status();
-    insert->BindText(1, game.game_id);
-    insert->BindBlob(2, replay::DeterministicBytes(game.header));
-    insert->BindBlob(3, replay::DeterministicBytes(game.order_of_battle));
-    insert->BindBlob(4, replay::DeterministicBytes(game.settings));
-    insert->BindBlob(5, replay::DeterministicBytes(dice));
-    insert->BindText(6, game.secret_hex);
-    insert->BindInt64(7, game.ended ? 1 : 0);
-    GUNBAI_RETURN_IF_ERROR(insert->Run());
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement insert,
+        Prepare("INSERT INTO games (game_id, header, order_of_battle, "
+                "settings, dice, "
+                "secret_hex, ended) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id) DO NOTHING"));
+    insert.Bind(game.game_id, Blob{replay::DeterministicBytes(game.header)},
+                Blob{replay::DeterministicBytes(game.order_of_battle)},
+                Blob{replay::DeterministicBytes(game.settings)},
+                Blob{replay::DeterministicBytes(dice)}, game.secret_hex,
+                game.ended ? 1 : 0);
+    GUNBAI_RETURN_IF_ERROR(insert.Run());
   }
   if (sqlite3_changes(db_) == 0) {
     return absl::AlreadyExistsError(
@@ -505,22 +518,19 @@ absl::Status SqliteGameStore::CreateGame(const GameRecord& game) {
 
 absl::Status SqliteGameStore::InsertCredentials(const GameRecord& game) {
   absl::flat_hash_set<absl::string_view> clans;
-  absl::StatusOr<Statement> insert = Prepare(
-      "INSERT INTO credentials (game_id, position, clan, token_sha256) "
-      "VALUES (?, ?, ?, ?)");
-  if (!insert.ok()) return insert.status();
+  GUNBAI_ASSIGN_OR_RETURN(
+      Statement insert,
+      Prepare("INSERT INTO credentials (game_id, position, clan, token_sha256) "
+              "VALUES (?, ?, ?, ?)"));
   int64_t position = 0;
   for (const auto& [clan, token_sha256] : game.credential_hashes) {
     if (!clans.insert(clan).second) {
       return absl::InvalidArgumentError(absl::StrCat(
           "clan \"", replay::Excerpt(clan), "\" has two credentials"));
     }
-    insert->Reset();
-    insert->BindText(1, game.game_id);
-    insert->BindInt64(2, ++position);
-    insert->BindText(3, clan);
-    insert->BindText(4, token_sha256);
-    GUNBAI_RETURN_IF_ERROR(insert->Run());
+    insert.Reset();
+    insert.Bind(game.game_id, ++position, clan, token_sha256);
+    GUNBAI_RETURN_IF_ERROR(insert.Run());
   }
   return absl::OkStatus();
 }
@@ -531,27 +541,27 @@ absl::StatusOr<GameRecord> SqliteGameStore::GetGame(absl::string_view game_id) {
   GUNBAI_RETURN_IF_ERROR(transaction.BeginRead());
   GameRecord game;
   {
-    absl::StatusOr<Statement> query = Prepare(
-        "SELECT header, order_of_battle, settings, dice, secret_hex, ended "
-        "FROM games WHERE game_id = ?");
-    if (!query.ok()) return query.status();
-    query->BindText(1, game_id);
-    absl::StatusOr<bool> row = query->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement query,
+        Prepare(
+            "SELECT header, order_of_battle, settings, dice, secret_hex, ended "
+            "FROM games WHERE game_id = ?"));
+    query.Bind(game_id);
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+    if (!row) {
       return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
     }
     game.game_id = std::string(game_id);
     GUNBAI_RETURN_IF_ERROR(
-        ParseStored(query->ColumnBytes(0), "header", game.header));
-    GUNBAI_RETURN_IF_ERROR(ParseStored(query->ColumnBytes(1), "order of battle",
+        ParseStored(query.ColumnBytes(0), "header", game.header));
+    GUNBAI_RETURN_IF_ERROR(ParseStored(query.ColumnBytes(1), "order of battle",
                                        game.order_of_battle));
     GUNBAI_RETURN_IF_ERROR(
-        ParseStored(query->ColumnBytes(2), "settings", game.settings));
+        ParseStored(query.ColumnBytes(2), "settings", game.settings));
     GUNBAI_RETURN_IF_ERROR(
-        ParseStored(query->ColumnBytes(3), "dice commitment", game.dice));
-    game.secret_hex = query->ColumnBytes(4);
-    game.ended = query->ColumnInt64(5) != 0;
+        ParseStored(query.ColumnBytes(3), "dice commitment", game.dice));
+    game.secret_hex = query.ColumnBytes(4);
+    game.ended = query.ColumnInt64(5) != 0;
     if (game.ended) game.dice.set_revealed_secret(game.secret_hex);
   }
   GUNBAI_RETURN_IF_ERROR(ReadCredentials(game));
@@ -560,31 +570,28 @@ absl::StatusOr<GameRecord> SqliteGameStore::GetGame(absl::string_view game_id) {
 }
 
 absl::Status SqliteGameStore::ReadCredentials(GameRecord& game) {
-  absl::StatusOr<Statement> query = Prepare(
-      "SELECT clan, token_sha256 FROM credentials WHERE game_id = ? "
-      "ORDER BY position");
-  if (!query.ok()) return query.status();
-  query->BindText(1, game.game_id);
+  GUNBAI_ASSIGN_OR_RETURN(
+      Statement query,
+      Prepare("SELECT clan, token_sha256 FROM credentials WHERE game_id = ? "
+              "ORDER BY position"));
+  query.Bind(game.game_id);
   while (true) {
-    absl::StatusOr<bool> row = query->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return absl::OkStatus();
-    game.credential_hashes.emplace_back(query->ColumnBytes(0),
-                                        query->ColumnBytes(1));
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+    if (!row) return absl::OkStatus();
+    game.credential_hashes.emplace_back(query.ColumnBytes(0),
+                                        query.ColumnBytes(1));
   }
 }
 
 absl::StatusOr<std::vector<std::string>> SqliteGameStore::ListGames() {
   absl::MutexLock lock(&mu_);
-  absl::StatusOr<Statement> query =
-      Prepare("SELECT game_id FROM games ORDER BY game_id");
-  if (!query.ok()) return query.status();
+  GUNBAI_ASSIGN_OR_RETURN(
+      Statement query, Prepare("SELECT game_id FROM games ORDER BY game_id"));
   std::vector<std::string> ids;
   while (true) {
-    absl::StatusOr<bool> row = query->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return ids;
-    ids.push_back(query->ColumnBytes(0));
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+    if (!row) return ids;
+    ids.push_back(query.ColumnBytes(0));
   }
 }
 
@@ -592,15 +599,13 @@ absl::StatusOr<std::optional<std::string>> SqliteGameStore::FindBatch(
     absl::string_view game_id, absl::string_view first_event_id) {
   absl::MutexLock lock(&mu_);
   GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
-  absl::StatusOr<Statement> query = Prepare(
-      "SELECT answer FROM batches WHERE game_id = ? AND first_event_id = ?");
-  if (!query.ok()) return query.status();
-  query->BindText(1, game_id);
-  query->BindText(2, first_event_id);
-  absl::StatusOr<bool> row = query->Step();
-  if (!row.ok()) return row.status();
-  if (!*row) return std::nullopt;
-  return query->ColumnBytes(0);
+  GUNBAI_ASSIGN_OR_RETURN(Statement query,
+                          Prepare("SELECT answer FROM batches WHERE game_id = "
+                                  "? AND first_event_id = ?"));
+  query.Bind(game_id, first_event_id);
+  GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+  if (!row) return std::nullopt;
+  return query.ColumnBytes(0);
 }
 
 // An append on its way to the disk: its arguments, and its answer once a
@@ -650,8 +655,7 @@ absl::StatusOr<AppendResult> SqliteGameStore::Append(
   // Checked outside the lock: other threads keep writing meanwhile. Each
   // event is serialized as it is inserted, not the batch at once: a batch
   // serialized whole was one more copy of it while it was stored.
-  absl::Status checked = CheckBatch(events);
-  if (!checked.ok()) return checked;
+  GUNBAI_RETURN_IF_ERROR(CheckBatch(events));
   PendingAppend append(game_id, expected_version, events, answer);
   if (group_commit_) return AppendInGroup(append);
   absl::MutexLock lock(&mu_);
@@ -662,8 +666,7 @@ absl::StatusOr<AppendResult> SqliteGameStore::AppendAlone(
     const PendingAppend& append) {
   Transaction transaction(db_);
   GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
-  absl::StatusOr<AppendResult> result = AppendInTransaction(append);
-  if (!result.ok()) return result.status();
+  GUNBAI_ASSIGN_OR_RETURN(AppendResult result, AppendInTransaction(append));
   GUNBAI_RETURN_IF_ERROR(transaction.Commit());
   return result;
 }
@@ -743,39 +746,35 @@ absl::StatusOr<AppendResult> SqliteGameStore::AppendInTransaction(
   const std::vector<v1::StoredEvent>& events = append.events;
   GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
   GUNBAI_RETURN_IF_ERROR(CheckNoEventStored(game_id, events));
-  absl::StatusOr<uint64_t> version = VersionLocked(game_id);
-  if (!version.ok()) return version.status();
-  if (*version != append.expected_version) {
-    return StaleVersion(game_id, append.expected_version, *version);
+  GUNBAI_ASSIGN_OR_RETURN(const uint64_t version, VersionLocked(game_id));
+  if (version != append.expected_version) {
+    return StaleVersion(game_id, append.expected_version, version);
   }
-  GUNBAI_RETURN_IF_ERROR(InsertEvents(game_id, *version, events));
+  GUNBAI_RETURN_IF_ERROR(InsertEvents(game_id, version, events));
   {
     // The answer can be as large as the batch: the row is made with a
     // zeroblob of its size and the answer written into it page by page
     // (WriteBlob); bound as a value, it cost a whole record of it in
     // SQLite's memory, one more copy of the batch.
-    absl::StatusOr<Statement> insert = Prepare(
-        "INSERT INTO batches (game_id, first_event_id, answer) "
-        "VALUES (?, ?, zeroblob(?))");
-    if (!insert.ok()) return insert.status();
-    insert->BindText(1, game_id);
-    insert->BindText(2, events.front().event_id());
-    insert->BindInt64(3, static_cast<int64_t>(append.answer.size()));
-    GUNBAI_RETURN_IF_ERROR(insert->Run());
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement insert,
+        Prepare("INSERT INTO batches (game_id, first_event_id, answer) "
+                "VALUES (?, ?, zeroblob(?))"));
+    insert.Bind(game_id, events.front().event_id(),
+                static_cast<int64_t>(append.answer.size()));
+    GUNBAI_RETURN_IF_ERROR(insert.Run());
   }
   GUNBAI_RETURN_IF_ERROR(WriteBlob(
       db_, "batches", "answer", sqlite3_last_insert_rowid(db_), append.answer));
-  return AppendResult{*version + events.size(), events.back().chain_hash()};
+  return AppendResult{version + events.size(), events.back().chain_hash()};
 }
 
 absl::Status SqliteGameStore::CheckGameExists(absl::string_view game_id) {
-  absl::StatusOr<Statement> query =
-      Prepare("SELECT 1 FROM games WHERE game_id = ?");
-  if (!query.ok()) return query.status();
-  query->BindText(1, game_id);
-  absl::StatusOr<bool> row = query->Step();
-  if (!row.ok()) return row.status();
-  if (!*row) {
+  GUNBAI_ASSIGN_OR_RETURN(Statement query,
+                          Prepare("SELECT 1 FROM games WHERE game_id = ?"));
+  query.Bind(game_id);
+  GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+  if (!row) {
     return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
   }
   return absl::OkStatus();
@@ -783,13 +782,13 @@ absl::Status SqliteGameStore::CheckGameExists(absl::string_view game_id) {
 
 absl::StatusOr<uint64_t> SqliteGameStore::VersionLocked(
     absl::string_view game_id) {
-  absl::StatusOr<Statement> query = Prepare(
-      "SELECT COALESCE(MAX(position), 0) FROM events WHERE game_id = ?");
-  if (!query.ok()) return query.status();
-  query->BindText(1, game_id);
-  absl::StatusOr<bool> row = query->Step();
-  if (!row.ok()) return row.status();
-  return *row ? static_cast<uint64_t>(query->ColumnInt64(0)) : 0;
+  GUNBAI_ASSIGN_OR_RETURN(
+      Statement query,
+      Prepare(
+          "SELECT COALESCE(MAX(position), 0) FROM events WHERE game_id = ?"));
+  query.Bind(game_id);
+  GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+  return row ? static_cast<uint64_t>(query.ColumnInt64(0)) : 0;
 }
 
 absl::Status SqliteGameStore::StaleVersion(absl::string_view game_id,
@@ -803,14 +802,12 @@ absl::Status SqliteGameStore::StaleVersion(absl::string_view game_id,
   // The first event the caller has not seen; its seq is usually its
   // position, but the store does not insist.
   int64_t next_seq = static_cast<int64_t>(expected_version) + 1;
-  absl::StatusOr<Statement> query =
-      Prepare("SELECT seq FROM events WHERE game_id = ? AND position = ?");
-  if (!query.ok()) return query.status();
-  query->BindText(1, game_id);
-  query->BindInt64(2, static_cast<int64_t>(expected_version) + 1);
-  absl::StatusOr<bool> row = query->Step();
-  if (!row.ok()) return row.status();
-  if (*row) next_seq = query->ColumnInt64(0);
+  GUNBAI_ASSIGN_OR_RETURN(
+      Statement query,
+      Prepare("SELECT seq FROM events WHERE game_id = ? AND position = ?"));
+  query.Bind(game_id, static_cast<int64_t>(expected_version) + 1);
+  GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+  if (row) next_seq = query.ColumnInt64(0);
   return absl::AbortedError(
       absl::StrCat("stale version ", expected_version, ": the game has ",
                    version, " events; read from seq ", next_seq, " and retry"));
@@ -818,19 +815,18 @@ absl::Status SqliteGameStore::StaleVersion(absl::string_view game_id,
 
 absl::Status SqliteGameStore::CheckNoEventStored(
     absl::string_view game_id, const std::vector<v1::StoredEvent>& events) {
-  absl::StatusOr<Statement> query =
-      Prepare("SELECT position FROM events WHERE game_id = ? AND event_id = ?");
-  if (!query.ok()) return query.status();
+  GUNBAI_ASSIGN_OR_RETURN(
+      Statement query,
+      Prepare(
+          "SELECT position FROM events WHERE game_id = ? AND event_id = ?"));
   for (const v1::StoredEvent& event : events) {
-    query->Reset();
-    query->BindText(1, game_id);
-    query->BindText(2, event.event_id());
-    absl::StatusOr<bool> row = query->Step();
-    if (!row.ok()) return row.status();
-    if (*row) {
+    query.Reset();
+    query.Bind(game_id, event.event_id());
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+    if (row) {
       return absl::AlreadyExistsError(absl::StrCat(
           "event \"", event.event_id(), "\" is already stored, at position ",
-          query->ColumnInt64(0), " of game \"", game_id,
+          query.ColumnInt64(0), " of game \"", game_id,
           "\"; a retried batch must be sent whole, as first sent"));
     }
   }
@@ -840,18 +836,17 @@ absl::Status SqliteGameStore::CheckNoEventStored(
 absl::Status SqliteGameStore::InsertEvents(
     absl::string_view game_id, uint64_t version,
     const std::vector<v1::StoredEvent>& events) {
-  absl::StatusOr<Statement> insert = Prepare(
-      "INSERT INTO events (game_id, position, seq, event_id, stored) "
-      "VALUES (?, ?, ?, ?, ?)");
-  if (!insert.ok()) return insert.status();
+  GUNBAI_ASSIGN_OR_RETURN(
+      Statement insert,
+      Prepare("INSERT INTO events (game_id, position, seq, event_id, stored) "
+              "VALUES (?, ?, ?, ?, ?)"));
   for (size_t i = 0; i < events.size(); ++i) {
-    insert->Reset();
-    insert->BindText(1, game_id);
-    insert->BindInt64(2, static_cast<int64_t>(version + i + 1));
-    insert->BindInt64(3, static_cast<int64_t>(events[i].event().seq()));
-    insert->BindText(4, events[i].event_id());
-    insert->BindBlob(5, replay::DeterministicBytes(events[i]));
-    GUNBAI_RETURN_IF_ERROR(insert->Run());
+    insert.Reset();
+    insert.Bind(game_id, static_cast<int64_t>(version + i + 1),
+                static_cast<int64_t>(events[i].event().seq()),
+                events[i].event_id(),
+                Blob{replay::DeterministicBytes(events[i])});
+    GUNBAI_RETURN_IF_ERROR(insert.Run());
   }
   return absl::OkStatus();
 }
@@ -868,23 +863,24 @@ absl::StatusOr<std::vector<v1::StoredEvent>> SqliteGameStore::ReadEvents(
   {
     // Reading all walks the primary key in order; reading a tail finds it
     // by seq and sorts the few rows.
-    absl::StatusOr<Statement> query =
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement query,
         from_seq == 0
-            ? Prepare(
-                  "SELECT stored FROM events WHERE game_id = ? "
-                  "ORDER BY position")
+            ? Prepare("SELECT stored FROM events WHERE game_id = ? "
+                      "ORDER BY position")
             : Prepare(
                   "SELECT stored FROM events WHERE game_id = ? AND seq >= ? "
-                  "ORDER BY position");
-    if (!query.ok()) return query.status();
-    query->BindText(1, game_id);
-    if (from_seq != 0) query->BindInt64(2, static_cast<int64_t>(from_seq));
+                  "ORDER BY position"));
+    if (from_seq == 0) {
+      query.Bind(game_id);
+    } else {
+      query.Bind(game_id, from_seq);
+    }
     while (true) {
-      absl::StatusOr<bool> row = query->Step();
-      if (!row.ok()) return row.status();
-      if (!*row) break;
+      GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+      if (!row) break;
       GUNBAI_RETURN_IF_ERROR(
-          ParseStored(query->ColumnBytes(0), "event", events.emplace_back()));
+          ParseStored(query.ColumnBytes(0), "event", events.emplace_back()));
     }
   }
   GUNBAI_RETURN_IF_ERROR(transaction.Commit());
@@ -905,32 +901,28 @@ absl::StatusOr<GameStore::EventPage> SqliteGameStore::ReadEventPage(
   // long game costs the page, not the game.
   int64_t first = 0;
   {
-    absl::StatusOr<Statement> query = Prepare(
-        "SELECT position FROM events WHERE game_id = ? AND seq >= ? "
-        "ORDER BY seq LIMIT 1");
-    if (!query.ok()) return query.status();
-    query->BindText(1, game_id);
-    query->BindInt64(2, static_cast<int64_t>(from_seq));
-    absl::StatusOr<bool> row = query->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return page;
-    first = query->ColumnInt64(0);
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement query,
+        Prepare("SELECT position FROM events WHERE game_id = ? AND seq >= ? "
+                "ORDER BY seq LIMIT 1"));
+    query.Bind(game_id, static_cast<int64_t>(from_seq));
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+    if (!row) return page;
+    first = query.ColumnInt64(0);
   }
-  absl::StatusOr<Statement> query = Prepare(
-      "SELECT seq, stored FROM events WHERE game_id = ? AND position >= ? "
-      "AND seq >= ? ORDER BY position");
-  if (!query.ok()) return query.status();
-  query->BindText(1, game_id);
-  query->BindInt64(2, first);
-  query->BindInt64(3, static_cast<int64_t>(from_seq));
+  GUNBAI_ASSIGN_OR_RETURN(
+      Statement query,
+      Prepare(
+          "SELECT seq, stored FROM events WHERE game_id = ? AND position >= ? "
+          "AND seq >= ? ORDER BY position"));
+  query.Bind(game_id, first, static_cast<int64_t>(from_seq));
   size_t bytes = 0;
   while (true) {
-    absl::StatusOr<bool> row = query->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    std::string stored = query->ColumnBytes(1);
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+    if (!row) break;
+    std::string stored = query.ColumnBytes(1);
     if (!page.events.empty() && bytes + stored.size() > max_bytes) {
-      page.next_seq = static_cast<uint64_t>(query->ColumnInt64(0));
+      page.next_seq = static_cast<uint64_t>(query.ColumnInt64(0));
       break;
     }
     bytes += stored.size();
@@ -946,8 +938,7 @@ absl::StatusOr<uint64_t> SqliteGameStore::Version(absl::string_view game_id) {
   Transaction transaction(db_);
   GUNBAI_RETURN_IF_ERROR(transaction.BeginRead());
   GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
-  absl::StatusOr<uint64_t> version = VersionLocked(game_id);
-  if (!version.ok()) return version.status();
+  GUNBAI_ASSIGN_OR_RETURN(const uint64_t version, VersionLocked(game_id));
   GUNBAI_RETURN_IF_ERROR(transaction.Commit());
   return version;
 }
@@ -959,18 +950,17 @@ absl::StatusOr<uint64_t> SqliteGameStore::NextDiceAttempt(
   GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
   int64_t attempt = 0;
   {
-    absl::StatusOr<Statement> update = Prepare(
-        "UPDATE games SET dice_attempts = dice_attempts + 1 "
-        "WHERE game_id = ? RETURNING dice_attempts");
-    if (!update.ok()) return update.status();
-    update->BindText(1, game_id);
-    absl::StatusOr<bool> row = update->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement update,
+        Prepare("UPDATE games SET dice_attempts = dice_attempts + 1 "
+                "WHERE game_id = ? RETURNING dice_attempts"));
+    update.Bind(game_id);
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, update.Step());
+    if (!row) {
       return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
     }
-    attempt = update->ColumnInt64(0);
-    GUNBAI_RETURN_IF_ERROR(update->Run());  // Runs the update to its end.
+    attempt = update.ColumnInt64(0);
+    GUNBAI_RETURN_IF_ERROR(update.Run());  // Runs the update to its end.
   }
   GUNBAI_RETURN_IF_ERROR(transaction.Commit());
   return static_cast<uint64_t>(attempt);
@@ -979,11 +969,11 @@ absl::StatusOr<uint64_t> SqliteGameStore::NextDiceAttempt(
 absl::Status SqliteGameStore::MarkEnded(absl::string_view game_id) {
   absl::MutexLock lock(&mu_);
   {
-    absl::StatusOr<Statement> update =
-        Prepare("UPDATE games SET ended = 1 WHERE game_id = ?");
-    if (!update.ok()) return update.status();
-    update->BindText(1, game_id);
-    GUNBAI_RETURN_IF_ERROR(update->Run());
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement update,
+        Prepare("UPDATE games SET ended = 1 WHERE game_id = ?"));
+    update.Bind(game_id);
+    GUNBAI_RETURN_IF_ERROR(update.Run());
   }
   if (sqlite3_changes(db_) == 0) {
     return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
@@ -1004,28 +994,23 @@ absl::Status SqliteGameStore::WriteCheckpoint(
   GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
   {
     // The newest is the one a load takes: the older ones go.
-    absl::StatusOr<Statement> remove =
-        Prepare("DELETE FROM checkpoints WHERE game_id = ?");
-    if (!remove.ok()) return remove.status();
-    remove->BindText(1, game_id);
-    GUNBAI_RETURN_IF_ERROR(remove->Run());
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement remove, Prepare("DELETE FROM checkpoints WHERE game_id = ?"));
+    remove.Bind(game_id);
+    GUNBAI_RETURN_IF_ERROR(remove.Run());
   }
   {
-    absl::StatusOr<Statement> insert = Prepare(
-        "INSERT INTO checkpoints (game_id, after_version, after_seq, "
-        "head_hash, ruleset_digest, format, state, findings, sha256) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    if (!insert.ok()) return insert.status();
-    insert->BindText(1, game_id);
-    insert->BindInt64(2, static_cast<int64_t>(checkpoint.after_version));
-    insert->BindInt64(3, static_cast<int64_t>(checkpoint.after_seq));
-    insert->BindText(4, checkpoint.head_hash);
-    insert->BindText(5, checkpoint.ruleset_digest);
-    insert->BindInt64(6, checkpoint.format);
-    insert->BindBlob(7, checkpoint.state);
-    insert->BindBlob(8, checkpoint.findings);
-    insert->BindText(9, checkpoint.sha256);
-    GUNBAI_RETURN_IF_ERROR(insert->Run());
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement insert,
+        Prepare("INSERT INTO checkpoints (game_id, after_version, after_seq, "
+                "head_hash, ruleset_digest, format, state, findings, sha256) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    insert.Bind(game_id, static_cast<int64_t>(checkpoint.after_version),
+                static_cast<int64_t>(checkpoint.after_seq),
+                checkpoint.head_hash, checkpoint.ruleset_digest,
+                checkpoint.format, Blob{checkpoint.state},
+                Blob{checkpoint.findings}, checkpoint.sha256);
+    GUNBAI_RETURN_IF_ERROR(insert.Run());
   }
   return transaction.Commit();
 }
@@ -1040,26 +1025,24 @@ SqliteGameStore::LatestCheckpoint(absl::string_view game_id,
   GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
   std::optional<StoredCheckpoint> found;
   {
-    absl::StatusOr<Statement> query = Prepare(
-        "SELECT after_version, after_seq, head_hash, state, findings, sha256 "
-        "FROM checkpoints WHERE game_id = ? AND ruleset_digest = ? AND "
-        "format = ? ORDER BY after_version DESC LIMIT 1");
-    if (!query.ok()) return query.status();
-    query->BindText(1, game_id);
-    query->BindText(2, ruleset_digest);
-    query->BindInt64(3, format);
-    absl::StatusOr<bool> row = query->Step();
-    if (!row.ok()) return row.status();
-    if (*row) {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement query,
+        Prepare("SELECT after_version, after_seq, head_hash, state, findings, "
+                "sha256 "
+                "FROM checkpoints WHERE game_id = ? AND ruleset_digest = ? AND "
+                "format = ? ORDER BY after_version DESC LIMIT 1"));
+    query.Bind(game_id, ruleset_digest, format);
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+    if (row) {
       StoredCheckpoint& c = found.emplace();
-      c.after_version = static_cast<uint64_t>(query->ColumnInt64(0));
-      c.after_seq = static_cast<uint64_t>(query->ColumnInt64(1));
-      c.head_hash = query->ColumnBytes(2);
+      c.after_version = static_cast<uint64_t>(query.ColumnInt64(0));
+      c.after_seq = static_cast<uint64_t>(query.ColumnInt64(1));
+      c.head_hash = query.ColumnBytes(2);
       c.ruleset_digest = std::string(ruleset_digest);
       c.format = format;
-      c.state = query->ColumnBytes(3);
-      c.findings = query->ColumnBytes(4);
-      c.sha256 = query->ColumnBytes(5);
+      c.state = query.ColumnBytes(3);
+      c.findings = query.ColumnBytes(4);
+      c.sha256 = query.ColumnBytes(5);
     }
   }
   GUNBAI_RETURN_IF_ERROR(transaction.Commit());
