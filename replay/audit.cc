@@ -10,6 +10,7 @@
 #include "replay/text_errors.h"
 #include "rules/engine.h"
 #include "rules/proto_enums.h"
+#include "rules/status_macros.h"
 #include "rules/victory.h"
 
 namespace gunbai::replay {
@@ -110,9 +111,9 @@ absl::StatusOr<std::optional<rules::VictorySettings>> VictoryOfLog(
   if (log.header().scenario().victory().points_to_win() == 0) {
     return std::nullopt;
   }
-  auto settings = VictoryFromProto(log.header().scenario().victory());
-  if (!settings.ok()) return settings.status();
-  return *settings;
+  GUNBAI_ASSIGN_OR_RETURN(auto settings,
+                          VictoryFromProto(log.header().scenario().victory()));
+  return settings;
 }
 
 }  // namespace
@@ -120,8 +121,7 @@ absl::StatusOr<std::optional<rules::VictorySettings>> VictoryOfLog(
 absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
     const v1::BattleLog& log, const LoadedRuleset& ruleset,
     const AuditOptions& options, rules::EngineOutput output) {
-  absl::Status ref = CheckRulesetRef(log, ruleset, output.findings);
-  if (!ref.ok()) return ref;
+  GUNBAI_RETURN_IF_ERROR(CheckRulesetRef(log, ruleset, output.findings));
   rules::EngineOptions engine_options;
   engine_options.follow_computed_at_seq = options.follow_computed_at_seq;
   engine_options.follow_computed_from_seq = options.follow_computed_from_seq;
@@ -242,11 +242,11 @@ absl::StatusOr<std::unique_ptr<Replay>> Replay::Start(
   auto engine = CreateEngine(log, ruleset, options, output);
   if (!engine.ok()) return engine.status();
   impl->engine = *std::move(engine);
-  auto settings = VictoryOfLog(log, ruleset, output.findings);
-  if (!settings.ok()) return settings.status();
-  if (settings->has_value()) {
+  GUNBAI_ASSIGN_OR_RETURN(auto settings,
+                          VictoryOfLog(log, ruleset, output.findings));
+  if (settings.has_value()) {
     impl->victory = std::make_unique<rules::VictoryTracker>(
-        **settings, impl->engine->state());
+        *settings, impl->engine->state());
   }
   return std::unique_ptr<Replay>(new Replay(std::move(impl)));
 }
@@ -308,17 +308,17 @@ absl::StatusOr<v1::AuditReport> AuditLog(const v1::BattleLog& log,
                                          const LoadedRuleset& ruleset,
                                          const AuditOptions& options) {
   v1::AuditReport report;
-  auto replay = Replay::Start(log, ruleset, options, &report);
-  if (!replay.ok()) return replay.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto replay,
+                          Replay::Start(log, ruleset, options, &report));
   int until_check = kCancelCheckEvents;
   for (const v1::Event& event : log.events()) {
-    (*replay)->Apply(event);
+    replay->Apply(event);
     if (--until_check == 0) {
       until_check = kCancelCheckEvents;
       if (options.cancelled && options.cancelled()) return CancelledAudit();
     }
   }
-  (*replay)->Finish(static_cast<uint64_t>(log.events_size()));
+  replay->Finish(static_cast<uint64_t>(log.events_size()));
   return report;
 }
 
@@ -332,13 +332,13 @@ absl::StatusOr<v1::BattleStateSnapshot> StateAt(
     const v1::BattleLog& log, const LoadedRuleset& ruleset,
     std::optional<std::uint64_t> seq) {
   google::protobuf::RepeatedPtrField<v1::Finding> findings;
-  auto engine = CreateEngine(log, ruleset, AuditOptions(),
-                             rules::EngineOutput{&findings, nullptr});
-  if (!engine.ok()) return engine.status();
+  GUNBAI_ASSIGN_OR_RETURN(
+      auto engine, CreateEngine(log, ruleset, AuditOptions(),
+                                rules::EngineOutput{&findings, nullptr}));
   for (const v1::Event& event : log.events()) {
-    (*engine)->Apply(event);
+    engine->Apply(event);
     if (seq.has_value() && event.seq() == *seq) {
-      return SnapshotFromState((*engine)->state());
+      return SnapshotFromState(engine->state());
     }
   }
   if (seq.has_value()) {
@@ -347,21 +347,20 @@ absl::StatusOr<v1::BattleStateSnapshot> StateAt(
         "of the game.",
         *seq));
   }
-  return SnapshotFromState((*engine)->state());
+  return SnapshotFromState(engine->state());
 }
 
 absl::StatusOr<std::vector<EventDigest>> StateDigests(
     const v1::BattleLog& log, const LoadedRuleset& ruleset) {
   google::protobuf::RepeatedPtrField<v1::Finding> findings;
-  auto engine = CreateEngine(log, ruleset, AuditOptions(),
-                             rules::EngineOutput{&findings, nullptr});
-  if (!engine.ok()) return engine.status();
+  GUNBAI_ASSIGN_OR_RETURN(
+      auto engine, CreateEngine(log, ruleset, AuditOptions(),
+                                rules::EngineOutput{&findings, nullptr}));
   std::vector<EventDigest> out;
   out.reserve(log.events_size());
   for (const v1::Event& event : log.events()) {
-    (*engine)->Apply(event);
-    out.push_back(
-        {event.seq(), SnapshotFromState((*engine)->state()).digest()});
+    engine->Apply(event);
+    out.push_back({event.seq(), SnapshotFromState(engine->state()).digest()});
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/reflection.h"
 #include "google/protobuf/text_format.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 
@@ -64,14 +65,16 @@ absl::StatusOr<std::vector<ReadingVariant>> ReadingVariants(
     const FieldDescriptor* field = d->field(i);
     if (field->cpp_type() == FieldDescriptor::CPPTYPE_BOOL) {
       const bool value = r->GetBool(options, field);
-      auto loaded = WithOption(
-          base, field,
-          [value](const google::protobuf::Reflection* refl,
-                  google::protobuf::Message* m,
-                  const FieldDescriptor* f) { refl->SetBool(m, f, !value); });
-      if (!loaded.ok()) return loaded.status();
+      GUNBAI_ASSIGN_OR_RETURN(
+          auto loaded,
+          WithOption(
+              base, field,
+              [value](const google::protobuf::Reflection* refl,
+                      google::protobuf::Message* m, const FieldDescriptor* f) {
+                refl->SetBool(m, f, !value);
+              }));
       out.push_back({field->name(), value ? "true" : "false",
-                     value ? "false" : "true", std::move(*loaded)});
+                     value ? "false" : "true", std::move(loaded)});
     } else if (field->cpp_type() == FieldDescriptor::CPPTYPE_ENUM) {
       const google::protobuf::EnumValueDescriptor* value =
           r->GetEnum(options, field);
@@ -79,14 +82,16 @@ absl::StatusOr<std::vector<ReadingVariant>> ReadingVariants(
       for (int v = 0; v < e->value_count(); ++v) {
         const google::protobuf::EnumValueDescriptor* other = e->value(v);
         if (other->number() == 0 || other == value) continue;
-        auto loaded = WithOption(
-            base, field,
-            [other](const google::protobuf::Reflection* refl,
-                    google::protobuf::Message* m,
-                    const FieldDescriptor* f) { refl->SetEnum(m, f, other); });
-        if (!loaded.ok()) return loaded.status();
+        GUNBAI_ASSIGN_OR_RETURN(
+            auto loaded,
+            WithOption(base, field,
+                       [other](const google::protobuf::Reflection* refl,
+                               google::protobuf::Message* m,
+                               const FieldDescriptor* f) {
+                         refl->SetEnum(m, f, other);
+                       }));
         out.push_back(
-            {field->name(), value->name(), other->name(), std::move(*loaded)});
+            {field->name(), value->name(), other->name(), std::move(loaded)});
       }
     }
   }

@@ -17,6 +17,7 @@
 #include "absl/types/span.h"
 #include "replay/text_errors.h"
 #include "rules/engine.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 
@@ -83,9 +84,9 @@ Owners OwnersOf(const v1::BattleLog& log) {
   // A log that names no ruleset is read by the first plug-in's, as the
   // audit reads it (replay::RulesetCatalog::ForLog).
   const std::string& name = log.header().ruleset().name();
-  const rules::RulesetPlugin* plugin =
-      name.empty() ? &rules::RulesetPlugins().front()
-                   : rules::FindRulesetPlugin(name);
+  const rules::RulesetPlugin* plugin = name.empty()
+                                           ? &rules::RulesetPlugins().front()
+                                           : rules::FindRulesetPlugin(name);
   if (plugin != nullptr) owners.in_pairs = plugin->dice_in_pairs;
   const v1::OrderOfBattle& oob = log.order_of_battle();
   for (const v1::Unit& u : oob.units()) owners.unit_clan[u.id()] = u.clan();
@@ -123,10 +124,10 @@ absl::Status ForEachRoll(const v1::Event& event, const Owners& owners,
                          OnRoll&& on_roll) {
   auto add = [&](const std::string& clan, Roll dice) {
     if (clan.empty() || dice.empty()) return;
-    on_roll(clan, dice,
-            owners.in_pairs != nullptr &&
-                owners.in_pairs(event.body_case(),
-                                static_cast<int>(dice.size())));
+    on_roll(
+        clan, dice,
+        owners.in_pairs != nullptr &&
+            owners.in_pairs(event.body_case(), static_cast<int>(dice.size())));
   };
   switch (event.body_case()) {
     case v1::Event::kTurnStart:
@@ -141,9 +142,9 @@ absl::Status ForEachRoll(const v1::Event& event, const Owners& owners,
     }
     case v1::Event::kMeleeRound:
       for (const v1::MeleeSide& side : event.melee_round().sides()) {
-        auto clan = ClanOf(owners.unit_clan, side.unit(), "unit", event);
-        if (!clan.ok()) return clan.status();
-        add(*clan, RollOf(side.dice()));
+        GUNBAI_ASSIGN_OR_RETURN(
+            auto clan, ClanOf(owners.unit_clan, side.unit(), "unit", event));
+        add(clan, RollOf(side.dice()));
       }
       break;
     case v1::Event::kChallenge: {
@@ -169,11 +170,11 @@ absl::Status ForEachRoll(const v1::Event& event, const Owners& owners,
     }
     case v1::Event::kLeaderLoss: {
       if (event.leader_loss().die() == 0) break;
-      auto clan = ClanOf(owners.leader_clan, event.leader_loss().leader(),
-                         "leader", event);
-      if (!clan.ok()) return clan.status();
+      GUNBAI_ASSIGN_OR_RETURN(
+          auto clan, ClanOf(owners.leader_clan, event.leader_loss().leader(),
+                            "leader", event));
       const std::uint32_t die = event.leader_loss().die();
-      add(*clan, Roll(&die, 1));
+      add(clan, Roll(&die, 1));
       break;
     }
     case v1::Event::kResultMove:
@@ -727,8 +728,7 @@ absl::StatusOr<std::vector<AttributedDice>> AttributeDice(
   const Owners owners = OwnersOf(log);
   std::vector<AttributedDice> out;
   for (const v1::Event& event : log.events()) {
-    absl::Status s = AttributeEvent(event, owners, out);
-    if (!s.ok()) return s;
+    GUNBAI_RETURN_IF_ERROR(AttributeEvent(event, owners, out));
   }
   return out;
 }
@@ -815,8 +815,7 @@ absl::StatusOr<DiceReport> SummarizeDice(
     const std::vector<v1::BattleLog>& logs) {
   DiceSummarizer summarizer;
   for (const v1::BattleLog& log : logs) {
-    absl::Status added = summarizer.AddLog(log);
-    if (!added.ok()) return added;
+    GUNBAI_RETURN_IF_ERROR(summarizer.AddLog(log));
   }
   return std::move(summarizer).Finish();
 }
@@ -827,7 +826,8 @@ std::string FormatDiceText(const DiceReport& report) {
   absl::StrAppendFormat(
       &out,
       "Faces: against 1/6 each, from %d dice. 2d6 sums (the pairs of the "
-      "rolls the ruleset sums as 2d6): against 1,2,...,6,...,2,1 in 36, from %d pairs, the "
+      "rolls the ruleset sums as 2d6): against 1,2,...,6,...,2,1 in 36, from "
+      "%d pairs, the "
       "outermost sums pooled until every cell expects %d. Both by the "
       "Cressie-Read divergence (lambda 2/3) against chi-square, which keeps "
       "its level far in the tail (Pearson's chi-square shown beside it). "
@@ -983,14 +983,12 @@ absl::StatusOr<DiceReport> DiceReportFromProto(
   DiceReport out;
   out.games = report.games();
   for (const v1::DiceGroupStats& g : report.clans()) {
-    auto group = GroupFromProto(g);
-    if (!group.ok()) return group.status();
-    out.clans.push_back(*std::move(group));
+    GUNBAI_ASSIGN_OR_RETURN(auto group, GroupFromProto(g));
+    out.clans.push_back(std::move(group));
   }
   for (const v1::DiceGroupStats& g : report.players()) {
-    auto group = GroupFromProto(g);
-    if (!group.ok()) return group.status();
-    out.players.push_back(*std::move(group));
+    GUNBAI_ASSIGN_OR_RETURN(auto group, GroupFromProto(g));
+    out.players.push_back(std::move(group));
   }
   if (report.correction().empty()) CorrectReportOfOldServer(out);
   return out;

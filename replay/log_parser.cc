@@ -13,6 +13,7 @@
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "replay/text_errors.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 
@@ -281,8 +282,7 @@ absl::Status ParseMessage(absl::string_view bytes, LogFormat format,
                      " bytes; the largest accepted is ", kMaxLogBytes,
                      ". Split the game into several logs."));
   }
-  absl::Status parsed = ParseAs(bytes, format, source_name, message);
-  if (!parsed.ok()) return parsed;
+  GUNBAI_RETURN_IF_ERROR(ParseAs(bytes, format, source_name, message));
   // A number no enum value has means nothing to gunbai, nor to gunbaid,
   // which refuses it too.
   return CheckKnownEnums(message, source_name);
@@ -292,8 +292,7 @@ absl::StatusOr<BattleLog> ParseBattleLog(absl::string_view bytes,
                                          LogFormat format,
                                          absl::string_view source_name) {
   BattleLog log;
-  absl::Status s = ParseMessage(bytes, format, source_name, log);
-  if (!s.ok()) return s;
+  GUNBAI_RETURN_IF_ERROR(ParseMessage(bytes, format, source_name, log));
   return log;
 }
 

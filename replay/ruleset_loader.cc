@@ -17,6 +17,7 @@
 #include "rules/builtin_rulesets.h"
 #include "rules/engine.h"
 #include "rules/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 
@@ -51,9 +52,8 @@ absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
         absl::StrCat(source_name, ":", errors.line(), ":", errors.column(),
                      ": ", Excerpt(errors.message(), 2 * kMaxQuotedBytes)));
   }
-  absl::Status utf8 = CheckTextUtf8(textproto, loaded.data, source_name,
-                                    "reading the ruleset file");
-  if (!utf8.ok()) return utf8;
+  GUNBAI_RETURN_IF_ERROR(CheckTextUtf8(textproto, loaded.data, source_name,
+                                       "reading the ruleset file"));
   if (loaded.data.name().empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(source_name, ": the ruleset needs a name (one of ",
@@ -67,8 +67,7 @@ absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
         "); a new ruleset needs its engine in rules/ (README, \"Adding a "
         "ruleset\")."));
   }
-  absl::Status valid = loaded.plugin->validate(loaded.data, source_name);
-  if (!valid.ok()) return valid;
+  GUNBAI_RETURN_IF_ERROR(loaded.plugin->validate(loaded.data, source_name));
   loaded.rules.name = loaded.data.name();
   loaded.rules.version = loaded.data.version();
   loaded.digest = Sha256Hex(DeterministicBytes(loaded.data));
@@ -104,9 +103,8 @@ std::string KnownRulesetNames() {
 absl::StatusOr<RulesetCatalog> RulesetCatalog::Builtin() {
   RulesetCatalog catalog;
   for (const rules::RulesetPlugin& plugin : rules::RulesetPlugins()) {
-    absl::StatusOr<LoadedRuleset> loaded = BuiltinRuleset(plugin.name);
-    if (!loaded.ok()) return loaded.status();
-    catalog.Add(*std::move(loaded));
+    GUNBAI_ASSIGN_OR_RETURN(LoadedRuleset loaded, BuiltinRuleset(plugin.name));
+    catalog.Add(std::move(loaded));
   }
   return catalog;
 }

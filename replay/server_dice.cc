@@ -25,6 +25,7 @@
 #include "replay/text_errors.h"
 #include "rules/battle_state.h"
 #include "rules/engine.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 namespace {
@@ -409,16 +410,16 @@ absl::Status RollServerDice(const rules::BattleState& state,
     return absl::InvalidArgumentError(absl::StrCat(
         "a dice key is ", kDiceKeyBytes, " bytes, not ", key.size()));
   }
-  absl::StatusOr<rules::ServerDicePlan> plan = PlanFor(ruleset, event, state);
-  if (!plan.ok()) return plan.status();
+  GUNBAI_ASSIGN_OR_RETURN(rules::ServerDicePlan plan,
+                          PlanFor(ruleset, event, state));
   DieStream stream(key, game_id, attempt, event.seq());
   std::vector<std::uint32_t> values;
-  if (plan->open_ended()) {
-    values = RollOffDice(plan->roll_off, [&] { return stream.Next(); });
+  if (plan.open_ended()) {
+    values = RollOffDice(plan.roll_off, [&] { return stream.Next(); });
   } else {
-    for (int i = 0; i < plan->dice; ++i) values.push_back(stream.Next());
+    for (int i = 0; i < plan.dice; ++i) values.push_back(stream.Next());
   }
-  SetEventDice(values, *plan, event);
+  SetEventDice(values, plan, event);
   return absl::OkStatus();
 }
 

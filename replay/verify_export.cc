@@ -9,6 +9,7 @@
 #include "replay/ledger.h"
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 
@@ -91,11 +92,11 @@ absl::StatusOr<ExportVerdict> VerifyExport(
   const std::string genesis =
       GameGenesis(game.log().header(), game.log().order_of_battle(),
                   game.settings(), game.dice());
-  absl::StatusOr<std::string> head = HeadNotInChain(game, genesis, heads);
-  if (!head.ok()) return head.status();
-  if (!head->empty()) {
+  GUNBAI_ASSIGN_OR_RETURN(std::string head,
+                          HeadNotInChain(game, genesis, heads));
+  if (!head.empty()) {
     return Tampered(absl::StrCat(
-        "the head sha256:", *head,
+        "the head sha256:", head,
         " you were given is not in this export's chain: what you saw was "
         "changed, dropped or reordered, or the game's terms were edited"));
   }
@@ -157,8 +158,9 @@ absl::StatusOr<ExportVerdict> VerifyExport(
   return ExportVerdict{
       ExportVerdict::Kind::kIntact,
       absl::StrCat(game.log().events_size(), " events, chain head ",
-                   game.chain_hashes().empty() ? genesis
-                                               : game.chain_hashes().rbegin()[0],
+                   game.chain_hashes().empty()
+                       ? genesis
+                       : game.chain_hashes().rbegin()[0],
                    "; ", dice)};
 }
 

@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "replay/ruleset_loader.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::service {
 
@@ -28,9 +29,8 @@ absl::StatusOr<std::string> RandomBytes(int n) {
 }
 
 absl::StatusOr<std::string> NewToken() {
-  auto bytes = RandomBytes(32);
-  if (!bytes.ok()) return bytes.status();
-  return absl::BytesToHexString(*bytes);
+  GUNBAI_ASSIGN_OR_RETURN(auto bytes, RandomBytes(32));
+  return absl::BytesToHexString(bytes);
 }
 
 absl::StatusOr<std::string> BearerToken(const grpc::ServerContext& context) {

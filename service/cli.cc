@@ -22,6 +22,7 @@
 #include "replay/log_stream.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
+#include "rules/status_macros.h"
 #include "service/audit_client.h"
 #include "service/cli_app.h"
 #include "service/cli_input.h"
@@ -155,16 +156,14 @@ absl::StatusOr<v1::BattleLog> ReadLog(const Options& o) {
                      " needs a LOG file (or - for "
                      "standard input)"));
   }
-  auto format = InputFormat(o);
-  if (!format.ok()) return format.status();
-  auto bytes = ReadInputFile(o.log_path);
-  if (!bytes.ok()) return bytes.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto format, InputFormat(o));
+  GUNBAI_ASSIGN_OR_RETURN(auto bytes, ReadInputFile(o.log_path));
   const std::string source = o.log_path == "-" ? "<stdin>" : o.log_path;
-  auto log = replay::ParseBattleLog(*bytes, *format, source);
+  auto log = replay::ParseBattleLog(bytes, format, source);
   if (log.ok()) return log;
   // An exported live game (gunbai game export) holds its log.
   v1::ExportedGame game;
-  if (replay::ParseMessage(*bytes, *format, source, game).ok() &&
+  if (replay::ParseMessage(bytes, format, source, game).ok() &&
       game.has_log()) {
     return std::move(*game.mutable_log());
   }
@@ -178,9 +177,8 @@ absl::StatusOr<std::string> RulesetText(const Options& o) {
 
 absl::StatusOr<replay::LoadedRuleset> LoadRulesetFor(const Options& o) {
   if (o.ruleset_path.empty()) return replay::BuiltinDaimyoRuleset();
-  auto text = RulesetText(o);
-  if (!text.ok()) return text.status();
-  return replay::LoadRuleset(*text, o.ruleset_path);
+  GUNBAI_ASSIGN_OR_RETURN(auto text, RulesetText(o));
+  return replay::LoadRuleset(text, o.ruleset_path);
 }
 
 // The ruleset to replay `log` under: the --ruleset file when given (a log
@@ -189,11 +187,9 @@ absl::StatusOr<replay::LoadedRuleset> LoadRulesetFor(const Options& o) {
 absl::StatusOr<replay::LoadedRuleset> RulesetForLog(const Options& o,
                                                     const v1::BattleLog& log) {
   if (!o.ruleset_path.empty()) return LoadRulesetFor(o);
-  auto catalog = replay::RulesetCatalog::Builtin();
-  if (!catalog.ok()) return catalog.status();
-  auto chosen = catalog->ForLog(log.header());
-  if (!chosen.ok()) return chosen.status();
-  return **chosen;
+  GUNBAI_ASSIGN_OR_RETURN(auto catalog, replay::RulesetCatalog::Builtin());
+  GUNBAI_ASSIGN_OR_RETURN(auto chosen, catalog.ForLog(log.header()));
+  return *chosen;
 }
 
 int Fail(std::ostream& err, const absl::Status& status, int code) {

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/zero_copy_stream_impl.h"
 #include "replay/log_parser.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::service {
 
@@ -101,9 +102,8 @@ absl::StatusOr<std::string> ClientToken(const std::string& token_file,
                                         absl::string_view what_for) {
   std::string token;
   if (!token_file.empty()) {
-    auto text = ReadInputFile(token_file);
-    if (!text.ok()) return text.status();
-    token = *std::move(text);
+    GUNBAI_ASSIGN_OR_RETURN(auto text, ReadInputFile(token_file));
+    token = std::move(text);
   } else if (const char* env = std::getenv("GUNBAI_TOKEN")) {
     token = env;
   }

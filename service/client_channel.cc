@@ -3,6 +3,7 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/support/channel_arguments.h"
+#include "rules/status_macros.h"
 #include "service/cli_input.h"
 
 namespace gunbai::service {
@@ -13,10 +14,9 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> OpenClientChannel(
   std::shared_ptr<grpc::ChannelCredentials> credentials =
       grpc::InsecureChannelCredentials();
   if (!tls_ca.empty()) {
-    auto ca = ReadInputFile(tls_ca);
-    if (!ca.ok()) return ca.status();
+    GUNBAI_ASSIGN_OR_RETURN(auto ca, ReadInputFile(tls_ca));
     grpc::SslCredentialsOptions ssl;
-    ssl.pem_root_certs = *ca;
+    ssl.pem_root_certs = ca;
     credentials = grpc::SslCredentials(ssl);
   }
   grpc::ChannelArguments args;

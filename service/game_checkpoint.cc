@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/ruleset_loader.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::service {
 
@@ -52,8 +53,7 @@ absl::Status RestoreFromCheckpoint(
   if (!report.ParseFromString(checkpoint.findings)) {
     return absl::DataLossError("the checkpoint's findings do not parse");
   }
-  absl::Status restored = engine.RestoreCheckpoint(checkpoint.state);
-  if (!restored.ok()) return restored;
+  GUNBAI_RETURN_IF_ERROR(engine.RestoreCheckpoint(checkpoint.state));
   findings.Swap(report.mutable_findings());
   return absl::OkStatus();
 }

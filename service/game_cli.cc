@@ -27,6 +27,7 @@
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
 #include "replay/verify_export.h"
+#include "rules/status_macros.h"
 #include "service/cli.h"
 #include "service/cli_app.h"
 #include "service/cli_input.h"
@@ -124,10 +125,9 @@ absl::StatusOr<Connection> Connect(const GameOptions& o) {
   std::shared_ptr<grpc::ChannelCredentials> credentials =
       grpc::InsecureChannelCredentials();
   if (!o.tls_ca.empty()) {
-    auto ca = ReadInputFile(o.tls_ca);
-    if (!ca.ok()) return ca.status();
+    GUNBAI_ASSIGN_OR_RETURN(auto ca, ReadInputFile(o.tls_ca));
     grpc::SslCredentialsOptions ssl;
-    ssl.pem_root_certs = *ca;
+    ssl.pem_root_certs = ca;
     credentials = grpc::SslCredentials(ssl);
   }
   grpc::ChannelArguments args;
@@ -569,23 +569,19 @@ absl::StatusOr<replay::LoadedRuleset> VerifyRuleset(
   const v1::Header& header = game.log().header();
   absl::StatusOr<replay::LoadedRuleset> chosen;
   if (!ruleset_path.empty()) {
-    auto text = ReadInputFile(ruleset_path);
-    if (!text.ok()) return text.status();
-    chosen = replay::LoadRuleset(*text, ruleset_path);
+    GUNBAI_ASSIGN_OR_RETURN(auto text, ReadInputFile(ruleset_path));
+    chosen = replay::LoadRuleset(text, ruleset_path);
   } else {
-    auto catalog = replay::RulesetCatalog::Builtin();
-    if (!catalog.ok()) return catalog.status();
-    auto found = catalog->ForLog(header);
-    if (!found.ok()) return found.status();
-    chosen = **found;
+    GUNBAI_ASSIGN_OR_RETURN(auto catalog, replay::RulesetCatalog::Builtin());
+    GUNBAI_ASSIGN_OR_RETURN(auto found, catalog.ForLog(header));
+    chosen = *found;
   }
   if (!chosen.ok()) return chosen.status();
-  absl::Status games = replay::CheckGamesRuleset(
+  GUNBAI_RETURN_IF_ERROR(replay::CheckGamesRuleset(
       game, *chosen,
       ruleset_path.empty() ? std::string("gunbai's built-in one")
                            : ruleset_path,
-      checking);
-  if (!games.ok()) return games;
+      checking));
   return chosen;
 }
 
@@ -645,8 +641,8 @@ int Verify(const VerifyOptions& o, std::ostream& out, std::ostream& err) {
   if (!bytes.ok()) return Fail(err, bytes.status());
   auto game = replay::ParseExportedGame(*bytes, o.path);
   if (!game.ok()) return Fail(err, game.status());
-  auto verdict = replay::VerifyExport(
-      *game, o.heads, [&](absl::string_view checking) {
+  auto verdict =
+      replay::VerifyExport(*game, o.heads, [&](absl::string_view checking) {
         return VerifyRuleset(o.ruleset_path, *game, checking);
       });
   if (!verdict.ok()) return Fail(err, verdict.status());

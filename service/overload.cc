@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::service {
 
@@ -121,9 +122,8 @@ absl::Status AdmitBytes(RequestBudget* budget, std::int64_t bytes,
                         absl::string_view what,
                         RequestBudget::Admission& admission) {
   if (budget == nullptr) return absl::OkStatus();
-  auto admitted = budget->Admit(bytes, what);
-  if (!admitted.ok()) return admitted.status();
-  admission = *std::move(admitted);
+  GUNBAI_ASSIGN_OR_RETURN(auto admitted, budget->Admit(bytes, what));
+  admission = std::move(admitted);
   return absl::OkStatus();
 }
 

@@ -9,6 +9,7 @@
 #include "rules/daimyo/engine.h"
 #include "rules/proto_enums.h"
 #include "rules/ruleset.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
 
@@ -46,8 +47,7 @@ absl::Status Validate(const rules::Ruleset& r, absl::string_view source) {
       {"melee.max_command_rating", r.melee.max_command_rating},
   };
   for (const auto& f : required) {
-    absl::Status s = Positive(source, f.field, f.value);
-    if (!s.ok()) return s;
+    GUNBAI_RETURN_IF_ERROR(Positive(source, f.field, f.value));
   }
   if (r.firing.dice_per_stand > 6) {
     return absl::InvalidArgumentError(
@@ -276,8 +276,7 @@ rules::Ruleset DaimyoRulesFromData(const gunbai::v1::Ruleset& data) {
 
 absl::Status ValidateDaimyoRuleset(const gunbai::v1::Ruleset& data,
                                    absl::string_view source) {
-  absl::Status valid = Validate(ToDomain(data), source);
-  if (!valid.ok()) return valid;
+  GUNBAI_RETURN_IF_ERROR(Validate(ToDomain(data), source));
   return ValidateTables(data, source);
 }
 

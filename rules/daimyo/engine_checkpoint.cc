@@ -17,6 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "rules/checkpoint_codec.h"
 #include "rules/daimyo/engine_replayer.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
 
@@ -177,7 +178,7 @@ absl::Status Replayer::RestoreCheckpoint(absl::string_view checkpoint) {
     t.seq = in.U64();
     t.reason = in.Int(0, kMaxReason);
   }
-  if (absl::Status s = in.Finish(); !s.ok()) return s;
+  GUNBAI_RETURN_IF_ERROR(in.Finish());
   state_ = std::move(state);
   seq_ = seq;
   turn_ = static_cast<std::uint32_t>(turn);

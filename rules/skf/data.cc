@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "rules/skf/engine.h"
 #include "rules/skf/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::skf {
 
@@ -251,11 +252,12 @@ absl::Status VictoryFromProto(const v1::SkfVictory& v, absl::string_view source,
   out.camp_sack_points = static_cast<int>(v.camp_sack_points());
   seen = {};
   for (int i = 0; i < v.camp_sack_troop_types_size(); ++i) {
-    auto type = VictoryTroopType(
-        static_cast<v1::TroopType>(v.camp_sack_troop_types(i)), source,
-        absl::StrCat("victory.camp_sack_troop_types[", i, "]"), seen);
-    if (!type.ok()) return type.status();
-    out.camp_sack_types[static_cast<int>(*type)] = true;
+    GUNBAI_ASSIGN_OR_RETURN(
+        auto type,
+        VictoryTroopType(
+            static_cast<v1::TroopType>(v.camp_sack_troop_types(i)), source,
+            absl::StrCat("victory.camp_sack_troop_types[", i, "]"), seen));
+    out.camp_sack_types[static_cast<int>(type)] = true;
   }
   if ((out.camp_sack_points > 0) != (v.camp_sack_troop_types_size() > 0)) {
     return FieldError(source, "victory.camp_sack_points",

@@ -17,6 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "rules/checkpoint_codec.h"
 #include "rules/skf/engine.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::skf {
 
@@ -126,7 +127,7 @@ absl::Status SkfEngine::RestoreCheckpoint(absl::string_view checkpoint) {
   const std::uint64_t morale_melee_seq = in.U64();
   std::vector<int> leader_rolls(state_.leaders.size());
   for (int& owed : leader_rolls) owed = count();
-  if (absl::Status s = in.Finish(); !s.ok()) return s;
+  GUNBAI_RETURN_IF_ERROR(in.Finish());
   state_ = std::move(state);
   seq_ = seq;
   turn_ = static_cast<std::uint32_t>(turn);

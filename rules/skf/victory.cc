@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "rules/skf/engine.h"
 #include "rules/skf/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::skf {
 
@@ -178,25 +179,25 @@ void CheckCampPoints(
 absl::StatusOr<std::optional<VictorySettings>> SkfVictorySettings(
     const v1::BattleLog& log, const v1::Ruleset& data,
     google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
-  auto header = ReadHeader(log.header().scenario().victory());
-  if (!header.ok()) return header.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto header,
+                          ReadHeader(log.header().scenario().victory()));
   auto tables =
       TablesFromProto(data.skf(), absl::StrCat("ruleset ", data.name()));
   if (!tables.ok()) return tables.status();
   if (!tables->victory.has_value()) {
-    if (header->points_to_win == 0) return std::nullopt;
+    if (header.points_to_win == 0) return std::nullopt;
     Report(Severity::kUnverifiable, "skf.victory.unchecked", "",
            "The ruleset gives no victory points (skf.victory), so the "
            "header's scenario is scored as the log gives it, unchecked; add "
            "the section to the ruleset file (the built-in one has page 6's "
            "points) to check it.",
            "", "", findings);
-    return AsTheLogGivesThem(*header);
+    return AsTheLogGivesThem(header);
   }
   VictorySettings settings = *tables->victory;
-  CheckUnitPoints(*header, settings, findings);
-  CheckCampPoints(*header, settings, findings);
-  if (header->points_to_win > 0) settings.points_to_win = header->points_to_win;
+  CheckUnitPoints(header, settings, findings);
+  CheckCampPoints(header, settings, findings);
+  if (header.points_to_win > 0) settings.points_to_win = header.points_to_win;
   if (settings.points_to_win == 0) return std::nullopt;
   return settings;
 }
