@@ -1,5 +1,6 @@
 #include "service/create_game_wire.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -64,24 +65,64 @@ bool ReadHeader(CodedInputStream& input, int keep, std::int64_t& clans,
 
 }  // namespace
 
-CreateGameWire ReadCreateGameSkeleton(
-    google::protobuf::io::ZeroCopyInputStream& wire, int keep,
-    CreateGameSkeleton& out) {
+namespace {
+
+// Counts the clans of the request `wire` holds, every field skipped as a
+// parse would read past it; false when the bytes do not decode so.
+bool CountClans(google::protobuf::io::ZeroCopyInputStream& wire,
+                std::int64_t& clans) {
+  CodedInputStream input(&wire);
+  for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+    if (tag != kHeaderTag) {
+      if (!WireFormatLite::SkipField(&input, tag)) return false;
+      continue;
+    }
+    int length = 0;
+    if (!input.ReadVarintSizeAsInt(&length)) return false;
+    const auto limit = input.IncrementRecursionDepthAndPushLimit(length);
+    if (limit.second < 0) return false;
+    for (std::uint32_t field = input.ReadTag(); field != 0;
+         field = input.ReadTag()) {
+      if (field == kClansTag) ++clans;
+      if (!WireFormatLite::SkipField(&input, field)) return false;
+    }
+    if (!input.ConsumedEntireMessage() ||
+        !input.DecrementRecursionDepthAndPopLimit(limit.first)) {
+      return false;
+    }
+  }
+  return input.ConsumedEntireMessage();
+}
+
+}  // namespace
+
+CreateGameWire ReadCreateGameSkeleton(const OpenWire& open, int keep,
+                                      CreateGameSkeleton& out) {
   out.clans = 0;
-  // The fields of every header (the clans kept) and every other field, as
-  // they came: a header given twice is one header to protobuf, the
-  // concatenation of the two.
+  {
+    std::unique_ptr<google::protobuf::io::ZeroCopyInputStream> wire = open();
+    if (wire == nullptr || !CountClans(*wire, out.clans)) {
+      return CreateGameWire::kUndecodable;
+    }
+  }
+  if (out.clans <= keep) return CreateGameWire::kParseWhole;
+  // Read again, copied: the fields of every header (the clans kept) and
+  // every other field, as they came. A header given twice is one header to
+  // protobuf, the concatenation of the two.
   std::string header_bytes;
   std::string rest_bytes;
   {
-    CodedInputStream input(&wire);
+    std::unique_ptr<google::protobuf::io::ZeroCopyInputStream> wire = open();
+    if (wire == nullptr) return CreateGameWire::kUndecodable;
+    CodedInputStream input(wire.get());
     google::protobuf::io::StringOutputStream header_stream(&header_bytes);
     CodedOutputStream header(&header_stream);
     google::protobuf::io::StringOutputStream rest_stream(&rest_bytes);
     CodedOutputStream rest(&rest_stream);
+    std::int64_t clans = 0;
     for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
       if (tag == kHeaderTag) {
-        if (!ReadHeader(input, keep, out.clans, header)) {
+        if (!ReadHeader(input, keep, clans, header)) {
           return CreateGameWire::kUndecodable;
         }
       } else if (!WireFormatLite::SkipField(&input, tag, &rest)) {
@@ -89,7 +130,6 @@ CreateGameWire ReadCreateGameSkeleton(
       }
     }
     if (!input.ConsumedEntireMessage()) return CreateGameWire::kUndecodable;
-    if (out.clans <= keep) return CreateGameWire::kParseWhole;
   }
   // The streams are flushed: the skeleton is the other fields, then one
   // header.

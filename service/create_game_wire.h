@@ -7,6 +7,9 @@
 #define GUNBAI_SERVICE_CREATE_GAME_WIRE_H_
 
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
 
 #include "absl/strings/string_view.h"
 #include "google/protobuf/io/zero_copy_stream.h"
@@ -37,15 +40,21 @@ struct CreateGameSkeleton {
   gunbai::v1::CreateGameRequest skeleton;  // Set for kSkeleton.
 };
 
-// Reads the CreateGameRequest encoded in `wire` front to back, counting its
-// header's clans into `out.clans`, and, when there are more than `keep`,
-// parses the rest of the request with only the first `keep` clans into
-// `out.skeleton`. A clan dropped is parsed first, alone, so that bytes a
-// whole parse refuses (a clan cut short, a name that is not UTF-8) give
-// kUndecodable here too.
-CreateGameWire ReadCreateGameSkeleton(
-    google::protobuf::io::ZeroCopyInputStream& wire, int keep,
-    CreateGameSkeleton& out);
+// Opens the request's bytes from their start (called once or twice);
+// returns null when they cannot be read.
+using OpenWire =
+    std::function<std::unique_ptr<google::protobuf::io::ZeroCopyInputStream>()>;
+
+// Reads the CreateGameRequest that `open` reads, counting its header's
+// clans into `out.clans` without copying anything; when there are more
+// than `keep`, reads it again and parses it with only the first `keep`
+// clans into `out.skeleton`. A clan dropped is parsed first, alone, so
+// that bytes a whole parse refuses (a clan cut short, a name that is not
+// UTF-8) give kUndecodable here too. kUndecodable may also come for bytes
+// of at most `keep` clans that a parse refuses (a field cut short); others
+// it refuses (a string not UTF-8) are kParseWhole, for the parse to say.
+CreateGameWire ReadCreateGameSkeleton(const OpenWire& open, int keep,
+                                      CreateGameSkeleton& out);
 
 // Returns the engines' refusal of a header of too many clans ("header.clans:
 // a battle has 2 to B clans; this log has N.") for `clans` instead of the

@@ -40,9 +40,9 @@ namespace v1 = ::gunbai::v1;
 
 constexpr int kMaxBatch = 10000;
 constexpr std::size_t kMaxEventIdLength = 128;
-// AppendEvents' place among GameService's methods, in the order
-// game_service.proto declares them (service/game_service.h says why it is
-// served apart).
+// CreateGame's and AppendEvents' places among GameService's methods, in the
+// order game_service.proto declares them (service/game_service.h says why
+// they are served apart).
 constexpr int kCreateGameMethod = 0;
 constexpr int kAppendEventsMethod = 1;
 constexpr char kCreateGameMethodName[] = "/gunbai.v1.GameService/CreateGame";
@@ -581,12 +581,11 @@ grpc::Status GameServiceImpl::CreateGameOnWire(
   if (!admitted.ok()) return admitted;
   CreateGameSkeleton read;
   CreateGameWire kind;
-  {
-    // Reads the buffer without taking its bytes: the whole parse may
-    // follow.
-    grpc::ProtoBufferReader reader(&wire);
-    kind = ReadCreateGameSkeleton(reader, kSkeletonClans, read);
-  }
+  // Read without taking the buffer's bytes (the whole parse may follow),
+  // and without a copy of them unless the clans are too many.
+  kind = ReadCreateGameSkeleton(
+      [&wire] { return std::make_unique<grpc::ProtoBufferReader>(&wire); },
+      kSkeletonClans, read);
   if (kind == CreateGameWire::kUndecodable) {
     return UndecodableRequest(kCreateGameMethodName);
   }

@@ -64,9 +64,12 @@ v1::CreateGameRequest WithClans(int clans) {
 
 CreateGameWire Read(const std::string& bytes, int keep,
                     CreateGameSkeleton& out) {
-  google::protobuf::io::ArrayInputStream input(bytes.data(),
-                                               static_cast<int>(bytes.size()));
-  return ReadCreateGameSkeleton(input, keep, out);
+  return ReadCreateGameSkeleton(
+      [&bytes] {
+        return std::make_unique<google::protobuf::io::ArrayInputStream>(
+            bytes.data(), static_cast<int>(bytes.size()));
+      },
+      keep, out);
 }
 
 TEST(CreateGameWireTest, CountsTheClansAndKeepsTheFirst) {
