@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -14,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "replay/audit.h"
+#include "replay/log_bytes.h"
 
 namespace gunbai::replay {
 
@@ -156,15 +158,13 @@ void FinishDiff(absl::string_view name, const v1::AuditReport& old_report,
 // out exactly as CompareOutcomes of the whole reports gives them.
 class OutcomesInStep {
  public:
-  explicit OutcomesInStep(const v1::BattleLog& log) {
-    bool increasing = true;
-    for (int i = 1; i < log.events_size() && increasing; ++i) {
-      increasing = log.events(i).seq() > log.events(i - 1).seq();
-    }
-    if (increasing) return;  // Every event is the last of its seq.
-    for (int i = 0; i < log.events_size(); ++i) {
-      last_event_of_seq_[log.events(i).seq()] = i;
-    }
+  // For a log whose seqs increase every event is the last of its seq;
+  // otherwise NoteEvent must be called with every event before the first
+  // AfterEvent.
+  explicit OutcomesInStep(bool seqs_increase) : seqs_increase_(seqs_increase) {}
+
+  void NoteEvent(int index, std::uint64_t seq) {
+    if (!seqs_increase_) last_event_of_seq_[seq] = index;
   }
 
   // Takes what both reports' outcomes hold after the event at `index`, and
@@ -174,7 +174,7 @@ class OutcomesInStep {
                   v1::AuditReport& new_report, v1::LogDiff& diff) {
     Take(old_report, old_pending_);
     Take(new_report, new_pending_);
-    if (last_event_of_seq_.empty() || last_event_of_seq_[seq] == index) {
+    if (seqs_increase_ || last_event_of_seq_[seq] == index) {
       Compare(seq, diff);
     }
   }
@@ -230,6 +230,7 @@ class OutcomesInStep {
                     new_side ? new_side.mapped() : none, diff);
   }
 
+  const bool seqs_increase_;
   // Empty when the seqs increase; else each seq's last event index.
   absl::flat_hash_map<std::uint64_t, int> last_event_of_seq_;
   std::uint64_t parted_at_ = 0;  // 0 until the games part.
@@ -275,15 +276,6 @@ absl::StatusOr<const LoadedRuleset*> RulesetFor(const v1::BattleLog& log,
     return absl::InternalError("no built-in rulesets to choose from");
   }
   return builtin->ForLog(log.header());
-}
-
-absl::StatusOr<v1::AuditReport> AuditSide(const v1::BattleLog& log,
-                                          const LoadedRuleset* ruleset,
-                                          const RulesetCatalog* builtin,
-                                          AuditOptions options) {
-  auto chosen = RulesetFor(log, ruleset, builtin);
-  if (!chosen.ok()) return chosen.status();
-  return AuditLog(log, **chosen, options);
 }
 
 AuditOptions Recording(bool record_outcomes) {
@@ -377,49 +369,115 @@ v1::LogDiff FailedSide(absl::string_view name, const v1::BattleLog& log,
 
 }  // namespace
 
-v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
-                              const DiffRulesets& rulesets,
-                              v1::BattleLog* branch_log) {
+namespace {
+
+// Hands `each` every event of a log, in order; an error when the events
+// cannot be read (from bytes), after which the caller parses the log.
+using EachEvent = std::function<absl::Status(
+    const std::function<void(const v1::Event&)>& each)>;
+
+EachEvent EventsOf(const v1::BattleLog& log) {
+  return [&log](const std::function<void(const v1::Event&)>& each) {
+    for (const v1::Event& event : log.events()) each(event);
+    return absl::OkStatus();
+  };
+}
+
+// A log as the diffs read it: its header and order of battle, how many
+// events it has, and the events, read as often as asked.
+struct LogInPasses {
+  const v1::BattleLog& head;
+  std::uint64_t events = 0;
+  bool seqs_increase = true;
+  EachEvent each_event;
+};
+
+LogInPasses PassesOf(const v1::BattleLog& log) {
+  bool increasing = true;
+  for (int i = 1; i < log.events_size() && increasing; ++i) {
+    increasing = log.events(i).seq() > log.events(i - 1).seq();
+  }
+  return {log, static_cast<std::uint64_t>(log.events_size()), increasing,
+          EventsOf(log)};
+}
+
+// AuditLog's steps (AuditSide) for a log read in passes. Sets `read` and
+// returns it when the events cannot be read.
+absl::StatusOr<v1::AuditReport> AuditInPasses(const LogInPasses& log,
+                                              const LoadedRuleset* ruleset,
+                                              const RulesetCatalog* builtin,
+                                              const AuditOptions& options,
+                                              absl::Status& read) {
+  auto chosen = RulesetFor(log.head, ruleset, builtin);
+  if (!chosen.ok()) return chosen.status();
+  v1::AuditReport report;
+  auto replay = Replay::Start(log.head, **chosen, options, &report);
+  if (!replay.ok()) return replay.status();
+  read =
+      log.each_event([&](const v1::Event& event) { (*replay)->Apply(event); });
+  if (!read.ok()) return read;
+  (*replay)->Finish(log.events);
+  return report;
+}
+
+// DiffUnderRulesets for a log read in passes; the events of the new side's
+// game go to `branch_events` when not null. Returns an error only when the
+// events cannot be read.
+absl::StatusOr<v1::LogDiff> DiffInStep(
+    absl::string_view name, const LogInPasses& log,
+    const DiffRulesets& rulesets,
+    google::protobuf::RepeatedPtrField<v1::Event>* branch_events) {
   // The new side keeps the claims the old side disputes: a first audit of
   // the old side, without outcomes, finds them.
-  auto old_findings =
-      AuditSide(log, rulesets.old_ruleset, rulesets.builtin, Recording(false));
+  absl::Status read;
+  auto old_findings = AuditInPasses(log, rulesets.old_ruleset, rulesets.builtin,
+                                    Recording(false), read);
+  if (!read.ok()) return read;
   if (!old_findings.ok()) {
-    return FailedSide(name, log, "old", old_findings.status());
+    return FailedSide(name, log.head, "old", old_findings.status());
   }
   AuditOptions branch = BranchOf(*old_findings);
   // The games part at the first violation of the new side the old side
   // lacks: watched for in step, the changes after it are only counted.
   const ViolationKeys old_violations = ViolationsOf(*old_findings);
   old_findings = v1::AuditReport();
-  google::protobuf::RepeatedPtrField<v1::Event> branch_events;
-  if (branch_log != nullptr) branch.branch_events = &branch_events;
-  auto old_ruleset = RulesetFor(log, rulesets.old_ruleset, rulesets.builtin);
-  auto new_ruleset = RulesetFor(log, rulesets.new_ruleset, rulesets.builtin);
+  branch.branch_events = branch_events;
+  auto old_ruleset =
+      RulesetFor(log.head, rulesets.old_ruleset, rulesets.builtin);
+  auto new_ruleset =
+      RulesetFor(log.head, rulesets.new_ruleset, rulesets.builtin);
   if (!old_ruleset.ok()) {
-    return FailedSide(name, log, "old", old_ruleset.status());
+    return FailedSide(name, log.head, "old", old_ruleset.status());
   }
   if (!new_ruleset.ok()) {
-    return FailedSide(name, log, "new", new_ruleset.status());
+    return FailedSide(name, log.head, "new", new_ruleset.status());
   }
   // Then both sides in step, the outcomes of each event compared and freed.
   v1::AuditReport old_report, new_report;
   auto old_replay =
-      Replay::Start(log, **old_ruleset, Recording(true), &old_report);
+      Replay::Start(log.head, **old_ruleset, Recording(true), &old_report);
   if (!old_replay.ok()) {
-    return FailedSide(name, log, "old", old_replay.status());
+    return FailedSide(name, log.head, "old", old_replay.status());
   }
-  auto new_replay = Replay::Start(log, **new_ruleset, branch, &new_report);
+  auto new_replay = Replay::Start(log.head, **new_ruleset, branch, &new_report);
   if (!new_replay.ok()) {
-    return FailedSide(name, log, "new", new_replay.status());
+    return FailedSide(name, log.head, "new", new_replay.status());
   }
   v1::LogDiff diff;
-  OutcomesInStep outcomes(log);
+  OutcomesInStep outcomes(log.seqs_increase);
+  int index = 0;
+  if (!log.seqs_increase) {
+    read = log.each_event([&](const v1::Event& event) {
+      outcomes.NoteEvent(index++, event.seq());
+    });
+    if (!read.ok()) return read;
+  }
   bool parted = false;
   int findings_seen = 0;
-  for (int i = 0; i < log.events_size(); ++i) {
-    (*old_replay)->Apply(log.events(i));
-    (*new_replay)->Apply(log.events(i));
+  index = 0;
+  read = log.each_event([&](const v1::Event& event) {
+    (*old_replay)->Apply(event);
+    (*new_replay)->Apply(event);
     if (!parted) {
       if (const v1::Finding* parting =
               FirstViolationNotIn(old_violations, new_report, findings_seen)) {
@@ -428,11 +486,11 @@ v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
       }
       findings_seen = new_report.findings_size();
     }
-    outcomes.AfterEvent(i, log.events(i).seq(), old_report, new_report, diff);
-  }
-  const auto events = static_cast<std::uint64_t>(log.events_size());
-  (*old_replay)->Finish(events);
-  (*new_replay)->Finish(events);
+    outcomes.AfterEvent(index++, event.seq(), old_report, new_report, diff);
+  });
+  if (!read.ok()) return read;
+  (*old_replay)->Finish(log.events);
+  (*new_replay)->Finish(log.events);
   outcomes.Finish(old_report, new_report, diff);
   FinishDiff(name, old_report, new_report,
              OutcomesCompared(old_report, new_report), diff);
@@ -443,15 +501,68 @@ v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
         static_cast<std::uint32_t>(outcomes.dropped()));
     CountChangedEvents(diff);
   }
-  if (branch_log != nullptr) {
+  return diff;
+}
+
+v1::LogDiff NoBaseline(absl::string_view name, const v1::BattleLog& head) {
+  v1::LogDiff diff;
+  diff.set_name(std::string(name));
+  diff.set_game_id(head.header().game_id());
+  diff.set_status(v1::LOG_DIFF_STATUS_NO_BASELINE);
+  return diff;
+}
+
+// DiffAgainstBaseline for a log read in passes, `baseline` not null.
+// Returns an error only when the events cannot be read.
+absl::StatusOr<v1::LogDiff> DiffWithBaseline(absl::string_view name,
+                                             const LogInPasses& log,
+                                             const v1::AuditReport& baseline,
+                                             const DiffRulesets& rulesets) {
+  absl::Status read;
+  auto report = AuditInPasses(log, rulesets.new_ruleset, rulesets.builtin,
+                              Recording(OutcomesRecorded(baseline)), read);
+  if (!read.ok()) return read;
+  if (!report.ok()) {
+    v1::LogDiff failed = FailedLogDiff(name, report.status());
+    failed.set_game_id(log.head.header().game_id());
+    return failed;
+  }
+  v1::LogDiff diff = DiffReports(name, baseline, *report);
+  // A report saved without outcomes cannot say whether the engine worked
+  // any out: say they were not compared.
+  if (!OutcomesRecorded(baseline)) diff.set_outcomes_compared(false);
+  return diff;
+}
+
+// The log of `bytes` read in passes, its head in `head`.
+LogInPasses BytesInPasses(absl::string_view bytes, int recursion_limit,
+                          const LogBytesHead& head) {
+  return {head.head, head.events, head.seqs_increase,
+          [bytes,
+           recursion_limit](const std::function<void(const v1::Event&)>& each) {
+            return ForEachLogBytesEvent(bytes, recursion_limit, each);
+          }};
+}
+
+}  // namespace
+
+v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
+                              const DiffRulesets& rulesets,
+                              v1::BattleLog* branch_log) {
+  google::protobuf::RepeatedPtrField<v1::Event> branch_events;
+  // The events of a parsed log are always read.
+  v1::LogDiff diff =
+      *DiffInStep(name, PassesOf(log), rulesets,
+                  branch_log != nullptr ? &branch_events : nullptr);
+  if (branch_log != nullptr && diff.status() != v1::LOG_DIFF_STATUS_FAILED) {
     *branch_log->mutable_header() = log.header();
     branch_log->mutable_header()->set_game_id(
         absl::StrCat(log.header().game_id(), "-under-new-ruleset"));
     *branch_log->mutable_header()->mutable_ruleset() = v1::RulesetRef();
     branch_log->mutable_header()->mutable_ruleset()->set_name(
-        new_report.ruleset().name());
+        diff.new_ruleset().name());
     branch_log->mutable_header()->mutable_ruleset()->set_version(
-        new_report.ruleset().version());
+        diff.new_ruleset().version());
     *branch_log->mutable_order_of_battle() = log.order_of_battle();
     *branch_log->mutable_terrain() = log.terrain();
     for (v1::Event& event : branch_events) {
@@ -468,25 +579,28 @@ v1::LogDiff DiffAgainstBaseline(absl::string_view name,
                                 const v1::BattleLog& log,
                                 const v1::AuditReport* baseline,
                                 const DiffRulesets& rulesets) {
-  if (baseline == nullptr) {
-    v1::LogDiff diff;
-    diff.set_name(std::string(name));
-    diff.set_game_id(log.header().game_id());
-    diff.set_status(v1::LOG_DIFF_STATUS_NO_BASELINE);
-    return diff;
-  }
-  auto report = AuditSide(log, rulesets.new_ruleset, rulesets.builtin,
-                          Recording(OutcomesRecorded(*baseline)));
-  if (!report.ok()) {
-    v1::LogDiff failed = FailedLogDiff(name, report.status());
-    failed.set_game_id(log.header().game_id());
-    return failed;
-  }
-  v1::LogDiff diff = DiffReports(name, *baseline, *report);
-  // A report saved without outcomes cannot say whether the engine worked
-  // any out: say they were not compared.
-  if (!OutcomesRecorded(*baseline)) diff.set_outcomes_compared(false);
-  return diff;
+  if (baseline == nullptr) return NoBaseline(name, log);
+  return *DiffWithBaseline(name, PassesOf(log), *baseline, rulesets);
+}
+
+absl::StatusOr<v1::LogDiff> DiffUnderRulesetsOfBytes(
+    absl::string_view name, absl::string_view log_bytes, int recursion_limit,
+    const DiffRulesets& rulesets) {
+  auto head = ReadLogBytesHead(log_bytes, recursion_limit);
+  if (!head.ok()) return head.status();
+  return DiffInStep(name, BytesInPasses(log_bytes, recursion_limit, *head),
+                    rulesets, /*branch_events=*/nullptr);
+}
+
+absl::StatusOr<v1::LogDiff> DiffAgainstBaselineOfBytes(
+    absl::string_view name, absl::string_view log_bytes, int recursion_limit,
+    const v1::AuditReport* baseline, const DiffRulesets& rulesets) {
+  auto head = ReadLogBytesHead(log_bytes, recursion_limit);
+  if (!head.ok()) return head.status();
+  if (baseline == nullptr) return NoBaseline(name, head->head);
+  return DiffWithBaseline(name,
+                          BytesInPasses(log_bytes, recursion_limit, *head),
+                          *baseline, rulesets);
 }
 
 namespace {

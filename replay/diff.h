@@ -17,6 +17,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/diff.pb.h"
@@ -74,6 +75,19 @@ gunbai::v1::LogDiff DiffAgainstBaseline(absl::string_view name,
                                         const gunbai::v1::BattleLog& log,
                                         const gunbai::v1::AuditReport* baseline,
                                         const DiffRulesets& rulesets);
+
+// DiffUnderRulesets and DiffAgainstBaseline of the binary log `log_bytes`,
+// read from its bytes a pass at a time (replay/log_bytes.h), never parsed
+// whole: the same LogDiff, byte for byte, as for the log parsed from them.
+// `recursion_limit` is that of ReadLogBytesHead. Returns FailedPrecondition
+// when the bytes are not read that way (ReadLogBytesHead says why): the
+// caller parses the log and calls the function above.
+absl::StatusOr<gunbai::v1::LogDiff> DiffUnderRulesetsOfBytes(
+    absl::string_view name, absl::string_view log_bytes, int recursion_limit,
+    const DiffRulesets& rulesets);
+absl::StatusOr<gunbai::v1::LogDiff> DiffAgainstBaselineOfBytes(
+    absl::string_view name, absl::string_view log_bytes, int recursion_limit,
+    const gunbai::v1::AuditReport* baseline, const DiffRulesets& rulesets);
 
 // Adds up the LogDiffs of a corpus into a DiffSummary. The summary depends
 // only on which diff was added at which position, not on the order of the

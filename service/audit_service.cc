@@ -23,6 +23,7 @@
 #include "replay/text_errors.h"
 #include "service/decode_errors.h"
 #include "service/diff_cli.h"
+#include "service/diff_wire.h"
 #include "service/grpc_status.h"
 #include "service/wire_request.h"
 
@@ -55,13 +56,6 @@ grpc::Status NoRequest(absl::string_view method) {
 
 grpc::Status Undecodable(absl::string_view method) {
   return UndecodableRequest(absl::StrCat("/gunbai.v1.AuditService/", method));
-}
-
-// Parses the whole of `request` into `message` as gRPC's own handlers do
-// (protobuf's default limits), freeing the wire bytes as it goes.
-bool ParseWire(grpc::ByteBuffer& request, google::protobuf::Message& message) {
-  WireRequestStream stream(request);
-  return message.ParseFromZeroCopyStream(&stream);
 }
 
 // A unary method whose handler reads the request unparsed: the generated
@@ -326,23 +320,81 @@ grpc::Status AuditServiceImpl::DiffEncoded(
   RequestBudget::Admission admission;
   grpc::Status admitted = Admit(wire, "Diff", admission);
   if (!admitted.ok()) return admitted;
-  v1::DiffRequest request;
-  if (!ParseWire(wire, request)) return Undecodable("Diff");
+  // Each log is kept as its bytes (once, the wire's freed as they are
+  // read) and diffed from them by the worker that takes it, never parsed
+  // whole. Every log is checked first, before any answer is written: a
+  // request whose bytes are not all read that way exactly as a whole parse
+  // reads them (or do not parse) is parsed whole and diffed as before,
+  // which gives the answer to give, errors included.
+  DiffRequestParts parts;
+  {
+    WireRequestStream stream(wire);
+    if (!SplitDiffRequest(stream, parts)) return Undecodable("Diff");
+  }
+  v1::DiffRequest settings;
+  if (!settings.ParseFromString(parts.rest)) return Undecodable("Diff");
+  const bool from_bytes = std::all_of(
+      parts.logs.begin(), parts.logs.end(),
+      [](const std::string& log) { return DiffInputReadableFromBytes(log); });
+  if (!from_bytes) {
+    v1::DiffRequest request;
+    v1::DiffRequest().Swap(&settings);
+    if (!ParseDiffRequestParts(parts, request)) return Undecodable("Diff");
+    return DiffParsed(context, request, write);
+  }
+  std::string().swap(parts.rest);
+  const bool baselines = settings.compare_to_baselines();
+  return DiffLogsWith(
+      context,
+      [&](const std::function<bool(std::size_t, v1::LogDiff)>& on_diff) {
+        return DiffLogs(
+            settings, parts.logs.size(), /*jobs=*/0,
+            [&](std::size_t i, const replay::DiffRulesets& sides) {
+              return DiffOfInputBytes(parts.logs[i], baselines, sides);
+            },
+            [&](std::size_t i, v1::LogDiff diff) {
+              // Read no more once diffed (each worker reads its own).
+              std::string().swap(parts.logs[i]);
+              return on_diff(i, std::move(diff));
+            });
+      },
+      write);
+}
+
+grpc::Status AuditServiceImpl::DiffParsed(
+    grpc::ServerContext* context, v1::DiffRequest& request,
+    const std::function<bool(const v1::DiffResponse&)>& write) {
   absl::Status known = replay::CheckKnownEnums(request);
   if (!known.ok()) return ToGrpcStatus(known);
+  return DiffLogsWith(
+      context,
+      [&](const std::function<bool(std::size_t, v1::LogDiff)>& on_diff) {
+        return DiffRequestLogs(
+            request, /*jobs=*/0, [&](std::size_t index, v1::LogDiff diff) {
+              // DiffRequestLogs reads a log no more once its diff is done
+              // (the workers read other logs only): free it now.
+              v1::DiffLogInput().Swap(
+                  request.mutable_logs(static_cast<int>(index)));
+              return on_diff(index, std::move(diff));
+            });
+      },
+      write);
+}
+
+grpc::Status AuditServiceImpl::DiffLogsWith(
+    grpc::ServerContext* context,
+    const std::function<absl::Status(
+        const std::function<bool(std::size_t, v1::LogDiff)>&)>& diff_logs,
+    const std::function<bool(const v1::DiffResponse&)>& write) {
   replay::DiffTally tally;
-  absl::Status status = DiffRequestLogs(
-      request, /*jobs=*/0, [&](std::size_t index, v1::LogDiff diff) {
-        // DiffRequestLogs reads a log no more once its diff is done (the
-        // workers read other logs only): free it now.
-        v1::DiffLogInput().Swap(request.mutable_logs(static_cast<int>(index)));
-        if (context->IsCancelled()) return false;
-        tally.Add(index, diff);
-        v1::DiffResponse response;
-        response.set_index(static_cast<uint32_t>(index));
-        *response.mutable_log() = std::move(diff);
-        return write(response);
-      });
+  absl::Status status = diff_logs([&](std::size_t index, v1::LogDiff diff) {
+    if (context->IsCancelled()) return false;
+    tally.Add(index, diff);
+    v1::DiffResponse response;
+    response.set_index(static_cast<uint32_t>(index));
+    *response.mutable_log() = std::move(diff);
+    return write(response);
+  });
   if (!status.ok()) return ToGrpcStatus(status);
   if (context->IsCancelled()) return Abandoned();
   v1::DiffResponse last;

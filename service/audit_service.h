@@ -15,8 +15,10 @@
 #ifndef GUNBAI_SERVICE_AUDIT_SERVICE_H_
 #define GUNBAI_SERVICE_AUDIT_SERVICE_H_
 
+#include <cstddef>
 #include <functional>
 
+#include "absl/status/status.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/status.h"
@@ -60,12 +62,22 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
   // Diffs the logs of the DiffRequest encoded in `request` (emptied; see
   // DiffRequestLogs) on one worker per core and calls `write` with one reply
   // per log as it finishes, then the summary; stops when `write` returns
-  // false. Returns INVALID_ARGUMENT for a request that does not decode, a
-  // ruleset that does not parse or an old ruleset with compare_to_baselines;
-  // RESOURCE_EXHAUSTED when the budget is full; CANCELLED when the client
-  // goes away or the deadline passes (checked between logs).
+  // false. Each log is diffed from its bytes (service/diff_wire.h), the
+  // request never parsed whole unless its bytes are not all read that way;
+  // the answers are DiffParsed's for the request parsed whole. Returns
+  // INVALID_ARGUMENT for a request that does not decode, a ruleset that does
+  // not parse or an old ruleset with compare_to_baselines; RESOURCE_EXHAUSTED
+  // when the budget is full; CANCELLED when the client goes away or the
+  // deadline passes (checked between logs).
   grpc::Status DiffEncoded(
       grpc::ServerContext* context, grpc::ByteBuffer& request,
+      const std::function<bool(const gunbai::v1::DiffResponse&)>& write);
+
+  // DiffEncoded's answers for `request` parsed whole (the path of every
+  // request before, and of those whose bytes DiffEncoded does not read):
+  // the logs freed as they are diffed.
+  grpc::Status DiffParsed(
+      grpc::ServerContext* context, gunbai::v1::DiffRequest& request,
       const std::function<bool(const gunbai::v1::DiffResponse&)>& write);
 
   // Summarizes the dice of the logs of the DiceStatsRequest encoded in
@@ -84,6 +96,16 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
                           const replay::LoadedRuleset& ruleset,
                           gunbai::v1::AuditLogRequest& request,
                           gunbai::v1::AuditLogResponse* response);
+
+  // Diffs the logs `diff_logs` hands the callback it is given (DiffLogs or
+  // DiffRequestLogs with it), writing each diff as it comes, then the
+  // summary; CANCELLED once the client goes away.
+  grpc::Status DiffLogsWith(
+      grpc::ServerContext* context,
+      const std::function<absl::Status(
+          const std::function<bool(std::size_t, gunbai::v1::LogDiff)>&)>&
+          diff_logs,
+      const std::function<bool(const gunbai::v1::DiffResponse&)>& write);
 
   // Returns OK with the admission of a request of `wire_bytes` by the
   // budget (an empty one without a budget), or the status refusing it.

@@ -1108,11 +1108,23 @@ void ParallelFor(std::size_t n, int jobs,
   for (std::thread& t : threads) t.join();
 }
 
-absl::Status DiffRequestLogs(
-    const v1::DiffRequest& request, int jobs,
+v1::LogDiff DiffOfInput(const v1::DiffLogInput& input,
+                        bool compare_to_baselines,
+                        const replay::DiffRulesets& sides) {
+  return compare_to_baselines
+             ? replay::DiffAgainstBaseline(
+                   input.name(), input.log(),
+                   input.has_baseline() ? &input.baseline() : nullptr, sides)
+             : replay::DiffUnderRulesets(input.name(), input.log(), sides);
+}
+
+absl::Status DiffLogs(
+    const v1::DiffRequest& settings, std::size_t logs, int jobs,
+    const std::function<v1::LogDiff(std::size_t, const replay::DiffRulesets&)>&
+        diff_log,
     const std::function<bool(std::size_t, v1::LogDiff)>& on_diff) {
-  if (request.compare_to_baselines() &&
-      !request.old_ruleset_textproto().empty()) {
+  if (settings.compare_to_baselines() &&
+      !settings.old_ruleset_textproto().empty()) {
     return absl::InvalidArgumentError(
         "compare_to_baselines takes the old side from the baselines; leave "
         "old_ruleset_textproto empty");
@@ -1121,9 +1133,9 @@ absl::Status DiffRequestLogs(
   if (!builtin.ok()) return builtin.status();
   std::optional<replay::LoadedRuleset> old_ruleset, new_ruleset;
   for (auto [text, source, slot] :
-       {std::tuple(&request.old_ruleset_textproto(),
+       {std::tuple(&settings.old_ruleset_textproto(),
                    "request.old_ruleset_textproto", &old_ruleset),
-        std::tuple(&request.new_ruleset_textproto(),
+        std::tuple(&settings.new_ruleset_textproto(),
                    "request.new_ruleset_textproto", &new_ruleset)}) {
     if (text->empty()) continue;
     auto loaded = replay::LoadRuleset(*text, source);
@@ -1135,20 +1147,26 @@ absl::Status DiffRequestLogs(
                                    &*builtin};
   absl::Mutex mu;
   bool stopped = false;
-  ParallelFor(request.logs_size(), jobs, [&](std::size_t i) {
-    const v1::DiffLogInput& input = request.logs(static_cast<int>(i));
-    v1::LogDiff diff =
-        request.compare_to_baselines()
-            ? replay::DiffAgainstBaseline(
-                  input.name(), input.log(),
-                  input.has_baseline() ? &input.baseline() : nullptr, sides)
-            : replay::DiffUnderRulesets(input.name(), input.log(), sides);
+  ParallelFor(logs, jobs, [&](std::size_t i) {
+    v1::LogDiff diff = diff_log(i, sides);
     absl::MutexLock lock(&mu);
     if (stopped) return false;
     stopped = !on_diff(i, std::move(diff));
     return !stopped;
   });
   return absl::OkStatus();
+}
+
+absl::Status DiffRequestLogs(
+    const v1::DiffRequest& request, int jobs,
+    const std::function<bool(std::size_t, v1::LogDiff)>& on_diff) {
+  return DiffLogs(
+      request, static_cast<std::size_t>(request.logs_size()), jobs,
+      [&request](std::size_t i, const replay::DiffRulesets& sides) {
+        return DiffOfInput(request.logs(static_cast<int>(i)),
+                           request.compare_to_baselines(), sides);
+      },
+      on_diff);
 }
 
 namespace {

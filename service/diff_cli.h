@@ -18,6 +18,7 @@
 #include "absl/status/status.h"
 #include "gunbai/v1/audit_service.pb.h"
 #include "gunbai/v1/diff.pb.h"
+#include "replay/diff.h"
 #include "service/cli_app.h"
 
 namespace gunbai::service {
@@ -54,6 +55,22 @@ void ParallelFor(std::size_t n, int jobs,
 absl::Status DiffRequestLogs(
     const gunbai::v1::DiffRequest& request, int jobs,
     const std::function<bool(std::size_t, gunbai::v1::LogDiff)>& on_diff);
+
+// DiffRequestLogs for `logs` logs read as they are diffed (AuditService.Diff
+// from the request's bytes): `settings` gives the rulesets and the mode
+// (its own logs are not read), and `diff_log(i, sides)` returns the diff of
+// log i, called on the workers. The same errors as DiffRequestLogs.
+absl::Status DiffLogs(
+    const gunbai::v1::DiffRequest& settings, std::size_t logs, int jobs,
+    const std::function<gunbai::v1::LogDiff(
+        std::size_t, const replay::DiffRulesets&)>& diff_log,
+    const std::function<bool(std::size_t, gunbai::v1::LogDiff)>& on_diff);
+
+// The diff DiffRequestLogs gives `input`, a log of a request in the mode
+// `compare_to_baselines`, under `sides`.
+gunbai::v1::LogDiff DiffOfInput(const gunbai::v1::DiffLogInput& input,
+                                bool compare_to_baselines,
+                                const replay::DiffRulesets& sides);
 
 }  // namespace gunbai::service
 

@@ -18,6 +18,7 @@
 #include "google/protobuf/wire_format_lite.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/method_handler.h"
+#include "grpcpp/support/proto_buffer_reader.h"
 #include "grpcpp/support/slice.h"
 #include "replay/audit.h"
 #include "replay/impact.h"
@@ -26,8 +27,10 @@
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
 #include "service/auth.h"
+#include "service/create_game_wire.h"
 #include "service/decode_errors.h"
 #include "service/grpc_status.h"
+#include "service/wire_request.h"
 
 namespace gunbai::service {
 
@@ -37,10 +40,12 @@ namespace v1 = ::gunbai::v1;
 
 constexpr int kMaxBatch = 10000;
 constexpr std::size_t kMaxEventIdLength = 128;
-// AppendEvents' place among GameService's methods, in the order
-// game_service.proto declares them (service/game_service.h says why it is
-// served apart).
+// CreateGame's and AppendEvents' places among GameService's methods, in the
+// order game_service.proto declares them (service/game_service.h says why
+// they are served apart).
+constexpr int kCreateGameMethod = 0;
 constexpr int kAppendEventsMethod = 1;
+constexpr char kCreateGameMethodName[] = "/gunbai.v1.GameService/CreateGame";
 // Games in one ListGames reply.
 constexpr int kMaxListedGames = 1000;
 // Events a watch copies out of a game at a time: a watch from seq 1 of a
@@ -228,6 +233,7 @@ GameServiceImpl::GameServiceImpl(GameStore* store,
       watchers_(max_watchers, max_watchers_per_game),
       budget_(budget),
       checkpoint_every_(std::max(checkpoint_every, 0)) {
+  ServeCreateGameOnWire();
   ServeAppendEventsAsBytes();
 }
 
@@ -540,6 +546,81 @@ v1::DiceCommitment GameServiceImpl::DiceFor(const GameRecord& record) const {
   return dice;
 }
 
+void GameServiceImpl::ServeCreateGameOnWire() {
+  MarkMethodStreamed(
+      kCreateGameMethod,
+      new grpc::internal::StreamedUnaryHandler<grpc::ByteBuffer,
+                                               v1::CreateGameResponse>(
+          [this](grpc::ServerContext* context,
+                 grpc::ServerUnaryStreamer<grpc::ByteBuffer,
+                                           v1::CreateGameResponse>* stream) {
+            grpc::ByteBuffer wire;
+            if (!stream->Read(&wire)) {
+              return UndecodableRequest(kCreateGameMethodName);
+            }
+            v1::CreateGameResponse response;
+            grpc::Status status = CreateGameOnWire(context, wire, &response);
+            // With the status, in one batch, as gRPC's unary handlers send.
+            if (status.ok()) {
+              stream->WriteLast(response, grpc::WriteOptions());
+            }
+            return status;
+          }));
+}
+
+grpc::Status GameServiceImpl::CreateGameOnWire(
+    grpc::ServerContext* context, grpc::ByteBuffer& wire,
+    v1::CreateGameResponse* response) {
+  // Admitted by its size on the wire, before anything is parsed. Then, in
+  // the order the generated handler gave: a request that does not decode
+  // is refused so before its credential is looked at.
+  RequestBudget::Admission admission;
+  grpc::Status admitted =
+      ToGrpcStatus(AdmitBytes(budget_, static_cast<std::int64_t>(wire.Length()),
+                              "CreateGame", admission));
+  if (!admitted.ok()) return admitted;
+  CreateGameSkeleton read;
+  CreateGameWire kind;
+  // Read without taking the buffer's bytes (the whole parse may follow),
+  // and without a copy of them unless the clans are too many.
+  kind = ReadCreateGameSkeleton(
+      [&wire] { return std::make_unique<grpc::ProtoBufferReader>(&wire); },
+      kSkeletonClans, read);
+  if (kind == CreateGameWire::kUndecodable) {
+    return UndecodableRequest(kCreateGameMethodName);
+  }
+  if (kind == CreateGameWire::kSkeleton) {
+    // Millions of clans, every one of which decodes. The skeleton meets
+    // every check before the engine as the request would (no clan holds an
+    // enum or names the ruleset), and the engine refuses its count, which
+    // the request's only makes larger. Any other verdict is left to the
+    // whole parse.
+    auto caller = Authenticate(*context, nullptr);
+    if (!caller.ok()) return ToGrpcStatus(caller.status());
+    bool at_engine = false;
+    auto checked = CheckCreate(read.skeleton, at_engine);
+    if (!checked.ok() && !at_engine) return ToGrpcStatus(checked.status());
+    if (!checked.ok()) {
+      const std::string refusal = ClanCountRefusalFor(
+          checked.status().message(), kSkeletonClans, read.clans);
+      if (!refusal.empty()) {
+        return ToGrpcStatus(absl::InvalidArgumentError(refusal));
+      }
+    }
+  }
+  read = CreateGameSkeleton();
+  v1::CreateGameRequest request;
+  {
+    WireRequestStream stream(wire);
+    if (!request.ParseFromZeroCopyStream(&stream)) {
+      return UndecodableRequest(kCreateGameMethodName);
+    }
+  }
+  auto caller = Authenticate(*context, nullptr);
+  if (!caller.ok()) return ToGrpcStatus(caller.status());
+  return CreateParsedGame(request, response);
+}
+
 grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
                                          const v1::CreateGameRequest* request,
                                          v1::CreateGameResponse* response) {
@@ -548,20 +629,36 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   RequestBudget::Admission admission;
   grpc::Status admitted = Admit(*request, "CreateGame", admission);
   if (!admitted.ok()) return admitted;
+  return CreateParsedGame(*request, response);
+}
+
+absl::StatusOr<GameServiceImpl::CreateChecks> GameServiceImpl::CheckCreate(
+    const v1::CreateGameRequest& request, bool& at_engine) {
+  at_engine = false;
   // An enum number the schema does not name would be stored and read as
   // whatever the code falls back to (record policy, recorded dice).
-  absl::Status known = replay::CheckKnownEnums(*request);
+  absl::Status known = replay::CheckKnownEnums(request);
   if (!known.ok()) {
-    return ToGrpcStatus(absl::InvalidArgumentError(
-        absl::StrCat(known.message(), "; nothing was created")));
+    return absl::InvalidArgumentError(
+        absl::StrCat(known.message(), "; nothing was created"));
   }
   // The order of battle must be usable under the ruleset the header names.
-  auto ruleset = rulesets_->ForLog(request->header());
-  if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
-  auto engine = EngineFor(*request, **ruleset);
-  if (!engine.ok()) return ToGrpcStatus(engine.status());
+  auto ruleset = rulesets_->ForLog(request.header());
+  if (!ruleset.ok()) return ruleset.status();
+  at_engine = true;
+  auto engine = EngineFor(request, **ruleset);
+  if (!engine.ok()) return engine.status();
+  return CreateChecks{*ruleset, *std::move(engine)};
+}
+
+grpc::Status GameServiceImpl::CreateParsedGame(
+    const v1::CreateGameRequest& request, v1::CreateGameResponse* response) {
+  bool at_engine = false;
+  auto checked = CheckCreate(request, at_engine);
+  if (!checked.ok()) return ToGrpcStatus(checked.status());
+  const replay::LoadedRuleset& ruleset = *checked->ruleset;
   GameRecord record;
-  record.game_id = request->header().game_id();
+  record.game_id = request.header().game_id();
   if (record.game_id.empty()) {
     auto raw = RandomBytes(8);
     if (!raw.ok()) return ToGrpcStatus(raw.status());
@@ -572,10 +669,10 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
         "header.game_id: a game id is 1 to 64 letters, digits, '-', '_' or "
         "'.'"));
   }
-  record.header = request->header();
+  record.header = request.header();
   record.header.set_game_id(record.game_id);
-  record.order_of_battle = request->order_of_battle();
-  record.settings = request->settings();
+  record.order_of_battle = request.order_of_battle();
+  record.settings = request.settings();
   if (record.settings.policy() == v1::APPEND_POLICY_UNSPECIFIED) {
     record.settings.set_policy(v1::APPEND_POLICY_STRICT);
   }
@@ -586,35 +683,33 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
   record.settings.set_ruleset_digest(
       absl::AsciiStrToLower(record.settings.ruleset_digest()));
   if (!record.settings.ruleset_digest().empty() &&
-      record.settings.ruleset_digest() != (*ruleset)->digest) {
+      record.settings.ruleset_digest() != ruleset.digest) {
     return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
         "settings.ruleset_digest: the game asks for ruleset sha256:%s, but "
         "this gunbaid's \"%s\" ruleset %s is sha256:%s; nothing was created",
-        replay::Excerpt(record.settings.ruleset_digest()),
-        (*ruleset)->data.name(), (*ruleset)->data.version(),
-        (*ruleset)->digest)));
+        replay::Excerpt(record.settings.ruleset_digest()), ruleset.data.name(),
+        ruleset.data.version(), ruleset.digest)));
   }
-  record.settings.set_ruleset_digest((*ruleset)->digest);
+  record.settings.set_ruleset_digest(ruleset.digest);
   record.settings.set_chain_version(replay::kTermsChainVersion);
   // Server dice roll as many dice as the game's ruleset says of each event;
   // a ruleset that cannot say for some kind of event is refused now, not
   // in the middle of the game.
   if (record.settings.dice_mode() == v1::DICE_MODE_SERVER) {
-    absl::Status available = replay::ServerDiceAvailable(**ruleset);
+    absl::Status available = replay::ServerDiceAvailable(ruleset);
     if (!available.ok()) {
       return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
           "settings.dice_mode: server dice for the \"%s\" ruleset %s: %s; "
           "give gunbaid a ruleset file that says (gunbaid --ruleset=FILE), or "
           "play with recorded dice (--dice=recorded); nothing was created",
-          (*ruleset)->data.name(), (*ruleset)->data.version(),
-          available.message())));
+          ruleset.data.name(), ruleset.data.version(), available.message())));
     }
   }
   auto secret = RandomBytes(32);
   if (!secret.ok()) return ToGrpcStatus(secret.status());
   record.secret_hex = absl::BytesToHexString(*secret);
   record.dice.set_secret_sha256(replay::Sha256Hex(*secret));
-  for (const v1::PlayerSeed& seed : request->player_seeds()) {
+  for (const v1::PlayerSeed& seed : request.player_seeds()) {
     if (!IsHex(seed.seed_hex()) || seed.seed_hex().size() > 256) {
       return ToGrpcStatus(absl::InvalidArgumentError(absl::StrCat(
           "player_seeds: the seed of clan \"", replay::Excerpt(seed.clan()),
@@ -622,7 +717,7 @@ grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
     }
     *record.dice.add_player_seeds() = seed;
   }
-  for (const std::string& clan : (*engine)->state().clans) {
+  for (const std::string& clan : checked->engine->state().clans) {
     auto token = NewToken();
     if (!token.ok()) return ToGrpcStatus(token.status());
     record.credential_hashes.emplace_back(clan, TokenHash(*token));

@@ -285,6 +285,15 @@ std::vector<std::pair<std::string, v1::AuditLogRequest>> AuditLogCases(
                        request);
   }
   {
+    // An empty string is 2 bytes on the wire and a pointer and a 32-byte
+    // std::string parsed: the most a parse can cost a byte.
+    v1::AuditLogRequest request;
+    *request.mutable_log() = opening;
+    *request.mutable_log()->add_events() = MoraleNaming(3, {""}, bytes / 2);
+    cases.emplace_back("an empty name in friends_routing_near, over and over",
+                       request);
+  }
+  {
     v1::AuditLogRequest request;
     *request.mutable_log() = opening;
     const std::int64_t n = bytes / 10;
@@ -405,6 +414,19 @@ void AuditServiceRows(const Flags& flags, const std::string& root,
     *request.add_logs()->mutable_log() = generate::GenerateLog(options);
     Daemon daemon(root);
     Row row{"Diff", "one generated battle, firing hits on 7",
+            static_cast<std::int64_t>(request.ByteSizeLong())};
+    rows.push_back(Measure(daemon, row, warm_diff(daemon),
+                           [&] { return Diff(daemon, request); }));
+  }
+  if (absl::StrContains("Diff one log of empty names", flags.only)) {
+    v1::DiffRequest request;
+    request.set_new_ruleset_textproto(fire7);
+    v1::BattleLog* log = request.add_logs()->mutable_log();
+    *log = AnegawaOpening();
+    *log->add_events() = MoraleNaming(3, {""}, flags.bytes / 2);
+    Daemon daemon(root);
+    Row row{"Diff",
+            "one log of empty names in friends_routing_near, over and over",
             static_cast<std::int64_t>(request.ByteSizeLong())};
     rows.push_back(Measure(daemon, row, warm_diff(daemon),
                            [&] { return Diff(daemon, request); }));
@@ -547,6 +569,31 @@ void GameServiceRows(const Flags& flags, const std::string& root,
             static_cast<std::int64_t>(request.ByteSizeLong())};
     rows.push_back(Measure(daemon, row, warm_create(daemon),
                            [&] { return Create(daemon, request); }));
+  }
+  if (absl::StrContains("AppendEvents one event of empty names", flags.only)) {
+    Daemon daemon(root);
+    Create(daemon, CreateOf("warm-empty"));
+    Create(daemon, CreateOf("empty-names"));
+    v1::AppendEventsRequest request;
+    request.set_game_id("empty-names");
+    const v1::BattleLog opening = AnegawaOpening();
+    for (const v1::Event& event : opening.events()) {
+      v1::AppendedEvent* appended = request.add_events();
+      appended->set_event_id(absl::StrCat("open-", event.seq()));
+      *appended->mutable_event() = event;
+    }
+    v1::AppendedEvent* appended = request.add_events();
+    appended->set_event_id("empty-names");
+    *appended->mutable_event() = MoraleNaming(3, {""}, flags.bytes / 2);
+    const v1::AppendEventsRequest warm_batch =
+        HostileBatch("warm-empty", 0, 10000);
+    Row row{"AppendEvents",
+            "one event naming an empty unit in friends_routing_near, over and "
+            "over",
+            static_cast<std::int64_t>(request.ByteSizeLong())};
+    rows.push_back(Measure(
+        daemon, row, [&] { Append(daemon, warm_batch); },
+        [&] { return Append(daemon, request); }));
   }
   // AppendEvents, then every read of the game it made.
   Daemon daemon(root);

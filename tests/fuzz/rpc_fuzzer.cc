@@ -3,8 +3,9 @@
 //
 // Input: byte 0 chooses, byte 1 sets the scene, the rest is the request
 // serialized. Byte 0 % kRpcCount is the RPC: AuditService's AuditLog, Diff
-// (through DiffRequestLogs, what the streaming method writes from: a
-// ServerWriter cannot be made without a call) and DiceStats, and
+// (DiffEncoded with a callback for the stream, a ServerWriter cannot be
+// made without a call; checked against DiffParsed of the request parsed
+// whole) and DiceStats, and
 // GameService's CreateGame, AppendEvents, ReadEvents, GetGameState,
 // AuditGame, ExportGame and ListGames (WatchGame is left out: it waits for
 // news until its client goes away). Byte 1: bits 0-1 the credential (the
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -39,6 +41,7 @@
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/text_errors.h"
 #include "service/audit_service.h"
+#include "service/decode_errors.h"
 #include "service/diff_cli.h"
 #include "service/game_service.h"
 #include "service/sqlite_game_store.h"
@@ -138,11 +141,37 @@ void RunAuditService(std::uint8_t rpc, const std::string& bytes) {
     v1::AuditLogResponse response;
     (void)audit->AuditEncodedLog(context.get(), wire, &response);
   } else if (rpc == kDiff) {
+    // Diff from the bytes and Diff of the request parsed whole must answer
+    // alike (tests/e2e/diff_stream_rpc_test.cc): the same status and the
+    // same replies, by index (the workers finish in any order).
+    auto collect = [](std::map<std::int64_t, std::string>& replies) {
+      return [&replies](const v1::DiffResponse& response) {
+        replies[response.has_summary() ? -1 : response.index()] =
+            response.SerializeAsString();
+        return true;
+      };
+    };
+    std::map<std::int64_t, std::string> streamed, whole;
+    const grpc::Status streamed_status =
+        audit->DiffEncoded(context.get(), wire, collect(streamed));
     v1::DiffRequest request;
-    if (!request.ParseFromString(bytes)) return;
-    if (!replay::CheckKnownEnums(request).ok()) return;  // As Diff does.
-    (void)service::DiffRequestLogs(
-        request, /*jobs=*/1, [](std::size_t, v1::LogDiff) { return true; });
+    grpc::Status whole_status;
+    if (request.ParseFromString(bytes)) {
+      CallContext whole_context("");
+      whole_status =
+          audit->DiffParsed(whole_context.get(), request, collect(whole));
+    } else {
+      whole_status =
+          service::UndecodableRequest("/gunbai.v1.AuditService/Diff");
+    }
+    if (streamed_status.error_code() != whole_status.error_code() ||
+        streamed_status.error_message() != whole_status.error_message() ||
+        streamed != whole) {
+      std::fprintf(stderr, "Diff from bytes: %s; parsed whole: %s\n",
+                   streamed_status.error_message().c_str(),
+                   whole_status.error_message().c_str());
+      std::abort();
+    }
   } else {
     v1::DiceStatsResponse response;
     (void)audit->DiceStatsEncoded(context.get(), wire, &response);
