@@ -57,7 +57,10 @@ using ForEachEvent = std::function<absl::Status(const EventVisitor& visit)>;
 // again through `for_each_event` instead of from a log held parsed: for a
 // binary log's bytes, ReadBinaryLogHead and ForEachBinaryLogEvent. The
 // impacts are AddImpacts's for the log of that head and those events, byte
-// for byte. Gives no branch logs. Returns the status of `for_each_event`
+// for byte. A branch that ends early reads no further, so events after it
+// may go unread: the caller checks the whole log first (the streamed audit
+// of the same bytes reads every event). Gives no branch logs. Returns the
+// status of `for_each_event`
 // when it fails, with `report.impacts` partly filled (clear them before
 // AddImpacts is tried on the log parsed whole), or CANCELLED as AddImpacts.
 absl::Status AddImpactsFromEvents(
