@@ -13,6 +13,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/stubs/common.h"
 #include "google/protobuf/wire_format_lite.h"
+#include "grpc/slice.h"
 #include "grpcpp/support/method_handler.h"
 #include "grpcpp/support/sync_stream.h"
 #include "replay/audit.h"
@@ -88,6 +89,76 @@ grpc::internal::MethodHandler* UnaryOnWire(
         if (status.ok()) streamer->WriteLast(response, grpc::WriteOptions());
         return status;
       });
+}
+
+// The tag of AuditReport.outcomes and of AuditLogResponse.report on the wire.
+constexpr std::uint8_t kOutcomesTag =
+    WireFormatLite::MakeTag(v1::AuditReport::kOutcomesFieldNumber,
+                            WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+constexpr std::uint8_t kReportTag =
+    WireFormatLite::MakeTag(v1::AuditLogResponse::kReportFieldNumber,
+                            WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+static_assert(v1::AuditReport::kOutcomesFieldNumber < 16 &&
+              v1::AuditLogResponse::kReportFieldNumber < 16);
+
+void AppendVarint(std::uint64_t value, std::string& out) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<char>((value & 0x7f) | 0x80));
+    value >>= 7;
+  }
+  out.push_back(static_cast<char>(value));
+}
+
+// Moves each outcome of `outcomes` onto the end of `bytes` as it stands in
+// an AuditReport's bytes (its tag, its length, itself), leaving `outcomes`
+// empty (its cleared messages kept for the replay to reuse): serialized, an
+// outcome takes several times less memory than as a message.
+void AppendSerialized(google::protobuf::RepeatedPtrField<v1::Outcome>& outcomes,
+                      std::string& bytes) {
+  for (const v1::Outcome& outcome : outcomes) {
+    const std::size_t size = outcome.ByteSizeLong();
+    bytes.push_back(static_cast<char>(kOutcomesTag));
+    AppendVarint(size, bytes);
+    const std::size_t start = bytes.size();
+    bytes.resize(start + size);
+    outcome.SerializeWithCachedSizesToArray(
+        reinterpret_cast<std::uint8_t*>(bytes.data() + start));
+  }
+  outcomes.Clear();
+}
+
+// A slice of gRPC's that owns `bytes` (moved, not copied).
+grpc::Slice SliceOwning(std::string bytes) {
+  auto* owned = new std::string(std::move(bytes));
+  return grpc::Slice(
+      grpc_slice_new_with_user_data(
+          owned->data(), owned->size(),
+          [](void* p) { delete static_cast<std::string*>(p); }, owned),
+      grpc::Slice::STEAL_REF);
+}
+
+// The bytes of the AuditLogResponse of `report`, whose outcomes are
+// `outcomes` (serialized by AppendSerialized; `report` holds none), as
+// protobuf serializes the response: the report's fields in the order of
+// their numbers, the outcomes (10) between the result (9) and the impacts
+// (11). `outcomes` is moved into the answer, not copied.
+grpc::ByteBuffer ResponseBytes(v1::AuditReport& report, std::string outcomes) {
+  v1::AuditReport after;  // The fields after the outcomes.
+  after.mutable_impacts()->Swap(report.mutable_impacts());
+  after.set_outcomes_recorded(report.outcomes_recorded());
+  report.clear_outcomes_recorded();
+  report.clear_outcomes();
+  const std::size_t report_size =
+      report.ByteSizeLong() + outcomes.size() + after.ByteSizeLong();
+  std::string before;
+  before.push_back(static_cast<char>(kReportTag));
+  AppendVarint(report_size, before);
+  report.AppendToString(&before);
+  std::string rest = after.SerializeAsString();
+  grpc::Slice slices[] = {SliceOwning(std::move(before)),
+                          SliceOwning(std::move(outcomes)),
+                          SliceOwning(std::move(rest))};
+  return grpc::ByteBuffer(slices, 3);
 }
 
 // The most bytes of outcomes, findings or impacts one AuditLogStream piece
@@ -190,11 +261,12 @@ AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets,
                                    RequestBudget* budget)
     : rulesets_(rulesets), budget_(budget) {
   MarkMethodStreamed(kAuditLogIndex,
-                     UnaryOnWire<v1::AuditLogResponse>(
+                     UnaryOnWire<grpc::ByteBuffer>(
                          "AuditLog", [this](grpc::ServerContext* context,
                                             grpc::ByteBuffer& request,
-                                            v1::AuditLogResponse* response) {
-                           return AuditEncodedLog(context, request, response);
+                                            grpc::ByteBuffer* response) {
+                           return AuditEncodedLogOnWire(context, request,
+                                                        response);
                          }));
   MarkMethodStreamed(kDiceStatsIndex,
                      UnaryOnWire<v1::DiceStatsResponse>(
@@ -429,30 +501,61 @@ grpc::Status AuditServiceImpl::AuditWhole(grpc::ServerContext* context,
   return AuditUnder(context, *decoded.request_ruleset, request, response);
 }
 
-grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
-                                               grpc::ByteBuffer& wire,
-                                               v1::AuditLogResponse* response) {
+grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
+    grpc::ServerContext* context, grpc::ByteBuffer& wire,
+    grpc::ByteBuffer* response) {
   RequestBudget::Admission admission;
   grpc::Status admitted = Admit(wire, "AuditLog", admission);
   if (!admitted.ok()) return admitted;
   DecodedAuditRequest decoded;
   grpc::Status decoding = DecodeAuditRequest(wire, "AuditLog", decoded);
   if (!decoding.ok()) return decoding;
-  absl::StatusOr<v1::AuditReport> report =
-      AuditStreamed(context, decoded, decoded.request.record_outcomes(),
-                    /*after_event=*/{});
+  // The outcomes are serialized as each event is replayed, never held as
+  // messages; on a log the stream gives up on they are dropped with the
+  // rest, and the whole parse's audit answers.
+  std::string outcomes;
+  absl::StatusOr<v1::AuditReport> report = AuditStreamed(
+      context, decoded, decoded.request.record_outcomes(),
+      [&outcomes](v1::AuditReport& so_far) {
+        AppendSerialized(*so_far.mutable_outcomes(), outcomes);
+        return true;
+      });
   if (!report.ok() &&
       report.status().code() != absl::StatusCode::kFailedPrecondition) {
     return ToGrpcStatus(report.status());
   }
-  if (!report.ok()) return AuditWhole(context, decoded, "AuditLog", response);
+  if (!report.ok()) {
+    std::string().swap(outcomes);
+    v1::AuditLogResponse whole;
+    grpc::Status audited = AuditWhole(context, decoded, "AuditLog", &whole);
+    if (!audited.ok()) return audited;
+    std::string outcomes_of_whole;
+    AppendSerialized(*whole.mutable_report()->mutable_outcomes(),
+                     outcomes_of_whole);
+    *response =
+        ResponseBytes(*whole.mutable_report(), std::move(outcomes_of_whole));
+    return grpc::Status::OK;
+  }
   if (decoded.request.impact()) {
     grpc::Status impact =
         AddImpactsFromBytes(context, decoded, "AuditLog", *report);
     if (!impact.ok()) return impact;
   }
   decoded = DecodedAuditRequest();  // Freed before the answer is built.
-  *response->mutable_report() = *std::move(report);
+  *response = ResponseBytes(*report, std::move(outcomes));
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
+                                               grpc::ByteBuffer& wire,
+                                               v1::AuditLogResponse* response) {
+  grpc::ByteBuffer bytes;
+  grpc::Status status = AuditEncodedLogOnWire(context, wire, &bytes);
+  if (!status.ok()) return status;
+  if (!ParseWire(bytes, *response)) {
+    return grpc::Status(grpc::StatusCode::INTERNAL,
+                        "AuditLog's answer does not parse");
+  }
   return grpc::Status::OK;
 }
 

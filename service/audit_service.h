@@ -53,6 +53,14 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
                                grpc::ByteBuffer& request,
                                gunbai::v1::AuditLogResponse* response);
 
+  // AuditEncodedLog's answer as the bytes of the AuditLogResponse, what
+  // the AuditLog RPC sends: the outcomes are serialized as the replay works
+  // them out and never held as messages (AuditEncodedLog parses these
+  // bytes). The bytes are protobuf's serialization of the response.
+  grpc::Status AuditEncodedLogOnWire(grpc::ServerContext* context,
+                                     grpc::ByteBuffer& request,
+                                     grpc::ByteBuffer* response);
+
   // Sends a piece of an AuditLogStream answer; returns false when the
   // client is gone.
   using PieceWriter =
