@@ -229,9 +229,8 @@ absl::Status AddImpactsOf(const v1::BattleLog& log,
     v1::BattleLog* branch_log = nullptr;
     if (branch_logs != nullptr) branch_log = &branch_logs->emplace_back();
     if (cancelled && cancelled()) return CancelledAudit();
-    absl::Status status =
-        Analyse(log, for_each_event, ruleset, disputed_seqs, *impact,
-                branch_log, cancelled);
+    absl::Status status = Analyse(log, for_each_event, ruleset, disputed_seqs,
+                                  *impact, branch_log, cancelled);
     if (!status.ok()) return status;
   }
   return absl::OkStatus();

@@ -63,10 +63,11 @@ using ForEachEvent = std::function<absl::Status(const EventVisitor& visit)>;
 // status of `for_each_event`
 // when it fails, with `report.impacts` partly filled (clear them before
 // AddImpacts is tried on the log parsed whole), or CANCELLED as AddImpacts.
-absl::Status AddImpactsFromEvents(
-    const gunbai::v1::BattleLog& head, const ForEachEvent& for_each_event,
-    const LoadedRuleset& ruleset, gunbai::v1::AuditReport& report,
-    const std::function<bool()>& cancelled = {});
+absl::Status AddImpactsFromEvents(const gunbai::v1::BattleLog& head,
+                                  const ForEachEvent& for_each_event,
+                                  const LoadedRuleset& ruleset,
+                                  gunbai::v1::AuditReport& report,
+                                  const std::function<bool()>& cancelled = {});
 
 }  // namespace gunbai::replay
 

@@ -197,16 +197,18 @@ absl::Status ReadLogFields(const OpenLogStream& open, std::int64_t max_bytes,
 }
 
 absl::Status NotALogField(int field) {
-  return NotStreamed(absl::StrCat("field ", field, " is not a field of the log"));
+  return NotStreamed(
+      absl::StrCat("field ", field, " is not a field of the log"));
 }
 
 // Merges a header or order of battle field into `head`, as protobuf merges
 // a message field given more than once.
 absl::Status MergeHeadField(int field, CodedInputStream& input,
                             v1::BattleLog& head) {
-  const bool read = field == v1::BattleLog::kHeaderFieldNumber
-                        ? ReadWholeMessage(input, head.mutable_header())
-                        : ReadWholeMessage(input, head.mutable_order_of_battle());
+  const bool read =
+      field == v1::BattleLog::kHeaderFieldNumber
+          ? ReadWholeMessage(input, head.mutable_header())
+          : ReadWholeMessage(input, head.mutable_order_of_battle());
   if (!read) {
     return NotStreamed(field == v1::BattleLog::kHeaderFieldNumber
                            ? "the header does not parse"
@@ -278,8 +280,7 @@ class StreamedAudit {
   // after an event.
   absl::Status ReadPass(Pass pass, bool& head_after_events) {
     return ReadLogFields(
-        open_, max_bytes_,
-        [&](int field, CodedInputStream& input, bool& stop) {
+        open_, max_bytes_, [&](int field, CodedInputStream& input, bool& stop) {
           absl::Status read = ReadField(field, pass, input, head_after_events);
           stop = head_after_events;
           return read;

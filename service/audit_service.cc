@@ -260,14 +260,14 @@ bool SendReportPieces(v1::AuditReport& report,
 AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets,
                                    RequestBudget* budget)
     : rulesets_(rulesets), budget_(budget) {
-  MarkMethodStreamed(kAuditLogIndex,
-                     UnaryOnWire<grpc::ByteBuffer>(
-                         "AuditLog", [this](grpc::ServerContext* context,
-                                            grpc::ByteBuffer& request,
-                                            grpc::ByteBuffer* response) {
-                           return AuditEncodedLogOnWire(context, request,
-                                                        response);
-                         }));
+  MarkMethodStreamed(
+      kAuditLogIndex,
+      UnaryOnWire<grpc::ByteBuffer>(
+          "AuditLog",
+          [this](grpc::ServerContext* context, grpc::ByteBuffer& request,
+                 grpc::ByteBuffer* response) {
+            return AuditEncodedLogOnWire(context, request, response);
+          }));
   MarkMethodStreamed(kDiceStatsIndex,
                      UnaryOnWire<v1::DiceStatsResponse>(
                          "DiceStats", [this](grpc::ServerContext* context,
@@ -279,10 +279,10 @@ AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets,
       kAuditLogStreamIndex,
       new grpc::internal::SplitServerStreamingHandler<
           grpc::ByteBuffer, v1::AuditLogStreamResponse>(
-          [this](grpc::ServerContext* context,
-                 grpc::ServerSplitStreamer<grpc::ByteBuffer,
-                                           v1::AuditLogStreamResponse>*
-                     streamer) {
+          [this](
+              grpc::ServerContext* context,
+              grpc::ServerSplitStreamer<grpc::ByteBuffer,
+                                        v1::AuditLogStreamResponse>* streamer) {
             grpc::ByteBuffer request;
             if (!streamer->Read(&request)) return NoRequest("AuditLogStream");
             return AuditLogStreamEncoded(
@@ -437,9 +437,10 @@ absl::StatusOr<v1::AuditReport> AuditServiceImpl::AuditStreamed(
       after_event);
 }
 
-grpc::Status AuditServiceImpl::AddImpactsFromBytes(
-    grpc::ServerContext* context, DecodedAuditRequest& decoded,
-    absl::string_view method, v1::AuditReport& report) {
+grpc::Status AuditServiceImpl::AddImpactsFromBytes(grpc::ServerContext* context,
+                                                   DecodedAuditRequest& decoded,
+                                                   absl::string_view method,
+                                                   v1::AuditReport& report) {
   if (context->IsCancelled()) return Abandoned();
   const std::function<bool()> cancelled = [context] {
     return context->IsCancelled();
@@ -514,12 +515,12 @@ grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
   // messages; on a log the stream gives up on they are dropped with the
   // rest, and the whole parse's audit answers.
   std::string outcomes;
-  absl::StatusOr<v1::AuditReport> report = AuditStreamed(
-      context, decoded, decoded.request.record_outcomes(),
-      [&outcomes](v1::AuditReport& so_far) {
-        AppendSerialized(*so_far.mutable_outcomes(), outcomes);
-        return true;
-      });
+  absl::StatusOr<v1::AuditReport> report =
+      AuditStreamed(context, decoded, decoded.request.record_outcomes(),
+                    [&outcomes](v1::AuditReport& so_far) {
+                      AppendSerialized(*so_far.mutable_outcomes(), outcomes);
+                      return true;
+                    });
   if (!report.ok() &&
       report.status().code() != absl::StatusCode::kFailedPrecondition) {
     return ToGrpcStatus(report.status());
@@ -610,7 +611,8 @@ grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
     if (!report.ok()) return ToGrpcStatus(report.status());
   }
   if (decoded.request.impact()) {
-    grpc::Status impact = AddImpactsFromBytes(context, decoded, kMethod, *report);
+    grpc::Status impact =
+        AddImpactsFromBytes(context, decoded, kMethod, *report);
     if (!impact.ok()) return impact;
   }
   decoded = DecodedAuditRequest();

@@ -19,7 +19,6 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/status.h"

@@ -7,8 +7,8 @@
 // large report comes in several pieces of at most about a MiB; and a
 // refused log gets the same status from both.
 #include <chrono>
-#include <fstream>
 #include <cstdint>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <utility>

@@ -95,8 +95,7 @@ class AuditStreamRpc : public ::testing::Test {
       EXPECT_TRUE(answer.Dump(&slices).ok());
       std::string sent;
       for (const grpc::Slice& slice : slices) {
-        sent.append(reinterpret_cast<const char*>(slice.begin()),
-                    slice.size());
+        sent.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
       }
       EXPECT_EQ(sent, whole.SerializeAsString());
     }
@@ -252,10 +251,10 @@ TEST_F(AuditStreamRpc, AHeadAfterTheEventsGivesTheSameReport) {
     head.mutable_log()->clear_terrain();
     head.clear_record_outcomes();
     head.clear_impact();
-    EXPECT_TRUE(ExpectSameAnswer("head last, flags " + std::to_string(flags),
-                                 events.SerializeAsString() +
-                                     head.SerializeAsString())
-                    .ok());
+    EXPECT_TRUE(
+        ExpectSameAnswer("head last, flags " + std::to_string(flags),
+                         events.SerializeAsString() + head.SerializeAsString())
+            .ok());
   }
 }
 

@@ -119,9 +119,9 @@ TEST(ImpactStreamTest, GeneratedGamesWithFaultsGiveTheSameImpacts) {
   int impacts = 0;
   for (std::uint64_t seed = 1; seed <= 16; ++seed) {
     const int faults = 2 + static_cast<int>(seed % 6) * 2;
-    impacts += ExpectSameImpacts(
-        Generated(seed, faults).SerializeAsString(),
-        absl::StrCat("seed ", seed, ", ", faults, " faults"));
+    impacts +=
+        ExpectSameImpacts(Generated(seed, faults).SerializeAsString(),
+                          absl::StrCat("seed ", seed, ", ", faults, " faults"));
   }
   // Not a vacuous comparison.
   EXPECT_GT(impacts, 16);
@@ -161,9 +161,9 @@ TEST(ImpactStreamTest, AHeadAfterOrAroundTheEventsGivesTheSameImpacts) {
   *events_only.mutable_events() = log.events();
   v1::BattleLog head_only = log;
   head_only.clear_events();
-  EXPECT_GT(ExpectSameImpacts(events_only.SerializeAsString() +
-                                  head_only.SerializeAsString(),
-                              "head last"),
+  EXPECT_GT(ExpectSameImpacts(
+                events_only.SerializeAsString() + head_only.SerializeAsString(),
+                "head last"),
             0);
   v1::BattleLog first;
   first.mutable_header()->set_game_id(log.header().game_id());
@@ -192,11 +192,9 @@ TEST(ImpactStreamTest, HostileBytesAreGivenUpOnOrGiveTheSameImpacts) {
     for (const std::string& hostile : {bytes.substr(0, at), flipped}) {
       v1::BattleLog parsed;
       const bool parses = parsed.ParseFromString(hostile);
-      const absl::StatusOr<v1::AuditReport> streamed =
-          StreamedImpacts(hostile);
+      const absl::StatusOr<v1::AuditReport> streamed = StreamedImpacts(hostile);
       if (!streamed.ok()) {
-        if (streamed.status().code() ==
-            absl::StatusCode::kFailedPrecondition) {
+        if (streamed.status().code() == absl::StatusCode::kFailedPrecondition) {
           ++given_up;
         }
         continue;
@@ -222,25 +220,23 @@ TEST(ImpactStreamTest, ForEachBinaryLogEventVisitsInOrderAndStops) {
   const std::int64_t size = static_cast<std::int64_t>(bytes.size());
   int visited = 0;
   bool in_order = true;
-  ASSERT_TRUE(replay::ForEachBinaryLogEvent(Open(bytes), size,
-                                            [&](const v1::Event& event) {
-                                              in_order =
-                                                  in_order &&
-                                                  event.SerializeAsString() ==
-                                                      log.events(visited)
-                                                          .SerializeAsString();
-                                              ++visited;
-                                              return true;
-                                            })
+  ASSERT_TRUE(replay::ForEachBinaryLogEvent(
+                  Open(bytes), size,
+                  [&](const v1::Event& event) {
+                    in_order =
+                        in_order && event.SerializeAsString() ==
+                                        log.events(visited).SerializeAsString();
+                    ++visited;
+                    return true;
+                  })
                   .ok());
   EXPECT_TRUE(in_order);
   EXPECT_EQ(visited, log.events_size());
   visited = 0;
-  ASSERT_TRUE(replay::ForEachBinaryLogEvent(Open(bytes), size,
-                                            [&](const v1::Event&) {
-                                              return ++visited < 10;
-                                            })
-                  .ok());
+  ASSERT_TRUE(
+      replay::ForEachBinaryLogEvent(Open(bytes), size, [&](const v1::Event&) {
+        return ++visited < 10;
+      }).ok());
   EXPECT_EQ(visited, 10);
   // A bound one byte short of the log: given up on.
   EXPECT_EQ(replay::ForEachBinaryLogEvent(Open(bytes), size - 1,
