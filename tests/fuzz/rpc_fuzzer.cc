@@ -2,7 +2,8 @@
 // called directly with a grpc::ServerContext (no network, no channel).
 //
 // Input: byte 0 chooses, byte 1 sets the scene, the rest is the request
-// serialized. Byte 0 % kRpcCount is the RPC: AuditService's AuditLog, Diff
+// serialized. Byte 0 % kRpcCount is the RPC: AuditService's AuditLog (and
+// the same bytes to AuditLogStream, through AuditLogStreamEncoded), Diff
 // (through DiffRequestLogs, what the streaming method writes from: a
 // ServerWriter cannot be made without a call) and DiceStats, and
 // GameService's CreateGame, AppendEvents, ReadEvents, GetGameState,
@@ -137,6 +138,16 @@ void RunAuditService(std::uint8_t rpc, const std::string& bytes) {
   if (rpc == kAuditLog) {
     v1::AuditLogResponse response;
     (void)audit->AuditEncodedLog(context.get(), wire, &response);
+    // The same request to AuditLogStream (the same fields), its pieces
+    // merged as a client merges them.
+    grpc::ByteBuffer streamed_wire(&slice, 1);
+    v1::AuditReport merged;
+    (void)audit->AuditLogStreamEncoded(
+        context.get(), streamed_wire,
+        [&merged](const v1::AuditLogStreamResponse& piece) {
+          merged.MergeFrom(piece.report());
+          return true;
+        });
   } else if (rpc == kDiff) {
     v1::DiffRequest request;
     if (!request.ParseFromString(bytes)) return;
