@@ -515,12 +515,16 @@ grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
   // messages; on a log the stream gives up on they are dropped with the
   // rest, and the whole parse's audit answers.
   std::string outcomes;
+  const bool record_outcomes = decoded.request.record_outcomes();
+  replay::AfterStreamedEvent serialize_outcomes;
+  if (record_outcomes) {
+    serialize_outcomes = [&outcomes](v1::AuditReport& so_far) {
+      AppendSerialized(*so_far.mutable_outcomes(), outcomes);
+      return true;
+    };
+  }
   absl::StatusOr<v1::AuditReport> report =
-      AuditStreamed(context, decoded, decoded.request.record_outcomes(),
-                    [&outcomes](v1::AuditReport& so_far) {
-                      AppendSerialized(*so_far.mutable_outcomes(), outcomes);
-                      return true;
-                    });
+      AuditStreamed(context, decoded, record_outcomes, serialize_outcomes);
   if (!report.ok() &&
       report.status().code() != absl::StatusCode::kFailedPrecondition) {
     return ToGrpcStatus(report.status());
