@@ -4,8 +4,10 @@
 // report the unary AuditLog answers for the same request, byte for byte (the
 // reference is the other RPC of the same daemon, which the in-process
 // tests in audit_stream_rpc_test.cc hold to the whole parse's report); a
-// large report comes in several pieces of at most about a MiB; and a
-// refused log gets the same status from both.
+// large report comes in several pieces of at most about a MiB; a refused
+// log gets the same status from both; and `gunbai audit --server`'s client
+// falls back to AuditLog on a daemon without AuditLogStream.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -20,6 +22,9 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/audit_service.grpc.pb.h"
+#include "replay/ruleset_loader.h"
+#include "service/audit_client.h"
+#include "service/audit_service.h"
 #include "tests/e2e/gunbaid_process.h"
 
 namespace gunbai {
@@ -180,6 +185,60 @@ TEST_F(AuditLogStreamE2e, ARefusedLogGetsTheSameStatus) {
   EXPECT_EQ(status.error_code(), unary_status.error_code());
   EXPECT_EQ(status.error_message(), unary_status.error_message());
   EXPECT_TRUE(pieces.empty());
+}
+
+// A daemon from before AuditLogStream: only the unary AuditLog (served by
+// gunbaid's implementation); AuditLogStream is UNIMPLEMENTED, as the
+// generated base class answers it.
+class UnaryOnlyAuditService final : public v1::AuditService::Service {
+ public:
+  explicit UnaryOnlyAuditService(const replay::RulesetCatalog* catalog)
+      : audits_(catalog) {}
+
+  grpc::Status AuditLog(grpc::ServerContext* context,
+                        const v1::AuditLogRequest* request,
+                        v1::AuditLogResponse* response) override {
+    ++calls_;
+    grpc::Slice slice(request->SerializeAsString());
+    grpc::ByteBuffer wire(&slice, 1);
+    return audits_.AuditEncodedLog(context, wire, response);
+  }
+
+  int calls() const { return calls_; }
+
+ private:
+  service::AuditServiceImpl audits_;
+  std::atomic<int> calls_{0};
+};
+
+// gunbai audit --server (AuditThroughServer) against such a daemon falls
+// back to AuditLog and gets the report it gets from gunbaid through
+// AuditLogStream.
+TEST_F(AuditLogStreamE2e, TheClientFallsBackToAuditLogOnAnOlderDaemon) {
+  auto catalog = replay::RulesetCatalog::Builtin();
+  ASSERT_TRUE(catalog.ok()) << catalog.status();
+  UnaryOnlyAuditService older(&*catalog);
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
+                           &port);
+  builder.RegisterService(&older);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_NE(server, nullptr);
+  ASSERT_GT(port, 0);
+  const v1::AuditLogRequest request = Generated(6, 20, 8, 900, true, true);
+  const absl::StatusOr<v1::AuditReport> fallback = service::AuditThroughServer(
+      "127.0.0.1:" + std::to_string(port), request.log(), "", 256 << 20,
+      /*record_outcomes=*/true, /*impact=*/true);
+  ASSERT_TRUE(fallback.ok()) << fallback.status();
+  EXPECT_EQ(older.calls(), 1);
+  const absl::StatusOr<v1::AuditReport> streamed = service::AuditThroughServer(
+      daemon_->target(), request.log(), "", 256 << 20,
+      /*record_outcomes=*/true, /*impact=*/true);
+  ASSERT_TRUE(streamed.ok()) << streamed.status();
+  EXPECT_EQ(Bytes(*fallback), Bytes(*streamed));
+  EXPECT_GT(streamed->impacts_size(), 0);
+  server->Shutdown();
 }
 
 }  // namespace
