@@ -104,7 +104,11 @@ v1::BattleLog BranchLog(const v1::BattleLog& log, const LoadedRuleset& ruleset,
   return out;
 }
 
-absl::Status Analyse(const v1::BattleLog& log, const LoadedRuleset& ruleset,
+// Replays the two branches of `impact` through the events `for_each_event`
+// gives, from the head of `log` (and its terrain, for `branch_log`).
+absl::Status Analyse(const v1::BattleLog& log,
+                     const ForEachEvent& for_each_event,
+                     const LoadedRuleset& ruleset,
                      const std::vector<std::uint64_t>& disputed_seqs,
                      v1::DisputeImpact& impact, v1::BattleLog* branch_log,
                      const std::function<bool()>& cancelled) {
@@ -126,17 +130,23 @@ absl::Status Analyse(const v1::BattleLog& log, const LoadedRuleset& ruleset,
   std::vector<v1::BranchDifference> differences;
   bool reached_dispute = false;
   int until_check = kCancelCheckEvents;
-  for (const v1::Event& event : log.events()) {
+  bool stopped = false;
+  std::uint64_t events = 0;
+  absl::Status read = for_each_event([&](const v1::Event& event) {
     if (--until_check == 0) {
       until_check = kCancelCheckEvents;
-      if (cancelled && cancelled()) return CancelledAudit();
+      if (cancelled && cancelled()) {
+        stopped = true;
+        return false;
+      }
     }
+    ++events;
     const int a_from = a_report.findings_size();
     const int b_from = b_report.findings_size();
     (*a)->Apply(event);
     (*b)->Apply(event);
     reached_dispute = reached_dispute || event.seq() == impact.seq();
-    if (!reached_dispute) continue;
+    if (!reached_dispute) return true;
     if (event.seq() != impact.seq()) {
       if (const v1::Finding* f =
               NewViolation(a_report, a_from, b_report, b_from)) {
@@ -144,25 +154,29 @@ absl::Status Analyse(const v1::BattleLog& log, const LoadedRuleset& ruleset,
         impact.set_ended_reason(absl::StrFormat(
             "event seq %d is impossible in the corrected branch (%s: %s)",
             event.seq(), f->rule_id(), f->message()));
-        break;
+        return false;
       }
     }
     impact.set_compared_through_seq(event.seq());
     std::vector<v1::BranchDifference> now =
         Differences((*a)->state(), (*b)->state());
-    if (SameDifferences(now, differences)) continue;
+    if (SameDifferences(now, differences)) return true;
     v1::BranchStep* step = impact.add_steps();
     step->set_seq(event.seq());
     step->set_turn(event.turn());
     for (const v1::BranchDifference& d : now) *step->add_differences() = d;
     differences = std::move(now);
-  }
+    return true;
+  });
+  if (!read.ok()) return read;
+  if (stopped) return CancelledAudit();
   for (const v1::BranchDifference& d : differences) {
     *impact.add_final_differences() = d;
   }
   if (impact.ended_at_seq() == 0) {
-    (*a)->Finish(static_cast<uint64_t>(log.events_size()));
-    (*b)->Finish(static_cast<uint64_t>(log.events_size()));
+    // Every event was replayed.
+    (*a)->Finish(events);
+    (*b)->Finish(events);
     impact.set_winner_as_played(a_report.result().winner());
     impact.set_winner_corrected(b_report.result().winner());
   }
@@ -173,12 +187,12 @@ absl::Status Analyse(const v1::BattleLog& log, const LoadedRuleset& ruleset,
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::Status AddImpacts(const v1::BattleLog& log, const LoadedRuleset& ruleset,
-                        v1::AuditReport& report,
-                        std::vector<v1::BattleLog>* branch_logs,
-                        const std::function<bool()>& cancelled) {
+// AddImpacts over the events `for_each_event` gives.
+absl::Status AddImpactsOf(const v1::BattleLog& log,
+                          const ForEachEvent& for_each_event,
+                          const LoadedRuleset& ruleset, v1::AuditReport& report,
+                          std::vector<v1::BattleLog>* branch_logs,
+                          const std::function<bool()>& cancelled) {
   // The events the game as played disputes, which a branch keeps as played.
   std::vector<std::uint64_t> disputed_seqs;
   for (const v1::Finding& f : report.findings()) {
@@ -215,11 +229,37 @@ absl::Status AddImpacts(const v1::BattleLog& log, const LoadedRuleset& ruleset,
     v1::BattleLog* branch_log = nullptr;
     if (branch_logs != nullptr) branch_log = &branch_logs->emplace_back();
     if (cancelled && cancelled()) return CancelledAudit();
-    absl::Status status =
-        Analyse(log, ruleset, disputed_seqs, *impact, branch_log, cancelled);
+    absl::Status status = Analyse(log, for_each_event, ruleset, disputed_seqs,
+                                  *impact, branch_log, cancelled);
     if (!status.ok()) return status;
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status AddImpacts(const v1::BattleLog& log, const LoadedRuleset& ruleset,
+                        v1::AuditReport& report,
+                        std::vector<v1::BattleLog>* branch_logs,
+                        const std::function<bool()>& cancelled) {
+  return AddImpactsOf(
+      log,
+      [&log](const EventVisitor& visit) {
+        for (const v1::Event& event : log.events()) {
+          if (!visit(event)) break;
+        }
+        return absl::OkStatus();
+      },
+      ruleset, report, branch_logs, cancelled);
+}
+
+absl::Status AddImpactsFromEvents(const v1::BattleLog& head,
+                                  const ForEachEvent& for_each_event,
+                                  const LoadedRuleset& ruleset,
+                                  v1::AuditReport& report,
+                                  const std::function<bool()>& cancelled) {
+  return AddImpactsOf(head, for_each_event, ruleset, report,
+                      /*branch_logs=*/nullptr, cancelled);
 }
 
 }  // namespace gunbai::replay

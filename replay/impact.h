@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
+#include "replay/log_stream.h"
 #include "replay/ruleset_loader.h"
 
 namespace gunbai::replay {
@@ -45,6 +46,28 @@ absl::Status AddImpacts(
     gunbai::v1::AuditReport& report,
     std::vector<gunbai::v1::BattleLog>* branch_logs = nullptr,
     const std::function<bool()>& cancelled = {});
+
+// Calls `visit` with each event of a log in order, until the events end or
+// `visit` returns false, and returns OK; or the status of reading them when
+// that fails.
+using ForEachEvent = std::function<absl::Status(const EventVisitor& visit)>;
+
+// AddImpacts for a log given as its head (`head`: header and order of
+// battle; its events are not read) and its events, which every branch reads
+// again through `for_each_event` instead of from a log held parsed: for a
+// binary log's bytes, ReadBinaryLogHead and ForEachBinaryLogEvent. The
+// impacts are AddImpacts's for the log of that head and those events, byte
+// for byte. A branch that ends early reads no further, so events after it
+// may go unread: the caller checks the whole log first (the streamed audit
+// of the same bytes reads every event). Gives no branch logs. Returns the
+// status of `for_each_event`
+// when it fails, with `report.impacts` partly filled (clear them before
+// AddImpacts is tried on the log parsed whole), or CANCELLED as AddImpacts.
+absl::Status AddImpactsFromEvents(const gunbai::v1::BattleLog& head,
+                                  const ForEachEvent& for_each_event,
+                                  const LoadedRuleset& ruleset,
+                                  gunbai::v1::AuditReport& report,
+                                  const std::function<bool()>& cancelled = {});
 
 }  // namespace gunbai::replay
 

@@ -76,6 +76,147 @@ bool ReadMessageOfLength(CodedInputStream& input, int length,
   return input.CurrentPosition() - start == length;
 }
 
+// The message each event of a streamed log is parsed into, on an arena
+// whose block is ours and outlives it: each Read gives the block back whole
+// first, so a loop over the events does not allocate (only a string over
+// 15 bytes or an event over the block does). An event larger than the
+// block is parsed on the heap: on an arena, each growth of a repeated field
+// would leave the array it outgrew until the next event (for an event of
+// millions of names, arrays as large as the event's bytes); on the heap it
+// is freed.
+class EventSlot {
+ public:
+  EventSlot()
+      : block_(new char[kBlockBytes]), arena_(ArenaOptions(block_.get())) {}
+
+  // Reads the length and the event after an events tag, `index` (counting
+  // from 0) naming it in the reason given up with. Returns the event, valid
+  // until the next Read, or NotStreamed when it does not parse or holds an
+  // enum number its type does not name.
+  absl::StatusOr<const v1::Event*> Read(CodedInputStream& input,
+                                        std::uint64_t index) {
+    arena_.Reset();
+    large_.reset();
+    int length = 0;
+    if (!input.ReadVarintSizeAsInt(&length)) {
+      return NotStreamed(absl::StrCat("event ", index, " does not parse"));
+    }
+    v1::Event* event = nullptr;
+    if (length > static_cast<int>(kBlockBytes)) {
+      large_ = std::make_unique<v1::Event>();
+      event = large_.get();
+    } else {
+      event = google::protobuf::Arena::CreateMessage<v1::Event>(&arena_);
+    }
+    if (!ReadMessageOfLength(input, length, event)) {
+      return NotStreamed(absl::StrCat("event ", index, " does not parse"));
+    }
+    if (!EventEnums().AllKnown(*event)) {
+      return NotStreamed(
+          absl::StrCat("event ", index, " holds an unknown enum number"));
+    }
+    return event;
+  }
+
+ private:
+  static constexpr std::size_t kBlockBytes = 64 << 10;
+  static google::protobuf::ArenaOptions ArenaOptions(char* block) {
+    google::protobuf::ArenaOptions options;
+    options.initial_block = block;
+    options.initial_block_size = kBlockBytes;
+    return options;
+  }
+  // Declared before the arena, which must go first.
+  std::unique_ptr<char[]> block_;
+  google::protobuf::Arena arena_;
+  std::unique_ptr<v1::Event> large_;
+};
+
+// Skips a length-delimited field.
+absl::Status SkipField(CodedInputStream& input) {
+  int length = 0;
+  if (!input.ReadVarintSizeAsInt(&length) || !input.Skip(length)) {
+    return NotStreamed("a field runs past the end of the bytes");
+  }
+  return absl::OkStatus();
+}
+
+// Reads a terrain feature into `terrain` as the whole log's parse checks
+// it (terrain is not replayed).
+absl::Status CheckTerrain(CodedInputStream& input,
+                          v1::TerrainFeature& terrain) {
+  terrain.Clear();
+  if (!ReadWholeMessage(input, &terrain) || !TerrainEnums().AllKnown(terrain)) {
+    return NotStreamed("a terrain feature does not parse");
+  }
+  return absl::OkStatus();
+}
+
+// The bound a pass reads within: `max_bytes` within what an int counts.
+std::int64_t ClampedMaxBytes(std::int64_t max_bytes) {
+  return std::clamp<std::int64_t>(max_bytes, 0, INT_MAX - 1);
+}
+
+// Reads the log's bytes that `open` gives once, calling
+// `read_field(field_number, input, stop)` with the input at the length of
+// each top-level field (every field of a BattleLog is a message field: any
+// other wire type is given up on); `read_field` reads or skips the field
+// and sets `stop` to end the pass early, OK. Gives up when the bytes end in
+// the middle of a field or are more than `max_bytes` (ClampedMaxBytes).
+template <typename ReadField>
+absl::Status ReadLogFields(const OpenLogStream& open, std::int64_t max_bytes,
+                           ReadField&& read_field) {
+  std::unique_ptr<google::protobuf::io::ZeroCopyInputStream> stream = open();
+  if (stream == nullptr) return NotStreamed("the input cannot be opened");
+  CodedInputStream input(stream.get());
+  // One byte over the bound, to tell a log of max_bytes from a longer one.
+  input.SetTotalBytesLimit(static_cast<int>(max_bytes + 1));
+  for (;;) {
+    const std::uint32_t tag = input.ReadTag();
+    if (tag == 0) {
+      if (!input.ConsumedEntireMessage()) {
+        return NotStreamed("the bytes end in the middle of a field");
+      }
+      break;
+    }
+    const int field = WireFormatLite::GetTagFieldNumber(tag);
+    if (WireFormatLite::GetTagWireType(tag) !=
+        WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      return NotStreamed(
+          absl::StrCat("field ", field, " is not a message field of the log"));
+    }
+    bool stop = false;
+    absl::Status read = read_field(field, input, stop);
+    if (!read.ok() || stop) return read;
+  }
+  if (input.CurrentPosition() > max_bytes) {
+    return NotStreamed(
+        absl::StrCat("the log is more than ", max_bytes, " bytes"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status NotALogField(int field) {
+  return NotStreamed(
+      absl::StrCat("field ", field, " is not a field of the log"));
+}
+
+// Merges a header or order of battle field into `head`, as protobuf merges
+// a message field given more than once.
+absl::Status MergeHeadField(int field, CodedInputStream& input,
+                            v1::BattleLog& head) {
+  const bool read =
+      field == v1::BattleLog::kHeaderFieldNumber
+          ? ReadWholeMessage(input, head.mutable_header())
+          : ReadWholeMessage(input, head.mutable_order_of_battle());
+  if (!read) {
+    return NotStreamed(field == v1::BattleLog::kHeaderFieldNumber
+                           ? "the header does not parse"
+                           : "the order of battle does not parse");
+  }
+  return absl::OkStatus();
+}
+
 // Which fields of the log a pass over its bytes reads; the others it skips.
 enum class Pass {
   // Everything in one pass: the usual case, header and order of battle
@@ -93,19 +234,23 @@ enum class Pass {
 class StreamedAudit {
  public:
   StreamedAudit(const OpenLogStream& open, const RulesetForHead& ruleset_for,
-                const AuditOptions& options, std::int64_t max_bytes)
+                const AuditOptions& options, std::int64_t max_bytes,
+                const AfterStreamedEvent& after_event)
       : open_(open),
         ruleset_for_(ruleset_for),
         options_(options),
-        max_bytes_(std::clamp<std::int64_t>(max_bytes, 0, INT_MAX - 1)),
-        event_block_(new char[kEventBlockBytes]),
-        event_arena_(EventArenaOptions(event_block_.get())) {}
+        after_event_(after_event),
+        max_bytes_(ClampedMaxBytes(max_bytes)) {}
 
   absl::StatusOr<v1::AuditReport> Run() {
     bool head_after_events = false;
-    absl::Status read = ReadPass(Pass::kWhole, head_after_events);
+    // With after_event_, never a replay dropped and started again once the
+    // caller has seen it: the head is read first, in a pass of its own.
+    absl::Status read = after_event_
+                            ? absl::OkStatus()
+                            : ReadPass(Pass::kWhole, head_after_events);
     if (!read.ok()) return read;
-    if (head_after_events) {
+    if (head_after_events || after_event_) {
       // Start again: the replay so far began from a head that was not yet
       // whole.
       replay_.reset();
@@ -134,102 +279,45 @@ class StreamedAudit {
   // and stops when a kWhole pass meets a header or order of battle field
   // after an event.
   absl::Status ReadPass(Pass pass, bool& head_after_events) {
-    std::unique_ptr<google::protobuf::io::ZeroCopyInputStream> stream = open_();
-    if (stream == nullptr) return NotStreamed("the input cannot be opened");
-    CodedInputStream input(stream.get());
-    // One byte over the bound, to tell a log of max_bytes from a longer one.
-    input.SetTotalBytesLimit(static_cast<int>(max_bytes_ + 1));
-    for (;;) {
-      const std::uint32_t tag = input.ReadTag();
-      if (tag == 0) {
-        if (!input.ConsumedEntireMessage()) {
-          return NotStreamed("the bytes end in the middle of a field");
-        }
-        break;
-      }
-      absl::Status read = ReadField(tag, pass, input, head_after_events);
-      if (!read.ok() || head_after_events) return read;
-    }
-    if (input.CurrentPosition() > max_bytes_) {
-      return NotStreamed(
-          absl::StrCat("the log is more than ", max_bytes_, " bytes"));
-    }
-    return absl::OkStatus();
+    return ReadLogFields(
+        open_, max_bytes_, [&](int field, CodedInputStream& input, bool& stop) {
+          absl::Status read = ReadField(field, pass, input, head_after_events);
+          stop = head_after_events;
+          return read;
+        });
   }
 
-  absl::Status ReadField(std::uint32_t tag, Pass pass, CodedInputStream& input,
+  absl::Status ReadField(int field, Pass pass, CodedInputStream& input,
                          bool& head_after_events) {
-    const int field = WireFormatLite::GetTagFieldNumber(tag);
-    if (WireFormatLite::GetTagWireType(tag) !=
-        WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
-      return NotStreamed(
-          absl::StrCat("field ", field, " is not a message field of the log"));
-    }
     switch (field) {
       case v1::BattleLog::kHeaderFieldNumber:
       case v1::BattleLog::kOrderOfBattleFieldNumber:
-        if (pass == Pass::kEvents) return Skip(input);
+        if (pass == Pass::kEvents) return SkipField(input);
         if (replay_ != nullptr) {
           head_after_events = true;
           return absl::OkStatus();
         }
         return ReadHeadField(field, input);
       case v1::BattleLog::kEventsFieldNumber:
-        if (pass == Pass::kHead) return Skip(input);
+        if (pass == Pass::kHead) return SkipField(input);
         return ReadEvent(pass, input, head_after_events);
       case v1::BattleLog::kTerrainFieldNumber:
-        if (pass == Pass::kHead) return Skip(input);
-        return ReadTerrain(input);
+        if (pass == Pass::kHead) return SkipField(input);
+        return CheckTerrain(input, terrain_);
       default:
-        return NotStreamed(
-            absl::StrCat("field ", field, " is not a field of the log"));
+        return NotALogField(field);
     }
   }
 
-  // Merges a header or order of battle field into the head, as protobuf
-  // merges a message field given more than once.
   absl::Status ReadHeadField(int field, CodedInputStream& input) {
-    const bool read =
-        field == v1::BattleLog::kHeaderFieldNumber
-            ? ReadWholeMessage(input, head_.mutable_header())
-            : ReadWholeMessage(input, head_.mutable_order_of_battle());
-    if (!read) {
-      return NotStreamed(field == v1::BattleLog::kHeaderFieldNumber
-                             ? "the header does not parse"
-                             : "the order of battle does not parse");
-    }
-    return absl::OkStatus();
+    return MergeHeadField(field, input, head_);
   }
 
   absl::Status ReadEvent(Pass pass, CodedInputStream& input,
                          bool& head_after_events) {
-    // Each event is parsed into a message on an arena whose block is ours
-    // and outlives it: Reset() gives the block back whole, so the loop does
-    // not allocate (only a string over 15 bytes or an event over the block
-    // does). An event larger than the block is parsed on the heap: on an
-    // arena, each growth of a repeated field would leave the array it
-    // outgrew until the next event (for an event of millions of names,
-    // arrays as large as the event's bytes); on the heap it is freed.
-    event_arena_.Reset();
-    int length = 0;
-    if (!input.ReadVarintSizeAsInt(&length)) {
-      return NotStreamed(absl::StrCat("event ", events_, " does not parse"));
-    }
-    std::unique_ptr<v1::Event> large;
-    v1::Event* event = nullptr;
-    if (length > static_cast<int>(kEventBlockBytes)) {
-      large = std::make_unique<v1::Event>();
-      event = large.get();
-    } else {
-      event = google::protobuf::Arena::CreateMessage<v1::Event>(&event_arena_);
-    }
-    if (!ReadMessageOfLength(input, length, event)) {
-      return NotStreamed(absl::StrCat("event ", events_, " does not parse"));
-    }
-    if (!EventEnums().AllKnown(*event)) {
-      return NotStreamed(
-          absl::StrCat("event ", events_, " holds an unknown enum number"));
-    }
+    absl::StatusOr<const v1::Event*> read = event_slot_.Read(input, events_);
+    if (!read.ok()) return read.status();
+    const v1::Event* event = *read;
     if (replay_ == nullptr) {
       absl::Status started = StartReplay();
       if (!started.ok() && pass == Pass::kWhole) {
@@ -242,29 +330,11 @@ class StreamedAudit {
     }
     replay_->Apply(*event);
     ++events_;
+    if (after_event_ && !after_event_(report_)) return CancelledAudit();
     // Asked as AuditLog asks it: after every kCancelCheckEvents events.
     if (events_ % kCancelCheckEvents == 0 && options_.cancelled &&
         options_.cancelled()) {
       return CancelledAudit();
-    }
-    return absl::OkStatus();
-  }
-
-  // Terrain is not replayed, but is checked as the whole log's parse checks
-  // it.
-  absl::Status ReadTerrain(CodedInputStream& input) {
-    terrain_.Clear();
-    if (!ReadWholeMessage(input, &terrain_) ||
-        !TerrainEnums().AllKnown(terrain_)) {
-      return NotStreamed("a terrain feature does not parse");
-    }
-    return absl::OkStatus();
-  }
-
-  static absl::Status Skip(CodedInputStream& input) {
-    int length = 0;
-    if (!input.ReadVarintSizeAsInt(&length) || !input.Skip(length)) {
-      return NotStreamed("a field runs past the end of the bytes");
     }
     return absl::OkStatus();
   }
@@ -286,6 +356,7 @@ class StreamedAudit {
   const OpenLogStream& open_;
   const RulesetForHead& ruleset_for_;
   const AuditOptions& options_;
+  const AfterStreamedEvent& after_event_;
   const std::int64_t max_bytes_;
   // The header and order of battle; never any events.
   v1::BattleLog head_;
@@ -294,16 +365,7 @@ class StreamedAudit {
   v1::AuditReport report_;
   std::unique_ptr<Replay> replay_;
   std::uint64_t events_ = 0;
-  static constexpr std::size_t kEventBlockBytes = 64 << 10;
-  static google::protobuf::ArenaOptions EventArenaOptions(char* block) {
-    google::protobuf::ArenaOptions options;
-    options.initial_block = block;
-    options.initial_block_size = kEventBlockBytes;
-    return options;
-  }
-  // Declared before the arena, which must go first.
-  std::unique_ptr<char[]> event_block_;
-  google::protobuf::Arena event_arena_;
+  EventSlot event_slot_;
   v1::TerrainFeature terrain_;
 };
 
@@ -311,14 +373,69 @@ class StreamedAudit {
 
 absl::StatusOr<v1::AuditReport> AuditBinaryLogStream(
     const OpenLogStream& open, const RulesetForHead& ruleset_for,
-    const AuditOptions& options, std::int64_t max_bytes) {
+    const AuditOptions& options, std::int64_t max_bytes,
+    const AfterStreamedEvent& after_event) {
   if (options.branch_events != nullptr) {
     return NotStreamed("a what-if branch needs the whole log");
   }
   // A string that is not UTF-8 fails the parse; protobuf's log line would
   // only repeat on stderr what the whole log's parse then says.
   google::protobuf::LogSilencer silence;
-  return StreamedAudit(open, ruleset_for, options, max_bytes).Run();
+  return StreamedAudit(open, ruleset_for, options, max_bytes, after_event)
+      .Run();
+}
+
+absl::StatusOr<v1::BattleLog> ReadBinaryLogHead(const OpenLogStream& open,
+                                                std::int64_t max_bytes) {
+  google::protobuf::LogSilencer silence;
+  v1::BattleLog head;
+  v1::TerrainFeature terrain;
+  absl::Status read = ReadLogFields(
+      open, ClampedMaxBytes(max_bytes),
+      [&](int field, CodedInputStream& input, bool&) -> absl::Status {
+        switch (field) {
+          case v1::BattleLog::kHeaderFieldNumber:
+          case v1::BattleLog::kOrderOfBattleFieldNumber:
+            return MergeHeadField(field, input, head);
+          case v1::BattleLog::kEventsFieldNumber:
+            return SkipField(input);
+          case v1::BattleLog::kTerrainFieldNumber:
+            return CheckTerrain(input, terrain);
+          default:
+            return NotALogField(field);
+        }
+      });
+  if (!read.ok()) return read;
+  if (!LogEnums().AllKnown(head)) {
+    return NotStreamed("the head holds an unknown enum number");
+  }
+  return head;
+}
+
+absl::Status ForEachBinaryLogEvent(const OpenLogStream& open,
+                                   std::int64_t max_bytes,
+                                   const EventVisitor& visit) {
+  google::protobuf::LogSilencer silence;
+  EventSlot event;
+  std::uint64_t events = 0;
+  return ReadLogFields(
+      open, ClampedMaxBytes(max_bytes),
+      [&](int field, CodedInputStream& input, bool& stop) -> absl::Status {
+        switch (field) {
+          case v1::BattleLog::kHeaderFieldNumber:
+          case v1::BattleLog::kOrderOfBattleFieldNumber:
+          case v1::BattleLog::kTerrainFieldNumber:
+            return SkipField(input);
+          case v1::BattleLog::kEventsFieldNumber: {
+            absl::StatusOr<const v1::Event*> read = event.Read(input, events++);
+            if (!read.ok()) return read.status();
+            stop = !visit(**read);
+            return absl::OkStatus();
+          }
+          default:
+            return NotALogField(field);
+        }
+      });
 }
 
 }  // namespace gunbai::replay

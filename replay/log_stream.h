@@ -37,6 +37,11 @@ using OpenLogStream =
 using RulesetForHead =
     std::function<absl::StatusOr<LoadedRuleset>(const gunbai::v1::BattleLog&)>;
 
+// Called after each event a streamed audit replays, with the report so far.
+// It may move the report's outcomes out (the replay only ever appends to
+// them); returning false stops the audit with CANCELLED (CancelledAudit).
+using AfterStreamedEvent = std::function<bool(gunbai::v1::AuditReport&)>;
+
 // Audits the binary gunbai.v1.BattleLog that `open` reads, replaying each
 // event as it is parsed, and returns AuditLog's report for it, byte for
 // byte. Protobuf lets the fields of a message come in any order and merges a
@@ -56,9 +61,38 @@ using RulesetForHead =
 // When `options.cancelled` is set it is asked every kCancelCheckEvents
 // events, as AuditLog asks it; when it returns true the audit stops with
 // AuditLog's CANCELLED status (CancelledAudit).
+// When `after_event` is set it is called after each event replayed, and the
+// head is read in a pass of its own before the events (so that no replay is
+// ever dropped and started again once `after_event` has seen it): three
+// passes over the bytes, the first two only skipping events. Whether the
+// log is audited here or given up on is the same either way.
 absl::StatusOr<gunbai::v1::AuditReport> AuditBinaryLogStream(
     const OpenLogStream& open, const RulesetForHead& ruleset_for,
-    const AuditOptions& options, std::int64_t max_bytes);
+    const AuditOptions& options, std::int64_t max_bytes,
+    const AfterStreamedEvent& after_event = {});
+
+// Returns the head (header and order of battle, merged from every field of
+// theirs wherever it is, as a parse of the whole log merges them; no events,
+// no terrain) of the binary log `open` reads, its events skipped unparsed.
+// FailedPrecondition, as AuditBinaryLogStream gives up, when the fields do
+// not parse or are not a log's, the head or a terrain feature holds an enum
+// number its type does not name, or the bytes are more than `max_bytes`.
+absl::StatusOr<gunbai::v1::BattleLog> ReadBinaryLogHead(
+    const OpenLogStream& open, std::int64_t max_bytes);
+
+// Called with each event of a log in order; returns false to stop reading.
+// The event is valid only during the call.
+using EventVisitor = std::function<bool(const gunbai::v1::Event&)>;
+
+// Calls `visit` with each event of the binary log `open` reads, in order,
+// each parsed as AuditBinaryLogStream parses it (one reused arena block, no
+// allocation per event), until the events end or `visit` returns false: OK.
+// FailedPrecondition as AuditBinaryLogStream gives up (an event that does
+// not parse or holds an unknown enum number, bytes that are not a log's or
+// more than `max_bytes`), possibly after some events were visited.
+absl::Status ForEachBinaryLogEvent(const OpenLogStream& open,
+                                   std::int64_t max_bytes,
+                                   const EventVisitor& visit);
 
 }  // namespace gunbai::replay
 

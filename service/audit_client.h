@@ -31,6 +31,9 @@ inline constexpr int kAuditDeadlineSeconds = 60;
 // DEADLINE_EXCEEDED after kAuditDeadlineSeconds.
 // With `record_outcomes` the report carries every outcome worked out; with
 // `impact`, what each disputed outcome changed (gunbai audit --impact).
+// The report comes through AuditService.AuditLogStream, in pieces merged
+// here, so that no message is the whole report; from a daemon without
+// that method (UNIMPLEMENTED), through the unary AuditLog.
 absl::StatusOr<gunbai::v1::AuditReport> AuditThroughServer(
     const std::string& target, const gunbai::v1::BattleLog& log,
     const std::string& ruleset_textproto, int max_message_bytes,

@@ -13,6 +13,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/stubs/common.h"
 #include "google/protobuf/wire_format_lite.h"
+#include "grpc/slice.h"
 #include "grpcpp/support/method_handler.h"
 #include "grpcpp/support/sync_stream.h"
 #include "replay/audit.h"
@@ -39,6 +40,7 @@ using google::protobuf::internal::WireFormatLite;
 constexpr int kAuditLogIndex = 0;
 constexpr int kDiffIndex = 1;
 constexpr int kDiceStatsIndex = 2;
+constexpr int kAuditLogStreamIndex = 3;
 
 // The status of a call whose client went away or whose deadline passed:
 // the client no longer waits for the answer.
@@ -83,18 +85,183 @@ grpc::internal::MethodHandler* UnaryOnWire(
       });
 }
 
+// The tag of AuditReport.outcomes and of AuditLogResponse.report on the wire.
+constexpr std::uint8_t kOutcomesTag =
+    WireFormatLite::MakeTag(v1::AuditReport::kOutcomesFieldNumber,
+                            WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+constexpr std::uint8_t kReportTag =
+    WireFormatLite::MakeTag(v1::AuditLogResponse::kReportFieldNumber,
+                            WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+static_assert(v1::AuditReport::kOutcomesFieldNumber < 16 &&
+              v1::AuditLogResponse::kReportFieldNumber < 16);
+
+void AppendVarint(std::uint64_t value, std::string& out) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<char>((value & 0x7f) | 0x80));
+    value >>= 7;
+  }
+  out.push_back(static_cast<char>(value));
+}
+
+// Moves each outcome of `outcomes` onto the end of `bytes` as it stands in
+// an AuditReport's bytes (its tag, its length, itself), leaving `outcomes`
+// empty (its cleared messages kept for the replay to reuse): serialized, an
+// outcome takes several times less memory than as a message.
+void AppendSerialized(google::protobuf::RepeatedPtrField<v1::Outcome>& outcomes,
+                      std::string& bytes) {
+  for (const v1::Outcome& outcome : outcomes) {
+    const std::size_t size = outcome.ByteSizeLong();
+    bytes.push_back(static_cast<char>(kOutcomesTag));
+    AppendVarint(size, bytes);
+    const std::size_t start = bytes.size();
+    bytes.resize(start + size);
+    outcome.SerializeWithCachedSizesToArray(
+        reinterpret_cast<std::uint8_t*>(bytes.data() + start));
+  }
+  outcomes.Clear();
+}
+
+// A slice of gRPC's that owns `bytes` (moved, not copied).
+grpc::Slice SliceOwning(std::string bytes) {
+  auto* owned = new std::string(std::move(bytes));
+  return grpc::Slice(
+      grpc_slice_new_with_user_data(
+          owned->data(), owned->size(),
+          [](void* p) { delete static_cast<std::string*>(p); }, owned),
+      grpc::Slice::STEAL_REF);
+}
+
+// The bytes of the AuditLogResponse of `report`, whose outcomes are
+// `outcomes` (serialized by AppendSerialized; `report` holds none), as
+// protobuf serializes the response: the report's fields in the order of
+// their numbers, the outcomes (10) between the result (9) and the impacts
+// (11). `outcomes` is moved into the answer, not copied.
+grpc::ByteBuffer ResponseBytes(v1::AuditReport& report, std::string outcomes) {
+  v1::AuditReport after;  // The fields after the outcomes.
+  after.mutable_impacts()->Swap(report.mutable_impacts());
+  after.set_outcomes_recorded(report.outcomes_recorded());
+  report.clear_outcomes_recorded();
+  report.clear_outcomes();
+  const std::size_t report_size =
+      report.ByteSizeLong() + outcomes.size() + after.ByteSizeLong();
+  std::string before;
+  before.push_back(static_cast<char>(kReportTag));
+  AppendVarint(report_size, before);
+  report.AppendToString(&before);
+  std::string rest = after.SerializeAsString();
+  grpc::Slice slices[] = {SliceOwning(std::move(before)),
+                          SliceOwning(std::move(outcomes)),
+                          SliceOwning(std::move(rest))};
+  return grpc::ByteBuffer(slices, 3);
+}
+
+// The most bytes of outcomes, findings or impacts one AuditLogStream piece
+// holds (one item alone when it is larger).
+constexpr std::size_t kAuditPieceBytes = 1 << 20;
+
+// Sends the items of one repeated field of AuditReport in pieces of at most
+// kAuditPieceBytes of items (each item counted with its tag and length), as
+// they are added. Where a piece ends depends only on the items' sizes: the
+// same items give the same pieces, however they are added.
+template <typename Item>
+class PiecePager {
+ public:
+  using Field = google::protobuf::RepeatedPtrField<Item>* (*)(v1::AuditReport*);
+
+  PiecePager(Field field, const AuditServiceImpl::PieceWriter& write)
+      : field_(field), write_(write) {}
+
+  // Moves every item of `items` into pieces, sending each piece that is
+  // full; `items` is left empty (its cleared items kept for reuse). Returns
+  // false when a send fails.
+  bool Add(google::protobuf::RepeatedPtrField<Item>& items) {
+    for (Item& item : items) {
+      const std::size_t size = item.ByteSizeLong();
+      const std::size_t framed =
+          1 + google::protobuf::io::CodedOutputStream::VarintSize64(size) +
+          size;
+      if (items_ > 0 && bytes_ + framed > kAuditPieceBytes && !Flush()) {
+        return false;
+      }
+      field_(piece_.mutable_report())->Add()->Swap(&item);
+      bytes_ += framed;
+      ++items_;
+    }
+    items.Clear();
+    return true;
+  }
+
+  // Sends the piece begun, if any. Returns false when the send fails.
+  bool Flush() {
+    if (items_ == 0) return true;
+    const bool sent = write_(piece_);
+    piece_.Clear();
+    bytes_ = 0;
+    items_ = 0;
+    return sent;
+  }
+
+ private:
+  const Field field_;
+  const AuditServiceImpl::PieceWriter& write_;
+  v1::AuditLogStreamResponse piece_;
+  std::size_t bytes_ = 0;
+  int items_ = 0;
+};
+
+google::protobuf::RepeatedPtrField<v1::Outcome>* OutcomesOf(
+    v1::AuditReport* report) {
+  return report->mutable_outcomes();
+}
+google::protobuf::RepeatedPtrField<v1::Finding>* FindingsOf(
+    v1::AuditReport* report) {
+  return report->mutable_findings();
+}
+google::protobuf::RepeatedPtrField<v1::DisputeImpact>* ImpactsOf(
+    v1::AuditReport* report) {
+  return report->mutable_impacts();
+}
+
+// Sends what `report` still holds, in AuditLogStream's order: its outcomes,
+// findings and impacts in pieces (after the outcomes `outcomes` has begun
+// to send), then the rest in the last piece. Returns false when a send
+// fails.
+bool SendReportPieces(v1::AuditReport& report,
+                      PiecePager<v1::Outcome>& outcomes,
+                      const AuditServiceImpl::PieceWriter& write) {
+  if (!outcomes.Add(*report.mutable_outcomes()) || !outcomes.Flush()) {
+    return false;
+  }
+  PiecePager<v1::Finding> findings(&FindingsOf, write);
+  if (!findings.Add(*report.mutable_findings()) || !findings.Flush()) {
+    return false;
+  }
+  PiecePager<v1::DisputeImpact> impacts(&ImpactsOf, write);
+  if (!impacts.Add(*report.mutable_impacts()) || !impacts.Flush()) {
+    return false;
+  }
+  v1::AuditLogStreamResponse last;
+  // Emptied of the three above; the cleared items they kept are not sent.
+  report.clear_outcomes();
+  report.clear_findings();
+  report.clear_impacts();
+  *last.mutable_report() = std::move(report);
+  return write(last);
+}
+
 }  // namespace
 
 AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets,
                                    RequestBudget* budget)
     : rulesets_(rulesets), budget_(budget) {
-  MarkMethodStreamed(kAuditLogIndex,
-                     UnaryOnWire<v1::AuditLogResponse>(
-                         "AuditLog", [this](grpc::ServerContext* context,
-                                            grpc::ByteBuffer& request,
-                                            v1::AuditLogResponse* response) {
-                           return AuditEncodedLog(context, request, response);
-                         }));
+  MarkMethodStreamed(
+      kAuditLogIndex,
+      UnaryOnWire<grpc::ByteBuffer>(
+          "AuditLog",
+          [this](grpc::ServerContext* context, grpc::ByteBuffer& request,
+                 grpc::ByteBuffer* response) {
+            return AuditEncodedLogOnWire(context, request, response);
+          }));
   MarkMethodStreamed(kDiceStatsIndex,
                      UnaryOnWire<v1::DiceStatsResponse>(
                          "DiceStats", [this](grpc::ServerContext* context,
@@ -102,6 +269,22 @@ AuditServiceImpl::AuditServiceImpl(const replay::RulesetCatalog* rulesets,
                                              v1::DiceStatsResponse* response) {
                            return DiceStatsEncoded(context, request, response);
                          }));
+  MarkMethodStreamed(
+      kAuditLogStreamIndex,
+      new grpc::internal::SplitServerStreamingHandler<
+          grpc::ByteBuffer, v1::AuditLogStreamResponse>(
+          [this](
+              grpc::ServerContext* context,
+              grpc::ServerSplitStreamer<grpc::ByteBuffer,
+                                        v1::AuditLogStreamResponse>* streamer) {
+            grpc::ByteBuffer request;
+            if (!streamer->Read(&request)) return NoRequest("AuditLogStream");
+            return AuditLogStreamEncoded(
+                context, request,
+                [streamer](const v1::AuditLogStreamResponse& piece) {
+                  return streamer->Write(piece);
+                });
+          }));
   MarkMethodStreamed(
       kDiffIndex,
       new grpc::internal::SplitServerStreamingHandler<grpc::ByteBuffer,
@@ -125,18 +308,28 @@ grpc::Status AuditServiceImpl::Admit(const grpc::ByteBuffer& request,
       budget_, static_cast<std::int64_t>(request.Length()), what, admission));
 }
 
-grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
-                                               grpc::ByteBuffer& wire,
-                                               v1::AuditLogResponse* response) {
-  RequestBudget::Admission admission;
-  grpc::Status admitted = Admit(wire, "AuditLog", admission);
-  if (!admitted.ok()) return admitted;
+// An AuditLogRequest read off the wire (DecodeAuditRequest): the bytes of
+// its log, unparsed, and the rest of it.
+struct AuditServiceImpl::DecodedAuditRequest {
+  // The payloads of every `log` field one after the other (which is how
+  // protobuf merges a message field given twice).
+  std::string log_bytes;
+  // The other fields; no log. The ruleset text is freed once loaded.
+  v1::AuditLogRequest request;
+  // The request's ruleset, loaded, when it sends one that loads.
+  std::optional<replay::LoadedRuleset> request_ruleset;
+  // True when it sends one that does not load.
+  bool ruleset_refused = false;
+};
+
+grpc::Status AuditServiceImpl::DecodeAuditRequest(grpc::ByteBuffer& wire,
+                                                  absl::string_view method,
+                                                  DecodedAuditRequest& out) {
   // The request's top-level fields are split as they are read: the log's
-  // bytes (the payloads of every `log` field one after the other, which is
-  // how protobuf merges a message field given twice), the ruleset's text
-  // (the last one given, as protobuf keeps it) and the other fields as they
-  // came (a few bytes: parsed normally, with protobuf's rules for a scalar
-  // given twice, a wrong wire type or an unknown field).
+  // bytes, the ruleset's text (the last one given, as protobuf keeps it)
+  // and the other fields as they came (a few bytes: parsed normally, with
+  // protobuf's rules for a scalar given twice, a wrong wire type or an
+  // unknown field). AuditLogStreamRequest has AuditLogRequest's fields.
   constexpr std::uint32_t kLogTag =
       WireFormatLite::MakeTag(v1::AuditLogRequest::kLogFieldNumber,
                               WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
@@ -144,7 +337,7 @@ grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
       WireFormatLite::MakeTag(v1::AuditLogRequest::kRulesetTextprotoFieldNumber,
                               WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
   const std::int64_t wire_bytes = static_cast<std::int64_t>(wire.Length());
-  std::string log_bytes;
+  std::string& log_bytes = out.log_bytes;
   std::string ruleset_text;
   std::string rest_bytes;
   {
@@ -168,106 +361,261 @@ grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
     };
     for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
       if (tag == kLogTag) {
-        if (!append_payload(log_bytes)) return Undecodable("AuditLog");
+        if (!append_payload(log_bytes)) return Undecodable(method);
       } else if (tag == kRulesetTag) {
         ruleset_text.clear();
-        if (!append_payload(ruleset_text)) return Undecodable("AuditLog");
+        if (!append_payload(ruleset_text)) return Undecodable(method);
       } else if (!WireFormatLite::SkipField(&input, tag, &rest)) {
         // An unknown field is kept (and ignored), as a parse keeps it.
-        return Undecodable("AuditLog");
+        return Undecodable(method);
       }
     }
-    if (!input.ConsumedEntireMessage()) return Undecodable("AuditLog");
+    if (!input.ConsumedEntireMessage()) return Undecodable(method);
   }
-  v1::AuditLogRequest request;
+  v1::AuditLogRequest& request = out.request;
   // A proto3 string that is not UTF-8 fails the whole parse.
   if (!request.ParseFromString(rest_bytes) ||
       !google::protobuf::internal::IsStructurallyValidUTF8(
           ruleset_text.data(), static_cast<int>(ruleset_text.size()))) {
-    return Undecodable("AuditLog");
+    return Undecodable(method);
   }
   std::string().swap(rest_bytes);
   request.set_ruleset_textproto(std::move(ruleset_text));
   // The request's ruleset, loaded once and its text freed. One that does
   // not load is left to the whole parse's path, which says so in its turn
   // (after the log's own errors).
-  std::optional<replay::LoadedRuleset> request_ruleset;
   if (!request.ruleset_textproto().empty()) {
     absl::StatusOr<replay::LoadedRuleset> loaded = replay::LoadRuleset(
         request.ruleset_textproto(), "request.ruleset_textproto");
     if (loaded.ok()) {
-      request_ruleset.emplace(*std::move(loaded));
+      out.request_ruleset.emplace(*std::move(loaded));
       std::string().swap(*request.mutable_ruleset_textproto());
     }
   }
-  const bool ruleset_refused =
-      !request.ruleset_textproto().empty() && !request_ruleset.has_value();
+  out.ruleset_refused =
+      !request.ruleset_textproto().empty() && !out.request_ruleset.has_value();
+  return grpc::Status::OK;
+}
+
+absl::StatusOr<v1::AuditReport> AuditServiceImpl::AuditStreamed(
+    grpc::ServerContext* context, const DecodedAuditRequest& decoded,
+    bool record_outcomes, const replay::AfterStreamedEvent& after_event) {
   // The log is replayed from its bytes one event at a time: only its bytes
   // are held, never the log parsed whole (several times their size). The
   // streamed audit gives up on anything it cannot audit exactly as the
   // whole log's audit would (bytes that do not parse, an unknown enum
-  // number or field, a ruleset or order of battle refused): the log is then
-  // parsed whole and audited as before, which gives the error to answer.
+  // number or field, a ruleset or order of battle refused): the caller
+  // then parses the log whole and audits it as before, which gives the
+  // error to answer.
+  if (decoded.ruleset_refused || context->IsCancelled() ||
+      !replay::CheckKnownEnums(decoded.request).ok()) {
+    return absl::FailedPreconditionError("not streamed");
+  }
   replay::AuditOptions options;
-  options.record_outcomes = request.record_outcomes();
+  options.record_outcomes = record_outcomes;
   options.cancelled = [context] { return context->IsCancelled(); };
   const auto ruleset_for =
       [&](const v1::BattleLog& head) -> absl::StatusOr<replay::LoadedRuleset> {
-    if (request_ruleset.has_value()) return *request_ruleset;
+    if (decoded.request_ruleset.has_value()) return *decoded.request_ruleset;
     auto chosen = rulesets_->ForLog(head.header());
     if (!chosen.ok()) return chosen.status();
     return **chosen;
   };
-  absl::StatusOr<v1::AuditReport> report =
-      absl::FailedPreconditionError("not streamed");
-  if (!ruleset_refused && !context->IsCancelled() &&
-      replay::CheckKnownEnums(request).ok()) {
-    report = replay::AuditBinaryLogStream(
-        [&log_bytes] {
-          return std::make_unique<google::protobuf::io::ArrayInputStream>(
-              log_bytes.data(), static_cast<int>(log_bytes.size()));
+  const std::string& log_bytes = decoded.log_bytes;
+  return replay::AuditBinaryLogStream(
+      [&log_bytes] {
+        return std::make_unique<google::protobuf::io::ArrayInputStream>(
+            log_bytes.data(), static_cast<int>(log_bytes.size()));
+      },
+      ruleset_for, options, static_cast<std::int64_t>(log_bytes.size()),
+      after_event);
+}
+
+grpc::Status AuditServiceImpl::AddImpactsFromBytes(grpc::ServerContext* context,
+                                                   DecodedAuditRequest& decoded,
+                                                   absl::string_view method,
+                                                   v1::AuditReport& report) {
+  if (context->IsCancelled()) return Abandoned();
+  const std::function<bool()> cancelled = [context] {
+    return context->IsCancelled();
+  };
+  // The ruleset the audit chose for this header.
+  const auto ruleset_for = [&](const v1::BattleLog& head)
+      -> absl::StatusOr<const replay::LoadedRuleset*> {
+    if (decoded.request_ruleset.has_value()) return &*decoded.request_ruleset;
+    return rulesets_->ForLog(head.header());
+  };
+  // Each branch replays the events from the log's bytes, as the audit did:
+  // the log is never held parsed.
+  const std::string& log_bytes = decoded.log_bytes;
+  const std::int64_t size = static_cast<std::int64_t>(log_bytes.size());
+  const replay::OpenLogStream open = [&log_bytes] {
+    return std::make_unique<google::protobuf::io::ArrayInputStream>(
+        log_bytes.data(), static_cast<int>(log_bytes.size()));
+  };
+  absl::StatusOr<v1::BattleLog> head = replay::ReadBinaryLogHead(open, size);
+  absl::Status impact = head.status();
+  if (head.ok()) {
+    absl::StatusOr<const replay::LoadedRuleset*> ruleset = ruleset_for(*head);
+    if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
+    impact = replay::AddImpactsFromEvents(
+        *head,
+        [&](const replay::EventVisitor& visit) {
+          return replay::ForEachBinaryLogEvent(open, size, visit);
         },
-        ruleset_for, options, static_cast<std::int64_t>(log_bytes.size()));
+        **ruleset, report, cancelled);
   }
+  if (impact.code() != absl::StatusCode::kFailedPrecondition) {
+    return ToGrpcStatus(impact);
+  }
+  // The bytes the audit streamed did not stream again (which they always
+  // do): the branches replay the log parsed whole, as before.
+  report.clear_impacts();
+  v1::BattleLog log;
+  if (!log.ParseFromString(log_bytes)) return Undecodable(method);
+  absl::StatusOr<const replay::LoadedRuleset*> ruleset = ruleset_for(log);
+  if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
+  return ToGrpcStatus(replay::AddImpacts(log, **ruleset, report,
+                                         /*branch_logs=*/nullptr, cancelled));
+}
+
+grpc::Status AuditServiceImpl::AuditWhole(grpc::ServerContext* context,
+                                          DecodedAuditRequest& decoded,
+                                          absl::string_view method,
+                                          v1::AuditLogResponse* response) {
+  v1::AuditLogRequest& request = decoded.request;
+  const bool parsed = request.mutable_log()->ParseFromString(decoded.log_bytes);
+  std::string().swap(decoded.log_bytes);
+  if (!parsed) return Undecodable(method);
+  if (!decoded.request_ruleset.has_value()) {
+    return AuditParsedLog(context, request, response);
+  }
+  // AuditParsedLog's steps, its ruleset already loaded.
+  absl::Status known = replay::CheckKnownEnums(request);
+  if (!known.ok()) return ToGrpcStatus(known);
+  return AuditUnder(context, *decoded.request_ruleset, request, response);
+}
+
+grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
+    grpc::ServerContext* context, grpc::ByteBuffer& wire,
+    grpc::ByteBuffer* response) {
+  RequestBudget::Admission admission;
+  grpc::Status admitted = Admit(wire, "AuditLog", admission);
+  if (!admitted.ok()) return admitted;
+  DecodedAuditRequest decoded;
+  grpc::Status decoding = DecodeAuditRequest(wire, "AuditLog", decoded);
+  if (!decoding.ok()) return decoding;
+  // The outcomes are serialized as each event is replayed, never held as
+  // messages; on a log the stream gives up on they are dropped with the
+  // rest, and the whole parse's audit answers.
+  std::string outcomes;
+  const bool record_outcomes = decoded.request.record_outcomes();
+  replay::AfterStreamedEvent serialize_outcomes;
+  if (record_outcomes) {
+    serialize_outcomes = [&outcomes](v1::AuditReport& so_far) {
+      AppendSerialized(*so_far.mutable_outcomes(), outcomes);
+      return true;
+    };
+  }
+  absl::StatusOr<v1::AuditReport> report =
+      AuditStreamed(context, decoded, record_outcomes, serialize_outcomes);
   if (!report.ok() &&
       report.status().code() != absl::StatusCode::kFailedPrecondition) {
     return ToGrpcStatus(report.status());
   }
-  // The whole log, for the audit the stream gave up on or for the impact
-  // branches, which replay it again per dispute.
-  if (!report.ok() || request.impact()) {
-    const bool parsed = request.mutable_log()->ParseFromString(log_bytes);
-    std::string().swap(log_bytes);
-    if (!parsed) return Undecodable("AuditLog");
-  }
   if (!report.ok()) {
-    if (!request_ruleset.has_value()) {
-      return AuditParsedLog(context, request, response);
-    }
-    // AuditParsedLog's steps, its ruleset already loaded.
-    absl::Status known = replay::CheckKnownEnums(request);
-    if (!known.ok()) return ToGrpcStatus(known);
-    return AuditUnder(context, *request_ruleset, request, response);
+    std::string().swap(outcomes);
+    v1::AuditLogResponse whole;
+    grpc::Status audited = AuditWhole(context, decoded, "AuditLog", &whole);
+    if (!audited.ok()) return audited;
+    std::string outcomes_of_whole;
+    AppendSerialized(*whole.mutable_report()->mutable_outcomes(),
+                     outcomes_of_whole);
+    *response =
+        ResponseBytes(*whole.mutable_report(), std::move(outcomes_of_whole));
+    return grpc::Status::OK;
   }
-  std::string().swap(log_bytes);
-  if (request.impact()) {
-    if (context->IsCancelled()) return Abandoned();
-    absl::StatusOr<replay::LoadedRuleset> chosen;
-    const replay::LoadedRuleset* ruleset = nullptr;
-    if (request_ruleset.has_value()) {
-      ruleset = &*request_ruleset;
-    } else {
-      auto from_catalog = rulesets_->ForLog(request.log().header());
-      if (!from_catalog.ok()) return ToGrpcStatus(from_catalog.status());
-      ruleset = *from_catalog;
-    }
-    absl::Status impact =
-        replay::AddImpacts(request.log(), *ruleset, *report,
-                           /*branch_logs=*/nullptr, options.cancelled);
-    if (!impact.ok()) return ToGrpcStatus(impact);
+  if (decoded.request.impact()) {
+    grpc::Status impact =
+        AddImpactsFromBytes(context, decoded, "AuditLog", *report);
+    if (!impact.ok()) return impact;
   }
-  v1::AuditLogRequest().Swap(&request);
-  *response->mutable_report() = *std::move(report);
+  decoded = DecodedAuditRequest();  // Freed before the answer is built.
+  *response = ResponseBytes(*report, std::move(outcomes));
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
+                                               grpc::ByteBuffer& wire,
+                                               v1::AuditLogResponse* response) {
+  grpc::ByteBuffer bytes;
+  grpc::Status status = AuditEncodedLogOnWire(context, wire, &bytes);
+  if (!status.ok()) return status;
+  if (!ParseWire(bytes, *response)) {
+    return grpc::Status(grpc::StatusCode::INTERNAL,
+                        "AuditLog's answer does not parse");
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
+    grpc::ServerContext* context, grpc::ByteBuffer& wire,
+    const PieceWriter& write) {
+  constexpr absl::string_view kMethod = "AuditLogStream";
+  RequestBudget::Admission admission;
+  grpc::Status admitted = Admit(wire, kMethod, admission);
+  if (!admitted.ok()) return admitted;
+  DecodedAuditRequest decoded;
+  grpc::Status decoding = DecodeAuditRequest(wire, kMethod, decoded);
+  if (!decoding.ok()) return decoding;
+  const bool record_outcomes = decoded.request.record_outcomes();
+  // Without outcomes, the streamed audit as AuditLog's. With them, first
+  // that audit without them, to know whether the log streams at all: only
+  // then is it audited again with them, each outcome sent as soon as its
+  // event is replayed (a second streamed audit of the same bytes cannot
+  // give up where the first did not), so that no outcome is sent that a
+  // whole parse's audit would have to send again.
+  absl::StatusOr<v1::AuditReport> report =
+      AuditStreamed(context, decoded, /*record_outcomes=*/false,
+                    /*after_event=*/{});
+  if (!report.ok() &&
+      report.status().code() != absl::StatusCode::kFailedPrecondition) {
+    return ToGrpcStatus(report.status());
+  }
+  PiecePager<v1::Outcome> outcomes(&OutcomesOf, write);
+  bool sent = true;
+  if (!report.ok()) {
+    // AuditLog's whole parse, its report then sent in pieces.
+    v1::AuditLogResponse whole;
+    grpc::Status audited = AuditWhole(context, decoded, kMethod, &whole);
+    if (!audited.ok()) return audited;
+    if (!SendReportPieces(*whole.mutable_report(), outcomes, write)) {
+      return Abandoned();
+    }
+    return grpc::Status::OK;
+  }
+  if (record_outcomes) {
+    report = AuditStreamed(context, decoded, /*record_outcomes=*/true,
+                           [&](v1::AuditReport& so_far) {
+                             sent = outcomes.Add(*so_far.mutable_outcomes());
+                             return sent;
+                           });
+    if (!sent) return Abandoned();
+    if (report.status().code() == absl::StatusCode::kFailedPrecondition) {
+      return grpc::Status(grpc::StatusCode::INTERNAL,
+                          absl::StrCat("the log streamed once but not twice: ",
+                                       report.status().message()));
+    }
+    if (!report.ok()) return ToGrpcStatus(report.status());
+  }
+  if (decoded.request.impact()) {
+    grpc::Status impact =
+        AddImpactsFromBytes(context, decoded, kMethod, *report);
+    if (!impact.ok()) return impact;
+  }
+  decoded = DecodedAuditRequest();
+  if (context->IsCancelled()) return Abandoned();
+  if (!SendReportPieces(*report, outcomes, write)) return Abandoned();
   return grpc::Status::OK;
 }
 

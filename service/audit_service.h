@@ -19,10 +19,13 @@
 #include <functional>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/status.h"
 #include "gunbai/v1/audit_service.grpc.pb.h"
+#include "replay/log_stream.h"
 #include "replay/ruleset_loader.h"
 #include "service/overload.h"
 
@@ -50,6 +53,31 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
   grpc::Status AuditEncodedLog(grpc::ServerContext* context,
                                grpc::ByteBuffer& request,
                                gunbai::v1::AuditLogResponse* response);
+
+  // AuditEncodedLog's answer as the bytes of the AuditLogResponse, what
+  // the AuditLog RPC sends: the outcomes are serialized as the replay works
+  // them out and never held as messages (AuditEncodedLog parses these
+  // bytes). The bytes are protobuf's serialization of the response.
+  grpc::Status AuditEncodedLogOnWire(grpc::ServerContext* context,
+                                     grpc::ByteBuffer& request,
+                                     grpc::ByteBuffer* response);
+
+  // Sends a piece of an AuditLogStream answer; returns false when the
+  // client is gone.
+  using PieceWriter =
+      std::function<bool(const gunbai::v1::AuditLogStreamResponse&)>;
+
+  // AuditEncodedLog's answer for the AuditLogStreamRequest encoded in
+  // `request` (emptied; the bytes of an AuditLogRequest), sent through
+  // `write` in pieces of about a MiB (see AuditLogStreamResponse): the
+  // outcomes as the replay works them out, then the findings, the impacts
+  // and the rest of the report last. The same request gives the same
+  // pieces, and merged they are AuditEncodedLog's report, byte for byte;
+  // the statuses are AuditEncodedLog's. CANCELLED when a write fails. The
+  // pieces written before a status that is not OK are to be dropped.
+  grpc::Status AuditLogStreamEncoded(grpc::ServerContext* context,
+                                     grpc::ByteBuffer& request,
+                                     const PieceWriter& write);
 
   // AuditEncodedLog for a request already parsed whole (`request`, whose
   // log may be freed): what AuditEncodedLog does when the log's bytes
@@ -90,6 +118,40 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
                                 gunbai::v1::DiceStatsResponse* response);
 
  private:
+  struct DecodedAuditRequest;
+
+  // Reads the AuditLogRequest encoded in `wire` (emptied) into `out`, the
+  // log left as its bytes. INVALID_ARGUMENT naming `method` when it does not
+  // decode.
+  static grpc::Status DecodeAuditRequest(grpc::ByteBuffer& wire,
+                                         absl::string_view method,
+                                         DecodedAuditRequest& out);
+
+  // The streamed audit of the decoded request's log (replay/log_stream.h),
+  // with outcomes when `record_outcomes`, `after_event` called after each
+  // event. FailedPrecondition when it gives up (the caller then audits the
+  // log parsed whole: AuditWhole), CANCELLED, or the audit's error.
+  absl::StatusOr<gunbai::v1::AuditReport> AuditStreamed(
+      grpc::ServerContext* context, const DecodedAuditRequest& decoded,
+      bool record_outcomes, const replay::AfterStreamedEvent& after_event);
+
+  // Adds to `report`, the streamed audit of `decoded`, the impacts of its
+  // disputes, each branch replayed from the log's bytes; from the log
+  // parsed whole when the bytes do not stream (which, once audited as a
+  // stream, they do). The impacts are AddImpacts's for the log parsed
+  // whole, byte for byte.
+  grpc::Status AddImpactsFromBytes(grpc::ServerContext* context,
+                                   DecodedAuditRequest& decoded,
+                                   absl::string_view method,
+                                   gunbai::v1::AuditReport& report);
+
+  // Parses the decoded request's log whole (its bytes freed) and audits it
+  // as AuditParsedLog does: the path of a log the stream gives up on.
+  grpc::Status AuditWhole(grpc::ServerContext* context,
+                          DecodedAuditRequest& decoded,
+                          absl::string_view method,
+                          gunbai::v1::AuditLogResponse* response);
+
   // AuditParsedLog's audit and impact branches once the enums are checked
   // and the ruleset chosen.
   grpc::Status AuditUnder(grpc::ServerContext* context,

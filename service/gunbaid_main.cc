@@ -53,7 +53,10 @@ web site, a scorer's script) share one process. It computes exactly the
 report that `gunbai audit` computes locally.
 
 It serves these gRPC services:
-  gunbai.v1.AuditService    AuditLog: audit an inline battle log
+  gunbai.v1.AuditService    AuditLog: audit an inline battle log;
+                            AuditLogStream: the same report in pieces, the
+                            outcomes sent as they are worked out (what
+                            `gunbai audit --server` calls)
   gunbai.v1.GameService     live games for play-by-email: create a game,
                             append turns (checked on arrival), read, watch,
                             audit and export them; dice rolled by gunbaid if

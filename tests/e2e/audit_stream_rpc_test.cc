@@ -7,6 +7,12 @@
 // code and message, and the same report, byte for byte. A request whose
 // bytes do not parse whole must be INVALID_ARGUMENT with the undecodable
 // message, as before.
+//
+// AuditLogStream (AuditLogStreamEncoded) is checked against the same whole
+// parse for every request here: the same status, and the pieces it sends,
+// merged, the same report byte for byte; pieces in the documented order
+// and bound (outcomes, findings, impacts, the rest last), and the same
+// pieces when the request is served again.
 #include <cstdint>
 #include <fstream>
 #include <memory>
@@ -73,19 +79,116 @@ class AuditStreamRpc : public ::testing::Test {
     EXPECT_EQ(streamed_status.error_code(), whole_status.error_code());
     EXPECT_EQ(streamed_status.error_message(), whole_status.error_message());
     EXPECT_EQ(Bytes(streamed), Bytes(whole));
+    ExpectSamePieces(bytes, whole_status, whole);
+    // What the AuditLog RPC sends: protobuf's own serialization of the
+    // whole parse's response (no maps in it: one canonical form), though
+    // built of the outcomes serialized as they came.
+    grpc::ServerContext wire_context;
+    grpc::Slice again(bytes);
+    grpc::ByteBuffer request_again(&again, 1);
+    grpc::ByteBuffer answer;
+    const grpc::Status wire_status =
+        audits_->AuditEncodedLogOnWire(&wire_context, request_again, &answer);
+    EXPECT_EQ(wire_status.error_code(), whole_status.error_code());
+    if (wire_status.ok()) {
+      std::vector<grpc::Slice> slices;
+      EXPECT_TRUE(answer.Dump(&slices).ok());
+      std::string sent;
+      for (const grpc::Slice& slice : slices) {
+        sent.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+      }
+      EXPECT_EQ(sent, whole.SerializeAsString());
+    }
     return streamed_status;
   }
+
+  // Serves `bytes` to AuditLogStream and returns its status and the bytes
+  // of each piece it sent.
+  grpc::Status StreamPieces(const std::string& bytes,
+                            std::vector<std::string>& pieces) {
+    grpc::ServerContext context;
+    grpc::Slice slice(bytes);
+    grpc::ByteBuffer wire(&slice, 1);
+    return audits_->AuditLogStreamEncoded(
+        &context, wire, [&pieces](const v1::AuditLogStreamResponse& piece) {
+          pieces.push_back(Bytes(piece));
+          return true;
+        });
+  }
+
+  // Expects AuditLogStream to answer `bytes` as the whole parse answered
+  // them (`whole_status`, `whole`), in pieces as AuditLogStreamResponse
+  // says, the same pieces twice.
+  void ExpectSamePieces(const std::string& bytes,
+                        const grpc::Status& whole_status,
+                        const v1::AuditLogResponse& whole) {
+    std::vector<std::string> pieces;
+    const grpc::Status status = StreamPieces(bytes, pieces);
+    EXPECT_EQ(status.error_code(), whole_status.error_code());
+    // The undecodable message names the method called.
+    const std::string undecodable =
+        UndecodableRequest("/gunbai.v1.AuditService/AuditLog").error_message();
+    EXPECT_EQ(status.error_message(),
+              whole_status.error_message() == undecodable
+                  ? UndecodableRequest("/gunbai.v1.AuditService/AuditLogStream")
+                        .error_message()
+                  : whole_status.error_message());
+    if (!status.ok()) return;
+    ASSERT_FALSE(pieces.empty());
+    v1::AuditReport merged;
+    // 0 outcomes, 1 findings, 2 impacts: each piece's kind, never lower
+    // than the one before.
+    int kind = 0;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      v1::AuditLogStreamResponse piece;
+      ASSERT_TRUE(piece.ParseFromString(pieces[i]));
+      const v1::AuditReport& r = piece.report();
+      const int lists = (r.outcomes_size() > 0) + (r.findings_size() > 0) +
+                        (r.impacts_size() > 0);
+      if (i + 1 == pieces.size()) {
+        EXPECT_EQ(lists, 0) << "the last piece holds the rest only";
+      } else {
+        EXPECT_EQ(lists, 1) << "piece " << i << " holds one list";
+        v1::AuditReport list_only = r;
+        list_only.clear_outcomes();
+        list_only.clear_findings();
+        list_only.clear_impacts();
+        EXPECT_EQ(list_only.ByteSizeLong(), 0u) << "piece " << i;
+        const int this_kind = r.outcomes_size() > 0   ? 0
+                              : r.findings_size() > 0 ? 1
+                                                      : 2;
+        EXPECT_GE(this_kind, kind) << "piece " << i;
+        kind = this_kind;
+        // At most 1 MiB of items, each with its tag and length (a few bytes
+        // more for the piece's own framing), unless one item alone.
+        const int items =
+            r.outcomes_size() + r.findings_size() + r.impacts_size();
+        if (items > 1) {
+          EXPECT_LE(pieces[i].size(), (1u << 20) + 16) << "piece " << i;
+        }
+      }
+      merged.MergeFrom(r);
+    }
+    EXPECT_EQ(Bytes(merged), Bytes(whole.report()));
+    std::vector<std::string> again;
+    EXPECT_TRUE(StreamPieces(bytes, again).ok());
+    EXPECT_EQ(again, pieces) << "the same request gives the same pieces";
+    last_pieces_ = pieces.size();
+  }
+
+  // How many pieces the last OK AuditLogStream answer had.
+  std::size_t last_pieces_ = 0;
 
   std::unique_ptr<replay::RulesetCatalog> catalog_;
   std::unique_ptr<AuditServiceImpl> audits_;
 };
 
 v1::AuditLogRequest Generated(std::uint64_t seed, int faults, bool outcomes,
-                              bool impact) {
+                              bool impact, int units = 12, int events = 600) {
   generate::GeneratorOptions options;
   options.seed = seed;
-  options.units_per_clan = 12;
-  options.target_events = 600;
+  options.units_per_clan = units;
+  options.target_events = events;
   options.faults = faults;
   v1::AuditLogRequest request;
   *request.mutable_log() = generate::GenerateGame(options).log;
@@ -110,6 +213,48 @@ TEST_F(AuditStreamRpc, GeneratedLogsGiveTheWholeParsesReport) {
         EXPECT_TRUE(status.ok()) << status.error_message();
       }
     }
+  }
+}
+
+// A battle of 200 units a side with faults, outcomes and impact: over a
+// MiB of outcomes, so that AuditLogStream sends several pieces of them
+// (ExpectSamePieces checks their order, bound and merge).
+TEST_F(AuditStreamRpc, ALargeReportIsSentInSeveralPiecesThatMergeToIt) {
+  const v1::AuditLogRequest request = Generated(13, 12, true, true, 200, 8000);
+  EXPECT_TRUE(ExpectSameAnswer("large", request.SerializeAsString()).ok());
+  // Worked out from the bound, not from the engine: a report of R bytes of
+  // outcomes needs at least R / 1 MiB pieces of them, plus the findings'
+  // and the last piece.
+  v1::AuditLogResponse whole;
+  v1::AuditLogRequest parsed = request;
+  grpc::ServerContext context;
+  ASSERT_TRUE(audits_->AuditParsedLog(&context, parsed, &whole).ok());
+  v1::AuditReport outcomes_only;
+  *outcomes_only.mutable_outcomes() = whole.report().outcomes();
+  ASSERT_GT(outcomes_only.ByteSizeLong(), 1u << 20);
+  EXPECT_GE(last_pieces_, outcomes_only.ByteSizeLong() / (1u << 20) + 2);
+  ASSERT_GT(whole.report().impacts_size(), 0);
+}
+
+// The log's events before its header and order of battle: the streamed
+// audit reads the head after them (a second and third pass), and with
+// outcomes AuditLogStream reads the head first. Same answers.
+TEST_F(AuditStreamRpc, AHeadAfterTheEventsGivesTheSameReport) {
+  for (int flags = 0; flags < 4; ++flags) {
+    const v1::AuditLogRequest request =
+        Generated(21, 5, (flags & 1) != 0, (flags & 2) != 0);
+    v1::AuditLogRequest events = request;
+    events.mutable_log()->clear_header();
+    events.mutable_log()->clear_order_of_battle();
+    v1::AuditLogRequest head = request;
+    head.mutable_log()->clear_events();
+    head.mutable_log()->clear_terrain();
+    head.clear_record_outcomes();
+    head.clear_impact();
+    EXPECT_TRUE(
+        ExpectSameAnswer("head last, flags " + std::to_string(flags),
+                         events.SerializeAsString() + head.SerializeAsString())
+            .ok());
   }
 }
 

@@ -2,7 +2,8 @@
 // called directly with a grpc::ServerContext (no network, no channel).
 //
 // Input: byte 0 chooses, byte 1 sets the scene, the rest is the request
-// serialized. Byte 0 % kRpcCount is the RPC: AuditService's AuditLog, Diff
+// serialized. Byte 0 % kRpcCount is the RPC: AuditService's AuditLog (and
+// the same bytes to AuditLogStream, through AuditLogStreamEncoded), Diff
 // (DiffEncoded with a callback for the stream, a ServerWriter cannot be
 // made without a call; checked against DiffParsed of the request parsed
 // whole) and DiceStats, and
@@ -140,6 +141,16 @@ void RunAuditService(std::uint8_t rpc, const std::string& bytes) {
   if (rpc == kAuditLog) {
     v1::AuditLogResponse response;
     (void)audit->AuditEncodedLog(context.get(), wire, &response);
+    // The same request to AuditLogStream (the same fields), its pieces
+    // merged as a client merges them.
+    grpc::ByteBuffer streamed_wire(&slice, 1);
+    v1::AuditReport merged;
+    (void)audit->AuditLogStreamEncoded(
+        context.get(), streamed_wire,
+        [&merged](const v1::AuditLogStreamResponse& piece) {
+          merged.MergeFrom(piece.report());
+          return true;
+        });
   } else if (rpc == kDiff) {
     // Diff from the bytes and Diff of the request parsed whole must answer
     // alike (tests/e2e/diff_stream_rpc_test.cc): the same status and the
