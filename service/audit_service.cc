@@ -60,6 +60,12 @@ grpc::Status Undecodable(absl::string_view method) {
   return UndecodableRequest(absl::StrCat("/gunbai.v1.AuditService/", method));
 }
 
+// Parses `request` through a stream that frees each slice once parsed.
+bool ParseWire(grpc::ByteBuffer& request, google::protobuf::Message& message) {
+  WireRequestStream stream(request);
+  return message.ParseFromZeroCopyStream(&stream);
+}
+
 // A unary method whose handler reads the request unparsed: the generated
 // WithStreamedUnaryMethod_ wrappers read it parsed, so the budget could
 // count it only after parsing. To the client it is the same unary call.
