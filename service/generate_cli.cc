@@ -14,7 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "generate/skf/skf_game.h"
 #include "google/protobuf/text_format.h"
 #include "replay/audit.h"
