@@ -36,10 +36,9 @@ class FaultPlanner {
       std::vector<Kind> round = kinds;
       // Fisher-Yates, with the generator's own draw for portability.
       for (std::size_t i = 0; i + 1 < round.size(); ++i) {
-        std::swap(round[i],
-                  round[static_cast<std::size_t>(
-                      UniformDraw(rng, static_cast<int>(i),
-                                  static_cast<int>(round.size()) - 1))]);
+        std::swap(round[i], round[static_cast<std::size_t>(UniformDraw(
+                                rng, static_cast<int>(i),
+                                static_cast<int>(round.size()) - 1))]);
       }
       for (Kind kind : round) {
         if (static_cast<int>(drawn.size()) < faults) drawn.push_back(kind);

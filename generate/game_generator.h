@@ -98,8 +98,8 @@ const FaultKindSpec<Kind>& CatalogueEntry(
   for (const FaultKindSpec<Kind>& spec : catalogue) {
     if (spec.kind == kind) return spec;
   }
-  std::fprintf(stderr, "game_generator: a fault kind missing from the "
-                       "catalogue\n");
+  std::fprintf(stderr,
+               "game_generator: a fault kind missing from the catalogue\n");
   std::abort();
 }
 
@@ -137,9 +137,8 @@ std::string ManifestJsonLine(std::uint64_t seq, absl::string_view rule_id,
 // Returns the manifest of `faults` as JSON lines, one fault a line
 // (ManifestJsonLine), each kind named as `catalogue` names it.
 template <typename Kind>
-std::string ManifestJsonLines(
-    absl::Span<const FaultKindSpec<Kind>> catalogue,
-    const std::vector<PlantedFaultOf<Kind>>& faults) {
+std::string ManifestJsonLines(absl::Span<const FaultKindSpec<Kind>> catalogue,
+                              const std::vector<PlantedFaultOf<Kind>>& faults) {
   std::string out;
   for (const PlantedFaultOf<Kind>& f : faults) {
     out += ManifestJsonLine(f.seq, f.rule_id, f.severity,

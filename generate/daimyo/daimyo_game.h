@@ -31,6 +31,8 @@
 
 namespace gunbai::generate {
 
+struct GeneratorPlugin;  // generate/plugins.h
+
 // The faults the Daimyo generator knows how to plant. Each gives exactly
 // one finding, of the rule and severity FaultSpecOf names.
 enum class FaultKind {
@@ -92,6 +94,10 @@ gunbai::v1::BattleLog GenerateLog(const GeneratorOptions& options);
 // Returns the manifest as JSON lines, one fault a line (ManifestJsonLine,
 // game_generator.h).
 std::string ManifestJsonLines(const std::vector<PlantedFault>& faults);
+
+// Returns Daimyo's entry in the generator plug-in list (generate/plugins.h):
+// its name, help texts and the functions `gunbai generate` calls.
+GeneratorPlugin DaimyoGeneratorPlugin();
 
 }  // namespace gunbai::generate
 

@@ -46,10 +46,9 @@ constexpr std::uint64_t kFaultStream = 0x6661756c74ULL;  // "fault"
 // catalogue, due from the first turn (or event) to FaultWindowEnd.
 FaultPlanner<FaultKind> PlanFaults(const GeneratorOptions& options) {
   std::mt19937_64 rng(options.seed ^ kFaultStream);
-  return FaultPlanner<FaultKind>(rng, std::max(options.faults, 0),
-                                 CatalogueKinds(FaultCatalogue()),
-                                 options.turns > 0 ? 1 : 0,
-                                 FaultWindowEnd(options));
+  return FaultPlanner<FaultKind>(
+      rng, std::max(options.faults, 0), CatalogueKinds(FaultCatalogue()),
+      options.turns > 0 ? 1 : 0, FaultWindowEnd(options));
 }
 
 // The victory by points of every game (Samurai Knight Fever's rule, which

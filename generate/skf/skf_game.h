@@ -37,6 +37,8 @@
 
 namespace gunbai::generate {
 
+struct GeneratorPlugin;  // generate/plugins.h
+
 // The faults a Samurai Knight Fever game can have planted. Each gives
 // exactly one finding, of the rule and severity SkfFaultSpecOf names.
 enum class SkfFaultKind {
@@ -55,7 +57,8 @@ enum class SkfFaultKind {
                        // ruleset (a troop type's, or the camp's, plus one).
 };
 
-using SkfFaultSpec = FaultKindSpec<SkfFaultKind>;  // e.g. "skf_melee_hits_wrong"
+// Its names are "skf_" and the kind, e.g. "skf_melee_hits_wrong".
+using SkfFaultSpec = FaultKindSpec<SkfFaultKind>;
 
 // Returns every kind, in catalogue order.
 absl::Span<const SkfFaultSpec> SkfFaultCatalogue();
@@ -103,6 +106,11 @@ absl::StatusOr<gunbai::v1::BattleLog> GenerateSkfGame(
 // games: {"seq", "rule_id", "severity", "kind", "subject", "description"},
 // and "in_place_of" when the fault stands in for a kind.
 std::string SkfManifestJsonLines(const std::vector<SkfPlantedFault>& faults);
+
+// Returns Samurai Knight Fever's entry in the generator plug-in list
+// (generate/plugins.h): its name, help texts and the functions `gunbai
+// generate` calls.
+GeneratorPlugin SkfGeneratorPlugin();
 
 }  // namespace gunbai::generate
 
