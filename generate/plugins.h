@@ -9,6 +9,7 @@
 #define GUNBAI_GENERATE_PLUGINS_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -69,6 +70,29 @@ struct GeneratorPlugin {
   std::vector<std::string> (*fault_kinds)(
       const replay::LoadedRuleset& ruleset) = nullptr;
 };
+
+// Returns `game` as `gunbai generate` writes it: its log, and its manifest
+// with the kinds named as `catalogue` names them. For the entries.
+template <typename Kind>
+GeneratedLog AsGeneratedLog(GeneratedGameOf<Kind> game,
+                            absl::Span<const FaultKindSpec<Kind>> catalogue) {
+  GeneratedLog out;
+  out.manifest = ManifestJsonLines(catalogue, game.faults);
+  out.log = std::move(game.log);
+  return out;
+}
+
+// Returns the names of `kinds`, as `catalogue` names them. For the entries.
+template <typename Kind>
+std::vector<std::string> KindNames(
+    absl::Span<const FaultKindSpec<Kind>> catalogue,
+    const std::vector<Kind>& kinds) {
+  std::vector<std::string> names;
+  for (Kind kind : kinds) {
+    names.emplace_back(CatalogueEntry(catalogue, kind).name);
+  }
+  return names;
+}
 
 // Every generator, the default (Daimyo's) first.
 absl::Span<const GeneratorPlugin> GeneratorPlugins();

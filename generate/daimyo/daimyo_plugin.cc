@@ -11,19 +11,12 @@ namespace {
 
 absl::StatusOr<GeneratedLog> Generate(const GeneratorOptions& options,
                                       const replay::LoadedRuleset& ruleset) {
-  GeneratedGame game = GenerateDaimyoGame(options, ruleset);
-  GeneratedLog out;
-  out.manifest = ManifestJsonLines(game.faults);
-  out.log = std::move(game.log);
-  return out;
+  return AsGeneratedLog(GenerateDaimyoGame(options, ruleset), FaultCatalogue());
 }
 
+// Every kind, under any Daimyo ruleset.
 std::vector<std::string> FaultKinds(const replay::LoadedRuleset&) {
-  std::vector<std::string> names;
-  for (const FaultSpec& spec : FaultCatalogue()) {
-    names.emplace_back(spec.name);
-  }
-  return names;
+  return KindNames(FaultCatalogue(), CatalogueKinds(FaultCatalogue()));
 }
 
 constexpr char kAbout[] =

@@ -1,6 +1,7 @@
 // Samurai Knight Fever's entry in the generator plug-in list
 // (generate/plugins.h).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -25,18 +26,11 @@ absl::StatusOr<GeneratedLog> Generate(const GeneratorOptions& options,
                                       const replay::LoadedRuleset& ruleset) {
   auto game = GenerateSkfGameWithFaults(options, ruleset);
   if (!game.ok()) return game.status();
-  GeneratedLog out;
-  out.manifest = SkfManifestJsonLines(game->faults);
-  out.log = std::move(game->log);
-  return out;
+  return AsGeneratedLog(*std::move(game), SkfFaultCatalogue());
 }
 
 std::vector<std::string> FaultKinds(const replay::LoadedRuleset& ruleset) {
-  std::vector<std::string> names;
-  for (SkfFaultKind kind : SkfFaultKindsFor(ruleset)) {
-    names.emplace_back(SkfFaultSpecOf(kind).name);
-  }
-  return names;
+  return KindNames(SkfFaultCatalogue(), SkfFaultKindsFor(ruleset));
 }
 
 constexpr char kAbout[] =
