@@ -28,24 +28,14 @@ namespace gunbai::generate {
 
 struct GeneratorOptions {
   std::uint64_t seed = 1;
-  // Whole turns to play. When 0 the game is sized by `target_events` (a
-  // Daimyo game) or plays 8 turns (a Samurai Knight Fever game).
+  // Whole turns to play. When 0 a generator that sizes its games by events
+  // plays `target_events`; one that does not says what it plays.
   int turns = 0;
   // When `turns` is 0: the number of events the log holds, game_end
-  // included; values under 5 (one turn of two activations, its turn_end and
-  // game_end) are raised to 5. The benchmarks size their games this way.
+  // included. The benchmarks size their games this way.
   int target_events = 2000;
-  // Units per clan; at least 1. The first unit of each clan is missile
-  // ashigaru with the clan's General attached; it never fights a melee, so
-  // that every clan keeps a unit on the table. The others take in turn,
-  // from a place the seed sets, the troop kinds: missile Ashigaru (bows or
-  // arquebuses, some holding a building), long-spear Ashigaru, Samurai
-  // (foot with pole arms, mounted with lances, some mounted archers), Ronin
-  // with swords, Warrior Monks, Peasants with no weapon, Hatamoto and a
-  // headquarters; every quality and armour turns up, and some units start
-  // in column. The third unit has the clan's Daimyo attached. (Daimyo's
-  // generator; a Samurai Knight Fever game fields 2 to 64 units of its own
-  // kinds.)
+  // Units per clan; each ruleset's generator says how many it takes and
+  // which kinds they are.
   int units_per_clan = 8;
   // Faults to plant; 0 for a clean game.
   int faults = 0;

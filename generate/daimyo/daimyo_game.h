@@ -71,8 +71,18 @@ const FaultSpec& FaultSpecOf(FaultKind kind);
 // Plays a game with `options` under the built-in Daimyo ruleset and returns
 // its log and the manifest of the faults planted in it. With `turns` set
 // the log holds exactly that many whole turns and game_end; otherwise
-// exactly `target_events` events (the last turns then only move, so that
-// the count comes out exact). The kinds of the faults go round the
+// exactly `target_events` events (values under 5, one turn of two
+// activations, its turn_end and game_end, are raised to 5; the last turns
+// then only move, so that the count comes out exact). A clan fields
+// `units_per_clan` units (at least 1): the first is missile ashigaru with
+// the clan's General attached; it never fights a melee, so that every clan
+// keeps a unit on the table. The others take in turn, from a place the
+// seed sets, the troop kinds: missile Ashigaru (bows or arquebuses, some
+// holding a building), long-spear Ashigaru, Samurai (foot with pole arms,
+// mounted with lances, some mounted archers), Ronin with swords, Warrior
+// Monks, Peasants with no weapon, Hatamoto and a headquarters; every
+// quality and armour turns up, and some units start in column. The third
+// unit has the clan's Daimyo attached. The kinds of the faults go round the
 // catalogue in an order the seed shuffles, so that over many games each
 // kind is planted about as often as the others. A fault that finds no
 // chance to be planted as drawn is planted as a result move nothing owes,
