@@ -1,20 +1,10 @@
-// Generates seeded random Daimyo battle logs for tests, benchmarks and
-// `gunbai generate`: two clans ("oda" and "takeda") move, fire, charge,
-// fight melees (with duels between their daimyo), push back, rout, follow up
-// and pursue, and take every morale test their losses owe, with rallies and
-// frenzy. The facts a tape measure would give (cover, buildings, column or
-// flank, woods, uphill and obstacles, routers and leaders near) are declared
-// now and then, and every game plays to a victory by points
-// (header.scenario.victory), its game_end claiming the winner when there is
-// one. Every claimed outcome is computed by the rules engine on the state
-// the replayer holds as the log is written, so a clean game audits with no
-// finding at all (no violation, dispute, warning or unverifiable).
-//
-// On request the generator plants known faults (a wrong claim, a skipped
-// test, a second volley, ...) and returns their manifest: for each, the seq
-// and the rule id the audit must report. Each fault is planted so that it
-// gives exactly one finding: the game goes on from the state as played, so a
-// fault has no knock-on findings.
+// The generic part of the game generator, shared by every ruleset's player
+// (generate/<name>/): the options, the shape of a fault catalogue and of a
+// planted fault, and the manifest of planted faults. Each ruleset's
+// generator (generate/daimyo/daimyo_game.h, generate/skf/skf_game.h) plays
+// seeded random games that audit clean and, on request, plants known faults
+// in them, each giving exactly one finding; the plug-in list
+// (generate/plugins.h) lets `gunbai generate` choose one by ruleset name.
 //
 // The same options always give the same log, byte for byte: the only
 // sources of randomness are std::mt19937_64 generators seeded from the
@@ -24,6 +14,8 @@
 #define GUNBAI_GENERATE_GAME_GENERATOR_H_
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -36,116 +28,115 @@ namespace gunbai::generate {
 
 struct GeneratorOptions {
   std::uint64_t seed = 1;
-  // Whole turns to play. When 0 the game is sized by `target_events`.
+  // Whole turns to play. When 0 a generator that sizes its games by events
+  // plays `target_events`; one that does not says what it plays.
   int turns = 0;
   // When `turns` is 0: the number of events the log holds, game_end
-  // included; values under 5 (one turn of two activations, its turn_end and
-  // game_end) are raised to 5. The benchmarks size their games this way.
+  // included. The benchmarks size their games this way.
   int target_events = 2000;
-  // Units per clan; at least 1. The first unit of each clan is missile
-  // ashigaru with the clan's General attached; it never fights a melee, so
-  // that every clan keeps a unit on the table. The others take in turn,
-  // from a place the seed sets, the troop kinds: missile Ashigaru (bows or
-  // arquebuses, some holding a building), long-spear Ashigaru, Samurai
-  // (foot with pole arms, mounted with lances, some mounted archers), Ronin
-  // with swords, Warrior Monks, Peasants with no weapon, Hatamoto and a
-  // headquarters; every quality and armour turns up, and some units start
-  // in column. The third unit has the clan's Daimyo attached.
+  // Units per clan; each ruleset's generator says how many it takes and
+  // which kinds they are.
   int units_per_clan = 8;
   // Faults to plant; 0 for a clean game.
   int faults = 0;
 };
 
-// The faults the generator knows how to plant. Each gives exactly one
-// finding, of the rule and severity FaultSpecOf names.
-enum class FaultKind {
-  kFireHitsWrong,         // A firing claims one hit too many or too few.
-  kFireTwice,             // A unit fires a second time in a turn.
-  kFireDiceCount,         // A firing rolls one die too many or too few.
-  kDieOutOfRange,         // A firing die reads 0 or 7.
-  kMeleeHitsWrong,        // A melee side claims one hit too many or few.
-  kMeleeOutcomeWrong,     // A melee round claims the wrong outcome.
-  kMoraleTestMissing,     // An owed end-of-turn morale test is skipped.
-  kMoraleTotalWrong,      // A morale test claims a total off by one.
-  kLeaderLossMissing,     // An owed leader-loss roll is skipped.
-  kLeaderLossClaimWrong,  // A leader-loss roll claims the other fate.
-  kDuelWinnerWrong,       // A duel claims the loser as the winner.
-  kResultMoveMissing,     // A unit pushed back in melee does not move.
-  kResultMoveWrong,       // A winner owed a follow-up or pursuit halts.
-  kResultMoveNotOwed,     // A unit makes a result move nothing owes.
-  kHaltedUnitMoves,       // A halted unit moves.
-  kMeleeDiceCount,        // A melee side rolls one die too many or too few.
-  kMoraleDiceCount,       // A morale test rolls one or three dice.
-};
-
-struct FaultSpec {
-  FaultKind kind;
+// One entry of a ruleset's fault catalogue: a kind of fault its generator
+// can plant (`Kind` is the ruleset's enum of them), the name the manifest
+// gives it, and the rule and severity of the one finding it gives. Each
+// ruleset's catalogue is a constant array of these, in catalogue order.
+template <typename Kind>
+struct FaultKindSpec {
+  Kind kind;
   absl::string_view name;  // e.g. "fire_hits_wrong"
   absl::string_view rule_id;
   gunbai::v1::Severity severity;
 };
 
-// Returns every kind of fault, in catalogue order.
-absl::Span<const FaultSpec> FaultCatalogue();
-
-// Returns the catalogue entry of `kind`.
-const FaultSpec& FaultSpecOf(FaultKind kind);
-
 // One fault planted in a generated log: where the audit reports it and why.
-struct PlantedFault {
-  FaultKind kind = FaultKind::kFireHitsWrong;
-  // The seq of the event the finding carries: the faulty event itself, or
-  // the turn_end by which a skipped test, roll or move was owed.
+template <typename Kind>
+struct PlantedFaultOf {
+  Kind kind{};
+  // The seq of the event the finding carries: the faulty event itself, the
+  // event by which something skipped was owed (a turn_end, the event that
+  // closes a window), or 0 for the header.
   std::uint64_t seq = 0;
   std::string rule_id;
   gunbai::v1::Severity severity = gunbai::v1::SEVERITY_UNSPECIFIED;
-  // The unit or leader the finding names.
+  // The unit, leader, clan, troop type or "camp" the finding names.
   std::string subject;
   // What was planted, for people.
   std::string description;
   // The name of the kind the plan drew, when this fault was planted in its
-  // place because that kind found no chance in the game (see GenerateGame);
-  // empty when planted as drawn.
+  // place because that kind found no chance in the game; empty when planted
+  // as drawn.
   std::string in_place_of;
 };
 
-struct GeneratedGame {
+template <typename Kind>
+struct GeneratedGameOf {
   gunbai::v1::BattleLog log;
   // The planted faults in log order (by seq); empty for a clean game.
-  std::vector<PlantedFault> faults;
+  std::vector<PlantedFaultOf<Kind>> faults;
 };
 
-// Plays a game with `options` and returns its log and the manifest of the
-// faults planted in it. With `turns` set the log holds exactly that many
-// whole turns and game_end; otherwise exactly `target_events` events (the
-// last turns then only move, so that the count comes out exact). The kinds
-// of the faults go round the catalogue in an order the seed shuffles, so
-// that over many games each kind is planted about as often as the others.
-// A fault that finds no chance to be planted as drawn is planted as a result
-// move nothing owes, and its manifest entry says so (in_place_of); fewer
-// faults than asked are planted only when the game is
-// too small to hold them (a game sized by events with no room left, or no
-// unit free to make that move). Aborts the process if the built-in Daimyo
-// ruleset does not load (a broken build).
-GeneratedGame GenerateGame(const GeneratorOptions& options);
+// Returns the entry of `kind` in `catalogue`. Aborts the process when it is
+// missing (a broken build: every kind has its entry).
+template <typename Kind>
+const FaultKindSpec<Kind>& CatalogueEntry(
+    absl::Span<const FaultKindSpec<Kind>> catalogue, Kind kind) {
+  for (const FaultKindSpec<Kind>& spec : catalogue) {
+    if (spec.kind == kind) return spec;
+  }
+  std::fprintf(stderr,
+               "game_generator: a fault kind missing from the catalogue\n");
+  std::abort();
+}
 
-// Returns the log of GenerateGame(options): for callers that plant no
-// faults.
-gunbai::v1::BattleLog GenerateLog(const GeneratorOptions& options);
+// Returns every kind of `catalogue`, in catalogue order.
+template <typename Kind>
+std::vector<Kind> CatalogueKinds(
+    absl::Span<const FaultKindSpec<Kind>> catalogue) {
+  std::vector<Kind> kinds;
+  for (const FaultKindSpec<Kind>& spec : catalogue) kinds.push_back(spec.kind);
+  return kinds;
+}
 
-// Returns the manifest as JSON lines, one fault a line: {"seq", "rule_id",
-// "severity", "kind", "subject", "description"}, and "in_place_of" when the
-// fault stands in for a kind that found no chance.
-std::string ManifestJsonLines(const std::vector<PlantedFault>& faults);
+// Returns a planted fault of `kind` at `seq`, its rule id and severity from
+// `catalogue`; the caller fills in the subject and description.
+template <typename Kind>
+PlantedFaultOf<Kind> NewFault(absl::Span<const FaultKindSpec<Kind>> catalogue,
+                              Kind kind, std::uint64_t seq) {
+  const FaultKindSpec<Kind>& spec = CatalogueEntry(catalogue, kind);
+  PlantedFaultOf<Kind> f;
+  f.kind = kind;
+  f.seq = seq;
+  f.rule_id = std::string(spec.rule_id);
+  f.severity = spec.severity;
+  return f;
+}
 
-// Returns one line of a manifest, as ManifestJsonLines writes it, for the
-// planted faults of any ruleset's generator (`kind` is the kind's name;
-// "in_place_of" is left out when `in_place_of` is empty).
+// Returns one line of a manifest: {"seq", "rule_id", "severity", "kind",
+// "subject", "description"}, and "in_place_of" when it is not empty.
 std::string ManifestJsonLine(std::uint64_t seq, absl::string_view rule_id,
                              gunbai::v1::Severity severity,
                              absl::string_view kind, absl::string_view subject,
                              absl::string_view description,
                              absl::string_view in_place_of);
+
+// Returns the manifest of `faults` as JSON lines, one fault a line
+// (ManifestJsonLine), each kind named as `catalogue` names it.
+template <typename Kind>
+std::string ManifestJsonLines(absl::Span<const FaultKindSpec<Kind>> catalogue,
+                              const std::vector<PlantedFaultOf<Kind>>& faults) {
+  std::string out;
+  for (const PlantedFaultOf<Kind>& f : faults) {
+    out += ManifestJsonLine(f.seq, f.rule_id, f.severity,
+                            CatalogueEntry(catalogue, f.kind).name, f.subject,
+                            f.description, f.in_place_of);
+  }
+  return out;
+}
 
 }  // namespace gunbai::generate
 

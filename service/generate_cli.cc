@@ -15,7 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "generate/game_generator.h"
-#include "generate/skf/skf_game.h"
+#include "generate/plugins.h"
 #include "google/protobuf/text_format.h"
 #include "replay/audit.h"
 #include "replay/coverage.h"
@@ -32,59 +32,71 @@ namespace gunbai::service {
 
 namespace {
 
-constexpr char kFooter[] =
+constexpr char kUsage[] =
     R"(Usage:
   gunbai generate [--seed N] [--turns T | --events E] [--units U]
                   [--faults K] [--format=text|json|binary]
                   [--manifest FILE] [-o FILE] [--ruleset R]
-  gunbai generate --coverage N [--ruleset R] [--faults K] [--seed N] ...
+  gunbai generate --coverage N [--ruleset R] [--faults K] [--seed N] ...)";
 
-Two clans, Oda and Takeda, play whole turns of the Daimyo rules: units
-move, fire (and fire at the units charging them), charge (some charges
-fall short; a target may stand, retire or counter-charge), fight melees
-that last several rounds, with duels between their daimyo first (some are
-multi-unit: two units against one, the pairings sharing a melee_id, each
-unit moving by its worst result), and make
-the push backs, routs, follow-ups and pursuits the outcome owes; they take
-every morale test their losses owe (stand lost, being charged, leader
-killed, friends routing near or passing through), rally, become frenzied,
-and carry out every result. Every claim is worked out by the rules engine
-on the game as replayed, so a game without faults audits with no finding.
-The same options always give the same bytes.
-
---faults K plants K known faults (a wrong hits claim, a second volley in a
-turn, a die reading 7, a skipped morale test or leader-loss roll, a wrong
-melee outcome or duel winner, a push back not made, a halted unit moving,
-...), each planted so that the audit finds exactly it and nothing else.
-The manifest lists them, one JSON object a line: the seq and the rule id
-(and severity and subject) `gunbai audit` must report.
-
-With --ruleset skf (or a Samurai Knight Fever ruleset file) the game is
-Samurai Knight Fever's: two clans, Uesugi and Takeda, fight single and
-multiple melees, check morale, roll for leader hits and play to a victory
-by points. Its --faults are a melee side's wrong hits or dice, bases lost
-beyond the hits taken, a skipped or wrong morale check (wrong result,
-total or dice: only under a ruleset with a morale check), a skipped,
-wrong (under a ruleset with a killing die) or unowed leader-hit roll, a
-wrong winner at game_end and header victory points other than the
-ruleset's (skf.victory.points_mismatch); the kinds go round evenly, and
-one that finds no chance in the game is planted as an unowed leader-hit
-roll, its manifest line saying in place of what ("in_place_of").
-
-Examples:
-  gunbai generate --seed 7 --turns 6 --units 6 -o game.textproto
-  gunbai audit game.textproto                      # exit 0: clean
-  gunbai generate --seed 7 --turns 6 --units 6 --faults 3 \
-      --manifest planted.jsonl -o faulty.textproto
-  gunbai audit faulty.textproto                    # exit 1: the 3 faults
-  gunbai generate --ruleset rules/skf/umpire-example.textproto --faults 3 \
-      --manifest skf.jsonl -o skf.textproto
-  gunbai audit --ruleset rules/skf/umpire-example.textproto skf.textproto
-  gunbai generate --ruleset skf --coverage 300     # SKF rule ids exercised
-
-Exit codes:
+constexpr char kExitCodes[] =
+    R"(Exit codes:
   0  the game (and manifest) was written
   2  bad command line, or an output file that cannot be written)";
+
+// The generators, the default first.
+absl::Span<const generate::GeneratorPlugin> Plugins() {
+  return generate::GeneratorPlugins();
+}
+const generate::GeneratorPlugin& DefaultPlugin() { return Plugins().front(); }
+
+// The command's summary, naming the rulesets it plays.
+std::string Summary() {
+  std::vector<absl::string_view> others;
+  for (const generate::GeneratorPlugin& p : Plugins().subspan(1)) {
+    others.push_back(p.title);
+  }
+  return absl::StrCat(
+      "write a random ", DefaultPlugin().title,
+      others.empty()
+          ? ""
+          : absl::StrCat(" (or ", absl::StrJoin(others, " or "), ")"),
+      " game that audits clean, or one with known faults planted in it");
+}
+
+// The help after the options: the usage, each generator's paragraphs and
+// examples, the exit codes.
+std::string Footer() {
+  std::string about;
+  std::string examples;
+  for (const generate::GeneratorPlugin& p : Plugins()) {
+    absl::StrAppend(&about, p.about, "\n\n");
+    absl::StrAppend(&examples, p.examples);
+  }
+  return absl::StrCat(kUsage, "\n\n", about, "Examples:\n", examples, "\n",
+                      kExitCodes);
+}
+
+// What --ruleset takes, from `what` of each generator, the default's marked
+// as such, joined by `separator`.
+std::string RulesetList(absl::string_view generate::GeneratorPlugin::*what,
+                        absl::string_view separator) {
+  std::vector<std::string> parts;
+  for (const generate::GeneratorPlugin& p : Plugins()) {
+    parts.push_back(&p == &DefaultPlugin()
+                        ? absl::StrCat(p.*what, " (the default)")
+                        : std::string(p.*what));
+  }
+  return absl::StrJoin(parts, separator);
+}
+
+// For the option's help, and short, for an error.
+std::string RulesetHelp() {
+  return RulesetList(&generate::GeneratorPlugin::ruleset_help, "; ");
+}
+std::string RulesetChoices() {
+  return RulesetList(&generate::GeneratorPlugin::ruleset_choice, ", ");
+}
 
 struct GenerateFlags {
   generate::GeneratorOptions options;
@@ -93,20 +105,22 @@ struct GenerateFlags {
   std::string output_path;
   // --coverage N: games to generate and audit for the coverage report.
   int coverage_games = 0;
-  // --ruleset: "daimyo" (the default), "skf", or a ruleset file.
-  std::string ruleset = "daimyo";
+  // --ruleset: a generator's ruleset name (the default's unless given), or
+  // a ruleset file.
+  std::string ruleset = std::string(DefaultPlugin().ruleset);
 };
 
 std::string Command(const GenerateFlags& f) {
   const generate::GeneratorOptions& o = f.options;
-  return absl::StrCat(
-      "gunbai generate",
-      f.ruleset == "daimyo" ? "" : absl::StrCat(" --ruleset ", f.ruleset),
-      " --seed ", o.seed,
-      o.turns > 0 ? absl::StrCat(" --turns ", o.turns)
-                  : absl::StrCat(" --events ", o.target_events),
-      " --units ", o.units_per_clan,
-      o.faults > 0 ? absl::StrCat(" --faults ", o.faults) : "");
+  return absl::StrCat("gunbai generate",
+                      f.ruleset == DefaultPlugin().ruleset
+                          ? ""
+                          : absl::StrCat(" --ruleset ", f.ruleset),
+                      " --seed ", o.seed,
+                      o.turns > 0 ? absl::StrCat(" --turns ", o.turns)
+                                  : absl::StrCat(" --events ", o.target_events),
+                      " --units ", o.units_per_clan,
+                      o.faults > 0 ? absl::StrCat(" --faults ", o.faults) : "");
 }
 
 // Returns the log in the chosen format. The text format opens with the
@@ -133,21 +147,37 @@ bool WriteFile(const std::string& path, const std::string& bytes) {
   return static_cast<bool>(file);
 }
 
-// Returns the ruleset `name_or_path` names: a built-in one by name, else the
-// ruleset file at that path.
-absl::StatusOr<replay::LoadedRuleset> GeneratorRuleset(
+// A generator and the ruleset it plays under.
+struct ChosenGenerator {
+  const generate::GeneratorPlugin* plugin = nullptr;
+  replay::LoadedRuleset ruleset;
+};
+
+// Returns the generator `name_or_path` names with its ruleset: a
+// generator's built-in ruleset by name, else the ruleset file at that path,
+// played by the generator of its name when that one takes files.
+absl::StatusOr<ChosenGenerator> ChooseGenerator(
     const std::string& name_or_path) {
-  auto catalog = replay::RulesetCatalog::Builtin();
-  if (!catalog.ok()) return catalog.status();
-  for (const replay::LoadedRuleset* r : catalog->all()) {
-    if (r->data.name() == name_or_path) return *r;
+  ChosenGenerator chosen;
+  chosen.plugin = generate::FindGeneratorPlugin(name_or_path);
+  if (chosen.plugin != nullptr) {
+    auto builtin = replay::BuiltinRuleset(name_or_path);
+    if (!builtin.ok()) return builtin.status();
+    chosen.ruleset = *std::move(builtin);
+    return chosen;
   }
   auto text = ReadInputFile(name_or_path);
   if (!text.ok()) return text.status();
-  return replay::LoadRuleset(*text, name_or_path);
+  auto loaded = replay::LoadRuleset(*text, name_or_path);
+  if (!loaded.ok()) return loaded.status();
+  chosen.plugin = generate::FindGeneratorPlugin(loaded->data.name());
+  if (chosen.plugin == nullptr || !chosen.plugin->takes_ruleset_files) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--ruleset takes ", RulesetChoices()));
+  }
+  chosen.ruleset = *std::move(loaded);
+  return chosen;
 }
-
-}  // namespace
 
 // Prints how often each rule id documented for `ruleset_name` (and the
 // scenario rules every ruleset shares) was exercised in `coverage`, the ids
@@ -182,74 +212,31 @@ void PrintRuleCoverage(const GenerateFlags& flags,
   }
 }
 
-// Generates `flags.coverage_games` games from the seed on, audits each with
-// every outcome recorded, and prints how often each rule id documented for
-// Daimyo was exercised; the ids never exercised are listed last.
-int RunCoverage(const GenerateFlags& flags, std::ostream& out,
-                std::ostream& err) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
-  if (!ruleset.ok()) {
-    err << "gunbai generate: " << ruleset.status().message() << "\n";
-    return kExitBadInput;
-  }
+// Generates `flags.coverage_games` games from the seed on with `chosen`'s
+// generator, audits each with every outcome recorded, and prints how often
+// each rule id documented for the ruleset was exercised (the ids never
+// exercised last) and, for a ruleset with reading options, in how many
+// games each option's other value would have changed an outcome.
+int RunCoverage(const GenerateFlags& flags, const ChosenGenerator& chosen,
+                std::ostream& out, std::ostream& err) {
+  const generate::GeneratorPlugin& plugin = *chosen.plugin;
+  const replay::LoadedRuleset& ruleset = chosen.ruleset;
   replay::RuleCoverage coverage;
-  auto variants = replay::ReadingVariants(*ruleset);
-  if (!variants.ok()) {
-    err << "gunbai generate: " << variants.status().message() << "\n";
-    return kExitBadInput;
-  }
-  replay::AuditOptions audit_options;
-  audit_options.record_outcomes = true;
-  generate::GeneratorOptions options = flags.options;
-  for (int g = 0; g < flags.coverage_games; ++g) {
-    options.seed = flags.options.seed + static_cast<std::uint64_t>(g);
-    const generate::GeneratedGame game = generate::GenerateGame(options);
-    auto report = replay::AuditLog(game.log, *ruleset, audit_options);
-    if (!report.ok()) {
-      err << "gunbai generate: seed " << options.seed << ": "
-          << report.status().message() << "\n";
+  std::vector<replay::ReadingVariant> variants;
+  if (plugin.reports_reading_options) {
+    auto all = replay::ReadingVariants(ruleset);
+    if (!all.ok()) {
+      err << "gunbai generate: " << all.status().message() << "\n";
       return kExitBadInput;
     }
-    coverage.Add(*report);
-    for (replay::ReadingVariant& variant : *variants) {
-      replay::CountReadingDiff(
-          replay::DiffUnderRulesets("game", game.log,
-                                    {&*ruleset, &variant.ruleset, nullptr}),
-          variant);
-    }
+    variants = *std::move(all);
   }
-  PrintRuleCoverage(flags, "daimyo", coverage, out);
-  // Each reading option: in how many games the other reading would have
-  // changed an outcome (the game replayed under both, as gunbai diff does).
-  out << "\nReading options (rules/daimyo/RULES.md): games whose outcomes "
-         "the other reading changes\n\n";
-  int mattered = 0;
-  for (const replay::ReadingVariant& v : *variants) {
-    out << absl::StrFormat("  %10d  %s: %s instead of %s (%d event%s)\n",
-                           v.games_changed, v.option, v.alternative, v.in_use,
-                           v.events_changed, v.events_changed == 1 ? "" : "s");
-    if (v.games_changed > 0) ++mattered;
-  }
-  out << "\n"
-      << mattered << " of " << variants->size()
-      << " other readings change some game.\n";
-  return kExitClean;
-}
-
-// The same for Samurai Knight Fever games under `ruleset`: every rule id of
-// rules/skf/RULES.md and the scenario rules. The ruleset has no reading
-// options (its readings are settled in rules/skf/RULES.md), so there is no
-// such section.
-int RunSkfCoverage(const GenerateFlags& flags,
-                   const replay::LoadedRuleset& ruleset, std::ostream& out,
-                   std::ostream& err) {
-  replay::RuleCoverage coverage;
   replay::AuditOptions audit_options;
   audit_options.record_outcomes = true;
   generate::GeneratorOptions options = flags.options;
   for (int g = 0; g < flags.coverage_games; ++g) {
     options.seed = flags.options.seed + static_cast<std::uint64_t>(g);
-    auto game = generate::GenerateSkfGameWithFaults(options, ruleset);
+    auto game = plugin.generate(options, ruleset);
     if (!game.ok()) {
       err << "gunbai generate: " << game.status().message() << "\n";
       return kExitBadInput;
@@ -261,51 +248,58 @@ int RunSkfCoverage(const GenerateFlags& flags,
       return kExitBadInput;
     }
     coverage.Add(*report);
+    for (replay::ReadingVariant& variant : variants) {
+      replay::CountReadingDiff(
+          replay::DiffUnderRulesets("game", game->log,
+                                    {&ruleset, &variant.ruleset, nullptr}),
+          variant);
+    }
   }
-  PrintRuleCoverage(flags, "skf", coverage, out);
-  out << "\nReading options: Samurai Knight Fever has none (its readings are "
-         "settled, rules/skf/RULES.md).\n";
+  PrintRuleCoverage(flags, plugin.ruleset, coverage, out);
+  const absl::string_view docs = ruleset.plugin->docs_path;
+  if (!plugin.reports_reading_options) {
+    out << "\nReading options: " << plugin.title
+        << " has none (its readings are settled, " << docs << ").\n";
+    return kExitClean;
+  }
+  // Each reading option: in how many games the other reading would have
+  // changed an outcome (the game replayed under both, as gunbai diff does).
+  out << "\nReading options (" << docs
+      << "): games whose outcomes the other reading changes\n\n";
+  int mattered = 0;
+  for (const replay::ReadingVariant& v : variants) {
+    out << absl::StrFormat("  %10d  %s: %s instead of %s (%d event%s)\n",
+                           v.games_changed, v.option, v.alternative, v.in_use,
+                           v.events_changed, v.events_changed == 1 ? "" : "s");
+    if (v.games_changed > 0) ++mattered;
+  }
+  out << "\n"
+      << mattered << " of " << variants.size()
+      << " other readings change some game.\n";
   return kExitClean;
 }
 
-namespace {
-
 int Generate(const GenerateFlags& flags, std::ostream& out, std::ostream& err) {
-  generate::GeneratedGame game;
-  std::string manifest;
-  if (flags.ruleset != "daimyo") {
-    auto ruleset = GeneratorRuleset(flags.ruleset);
-    if (!ruleset.ok()) {
-      err << "gunbai generate: " << ruleset.status().message() << "\n";
-      return kExitBadInput;
-    }
-    if (ruleset->data.name() != "skf") {
-      err << "gunbai generate: --ruleset takes daimyo (the default), skf or "
-             "a Samurai Knight Fever ruleset file\n";
-      return kExitBadInput;
-    }
-    if (flags.options.turns == 0) {
-      err << "gunbai generate: --events sizes Daimyo games only; a Samurai "
-             "Knight Fever game plays --turns T\n";
-      return kExitBadInput;
-    }
-    if (flags.coverage_games > 0) {
-      return RunSkfCoverage(flags, *ruleset, out, err);
-    }
-    auto skf = generate::GenerateSkfGameWithFaults(flags.options, *ruleset);
-    if (!skf.ok()) {
-      err << "gunbai generate: " << skf.status().message() << "\n";
-      return kExitBadInput;
-    }
-    game.log = std::move(skf->log);
-    manifest = generate::SkfManifestJsonLines(skf->faults);
-  } else if (flags.coverage_games > 0) {
-    return RunCoverage(flags, out, err);
-  } else {
-    game = generate::GenerateGame(flags.options);
-    manifest = generate::ManifestJsonLines(game.faults);
+  auto chosen = ChooseGenerator(flags.ruleset);
+  if (!chosen.ok()) {
+    err << "gunbai generate: " << chosen.status().message() << "\n";
+    return kExitBadInput;
   }
-  const std::string log = Render(game.log, flags);
+  const generate::GeneratorPlugin& plugin = *chosen->plugin;
+  if (plugin.check_options != nullptr) {
+    if (absl::Status s = plugin.check_options(flags.options); !s.ok()) {
+      err << "gunbai generate: " << s.message() << "\n";
+      return kExitBadInput;
+    }
+  }
+  if (flags.coverage_games > 0) return RunCoverage(flags, *chosen, out, err);
+  auto game = plugin.generate(flags.options, chosen->ruleset);
+  if (!game.ok()) {
+    err << "gunbai generate: " << game.status().message() << "\n";
+    return kExitBadInput;
+  }
+  const std::string& manifest = game->manifest;
+  const std::string log = Render(game->log, flags);
   if (flags.output_path.empty()) {
     out << log;
   } else if (!WriteFile(flags.output_path, log)) {
@@ -338,11 +332,8 @@ void AddGenerateCommand(CLI::App& app, CliContext& context) {
   auto f = std::make_shared<GenerateFlags>();
   generate::GeneratorOptions& o = f->options;
   o.turns = 8;
-  CLI::App* command = app.add_subcommand(
-      "generate",
-      "write a random Daimyo (or Samurai Knight Fever) game that audits "
-      "clean, or one with known faults planted in it");
-  command->footer(kFooter);
+  CLI::App* command = app.add_subcommand("generate", Summary());
+  command->footer(Footer());
   command->add_option("--seed", o.seed, "the seed of the game (default 1)")
       ->type_name("N");
   CLI::Option* turns =
@@ -382,15 +373,7 @@ void AddGenerateCommand(CLI::App& app, CliContext& context) {
                    "Daimyo ruleset the games its other value would change")
       ->type_name("N")
       ->check(CLI::Range(1, 1000000));
-  command
-      ->add_option("--ruleset", f->ruleset,
-                   "daimyo (the default); skf, a Samurai Knight Fever game "
-                   "under the built-in example tables; or a Samurai Knight "
-                   "Fever ruleset file, such as "
-                   "rules/skf/umpire-example.textproto, whose version the "
-                   "log's header names. A Samurai Knight Fever game fields 2 "
-                   "to 64 units a clan and plays --turns T (not --events)")
-      ->type_name("R");
+  command->add_option("--ruleset", f->ruleset, RulesetHelp())->type_name("R");
   command
       ->add_option("--manifest", f->manifest_path,
                    "write the manifest of planted faults to FILE; without "

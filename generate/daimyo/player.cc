@@ -39,6 +39,18 @@ int FaultWindowEnd(const GeneratorOptions& options) {
   return std::max(options.target_events, kMinEvents) / 3;
 }
 
+// Keeps the fault plan apart from the game's own generators.
+constexpr std::uint64_t kFaultStream = 0x6661756c74ULL;  // "fault"
+
+// Plans the faults of a game with `options`: kinds from the whole
+// catalogue, due from the first turn (or event) to FaultWindowEnd.
+FaultPlanner<FaultKind> PlanFaults(const GeneratorOptions& options) {
+  std::mt19937_64 rng(options.seed ^ kFaultStream);
+  return FaultPlanner<FaultKind>(
+      rng, std::max(options.faults, 0), CatalogueKinds(FaultCatalogue()),
+      options.turns > 0 ? 1 : 0, FaultWindowEnd(options));
+}
+
 // The victory by points of every game (Samurai Knight Fever's rule, which
 // a Daimyo game may agree to): what a routed or eliminated unit yields, and
 // the total to win, which grows with the armies.
@@ -83,8 +95,7 @@ GamePlayer::GamePlayer(const GeneratorOptions& options,
       variety_rng_(options.seed ^ 0x9e3779b97f4a7c15ULL),
       target_events_(std::max(options.target_events, kMinEvents)),
       units_per_clan_(std::max(options.units_per_clan, 1)),
-      planner_(options.seed, std::max(options.faults, 0),
-               options.turns > 0 ? 1 : 0, FaultWindowEnd(options)) {}
+      planner_(PlanFaults(options)) {}
 
 int GamePlayer::Uniform(int lo, int hi) {
   const std::uint64_t span = static_cast<std::uint64_t>(hi - lo) + 1;
@@ -717,12 +728,7 @@ bool GamePlayer::MayPlant(FaultKind kind) {
 
 void GamePlayer::RecordFault(FaultKind kind, std::uint64_t seq,
                              std::string subject, std::string description) {
-  const FaultSpec& spec = FaultSpecOf(kind);
-  PlantedFault f;
-  f.kind = kind;
-  f.seq = seq;
-  f.rule_id = std::string(spec.rule_id);
-  f.severity = spec.severity;
+  PlantedFault f = NewFault(FaultCatalogue(), kind, seq);
   f.subject = std::move(subject);
   f.description = std::move(description);
   faults_.push_back(std::move(f));

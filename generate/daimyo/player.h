@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "generate/fault_planner.h"
 #include "generate/game_generator.h"
 #include "gunbai/v1/battle_log.pb.h"
@@ -278,7 +279,7 @@ class GamePlayer {
   std::mt19937_64 variety_rng_;
   const int target_events_;
   const int units_per_clan_;
-  FaultPlanner planner_;
+  FaultPlanner<FaultKind> planner_;
 
   v1::BattleLog log_;
   google::protobuf::RepeatedPtrField<v1::Finding> findings_;

@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "generate/fault_planner.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "rules/battle_state.h"
@@ -62,63 +63,6 @@ constexpr std::uint64_t kSkfFaultStream = 0x736b666661756c74ULL;  // "skffault"
 // A fault planted at no particular time: the header, game_end.
 constexpr int kAnyTime = std::numeric_limits<int>::max();
 
-// Which faults a game gets and from which turn: the kinds shuffled from the
-// ruleset's list, each once before any repeats (as the Daimyo generator's
-// FaultPlanner does from its catalogue).
-class SkfFaultPlan {
- public:
-  SkfFaultPlan(std::mt19937_64& rng, int faults,
-               const std::vector<SkfFaultKind>& kinds, int latest_turn) {
-    std::vector<SkfFaultKind> drawn;
-    while (!kinds.empty() && static_cast<int>(drawn.size()) < faults) {
-      std::vector<SkfFaultKind> round = kinds;
-      for (std::size_t i = 0; i + 1 < round.size(); ++i) {
-        const std::uint64_t span = round.size() - i;
-        std::swap(round[i], round[i + static_cast<std::size_t>(rng() % span)]);
-      }
-      for (SkfFaultKind kind : round) {
-        if (static_cast<int>(drawn.size()) < faults) drawn.push_back(kind);
-      }
-    }
-    for (SkfFaultKind kind : drawn) {
-      const std::uint64_t span = static_cast<std::uint64_t>(latest_turn);
-      pending_.push_back({kind, 1 + static_cast<int>(rng() % span)});
-    }
-  }
-
-  bool Due(SkfFaultKind kind, int turn) const {
-    return std::any_of(pending_.begin(), pending_.end(), [&](const Pending& p) {
-      return p.kind == kind && p.not_before <= turn;
-    });
-  }
-
-  // Takes the first due fault of `kind`; false when none is due.
-  bool Take(SkfFaultKind kind, int turn) {
-    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-      if (it->kind == kind && it->not_before <= turn) {
-        pending_.erase(it);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // Takes every fault still to plant, in plan order.
-  std::vector<SkfFaultKind> TakeAll() {
-    std::vector<SkfFaultKind> kinds;
-    for (const Pending& p : pending_) kinds.push_back(p.kind);
-    pending_.clear();
-    return kinds;
-  }
-
- private:
-  struct Pending {
-    SkfFaultKind kind;
-    int not_before;
-  };
-  std::vector<Pending> pending_;
-};
-
 constexpr int kClans = 2;
 constexpr const char* kClanIds[kClans] = {"uesugi", "takeda"};
 constexpr const char* kClanNames[kClans] = {"Uesugi", "Takeda"};
@@ -152,7 +96,7 @@ class SkfPlayer {
         fault_rng_(options.seed ^ kSkfFaultStream),
         turns_(options.turns > 0 ? options.turns : 8),
         units_per_clan_(options.units_per_clan),
-        plan_(fault_rng_, options.faults, SkfFaultKindsFor(ruleset),
+        plan_(fault_rng_, options.faults, SkfFaultKindsFor(ruleset), 1,
               std::max(1, turns_ / 2)) {}
 
   absl::StatusOr<SkfGeneratedGame> Play() {
@@ -320,13 +264,7 @@ class SkfPlayer {
   }
 
   SkfPlantedFault Fault(SkfFaultKind kind, std::uint64_t seq) const {
-    const SkfFaultSpec& spec = SkfFaultSpecOf(kind);
-    SkfPlantedFault f;
-    f.kind = kind;
-    f.seq = seq;
-    f.rule_id = std::string(spec.rule_id);
-    f.severity = spec.severity;
-    return f;
+    return NewFault(SkfFaultCatalogue(), kind, seq);
   }
 
   // Writes `event` (its claims placeholders where the engine works them
@@ -868,7 +806,7 @@ class SkfPlayer {
   std::mt19937_64 fault_rng_;
   const int turns_;
   const int units_per_clan_;
-  SkfFaultPlan plan_;
+  internal::FaultPlanner<SkfFaultKind> plan_;
 
   v1::BattleLog declared_;  // As declared: claims are placeholders.
   google::protobuf::RepeatedPtrField<v1::Event> branch_;  // With the claims.
@@ -893,11 +831,7 @@ class SkfPlayer {
 absl::Span<const SkfFaultSpec> SkfFaultCatalogue() { return kSkfCatalogue; }
 
 const SkfFaultSpec& SkfFaultSpecOf(SkfFaultKind kind) {
-  for (const SkfFaultSpec& spec : kSkfCatalogue) {
-    if (spec.kind == kind) return spec;
-  }
-  std::fprintf(stderr, "skf_game: a fault kind missing from the catalogue\n");
-  std::abort();
+  return CatalogueEntry(SkfFaultCatalogue(), kind);
 }
 
 std::vector<SkfFaultKind> SkfFaultKindsFor(
@@ -954,14 +888,7 @@ absl::StatusOr<v1::BattleLog> GenerateSkfGame(
 }
 
 std::string SkfManifestJsonLines(const std::vector<SkfPlantedFault>& faults) {
-  std::string out;
-  for (const SkfPlantedFault& f : faults) {
-    absl::StrAppend(&out,
-                    ManifestJsonLine(f.seq, f.rule_id, f.severity,
-                                     SkfFaultSpecOf(f.kind).name, f.subject,
-                                     f.description, f.in_place_of));
-  }
-  return out;
+  return ManifestJsonLines(SkfFaultCatalogue(), faults);
 }
 
 }  // namespace gunbai::generate

@@ -37,6 +37,8 @@
 
 namespace gunbai::generate {
 
+struct GeneratorPlugin;  // generate/plugins.h
+
 // The faults a Samurai Knight Fever game can have planted. Each gives
 // exactly one finding, of the rule and severity SkfFaultSpecOf names.
 enum class SkfFaultKind {
@@ -55,12 +57,8 @@ enum class SkfFaultKind {
                        // ruleset (a troop type's, or the camp's, plus one).
 };
 
-struct SkfFaultSpec {
-  SkfFaultKind kind;
-  absl::string_view name;  // e.g. "skf_melee_hits_wrong"
-  absl::string_view rule_id;
-  gunbai::v1::Severity severity;
-};
+// Its names are "skf_" and the kind, e.g. "skf_melee_hits_wrong".
+using SkfFaultSpec = FaultKindSpec<SkfFaultKind>;
 
 // Returns every kind, in catalogue order.
 absl::Span<const SkfFaultSpec> SkfFaultCatalogue();
@@ -75,29 +73,14 @@ const SkfFaultSpec& SkfFaultSpecOf(SkfFaultKind kind);
 std::vector<SkfFaultKind> SkfFaultKindsFor(
     const replay::LoadedRuleset& ruleset);
 
-// One fault planted in a generated Samurai Knight Fever log: where the audit
-// reports it and why (the fields of PlantedFault, game_generator.h).
-struct SkfPlantedFault {
-  SkfFaultKind kind = SkfFaultKind::kMeleeHitsWrong;
-  // The seq of the finding: the faulty event itself, the event that closed
-  // the morale window of a skipped check, the turn_end by which a skipped
-  // leader-hit roll was owed, or 0 for the header.
-  std::uint64_t seq = 0;
-  std::string rule_id;
-  gunbai::v1::Severity severity = gunbai::v1::SEVERITY_UNSPECIFIED;
-  // The unit, leader, clan, troop type or "camp" the finding names.
-  std::string subject;
-  std::string description;
-  // The name of the kind the plan drew, when this fault stands in for it
-  // because that kind found no chance in the game; empty otherwise.
-  std::string in_place_of;
-};
-
-struct SkfGeneratedGame {
-  gunbai::v1::BattleLog log;
-  // The planted faults by seq (the header's first); empty for a clean game.
-  std::vector<SkfPlantedFault> faults;
-};
+// A fault planted in a generated Samurai Knight Fever log: the seq is the
+// faulty event's, the event's that closed the morale window of a skipped
+// check, the turn_end's by which a skipped leader-hit roll was owed, or 0
+// for the header; the subject is the unit, leader, clan, troop type or
+// "camp" the finding names.
+using SkfPlantedFault = PlantedFaultOf<SkfFaultKind>;
+// The planted faults by seq (the header's first).
+using SkfGeneratedGame = GeneratedGameOf<SkfFaultKind>;
 
 // Plays a Samurai Knight Fever game of `options.turns` turns (8 when 0) and
 // `options.units_per_clan` units a clan (2 to 64) under `ruleset`, which
@@ -123,6 +106,11 @@ absl::StatusOr<gunbai::v1::BattleLog> GenerateSkfGame(
 // games: {"seq", "rule_id", "severity", "kind", "subject", "description"},
 // and "in_place_of" when the fault stands in for a kind.
 std::string SkfManifestJsonLines(const std::vector<SkfPlantedFault>& faults);
+
+// Returns Samurai Knight Fever's entry in the generator plug-in list
+// (generate/plugins.h): its name, help texts and the functions `gunbai
+// generate` calls.
+GeneratorPlugin SkfGeneratorPlugin();
 
 }  // namespace gunbai::generate
 

@@ -34,7 +34,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "grpcpp/grpcpp.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/audit.h"

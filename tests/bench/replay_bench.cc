@@ -15,7 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "benchmark/benchmark.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"

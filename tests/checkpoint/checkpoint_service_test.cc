@@ -15,7 +15,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/game_service.grpc.pb.h"

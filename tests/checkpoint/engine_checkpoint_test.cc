@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "generate/skf/skf_game.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"

@@ -29,7 +29,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"

@@ -36,7 +36,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "google/protobuf/text_format.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "google/protobuf/util/json_util.h"
 #include "gunbai/v1/audit_service.pb.h"
 #include "gunbai/v1/game_service.pb.h"

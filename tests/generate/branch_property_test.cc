@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"

@@ -16,7 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_join.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "generate/skf/skf_game.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"

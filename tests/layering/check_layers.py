@@ -5,8 +5,9 @@ The layers, lowest first (README, "Layout"):
   rules/ (generic)      the plug-in interface and what every ruleset shares
   rules/<name>/         one ruleset: its pure rule files and its engine
   replay/               replay, audit, diff, dice statistics: names no ruleset
-  generate/ (generic)   the game generator: options, fault planning, manifests
-  generate/<name>/      one ruleset's player
+  generate/ (generic)   the game generator: options, fault planning, manifests,
+                        the generator plug-in list
+  generate/<name>/      one ruleset's generator and its plug-in entry
   service/              gunbaid, the CLI
   tests/                anything
 
@@ -18,7 +19,7 @@ What is checked, on the project's own #include "..." lines:
   3. replay/ and service/ include nothing under rules/<name>/ or
      generate/<name>/, and the generic generate/ files nothing under
      rules/<name>/: they reach a ruleset only through rules/engine.h and the
-     plug-in lists (rules/plugins.cc, generate/game_generator.cc).
+     plug-in lists (rules/plugins.cc, generate/plugins.cc).
   4. A pure rule file (PURE below) reaches no generated proto header and no
      protobuf header, directly or through the project's headers it includes.
 

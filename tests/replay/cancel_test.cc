@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "replay/audit.h"
