@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "generate/game_generator.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
