@@ -24,12 +24,15 @@
 #include "service/game_client.h"
 #include "service/game_service.h"
 #include "service/sqlite_game_store.h"
+#include "tests/store/in_process_games.h"
 
 namespace gunbai::service {
 namespace {
 
 namespace fs = std::filesystem;
 namespace v1 = ::gunbai::v1;
+using ::gunbai::testing::AuthorizeAs;
+using ::gunbai::testing::InProcessGames;
 
 constexpr char kUmpire[] = "umpire-credential-0123456789";
 // Names in each big event's friends_routing_near: 11 bytes each on the wire
@@ -69,10 +72,6 @@ v1::Event BigEvent(uint64_t seq) {
   return event;
 }
 
-void Authorize(grpc::ClientContext& context) {
-  context.AddMetadata("authorization", absl::StrCat("Bearer ", kUmpire));
-}
-
 class PagedReadTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -85,23 +84,12 @@ class PagedReadTest : public ::testing::Test {
     auto catalog = replay::RulesetCatalog::Builtin();
     ASSERT_TRUE(catalog.ok()) << catalog.status();
     catalog_ = std::make_unique<replay::RulesetCatalog>(*std::move(catalog));
-    games_ = std::make_unique<GameServiceImpl>(store_.get(), catalog_.get(),
-                                               kUmpire);
-    grpc::ServerBuilder builder;
-    builder.SetMaxReceiveMessageSize(64 << 20);
-    builder.RegisterService(games_.get());
-    server_ = builder.BuildAndStart();
-    grpc::ChannelArguments arguments;
-    arguments.SetMaxSendMessageSize(64 << 20);
-    arguments.SetMaxReceiveMessageSize(64 << 20);  // The append's answer.
-    stub_ = v1::GameService::NewStub(server_->InProcessChannel(arguments));
+    games_ =
+        std::make_unique<InProcessGames>(store_.get(), catalog_.get(), kUmpire);
     opening_ = AnegawaOpening();
     ASSERT_EQ(opening_.events_size(), 2);
   }
   void TearDown() override {
-    games_->Shutdown();
-    server_->Shutdown();
-    server_.reset();
     games_.reset();
     store_.reset();
     fs::remove_all(dir_);
@@ -117,9 +105,9 @@ class PagedReadTest : public ::testing::Test {
       request.mutable_settings()->set_policy(v1::APPEND_POLICY_RECORD);
       request.mutable_settings()->set_dice_mode(v1::DICE_MODE_RECORDED);
       grpc::ClientContext context;
-      Authorize(context);
+      AuthorizeAs(context, kUmpire);
       v1::CreateGameResponse response;
-      grpc::Status s = stub_->CreateGame(&context, request, &response);
+      grpc::Status s = games_->stub().CreateGame(&context, request, &response);
       ASSERT_TRUE(s.ok()) << s.error_message();
     }
     v1::AppendEventsRequest request;
@@ -135,9 +123,9 @@ class PagedReadTest : public ::testing::Test {
       *appended->mutable_event() = BigEvent(i + 3);
     }
     grpc::ClientContext context;
-    Authorize(context);
+    AuthorizeAs(context, kUmpire);
     v1::AppendEventsResponse response;
-    grpc::Status s = stub_->AppendEvents(&context, request, &response);
+    grpc::Status s = games_->stub().AppendEvents(&context, request, &response);
     ASSERT_TRUE(s.ok()) << s.error_message();
     ASSERT_EQ(response.version(), static_cast<uint64_t>(2 + big));
   }
@@ -147,9 +135,9 @@ class PagedReadTest : public ::testing::Test {
     request.set_game_id(id);
     request.set_from_seq(from_seq);
     grpc::ClientContext context;
-    Authorize(context);
+    AuthorizeAs(context, kUmpire);
     v1::ReadEventsResponse response;
-    grpc::Status s = stub_->ReadEvents(&context, request, &response);
+    grpc::Status s = games_->stub().ReadEvents(&context, request, &response);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return response;
   }
@@ -159,9 +147,9 @@ class PagedReadTest : public ::testing::Test {
     request.set_game_id(id);
     request.set_from_seq(from_seq);
     grpc::ClientContext context;
-    Authorize(context);
+    AuthorizeAs(context, kUmpire);
     v1::ExportGameResponse response;
-    grpc::Status s = stub_->ExportGame(&context, request, &response);
+    grpc::Status s = games_->stub().ExportGame(&context, request, &response);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return response;
   }
@@ -176,9 +164,7 @@ class PagedReadTest : public ::testing::Test {
   fs::path dir_;
   std::unique_ptr<GameStore> store_;
   std::unique_ptr<replay::RulesetCatalog> catalog_;
-  std::unique_ptr<GameServiceImpl> games_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<v1::GameService::Stub> stub_;
+  std::unique_ptr<InProcessGames> games_;
   v1::BattleLog opening_;
 };
 
@@ -268,8 +254,8 @@ TEST_F(PagedReadTest, ExportPagesMakeTheWholeStoredGame) {
       [this](const v1::ExportGameRequest& request,
              v1::ExportGameResponse* response) {
         grpc::ClientContext context;
-        Authorize(context);
-        return stub_->ExportGame(&context, request, response);
+        AuthorizeAs(context, kUmpire);
+        return games_->stub().ExportGame(&context, request, response);
       },
       &whole);
   ASSERT_TRUE(s.ok()) << s.error_message();
@@ -314,9 +300,9 @@ TEST_F(PagedReadTest, AppendAnswerIsTheStoredAnswerByteForByte) {
   }
   const v1::AppendEventsRequest sent = retry;
   grpc::ClientContext context;
-  Authorize(context);
+  AuthorizeAs(context, kUmpire);
   v1::AppendEventsResponse response;
-  grpc::Status s = stub_->AppendEvents(&context, retry, &response);
+  grpc::Status s = games_->stub().AppendEvents(&context, retry, &response);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(replay::DeterministicBytes(response), **stored_answer);
   EXPECT_EQ(response.version(), 32u);
