@@ -23,9 +23,11 @@
 #include "replay/audit.h"
 #include "replay/impact.h"
 #include "replay/ledger.h"
+#include "replay/live_batch.h"
 #include "replay/proto_mapping.h"
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
+#include "rules/status_macros.h"
 #include "service/auth.h"
 #include "service/create_game_wire.h"
 #include "service/decode_errors.h"
@@ -68,26 +70,6 @@ bool ValidGameId(absl::string_view id) {
     return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
            c == '_' || c == '.';
   });
-}
-
-std::string FindingsText(
-    const google::protobuf::RepeatedPtrField<v1::Finding>& findings, int from) {
-  std::vector<std::string> lines;
-  for (int i = from; i < findings.size(); ++i) {
-    const v1::Finding& f = findings[i];
-    lines.push_back(absl::StrCat("seq ", f.seq(), " ",
-                                 v1::Severity_Name(f.severity()), " ",
-                                 f.rule_id(), ": ", f.message()));
-  }
-  return absl::StrJoin(lines, "\n");
-}
-
-bool HasViolation(
-    const google::protobuf::RepeatedPtrField<v1::Finding>& findings, int from) {
-  for (int i = from; i < findings.size(); ++i) {
-    if (findings[i].severity() == v1::SEVERITY_VIOLATION) return true;
-  }
-  return false;
 }
 
 // Returns true for an even-length string of hex digits.
@@ -200,22 +182,6 @@ grpc::ByteBuffer SendableAnswer(std::string answer) {
       owned->data(), owned->size(),
       [](void* bytes) { delete static_cast<std::string*>(bytes); }, owned);
   return grpc::ByteBuffer(&slice, 1);
-}
-
-absl::Status CheckSeqsIncrease(const v1::AppendEventsRequest& request,
-                               uint64_t last_seq) {
-  uint64_t previous = last_seq;
-  for (const v1::AppendedEvent& appended : request.events()) {
-    const uint64_t seq = appended.event().seq();
-    if (seq <= previous) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "event %s: seq %d does not follow seq %d, the event before it; "
-          "seqs increase from 1 through the game; nothing was written",
-          appended.event_id(), seq, previous));
-    }
-    previous = seq;
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -829,66 +795,37 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
   if (game.record.ended) {
     return absl::FailedPreconditionError("the game has ended");
   }
-  absl::Status ordered = CheckSeqsIncrease(
+  GUNBAI_RETURN_IF_ERROR(replay::CheckBatchSeqsIncrease(
       request, game.log.events().empty()
                    ? 0
-                   : game.log.events(game.log.events_size() - 1).seq());
-  if (!ordered.ok()) return ordered;
-  const bool server_dice =
-      game.record.settings.dice_mode() == v1::DICE_MODE_SERVER;
+                   : game.log.events(game.log.events_size() - 1).seq()));
   uint64_t attempt = 0;
-  if (server_dice) {
+  if (game.record.settings.dice_mode() == v1::DICE_MODE_SERVER) {
     // Taken, durably, before any die is rolled: a refused batch burns its
     // attempt, so its dice never come back.
-    auto next = store_->NextDiceAttempt(game.id);
-    if (!next.ok()) return next.status();
-    attempt = *next;
+    GUNBAI_ASSIGN_OR_RETURN(attempt, store_->NextDiceAttempt(game.id));
   }
-  std::vector<v1::StoredEvent> stored;
   const int first_finding = game.findings.size();
-  std::string head = game.chain_hashes.empty() ? GenesisOf(game.record)
-                                               : game.chain_hashes.back();
-  for (v1::AppendedEvent& appended : *request.mutable_events()) {
-    v1::Event event = std::move(*appended.mutable_event());
-    if (!caller.umpire && event.clan() != caller.clan) {
-      game.loaded = false;  // Events before this one were replayed.
-      return absl::PermissionDeniedError(absl::StrFormat(
-          "event %s: the player of %s may append only events its clan acts "
-          "in (clan: \"%s\"); nothing was written",
-          appended.event_id(), replay::Excerpt(caller.clan),
-          replay::Excerpt(caller.clan)));
-    }
-    if (server_dice) {
-      absl::Status rolled =
-          replay::RollServerDice(game.replayer->state(), *game.ruleset,
-                                 game.dice_key, game.id, attempt, event);
-      if (!rolled.ok()) {
-        game.loaded = false;
-        return absl::InvalidArgumentError(absl::StrCat(
-            "event ", appended.event_id(), ": ", rolled.message()));
-      }
-    }
-    const int before = game.findings.size();
-    game.replayer->Apply(event);
-    v1::StoredEvent& out = stored.emplace_back();
-    head = replay::ChainHash(head, event);
-    out.set_chain_hash(head);
-    out.set_event_id(appended.event_id());
-    out.set_dice_attempt(attempt);
-    for (int i = before; i < game.findings.size(); ++i) {
-      *out.add_findings() = game.findings[i];
-    }
-    *out.mutable_event() = std::move(event);
+  const std::string head_before = game.chain_hashes.empty()
+                                      ? GenesisOf(game.record)
+                                      : game.chain_hashes.back();
+  replay::LiveBatchGame batch;
+  batch.game_id = game.id;
+  batch.settings = &game.record.settings;
+  batch.ruleset = game.ruleset;
+  batch.dice_key = game.dice_key;
+  batch.dice_attempt = attempt;
+  batch.head = head_before;
+  batch.umpire = caller.umpire;
+  batch.clan = caller.clan;
+  absl::StatusOr<std::vector<v1::StoredEvent>> played =
+      replay::PlayLiveBatch(batch, request, *game.replayer, game.findings);
+  if (!played.ok()) {
+    game.loaded = false;  // The events before the refusal were replayed.
+    return played.status();
   }
-  if (game.record.settings.policy() == v1::APPEND_POLICY_STRICT &&
-      HasViolation(game.findings, first_finding)) {
-    const std::string text = FindingsText(game.findings, first_finding);
-    game.loaded = false;  // Drop the replayed batch from the cache.
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the game is strict and the batch breaks the rules; nothing was "
-        "written:\n",
-        text));
-  }
+  std::vector<v1::StoredEvent>& stored = *played;
+  const std::string& head = stored.back().chain_hash();
   v1::AppendEventsResponse front;
   front.set_version(version + stored.size());
   front.set_head_hash(head);

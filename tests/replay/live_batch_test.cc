@@ -1,0 +1,149 @@
+// replay::PlayLiveBatch and CheckBatchSeqsIncrease, what gunbaid makes of an
+// appended batch before it stores it, on BaseLog's order of battle
+// (tests/replay/test_logs.h) under the built-in Daimyo ruleset. The chain
+// hashes are checked against replay::ChainHash, itself checked against
+// Python's hashlib in ledger_test.cc.
+#include "replay/live_batch.h"
+
+#include <memory>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "replay/audit.h"
+#include "replay/ledger.h"
+#include "tests/replay/test_logs.h"
+
+namespace gunbai::replay {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+using ::gunbai::testing::Activation;
+using ::gunbai::testing::BaseLog;
+using ::gunbai::testing::Ev;
+using ::gunbai::testing::TurnStart;
+using ::testing::HasSubstr;
+
+// A batch of `events_text` (repeated `events`), event ids "e<seq>".
+v1::AppendEventsRequest Batch(const std::string& events_text) {
+  v1::BattleLog log;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(events_text, &log));
+  v1::AppendEventsRequest batch;
+  for (const v1::Event& event : log.events()) {
+    v1::AppendedEvent* appended = batch.add_events();
+    appended->set_event_id("e" + std::to_string(event.seq()));
+    *appended->mutable_event() = event;
+  }
+  return batch;
+}
+
+class LiveBatchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto ruleset = BuiltinDaimyoRuleset();
+    ASSERT_TRUE(ruleset.ok()) << ruleset.status();
+    ruleset_ = *std::move(ruleset);
+    auto engine = CreateEngine(BaseLog(), ruleset_, AuditOptions(),
+                               rules::EngineOutput{&findings_, nullptr});
+    ASSERT_TRUE(engine.ok()) << engine.status();
+    engine_ = *std::move(engine);
+    game_.game_id = "g";
+    game_.settings = &settings_;
+    game_.ruleset = &ruleset_;
+    game_.head = genesis_;
+    game_.umpire = true;
+  }
+
+  LoadedRuleset ruleset_;
+  v1::GameSettings settings_;
+  const std::string genesis_ = GenesisHash();
+  LiveBatchGame game_;
+  google::protobuf::RepeatedPtrField<v1::Finding> findings_;
+  std::unique_ptr<rules::Engine> engine_;
+};
+
+TEST_F(LiveBatchTest, EachEventIsChainedAndKeepsItsIdAndFindings) {
+  // Turn 1 starts and red activates: nothing is wrong. Then red moves a
+  // unit the order of battle does not have: a violation at seq 3 (which
+  // rule the engine names is its tests' business; here only that it is
+  // seq 3's).
+  v1::AppendEventsRequest batch =
+      Batch(TurnStart(1, 1, "red") + Activation(2, 1, "red") +
+            Ev(3, 1, "red", "move { unit: \"ghost\" }"));
+  const v1::AppendEventsRequest sent = batch;
+  game_.dice_attempt = 7;
+  auto stored = PlayLiveBatch(game_, batch, *engine_, findings_);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  ASSERT_EQ(stored->size(), 3u);
+  std::string head = genesis_;
+  for (int i = 0; i < 3; ++i) {
+    const v1::StoredEvent& e = (*stored)[i];
+    head = ChainHash(head, sent.events(i).event());
+    EXPECT_EQ(e.chain_hash(), head) << i;
+    EXPECT_EQ(e.event_id(), sent.events(i).event_id());
+    EXPECT_EQ(e.dice_attempt(), 7u);
+    EXPECT_EQ(e.event().SerializeAsString(),
+              sent.events(i).event().SerializeAsString());
+  }
+  EXPECT_EQ((*stored)[0].findings_size(), 0);
+  EXPECT_EQ((*stored)[1].findings_size(), 0);
+  ASSERT_GE((*stored)[2].findings_size(), 1);
+  for (const v1::Finding& f : (*stored)[2].findings()) {
+    EXPECT_EQ(f.seq(), 3u) << f.rule_id();
+  }
+  EXPECT_EQ(findings_.size(), (*stored)[2].findings_size());
+}
+
+TEST_F(LiveBatchTest, APlayerAppendsOnlyItsClansEvents) {
+  game_.umpire = false;
+  game_.clan = "red";
+  v1::AppendEventsRequest batch =
+      Batch(Activation(2, 1, "red") + Activation(3, 1, "blue"));
+  auto stored = PlayLiveBatch(game_, batch, *engine_, findings_);
+  EXPECT_EQ(stored.status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(stored.status().message(),
+            "event e3: the player of red may append only events its clan "
+            "acts in (clan: \"red\"); nothing was written");
+}
+
+TEST_F(LiveBatchTest, AStrictGameRefusesABatchThatBreaksARule) {
+  settings_.set_policy(v1::APPEND_POLICY_STRICT);
+  v1::AppendEventsRequest batch =
+      Batch(TurnStart(1, 1, "red") + Activation(2, 1, "red") +
+            Ev(3, 1, "red", "move { unit: \"ghost\" }"));
+  v1::AppendEventsRequest again = batch;
+  auto stored = PlayLiveBatch(game_, batch, *engine_, findings_);
+  EXPECT_EQ(stored.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(stored.status().message(),
+              HasSubstr("the game is strict and the batch breaks the rules; "
+                        "nothing was written:\nseq 3 SEVERITY_VIOLATION "));
+  // The same batch in a record game, on a fresh engine, is stored,
+  // findings and all.
+  settings_.set_policy(v1::APPEND_POLICY_RECORD);
+  google::protobuf::RepeatedPtrField<v1::Finding> findings;
+  auto engine = CreateEngine(BaseLog(), ruleset_, AuditOptions(),
+                             rules::EngineOutput{&findings, nullptr});
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  stored = PlayLiveBatch(game_, again, **engine, findings);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_EQ(stored->size(), 3u);
+  EXPECT_GE((*stored)[2].findings_size(), 1);
+}
+
+TEST(CheckBatchSeqsIncreaseTest, SeqsMustIncreaseFromTheGamesLast) {
+  v1::AppendEventsRequest batch =
+      Batch(Activation(5, 1, "red") + Activation(6, 1, "red"));
+  EXPECT_TRUE(CheckBatchSeqsIncrease(batch, 4).ok());
+  absl::Status s = CheckBatchSeqsIncrease(batch, 5);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(),
+            "event e5: seq 5 does not follow seq 5, the event before it; "
+            "seqs increase from 1 through the game; nothing was written");
+  batch.mutable_events(1)->mutable_event()->set_seq(5);
+  s = CheckBatchSeqsIncrease(batch, 0);
+  EXPECT_THAT(s.message(), HasSubstr("event e6: seq 5 does not follow seq 5"));
+}
+
+}  // namespace
+}  // namespace gunbai::replay
