@@ -68,8 +68,6 @@ absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
         "ruleset\")."));
   }
   GUNBAI_RETURN_IF_ERROR(loaded.plugin->validate(loaded.data, source_name));
-  loaded.rules.name = loaded.data.name();
-  loaded.rules.version = loaded.data.version();
   loaded.digest = Sha256Hex(DeterministicBytes(loaded.data));
   return loaded;
 }

@@ -13,16 +13,13 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/ruleset.pb.h"
 #include "rules/engine.h"
-#include "rules/ruleset.h"
 
 namespace gunbai::replay {
 
 struct LoadedRuleset {
   // The engine of the ruleset's name; never null once loaded.
   const rules::RulesetPlugin* plugin = nullptr;
-  // Only the name and version; a ruleset's engine builds its own tables
-  // from `data` (Daimyo's: rules::daimyo::DaimyoRulesFromData).
-  rules::Ruleset rules;
+  // The ruleset's data; its engine builds its own tables from it.
   gunbai::v1::Ruleset data;
   // SHA-256 (hex) of the data's deterministic binary serialization: the
   // same for two files that differ only in comments, spacing or order.

@@ -88,7 +88,7 @@ TEST(LogParserTest, FormatFromExtension) {
 TEST(RulesetLoaderTest, BuiltinLoadsAndDigestIgnoresComments) {
   auto builtin = BuiltinDaimyoRuleset();
   ASSERT_TRUE(builtin.ok()) << builtin.status();
-  EXPECT_EQ(builtin->rules.name, "daimyo");
+  EXPECT_EQ(builtin->data.name(), "daimyo");
   EXPECT_EQ(builtin->digest.size(), 64u);
   auto again = LoadRuleset(
       absl::StrCat("# a comment\n", rules::DaimyoRulesetText()), "copy");
@@ -146,7 +146,6 @@ TEST(RulesetCatalogTest, ChoosesByHeaderNameAndVersion) {
   auto house = BuiltinDaimyoRuleset();
   ASSERT_TRUE(house.ok());
   house->data.set_version("house-2");
-  house->rules.version = "house-2";
   catalog->Add(*house);
   header.mutable_ruleset()->set_name("daimyo");
   header.mutable_ruleset()->set_version("house-2");

@@ -240,7 +240,6 @@ replay::LoadedRuleset DaimyoRuleset(
   replay::LoadedRuleset ruleset = *std::move(builtin);
   if (set) {
     set(*ruleset.data.mutable_options());
-    ruleset.rules = rules::daimyo::DaimyoRulesFromData(ruleset.data);
   }
   return ruleset;
 }
