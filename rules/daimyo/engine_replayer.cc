@@ -1,6 +1,7 @@
 #include "rules/daimyo/engine_replayer.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,7 @@
 #include "rules/daimyo/leader_loss.h"
 #include "rules/daimyo/proto_mapping.h"
 #include "rules/excerpt.h"
+#include "rules/proto_enums.h"
 
 namespace gunbai::rules::daimyo {
 
@@ -46,21 +48,9 @@ absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
   return replayer;
 }
 
-void Replayer::RecordOutcome(absl::string_view subject, absl::string_view kind,
-                             std::string value, rules::Trace* trace) {
-  rules::AppendOutcome(seq_, subject, kind, std::move(value), trace, outcomes_);
-}
-
 absl::Status Replayer::Init(const v1::BattleLog& log) {
-  absl::StatusOr<rules::BattleState> state = StateFromOrderOfBattle(log);
-  if (!state.ok()) return state.status();
-  state_ = *std::move(state);
-  for (std::size_t i = 0; i < state_.profiles.size(); ++i) {
-    unit_index_.emplace(state_.profiles[i].id, static_cast<int>(i));
-  }
-  for (std::size_t i = 0; i < state_.leaders.size(); ++i) {
-    leader_index_.emplace(state_.leaders[i].id, static_cast<int>(i));
-  }
+  absl::Status status = InitOrderOfBattle(log);
+  if (!status.ok()) return status;
   owed_moves_.assign(state_.units.size(), OwedMove::kNone);
   owed_move_opponent_.assign(state_.units.size(), -1);
   owed_move_rounds_.assign(state_.units.size(), 0);
@@ -71,71 +61,62 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   return absl::OkStatus();
 }
 
-bool Replayer::LeftOut(const Finding& finding) {
-  if (findings_->size() < kMaxFindingsPerLog) return false;
-  ++findings_left_out_;
-  const int severity = static_cast<int>(finding.severity);
-  if (severity >= 0 && severity < 4) ++left_out_by_severity_[severity];
-  return true;
-}
-
-void Replayer::Report(Finding finding) {
-  if (LeftOut(finding)) return;
-  rules::AppendFinding(std::move(finding), seq_, turn_, *findings_);
-}
-
-void Replayer::ReportAtEarlierSeq(Finding finding, std::uint64_t seq) {
-  if (LeftOut(finding)) return;
-  rules::AppendFinding(std::move(finding), seq, turn_, *findings_);
-  // Keep the findings in seq order: move it before the later ones.
-  int i = findings_->size() - 1;
-  while (i > 0 && findings_->Get(i - 1).seq() > seq) {
-    findings_->SwapElements(i - 1, i);
-    --i;
+absl::Status Replayer::AddUnitFacts(int i, const v1::Unit& u,
+                                    rules::UnitProfile& p,
+                                    rules::UnitStatus& s) {
+  const std::optional<rules::TroopType> troop =
+      rules::TroopTypeFromProto(u.troop_type());
+  if (!troop.has_value()) return UnitError(i, u, "troop_type is not set");
+  if (*troop == rules::TroopType::kLegendarySamurai) {
+    return UnitError(i, u,
+                     "legendary samurai are a Samurai Knight Fever troop "
+                     "type; the Daimyo rules have none (use SAMURAI, or "
+                     "audit under the \"skf\" ruleset).");
   }
-}
-
-void Replayer::Violation(absl::string_view rule_id, std::string subject,
-                         std::string message) {
-  Finding f;
-  f.severity = Severity::kViolation;
-  f.rule_id = rule_id;
-  f.subject = std::move(subject);
-  f.message = std::move(message);
-  Report(std::move(f));
-}
-
-void Replayer::Unverifiable(absl::string_view rule_id, std::string subject,
-                            std::string message) {
-  Finding f;
-  f.severity = Severity::kUnverifiable;
-  f.rule_id = rule_id;
-  f.subject = std::move(subject);
-  f.message = std::move(message);
-  Report(std::move(f));
-}
-
-int Replayer::FindUnit(absl::string_view id) const {
-  auto it = unit_index_.find(id);
-  return it == unit_index_.end() ? -1 : it->second;
-}
-
-int Replayer::FindClan(absl::string_view id) const {
-  for (std::size_t i = 0; i < state_.clans.size(); ++i) {
-    if (state_.clans[i] == id) return static_cast<int>(i);
+  p.troop_type = *troop;
+  const std::optional<rules::Quality> quality =
+      rules::QualityFromProto(u.quality());
+  if (!quality.has_value()) return UnitError(i, u, "quality is not set");
+  p.quality = *quality;
+  if (u.mobility() == v1::MOBILITY_UNSPECIFIED) {
+    return UnitError(i, u, "mobility (foot or mounted) is not set.");
   }
-  return -1;
+  p.mobility = u.mobility() == v1::MOBILITY_MOUNTED ? rules::Mobility::kMounted
+                                                    : rules::Mobility::kFoot;
+  p.armour = rules::ArmourFromProto(u.armour());
+  p.melee_weapon = rules::MeleeFromProto(u.melee_weapon());
+  p.missile_weapon = rules::MissileFromProto(u.missile_weapon());
+  if (u.stands() < 1 || u.stands() > static_cast<uint32_t>(kMaxStands)) {
+    return UnitError(i, u,
+                     absl::StrFormat("stands is %d; a unit has 1 to %d.",
+                                     u.stands(), kMaxStands));
+  }
+  p.starting_stands = static_cast<int>(u.stands());
+  s.stands = p.starting_stands;
+  s.stands_per_rank = u.stands_per_rank() == 0
+                          ? p.starting_stands
+                          : static_cast<int>(std::min<uint32_t>(
+                                u.stands_per_rank(), kMaxStands));
+  s.formation = FormationFromProto(u.formation());
+  s.disordered = u.starting_order() == v1::ORDER_DISORDERED;
+  return absl::OkStatus();
 }
 
-int Replayer::ResolveUnit(absl::string_view id, absl::string_view role) {
-  const int unit = FindUnit(id);
-  if (unit < 0) {
-    Violation("log.unit.unknown", Excerpt(id),
-              absl::StrFormat("The %s \"%s\" is not in the order of battle; "
-                              "the event is skipped. Check the unit id.",
-                              role, Excerpt(id)));
+absl::Status Replayer::AddLeaderFacts(int i, const v1::Leader& l,
+                                      rules::LeaderState& leader) {
+  if (l.kind() == v1::LEADER_KIND_UNSPECIFIED) {
+    return LeaderError(i, l, "kind (General or Daimyo) is not set.");
   }
-  return unit;
+  leader.kind = l.kind() == v1::LEADER_KIND_DAIMYO
+                    ? rules::LeaderKind::kDaimyo
+                    : rules::LeaderKind::kGeneral;
+  if (l.command_rating() < 1 || l.command_rating() > 4) {
+    return LeaderError(i, l,
+                       absl::StrFormat("command_rating is %d; it is 1 to 4.",
+                                       l.command_rating()));
+  }
+  leader.command_rating = static_cast<int>(l.command_rating());
+  return absl::OkStatus();
 }
 
 void Replayer::ResolveUnitList(
@@ -185,15 +166,6 @@ void Replayer::ResolveUnitList(
                         "once.",
                         UnitLabel(state_, first_repeated), role, repeated));
   }
-}
-
-bool Replayer::UnitOnTable(int unit, absl::string_view what) {
-  if (!state_.units[unit].removed) return true;
-  Violation("log.unit.removed", state_.profiles[unit].id,
-            absl::StrFormat("%s was removed from the table earlier and cannot "
-                            "%s.",
-                            UnitLabel(state_, unit), what));
-  return false;
 }
 
 void Replayer::CheckDiceFaces(
@@ -246,12 +218,7 @@ bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
 }
 
 void Replayer::Apply(const v1::Event& event) {
-  seq_ = event.seq();
-  turn_ = event.turn();
-  if (branch_events_ != nullptr) {
-    branch_event_ = branch_events_->Add();
-    *branch_event_ = event;
-  }
+  StartEvent(event);
   CheckChallengeFollowedByRound(event);
   if (!CheckSequence(event)) return;
   const bool same_melee =
@@ -561,15 +528,8 @@ void Replayer::ReportStandLossDispute(absl::string_view rule_id, int target,
 }
 
 void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
-  auto it = leader_index_.find(roll.leader());
-  if (it == leader_index_.end()) {
-    Violation("log.leader.unknown", roll.leader(),
-              absl::StrFormat("The leader \"%s\" is not in the order of "
-                              "battle; the event is skipped.",
-                              roll.leader()));
-    return;
-  }
-  const int leader = it->second;
+  const int leader = ResolveLeader(roll.leader());
+  if (leader < 0) return;
   rules::LeaderState& l = state_.leaders[leader];
   if (!l.loss_roll_owed) {
     Violation("daimyo.leader_loss.not_owed", roll.leader(),
@@ -696,25 +656,7 @@ void Replayer::Finish() {
   CheckChallengeFollowedByRound(v1::Event());  // The log ends awaiting it.
   SettleMelee();
   ReportUnfinishedTurn();
-  if (findings_left_out_ == 0) return;
-  // Appended past the bound on purpose: the one line that says what is
-  // missing.
-  rules::AppendFinding(
-      Finding{Severity::kViolation,
-              "log.findings_truncated",
-              absl::StrFormat(
-                  "The log breaks the rules more than %d times; the first %d "
-                  "findings are listed, %d more are not (%d violations, %d "
-                  "disputes, %d warnings, %d unverifiable). Audit the log in "
-                  "parts, or correct the first ones.",
-                  kMaxFindingsPerLog, kMaxFindingsPerLog, findings_left_out_,
-                  left_out_by_severity_[0], left_out_by_severity_[1],
-                  left_out_by_severity_[2], left_out_by_severity_[3]),
-              "",
-              "",
-              "",
-              {}},
-      seq_, turn_, *findings_);
+  ReportFindingsLeftOut();
 }
 
 void Replayer::ReportUnfinishedTurn() {

@@ -24,6 +24,7 @@
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
 #include "rules/engine.h"
+#include "rules/engine_base.h"
 #include "rules/ruleset.h"
 #include "rules/types.h"
 
@@ -34,10 +35,8 @@ inline std::string HitsInWords(std::int64_t n) {
   return n == 1 ? std::string("1 hit") : std::to_string(n) + " hits";
 }
 
-// Bounds on a log's order of battle.
-inline constexpr int kMaxClans = 32;
-inline constexpr int kMaxUnits = 100000;
-inline constexpr int kMaxLeaders = 100000;
+// Bounds on a unit (those on the order of battle, kMaxClans, kMaxUnits and
+// kMaxLeaders, are every ruleset's: rules/engine_base.h).
 inline constexpr int kMaxStands = 64;
 // Findings listed in one report; past it they are counted, and one finding
 // (log.findings_truncated) says how many of each severity were left out, so
@@ -45,7 +44,7 @@ inline constexpr int kMaxStands = 64;
 inline constexpr int kMaxFindingsPerLog = 20000;
 
 // The Daimyo rules' Engine (see rules/engine.h and rules/daimyo/engine.h).
-class Replayer : public rules::Engine, private rules::FindingSink {
+class Replayer : public rules::EngineBase {
  public:
   // What a unit owes after a melee round or a morale result.
   enum class OwedMove {
@@ -85,8 +84,6 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   // rolls). Call once, after the last Apply.
   void Finish() override;
 
-  const rules::BattleState& state() const override { return state_; }
-
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next, in the format of
   // rules/checkpoint_codec.h. Bump the version when a member is added.
@@ -97,48 +94,25 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   absl::StatusOr<std::string> SaveCheckpoint() const override;
   absl::Status RestoreCheckpoint(absl::string_view checkpoint) override;
 
-  // Returns the unit index for `id`, or -1.
-  int FindUnit(absl::string_view id) const;
-
  private:
   Replayer(const rules::Ruleset& rules, const rules::EngineOptions& options,
            rules::EngineOutput output)
-      : rules_(rules),
-        findings_(output.findings),
-        outcomes_(output.outcomes),
-        branch_events_(output.branch_events),
-        options_(options) {}
-
-  // True at an event whose computed outcomes replace the claimed ones
-  // (EngineOptions::FollowsComputedAt).
-  bool FollowComputed() const { return options_.FollowsComputedAt(seq_); }
-  // The copy of the current event in the branch written out, or null
-  // (EngineOutput::branch_events); its claims are set to the computed
-  // outcomes where the event follows them.
-  gunbai::v1::Event* branch_event_ = nullptr;
-  // Records an outcome worked out at the current event, when outcomes were
-  // asked for; `trace` may be null.
-  void RecordOutcome(absl::string_view subject, absl::string_view kind,
-                     std::string value, rules::Trace* trace);
-  bool recording_outcomes() const { return outcomes_ != nullptr; }
+      : EngineBase({.max_findings = kMaxFindingsPerLog,
+                    .excerpt_ids = true,
+                    .removed_unit_tail = "."},
+                   options, output),
+        rules_(rules) {}
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
-  void Report(rules::Finding finding) override;
-  // Counts `finding` and returns true when the report already lists
-  // kMaxFindingsPerLog findings.
-  bool LeftOut(const rules::Finding& finding);
+  absl::Status AddUnitFacts(int index, const gunbai::v1::Unit& unit,
+                            rules::UnitProfile& profile,
+                            rules::UnitStatus& status) override;
+  absl::Status AddLeaderFacts(int index, const gunbai::v1::Leader& proto,
+                              rules::LeaderState& leader) override;
   void ReportUnfinishedTurn();
-  // Reports `finding` at `seq`, an earlier event of this turn whose fault
-  // shows only now, keeping the findings in seq order.
-  void ReportAtEarlierSeq(rules::Finding finding, std::uint64_t seq);
-  void Violation(absl::string_view rule_id, std::string subject,
-                 std::string message);
-  void Unverifiable(absl::string_view rule_id, std::string subject,
-                    std::string message);
 
   bool CheckSequence(const gunbai::v1::Event& event);
   bool EnterPhase(rules::Phase phase, absl::string_view what);
-  int ResolveUnit(absl::string_view id, absl::string_view role);
   // Resolves a list of unit ids (units near, routers near, units passed
   // through) into the distinct units it names, in order, into `out`. The
   // work and the findings are bounded by the units, not by the list: ids
@@ -148,8 +122,6 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   void ResolveUnitList(
       const google::protobuf::RepeatedPtrField<std::string>& ids,
       absl::string_view role, std::vector<int>& out);
-  bool UnitOnTable(int unit, absl::string_view what);
-  int FindClan(absl::string_view id) const;
   void CheckDiceFaces(const google::protobuf::RepeatedField<uint32_t>& dice,
                       absl::string_view what, absl::string_view subject);
 
@@ -269,15 +241,6 @@ class Replayer : public rules::Engine, private rules::FindingSink {
 
   // Owned: a Replayer outlives no caller's copy of the ruleset.
   const rules::Ruleset rules_;
-  google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
-  google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;
-  google::protobuf::RepeatedPtrField<gunbai::v1::Event>* branch_events_;
-  const rules::EngineOptions options_;
-  rules::BattleState state_;
-  absl::flat_hash_map<std::string, int> unit_index_;
-  absl::flat_hash_map<std::string, int> leader_index_;
-  std::uint64_t seq_ = 0;
-  std::uint32_t turn_ = 0;
   // Melee bookkeeping, per unit index (engine_melee.cc).
   std::vector<PairingResult> pending_pairings_;
   std::string pending_melee_id_;
@@ -303,9 +266,6 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   std::vector<std::uint32_t> list_mark_;
   std::uint32_t list_generation_ = 0;
   std::vector<int> list_units_;  // Scratch for the lists of one event.
-  std::int64_t findings_left_out_ = 0;
-  // Left out by severity: violation, dispute, warning, unverifiable.
-  std::array<std::int64_t, 4> left_out_by_severity_{};
   std::vector<OwedMove> owed_moves_;
   std::vector<int> owed_move_opponent_;
   std::vector<int> owed_move_rounds_;

@@ -37,6 +37,7 @@
 #include "gunbai/v1/ruleset.pb.h"
 #include "rules/battle_state.h"
 #include "rules/engine.h"
+#include "rules/engine_base.h"
 #include "rules/skf/melee.h"
 #include "rules/skf/tables.h"
 #include "rules/types.h"
@@ -90,10 +91,8 @@ absl::StatusOr<std::optional<VictorySettings>> SkfVictorySettings(
     const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
     google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings);
 
-// Bounds on a log's order of battle and on a unit's disorder factor.
-inline constexpr int kMaxClans = 32;
-inline constexpr int kMaxUnits = 100000;
-inline constexpr int kMaxLeaders = 100000;
+// Bounds on a unit (those on the order of battle, kMaxClans, kMaxUnits and
+// kMaxLeaders, are every ruleset's: rules/engine_base.h).
 inline constexpr int kMaxBases = 64;
 inline constexpr int kMaxDisorder = 1000;
 // Pairings of one melee; more are skipped with a violation.
@@ -101,7 +100,7 @@ inline constexpr int kMaxPairings = 256;
 
 // The Samurai Knight Fever Engine (see the top of this file). Prefer
 // CreateSkfEngine; Create takes tables already in domain form (tests).
-class SkfEngine : public Engine, private FindingSink {
+class SkfEngine : public EngineBase {
  public:
   // Builds the starting state from the log's order of battle. Returns
   // InvalidArgument naming the unit or leader when it is unusable.
@@ -111,7 +110,6 @@ class SkfEngine : public Engine, private FindingSink {
 
   void Apply(const gunbai::v1::Event& event) override;
   void Finish() override;
-  const BattleState& state() const override { return state_; }
 
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next. Bump the version when a
@@ -158,34 +156,22 @@ class SkfEngine : public Engine, private FindingSink {
   };
 
   SkfEngine(Tables tables, const EngineOptions& options, EngineOutput output)
-      : tables_(std::move(tables)),
-        findings_(output.findings),
-        outcomes_(output.outcomes),
-        branch_events_(output.branch_events),
-        options_(options) {}
+      : EngineBase({.max_findings = 0,
+                    .excerpt_ids = false,
+                    .removed_unit_tail = "; the event is skipped."},
+                   options, output),
+        tables_(std::move(tables)) {}
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
-  absl::Status AddUnit(int index, const gunbai::v1::Unit& unit);
-  absl::Status AddLeader(int index, const gunbai::v1::Leader& leader);
+  absl::Status AddUnitFacts(int index, const gunbai::v1::Unit& unit,
+                            UnitProfile& profile, UnitStatus& status) override;
+  absl::Status AddLeaderFacts(int index, const gunbai::v1::Leader& proto,
+                              LeaderState& leader) override;
 
-  // Findings and outcomes.
-  void Report(Finding finding) override;
-  void Violation(absl::string_view rule_id, std::string subject,
-                 std::string message);
-  void Unverifiable(absl::string_view rule_id, std::string subject,
-                    std::string message);
   void ReportUncovered(Uncovered kind);
-  void RecordOutcome(absl::string_view subject, absl::string_view kind,
-                     std::string value, Trace* trace);
-  bool FollowComputed() const { return options_.FollowsComputedAt(seq_); }
 
-  // Ids and sequence.
-  int FindClan(absl::string_view id) const;
-  int ResolveUnit(absl::string_view id, absl::string_view role);
-  int ResolveLeader(absl::string_view id);
-  bool UnitOnTable(int unit, absl::string_view what);
+  // The sequence.
   bool CheckSequence(const gunbai::v1::Event& event);
-  bool TurnInProgress() const;
   // Shows `phase` in the state (gunbai state) while a turn is in progress;
   // page 6 gives no turn sequence, so the order of phases is not checked.
   void ShowPhase(Phase phase);
@@ -240,23 +226,9 @@ class SkfEngine : public Engine, private FindingSink {
   void KillLeader(int leader);
 
   Tables tables_;
-  google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
-  google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;
-  // A what-if branch written out (EngineOutput::branch_events), and the copy
-  // of the event being applied, whose claims are set to the computed
-  // outcomes wherever the engine follows them; null when not written.
-  google::protobuf::RepeatedPtrField<gunbai::v1::Event>* branch_events_;
-  gunbai::v1::Event* branch_event_ = nullptr;
-  EngineOptions options_;
-
-  BattleState state_;
   std::vector<UnitFacts> facts_;
-  absl::flat_hash_map<std::string, int> unit_index_;
-  absl::flat_hash_map<std::string, int> leader_index_;
   // The leaders attached to (touching) each unit.
   std::vector<std::vector<int>> unit_leaders_;
-  std::uint64_t seq_ = 0;
-  std::uint32_t turn_ = 0;
   std::array<bool, kUncoveredKinds> uncovered_reported_{};
   bool morale_unchecked_reported_ = false;
   bool leader_hits_unchecked_reported_ = false;

@@ -1,0 +1,250 @@
+// The plumbing every engine shares. See engine_base.h.
+#include "rules/engine_base.h"
+
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "rules/excerpt.h"
+
+namespace gunbai::rules {
+
+namespace v1 = ::gunbai::v1;
+
+std::string EngineBase::Quote(absl::string_view id) const {
+  return conventions_.excerpt_ids ? Excerpt(id) : std::string(id);
+}
+
+absl::Status EngineBase::UnitError(int index, const v1::Unit& unit,
+                                   absl::string_view what) const {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("order_of_battle.units[%d] (id \"%s\"): %s", index,
+                      Quote(unit.id()), what));
+}
+
+absl::Status EngineBase::LeaderError(int index, const v1::Leader& leader,
+                                     absl::string_view what) const {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("order_of_battle.leaders[%d] (id \"%s\"): %s", index,
+                      Quote(leader.id()), what));
+}
+
+absl::Status EngineBase::InitOrderOfBattle(const v1::BattleLog& log) {
+  const v1::Header& header = log.header();
+  if (header.clans_size() < 2 || header.clans_size() > kMaxClans) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "header.clans: a battle has 2 to %d clans; this log has %d.", kMaxClans,
+        header.clans_size()));
+  }
+  for (int i = 0; i < header.clans_size(); ++i) {
+    const std::string& id = header.clans(i).id();
+    if (id.empty() || FindClan(id) >= 0) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "header.clans[%d]: clan id \"%s\" is %s; give each clan a unique "
+          "id.",
+          i, Quote(id), id.empty() ? "empty" : "used twice"));
+    }
+    state_.clans.push_back(id);
+  }
+  const v1::OrderOfBattle& oob = log.order_of_battle();
+  if (oob.units_size() > kMaxUnits || oob.leaders_size() > kMaxLeaders) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "order_of_battle: at most %d units and %d leaders; this log has %d "
+        "and %d.",
+        kMaxUnits, kMaxLeaders, oob.units_size(), oob.leaders_size()));
+  }
+  for (int i = 0; i < oob.units_size(); ++i) {
+    const v1::Unit& u = oob.units(i);
+    if (u.id().empty()) return UnitError(i, u, "the unit has no id.");
+    if (unit_index_.contains(u.id())) {
+      return UnitError(i, u, "the id is used twice; unit ids are unique.");
+    }
+    UnitProfile profile;
+    profile.id = u.id();
+    profile.name = u.name();
+    profile.clan = FindClan(u.clan());
+    if (profile.clan < 0) {
+      return UnitError(i, u,
+                       absl::StrFormat("clan \"%s\" is not in the header.",
+                                       Quote(u.clan())));
+    }
+    UnitStatus status;
+    absl::Status s = AddUnitFacts(i, u, profile, status);
+    if (!s.ok()) return s;
+    unit_index_.emplace(profile.id, static_cast<int>(state_.profiles.size()));
+    state_.profiles.push_back(std::move(profile));
+    state_.units.push_back(status);
+  }
+  for (int i = 0; i < oob.leaders_size(); ++i) {
+    const v1::Leader& l = oob.leaders(i);
+    if (l.id().empty()) return LeaderError(i, l, "the leader has no id.");
+    if (leader_index_.contains(l.id())) {
+      return LeaderError(i, l, "the id is used twice; leader ids are unique.");
+    }
+    LeaderState leader;
+    leader.id = l.id();
+    leader.name = l.name();
+    leader.clan = FindClan(l.clan());
+    if (leader.clan < 0) {
+      return LeaderError(i, l,
+                         absl::StrFormat("clan \"%s\" is not in the header.",
+                                         Quote(l.clan())));
+    }
+    absl::Status s = AddLeaderFacts(i, l, leader);
+    if (!s.ok()) return s;
+    if (!l.attached_unit().empty()) {
+      const int unit = FindUnit(l.attached_unit());
+      if (unit < 0) {
+        return LeaderError(i, l,
+                           absl::StrFormat("attached_unit \"%s\" is not a unit "
+                                           "of the order of battle.",
+                                           Quote(l.attached_unit())));
+      }
+      if (state_.profiles[unit].clan != leader.clan) {
+        return LeaderError(i, l,
+                           "the leader is attached to another clan's unit.");
+      }
+      leader.attached_unit = unit;
+    }
+    leader_index_.emplace(leader.id, static_cast<int>(state_.leaders.size()));
+    state_.leaders.push_back(std::move(leader));
+  }
+  return absl::OkStatus();
+}
+
+void EngineBase::StartEvent(const v1::Event& event) {
+  seq_ = event.seq();
+  turn_ = event.turn();
+  if (branch_events_ != nullptr) {
+    branch_event_ = branch_events_->Add();
+    *branch_event_ = event;
+  }
+}
+
+bool EngineBase::LeftOut(const Finding& finding) {
+  if (conventions_.max_findings <= 0 ||
+      findings_->size() < conventions_.max_findings) {
+    return false;
+  }
+  ++findings_left_out_;
+  const int severity = static_cast<int>(finding.severity);
+  if (severity >= 0 && severity < 4) ++left_out_by_severity_[severity];
+  return true;
+}
+
+void EngineBase::Report(Finding finding) {
+  if (findings_ == nullptr || LeftOut(finding)) return;
+  AppendFinding(std::move(finding), seq_, turn_, *findings_);
+}
+
+void EngineBase::ReportAtEarlierSeq(Finding finding, std::uint64_t seq) {
+  if (findings_ == nullptr || LeftOut(finding)) return;
+  AppendFinding(std::move(finding), seq, turn_, *findings_);
+  // Keep the findings in seq order: move it before the later ones.
+  int i = findings_->size() - 1;
+  while (i > 0 && findings_->Get(i - 1).seq() > seq) {
+    findings_->SwapElements(i - 1, i);
+    --i;
+  }
+}
+
+void EngineBase::Violation(absl::string_view rule_id, std::string subject,
+                           std::string message) {
+  Finding f;
+  f.severity = Severity::kViolation;
+  f.rule_id = rule_id;
+  f.subject = std::move(subject);
+  f.message = std::move(message);
+  Report(std::move(f));
+}
+
+void EngineBase::Unverifiable(absl::string_view rule_id, std::string subject,
+                              std::string message) {
+  Finding f;
+  f.severity = Severity::kUnverifiable;
+  f.rule_id = rule_id;
+  f.subject = std::move(subject);
+  f.message = std::move(message);
+  Report(std::move(f));
+}
+
+void EngineBase::ReportFindingsLeftOut() {
+  if (findings_left_out_ == 0 || findings_ == nullptr) return;
+  const int bound = conventions_.max_findings;
+  AppendFinding(
+      Finding{Severity::kViolation,
+              "log.findings_truncated",
+              absl::StrFormat(
+                  "The log breaks the rules more than %d times; the first %d "
+                  "findings are listed, %d more are not (%d violations, %d "
+                  "disputes, %d warnings, %d unverifiable). Audit the log in "
+                  "parts, or correct the first ones.",
+                  bound, bound, findings_left_out_, left_out_by_severity_[0],
+                  left_out_by_severity_[1], left_out_by_severity_[2],
+                  left_out_by_severity_[3]),
+              "",
+              "",
+              "",
+              {}},
+      seq_, turn_, *findings_);
+}
+
+void EngineBase::RecordOutcome(absl::string_view subject,
+                               absl::string_view kind, std::string value,
+                               Trace* trace) {
+  AppendOutcome(seq_, subject, kind, std::move(value), trace, outcomes_);
+}
+
+int EngineBase::FindUnit(absl::string_view id) const {
+  auto it = unit_index_.find(id);
+  return it == unit_index_.end() ? -1 : it->second;
+}
+
+int EngineBase::FindLeader(absl::string_view id) const {
+  auto it = leader_index_.find(id);
+  return it == leader_index_.end() ? -1 : it->second;
+}
+
+int EngineBase::FindClan(absl::string_view id) const {
+  for (std::size_t i = 0; i < state_.clans.size(); ++i) {
+    if (state_.clans[i] == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int EngineBase::ResolveUnit(absl::string_view id, absl::string_view role) {
+  const int unit = FindUnit(id);
+  if (unit >= 0) return unit;
+  const std::string quoted = Quote(id);
+  Violation("log.unit.unknown", quoted,
+            absl::StrFormat("The %s \"%s\" is not in the order of battle; "
+                            "the event is skipped. Check the unit id.",
+                            role, quoted));
+  return -1;
+}
+
+int EngineBase::ResolveLeader(absl::string_view id) {
+  const int leader = FindLeader(id);
+  if (leader >= 0) return leader;
+  Violation("log.leader.unknown", std::string(id),
+            absl::StrFormat("The leader \"%s\" is not in the order of "
+                            "battle; the event is skipped.",
+                            id));
+  return -1;
+}
+
+bool EngineBase::UnitOnTable(int unit, absl::string_view what) {
+  if (!state_.units[unit].removed) return true;
+  Violation("log.unit.removed", state_.profiles[unit].id,
+            absl::StrFormat("%s was removed from the table earlier and cannot "
+                            "%s%s",
+                            UnitLabel(state_, unit), what,
+                            conventions_.removed_unit_tail));
+  return false;
+}
+
+bool EngineBase::TurnInProgress() const {
+  return state_.phase != Phase::kBeforeGame &&
+         state_.phase != Phase::kTurnEnded && state_.phase != Phase::kGameOver;
+}
+
+}  // namespace gunbai::rules

@@ -1,0 +1,167 @@
+// The base every ruleset's Engine derives from (rules/engine.h): the
+// plumbing the engines share, written once, so that a ruleset supplies only
+// its rules. In the spirit of OpenSpiel's State::ApplyAction (public,
+// non-virtual: the common checks and bookkeeping) and DoApplyAction
+// (virtual: the game's own rules).
+//
+// The base holds the replay's state, options and output, the seq and turn
+// of the event being applied, the indexes of the order of battle's ids, and
+// the findings and outcomes plumbing: reporting (with an optional bound on
+// the findings listed), recording outcomes, following computed outcomes
+// (what-if replays), resolving ids with the messages every ruleset gives.
+// Thread-compatible, as Engine.
+#ifndef GUNBAI_RULES_ENGINE_BASE_H_
+#define GUNBAI_RULES_ENGINE_BASE_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/report.pb.h"
+#include "rules/battle_state.h"
+#include "rules/engine.h"
+#include "rules/types.h"
+
+namespace gunbai::rules {
+
+// Bounds on a log's order of battle, every ruleset's.
+inline constexpr int kMaxClans = 32;
+inline constexpr int kMaxUnits = 100000;
+inline constexpr int kMaxLeaders = 100000;
+
+class EngineBase : public Engine, protected FindingSink {
+ public:
+  const BattleState& state() const final { return state_; }
+
+  // Returns the unit index for `id`, or -1.
+  int FindUnit(absl::string_view id) const;
+  // Returns the leader index for `id`, or -1.
+  int FindLeader(absl::string_view id) const;
+
+ protected:
+  // Where the rulesets' messages differ in form (kept as each gave them,
+  // so that no report changes).
+  struct Conventions {
+    // Findings listed in one report; past it they are counted, and Finish
+    // adds one finding (log.findings_truncated) saying how many of each
+    // severity were left out, so that a hostile log cannot make a report
+    // many times its own size. 0: every finding is listed.
+    int max_findings = 0;
+      // Quote the ids of the log through Excerpt (rules/excerpt.h) in the
+    // messages of unknown units and of an unusable order of battle.
+    bool excerpt_ids = false;
+    // How log.unit.removed's message ends, after "... and cannot <what>".
+    absl::string_view removed_unit_tail = ".";
+  };
+
+  EngineBase(Conventions conventions, const EngineOptions& options,
+             EngineOutput output)
+      : options_(options),
+        findings_(output.findings),
+        outcomes_(output.outcomes),
+        branch_events_(output.branch_events),
+        conventions_(conventions) {}
+
+  // The order of battle: builds the clans, units and leaders of state_ and
+  // the id indexes from the log's header and order of battle. Checks what
+  // every ruleset checks (2 to kMaxClans clans with unique non-empty ids, at
+  // most kMaxUnits units and kMaxLeaders leaders, unit and leader ids
+  // non-empty and unique, each of a clan of the header; an attached unit
+  // in the order of battle and of the leader's clan) and asks the ruleset
+  // for the rest (AddUnitFacts, AddLeaderFacts). Returns InvalidArgument
+  // naming the clan, unit or leader and what to fix.
+  absl::Status InitOrderOfBattle(const gunbai::v1::BattleLog& log);
+  // The ruleset's part of unit `index` of the order of battle, after its id
+  // and clan are checked (profile.id, name and clan are set; `status` is a
+  // fresh UnitStatus): fills the rest of `profile` and `status`, or returns
+  // UnitError. The unit is added once it returns OK.
+  virtual absl::Status AddUnitFacts(int index, const gunbai::v1::Unit& unit,
+                                    UnitProfile& profile,
+                                    UnitStatus& status) = 0;
+  // The same for leader `index`, before its attached unit is checked
+  // (leader.id, name and clan are set).
+  virtual absl::Status AddLeaderFacts(int index,
+                                      const gunbai::v1::Leader& proto,
+                                      LeaderState& leader) = 0;
+  // InvalidArgument "order_of_battle.units[<index>] (id "<id>"): <what>".
+  absl::Status UnitError(int index, const gunbai::v1::Unit& unit,
+                         absl::string_view what) const;
+  absl::Status LeaderError(int index, const gunbai::v1::Leader& leader,
+                           absl::string_view what) const;
+  // `id` as the messages quote it (Conventions::excerpt_ids).
+  std::string Quote(absl::string_view id) const;
+
+  // Starts applying `event`: takes its seq and turn for the findings and
+  // outcomes, and copies it into the branch written out (branch_event_).
+  void StartEvent(const gunbai::v1::Event& event);
+
+  // Findings, as of the current event (seq_, turn_).
+  void Report(Finding finding) override;
+  // Reports `finding` at `seq`, an earlier event of this turn whose fault
+  // shows only now, keeping the findings in seq order.
+  void ReportAtEarlierSeq(Finding finding, std::uint64_t seq);
+  void Violation(absl::string_view rule_id, std::string subject,
+                 std::string message);
+  void Unverifiable(absl::string_view rule_id, std::string subject,
+                    std::string message);
+  // Appends log.findings_truncated when findings were left out (past
+  // Conventions::max_findings), past the bound on purpose: the one line
+  // that says what is missing. The last thing Finish does.
+  void ReportFindingsLeftOut();
+
+  // Outcomes: records one worked out at the current event, when outcomes
+  // were asked for; `trace` may be null.
+  void RecordOutcome(absl::string_view subject, absl::string_view kind,
+                     std::string value, Trace* trace);
+  bool recording_outcomes() const { return outcomes_ != nullptr; }
+  // True at an event whose computed outcomes replace the claimed ones
+  // (EngineOptions::FollowsComputedAt).
+  bool FollowComputed() const { return options_.FollowsComputedAt(seq_); }
+
+  // Ids. Each Resolve reports the id not in the order of battle
+  // (log.unit.unknown, log.leader.unknown) and returns -1.
+  int FindClan(absl::string_view id) const;
+  int ResolveUnit(absl::string_view id, absl::string_view role);
+  int ResolveLeader(absl::string_view id);
+  // Returns true when `unit` is on the table; else reports log.unit.removed
+  // ("... cannot <what>").
+  bool UnitOnTable(int unit, absl::string_view what);
+  // True from a turn_start to its turn_end (or the end of the game).
+  bool TurnInProgress() const;
+
+  const EngineOptions options_;
+  google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
+  google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;
+  // A what-if branch written out (EngineOutput::branch_events), and the copy
+  // of the event being applied, whose claims the engine sets to the
+  // computed outcomes wherever it follows them; null when not written.
+  google::protobuf::RepeatedPtrField<gunbai::v1::Event>* branch_events_;
+  gunbai::v1::Event* branch_event_ = nullptr;
+
+  BattleState state_;
+  absl::flat_hash_map<std::string, int> unit_index_;
+  absl::flat_hash_map<std::string, int> leader_index_;
+  // The event being applied.
+  std::uint64_t seq_ = 0;
+  std::uint32_t turn_ = 0;
+  // Findings left out past Conventions::max_findings, and by severity:
+  // violation, dispute, warning, unverifiable. An engine with a bound
+  // keeps them in its checkpoints.
+  std::int64_t findings_left_out_ = 0;
+  std::array<std::int64_t, 4> left_out_by_severity_{};
+
+ private:
+  // Counts `finding` and returns true when the report already lists
+  // Conventions::max_findings findings.
+  bool LeftOut(const Finding& finding);
+
+  const Conventions conventions_;
+};
+
+}  // namespace gunbai::rules
+
+#endif  // GUNBAI_RULES_ENGINE_BASE_H_
