@@ -120,6 +120,78 @@ void EngineBase::StartEvent(const v1::Event& event) {
   }
 }
 
+void EngineBase::Apply(const v1::Event& event) {
+  StartEvent(event);
+  BeforeSequenceChecks(event);
+  if (!CheckSequence(event)) return;
+  BeforeEventBody(event);
+  switch (event.body_case()) {
+    case v1::Event::kTurnStart:
+      OnTurnStart(event);
+      break;
+    case v1::Event::kActivation:
+      OnActivation(event);
+      break;
+    case v1::Event::kMove:
+      OnMove(event.move());
+      break;
+    case v1::Event::kCharge:
+      OnCharge(event.charge());
+      break;
+    case v1::Event::kFiring:
+      OnFiring(event);
+      break;
+    case v1::Event::kMeleeRound:
+      OnMeleeRound(event.melee_round());
+      break;
+    case v1::Event::kChallenge:
+      OnChallenge(event.challenge());
+      break;
+    case v1::Event::kMoraleTest:
+      OnMoraleTest(event.morale_test());
+      break;
+    case v1::Event::kLeaderLoss:
+      OnLeaderLoss(event.leader_loss());
+      break;
+    case v1::Event::kResultMove:
+      OnResultMove(event.result_move());
+      break;
+    case v1::Event::kRemoval:
+      OnRemoval(event.removal());
+      break;
+    case v1::Event::kTurnEnd:
+      OnTurnEnd();
+      break;
+    case v1::Event::kGameEnd:
+      OnGameEnd();
+      break;
+    case v1::Event::BODY_NOT_SET:
+      break;
+  }
+}
+
+void EngineBase::Finish() {
+  OnLogEnd();
+  ReportFindingsLeftOut();
+}
+
+bool EngineBase::CheckSequence(const v1::Event& event) {
+  if (!CheckEventStart(event, state_, *this)) return false;
+  if (state_.phase == Phase::kGameOver) {
+    Violation(conventions_.after_game_end_rule, "",
+              "This event comes after the end of the game; it is skipped.");
+    return false;
+  }
+  const bool opens = event.has_turn_start() || event.has_game_end();
+  if (!opens && !TurnInProgress()) {
+    Violation(conventions_.outside_turn_rule, "",
+              "This event comes outside a turn (before a turn_start); it is "
+              "replayed anyway.");
+  }
+  CheckEventTurnAndClan(event, state_, *this);
+  return true;
+}
+
 bool EngineBase::LeftOut(const Finding& finding) {
   if (conventions_.max_findings <= 0 ||
       findings_->size() < conventions_.max_findings) {

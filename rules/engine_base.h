@@ -2,13 +2,17 @@
 // plumbing the engines share, written once, so that a ruleset supplies only
 // its rules. In the spirit of OpenSpiel's State::ApplyAction (public,
 // non-virtual: the common checks and bookkeeping) and DoApplyAction
-// (virtual: the game's own rules).
+// (virtual: the game's own rules): Apply and Finish are the base's (final);
+// the ruleset overrides the hooks they call, one an event body (OnMove,
+// OnFiring...), and AddUnitFacts/AddLeaderFacts for its part of the order
+// of battle.
 //
 // The base holds the replay's state, options and output, the seq and turn
 // of the event being applied, the indexes of the order of battle's ids, and
 // the findings and outcomes plumbing: reporting (with an optional bound on
 // the findings listed), recording outcomes, following computed outcomes
-// (what-if replays), resolving ids with the messages every ruleset gives.
+// (what-if replays), resolving ids with the messages every ruleset gives,
+// and the checks of an event's place in the sequence every ruleset makes.
 // Thread-compatible, as Engine.
 #ifndef GUNBAI_RULES_ENGINE_BASE_H_
 #define GUNBAI_RULES_ENGINE_BASE_H_
@@ -35,6 +39,12 @@ inline constexpr int kMaxLeaders = 100000;
 
 class EngineBase : public Engine, protected FindingSink {
  public:
+  // Applies one event: StartEvent; BeforeSequenceChecks; the sequence
+  // checks (CheckSequence: skipped when they say so); BeforeEventBody; the
+  // hook of the event's body.
+  void Apply(const gunbai::v1::Event& event) final;
+  // OnLogEnd, then the count of the findings left out, if any.
+  void Finish() final;
   const BattleState& state() const final { return state_; }
 
   // Returns the unit index for `id`, or -1.
@@ -56,6 +66,10 @@ class EngineBase : public Engine, protected FindingSink {
     bool excerpt_ids = false;
     // How log.unit.removed's message ends, after "... and cannot <what>".
     absl::string_view removed_unit_tail = ".";
+    // The rule ids (string literals) of an event after the end of the game
+    // (skipped), and of an event outside a turn (replayed anyway).
+    absl::string_view after_game_end_rule;
+    absl::string_view outside_turn_rule;
   };
 
   EngineBase(Conventions conventions, const EngineOptions& options,
@@ -95,9 +109,39 @@ class EngineBase : public Engine, protected FindingSink {
   // `id` as the messages quote it (Conventions::excerpt_ids).
   std::string Quote(absl::string_view id) const;
 
+  // The hooks of Apply. Before the sequence checks, for what the event
+  // settles whatever it is (even skipped); the default does nothing.
+  virtual void BeforeSequenceChecks(const gunbai::v1::Event&) {}
+  // After them, before the body's hook, for what the event closes (a melee
+  // it is not part of, checks owed until it); the default does nothing.
+  virtual void BeforeEventBody(const gunbai::v1::Event&) {}
+  // One an event body. Each ruleset says what it does with each, even with
+  // one its rules do not cover (replayed as the log claims, with an
+  // unverifiable finding), so none has a default.
+  virtual void OnTurnStart(const gunbai::v1::Event& event) = 0;
+  virtual void OnActivation(const gunbai::v1::Event& event) = 0;
+  virtual void OnMove(const gunbai::v1::Move& move) = 0;
+  virtual void OnCharge(const gunbai::v1::ChargeDeclaration& charge) = 0;
+  virtual void OnFiring(const gunbai::v1::Event& event) = 0;
+  virtual void OnMeleeRound(const gunbai::v1::MeleeRound& round) = 0;
+  virtual void OnChallenge(const gunbai::v1::Challenge& challenge) = 0;
+  virtual void OnMoraleTest(const gunbai::v1::MoraleTest& test) = 0;
+  virtual void OnLeaderLoss(const gunbai::v1::LeaderLossRoll& roll) = 0;
+  virtual void OnResultMove(const gunbai::v1::ResultMove& move) = 0;
+  virtual void OnRemoval(const gunbai::v1::Removal& removal) = 0;
+  virtual void OnTurnEnd() = 0;
+  virtual void OnGameEnd() = 0;
+  // What the log still owes after its last event (Finish).
+  virtual void OnLogEnd() = 0;
+
   // Starts applying `event`: takes its seq and turn for the findings and
   // outcomes, and copies it into the branch written out (branch_event_).
   void StartEvent(const gunbai::v1::Event& event);
+  // The checks of an event's place every ruleset makes (rules/engine.h's
+  // CheckEventStart, then Conventions::after_game_end_rule and
+  // outside_turn_rule, then CheckEventTurnAndClan). Returns false when the
+  // event is skipped.
+  bool CheckSequence(const gunbai::v1::Event& event);
 
   // Findings, as of the current event (seq_, turn_).
   void Report(Finding finding) override;
@@ -108,10 +152,6 @@ class EngineBase : public Engine, protected FindingSink {
                  std::string message);
   void Unverifiable(absl::string_view rule_id, std::string subject,
                     std::string message);
-  // Appends log.findings_truncated when findings were left out (past
-  // Conventions::max_findings), past the bound on purpose: the one line
-  // that says what is missing. The last thing Finish does.
-  void ReportFindingsLeftOut();
 
   // Outcomes: records one worked out at the current event, when outcomes
   // were asked for; `trace` may be null.
@@ -158,6 +198,10 @@ class EngineBase : public Engine, protected FindingSink {
   // Counts `finding` and returns true when the report already lists
   // Conventions::max_findings findings.
   bool LeftOut(const Finding& finding);
+  // Appends log.findings_truncated when findings were left out (past
+  // Conventions::max_findings), past the bound on purpose: the one line
+  // that says what is missing. The last thing Finish does.
+  void ReportFindingsLeftOut();
 
   const Conventions conventions_;
 };

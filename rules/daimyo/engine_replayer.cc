@@ -176,24 +176,6 @@ void Replayer::CheckDiceFaces(
       [what] { return absl::StrCat("the ", what); }, subject, *this);
 }
 
-bool Replayer::CheckSequence(const v1::Event& event) {
-  if (!rules::CheckEventStart(event, state_, *this)) return false;
-  if (state_.phase == Phase::kGameOver) {
-    Violation("daimyo.sequence.after_game_end", "",
-              "This event comes after the end of the game; it is skipped.");
-    return false;
-  }
-  const bool opens = event.has_turn_start() || event.has_game_end();
-  if (!opens && (state_.phase == Phase::kBeforeGame ||
-                 state_.phase == Phase::kTurnEnded)) {
-    Violation("daimyo.sequence.outside_turn", "",
-              "This event comes outside a turn (before a turn_start); it is "
-              "replayed anyway.");
-  }
-  rules::CheckEventTurnAndClan(event, state_, *this);
-  return true;
-}
-
 bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
   if (state_.active_clan < 0) {
     Violation(
@@ -217,58 +199,16 @@ bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
   return true;
 }
 
-void Replayer::Apply(const v1::Event& event) {
-  StartEvent(event);
+void Replayer::BeforeSequenceChecks(const v1::Event& event) {
   CheckChallengeFollowedByRound(event);
-  if (!CheckSequence(event)) return;
+}
+
+void Replayer::BeforeEventBody(const v1::Event& event) {
   const bool same_melee =
       (event.has_melee_round() && !pending_melee_id_.empty() &&
        event.melee_round().melee_id() == pending_melee_id_) ||
       event.has_challenge();
   if (!same_melee) SettleMelee();
-  switch (event.body_case()) {
-    case v1::Event::kTurnStart:
-      OnTurnStart(event);
-      break;
-    case v1::Event::kActivation:
-      OnActivation(event);
-      break;
-    case v1::Event::kMove:
-      OnMove(event.move());
-      break;
-    case v1::Event::kCharge:
-      OnCharge(event.charge());
-      break;
-    case v1::Event::kFiring:
-      OnFiring(event);
-      break;
-    case v1::Event::kMeleeRound:
-      OnMeleeRound(event.melee_round());
-      break;
-    case v1::Event::kChallenge:
-      OnChallenge(event.challenge());
-      break;
-    case v1::Event::kMoraleTest:
-      OnMoraleTest(event.morale_test());
-      break;
-    case v1::Event::kLeaderLoss:
-      OnLeaderLoss(event.leader_loss());
-      break;
-    case v1::Event::kResultMove:
-      OnResultMove(event.result_move());
-      break;
-    case v1::Event::kRemoval:
-      OnRemoval(event.removal());
-      break;
-    case v1::Event::kTurnEnd:
-      OnTurnEnd();
-      break;
-    case v1::Event::kGameEnd:
-      OnGameEnd();
-      break;
-    case v1::Event::BODY_NOT_SET:
-      break;
-  }
 }
 
 void Replayer::OnTurnStart(const v1::Event& event) {
@@ -652,11 +592,10 @@ void Replayer::OnGameEnd() {
   state_.phase = Phase::kGameOver;
 }
 
-void Replayer::Finish() {
+void Replayer::OnLogEnd() {
   CheckChallengeFollowedByRound(v1::Event());  // The log ends awaiting it.
   SettleMelee();
   ReportUnfinishedTurn();
-  ReportFindingsLeftOut();
 }
 
 void Replayer::ReportUnfinishedTurn() {

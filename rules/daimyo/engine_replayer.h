@@ -44,7 +44,7 @@ inline constexpr int kMaxStands = 64;
 inline constexpr int kMaxFindingsPerLog = 20000;
 
 // The Daimyo rules' Engine (see rules/engine.h and rules/daimyo/engine.h).
-class Replayer : public rules::EngineBase {
+class Replayer final : public rules::EngineBase {
  public:
   // What a unit owes after a melee round or a morale result.
   enum class OwedMove {
@@ -77,13 +77,6 @@ class Replayer : public rules::EngineBase {
       const gunbai::v1::BattleLog& log, const rules::Ruleset& rules,
       const rules::EngineOptions& options, rules::EngineOutput output);
 
-  // Replays one event: checks it, reports its findings, applies it.
-  void Apply(const gunbai::v1::Event& event) override;
-
-  // Reports what the log still owes after its last event (leader-loss
-  // rolls). Call once, after the last Apply.
-  void Finish() override;
-
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next, in the format of
   // rules/checkpoint_codec.h. Bump the version when a member is added.
@@ -99,7 +92,9 @@ class Replayer : public rules::EngineBase {
            rules::EngineOutput output)
       : EngineBase({.max_findings = kMaxFindingsPerLog,
                     .excerpt_ids = true,
-                    .removed_unit_tail = "."},
+                    .removed_unit_tail = ".",
+                    .after_game_end_rule = "daimyo.sequence.after_game_end",
+                    .outside_turn_rule = "daimyo.sequence.outside_turn"},
                    options, output),
         rules_(rules) {}
 
@@ -111,7 +106,14 @@ class Replayer : public rules::EngineBase {
                               rules::LeaderState& leader) override;
   void ReportUnfinishedTurn();
 
-  bool CheckSequence(const gunbai::v1::Event& event);
+  // EngineBase::Apply's hooks: a challenge awaiting its round, before the
+  // sequence checks; the pending melee settled at an event not of it.
+  void BeforeSequenceChecks(const gunbai::v1::Event& event) override;
+  void BeforeEventBody(const gunbai::v1::Event& event) override;
+  // What the log still owes after its last event (leader-loss rolls, result
+  // moves, morale tests, removals of a turn left unfinished).
+  void OnLogEnd() override;
+
   bool EnterPhase(rules::Phase phase, absl::string_view what);
   // Resolves a list of unit ids (units near, routers near, units passed
   // through) into the distinct units it names, in order, into `out`. The
@@ -125,12 +127,12 @@ class Replayer : public rules::EngineBase {
   void CheckDiceFaces(const google::protobuf::RepeatedField<uint32_t>& dice,
                       absl::string_view what, absl::string_view subject);
 
-  void OnTurnStart(const gunbai::v1::Event& event);
-  void OnActivation(const gunbai::v1::Event& event);
-  void OnMove(const gunbai::v1::Move& move);
-  void OnCharge(const gunbai::v1::ChargeDeclaration& charge);
-  void OnFiring(const gunbai::v1::Event& event);
-  void OnLeaderLoss(const gunbai::v1::LeaderLossRoll& roll);
+  void OnTurnStart(const gunbai::v1::Event& event) override;
+  void OnActivation(const gunbai::v1::Event& event) override;
+  void OnMove(const gunbai::v1::Move& move) override;
+  void OnCharge(const gunbai::v1::ChargeDeclaration& charge) override;
+  void OnFiring(const gunbai::v1::Event& event) override;
+  void OnLeaderLoss(const gunbai::v1::LeaderLossRoll& roll) override;
   // The outcome of one pairing, kept until its melee is settled.
   struct PairingResult {
     int a = -1;
@@ -147,7 +149,7 @@ class Replayer : public rules::EngineBase {
     int rounds = 0;
   };
 
-  void OnMeleeRound(const gunbai::v1::MeleeRound& round);
+  void OnMeleeRound(const gunbai::v1::MeleeRound& round) override;
   rules::daimyo::MeleePairing PairingFromProto(
       const gunbai::v1::MeleeRound& round, int a, int b) const;
   void ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,
@@ -223,16 +225,16 @@ class Replayer : public rules::EngineBase {
   void CancelCharge(int unit);
   bool CheckHalted(int unit, absl::string_view what);
   void CheckCounterCharge(int unit, int target);
-  void OnChallenge(const gunbai::v1::Challenge& challenge);
-  void OnMoraleTest(const gunbai::v1::MoraleTest& test);
-  void OnResultMove(const gunbai::v1::ResultMove& move);
-  void OnRemoval(const gunbai::v1::Removal& removal);
-  void OnTurnEnd();
+  void OnChallenge(const gunbai::v1::Challenge& challenge) override;
+  void OnMoraleTest(const gunbai::v1::MoraleTest& test) override;
+  void OnResultMove(const gunbai::v1::ResultMove& move) override;
+  void OnRemoval(const gunbai::v1::Removal& removal) override;
+  void OnTurnEnd() override;
   void CheckOwedRolls();
   // Runs every end-of-turn check: the last activation's, owed leader-loss
   // rolls, melee obligations, owed morale tests.
   void CloseTurn();
-  void OnGameEnd();
+  void OnGameEnd() override;
   void ApplyLeaderLoss(int leader, bool killed);
   void ReportFiringDispute(const gunbai::v1::Firing& firing,
                            const rules::daimyo::Shot& shot, int computed);

@@ -127,26 +127,7 @@ void SkfEngine::ShowPhase(Phase phase) {
   if (TurnInProgress()) state_.phase = phase;
 }
 
-bool SkfEngine::CheckSequence(const v1::Event& event) {
-  if (!rules::CheckEventStart(event, state_, *this)) return false;
-  if (state_.phase == Phase::kGameOver) {
-    Violation("skf.sequence.after_game_end", "",
-              "This event comes after the end of the game; it is skipped.");
-    return false;
-  }
-  const bool opens = event.has_turn_start() || event.has_game_end();
-  if (!opens && !TurnInProgress()) {
-    Violation("skf.sequence.outside_turn", "",
-              "This event comes outside a turn (before a turn_start); it is "
-              "replayed anyway.");
-  }
-  rules::CheckEventTurnAndClan(event, state_, *this);
-  return true;
-}
-
-void SkfEngine::Apply(const v1::Event& event) {
-  StartEvent(event);
-  if (!CheckSequence(event)) return;
+void SkfEngine::BeforeEventBody(const v1::Event& event) {
   const bool same_melee = event.has_melee_round() && melee_open_ &&
                           !melee_id_.empty() &&
                           event.melee_round().melee_id() == melee_id_;
@@ -160,49 +141,6 @@ void SkfEngine::Apply(const v1::Event& event) {
   } else if (event.has_turn_start() || event.has_turn_end() ||
              event.has_game_end()) {
     CloseMoraleWindow("the end of the turn");
-  }
-  switch (event.body_case()) {
-    case v1::Event::kTurnStart:
-      OnTurnStart(event);
-      break;
-    case v1::Event::kActivation:
-      OnActivation(event);
-      break;
-    case v1::Event::kMove:
-      OnMove(event.move());
-      break;
-    case v1::Event::kCharge:
-      OnCharge(event.charge());
-      break;
-    case v1::Event::kFiring:
-      OnFiring(event.firing());
-      break;
-    case v1::Event::kMeleeRound:
-      OnMeleeRound(event.melee_round());
-      break;
-    case v1::Event::kChallenge:
-      OnChallenge(event.challenge());
-      break;
-    case v1::Event::kMoraleTest:
-      OnMoraleTest(event.morale_test());
-      break;
-    case v1::Event::kLeaderLoss:
-      OnLeaderHit(event.leader_loss());
-      break;
-    case v1::Event::kResultMove:
-      OnResultMove(event.result_move());
-      break;
-    case v1::Event::kRemoval:
-      OnRemoval(event.removal());
-      break;
-    case v1::Event::kTurnEnd:
-      OnTurnEnd();
-      break;
-    case v1::Event::kGameEnd:
-      OnGameEnd();
-      break;
-    case v1::Event::BODY_NOT_SET:
-      break;
   }
 }
 
@@ -286,7 +224,8 @@ void SkfEngine::OnCharge(const v1::ChargeDeclaration& charge) {
   DeclareCharge(state_, unit, target);
 }
 
-void SkfEngine::OnFiring(const v1::Firing& firing) {
+void SkfEngine::OnFiring(const v1::Event& event) {
+  const v1::Firing& firing = event.firing();
   const int firer = ResolveUnit(firing.unit(), "firing unit");
   const int target = ResolveUnit(firing.target(), "target");
   if (firer < 0 || target < 0 || !UnitOnTable(firer, "fire") ||
@@ -340,7 +279,7 @@ void SkfEngine::LandHits(int unit, int hits, int bases_lost) {
   }
 }
 
-void SkfEngine::Finish() {
+void SkfEngine::OnLogEnd() {
   // A log may stop mid-turn (a game still being played): what falls due by
   // the end of the turn is not overdue yet, and is listed instead.
   SettleMelee();

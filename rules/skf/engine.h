@@ -100,7 +100,7 @@ inline constexpr int kMaxPairings = 256;
 
 // The Samurai Knight Fever Engine (see the top of this file). Prefer
 // CreateSkfEngine; Create takes tables already in domain form (tests).
-class SkfEngine : public EngineBase {
+class SkfEngine final : public EngineBase {
  public:
   // Builds the starting state from the log's order of battle. Returns
   // InvalidArgument naming the unit or leader when it is unusable.
@@ -108,8 +108,6 @@ class SkfEngine : public EngineBase {
       const gunbai::v1::BattleLog& log, Tables tables,
       const EngineOptions& options, EngineOutput output);
 
-  void Apply(const gunbai::v1::Event& event) override;
-  void Finish() override;
 
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next. Bump the version when a
@@ -158,7 +156,9 @@ class SkfEngine : public EngineBase {
   SkfEngine(Tables tables, const EngineOptions& options, EngineOutput output)
       : EngineBase({.max_findings = 0,
                     .excerpt_ids = false,
-                    .removed_unit_tail = "; the event is skipped."},
+                    .removed_unit_tail = "; the event is skipped.",
+                    .after_game_end_rule = "skf.sequence.after_game_end",
+                    .outside_turn_rule = "skf.sequence.outside_turn"},
                    options, output),
         tables_(std::move(tables)) {}
 
@@ -170,30 +170,33 @@ class SkfEngine : public EngineBase {
 
   void ReportUncovered(Uncovered kind);
 
-  // The sequence.
-  bool CheckSequence(const gunbai::v1::Event& event);
   // Shows `phase` in the state (gunbai state) while a turn is in progress;
   // page 6 gives no turn sequence, so the order of phases is not checked.
   void ShowPhase(Phase phase);
 
+  // Settles the open melee at an event that is not one of its pairings,
+  // and closes the window of the checks it owes (EngineBase::Apply).
+  void BeforeEventBody(const gunbai::v1::Event& event) override;
+  void OnLogEnd() override;
+
   // Events page 6 covers only in passing.
-  void OnTurnStart(const gunbai::v1::Event& event);
-  void OnActivation(const gunbai::v1::Event& event);
-  void OnTurnEnd();
-  void OnGameEnd();
+  void OnTurnStart(const gunbai::v1::Event& event) override;
+  void OnActivation(const gunbai::v1::Event& event) override;
+  void OnTurnEnd() override;
+  void OnGameEnd() override;
   void CloseTurn();
-  void OnMove(const gunbai::v1::Move& move);
-  void OnCharge(const gunbai::v1::ChargeDeclaration& charge);
-  void OnFiring(const gunbai::v1::Firing& firing);
-  void OnChallenge(const gunbai::v1::Challenge& challenge);
-  void OnResultMove(const gunbai::v1::ResultMove& move);
-  void OnRemoval(const gunbai::v1::Removal& removal);
+  void OnMove(const gunbai::v1::Move& move) override;
+  void OnCharge(const gunbai::v1::ChargeDeclaration& charge) override;
+  void OnFiring(const gunbai::v1::Event& event) override;
+  void OnChallenge(const gunbai::v1::Challenge& challenge) override;
+  void OnResultMove(const gunbai::v1::ResultMove& move) override;
+  void OnRemoval(const gunbai::v1::Removal& removal) override;
   // Lands `hits` on `unit`, `bases_lost` of them as bases lost and the rest
   // on its disorder factor; a unit with no bases left is removed.
   void LandHits(int unit, int hits, int bases_lost);
 
   // Melee (engine_melee.cc).
-  void OnMeleeRound(const gunbai::v1::MeleeRound& round);
+  void OnMeleeRound(const gunbai::v1::MeleeRound& round) override;
   bool StartMelee(const gunbai::v1::MeleeRound& round, int a, int b);
   void CheckBases(const gunbai::v1::MeleeRound& round, const Pairing& pairing);
   bool CheckDice(const gunbai::v1::MeleeSide& side, int unit);
@@ -214,14 +217,14 @@ class SkfEngine : public EngineBase {
   int LeadersTouching(int unit) const;
 
   // After a melee (engine_after.cc).
-  void OnMoraleTest(const gunbai::v1::MoraleTest& test);
+  void OnMoraleTest(const gunbai::v1::MoraleTest& test) override;
   void CheckMoraleRoll(const gunbai::v1::MoraleTest& test, int unit,
                        MoraleResult& result);
   void ReportMoraleDispute(absl::string_view rule_id, int unit,
                            std::string claimed, std::string computed,
                            std::string message, Trace trace);
   void ApplyMoraleResult(int unit, MoraleResult result);
-  void OnLeaderHit(const gunbai::v1::LeaderLossRoll& roll);
+  void OnLeaderLoss(const gunbai::v1::LeaderLossRoll& roll) override;
   void CheckOwedLeaderRolls();
   void KillLeader(int leader);
 
