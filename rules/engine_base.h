@@ -61,7 +61,7 @@ class EngineBase : public Engine, protected FindingSink {
     // severity were left out, so that a hostile log cannot make a report
     // many times its own size. 0: every finding is listed.
     int max_findings = 0;
-      // Quote the ids of the log through Excerpt (rules/excerpt.h) in the
+    // Quote the ids of the log through Excerpt (rules/excerpt.h) in the
     // messages of unknown units and of an unusable order of battle.
     bool excerpt_ids = false;
     // How log.unit.removed's message ends, after "... and cannot <what>".

@@ -43,7 +43,10 @@ inline constexpr int kMaxStands = 64;
 // a hostile log cannot make a report many times its own size.
 inline constexpr int kMaxFindingsPerLog = 20000;
 
-// The Daimyo rules' Engine (see rules/engine.h and rules/daimyo/engine.h).
+// The Daimyo rules' Engine (see rules/engine.h and rules/daimyo/engine.h),
+// on rules::EngineBase (rules/engine_base.h): the base applies each event
+// and holds the findings, outcomes, ids and order of battle; this class
+// supplies the Daimyo rules through the base's hooks.
 class Replayer final : public rules::EngineBase {
  public:
   // What a unit owes after a melee round or a morale result.

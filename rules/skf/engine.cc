@@ -41,8 +41,8 @@ absl::Status SkfEngine::Init(const v1::BattleLog& log) {
   return absl::OkStatus();
 }
 
-absl::Status SkfEngine::AddUnitFacts(int i, const v1::Unit& u,
-                                     UnitProfile& p, UnitStatus& s) {
+absl::Status SkfEngine::AddUnitFacts(int i, const v1::Unit& u, UnitProfile& p,
+                                     UnitStatus& s) {
   std::optional<TroopType> troop = TroopTypeFromProto(u.troop_type());
   if (!troop.has_value()) {
     return UnitError(i, u,

@@ -12,10 +12,12 @@
 // movement, charges, duels, result moves) is replayed as the log claims,
 // with one unverifiable finding per kind. After a disputed outcome it goes
 // on with the claimed one, except at EngineOptions::follow_computed_at_seq.
-// The code: engine.cc (order of battle, findings, sequence, uncovered
-// events), engine_melee.cc, engine_after.cc (morale checks, leader hits),
-// data.cc (the tables), victory.cc (the victory points a log is scored
-// with).
+// The plumbing (findings, outcomes, ids, the order of battle's common
+// checks, the sequence checks and the switch on the event) is
+// rules/engine_base.h's. The code: engine.cc (the units' and leaders' own
+// checks, the turn, uncovered events), engine_melee.cc, engine_after.cc
+// (morale checks, leader hits), data.cc (the tables), victory.cc (the
+// victory points a log is scored with).
 // Thread-safe: functions only; each SkfEngine is thread-compatible.
 #ifndef GUNBAI_RULES_SKF_ENGINE_H_
 #define GUNBAI_RULES_SKF_ENGINE_H_
@@ -107,7 +109,6 @@ class SkfEngine final : public EngineBase {
   static absl::StatusOr<std::unique_ptr<SkfEngine>> Create(
       const gunbai::v1::BattleLog& log, Tables tables,
       const EngineOptions& options, EngineOutput output);
-
 
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next. Bump the version when a
