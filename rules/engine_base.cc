@@ -1,6 +1,7 @@
 // The plumbing every engine shares. See engine_base.h.
 #include "rules/engine_base.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_format.h"
@@ -127,7 +128,7 @@ void EngineBase::Apply(const v1::Event& event) {
   BeforeEventBody(event);
   switch (event.body_case()) {
     case v1::Event::kTurnStart:
-      OnTurnStart(event);
+      StartTurn(event);
       break;
     case v1::Event::kActivation:
       OnActivation(event);
@@ -160,14 +161,65 @@ void EngineBase::Apply(const v1::Event& event) {
       OnRemoval(event.removal());
       break;
     case v1::Event::kTurnEnd:
-      OnTurnEnd();
+      EndTurn();
       break;
     case v1::Event::kGameEnd:
-      OnGameEnd();
+      EndGame();
       break;
     case v1::Event::BODY_NOT_SET:
       break;
   }
+}
+
+void EngineBase::StartTurn(const v1::Event& event) {
+  if (TurnInProgress()) {
+    Violation(conventions_.turn_end_missing_rule, "",
+              absl::StrFormat("Turn %d starts before turn %d ended; the log "
+                              "needs a turn_end.",
+                              event.turn(), state_.turn));
+    CloseTurn();
+  }
+  const int expected = state_.turn + 1;
+  if (event.turn() != static_cast<std::uint32_t>(expected)) {
+    Violation(conventions_.turn_number_rule, "",
+              absl::StrFormat("Turn %d starts after turn %d; turns count up "
+                              "from 1 by one.",
+                              event.turn(), state_.turn));
+  }
+  const v1::TurnStart& start = event.turn_start();
+  const int initiative = FindClan(start.initiative_clan());
+  if (initiative < 0 && (conventions_.initiative_clan_required ||
+                         !start.initiative_clan().empty())) {
+    Violation("log.clan.unknown", start.initiative_clan(),
+              absl::StrFormat("The initiative clan \"%s\" is not in the "
+                              "header.",
+                              start.initiative_clan()));
+  }
+  CheckDieFaces(absl::MakeConstSpan(start.initiative_dice().data(),
+                                    start.initiative_dice_size()),
+                "the initiative roll", "", *this);
+  // Turns count on from the log's number, bounded, so that one typo does not
+  // shift every later turn and `turn + 1` cannot overflow.
+  StartNewTurn(state_,
+               static_cast<int>(std::min(event.turn(), conventions_.max_turn)),
+               initiative);
+  OnTurnStarted(event);
+}
+
+void EngineBase::EndTurn() {
+  if (!TurnInProgress()) {
+    Violation(conventions_.outside_turn_rule, "",
+              "A turn_end with no turn in progress.");
+  } else {
+    CloseTurn();
+  }
+  state_.phase = Phase::kTurnEnded;
+  state_.active_clan = -1;
+}
+
+void EngineBase::EndGame() {
+  if (TurnInProgress()) CloseTurn();
+  state_.phase = Phase::kGameOver;
 }
 
 void EngineBase::Finish() {

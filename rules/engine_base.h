@@ -70,6 +70,16 @@ class EngineBase : public Engine, protected FindingSink {
     // (skipped), and of an event outside a turn (replayed anyway).
     absl::string_view after_game_end_rule;
     absl::string_view outside_turn_rule;
+    // The rule ids of a turn_start while a turn is in progress, and of one
+    // whose number is not the one after the last.
+    absl::string_view turn_end_missing_rule;
+    absl::string_view turn_number_rule;
+    // Report a turn_start that names no initiative clan (log.clan.unknown),
+    // not only one naming a clan not in the header.
+    bool initiative_clan_required = false;
+    // The highest turn number the state takes from a turn_start (a larger
+    // one is reported, and counted as this).
+    std::uint32_t max_turn = 0;
   };
 
   EngineBase(Conventions conventions, const EngineOptions& options,
@@ -115,10 +125,18 @@ class EngineBase : public Engine, protected FindingSink {
   // After them, before the body's hook, for what the event closes (a melee
   // it is not part of, checks owed until it); the default does nothing.
   virtual void BeforeEventBody(const gunbai::v1::Event&) {}
+  // The turn: the base starts a turn at a turn_start (reporting one that
+  // comes before the last turn ended, then closing that, and one with the
+  // wrong number or an unknown initiative clan, and checking the
+  // initiative dice), then calls OnTurnStarted; it ends a turn at a
+  // turn_end (reporting one with no turn in progress) and closes a turn in
+  // progress at the end of the game. CloseTurn runs the ruleset's checks
+  // at the end of a turn in progress.
+  virtual void CloseTurn() = 0;
+  virtual void OnTurnStarted(const gunbai::v1::Event&) {}
   // One an event body. Each ruleset says what it does with each, even with
   // one its rules do not cover (replayed as the log claims, with an
   // unverifiable finding), so none has a default.
-  virtual void OnTurnStart(const gunbai::v1::Event& event) = 0;
   virtual void OnActivation(const gunbai::v1::Event& event) = 0;
   virtual void OnMove(const gunbai::v1::Move& move) = 0;
   virtual void OnCharge(const gunbai::v1::ChargeDeclaration& charge) = 0;
@@ -129,8 +147,6 @@ class EngineBase : public Engine, protected FindingSink {
   virtual void OnLeaderLoss(const gunbai::v1::LeaderLossRoll& roll) = 0;
   virtual void OnResultMove(const gunbai::v1::ResultMove& move) = 0;
   virtual void OnRemoval(const gunbai::v1::Removal& removal) = 0;
-  virtual void OnTurnEnd() = 0;
-  virtual void OnGameEnd() = 0;
   // What the log still owes after its last event (Finish).
   virtual void OnLogEnd() = 0;
 
@@ -173,6 +189,13 @@ class EngineBase : public Engine, protected FindingSink {
   // True from a turn_start to its turn_end (or the end of the game).
   bool TurnInProgress() const;
 
+ private:
+  // The turn_start, turn_end and game_end events (see CloseTurn).
+  void StartTurn(const gunbai::v1::Event& event);
+  void EndTurn();
+  void EndGame();
+
+ protected:
   const EngineOptions options_;
   google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
   google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;

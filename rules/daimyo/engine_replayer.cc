@@ -23,13 +23,6 @@ using rules::Finding;
 using rules::Phase;
 using rules::Severity;
 
-// The highest turn number the state takes from a turn_start: a larger one is
-// reported as daimyo.sequence.turn_number and counted as this, so that
-// `turn + 1` (the next turn expected, a halt until the next turn) cannot
-// overflow an int. High enough for any real game and for the benchmarks'
-// generated logs (a million events of moves run to some 200,000 turns).
-constexpr std::uint32_t kMaxTurn = 1000000000;
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
@@ -211,34 +204,7 @@ void Replayer::BeforeEventBody(const v1::Event& event) {
   if (!same_melee) SettleMelee();
 }
 
-void Replayer::OnTurnStart(const v1::Event& event) {
-  if (state_.phase != Phase::kBeforeGame && state_.phase != Phase::kTurnEnded) {
-    Violation("daimyo.sequence.turn_end_missing", "",
-              absl::StrFormat("Turn %d starts before turn %d ended; the log "
-                              "needs a turn_end.",
-                              event.turn(), state_.turn));
-    OnTurnEnd();
-  }
-  const int expected = state_.turn + 1;
-  if (event.turn() != static_cast<uint32_t>(expected)) {
-    Violation("daimyo.sequence.turn_number", "",
-              absl::StrFormat("Turn %d starts after turn %d; turns count up "
-                              "from 1 by one.",
-                              event.turn(), state_.turn));
-  }
-  const auto& start = event.turn_start();
-  const int initiative = FindClan(start.initiative_clan());
-  if (initiative < 0) {
-    Violation("log.clan.unknown", start.initiative_clan(),
-              absl::StrFormat("The initiative clan \"%s\" is not in the "
-                              "header.",
-                              start.initiative_clan()));
-  }
-  CheckDiceFaces(start.initiative_dice(), "initiative roll", "");
-  rules::StartNewTurn(
-      state_, static_cast<int>(std::min(event.turn(), kMaxTurn)), initiative);
-  end_of_turn_tests_.clear();
-}
+void Replayer::OnTurnStarted(const v1::Event&) { end_of_turn_tests_.clear(); }
 
 void Replayer::OnActivation(const v1::Event& event) {
   const int clan = FindClan(event.clan());
@@ -572,24 +538,6 @@ void Replayer::CloseTurn() {
   CheckOwedRolls();
   CheckMeleeAtTurnEnd();
   CheckEndOfTurnTestsTaken();
-}
-
-void Replayer::OnTurnEnd() {
-  if (state_.phase == Phase::kBeforeGame || state_.phase == Phase::kTurnEnded) {
-    Violation("daimyo.sequence.outside_turn", "",
-              "A turn_end with no turn in progress.");
-  } else {
-    CloseTurn();
-  }
-  state_.phase = Phase::kTurnEnded;
-  state_.active_clan = -1;
-}
-
-void Replayer::OnGameEnd() {
-  if (state_.phase != Phase::kTurnEnded && state_.phase != Phase::kBeforeGame) {
-    CloseTurn();
-  }
-  state_.phase = Phase::kGameOver;
 }
 
 void Replayer::OnLogEnd() {

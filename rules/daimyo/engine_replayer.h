@@ -38,6 +38,12 @@ inline std::string HitsInWords(std::int64_t n) {
 // Bounds on a unit (those on the order of battle, kMaxClans, kMaxUnits and
 // kMaxLeaders, are every ruleset's: rules/engine_base.h).
 inline constexpr int kMaxStands = 64;
+// The highest turn number the state takes from a turn_start: a larger one is
+// reported as daimyo.sequence.turn_number and counted as this, so that
+// `turn + 1` (the next turn expected, a halt until the next turn) cannot
+// overflow an int. High enough for any real game and for the benchmarks'
+// generated logs (a million events of moves run to some 200,000 turns).
+inline constexpr std::uint32_t kMaxTurn = 1000000000;
 // Findings listed in one report; past it they are counted, and one finding
 // (log.findings_truncated) says how many of each severity were left out, so
 // a hostile log cannot make a report many times its own size.
@@ -97,7 +103,11 @@ class Replayer final : public rules::EngineBase {
                     .excerpt_ids = true,
                     .removed_unit_tail = ".",
                     .after_game_end_rule = "daimyo.sequence.after_game_end",
-                    .outside_turn_rule = "daimyo.sequence.outside_turn"},
+                    .outside_turn_rule = "daimyo.sequence.outside_turn",
+                    .turn_end_missing_rule = "daimyo.sequence.turn_end_missing",
+                    .turn_number_rule = "daimyo.sequence.turn_number",
+                    .initiative_clan_required = true,
+                    .max_turn = kMaxTurn},
                    options, output),
         rules_(rules) {}
 
@@ -130,7 +140,7 @@ class Replayer final : public rules::EngineBase {
   void CheckDiceFaces(const google::protobuf::RepeatedField<uint32_t>& dice,
                       absl::string_view what, absl::string_view subject);
 
-  void OnTurnStart(const gunbai::v1::Event& event) override;
+  void OnTurnStarted(const gunbai::v1::Event& event) override;
   void OnActivation(const gunbai::v1::Event& event) override;
   void OnMove(const gunbai::v1::Move& move) override;
   void OnCharge(const gunbai::v1::ChargeDeclaration& charge) override;
@@ -232,12 +242,11 @@ class Replayer final : public rules::EngineBase {
   void OnMoraleTest(const gunbai::v1::MoraleTest& test) override;
   void OnResultMove(const gunbai::v1::ResultMove& move) override;
   void OnRemoval(const gunbai::v1::Removal& removal) override;
-  void OnTurnEnd() override;
+
   void CheckOwedRolls();
   // Runs every end-of-turn check: the last activation's, owed leader-loss
   // rolls, melee obligations, owed morale tests.
-  void CloseTurn();
-  void OnGameEnd() override;
+  void CloseTurn() override;
   void ApplyLeaderLoss(int leader, bool killed);
   void ReportFiringDispute(const gunbai::v1::Firing& firing,
                            const rules::daimyo::Shot& shot, int computed);

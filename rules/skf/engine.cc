@@ -144,38 +144,6 @@ void SkfEngine::BeforeEventBody(const v1::Event& event) {
   }
 }
 
-void SkfEngine::OnTurnStart(const v1::Event& event) {
-  if (TurnInProgress()) {
-    Violation("skf.sequence.turn_end_missing", "",
-              absl::StrFormat("Turn %d starts before turn %d ended; the log "
-                              "needs a turn_end.",
-                              event.turn(), state_.turn));
-    CloseTurn();
-  }
-  const int expected = state_.turn + 1;
-  if (event.turn() != static_cast<uint32_t>(expected)) {
-    Violation("skf.sequence.turn_number", "",
-              absl::StrFormat("Turn %d starts after turn %d; turns count up "
-                              "from 1 by one.",
-                              event.turn(), state_.turn));
-  }
-  const std::string& initiative_id = event.turn_start().initiative_clan();
-  const int initiative = FindClan(initiative_id);
-  if (!initiative_id.empty() && initiative < 0) {
-    Violation("log.clan.unknown", initiative_id,
-              absl::StrFormat("The initiative clan \"%s\" is not in the "
-                              "header.",
-                              initiative_id));
-  }
-  const auto& dice = event.turn_start().initiative_dice();
-  CheckDieFaces(absl::MakeConstSpan(dice.data(), dice.size()),
-                "the initiative roll", "", *this);
-  // Turns count on from the log's number, bounded, so one typo does not
-  // shift every later turn.
-  const int turn = static_cast<int>(std::min<uint32_t>(event.turn(), 100000));
-  StartNewTurn(state_, turn, initiative);
-}
-
 void SkfEngine::OnActivation(const v1::Event& event) {
   const int clan = FindClan(event.clan());
   if (clan < 0) return;  // CheckSequence reported it.
@@ -189,22 +157,6 @@ void SkfEngine::CloseTurn() {
   CloseMoraleWindow("the end of the turn");
   CheckOwedLeaderRolls();
   settled_melee_ids_.clear();
-}
-
-void SkfEngine::OnTurnEnd() {
-  if (!TurnInProgress()) {
-    Violation("skf.sequence.outside_turn", "",
-              "A turn_end with no turn in progress.");
-  } else {
-    CloseTurn();
-  }
-  state_.phase = Phase::kTurnEnded;
-  state_.active_clan = -1;
-}
-
-void SkfEngine::OnGameEnd() {
-  if (TurnInProgress()) CloseTurn();
-  state_.phase = Phase::kGameOver;
 }
 
 void SkfEngine::OnMove(const v1::Move& move) {

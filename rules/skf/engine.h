@@ -159,7 +159,11 @@ class SkfEngine final : public EngineBase {
                     .excerpt_ids = false,
                     .removed_unit_tail = "; the event is skipped.",
                     .after_game_end_rule = "skf.sequence.after_game_end",
-                    .outside_turn_rule = "skf.sequence.outside_turn"},
+                    .outside_turn_rule = "skf.sequence.outside_turn",
+                    .turn_end_missing_rule = "skf.sequence.turn_end_missing",
+                    .turn_number_rule = "skf.sequence.turn_number",
+                    .initiative_clan_required = false,
+                    .max_turn = 100000},
                    options, output),
         tables_(std::move(tables)) {}
 
@@ -181,11 +185,8 @@ class SkfEngine final : public EngineBase {
   void OnLogEnd() override;
 
   // Events page 6 covers only in passing.
-  void OnTurnStart(const gunbai::v1::Event& event) override;
   void OnActivation(const gunbai::v1::Event& event) override;
-  void OnTurnEnd() override;
-  void OnGameEnd() override;
-  void CloseTurn();
+  void CloseTurn() override;
   void OnMove(const gunbai::v1::Move& move) override;
   void OnCharge(const gunbai::v1::ChargeDeclaration& charge) override;
   void OnFiring(const gunbai::v1::Event& event) override;
