@@ -1,9 +1,9 @@
 // The plug-in interface of a ruleset: how replay/ asks a ruleset to replay a
 // log. A ruleset is its data (a gunbai.v1.Ruleset text file, shipped
 // embedded) and an Engine that folds the log's events into a BattleState,
-// reporting findings and, when asked, every outcome it works out. replay/
-// and service/ only see this interface; rules/plugins.cc lists the rulesets
-// (see the README, "Adding a ruleset").
+// reporting findings and, when asked, every outcome it works out, on
+// rules::EngineBase (rules/engine_base.h). replay/ and service/ only see this
+// interface; rules/plugins.cc lists the rulesets (README, "Adding a ruleset").
 // Thread-compatible: one Engine per replay.
 #ifndef GUNBAI_RULES_ENGINE_H_
 #define GUNBAI_RULES_ENGINE_H_

@@ -1,6 +1,7 @@
 #include "rules/daimyo/engine_replayer.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,7 @@
 #include "rules/daimyo/leader_loss.h"
 #include "rules/daimyo/proto_mapping.h"
 #include "rules/excerpt.h"
+#include "rules/proto_enums.h"
 
 namespace gunbai::rules::daimyo {
 
@@ -20,13 +22,6 @@ namespace v1 = ::gunbai::v1;
 using rules::Finding;
 using rules::Phase;
 using rules::Severity;
-
-// The highest turn number the state takes from a turn_start: a larger one is
-// reported as daimyo.sequence.turn_number and counted as this, so that
-// `turn + 1` (the next turn expected, a halt until the next turn) cannot
-// overflow an int. High enough for any real game and for the benchmarks'
-// generated logs (a million events of moves run to some 200,000 turns).
-constexpr std::uint32_t kMaxTurn = 1000000000;
 
 }  // namespace
 
@@ -46,21 +41,9 @@ absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
   return replayer;
 }
 
-void Replayer::RecordOutcome(absl::string_view subject, absl::string_view kind,
-                             std::string value, rules::Trace* trace) {
-  rules::AppendOutcome(seq_, subject, kind, std::move(value), trace, outcomes_);
-}
-
 absl::Status Replayer::Init(const v1::BattleLog& log) {
-  absl::StatusOr<rules::BattleState> state = StateFromOrderOfBattle(log);
-  if (!state.ok()) return state.status();
-  state_ = *std::move(state);
-  for (std::size_t i = 0; i < state_.profiles.size(); ++i) {
-    unit_index_.emplace(state_.profiles[i].id, static_cast<int>(i));
-  }
-  for (std::size_t i = 0; i < state_.leaders.size(); ++i) {
-    leader_index_.emplace(state_.leaders[i].id, static_cast<int>(i));
-  }
+  absl::Status status = InitOrderOfBattle(log);
+  if (!status.ok()) return status;
   owed_moves_.assign(state_.units.size(), OwedMove::kNone);
   owed_move_opponent_.assign(state_.units.size(), -1);
   owed_move_rounds_.assign(state_.units.size(), 0);
@@ -71,71 +54,62 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   return absl::OkStatus();
 }
 
-bool Replayer::LeftOut(const Finding& finding) {
-  if (findings_->size() < kMaxFindingsPerLog) return false;
-  ++findings_left_out_;
-  const int severity = static_cast<int>(finding.severity);
-  if (severity >= 0 && severity < 4) ++left_out_by_severity_[severity];
-  return true;
-}
-
-void Replayer::Report(Finding finding) {
-  if (LeftOut(finding)) return;
-  rules::AppendFinding(std::move(finding), seq_, turn_, *findings_);
-}
-
-void Replayer::ReportAtEarlierSeq(Finding finding, std::uint64_t seq) {
-  if (LeftOut(finding)) return;
-  rules::AppendFinding(std::move(finding), seq, turn_, *findings_);
-  // Keep the findings in seq order: move it before the later ones.
-  int i = findings_->size() - 1;
-  while (i > 0 && findings_->Get(i - 1).seq() > seq) {
-    findings_->SwapElements(i - 1, i);
-    --i;
+absl::Status Replayer::AddUnitFacts(int i, const v1::Unit& u,
+                                    rules::UnitProfile& p,
+                                    rules::UnitStatus& s) {
+  const std::optional<rules::TroopType> troop =
+      rules::TroopTypeFromProto(u.troop_type());
+  if (!troop.has_value()) return UnitError(i, u, "troop_type is not set");
+  if (*troop == rules::TroopType::kLegendarySamurai) {
+    return UnitError(i, u,
+                     "legendary samurai are a Samurai Knight Fever troop "
+                     "type; the Daimyo rules have none (use SAMURAI, or "
+                     "audit under the \"skf\" ruleset).");
   }
-}
-
-void Replayer::Violation(absl::string_view rule_id, std::string subject,
-                         std::string message) {
-  Finding f;
-  f.severity = Severity::kViolation;
-  f.rule_id = rule_id;
-  f.subject = std::move(subject);
-  f.message = std::move(message);
-  Report(std::move(f));
-}
-
-void Replayer::Unverifiable(absl::string_view rule_id, std::string subject,
-                            std::string message) {
-  Finding f;
-  f.severity = Severity::kUnverifiable;
-  f.rule_id = rule_id;
-  f.subject = std::move(subject);
-  f.message = std::move(message);
-  Report(std::move(f));
-}
-
-int Replayer::FindUnit(absl::string_view id) const {
-  auto it = unit_index_.find(id);
-  return it == unit_index_.end() ? -1 : it->second;
-}
-
-int Replayer::FindClan(absl::string_view id) const {
-  for (std::size_t i = 0; i < state_.clans.size(); ++i) {
-    if (state_.clans[i] == id) return static_cast<int>(i);
+  p.troop_type = *troop;
+  const std::optional<rules::Quality> quality =
+      rules::QualityFromProto(u.quality());
+  if (!quality.has_value()) return UnitError(i, u, "quality is not set");
+  p.quality = *quality;
+  if (u.mobility() == v1::MOBILITY_UNSPECIFIED) {
+    return UnitError(i, u, "mobility (foot or mounted) is not set.");
   }
-  return -1;
+  p.mobility = u.mobility() == v1::MOBILITY_MOUNTED ? rules::Mobility::kMounted
+                                                    : rules::Mobility::kFoot;
+  p.armour = rules::ArmourFromProto(u.armour());
+  p.melee_weapon = rules::MeleeFromProto(u.melee_weapon());
+  p.missile_weapon = rules::MissileFromProto(u.missile_weapon());
+  if (u.stands() < 1 || u.stands() > static_cast<uint32_t>(kMaxStands)) {
+    return UnitError(i, u,
+                     absl::StrFormat("stands is %d; a unit has 1 to %d.",
+                                     u.stands(), kMaxStands));
+  }
+  p.starting_stands = static_cast<int>(u.stands());
+  s.stands = p.starting_stands;
+  s.stands_per_rank = u.stands_per_rank() == 0
+                          ? p.starting_stands
+                          : static_cast<int>(std::min<uint32_t>(
+                                u.stands_per_rank(), kMaxStands));
+  s.formation = FormationFromProto(u.formation());
+  s.disordered = u.starting_order() == v1::ORDER_DISORDERED;
+  return absl::OkStatus();
 }
 
-int Replayer::ResolveUnit(absl::string_view id, absl::string_view role) {
-  const int unit = FindUnit(id);
-  if (unit < 0) {
-    Violation("log.unit.unknown", Excerpt(id),
-              absl::StrFormat("The %s \"%s\" is not in the order of battle; "
-                              "the event is skipped. Check the unit id.",
-                              role, Excerpt(id)));
+absl::Status Replayer::AddLeaderFacts(int i, const v1::Leader& l,
+                                      rules::LeaderState& leader) {
+  if (l.kind() == v1::LEADER_KIND_UNSPECIFIED) {
+    return LeaderError(i, l, "kind (General or Daimyo) is not set.");
   }
-  return unit;
+  leader.kind = l.kind() == v1::LEADER_KIND_DAIMYO
+                    ? rules::LeaderKind::kDaimyo
+                    : rules::LeaderKind::kGeneral;
+  if (l.command_rating() < 1 || l.command_rating() > 4) {
+    return LeaderError(i, l,
+                       absl::StrFormat("command_rating is %d; it is 1 to 4.",
+                                       l.command_rating()));
+  }
+  leader.command_rating = static_cast<int>(l.command_rating());
+  return absl::OkStatus();
 }
 
 void Replayer::ResolveUnitList(
@@ -187,39 +161,12 @@ void Replayer::ResolveUnitList(
   }
 }
 
-bool Replayer::UnitOnTable(int unit, absl::string_view what) {
-  if (!state_.units[unit].removed) return true;
-  Violation("log.unit.removed", state_.profiles[unit].id,
-            absl::StrFormat("%s was removed from the table earlier and cannot "
-                            "%s.",
-                            UnitLabel(state_, unit), what));
-  return false;
-}
-
 void Replayer::CheckDiceFaces(
     const google::protobuf::RepeatedField<uint32_t>& dice,
     absl::string_view what, absl::string_view subject) {
   rules::CheckDieFaces(
       absl::MakeConstSpan(dice.data(), dice.size()),
       [what] { return absl::StrCat("the ", what); }, subject, *this);
-}
-
-bool Replayer::CheckSequence(const v1::Event& event) {
-  if (!rules::CheckEventStart(event, state_, *this)) return false;
-  if (state_.phase == Phase::kGameOver) {
-    Violation("daimyo.sequence.after_game_end", "",
-              "This event comes after the end of the game; it is skipped.");
-    return false;
-  }
-  const bool opens = event.has_turn_start() || event.has_game_end();
-  if (!opens && (state_.phase == Phase::kBeforeGame ||
-                 state_.phase == Phase::kTurnEnded)) {
-    Violation("daimyo.sequence.outside_turn", "",
-              "This event comes outside a turn (before a turn_start); it is "
-              "replayed anyway.");
-  }
-  rules::CheckEventTurnAndClan(event, state_, *this);
-  return true;
 }
 
 bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
@@ -245,93 +192,19 @@ bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
   return true;
 }
 
-void Replayer::Apply(const v1::Event& event) {
-  seq_ = event.seq();
-  turn_ = event.turn();
-  if (branch_events_ != nullptr) {
-    branch_event_ = branch_events_->Add();
-    *branch_event_ = event;
-  }
+void Replayer::BeforeSequenceChecks(const v1::Event& event) {
   CheckChallengeFollowedByRound(event);
-  if (!CheckSequence(event)) return;
+}
+
+void Replayer::BeforeEventBody(const v1::Event& event) {
   const bool same_melee =
       (event.has_melee_round() && !pending_melee_id_.empty() &&
        event.melee_round().melee_id() == pending_melee_id_) ||
       event.has_challenge();
   if (!same_melee) SettleMelee();
-  switch (event.body_case()) {
-    case v1::Event::kTurnStart:
-      OnTurnStart(event);
-      break;
-    case v1::Event::kActivation:
-      OnActivation(event);
-      break;
-    case v1::Event::kMove:
-      OnMove(event.move());
-      break;
-    case v1::Event::kCharge:
-      OnCharge(event.charge());
-      break;
-    case v1::Event::kFiring:
-      OnFiring(event);
-      break;
-    case v1::Event::kMeleeRound:
-      OnMeleeRound(event.melee_round());
-      break;
-    case v1::Event::kChallenge:
-      OnChallenge(event.challenge());
-      break;
-    case v1::Event::kMoraleTest:
-      OnMoraleTest(event.morale_test());
-      break;
-    case v1::Event::kLeaderLoss:
-      OnLeaderLoss(event.leader_loss());
-      break;
-    case v1::Event::kResultMove:
-      OnResultMove(event.result_move());
-      break;
-    case v1::Event::kRemoval:
-      OnRemoval(event.removal());
-      break;
-    case v1::Event::kTurnEnd:
-      OnTurnEnd();
-      break;
-    case v1::Event::kGameEnd:
-      OnGameEnd();
-      break;
-    case v1::Event::BODY_NOT_SET:
-      break;
-  }
 }
 
-void Replayer::OnTurnStart(const v1::Event& event) {
-  if (state_.phase != Phase::kBeforeGame && state_.phase != Phase::kTurnEnded) {
-    Violation("daimyo.sequence.turn_end_missing", "",
-              absl::StrFormat("Turn %d starts before turn %d ended; the log "
-                              "needs a turn_end.",
-                              event.turn(), state_.turn));
-    OnTurnEnd();
-  }
-  const int expected = state_.turn + 1;
-  if (event.turn() != static_cast<uint32_t>(expected)) {
-    Violation("daimyo.sequence.turn_number", "",
-              absl::StrFormat("Turn %d starts after turn %d; turns count up "
-                              "from 1 by one.",
-                              event.turn(), state_.turn));
-  }
-  const auto& start = event.turn_start();
-  const int initiative = FindClan(start.initiative_clan());
-  if (initiative < 0) {
-    Violation("log.clan.unknown", start.initiative_clan(),
-              absl::StrFormat("The initiative clan \"%s\" is not in the "
-                              "header.",
-                              start.initiative_clan()));
-  }
-  CheckDiceFaces(start.initiative_dice(), "initiative roll", "");
-  rules::StartNewTurn(
-      state_, static_cast<int>(std::min(event.turn(), kMaxTurn)), initiative);
-  end_of_turn_tests_.clear();
-}
+void Replayer::OnTurnStarted(const v1::Event&) { end_of_turn_tests_.clear(); }
 
 void Replayer::OnActivation(const v1::Event& event) {
   const int clan = FindClan(event.clan());
@@ -561,15 +434,8 @@ void Replayer::ReportStandLossDispute(absl::string_view rule_id, int target,
 }
 
 void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
-  auto it = leader_index_.find(roll.leader());
-  if (it == leader_index_.end()) {
-    Violation("log.leader.unknown", roll.leader(),
-              absl::StrFormat("The leader \"%s\" is not in the order of "
-                              "battle; the event is skipped.",
-                              roll.leader()));
-    return;
-  }
-  const int leader = it->second;
+  const int leader = ResolveLeader(roll.leader());
+  if (leader < 0) return;
   rules::LeaderState& l = state_.leaders[leader];
   if (!l.loss_roll_owed) {
     Violation("daimyo.leader_loss.not_owed", roll.leader(),
@@ -674,47 +540,10 @@ void Replayer::CloseTurn() {
   CheckEndOfTurnTestsTaken();
 }
 
-void Replayer::OnTurnEnd() {
-  if (state_.phase == Phase::kBeforeGame || state_.phase == Phase::kTurnEnded) {
-    Violation("daimyo.sequence.outside_turn", "",
-              "A turn_end with no turn in progress.");
-  } else {
-    CloseTurn();
-  }
-  state_.phase = Phase::kTurnEnded;
-  state_.active_clan = -1;
-}
-
-void Replayer::OnGameEnd() {
-  if (state_.phase != Phase::kTurnEnded && state_.phase != Phase::kBeforeGame) {
-    CloseTurn();
-  }
-  state_.phase = Phase::kGameOver;
-}
-
-void Replayer::Finish() {
+void Replayer::OnLogEnd() {
   CheckChallengeFollowedByRound(v1::Event());  // The log ends awaiting it.
   SettleMelee();
   ReportUnfinishedTurn();
-  if (findings_left_out_ == 0) return;
-  // Appended past the bound on purpose: the one line that says what is
-  // missing.
-  rules::AppendFinding(
-      Finding{Severity::kViolation,
-              "log.findings_truncated",
-              absl::StrFormat(
-                  "The log breaks the rules more than %d times; the first %d "
-                  "findings are listed, %d more are not (%d violations, %d "
-                  "disputes, %d warnings, %d unverifiable). Audit the log in "
-                  "parts, or correct the first ones.",
-                  kMaxFindingsPerLog, kMaxFindingsPerLog, findings_left_out_,
-                  left_out_by_severity_[0], left_out_by_severity_[1],
-                  left_out_by_severity_[2], left_out_by_severity_[3]),
-              "",
-              "",
-              "",
-              {}},
-      seq_, turn_, *findings_);
 }
 
 void Replayer::ReportUnfinishedTurn() {

@@ -24,6 +24,7 @@
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
 #include "rules/engine.h"
+#include "rules/engine_base.h"
 #include "rules/ruleset.h"
 #include "rules/types.h"
 
@@ -34,18 +35,25 @@ inline std::string HitsInWords(std::int64_t n) {
   return n == 1 ? std::string("1 hit") : std::to_string(n) + " hits";
 }
 
-// Bounds on a log's order of battle.
-inline constexpr int kMaxClans = 32;
-inline constexpr int kMaxUnits = 100000;
-inline constexpr int kMaxLeaders = 100000;
+// Bounds on a unit (those on the order of battle, kMaxClans, kMaxUnits and
+// kMaxLeaders, are every ruleset's: rules/engine_base.h).
 inline constexpr int kMaxStands = 64;
+// The highest turn number the state takes from a turn_start: a larger one is
+// reported as daimyo.sequence.turn_number and counted as this, so that
+// `turn + 1` (the next turn expected, a halt until the next turn) cannot
+// overflow an int. High enough for any real game and for the benchmarks'
+// generated logs (a million events of moves run to some 200,000 turns).
+inline constexpr std::uint32_t kMaxTurn = 1000000000;
 // Findings listed in one report; past it they are counted, and one finding
 // (log.findings_truncated) says how many of each severity were left out, so
 // a hostile log cannot make a report many times its own size.
 inline constexpr int kMaxFindingsPerLog = 20000;
 
-// The Daimyo rules' Engine (see rules/engine.h and rules/daimyo/engine.h).
-class Replayer : public rules::Engine, private rules::FindingSink {
+// The Daimyo rules' Engine (see rules/engine.h and rules/daimyo/engine.h),
+// on rules::EngineBase (rules/engine_base.h): the base applies each event
+// and holds the findings, outcomes, ids and order of battle; this class
+// supplies the Daimyo rules through the base's hooks.
+class Replayer final : public rules::EngineBase {
  public:
   // What a unit owes after a melee round or a morale result.
   enum class OwedMove {
@@ -78,15 +86,6 @@ class Replayer : public rules::Engine, private rules::FindingSink {
       const gunbai::v1::BattleLog& log, const rules::Ruleset& rules,
       const rules::EngineOptions& options, rules::EngineOutput output);
 
-  // Replays one event: checks it, reports its findings, applies it.
-  void Apply(const gunbai::v1::Event& event) override;
-
-  // Reports what the log still owes after its last event (leader-loss
-  // rolls). Call once, after the last Apply.
-  void Finish() override;
-
-  const rules::BattleState& state() const override { return state_; }
-
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next, in the format of
   // rules/checkpoint_codec.h. Bump the version when a member is added.
@@ -97,48 +96,38 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   absl::StatusOr<std::string> SaveCheckpoint() const override;
   absl::Status RestoreCheckpoint(absl::string_view checkpoint) override;
 
-  // Returns the unit index for `id`, or -1.
-  int FindUnit(absl::string_view id) const;
-
  private:
   Replayer(const rules::Ruleset& rules, const rules::EngineOptions& options,
            rules::EngineOutput output)
-      : rules_(rules),
-        findings_(output.findings),
-        outcomes_(output.outcomes),
-        branch_events_(output.branch_events),
-        options_(options) {}
-
-  // True at an event whose computed outcomes replace the claimed ones
-  // (EngineOptions::FollowsComputedAt).
-  bool FollowComputed() const { return options_.FollowsComputedAt(seq_); }
-  // The copy of the current event in the branch written out, or null
-  // (EngineOutput::branch_events); its claims are set to the computed
-  // outcomes where the event follows them.
-  gunbai::v1::Event* branch_event_ = nullptr;
-  // Records an outcome worked out at the current event, when outcomes were
-  // asked for; `trace` may be null.
-  void RecordOutcome(absl::string_view subject, absl::string_view kind,
-                     std::string value, rules::Trace* trace);
-  bool recording_outcomes() const { return outcomes_ != nullptr; }
+      : EngineBase({.max_findings = kMaxFindingsPerLog,
+                    .excerpt_ids = true,
+                    .removed_unit_tail = ".",
+                    .after_game_end_rule = "daimyo.sequence.after_game_end",
+                    .outside_turn_rule = "daimyo.sequence.outside_turn",
+                    .turn_end_missing_rule = "daimyo.sequence.turn_end_missing",
+                    .turn_number_rule = "daimyo.sequence.turn_number",
+                    .initiative_clan_required = true,
+                    .max_turn = kMaxTurn},
+                   options, output),
+        rules_(rules) {}
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
-  void Report(rules::Finding finding) override;
-  // Counts `finding` and returns true when the report already lists
-  // kMaxFindingsPerLog findings.
-  bool LeftOut(const rules::Finding& finding);
+  absl::Status AddUnitFacts(int index, const gunbai::v1::Unit& unit,
+                            rules::UnitProfile& profile,
+                            rules::UnitStatus& status) override;
+  absl::Status AddLeaderFacts(int index, const gunbai::v1::Leader& proto,
+                              rules::LeaderState& leader) override;
   void ReportUnfinishedTurn();
-  // Reports `finding` at `seq`, an earlier event of this turn whose fault
-  // shows only now, keeping the findings in seq order.
-  void ReportAtEarlierSeq(rules::Finding finding, std::uint64_t seq);
-  void Violation(absl::string_view rule_id, std::string subject,
-                 std::string message);
-  void Unverifiable(absl::string_view rule_id, std::string subject,
-                    std::string message);
 
-  bool CheckSequence(const gunbai::v1::Event& event);
+  // EngineBase::Apply's hooks: a challenge awaiting its round, before the
+  // sequence checks; the pending melee settled at an event not of it.
+  void BeforeSequenceChecks(const gunbai::v1::Event& event) override;
+  void BeforeEventBody(const gunbai::v1::Event& event) override;
+  // What the log still owes after its last event (leader-loss rolls, result
+  // moves, morale tests, removals of a turn left unfinished).
+  void OnLogEnd() override;
+
   bool EnterPhase(rules::Phase phase, absl::string_view what);
-  int ResolveUnit(absl::string_view id, absl::string_view role);
   // Resolves a list of unit ids (units near, routers near, units passed
   // through) into the distinct units it names, in order, into `out`. The
   // work and the findings are bounded by the units, not by the list: ids
@@ -148,17 +137,15 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   void ResolveUnitList(
       const google::protobuf::RepeatedPtrField<std::string>& ids,
       absl::string_view role, std::vector<int>& out);
-  bool UnitOnTable(int unit, absl::string_view what);
-  int FindClan(absl::string_view id) const;
   void CheckDiceFaces(const google::protobuf::RepeatedField<uint32_t>& dice,
                       absl::string_view what, absl::string_view subject);
 
-  void OnTurnStart(const gunbai::v1::Event& event);
-  void OnActivation(const gunbai::v1::Event& event);
-  void OnMove(const gunbai::v1::Move& move);
-  void OnCharge(const gunbai::v1::ChargeDeclaration& charge);
-  void OnFiring(const gunbai::v1::Event& event);
-  void OnLeaderLoss(const gunbai::v1::LeaderLossRoll& roll);
+  void OnTurnStarted(const gunbai::v1::Event& event) override;
+  void OnActivation(const gunbai::v1::Event& event) override;
+  void OnMove(const gunbai::v1::Move& move) override;
+  void OnCharge(const gunbai::v1::ChargeDeclaration& charge) override;
+  void OnFiring(const gunbai::v1::Event& event) override;
+  void OnLeaderLoss(const gunbai::v1::LeaderLossRoll& roll) override;
   // The outcome of one pairing, kept until its melee is settled.
   struct PairingResult {
     int a = -1;
@@ -175,7 +162,7 @@ class Replayer : public rules::Engine, private rules::FindingSink {
     int rounds = 0;
   };
 
-  void OnMeleeRound(const gunbai::v1::MeleeRound& round);
+  void OnMeleeRound(const gunbai::v1::MeleeRound& round) override;
   rules::daimyo::MeleePairing PairingFromProto(
       const gunbai::v1::MeleeRound& round, int a, int b) const;
   void ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,
@@ -251,16 +238,15 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   void CancelCharge(int unit);
   bool CheckHalted(int unit, absl::string_view what);
   void CheckCounterCharge(int unit, int target);
-  void OnChallenge(const gunbai::v1::Challenge& challenge);
-  void OnMoraleTest(const gunbai::v1::MoraleTest& test);
-  void OnResultMove(const gunbai::v1::ResultMove& move);
-  void OnRemoval(const gunbai::v1::Removal& removal);
-  void OnTurnEnd();
+  void OnChallenge(const gunbai::v1::Challenge& challenge) override;
+  void OnMoraleTest(const gunbai::v1::MoraleTest& test) override;
+  void OnResultMove(const gunbai::v1::ResultMove& move) override;
+  void OnRemoval(const gunbai::v1::Removal& removal) override;
+
   void CheckOwedRolls();
   // Runs every end-of-turn check: the last activation's, owed leader-loss
   // rolls, melee obligations, owed morale tests.
-  void CloseTurn();
-  void OnGameEnd();
+  void CloseTurn() override;
   void ApplyLeaderLoss(int leader, bool killed);
   void ReportFiringDispute(const gunbai::v1::Firing& firing,
                            const rules::daimyo::Shot& shot, int computed);
@@ -269,15 +255,6 @@ class Replayer : public rules::Engine, private rules::FindingSink {
 
   // Owned: a Replayer outlives no caller's copy of the ruleset.
   const rules::Ruleset rules_;
-  google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
-  google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;
-  google::protobuf::RepeatedPtrField<gunbai::v1::Event>* branch_events_;
-  const rules::EngineOptions options_;
-  rules::BattleState state_;
-  absl::flat_hash_map<std::string, int> unit_index_;
-  absl::flat_hash_map<std::string, int> leader_index_;
-  std::uint64_t seq_ = 0;
-  std::uint32_t turn_ = 0;
   // Melee bookkeeping, per unit index (engine_melee.cc).
   std::vector<PairingResult> pending_pairings_;
   std::string pending_melee_id_;
@@ -303,9 +280,6 @@ class Replayer : public rules::Engine, private rules::FindingSink {
   std::vector<std::uint32_t> list_mark_;
   std::uint32_t list_generation_ = 0;
   std::vector<int> list_units_;  // Scratch for the lists of one event.
-  std::int64_t findings_left_out_ = 0;
-  // Left out by severity: violation, dispute, warning, unverifiable.
-  std::array<std::int64_t, 4> left_out_by_severity_{};
   std::vector<OwedMove> owed_moves_;
   std::vector<int> owed_move_opponent_;
   std::vector<int> owed_move_rounds_;

@@ -1,6 +1,7 @@
 // Maps the gunbai.v1 protos of a Daimyo log to the rules engine's domain
-// types (Cartographer's FromProto): the starting state from the order of
-// battle, and a firing's shot. Thread-safe: functions only.
+// types (Cartographer's FromProto): a firing's shot (the order of battle is
+// read by the engine, rules/engine_base.h and Replayer::AddUnitFacts).
+// Thread-safe: functions only.
 #ifndef GUNBAI_RULES_DAIMYO_PROTO_MAPPING_H_
 #define GUNBAI_RULES_DAIMYO_PROTO_MAPPING_H_
 
@@ -11,12 +12,6 @@
 #include "rules/proto_enums.h"
 
 namespace gunbai::rules::daimyo {
-
-// Builds the starting state from a log's header and order of battle.
-// Returns InvalidArgument naming the unit, leader or clan (by index and id)
-// when an entry is unusable, and saying what to fix.
-absl::StatusOr<BattleState> StateFromOrderOfBattle(
-    const gunbai::v1::BattleLog& log);
 
 // Builds a Shot for resolved unit indexes; its dice borrow from `firing`.
 Shot ShotFromProto(const gunbai::v1::Firing& firing, int firer, int target);

@@ -12,23 +12,7 @@
 
 namespace gunbai::rules::skf {
 
-namespace {
-
 namespace v1 = ::gunbai::v1;
-
-absl::Status UnitError(int index, const v1::Unit& unit,
-                       absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "order_of_battle.units[%d] (id \"%s\"): %s", index, unit.id(), what));
-}
-
-absl::Status LeaderError(int index, const v1::Leader& leader,
-                         absl::string_view what) {
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "order_of_battle.leaders[%d] (id \"%s\"): %s", index, leader.id(), what));
-}
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<SkfEngine>> SkfEngine::Create(
     const v1::BattleLog& log, Tables tables, const EngineOptions& options,
@@ -41,37 +25,8 @@ absl::StatusOr<std::unique_ptr<SkfEngine>> SkfEngine::Create(
 }
 
 absl::Status SkfEngine::Init(const v1::BattleLog& log) {
-  const v1::Header& header = log.header();
-  if (header.clans_size() < 2 || header.clans_size() > kMaxClans) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "header.clans: a battle has 2 to %d clans; this log has %d.", kMaxClans,
-        header.clans_size()));
-  }
-  for (int i = 0; i < header.clans_size(); ++i) {
-    const std::string& id = header.clans(i).id();
-    if (id.empty() || FindClan(id) >= 0) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "header.clans[%d]: clan id \"%s\" is %s; give each clan a unique "
-          "id.",
-          i, id, id.empty() ? "empty" : "used twice"));
-    }
-    state_.clans.push_back(id);
-  }
-  const v1::OrderOfBattle& oob = log.order_of_battle();
-  if (oob.units_size() > kMaxUnits || oob.leaders_size() > kMaxLeaders) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "order_of_battle: at most %d units and %d leaders; this log has %d "
-        "and %d.",
-        kMaxUnits, kMaxLeaders, oob.units_size(), oob.leaders_size()));
-  }
-  for (int i = 0; i < oob.units_size(); ++i) {
-    absl::Status s = AddUnit(i, oob.units(i));
-    if (!s.ok()) return s;
-  }
-  for (int i = 0; i < oob.leaders_size(); ++i) {
-    absl::Status s = AddLeader(i, oob.leaders(i));
-    if (!s.ok()) return s;
-  }
+  absl::Status status = InitOrderOfBattle(log);
+  if (!status.ok()) return status;
   const std::size_t units = state_.units.size();
   bases_in_melee_.assign(units, 0);
   pairings_in_melee_.assign(units, 0);
@@ -86,19 +41,8 @@ absl::Status SkfEngine::Init(const v1::BattleLog& log) {
   return absl::OkStatus();
 }
 
-absl::Status SkfEngine::AddUnit(int i, const v1::Unit& u) {
-  if (u.id().empty()) return UnitError(i, u, "the unit has no id.");
-  if (unit_index_.contains(u.id())) {
-    return UnitError(i, u, "the id is used twice; unit ids are unique.");
-  }
-  UnitProfile p;
-  p.id = u.id();
-  p.name = u.name();
-  p.clan = FindClan(u.clan());
-  if (p.clan < 0) {
-    return UnitError(
-        i, u, absl::StrFormat("clan \"%s\" is not in the header.", u.clan()));
-  }
+absl::Status SkfEngine::AddUnitFacts(int i, const v1::Unit& u, UnitProfile& p,
+                                     UnitStatus& s) {
   std::optional<TroopType> troop = TroopTypeFromProto(u.troop_type());
   if (!troop.has_value()) {
     return UnitError(i, u,
@@ -118,75 +62,19 @@ absl::Status SkfEngine::AddUnit(int i, const v1::Unit& u) {
                                      u.stands(), kMaxBases));
   }
   p.starting_stands = static_cast<int>(u.stands());
-  UnitStatus s;
   s.stands = p.starting_stands;
   s.stands_per_rank = p.starting_stands;
-  unit_index_.emplace(p.id, static_cast<int>(state_.profiles.size()));
-  state_.profiles.push_back(std::move(p));
-  state_.units.push_back(s);
   facts_.push_back(facts);
   return absl::OkStatus();
 }
 
-absl::Status SkfEngine::AddLeader(int i, const v1::Leader& l) {
-  if (l.id().empty()) return LeaderError(i, l, "the leader has no id.");
-  if (leader_index_.contains(l.id())) {
-    return LeaderError(i, l, "the id is used twice; leader ids are unique.");
-  }
-  LeaderState leader;
-  leader.id = l.id();
-  leader.name = l.name();
-  leader.clan = FindClan(l.clan());
-  if (leader.clan < 0) {
-    return LeaderError(
-        i, l, absl::StrFormat("clan \"%s\" is not in the header.", l.clan()));
-  }
+absl::Status SkfEngine::AddLeaderFacts(int, const v1::Leader& l,
+                                       LeaderState& leader) {
   leader.kind = l.kind() == v1::LEADER_KIND_DAIMYO ? LeaderKind::kDaimyo
                                                    : LeaderKind::kGeneral;
   leader.command_rating =
       static_cast<int>(std::clamp<uint32_t>(l.command_rating(), 1, 4));
-  if (!l.attached_unit().empty()) {
-    auto it = unit_index_.find(l.attached_unit());
-    if (it == unit_index_.end()) {
-      return LeaderError(i, l,
-                         absl::StrFormat("attached_unit \"%s\" is not a unit "
-                                         "of the order of battle.",
-                                         l.attached_unit()));
-    }
-    if (state_.profiles[it->second].clan != leader.clan) {
-      return LeaderError(i, l,
-                         "the leader is attached to another clan's unit.");
-    }
-    leader.attached_unit = it->second;
-  }
-  leader_index_.emplace(leader.id, static_cast<int>(state_.leaders.size()));
-  state_.leaders.push_back(std::move(leader));
   return absl::OkStatus();
-}
-
-void SkfEngine::Report(Finding finding) {
-  if (findings_ == nullptr) return;
-  AppendFinding(std::move(finding), seq_, turn_, *findings_);
-}
-
-void SkfEngine::Violation(absl::string_view rule_id, std::string subject,
-                          std::string message) {
-  Finding f;
-  f.severity = Severity::kViolation;
-  f.rule_id = rule_id;
-  f.subject = std::move(subject);
-  f.message = std::move(message);
-  Report(std::move(f));
-}
-
-void SkfEngine::Unverifiable(absl::string_view rule_id, std::string subject,
-                             std::string message) {
-  Finding f;
-  f.severity = Severity::kUnverifiable;
-  f.rule_id = rule_id;
-  f.subject = std::move(subject);
-  f.message = std::move(message);
-  Report(std::move(f));
 }
 
 void SkfEngine::ReportUncovered(Uncovered kind) {
@@ -235,81 +123,11 @@ void SkfEngine::ReportUncovered(Uncovered kind) {
                             what, "."));
 }
 
-void SkfEngine::RecordOutcome(absl::string_view subject, absl::string_view kind,
-                              std::string value, Trace* trace) {
-  AppendOutcome(seq_, subject, kind, std::move(value), trace, outcomes_);
-}
-
-int SkfEngine::FindClan(absl::string_view id) const {
-  for (std::size_t i = 0; i < state_.clans.size(); ++i) {
-    if (state_.clans[i] == id) return static_cast<int>(i);
-  }
-  return -1;
-}
-
-int SkfEngine::ResolveUnit(absl::string_view id, absl::string_view role) {
-  auto it = unit_index_.find(id);
-  if (it != unit_index_.end()) return it->second;
-  Violation("log.unit.unknown", std::string(id),
-            absl::StrFormat("The %s \"%s\" is not in the order of battle; "
-                            "the event is skipped. Check the unit id.",
-                            role, id));
-  return -1;
-}
-
-int SkfEngine::ResolveLeader(absl::string_view id) {
-  auto it = leader_index_.find(id);
-  if (it != leader_index_.end()) return it->second;
-  Violation("log.leader.unknown", std::string(id),
-            absl::StrFormat("The leader \"%s\" is not in the order of "
-                            "battle; the event is skipped.",
-                            id));
-  return -1;
-}
-
-bool SkfEngine::UnitOnTable(int unit, absl::string_view what) {
-  if (!state_.units[unit].removed) return true;
-  Violation("log.unit.removed", state_.profiles[unit].id,
-            absl::StrFormat("%s was removed from the table earlier and cannot "
-                            "%s; the event is skipped.",
-                            UnitLabel(state_, unit), what));
-  return false;
-}
-
-bool SkfEngine::TurnInProgress() const {
-  return state_.phase != Phase::kBeforeGame &&
-         state_.phase != Phase::kTurnEnded && state_.phase != Phase::kGameOver;
-}
-
 void SkfEngine::ShowPhase(Phase phase) {
   if (TurnInProgress()) state_.phase = phase;
 }
 
-bool SkfEngine::CheckSequence(const v1::Event& event) {
-  if (!rules::CheckEventStart(event, state_, *this)) return false;
-  if (state_.phase == Phase::kGameOver) {
-    Violation("skf.sequence.after_game_end", "",
-              "This event comes after the end of the game; it is skipped.");
-    return false;
-  }
-  const bool opens = event.has_turn_start() || event.has_game_end();
-  if (!opens && !TurnInProgress()) {
-    Violation("skf.sequence.outside_turn", "",
-              "This event comes outside a turn (before a turn_start); it is "
-              "replayed anyway.");
-  }
-  rules::CheckEventTurnAndClan(event, state_, *this);
-  return true;
-}
-
-void SkfEngine::Apply(const v1::Event& event) {
-  seq_ = event.seq();
-  turn_ = event.turn();
-  if (branch_events_ != nullptr) {
-    branch_event_ = branch_events_->Add();
-    *branch_event_ = event;
-  }
-  if (!CheckSequence(event)) return;
+void SkfEngine::BeforeEventBody(const v1::Event& event) {
   const bool same_melee = event.has_melee_round() && melee_open_ &&
                           !melee_id_.empty() &&
                           event.melee_round().melee_id() == melee_id_;
@@ -324,81 +142,6 @@ void SkfEngine::Apply(const v1::Event& event) {
              event.has_game_end()) {
     CloseMoraleWindow("the end of the turn");
   }
-  switch (event.body_case()) {
-    case v1::Event::kTurnStart:
-      OnTurnStart(event);
-      break;
-    case v1::Event::kActivation:
-      OnActivation(event);
-      break;
-    case v1::Event::kMove:
-      OnMove(event.move());
-      break;
-    case v1::Event::kCharge:
-      OnCharge(event.charge());
-      break;
-    case v1::Event::kFiring:
-      OnFiring(event.firing());
-      break;
-    case v1::Event::kMeleeRound:
-      OnMeleeRound(event.melee_round());
-      break;
-    case v1::Event::kChallenge:
-      OnChallenge(event.challenge());
-      break;
-    case v1::Event::kMoraleTest:
-      OnMoraleTest(event.morale_test());
-      break;
-    case v1::Event::kLeaderLoss:
-      OnLeaderHit(event.leader_loss());
-      break;
-    case v1::Event::kResultMove:
-      OnResultMove(event.result_move());
-      break;
-    case v1::Event::kRemoval:
-      OnRemoval(event.removal());
-      break;
-    case v1::Event::kTurnEnd:
-      OnTurnEnd();
-      break;
-    case v1::Event::kGameEnd:
-      OnGameEnd();
-      break;
-    case v1::Event::BODY_NOT_SET:
-      break;
-  }
-}
-
-void SkfEngine::OnTurnStart(const v1::Event& event) {
-  if (TurnInProgress()) {
-    Violation("skf.sequence.turn_end_missing", "",
-              absl::StrFormat("Turn %d starts before turn %d ended; the log "
-                              "needs a turn_end.",
-                              event.turn(), state_.turn));
-    CloseTurn();
-  }
-  const int expected = state_.turn + 1;
-  if (event.turn() != static_cast<uint32_t>(expected)) {
-    Violation("skf.sequence.turn_number", "",
-              absl::StrFormat("Turn %d starts after turn %d; turns count up "
-                              "from 1 by one.",
-                              event.turn(), state_.turn));
-  }
-  const std::string& initiative_id = event.turn_start().initiative_clan();
-  const int initiative = FindClan(initiative_id);
-  if (!initiative_id.empty() && initiative < 0) {
-    Violation("log.clan.unknown", initiative_id,
-              absl::StrFormat("The initiative clan \"%s\" is not in the "
-                              "header.",
-                              initiative_id));
-  }
-  const auto& dice = event.turn_start().initiative_dice();
-  CheckDieFaces(absl::MakeConstSpan(dice.data(), dice.size()),
-                "the initiative roll", "", *this);
-  // Turns count on from the log's number, bounded, so one typo does not
-  // shift every later turn.
-  const int turn = static_cast<int>(std::min<uint32_t>(event.turn(), 100000));
-  StartNewTurn(state_, turn, initiative);
 }
 
 void SkfEngine::OnActivation(const v1::Event& event) {
@@ -414,22 +157,6 @@ void SkfEngine::CloseTurn() {
   CloseMoraleWindow("the end of the turn");
   CheckOwedLeaderRolls();
   settled_melee_ids_.clear();
-}
-
-void SkfEngine::OnTurnEnd() {
-  if (!TurnInProgress()) {
-    Violation("skf.sequence.outside_turn", "",
-              "A turn_end with no turn in progress.");
-  } else {
-    CloseTurn();
-  }
-  state_.phase = Phase::kTurnEnded;
-  state_.active_clan = -1;
-}
-
-void SkfEngine::OnGameEnd() {
-  if (TurnInProgress()) CloseTurn();
-  state_.phase = Phase::kGameOver;
 }
 
 void SkfEngine::OnMove(const v1::Move& move) {
@@ -449,7 +176,8 @@ void SkfEngine::OnCharge(const v1::ChargeDeclaration& charge) {
   DeclareCharge(state_, unit, target);
 }
 
-void SkfEngine::OnFiring(const v1::Firing& firing) {
+void SkfEngine::OnFiring(const v1::Event& event) {
+  const v1::Firing& firing = event.firing();
   const int firer = ResolveUnit(firing.unit(), "firing unit");
   const int target = ResolveUnit(firing.target(), "target");
   if (firer < 0 || target < 0 || !UnitOnTable(firer, "fire") ||
@@ -503,7 +231,7 @@ void SkfEngine::LandHits(int unit, int hits, int bases_lost) {
   }
 }
 
-void SkfEngine::Finish() {
+void SkfEngine::OnLogEnd() {
   // A log may stop mid-turn (a game still being played): what falls due by
   // the end of the turn is not overdue yet, and is listed instead.
   SettleMelee();

@@ -12,10 +12,12 @@
 // movement, charges, duels, result moves) is replayed as the log claims,
 // with one unverifiable finding per kind. After a disputed outcome it goes
 // on with the claimed one, except at EngineOptions::follow_computed_at_seq.
-// The code: engine.cc (order of battle, findings, sequence, uncovered
-// events), engine_melee.cc, engine_after.cc (morale checks, leader hits),
-// data.cc (the tables), victory.cc (the victory points a log is scored
-// with).
+// The plumbing (findings, outcomes, ids, the order of battle's common
+// checks, the sequence checks and the switch on the event) is
+// rules/engine_base.h's. The code: engine.cc (the units' and leaders' own
+// checks, the turn, uncovered events), engine_melee.cc, engine_after.cc
+// (morale checks, leader hits), data.cc (the tables), victory.cc (the
+// victory points a log is scored with).
 // Thread-safe: functions only; each SkfEngine is thread-compatible.
 #ifndef GUNBAI_RULES_SKF_ENGINE_H_
 #define GUNBAI_RULES_SKF_ENGINE_H_
@@ -37,6 +39,7 @@
 #include "gunbai/v1/ruleset.pb.h"
 #include "rules/battle_state.h"
 #include "rules/engine.h"
+#include "rules/engine_base.h"
 #include "rules/skf/melee.h"
 #include "rules/skf/tables.h"
 #include "rules/types.h"
@@ -95,10 +98,8 @@ absl::StatusOr<std::optional<VictorySettings>> SkfVictorySettings(
 // roll and a morale check of any other number of dice count die by die.
 bool SkfDiceInPairs(gunbai::v1::Event::BodyCase roll, int dice);
 
-// Bounds on a log's order of battle and on a unit's disorder factor.
-inline constexpr int kMaxClans = 32;
-inline constexpr int kMaxUnits = 100000;
-inline constexpr int kMaxLeaders = 100000;
+// Bounds on a unit (those on the order of battle, kMaxClans, kMaxUnits and
+// kMaxLeaders, are every ruleset's: rules/engine_base.h).
 inline constexpr int kMaxBases = 64;
 inline constexpr int kMaxDisorder = 1000;
 // Pairings of one melee; more are skipped with a violation.
@@ -106,17 +107,13 @@ inline constexpr int kMaxPairings = 256;
 
 // The Samurai Knight Fever Engine (see the top of this file). Prefer
 // CreateSkfEngine; Create takes tables already in domain form (tests).
-class SkfEngine : public Engine, private FindingSink {
+class SkfEngine final : public EngineBase {
  public:
   // Builds the starting state from the log's order of battle. Returns
   // InvalidArgument naming the unit or leader when it is unusable.
   static absl::StatusOr<std::unique_ptr<SkfEngine>> Create(
       const gunbai::v1::BattleLog& log, Tables tables,
       const EngineOptions& options, EngineOutput output);
-
-  void Apply(const gunbai::v1::Event& event) override;
-  void Finish() override;
-  const BattleState& state() const override { return state_; }
 
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next. Bump the version when a
@@ -163,56 +160,50 @@ class SkfEngine : public Engine, private FindingSink {
   };
 
   SkfEngine(Tables tables, const EngineOptions& options, EngineOutput output)
-      : tables_(std::move(tables)),
-        findings_(output.findings),
-        outcomes_(output.outcomes),
-        branch_events_(output.branch_events),
-        options_(options) {}
+      : EngineBase({.max_findings = 0,
+                    .excerpt_ids = false,
+                    .removed_unit_tail = "; the event is skipped.",
+                    .after_game_end_rule = "skf.sequence.after_game_end",
+                    .outside_turn_rule = "skf.sequence.outside_turn",
+                    .turn_end_missing_rule = "skf.sequence.turn_end_missing",
+                    .turn_number_rule = "skf.sequence.turn_number",
+                    .initiative_clan_required = false,
+                    .max_turn = 100000},
+                   options, output),
+        tables_(std::move(tables)) {}
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
-  absl::Status AddUnit(int index, const gunbai::v1::Unit& unit);
-  absl::Status AddLeader(int index, const gunbai::v1::Leader& leader);
+  absl::Status AddUnitFacts(int index, const gunbai::v1::Unit& unit,
+                            UnitProfile& profile, UnitStatus& status) override;
+  absl::Status AddLeaderFacts(int index, const gunbai::v1::Leader& proto,
+                              LeaderState& leader) override;
 
-  // Findings and outcomes.
-  void Report(Finding finding) override;
-  void Violation(absl::string_view rule_id, std::string subject,
-                 std::string message);
-  void Unverifiable(absl::string_view rule_id, std::string subject,
-                    std::string message);
   void ReportUncovered(Uncovered kind);
-  void RecordOutcome(absl::string_view subject, absl::string_view kind,
-                     std::string value, Trace* trace);
-  bool FollowComputed() const { return options_.FollowsComputedAt(seq_); }
 
-  // Ids and sequence.
-  int FindClan(absl::string_view id) const;
-  int ResolveUnit(absl::string_view id, absl::string_view role);
-  int ResolveLeader(absl::string_view id);
-  bool UnitOnTable(int unit, absl::string_view what);
-  bool CheckSequence(const gunbai::v1::Event& event);
-  bool TurnInProgress() const;
   // Shows `phase` in the state (gunbai state) while a turn is in progress;
   // page 6 gives no turn sequence, so the order of phases is not checked.
   void ShowPhase(Phase phase);
 
+  // Settles the open melee at an event that is not one of its pairings,
+  // and closes the window of the checks it owes (EngineBase::Apply).
+  void BeforeEventBody(const gunbai::v1::Event& event) override;
+  void OnLogEnd() override;
+
   // Events page 6 covers only in passing.
-  void OnTurnStart(const gunbai::v1::Event& event);
-  void OnActivation(const gunbai::v1::Event& event);
-  void OnTurnEnd();
-  void OnGameEnd();
-  void CloseTurn();
-  void OnMove(const gunbai::v1::Move& move);
-  void OnCharge(const gunbai::v1::ChargeDeclaration& charge);
-  void OnFiring(const gunbai::v1::Firing& firing);
-  void OnChallenge(const gunbai::v1::Challenge& challenge);
-  void OnResultMove(const gunbai::v1::ResultMove& move);
-  void OnRemoval(const gunbai::v1::Removal& removal);
+  void OnActivation(const gunbai::v1::Event& event) override;
+  void CloseTurn() override;
+  void OnMove(const gunbai::v1::Move& move) override;
+  void OnCharge(const gunbai::v1::ChargeDeclaration& charge) override;
+  void OnFiring(const gunbai::v1::Event& event) override;
+  void OnChallenge(const gunbai::v1::Challenge& challenge) override;
+  void OnResultMove(const gunbai::v1::ResultMove& move) override;
+  void OnRemoval(const gunbai::v1::Removal& removal) override;
   // Lands `hits` on `unit`, `bases_lost` of them as bases lost and the rest
   // on its disorder factor; a unit with no bases left is removed.
   void LandHits(int unit, int hits, int bases_lost);
 
   // Melee (engine_melee.cc).
-  void OnMeleeRound(const gunbai::v1::MeleeRound& round);
+  void OnMeleeRound(const gunbai::v1::MeleeRound& round) override;
   bool StartMelee(const gunbai::v1::MeleeRound& round, int a, int b);
   void CheckBases(const gunbai::v1::MeleeRound& round, const Pairing& pairing);
   bool CheckDice(const gunbai::v1::MeleeSide& side, int unit);
@@ -233,35 +224,21 @@ class SkfEngine : public Engine, private FindingSink {
   int LeadersTouching(int unit) const;
 
   // After a melee (engine_after.cc).
-  void OnMoraleTest(const gunbai::v1::MoraleTest& test);
+  void OnMoraleTest(const gunbai::v1::MoraleTest& test) override;
   void CheckMoraleRoll(const gunbai::v1::MoraleTest& test, int unit,
                        MoraleResult& result);
   void ReportMoraleDispute(absl::string_view rule_id, int unit,
                            std::string claimed, std::string computed,
                            std::string message, Trace trace);
   void ApplyMoraleResult(int unit, MoraleResult result);
-  void OnLeaderHit(const gunbai::v1::LeaderLossRoll& roll);
+  void OnLeaderLoss(const gunbai::v1::LeaderLossRoll& roll) override;
   void CheckOwedLeaderRolls();
   void KillLeader(int leader);
 
   Tables tables_;
-  google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings_;
-  google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes_;
-  // A what-if branch written out (EngineOutput::branch_events), and the copy
-  // of the event being applied, whose claims are set to the computed
-  // outcomes wherever the engine follows them; null when not written.
-  google::protobuf::RepeatedPtrField<gunbai::v1::Event>* branch_events_;
-  gunbai::v1::Event* branch_event_ = nullptr;
-  EngineOptions options_;
-
-  BattleState state_;
   std::vector<UnitFacts> facts_;
-  absl::flat_hash_map<std::string, int> unit_index_;
-  absl::flat_hash_map<std::string, int> leader_index_;
   // The leaders attached to (touching) each unit.
   std::vector<std::vector<int>> unit_leaders_;
-  std::uint64_t seq_ = 0;
-  std::uint32_t turn_ = 0;
   std::array<bool, kUncoveredKinds> uncovered_reported_{};
   bool morale_unchecked_reported_ = false;
   bool leader_hits_unchecked_reported_ = false;

@@ -156,7 +156,7 @@ void SkfEngine::ApplyMoraleResult(int unit, MoraleResult result) {
   }
 }
 
-void SkfEngine::OnLeaderHit(const v1::LeaderLossRoll& roll) {
+void SkfEngine::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
   const int leader = ResolveLeader(roll.leader());
   if (leader < 0) return;
   LeaderState& l = state_.leaders[leader];
