@@ -14,7 +14,7 @@
 #include "rules/battle_state.h"
 #include "rules/engine.h"
 #include "rules/proto_enums.h"
-#include "rules/ruleset.h"
+#include "rules/types.h"
 #include "rules/types.h"
 
 namespace gunbai::replay {

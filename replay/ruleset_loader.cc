@@ -14,7 +14,6 @@
 #include "google/protobuf/text_format.h"
 #include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
-#include "rules/builtin_rulesets.h"
 #include "rules/engine.h"
 #include "rules/proto_enums.h"
 #include "rules/status_macros.h"

@@ -8,7 +8,7 @@
 
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
-#include "rules/ruleset.h"
+#include "rules/types.h"
 #include "rules/types.h"
 
 namespace gunbai::rules {

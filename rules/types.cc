@@ -105,4 +105,32 @@ bool CheckDieFaces(absl::Span<const std::uint32_t> dice, absl::string_view what,
       dice, [what] { return std::string(what); }, subject, sink);
 }
 
+absl::string_view MoraleResultName(MoraleResult r) {
+  switch (r) {
+    case MoraleResult::kNoEffect:
+      return "no effect";
+    case MoraleResult::kHalt:
+      return "halt";
+    case MoraleResult::kRetire:
+      return "retire";
+    case MoraleResult::kRetreat:
+      return "retreat";
+    case MoraleResult::kRout:
+      return "rout";
+    case MoraleResult::kStandOrRetire:
+      return "stand or retire";
+    case MoraleResult::kCounterCharge:
+      return "counter-charge";
+    case MoraleResult::kCharge:
+      return "charge";
+    case MoraleResult::kRally:
+      return "rally";
+    case MoraleResult::kDispersed:
+      return "dispersed";
+    case MoraleResult::kFrenzy:
+      return "frenzy";
+  }
+  return "?";
+}
+
 }  // namespace gunbai::rules

@@ -90,6 +90,22 @@ bool CheckDieFaces(absl::Span<const std::uint32_t> dice,
 bool CheckDieFaces(absl::Span<const std::uint32_t> dice, absl::string_view what,
                    absl::string_view subject, FindingSink& sink);
 
+// What a morale test leads to (the morale table's cells).
+enum class MoraleResult {
+  kNoEffect,
+  kHalt,
+  kRetire,
+  kRetreat,
+  kRout,
+  kStandOrRetire,
+  kCounterCharge,
+  kCharge,
+  kRally,
+  kDispersed,
+  kFrenzy,
+};
+absl::string_view MoraleResultName(MoraleResult r);
+
 // Collects findings in order; for tests and simple callers.
 class FindingVector : public FindingSink {
  public:

@@ -708,7 +708,7 @@ int GamePlayer::PredictEndOfTurnTests() {
     if ((result == rules::MoraleResult::kRetire ||
          result == rules::MoraleResult::kRetreat) &&
         (!s.routing || rules_.options.router_retire_owes ==
-                           rules::RouterRetireOwes::kTheMove)) {
+                           rules::daimyo::RouterRetireOwes::kTheMove)) {
       events += 1;
     } else if (result == rules::MoraleResult::kRout && !s.routing) {
       events += s.has_routed ? 2 : 1;  // A second rout is removed.

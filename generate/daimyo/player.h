@@ -274,7 +274,7 @@ class GamePlayer {
 
   const GeneratorOptions options_;
   const replay::LoadedRuleset& ruleset_;
-  const rules::Ruleset rules_;  // Daimyo's tables, from ruleset_.data.
+  const rules::daimyo::Tables rules_;  // Daimyo's tables, from ruleset_.data.
   std::mt19937_64 rng_;
   std::mt19937_64 variety_rng_;
   const int target_events_;

@@ -50,7 +50,7 @@ bool GamePlayer::MayFire(int unit) const {
 }
 
 void GamePlayer::FillFacts(v1::FiringFacts& facts) {
-  const rules::FiringRules& firing = rules_.firing;
+  const rules::daimyo::FiringRules& firing = rules_.firing;
   const int roll = Uniform(1, 100);
   if (roll <= 5) {
     facts.set_woods_limit(true);

@@ -178,7 +178,7 @@ bool GamePlayer::MaybeCharge(int unit) {
 // The most stands `unit` fights with in a first round with one stand in
 // front contact: one a rank, as many ranks as may fight.
 int GamePlayer::FrontStandsMax(int unit) const {
-  const rules::MeleeRules& m = rules_.melee;
+  const rules::daimyo::MeleeRules& m = rules_.melee;
   return std::min(status(unit).stands,
                   std::max({m.ranks_first_round, m.ranks_long_spear_first_round,
                             m.ranks_disordered}));

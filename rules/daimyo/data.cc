@@ -8,14 +8,14 @@
 #include "absl/strings/str_cat.h"
 #include "rules/daimyo/engine.h"
 #include "rules/proto_enums.h"
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 #include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
 
 namespace {
 
-using rules::FiringFactor;
+using rules::daimyo::FiringFactor;
 
 absl::Status Positive(absl::string_view source, absl::string_view field,
                       int value) {
@@ -25,7 +25,7 @@ absl::Status Positive(absl::string_view source, absl::string_view field,
                    value, "); set it in the ruleset file."));
 }
 
-absl::Status Validate(const rules::Ruleset& r, absl::string_view source) {
+absl::Status Validate(const rules::daimyo::Tables& r, absl::string_view source) {
   const struct {
     absl::string_view field;
     int value;
@@ -77,9 +77,9 @@ int QualityIndex(gunbai::v1::Quality q) {
   return quality.has_value() ? static_cast<int>(*quality) : -1;
 }
 
-rules::MeleeRules MeleeToDomain(const gunbai::v1::MeleeRules& m) {
-  using rules::MeleeModifier;
-  rules::MeleeRules r;
+rules::daimyo::MeleeRules MeleeToDomain(const gunbai::v1::MeleeRules& m) {
+  using rules::daimyo::MeleeModifier;
+  rules::daimyo::MeleeRules r;
   r.dice_per_stand = static_cast<int>(m.dice_per_stand());
   r.hit_score = static_cast<int>(m.hit_score());
   for (const auto& w : m.weapons()) {
@@ -87,7 +87,7 @@ rules::MeleeRules MeleeToDomain(const gunbai::v1::MeleeRules& m) {
     if (i >= 0) r.weapons[i] = {w.vs_foot(), w.vs_mounted()};
   }
   const auto& x = m.modifiers();
-  const int values[rules::kMeleeModifierCount] = {
+  const int values[rules::daimyo::kMeleeModifierCount] = {
       x.cavalry_charging(),
       x.general_with_unit(),
       x.frenzied(),
@@ -123,8 +123,8 @@ rules::MeleeRules MeleeToDomain(const gunbai::v1::MeleeRules& m) {
   return r;
 }
 
-rules::MoraleRules MoraleToDomain(const gunbai::v1::MoraleRules& m) {
-  rules::MoraleRules r;
+rules::daimyo::MoraleRules MoraleToDomain(const gunbai::v1::MoraleRules& m) {
+  rules::daimyo::MoraleRules r;
   for (const auto& p : m.pass_scores()) {
     const int i = QualityIndex(p.quality());
     if (i >= 0) r.pass_scores[i] = static_cast<int>(p.score());
@@ -141,7 +141,7 @@ rules::MoraleRules MoraleToDomain(const gunbai::v1::MoraleRules& m) {
   r.proximity_mm = static_cast<int>(m.proximity_mm());
   r.proximity_in_melee_mm = static_cast<int>(m.proximity_in_melee_mm());
   const auto& x = m.modifiers();
-  const int values[rules::kMoraleModifierCount] = {
+  const int values[rules::daimyo::kMoraleModifierCount] = {
       x.per_command_rating_point(),
       x.pursuing(),
       x.uphill_or_in_cover(),
@@ -203,28 +203,28 @@ absl::Status ValidateTables(const gunbai::v1::Ruleset& d,
 
 // Copies the enum reading options; an unset option keeps its default.
 void OptionsToDomain(const gunbai::v1::ReadingOptions& o,
-                     rules::ReadingOptions& r) {
+                     rules::daimyo::ReadingOptions& r) {
   if (o.leader_roll_stands() == gunbai::v1::LEADER_ROLL_STANDS_AT_THE_ROLL) {
-    r.leader_roll_stands = rules::LeaderRollStands::kAtTheRoll;
+    r.leader_roll_stands = rules::daimyo::LeaderRollStands::kAtTheRoll;
   }
   if (o.being_charged_lasts() ==
       gunbai::v1::BEING_CHARGED_LASTS_CHARGERS_ACTIVATION) {
-    r.being_charged_lasts = rules::BeingChargedLasts::kChargersActivation;
+    r.being_charged_lasts = rules::daimyo::BeingChargedLasts::kChargersActivation;
   }
   if (o.pursuit_disorder() == gunbai::v1::PURSUIT_DISORDER_ALWAYS) {
-    r.pursuit_disorder = rules::PursuitDisorder::kAlways;
+    r.pursuit_disorder = rules::daimyo::PursuitDisorder::kAlways;
   }
   if (o.router_retire_owes() == gunbai::v1::ROUTER_RETIRE_OWES_THE_MOVE) {
-    r.router_retire_owes = rules::RouterRetireOwes::kTheMove;
+    r.router_retire_owes = rules::daimyo::RouterRetireOwes::kTheMove;
   }
   if (o.missile_ashigaru_spear() ==
       gunbai::v1::MISSILE_ASHIGARU_SPEAR_LONG_SPEAR) {
-    r.missile_ashigaru_spear = rules::MissileAshigaruSpear::kLongSpear;
+    r.missile_ashigaru_spear = rules::daimyo::MissileAshigaruSpear::kLongSpear;
   }
 }
 
-rules::Ruleset ToDomain(const gunbai::v1::Ruleset& d) {
-  rules::Ruleset r;
+rules::daimyo::Tables ToDomain(const gunbai::v1::Ruleset& d) {
+  rules::daimyo::Tables r;
   r.name = d.name();
   r.version = d.version();
   const auto& f = d.firing();
@@ -270,7 +270,7 @@ rules::Ruleset ToDomain(const gunbai::v1::Ruleset& d) {
 
 }  // namespace
 
-rules::Ruleset DaimyoRulesFromData(const gunbai::v1::Ruleset& data) {
+rules::daimyo::Tables DaimyoRulesFromData(const gunbai::v1::Ruleset& data) {
   return ToDomain(data);
 }
 

@@ -9,8 +9,18 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "rules/daimyo/tables.h"
 #include "rules/engine.h"
-#include "rules/ruleset.h"
+
+namespace gunbai::rules {
+
+// Returns the text of rules/daimyo/daimyo.textproto, embedded at build time.
+absl::string_view DaimyoRulesetText();
+
+// Returns the text of rules/daimyo/RULES.md, embedded at build time.
+absl::string_view DaimyoRulesDoc();
+
+}  // namespace gunbai::rules
 
 namespace gunbai::rules::daimyo {
 
@@ -21,7 +31,7 @@ absl::Status ValidateDaimyoRuleset(const gunbai::v1::Ruleset& data,
 
 // Returns the Daimyo tables of `data` in domain form; `data` has passed
 // ValidateDaimyoRuleset.
-Ruleset DaimyoRulesFromData(const gunbai::v1::Ruleset& data);
+Tables DaimyoRulesFromData(const gunbai::v1::Ruleset& data);
 
 absl::StatusOr<std::unique_ptr<Engine>> CreateDaimyoEngine(
     const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,

@@ -162,7 +162,7 @@ void Replayer::EndActivation() {
   }
   frenzied_this_activation_.clear();
   if (rules_.options.being_charged_lasts ==
-      rules::BeingChargedLasts::kChargersActivation) {
+      rules::daimyo::BeingChargedLasts::kChargersActivation) {
     // Under this reading a unit is being charged only while the charge is
     // resolved, in the activation that declared it.
     rules::EndAllCharges(state_);
@@ -359,7 +359,7 @@ void Replayer::ApplyTestResult(int unit, int reason, MoraleResult result,
   if (was_routing &&
       (result == MoraleResult::kRetire || result == MoraleResult::kRetreat) &&
       rules_.options.router_retire_owes ==
-          rules::RouterRetireOwes::kNothingMore) {
+          rules::daimyo::RouterRetireOwes::kNothingMore) {
     // A router cannot make an orderly retire, and routing is already the
     // worst result: under this reading the result asks nothing more.
     return;

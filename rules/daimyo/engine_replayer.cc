@@ -26,14 +26,14 @@ using rules::Severity;
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
-    const v1::BattleLog& log, const rules::Ruleset& rules,
+    const v1::BattleLog& log, const rules::daimyo::Tables& rules,
     google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
   return Create(log, rules, rules::EngineOptions(),
                 rules::EngineOutput{findings, nullptr});
 }
 
 absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
-    const v1::BattleLog& log, const rules::Ruleset& rules,
+    const v1::BattleLog& log, const rules::daimyo::Tables& rules,
     const rules::EngineOptions& options, rules::EngineOutput output) {
   std::unique_ptr<Replayer> replayer(new Replayer(rules, options, output));
   absl::Status status = replayer->Init(log);

@@ -25,7 +25,7 @@
 #include "rules/daimyo/morale.h"
 #include "rules/engine.h"
 #include "rules/engine_base.h"
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -79,11 +79,11 @@ class Replayer final : public rules::EngineBase {
   // naming the unit or leader when the order of battle is unusable (unknown
   // clan, duplicate id, stands out of range).
   static absl::StatusOr<std::unique_ptr<Replayer>> Create(
-      const gunbai::v1::BattleLog& log, const rules::Ruleset& rules,
+      const gunbai::v1::BattleLog& log, const rules::daimyo::Tables& rules,
       google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings);
   // The same with the engine options and outputs of rules/engine.h.
   static absl::StatusOr<std::unique_ptr<Replayer>> Create(
-      const gunbai::v1::BattleLog& log, const rules::Ruleset& rules,
+      const gunbai::v1::BattleLog& log, const rules::daimyo::Tables& rules,
       const rules::EngineOptions& options, rules::EngineOutput output);
 
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
@@ -97,7 +97,7 @@ class Replayer final : public rules::EngineBase {
   absl::Status RestoreCheckpoint(absl::string_view checkpoint) override;
 
  private:
-  Replayer(const rules::Ruleset& rules, const rules::EngineOptions& options,
+  Replayer(const rules::daimyo::Tables& rules, const rules::EngineOptions& options,
            rules::EngineOutput output)
       : EngineBase({.max_findings = kMaxFindingsPerLog,
                     .excerpt_ids = true,
@@ -254,7 +254,7 @@ class Replayer final : public rules::EngineBase {
                               int claimed, int computed);
 
   // Owned: a Replayer outlives no caller's copy of the ruleset.
-  const rules::Ruleset rules_;
+  const rules::daimyo::Tables rules_;
   // Melee bookkeeping, per unit index (engine_melee.cc).
   std::vector<PairingResult> pending_pairings_;
   std::string pending_melee_id_;

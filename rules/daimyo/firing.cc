@@ -112,7 +112,7 @@ void CheckEligibility(const BattleState& state, const Shot& shot,
   }
 }
 
-void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
+void CheckRangeAndRanks(const Tables& rules, const BattleState& state,
                         const Shot& shot, FindingSink& sink) {
   // Built only when a finding needs it: firing is on the hot path.
   auto label = [&state, &shot] { return UnitLabel(state, shot.firer); };
@@ -192,7 +192,7 @@ void CheckRangeAndRanks(const Ruleset& rules, const BattleState& state,
   }
 }
 
-bool CheckDice(const Ruleset& rules, const BattleState& state, const Shot& shot,
+bool CheckDice(const Tables& rules, const BattleState& state, const Shot& shot,
                FindingSink& sink) {
   // Built only when a finding needs it: firing is on the hot path.
   auto label = [&state, &shot] { return UnitLabel(state, shot.firer); };
@@ -251,7 +251,7 @@ bool FirerBeingCharged(const BattleState& state, const Shot& shot) {
   return state.IsBeingCharged(shot.firer);
 }
 
-ResolvedBand ResolveBand(const Ruleset& rules, const BattleState& state,
+ResolvedBand ResolveBand(const Tables& rules, const BattleState& state,
                          const Shot& shot) {
   ResolvedBand r;
   if (shot.facts.distance_mm.has_value()) {
@@ -279,7 +279,7 @@ bool FiresFromBuilding(const BattleState& state, const Shot& shot) {
          state.units[shot.firer].formation == Formation::kBuilding;
 }
 
-int MaxFiringStands(const Ruleset& rules, const BattleState& state,
+int MaxFiringStands(const Tables& rules, const BattleState& state,
                     const Shot& shot) {
   const UnitStatus& status = state.units[shot.firer];
   const int ranks = status.disordered ? rules.firing.ranks_disordered
@@ -291,7 +291,7 @@ int MaxFiringStands(const Ruleset& rules, const BattleState& state,
   return max_stands;
 }
 
-bool CheckFiring(const Ruleset& rules, const BattleState& state,
+bool CheckFiring(const Tables& rules, const BattleState& state,
                  const Shot& shot, FindingSink& sink) {
   CheckWhoMayFire(state, shot, sink);
   CheckEligibility(state, shot, sink);
@@ -299,7 +299,7 @@ bool CheckFiring(const Ruleset& rules, const BattleState& state,
   return CheckDice(rules, state, shot, sink);
 }
 
-FiringResolution ResolveFiring(const Ruleset& rules, const BattleState& state,
+FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
                                const Shot& shot, Trace* trace) {
   const UnitProfile& firer = state.profiles[shot.firer];
   const UnitStatus& status = state.units[shot.firer];
@@ -385,7 +385,7 @@ FiringResolution ResolveFiring(const Ruleset& rules, const BattleState& state,
   return res;
 }
 
-int ApplyFiring(const Ruleset& rules, BattleState& state, const Shot& shot,
+int ApplyFiring(const Tables& rules, BattleState& state, const Shot& shot,
                 int hits, int stands_lost) {
   UnitStatus& firer = state.units[shot.firer];
   firer.fired_this_turn = true;

@@ -10,7 +10,7 @@
 
 #include "absl/types/span.h"
 #include "rules/battle_state.h"
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -52,7 +52,7 @@ struct ResolvedBand {
 // included), else as declared; then long range is forced at chargers that
 // began beyond effective range unless the firers are in cover or Veteran or
 // better.
-ResolvedBand ResolveBand(const Ruleset& rules, const BattleState& state,
+ResolvedBand ResolveBand(const Tables& rules, const BattleState& state,
                          const Shot& shot);
 
 // Returns whether the firing unit counts as being charged: as declared when
@@ -66,13 +66,13 @@ bool FiresFromBuilding(const BattleState& state, const Shot& shot);
 // Returns the most stands the firing unit may fire with: ranks by order
 // times its front width, capped by its stands and, from a building, by the
 // building limit.
-int MaxFiringStands(const Ruleset& rules, const BattleState& state,
+int MaxFiringStands(const Tables& rules, const BattleState& state,
                     const Shot& shot);
 
 // Reports to `sink` every firing rule the shot breaks before any die is
 // read: who may fire, eligibility, range, ranks, dice count and faces.
 // Returns true when the dice can be resolved (right count, all 1-6).
-bool CheckFiring(const Ruleset& rules, const BattleState& state,
+bool CheckFiring(const Tables& rules, const BattleState& state,
                  const Shot& shot, FindingSink& sink);
 
 struct FiringResolution {
@@ -84,14 +84,14 @@ struct FiringResolution {
 // Computes the hits the dice score. Requires CheckFiring to have returned
 // true. When `trace` is not null, appends every factor that applies and one
 // term per firing stand.
-FiringResolution ResolveFiring(const Ruleset& rules, const BattleState& state,
+FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
                                const Shot& shot, Trace* trace);
 
 // Applies a shot as played: marks the unit fired (and its first volley
 // spent), lands `hits` on the target and removes `stands_lost` stands (or
 // the computed number when negative), owes leader-loss rolls and a morale
 // test (reason 1) when a stand goes. Returns the stands removed.
-int ApplyFiring(const Ruleset& rules, BattleState& state, const Shot& shot,
+int ApplyFiring(const Tables& rules, BattleState& state, const Shot& shot,
                 int hits, int stands_lost);
 
 }  // namespace gunbai::rules::daimyo

@@ -4,7 +4,7 @@
 
 namespace gunbai::rules::daimyo {
 
-int LeaderRollStandsCounted(const Ruleset& rules, const BattleState& state,
+int LeaderRollStandsCounted(const Tables& rules, const BattleState& state,
                             const LeaderState& leader) {
   if (rules.options.leader_roll_stands != LeaderRollStands::kAtTheRoll ||
       leader.attached_unit < 0) {
@@ -14,7 +14,7 @@ int LeaderRollStandsCounted(const Ruleset& rules, const BattleState& state,
                                     rules.headquarters_counts_as_stands);
 }
 
-LeaderLossResolution ResolveLeaderLoss(const Ruleset& rules,
+LeaderLossResolution ResolveLeaderLoss(const Tables& rules,
                                        const LeaderState& leader, int die,
                                        Trace* trace) {
   LeaderLossResolution res;

@@ -5,7 +5,7 @@
 #define GUNBAI_RULES_DAIMYO_LEADER_LOSS_H_
 
 #include "rules/battle_state.h"
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -19,12 +19,12 @@ struct LeaderLossResolution {
 // the reading option: those left after the loss that owes it, or those his
 // unit has now. The caller stores it in loss_roll_stands_left before
 // ResolveLeaderLoss.
-int LeaderRollStandsCounted(const Ruleset& rules, const BattleState& state,
+int LeaderRollStandsCounted(const Tables& rules, const BattleState& state,
                             const LeaderState& leader);
 
 // Computes the roll for `leader`, whose roll must be owed. When `trace` is
 // not null, appends the die, the stands left and the verdict.
-LeaderLossResolution ResolveLeaderLoss(const Ruleset& rules,
+LeaderLossResolution ResolveLeaderLoss(const Tables& rules,
                                        const LeaderState& leader, int die,
                                        Trace* trace);
 

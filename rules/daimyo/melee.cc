@@ -44,7 +44,7 @@ absl::string_view WeaponName(MeleeWeapon w) {
   return "?";
 }
 
-int RanksFighting(const Ruleset& rules, const BattleState& state,
+int RanksFighting(const Tables& rules, const BattleState& state,
                   const MeleePairing& pairing, int side) {
   const MeleeSideInput& in = pairing.sides[side];
   const UnitStatus& status = state.units[in.unit];
@@ -70,7 +70,7 @@ struct ModifierCheck {
   Origin origin;
 };
 
-bool CheckDice(const Ruleset& rules, const BattleState& state,
+bool CheckDice(const Tables& rules, const BattleState& state,
                const MeleeSideInput& in, FindingSink& sink) {
   const std::string& id = state.profiles[in.unit].id;
   bool ok = true;
@@ -95,7 +95,7 @@ bool CheckDice(const Ruleset& rules, const BattleState& state,
   return ok;
 }
 
-void CheckStands(const Ruleset& rules, const BattleState& state,
+void CheckStands(const Tables& rules, const BattleState& state,
                  const MeleePairing& pairing, int side, FindingSink& sink) {
   const MeleeSideInput& in = pairing.sides[side];
   const std::string& id = state.profiles[in.unit].id;
@@ -165,7 +165,7 @@ int NextRound(const BattleState& state, int a, int b) {
   return contact == nullptr ? 1 : contact->rounds + 1;
 }
 
-int MaxFightingStands(const Ruleset& rules, const BattleState& state,
+int MaxFightingStands(const Tables& rules, const BattleState& state,
                       const MeleePairing& pairing, int side) {
   const MeleeSideInput& in = pairing.sides[side];
   const UnitStatus& status = state.units[in.unit];
@@ -191,7 +191,7 @@ int MaxFightingStands(const Ruleset& rules, const BattleState& state,
   return max;
 }
 
-bool CheckMeleePairing(const Ruleset& rules, const BattleState& state,
+bool CheckMeleePairing(const Tables& rules, const BattleState& state,
                        const MeleePairing& pairing, FindingSink& sink) {
   const int a = pairing.sides[0].unit;
   const int b = pairing.sides[1].unit;
@@ -222,7 +222,7 @@ bool CheckMeleePairing(const Ruleset& rules, const BattleState& state,
   return ok;
 }
 
-MeleeSideResolution ResolveMeleeSide(const Ruleset& rules,
+MeleeSideResolution ResolveMeleeSide(const Tables& rules,
                                      const BattleState& state,
                                      const MeleePairing& pairing, int side,
                                      Trace* trace) {
@@ -336,7 +336,7 @@ MeleeSideResolution ResolveMeleeSide(const Ruleset& rules,
   return res;
 }
 
-MeleeOutcome DecideOutcome(const Ruleset& rules, int hits0, int hits1) {
+MeleeOutcome DecideOutcome(const Tables& rules, int hits0, int hits1) {
   MeleeOutcome out;
   if (hits0 == hits1) return out;
   out.winner = hits0 > hits1 ? 0 : 1;
@@ -344,7 +344,7 @@ MeleeOutcome DecideOutcome(const Ruleset& rules, int hits0, int hits1) {
   return out;
 }
 
-std::array<int, 2> ApplyMeleeRound(const Ruleset& rules, BattleState& state,
+std::array<int, 2> ApplyMeleeRound(const Tables& rules, BattleState& state,
                                    const MeleePairing& pairing,
                                    std::array<int, 2> hits,
                                    std::array<int, 2> stands_lost) {
@@ -394,7 +394,7 @@ bool MustFollowUp(const BattleState& state, int winner, int loser) {
   return !infantry_beat_charging_cavalry;
 }
 
-bool CheckDuel(const Ruleset& rules, const BattleState& state, const Duel& duel,
+bool CheckDuel(const Tables& rules, const BattleState& state, const Duel& duel,
                FindingSink& sink) {
   const LeaderState& a = state.leaders[duel.challenger];
   const LeaderState& b = state.leaders[duel.challenged];
@@ -485,7 +485,7 @@ int ResolveDuel(const BattleState& state, const Duel& duel, Trace* trace) {
   return winner;
 }
 
-void ApplyDuel(const Ruleset& rules, BattleState& state, const Duel& duel,
+void ApplyDuel(const Tables& rules, BattleState& state, const Duel& duel,
                int winner) {
   LeaderState& challenged = state.leaders[duel.challenged];
   if (!duel.accepted) {

@@ -12,7 +12,7 @@
 
 #include "absl/types/span.h"
 #include "rules/battle_state.h"
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -67,14 +67,14 @@ MeleeWeapon FightingWeapon(const ReadingOptions& options, const UnitProfile& p);
 // contact (one against a headquarters), the rear rank by round, weapon and
 // order, overlaps from the second round, capped by its stands and by the
 // building limit.
-int MaxFightingStands(const Ruleset& rules, const BattleState& state,
+int MaxFightingStands(const Tables& rules, const BattleState& state,
                       const MeleePairing& pairing, int side);
 
 // Reports every melee rule the pairing breaks before its dice are read:
 // who fights, fighting twice, stands beyond the maximum (violation) or
 // fewer (warning), dice count and faces. Returns true when both sides' dice
 // can be resolved.
-bool CheckMeleePairing(const Ruleset& rules, const BattleState& state,
+bool CheckMeleePairing(const Tables& rules, const BattleState& state,
                        const MeleePairing& pairing, FindingSink& sink);
 
 struct MeleeSideResolution {
@@ -86,7 +86,7 @@ struct MeleeSideResolution {
 // Computes the hits side `side` scores. Requires CheckMeleePairing to have
 // returned true. When `trace` is not null, appends the weapon factor, each
 // modifier that applies, and one term per fighting stand.
-MeleeSideResolution ResolveMeleeSide(const Ruleset& rules,
+MeleeSideResolution ResolveMeleeSide(const Tables& rules,
                                      const BattleState& state,
                                      const MeleePairing& pairing, int side,
                                      Trace* trace);
@@ -96,14 +96,14 @@ struct MeleeOutcome {
   int winner = -1;  // Side index, -1 for a draw.
   bool loser_routs = false;
 };
-MeleeOutcome DecideOutcome(const Ruleset& rules, int hits0, int hits1);
+MeleeOutcome DecideOutcome(const Tables& rules, int hits0, int hits1);
 
 // Applies a round as played: both units are in melee and have fought this
 // turn, the contact counts one more round, each side's hits land on the
 // other (or exactly `stands_lost[s]` stands go when not negative), stand
 // losses owe morale tests (reason 1) and leader-loss rolls. Follow-up and
 // pursuit bonuses are used up. Returns the stands each side lost.
-std::array<int, 2> ApplyMeleeRound(const Ruleset& rules, BattleState& state,
+std::array<int, 2> ApplyMeleeRound(const Tables& rules, BattleState& state,
                                    const MeleePairing& pairing,
                                    std::array<int, 2> hits,
                                    std::array<int, 2> stands_lost);
@@ -128,7 +128,7 @@ struct Duel {
 // melee with each other, each a General or Daimyo, the challenger's clan
 // holding the initiative, dice in pairs with every pair but the last a tie.
 // Returns true when the duel can be resolved.
-bool CheckDuel(const Ruleset& rules, const BattleState& state, const Duel& duel,
+bool CheckDuel(const Tables& rules, const BattleState& state, const Duel& duel,
                FindingSink& sink);
 
 // Returns the winning leader of an accepted duel (the last pair decides).
@@ -138,7 +138,7 @@ int ResolveDuel(const BattleState& state, const Duel& duel, Trace* trace);
 // Applies a duel as played: a refusal costs the challenged leader 1 rating
 // (not below the minimum); otherwise the winner gains 1 (not above the
 // maximum), the loser is killed and his unit owes a morale test (reason 5).
-void ApplyDuel(const Ruleset& rules, BattleState& state, const Duel& duel,
+void ApplyDuel(const Tables& rules, BattleState& state, const Duel& duel,
                int winner);
 
 }  // namespace gunbai::rules::daimyo

@@ -183,7 +183,7 @@ void AddFriendsRouting(const BattleState& state, const MoraleTestInput& test,
 
 // "-2 Each stand lost from unit": since the start of the game, or this turn
 // only under the option.
-void AddStandsLost(const Ruleset& rules, const BattleState& state,
+void AddStandsLost(const Tables& rules, const BattleState& state,
                    const MoraleTestInput& test, ModifierTally& tally) {
   const UnitStatus& s = state.units[test.unit];
   const bool whole_game = rules.options.stands_lost_count_whole_game;
@@ -219,7 +219,7 @@ void AddLeaderKilled(const BattleState& state, const MoraleTestInput& test,
 
 // Sums every modifier of the morale section that applies, in the order of
 // the section.
-int SumModifiers(const Ruleset& rules, const BattleState& state,
+int SumModifiers(const Tables& rules, const BattleState& state,
                  const MoraleTestInput& test, Trace* trace) {
   const UnitProfile& p = state.profiles[test.unit];
   const UnitStatus& s = state.units[test.unit];
@@ -349,7 +349,7 @@ void LeaveMelee(BattleState& state, int unit) {
 
 }  // namespace
 
-bool CheckMoraleTest(const Ruleset& /*rules*/, const BattleState& state,
+bool CheckMoraleTest(const Tables& /*rules*/, const BattleState& state,
                      const MoraleTestInput& test, FindingSink& sink) {
   const UnitStatus& s = state.units[test.unit];
   auto label = [&state, &test] { return UnitLabel(state, test.unit); };
@@ -402,7 +402,7 @@ bool CheckMoraleTest(const Ruleset& /*rules*/, const BattleState& state,
   return ok;
 }
 
-MoraleResolution ResolveMoraleTest(const Ruleset& rules,
+MoraleResolution ResolveMoraleTest(const Tables& rules,
                                    const BattleState& state,
                                    const MoraleTestInput& test, Trace* trace) {
   const UnitProfile& p = state.profiles[test.unit];

@@ -11,7 +11,7 @@
 
 #include "absl/types/span.h"
 #include "rules/battle_state.h"
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -44,7 +44,7 @@ struct MoraleTestInput {
 // tests to rally (daimyo.morale.rally_not_routing), the test rolls 2 dice
 // (daimyo.morale.dice_count) reading 1 to 6 (log.die.range). Returns true
 // when the dice can be resolved (a valid reason, two dice, all 1-6).
-bool CheckMoraleTest(const Ruleset& rules, const BattleState& state,
+bool CheckMoraleTest(const Tables& rules, const BattleState& state,
                      const MoraleTestInput& test, FindingSink& sink);
 
 struct MoraleResolution {
@@ -67,7 +67,7 @@ struct MoraleResolution {
 // `trace` is not null, appends each modifier that applies (one term per
 // friendly router counted), then the roll (daimyo.morale.test), then the
 // total against the pass score with the table cell (daimyo.morale.result).
-MoraleResolution ResolveMoraleTest(const Ruleset& rules,
+MoraleResolution ResolveMoraleTest(const Tables& rules,
                                    const BattleState& state,
                                    const MoraleTestInput& test, Trace* trace);
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "absl/types/span.h"
-#include "rules/ruleset.h"
+#include "rules/types.h"
 #include "rules/skf/tables.h"
 #include "rules/types.h"
 

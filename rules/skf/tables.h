@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "rules/ruleset.h"
+#include "rules/types.h"
 #include "rules/types.h"
 #include "rules/victory.h"
 

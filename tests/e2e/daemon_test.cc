@@ -35,7 +35,7 @@
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
-#include "rules/builtin_rulesets.h"
+#include "rules/daimyo/engine.h"
 #include "rules/daimyo/engine_replayer.h"
 #include "service/audit_client.h"
 

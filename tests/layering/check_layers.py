@@ -43,7 +43,7 @@ ROOT = os.path.abspath(
 # The pure rule files: the rules as computations, with no proto types.
 PURE = [
     "rules/types.h", "rules/types.cc",
-    "rules/ruleset.h", "rules/ruleset.cc",
+    "rules/daimyo/tables.h", "rules/daimyo/tables.cc",
     "rules/battle_state.h", "rules/battle_state.cc",
     "rules/victory.h", "rules/victory.cc",
     "rules/rule_docs.h", "rules/rule_docs.cc",

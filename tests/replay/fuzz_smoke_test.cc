@@ -21,7 +21,7 @@
 #include "replay/impact.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "rules/builtin_rulesets.h"
+#include "rules/daimyo/engine.h"
 #include "rules/skf/engine.h"
 
 namespace gunbai::testing {

@@ -15,7 +15,7 @@
 #include "replay/audit.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "rules/builtin_rulesets.h"
+#include "rules/daimyo/engine.h"
 #include "service/cli.h"
 
 namespace gunbai::testing {

@@ -13,7 +13,7 @@
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
-#include "rules/builtin_rulesets.h"
+#include "rules/daimyo/engine.h"
 
 namespace gunbai::replay {
 namespace {

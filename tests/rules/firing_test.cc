@@ -15,7 +15,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/engine.h"
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -165,7 +165,7 @@ class FiringTest : public ::testing::Test {
     return RuleIds(sink);
   }
 
-  Ruleset rules_;
+  Tables rules_;
   BattleState state_;
   int firer_ = -1;
   int target_ = -1;

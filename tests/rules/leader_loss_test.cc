@@ -15,7 +15,7 @@
 #include "rules/battle_state.h"
 #include "rules/daimyo/engine.h"
 #include "rules/daimyo/firing.h"
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -72,7 +72,7 @@ class LeaderLossTest : public ::testing::Test {
     return l;
   }
 
-  Ruleset rules_;
+  Tables rules_;
   BattleState state_;
   int unit_ = -1;
 };
@@ -265,7 +265,7 @@ TEST_F(LeaderLossTest, LateRollsCountStandsByTheOption) {
   OweLeaderLossRolls(state_, unit_, rules_.headquarters_counts_as_stands, 1);
   LeaderState& l = state_.leaders[general];
   EXPECT_EQ(LeaderRollStandsCounted(rules_, state_, l), 4);
-  Ruleset at_roll = rules_;
+  Tables at_roll = rules_;
   at_roll.options.leader_roll_stands = LeaderRollStands::kAtTheRoll;
   EXPECT_EQ(LeaderRollStandsCounted(at_roll, state_, l), 3);
   ApplyLeaderLoss(state_, general, /*killed=*/false);

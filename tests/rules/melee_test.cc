@@ -16,7 +16,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/engine.h"
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -134,7 +134,7 @@ class MeleeStateTest : public ::testing::Test {
     return static_cast<int>(state_.leaders.size()) - 1;
   }
 
-  Ruleset rules_;
+  Tables rules_;
   BattleState state_;
 };
 

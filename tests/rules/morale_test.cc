@@ -17,7 +17,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/engine.h"
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -185,7 +185,7 @@ class MoraleTest : public ::testing::Test {
     return RuleIds(sink);
   }
 
-  Ruleset rules_;
+  Tables rules_;
   BattleState state_;
   int unit_ = -1;
 };

@@ -1,6 +1,6 @@
-#include "rules/ruleset.h"
+#include "rules/daimyo/tables.h"
 
-namespace gunbai::rules {
+namespace gunbai::rules::daimyo {
 
 namespace {
 
@@ -100,34 +100,6 @@ absl::string_view MoraleModifierLabel(MoraleModifier m) {
   return kMoraleText[static_cast<std::size_t>(m)].label;
 }
 
-absl::string_view MoraleResultName(MoraleResult r) {
-  switch (r) {
-    case MoraleResult::kNoEffect:
-      return "no effect";
-    case MoraleResult::kHalt:
-      return "halt";
-    case MoraleResult::kRetire:
-      return "retire";
-    case MoraleResult::kRetreat:
-      return "retreat";
-    case MoraleResult::kRout:
-      return "rout";
-    case MoraleResult::kStandOrRetire:
-      return "stand or retire";
-    case MoraleResult::kCounterCharge:
-      return "counter-charge";
-    case MoraleResult::kCharge:
-      return "charge";
-    case MoraleResult::kRally:
-      return "rally";
-    case MoraleResult::kDispersed:
-      return "dispersed";
-    case MoraleResult::kFrenzy:
-      return "frenzy";
-  }
-  return "?";
-}
-
 MoraleColumn ColumnForReason(int reason) {
   switch (reason) {
     case 1:
@@ -144,4 +116,4 @@ MoraleColumn ColumnForReason(int reason) {
   }
 }
 
-}  // namespace gunbai::rules
+}  // namespace gunbai::rules::daimyo

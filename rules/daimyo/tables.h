@@ -1,8 +1,10 @@
-// A ruleset in domain terms: the tables and constants the procedures in
-// rules/ read. Loaded from a data file by replay/ruleset_loader. Immutable
-// once built; safe to share between threads.
-#ifndef GUNBAI_RULES_RULESET_H_
-#define GUNBAI_RULES_RULESET_H_
+// Daimyo's tables in domain terms: the factors, modifiers, tables and
+// constants its rules read (rules/daimyo/firing.h, melee.h, morale.h,
+// leader_loss.h), and its readings. Built from the ruleset's data by
+// DaimyoRulesFromData (rules/daimyo/engine.h). Immutable once built; safe to
+// share between threads.
+#ifndef GUNBAI_RULES_DAIMYO_TABLES_H_
+#define GUNBAI_RULES_DAIMYO_TABLES_H_
 
 #include <array>
 #include <cstddef>
@@ -11,7 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "rules/types.h"
 
-namespace gunbai::rules {
+namespace gunbai::rules::daimyo {
 
 // The firing factors of Daimyo, in the order of the firing section.
 enum class FiringFactor {
@@ -132,22 +134,6 @@ inline constexpr std::size_t kMoraleModifierCount = 15;
 absl::string_view MoraleModifierRuleId(MoraleModifier m);
 absl::string_view MoraleModifierLabel(MoraleModifier m);
 
-// What a morale test leads to (the morale table's cells).
-enum class MoraleResult {
-  kNoEffect,
-  kHalt,
-  kRetire,
-  kRetreat,
-  kRout,
-  kStandOrRetire,
-  kCounterCharge,
-  kCharge,
-  kRally,
-  kDispersed,
-  kFrenzy,
-};
-absl::string_view MoraleResultName(MoraleResult r);
-
 // The morale table's columns, by reason for testing.
 enum class MoraleColumn {
   kStandLoss,       // Reason 1.
@@ -213,7 +199,7 @@ struct ReadingOptions {
       MissileAshigaruSpear::kImprovised;
 };
 
-struct Ruleset {
+struct Tables {
   std::string name;
   std::string version;
   FiringRules firing;
@@ -225,6 +211,6 @@ struct Ruleset {
   ReadingOptions options;
 };
 
-}  // namespace gunbai::rules
+}  // namespace gunbai::rules::daimyo
 
-#endif  // GUNBAI_RULES_RULESET_H_
+#endif  // GUNBAI_RULES_DAIMYO_TABLES_H_
