@@ -16,6 +16,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "replay/audit.h"
 #include "replay/log_bytes.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 
@@ -408,15 +409,13 @@ absl::StatusOr<v1::AuditReport> AuditInPasses(const LogInPasses& log,
                                               const RulesetCatalog* builtin,
                                               const AuditOptions& options,
                                               absl::Status& read) {
-  auto chosen = RulesetFor(log.head, ruleset, builtin);
-  if (!chosen.ok()) return chosen.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto chosen, RulesetFor(log.head, ruleset, builtin));
   v1::AuditReport report;
-  auto replay = Replay::Start(log.head, **chosen, options, &report);
-  if (!replay.ok()) return replay.status();
-  read =
-      log.each_event([&](const v1::Event& event) { (*replay)->Apply(event); });
+  GUNBAI_ASSIGN_OR_RETURN(auto replay,
+                          Replay::Start(log.head, *chosen, options, &report));
+  read = log.each_event([&](const v1::Event& event) { replay->Apply(event); });
   if (!read.ok()) return read;
-  (*replay)->Finish(log.events);
+  replay->Finish(log.events);
   return report;
 }
 
@@ -586,20 +585,19 @@ v1::LogDiff DiffAgainstBaseline(absl::string_view name,
 absl::StatusOr<v1::LogDiff> DiffUnderRulesetsOfBytes(
     absl::string_view name, absl::string_view log_bytes, int recursion_limit,
     const DiffRulesets& rulesets) {
-  auto head = ReadLogBytesHead(log_bytes, recursion_limit);
-  if (!head.ok()) return head.status();
-  return DiffInStep(name, BytesInPasses(log_bytes, recursion_limit, *head),
+  GUNBAI_ASSIGN_OR_RETURN(auto head,
+                          ReadLogBytesHead(log_bytes, recursion_limit));
+  return DiffInStep(name, BytesInPasses(log_bytes, recursion_limit, head),
                     rulesets, /*branch_events=*/nullptr);
 }
 
 absl::StatusOr<v1::LogDiff> DiffAgainstBaselineOfBytes(
     absl::string_view name, absl::string_view log_bytes, int recursion_limit,
     const v1::AuditReport* baseline, const DiffRulesets& rulesets) {
-  auto head = ReadLogBytesHead(log_bytes, recursion_limit);
-  if (!head.ok()) return head.status();
-  if (baseline == nullptr) return NoBaseline(name, head->head);
-  return DiffWithBaseline(name,
-                          BytesInPasses(log_bytes, recursion_limit, *head),
+  GUNBAI_ASSIGN_OR_RETURN(auto head,
+                          ReadLogBytesHead(log_bytes, recursion_limit));
+  if (baseline == nullptr) return NoBaseline(name, head.head);
+  return DiffWithBaseline(name, BytesInPasses(log_bytes, recursion_limit, head),
                           *baseline, rulesets);
 }
 

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "replay/audit.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 
@@ -123,10 +124,10 @@ absl::Status Analyse(const v1::BattleLog& log,
   corrected.keep_claims_at = disputed_seqs;
   google::protobuf::RepeatedPtrField<v1::Event> branch_events;
   if (branch_log != nullptr) corrected.branch_events = &branch_events;
-  auto a = Replay::Start(log, ruleset, AuditOptions(), &a_report);
-  if (!a.ok()) return a.status();
-  auto b = Replay::Start(log, ruleset, corrected, &b_report);
-  if (!b.ok()) return b.status();
+  GUNBAI_ASSIGN_OR_RETURN(
+      auto a, Replay::Start(log, ruleset, AuditOptions(), &a_report));
+  GUNBAI_ASSIGN_OR_RETURN(auto b,
+                          Replay::Start(log, ruleset, corrected, &b_report));
   std::vector<v1::BranchDifference> differences;
   bool reached_dispute = false;
   int until_check = kCancelCheckEvents;
@@ -143,8 +144,8 @@ absl::Status Analyse(const v1::BattleLog& log,
     ++events;
     const int a_from = a_report.findings_size();
     const int b_from = b_report.findings_size();
-    (*a)->Apply(event);
-    (*b)->Apply(event);
+    a->Apply(event);
+    b->Apply(event);
     reached_dispute = reached_dispute || event.seq() == impact.seq();
     if (!reached_dispute) return true;
     if (event.seq() != impact.seq()) {
@@ -158,8 +159,7 @@ absl::Status Analyse(const v1::BattleLog& log,
       }
     }
     impact.set_compared_through_seq(event.seq());
-    std::vector<v1::BranchDifference> now =
-        Differences((*a)->state(), (*b)->state());
+    std::vector<v1::BranchDifference> now = Differences(a->state(), b->state());
     if (SameDifferences(now, differences)) return true;
     v1::BranchStep* step = impact.add_steps();
     step->set_seq(event.seq());
@@ -175,8 +175,8 @@ absl::Status Analyse(const v1::BattleLog& log,
   }
   if (impact.ended_at_seq() == 0) {
     // Every event was replayed.
-    (*a)->Finish(events);
-    (*b)->Finish(events);
+    a->Finish(events);
+    b->Finish(events);
     impact.set_winner_as_played(a_report.result().winner());
     impact.set_winner_corrected(b_report.result().winner());
   }
@@ -229,9 +229,8 @@ absl::Status AddImpactsOf(const v1::BattleLog& log,
     v1::BattleLog* branch_log = nullptr;
     if (branch_logs != nullptr) branch_log = &branch_logs->emplace_back();
     if (cancelled && cancelled()) return CancelledAudit();
-    absl::Status status = Analyse(log, for_each_event, ruleset, disputed_seqs,
-                                  *impact, branch_log, cancelled);
-    if (!status.ok()) return status;
+    GUNBAI_RETURN_IF_ERROR(Analyse(log, for_each_event, ruleset, disputed_seqs,
+                                   *impact, branch_log, cancelled));
   }
   return absl::OkStatus();
 }

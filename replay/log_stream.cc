@@ -18,6 +18,7 @@
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/wire_format_lite.h"
 #include "replay/text_errors.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 
@@ -266,8 +267,7 @@ class StreamedAudit {
       if (!read.ok()) return read;
     }
     if (replay_ == nullptr) {
-      absl::Status started = StartReplay();
-      if (!started.ok()) return started;
+      GUNBAI_RETURN_IF_ERROR(StartReplay());
     }
     replay_->Finish(events_);
     replay_.reset();
@@ -315,9 +315,9 @@ class StreamedAudit {
 
   absl::Status ReadEvent(Pass pass, CodedInputStream& input,
                          bool& head_after_events) {
-    absl::StatusOr<const v1::Event*> read = event_slot_.Read(input, events_);
-    if (!read.ok()) return read.status();
-    const v1::Event* event = *read;
+    GUNBAI_ASSIGN_OR_RETURN(const v1::Event* read,
+                            event_slot_.Read(input, events_));
+    const v1::Event* event = read;
     if (replay_ == nullptr) {
       absl::Status started = StartReplay();
       if (!started.ok() && pass == Pass::kWhole) {
@@ -427,9 +427,9 @@ absl::Status ForEachBinaryLogEvent(const OpenLogStream& open,
           case v1::BattleLog::kTerrainFieldNumber:
             return SkipField(input);
           case v1::BattleLog::kEventsFieldNumber: {
-            absl::StatusOr<const v1::Event*> read = event.Read(input, events++);
-            if (!read.ok()) return read.status();
-            stop = !visit(**read);
+            GUNBAI_ASSIGN_OR_RETURN(const v1::Event* read,
+                                    event.Read(input, events++));
+            stop = !visit(*read);
             return absl::OkStatus();
           }
           default:

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_format.h"
 #include "rules/excerpt.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules {
 
@@ -69,8 +70,7 @@ absl::Status EngineBase::InitOrderOfBattle(const v1::BattleLog& log) {
                                        Quote(u.clan())));
     }
     UnitStatus status;
-    absl::Status s = AddUnitFacts(i, u, profile, status);
-    if (!s.ok()) return s;
+    GUNBAI_RETURN_IF_ERROR(AddUnitFacts(i, u, profile, status));
     unit_index_.emplace(profile.id, static_cast<int>(state_.profiles.size()));
     state_.profiles.push_back(std::move(profile));
     state_.units.push_back(status);

@@ -22,6 +22,7 @@
 #include "replay/impact.h"
 #include "replay/log_stream.h"
 #include "replay/text_errors.h"
+#include "rules/status_macros.h"
 #include "service/decode_errors.h"
 #include "service/diff_cli.h"
 #include "service/diff_wire.h"
@@ -423,9 +424,8 @@ absl::StatusOr<v1::AuditReport> AuditServiceImpl::AuditStreamed(
   const auto ruleset_for =
       [&](const v1::BattleLog& head) -> absl::StatusOr<replay::LoadedRuleset> {
     if (decoded.request_ruleset.has_value()) return *decoded.request_ruleset;
-    auto chosen = rulesets_->ForLog(head.header());
-    if (!chosen.ok()) return chosen.status();
-    return **chosen;
+    GUNBAI_ASSIGN_OR_RETURN(auto chosen, rulesets_->ForLog(head.header()));
+    return *chosen;
   };
   const std::string& log_bytes = decoded.log_bytes;
   return replay::AuditBinaryLogStream(

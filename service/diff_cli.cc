@@ -37,6 +37,7 @@
 #include "replay/diff.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
+#include "rules/status_macros.h"
 #include "service/audit_client.h"
 #include "service/cli.h"
 #include "service/cli_app.h"
@@ -171,13 +172,12 @@ std::string CheckDiffOptions(const DiffOptions& o) {
 // Reads the battle log at `path`, or the log of a game exported from
 // gunbaid. Returns the parser's error (file, line and column) otherwise.
 absl::StatusOr<v1::BattleLog> LoadLogFile(const std::string& path) {
-  auto bytes = ReadInputFile(path);
-  if (!bytes.ok()) return bytes.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto bytes, ReadInputFile(path));
   const replay::LogFormat format = replay::FormatFromFileName(path);
-  auto log = replay::ParseBattleLog(*bytes, format, path);
+  auto log = replay::ParseBattleLog(bytes, format, path);
   if (log.ok()) return log;
   v1::ExportedGame game;
-  if (replay::ParseMessage(*bytes, format, path, game).ok() && game.has_log()) {
+  if (replay::ParseMessage(bytes, format, path, game).ok() && game.has_log()) {
     return std::move(*game.mutable_log());
   }
   return log.status();
@@ -186,19 +186,18 @@ absl::StatusOr<v1::BattleLog> LoadLogFile(const std::string& path) {
 // Reads a saved audit report (gunbai audit --format=json; text and binary
 // by extension too). Fields a later release added are ignored.
 absl::StatusOr<v1::AuditReport> LoadBaselineFile(const std::string& path) {
-  auto bytes = ReadInputFile(path);
-  if (!bytes.ok()) return bytes.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto bytes, ReadInputFile(path));
   v1::AuditReport report;
   const replay::LogFormat format = replay::FormatFromFileName(path);
   const bool json =
       format == replay::LogFormat::kJson ||
       (format == replay::LogFormat::kAuto &&
-       absl::StartsWith(absl::StripLeadingAsciiWhitespace(*bytes), "{"));
+       absl::StartsWith(absl::StripLeadingAsciiWhitespace(bytes), "{"));
   if (json) {
     google::protobuf::util::JsonParseOptions options;
     options.ignore_unknown_fields = true;
     auto s =
-        google::protobuf::util::JsonStringToMessage(*bytes, &report, options);
+        google::protobuf::util::JsonStringToMessage(bytes, &report, options);
     if (!s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
           path, ": not a saved audit report (gunbai audit --format=json): ",
@@ -206,8 +205,7 @@ absl::StatusOr<v1::AuditReport> LoadBaselineFile(const std::string& path) {
     }
     return report;
   }
-  absl::Status s = replay::ParseMessage(*bytes, format, path, report);
-  if (!s.ok()) return s;
+  GUNBAI_RETURN_IF_ERROR(replay::ParseMessage(bytes, format, path, report));
   return report;
 }
 
@@ -281,15 +279,13 @@ absl::Status LoadSide(const std::string& path,
     label = "the built-in ruleset each log's header names";
     return absl::OkStatus();
   }
-  auto bytes = ReadInputFile(path);
-  if (!bytes.ok()) return bytes.status();
-  auto loaded = replay::LoadRuleset(*bytes, path);
-  if (!loaded.ok()) return loaded.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto bytes, ReadInputFile(path));
+  GUNBAI_ASSIGN_OR_RETURN(auto loaded, replay::LoadRuleset(bytes, path));
   label =
-      absl::StrCat(path, " (", loaded->data.name(), " ", loaded->data.version(),
-                   ", sha256:", loaded->digest.substr(0, 12), ")");
-  text = *std::move(bytes);
-  ruleset = *std::move(loaded);
+      absl::StrCat(path, " (", loaded.data.name(), " ", loaded.data.version(),
+                   ", sha256:", loaded.digest.substr(0, 12), ")");
+  text = std::move(bytes);
+  ruleset = std::move(loaded);
   return absl::OkStatus();
 }
 
@@ -992,8 +988,8 @@ absl::Status SendBatch(const DiffOptions& o,
     if (!inputs[k].has_value()) continue;
     const std::size_t size = inputs[k]->ByteSizeLong();
     if (!positions.empty() && bytes + size > kMaxRequestBytes) {
-      absl::Status s = SendDiffCall(o, channel, request, positions, collector);
-      if (!s.ok()) return s;
+      GUNBAI_RETURN_IF_ERROR(
+          SendDiffCall(o, channel, request, positions, collector));
       request = empty;
       positions.clear();
       bytes = 0;
@@ -1056,9 +1052,8 @@ absl::Status PrepareSides(const DiffOptions& o, Sides& sides) {
   if (!s.ok()) return s;
   sides.baseline_mode = !o.baselines.empty();
   if (sides.baseline_mode) {
-    auto index = IndexBaselines(o.baselines, o.jobs);
-    if (!index.ok()) return index.status();
-    sides.baseline_files = *std::move(index);
+    GUNBAI_ASSIGN_OR_RETURN(auto index, IndexBaselines(o.baselines, o.jobs));
+    sides.baseline_files = std::move(index);
   }
   return absl::OkStatus();
 }
@@ -1129,8 +1124,7 @@ absl::Status DiffLogs(
         "compare_to_baselines takes the old side from the baselines; leave "
         "old_ruleset_textproto empty");
   }
-  auto builtin = replay::RulesetCatalog::Builtin();
-  if (!builtin.ok()) return builtin.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto builtin, replay::RulesetCatalog::Builtin());
   std::optional<replay::LoadedRuleset> old_ruleset, new_ruleset;
   for (auto [text, source, slot] :
        {std::tuple(&settings.old_ruleset_textproto(),
@@ -1138,13 +1132,12 @@ absl::Status DiffLogs(
         std::tuple(&settings.new_ruleset_textproto(),
                    "request.new_ruleset_textproto", &new_ruleset)}) {
     if (text->empty()) continue;
-    auto loaded = replay::LoadRuleset(*text, source);
-    if (!loaded.ok()) return loaded.status();
-    *slot = *std::move(loaded);
+    GUNBAI_ASSIGN_OR_RETURN(auto loaded, replay::LoadRuleset(*text, source));
+    *slot = std::move(loaded);
   }
   const replay::DiffRulesets sides{old_ruleset ? &*old_ruleset : nullptr,
                                    new_ruleset ? &*new_ruleset : nullptr,
-                                   &*builtin};
+                                   &builtin};
   absl::Mutex mu;
   bool stopped = false;
   ParallelFor(logs, jobs, [&](std::size_t i) {

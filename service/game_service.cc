@@ -239,9 +239,8 @@ void GameServiceImpl::Shutdown() {
 
 absl::StatusOr<GameServiceImpl::Caller> GameServiceImpl::Authenticate(
     const grpc::ServerContext& context, const GameRecord* game) const {
-  auto token = BearerToken(context);
-  if (!token.ok()) return token.status();
-  const std::string hash = TokenHash(*token);
+  GUNBAI_ASSIGN_OR_RETURN(auto token, BearerToken(context));
+  const std::string hash = TokenHash(token);
   if (SameHash(hash, umpire_hash_)) return Caller{true, ""};
   if (game != nullptr) {
     for (const auto& [clan, clan_hash] : game->credential_hashes) {
@@ -268,8 +267,7 @@ absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Load(
   if (game == nullptr) {
     // Only games the store knows get a cache entry: made-up ids cost a
     // lookup, not memory.
-    auto version = store_->Version(game_id);
-    if (!version.ok()) return version.status();
+    GUNBAI_ASSIGN_OR_RETURN(auto version, store_->Version(game_id));
     absl::MutexLock lock(&games_mu_);
     game = PinCached(game_id);
     if (game == nullptr) {
@@ -284,8 +282,7 @@ absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Load(
   GamePin pin(this, game);
   absl::MutexLock lock(&game->mu);
   if (!game->loaded) {
-    absl::Status s = Rebuild(*game);
-    if (!s.ok()) return s;
+    GUNBAI_RETURN_IF_ERROR(Rebuild(*game));
   }
   return pin;
 }
@@ -338,8 +335,7 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   game.loaded = false;
   auto record = store_->GetGame(game.id);
   if (!record.ok()) return record.status();
-  auto events = store_->ReadEvents(game.id, 0);
-  if (!events.ok()) return events.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto events, store_->ReadEvents(game.id, 0));
   game.record = *std::move(record);
   game.log.Clear();
   *game.log.mutable_header() = game.record.header;
@@ -376,22 +372,22 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   // watches and exports serve them), but not replayed.
   size_t from_checkpoint = 0;
   if (game.replayer != nullptr) {
-    auto restored = RestoreLatestCheckpoint(game, *events);
-    if (!restored.ok()) return restored.status();
-    from_checkpoint = *restored;
+    GUNBAI_ASSIGN_OR_RETURN(auto restored,
+                            RestoreLatestCheckpoint(game, events));
+    from_checkpoint = restored;
   }
   {
     absl::MutexLock lock(&stats_mu_);
     ++stats_.rebuilds;
     if (game.replayer != nullptr) {
-      stats_.events_replayed += events->size() - from_checkpoint;
+      stats_.events_replayed += events.size() - from_checkpoint;
     }
   }
   bool has_end = false;
   size_t position = 0;
   // Each event is moved into the log and what is left of it freed: the
   // game is held once, not twice, while it loads.
-  for (v1::StoredEvent& stored : *events) {
+  for (v1::StoredEvent& stored : events) {
     if (game.replayer != nullptr && position++ >= from_checkpoint) {
       game.replayer->Apply(stored.event());
     }
@@ -405,8 +401,7 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   // A crash between storing a batch with game_end and marking the game
   // ended leaves the mark undone: the stored log decides.
   if (has_end && !game.record.ended) {
-    absl::Status marked = store_->MarkEnded(game.id);
-    if (!marked.ok()) return marked;
+    GUNBAI_RETURN_IF_ERROR(store_->MarkEnded(game.id));
     game.record.ended = true;
   }
   game.dice_key = DiceKeyFor(game.record);
@@ -470,20 +465,18 @@ void GameServiceImpl::MaybeCheckpoint(LiveGame& game, uint64_t version_before) {
 absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Authorized(
     grpc::ServerContext* context, const std::string& game_id, Caller* caller) {
   // Check the credential before saying anything about the game.
-  auto token = BearerToken(*context);
-  if (!token.ok()) return token.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto token, BearerToken(*context));
   auto game = Load(game_id);
   if (!game.ok()) {
-    if (SameHash(TokenHash(*token), umpire_hash_)) return game.status();
+    if (SameHash(TokenHash(token), umpire_hash_)) return game.status();
     return absl::PermissionDeniedError(
         "this credential is neither the umpire's nor a player's of this "
         "game");
   }
   {
     absl::ReaderMutexLock lock(&(*game)->mu);
-    auto who = Authenticate(*context, &(*game)->record);
-    if (!who.ok()) return who.status();
-    *caller = *who;
+    GUNBAI_ASSIGN_OR_RETURN(auto who, Authenticate(*context, &(*game)->record));
+    *caller = who;
   }
   return *std::move(game);
 }
@@ -609,12 +602,10 @@ absl::StatusOr<GameServiceImpl::CreateChecks> GameServiceImpl::CheckCreate(
         absl::StrCat(known.message(), "; nothing was created"));
   }
   // The order of battle must be usable under the ruleset the header names.
-  auto ruleset = rulesets_->ForLog(request.header());
-  if (!ruleset.ok()) return ruleset.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto ruleset, rulesets_->ForLog(request.header()));
   at_engine = true;
-  auto engine = EngineFor(request, **ruleset);
-  if (!engine.ok()) return engine.status();
-  return CreateChecks{*ruleset, *std::move(engine)};
+  GUNBAI_ASSIGN_OR_RETURN(auto engine, EngineFor(request, *ruleset));
+  return CreateChecks{ruleset, std::move(engine)};
 }
 
 grpc::Status GameServiceImpl::CreateParsedGame(
@@ -779,10 +770,10 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
                                      v1::AppendEventsRequest& request,
                                      std::string& answer) {
   // A retried batch gets its first answer and writes nothing.
-  auto answered = store_->FindBatch(game.id, request.events(0).event_id());
-  if (!answered.ok()) return answered.status();
-  if (answered->has_value()) {
-    answer = std::move(**answered);
+  GUNBAI_ASSIGN_OR_RETURN(
+      auto answered, store_->FindBatch(game.id, request.events(0).event_id()));
+  if (answered.has_value()) {
+    answer = std::move(*answered);
     return absl::OkStatus();
   }
   const uint64_t version = game.event_ids.size();

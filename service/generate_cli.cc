@@ -23,6 +23,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 #include "rules/rule_docs.h"
+#include "rules/status_macros.h"
 #include "service/cli.h"
 #include "service/cli_app.h"
 #include "service/cli_input.h"
@@ -161,21 +162,18 @@ absl::StatusOr<ChosenGenerator> ChooseGenerator(
   ChosenGenerator chosen;
   chosen.plugin = generate::FindGeneratorPlugin(name_or_path);
   if (chosen.plugin != nullptr) {
-    auto builtin = replay::BuiltinRuleset(name_or_path);
-    if (!builtin.ok()) return builtin.status();
-    chosen.ruleset = *std::move(builtin);
+    GUNBAI_ASSIGN_OR_RETURN(auto builtin, replay::BuiltinRuleset(name_or_path));
+    chosen.ruleset = std::move(builtin);
     return chosen;
   }
-  auto text = ReadInputFile(name_or_path);
-  if (!text.ok()) return text.status();
-  auto loaded = replay::LoadRuleset(*text, name_or_path);
-  if (!loaded.ok()) return loaded.status();
-  chosen.plugin = generate::FindGeneratorPlugin(loaded->data.name());
+  GUNBAI_ASSIGN_OR_RETURN(auto text, ReadInputFile(name_or_path));
+  GUNBAI_ASSIGN_OR_RETURN(auto loaded, replay::LoadRuleset(text, name_or_path));
+  chosen.plugin = generate::FindGeneratorPlugin(loaded.data.name());
   if (chosen.plugin == nullptr || !chosen.plugin->takes_ruleset_files) {
     return absl::InvalidArgumentError(
         absl::StrCat("--ruleset takes ", RulesetChoices()));
   }
-  chosen.ruleset = *std::move(loaded);
+  chosen.ruleset = std::move(loaded);
   return chosen;
 }
 

@@ -30,6 +30,7 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/resource_quota.h"
 #include "replay/ruleset_loader.h"
+#include "rules/status_macros.h"
 #include "service/audit_service.h"
 #include "service/auth.h"
 #include "service/cli_app.h"
@@ -283,9 +284,9 @@ absl::StatusOr<gunbai::replay::RulesetCatalog> LoadRulesets(
         absl::StrCat("cannot read the ruleset file ", path,
                      "; check the path given to --ruleset."));
   }
-  auto loaded = gunbai::replay::LoadRuleset(text.str(), path);
-  if (!loaded.ok()) return loaded.status();
-  catalog->Replace(*std::move(loaded));
+  GUNBAI_ASSIGN_OR_RETURN(auto loaded,
+                          gunbai::replay::LoadRuleset(text.str(), path));
+  catalog->Replace(std::move(loaded));
   return catalog;
 }
 
@@ -323,12 +324,10 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
       }
       return text.str();
     };
-    auto cert = read(options.tls_cert);
-    if (!cert.ok()) return cert.status();
-    auto key = read(options.tls_key);
-    if (!key.ok()) return key.status();
+    GUNBAI_ASSIGN_OR_RETURN(auto cert, read(options.tls_cert));
+    GUNBAI_ASSIGN_OR_RETURN(auto key, read(options.tls_key));
     grpc::SslServerCredentialsOptions ssl;
-    ssl.pem_key_cert_pairs.push_back({*key, *cert});
+    ssl.pem_key_cert_pairs.push_back({key, cert});
     return grpc::SslServerCredentials(ssl);
   }
   const std::string host = options.listen.substr(0, options.listen.rfind(':'));
@@ -371,8 +370,7 @@ void SetOverloadLimits(const Options& options, grpc::ServerBuilder& builder) {
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
     const Options& options, AuditServiceImpl& service, GameServiceImpl* games,
     int& port) {
-  auto credentials = Credentials(options);
-  if (!credentials.ok()) return credentials.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto credentials, Credentials(options));
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
@@ -386,7 +384,7 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
       interceptors;
   interceptors.push_back(gunbai::service::NewDecodeErrorInterceptorFactory());
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
-  builder.AddListeningPort(options.listen, *credentials, &port);
+  builder.AddListeningPort(options.listen, credentials, &port);
   builder.RegisterService(&service);
   if (games != nullptr) builder.RegisterService(games);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();

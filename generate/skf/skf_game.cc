@@ -22,6 +22,7 @@
 #include "rules/proto_enums.h"
 #include "rules/skf/proto_enums.h"
 #include "rules/skf/tables.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::generate {
 namespace {
@@ -102,7 +103,7 @@ class SkfPlayer {
   absl::StatusOr<SkfGeneratedGame> Play() {
     BuildHeader();
     BuildOrderOfBattle();
-    if (absl::Status s = RestartReplay(); !s.ok()) return s;
+    GUNBAI_RETURN_IF_ERROR(RestartReplay());
     for (turn_ = 1; turn_ <= static_cast<std::uint32_t>(turns_); ++turn_) {
       PlayTurn();
     }
@@ -160,9 +161,10 @@ class SkfPlayer {
     branch_.Clear();
     report_.Clear();
     follow.branch_events = &branch_;
-    auto replay = replay::Replay::Start(declared_, ruleset_, follow, &report_);
-    if (!replay.ok()) return replay.status();
-    replay_ = *std::move(replay);
+    GUNBAI_ASSIGN_OR_RETURN(
+        auto replay,
+        replay::Replay::Start(declared_, ruleset_, follow, &report_));
+    replay_ = std::move(replay);
     for (const v1::Event& e : declared_.events()) replay_->Apply(e);
     return absl::OkStatus();
   }
@@ -882,9 +884,9 @@ absl::StatusOr<SkfGeneratedGame> GenerateSkfGameWithFaults(
 
 absl::StatusOr<v1::BattleLog> GenerateSkfGame(
     const GeneratorOptions& options, const replay::LoadedRuleset& ruleset) {
-  auto game = GenerateSkfGameWithFaults(options, ruleset);
-  if (!game.ok()) return game.status();
-  return std::move(game->log);
+  GUNBAI_ASSIGN_OR_RETURN(auto game,
+                          GenerateSkfGameWithFaults(options, ruleset));
+  return std::move(game.log);
 }
 
 std::string SkfManifestJsonLines(const std::vector<SkfPlantedFault>& faults) {

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "generate/plugins.h"
 #include "generate/skf/skf_game.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::generate {
 
@@ -24,9 +25,9 @@ absl::Status CheckOptions(const GeneratorOptions& options) {
 
 absl::StatusOr<GeneratedLog> Generate(const GeneratorOptions& options,
                                       const replay::LoadedRuleset& ruleset) {
-  auto game = GenerateSkfGameWithFaults(options, ruleset);
-  if (!game.ok()) return game.status();
-  return AsGeneratedLog(*std::move(game), SkfFaultCatalogue());
+  GUNBAI_ASSIGN_OR_RETURN(auto game,
+                          GenerateSkfGameWithFaults(options, ruleset));
+  return AsGeneratedLog(std::move(game), SkfFaultCatalogue());
 }
 
 std::vector<std::string> FaultKinds(const replay::LoadedRuleset& ruleset) {

@@ -13,6 +13,7 @@
 #include "rules/daimyo/proto_mapping.h"
 #include "rules/excerpt.h"
 #include "rules/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
 
@@ -36,14 +37,12 @@ absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
     const v1::BattleLog& log, const rules::daimyo::Tables& rules,
     const rules::EngineOptions& options, rules::EngineOutput output) {
   std::unique_ptr<Replayer> replayer(new Replayer(rules, options, output));
-  absl::Status status = replayer->Init(log);
-  if (!status.ok()) return status;
+  GUNBAI_RETURN_IF_ERROR(replayer->Init(log));
   return replayer;
 }
 
 absl::Status Replayer::Init(const v1::BattleLog& log) {
-  absl::Status status = InitOrderOfBattle(log);
-  if (!status.ok()) return status;
+  GUNBAI_RETURN_IF_ERROR(InitOrderOfBattle(log));
   owed_moves_.assign(state_.units.size(), OwedMove::kNone);
   owed_move_opponent_.assign(state_.units.size(), -1);
   owed_move_rounds_.assign(state_.units.size(), 0);

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "rules/skf/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::skf {
 
@@ -19,14 +20,12 @@ absl::StatusOr<std::unique_ptr<SkfEngine>> SkfEngine::Create(
     EngineOutput output) {
   std::unique_ptr<SkfEngine> engine(
       new SkfEngine(std::move(tables), options, output));
-  absl::Status status = engine->Init(log);
-  if (!status.ok()) return status;
+  GUNBAI_RETURN_IF_ERROR(engine->Init(log));
   return engine;
 }
 
 absl::Status SkfEngine::Init(const v1::BattleLog& log) {
-  absl::Status status = InitOrderOfBattle(log);
-  if (!status.ok()) return status;
+  GUNBAI_RETURN_IF_ERROR(InitOrderOfBattle(log));
   const std::size_t units = state_.units.size();
   bases_in_melee_.assign(units, 0);
   pairings_in_melee_.assign(units, 0);
@@ -260,9 +259,9 @@ absl::StatusOr<std::unique_ptr<Engine>> CreateSkfEngine(
   absl::StatusOr<Tables> tables =
       TablesFromProto(data.skf(), absl::StrCat("ruleset ", data.name()));
   if (!tables.ok()) return tables.status();
-  auto engine = SkfEngine::Create(log, *std::move(tables), options, output);
-  if (!engine.ok()) return engine.status();
-  return std::unique_ptr<Engine>(*std::move(engine));
+  GUNBAI_ASSIGN_OR_RETURN(
+      auto engine, SkfEngine::Create(log, *std::move(tables), options, output));
+  return std::unique_ptr<Engine>(std::move(engine));
 }
 
 }  // namespace gunbai::rules::skf
