@@ -11,6 +11,7 @@
 #include "google/protobuf/message.h"
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/wire_format_lite.h"
+#include "replay/log_stream.h"
 #include "replay/text_errors.h"
 
 namespace gunbai::replay {
@@ -36,29 +37,6 @@ constexpr std::uint32_t kOrderOfBattleTag =
     Tag(v1::BattleLog::kOrderOfBattleFieldNumber);
 constexpr std::uint32_t kEventsTag = Tag(v1::BattleLog::kEventsFieldNumber);
 constexpr std::uint32_t kTerrainTag = Tag(v1::BattleLog::kTerrainFieldNumber);
-
-// Parses a length-delimited message of `length` (read already) into
-// `message`, merging, one level deeper, and fails also when the bytes end
-// before the length says (WireFormatLite::ReadMessage takes a message cut
-// at the end of the input for a whole one).
-bool ReadMessageOfLength(CodedInputStream& input, int length,
-                         Message* message) {
-  const int start = input.CurrentPosition();
-  const std::pair<CodedInputStream::Limit, int> limit =
-      input.IncrementRecursionDepthAndPushLimit(length);
-  if (limit.second < 0 || !message->MergePartialFromCodedStream(&input)) {
-    return false;
-  }
-  if (!input.DecrementRecursionDepthAndPopLimit(limit.first)) return false;
-  return input.CurrentPosition() - start == length;
-}
-
-// ReadMessageOfLength of the message whose length comes next.
-bool ReadMessage(CodedInputStream& input, Message* message) {
-  int length = 0;
-  if (!input.ReadVarintSizeAsInt(&length)) return false;
-  return ReadMessageOfLength(input, length, message);
-}
 
 // One pass over a log's bytes, each event parsed into a message on an arena
 // whose block is ours (Reset gives it back whole: no allocation per event
@@ -99,7 +77,7 @@ class LogBytesPass {
             tag == kHeaderTag
                 ? static_cast<Message*>(head->head.mutable_header())
                 : head->head.mutable_order_of_battle();
-        if (!ReadMessage(input, field)) {
+        if (!ReadWholeMessage(input, field)) {
           return NotRead("the header or order of battle does not parse");
         }
       } else if (tag == kEventsTag) {
@@ -125,7 +103,7 @@ class LogBytesPass {
           continue;
         }
         terrain.Clear();
-        if (!ReadMessage(input, &terrain) ||
+        if (!ReadWholeMessage(input, &terrain) ||
             !KnownEnums::For(v1::TerrainFeature::descriptor())
                  .AllKnown(terrain)) {
           return NotRead("a terrain feature does not parse");

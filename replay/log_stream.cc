@@ -52,31 +52,6 @@ const KnownEnums& TerrainEnums() {
   return enums;
 }
 
-// Reads a length-delimited message field into `message`, merging, as
-// WireFormatLite::ReadMessage does, and also fails when the bytes end before
-// the length says (ReadMessage takes a message cut at the end of the input
-// for a whole one).
-bool ReadMessageOfLength(CodedInputStream& input, int length, Message* message);
-
-bool ReadWholeMessage(CodedInputStream& input, Message* message) {
-  int length = 0;
-  if (!input.ReadVarintSizeAsInt(&length)) return false;
-  return ReadMessageOfLength(input, length, message);
-}
-
-// ReadWholeMessage once the length is read.
-bool ReadMessageOfLength(CodedInputStream& input, int length,
-                         Message* message) {
-  const int start = input.CurrentPosition();
-  const std::pair<CodedInputStream::Limit, int> limit =
-      input.IncrementRecursionDepthAndPushLimit(length);
-  if (limit.second < 0 || !message->MergePartialFromCodedStream(&input)) {
-    return false;
-  }
-  if (!input.DecrementRecursionDepthAndPopLimit(limit.first)) return false;
-  return input.CurrentPosition() - start == length;
-}
-
 // The message each event of a streamed log is parsed into, on an arena
 // whose block is ours and outlives it: each Read gives the block back whole
 // first, so a loop over the events does not allocate (only a string over
@@ -436,6 +411,25 @@ absl::Status ForEachBinaryLogEvent(const OpenLogStream& open,
             return NotALogField(field);
         }
       });
+}
+
+bool ReadWholeMessage(google::protobuf::io::CodedInputStream& input,
+                      google::protobuf::Message* message) {
+  int length = 0;
+  if (!input.ReadVarintSizeAsInt(&length)) return false;
+  return ReadMessageOfLength(input, length, message);
+}
+
+bool ReadMessageOfLength(google::protobuf::io::CodedInputStream& input,
+                         int length, google::protobuf::Message* message) {
+  const int start = input.CurrentPosition();
+  const std::pair<CodedInputStream::Limit, int> limit =
+      input.IncrementRecursionDepthAndPushLimit(length);
+  if (limit.second < 0 || !message->MergePartialFromCodedStream(&input)) {
+    return false;
+  }
+  if (!input.DecrementRecursionDepthAndPopLimit(limit.first)) return false;
+  return input.CurrentPosition() - start == length;
 }
 
 }  // namespace gunbai::replay

@@ -18,7 +18,9 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream.h"
+#include "google/protobuf/message.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
@@ -93,6 +95,16 @@ using EventVisitor = std::function<bool(const gunbai::v1::Event&)>;
 absl::Status ForEachBinaryLogEvent(const OpenLogStream& open,
                                    std::int64_t max_bytes,
                                    const EventVisitor& visit);
+
+// Reads a length-delimited message field (its length first) into
+// `message`, merging, as WireFormatLite::ReadMessage does, one recursion
+// level deeper; and also fails when the bytes end before the length says
+// (ReadMessage takes a message cut at the end of the input for a whole one).
+bool ReadWholeMessage(google::protobuf::io::CodedInputStream& input,
+                      google::protobuf::Message* message);
+// ReadWholeMessage once the length is read.
+bool ReadMessageOfLength(google::protobuf::io::CodedInputStream& input,
+                         int length, google::protobuf::Message* message);
 
 }  // namespace gunbai::replay
 
