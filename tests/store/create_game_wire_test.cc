@@ -26,12 +26,15 @@
 #include "replay/ruleset_loader.h"
 #include "service/game_service.h"
 #include "service/sqlite_game_store.h"
+#include "tests/store/in_process_games.h"
 
 namespace gunbai::service {
 namespace {
 
 namespace fs = std::filesystem;
 namespace v1 = ::gunbai::v1;
+using ::gunbai::testing::AuthorizeAs;
+using ::gunbai::testing::InProcessGames;
 
 constexpr char kUmpire[] = "umpire-credential-0123456789";
 
@@ -160,20 +163,10 @@ class CreateGameOnWireTest : public ::testing::Test {
     auto catalog = replay::RulesetCatalog::Builtin();
     ASSERT_TRUE(catalog.ok()) << catalog.status();
     catalog_ = std::make_unique<replay::RulesetCatalog>(*std::move(catalog));
-    games_ = std::make_unique<GameServiceImpl>(store_.get(), catalog_.get(),
-                                               kUmpire);
-    grpc::ServerBuilder builder;
-    builder.SetMaxReceiveMessageSize(64 << 20);
-    builder.RegisterService(games_.get());
-    server_ = builder.BuildAndStart();
-    grpc::ChannelArguments arguments;
-    arguments.SetMaxSendMessageSize(64 << 20);
-    stub_ = v1::GameService::NewStub(server_->InProcessChannel(arguments));
+    games_ =
+        std::make_unique<InProcessGames>(store_.get(), catalog_.get(), kUmpire);
   }
   void TearDown() override {
-    games_->Shutdown();
-    server_->Shutdown();
-    server_.reset();
     games_.reset();
     store_.reset();
     fs::remove_all(dir_);
@@ -181,17 +174,15 @@ class CreateGameOnWireTest : public ::testing::Test {
 
   grpc::Status Create(const v1::CreateGameRequest& request) {
     grpc::ClientContext context;
-    context.AddMetadata("authorization", absl::StrCat("Bearer ", kUmpire));
+    AuthorizeAs(context, kUmpire);
     v1::CreateGameResponse response;
-    return stub_->CreateGame(&context, request, &response);
+    return games_->stub().CreateGame(&context, request, &response);
   }
 
   fs::path dir_;
   std::unique_ptr<GameStore> store_;
   std::unique_ptr<replay::RulesetCatalog> catalog_;
-  std::unique_ptr<GameServiceImpl> games_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<v1::GameService::Stub> stub_;
+  std::unique_ptr<InProcessGames> games_;
 };
 
 // Over the skeleton's count the engine's refusal names the request's count,
