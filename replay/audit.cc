@@ -239,9 +239,9 @@ absl::StatusOr<std::unique_ptr<Replay>> Replay::Start(
     output.outcomes = report->mutable_outcomes();
     report->set_outcomes_recorded(true);
   }
-  auto engine = CreateEngine(log, ruleset, options, output);
-  if (!engine.ok()) return engine.status();
-  impl->engine = *std::move(engine);
+  GUNBAI_ASSIGN_OR_RETURN(auto engine,
+                          CreateEngine(log, ruleset, options, output));
+  impl->engine = std::move(engine);
   GUNBAI_ASSIGN_OR_RETURN(auto settings,
                           VictoryOfLog(log, ruleset, output.findings));
   if (settings.has_value()) {

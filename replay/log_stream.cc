@@ -222,10 +222,9 @@ class StreamedAudit {
     bool head_after_events = false;
     // With after_event_, never a replay dropped and started again once the
     // caller has seen it: the head is read first, in a pass of its own.
-    absl::Status read = after_event_
-                            ? absl::OkStatus()
-                            : ReadPass(Pass::kWhole, head_after_events);
-    if (!read.ok()) return read;
+    GUNBAI_RETURN_IF_ERROR(after_event_
+                               ? absl::OkStatus()
+                               : ReadPass(Pass::kWhole, head_after_events));
     if (head_after_events || after_event_) {
       // Start again: the replay so far began from a head that was not yet
       // whole.
@@ -236,10 +235,8 @@ class StreamedAudit {
       events_ = 0;
       // Only a kWhole pass sets it again.
       head_after_events = false;
-      read = ReadPass(Pass::kHead, head_after_events);
-      if (!read.ok()) return read;
-      read = ReadPass(Pass::kEvents, head_after_events);
-      if (!read.ok()) return read;
+      GUNBAI_RETURN_IF_ERROR(ReadPass(Pass::kHead, head_after_events));
+      GUNBAI_RETURN_IF_ERROR(ReadPass(Pass::kEvents, head_after_events));
     }
     if (replay_ == nullptr) {
       GUNBAI_RETURN_IF_ERROR(StartReplay());

@@ -85,10 +85,6 @@ absl::string_view DefaultRulesetName() {
   return rules::RulesetPlugins().front().name;
 }
 
-absl::StatusOr<LoadedRuleset> BuiltinDaimyoRuleset() {
-  return BuiltinRuleset("daimyo");
-}
-
 std::string KnownRulesetNames() {
   std::string out;
   for (const rules::RulesetPlugin& plugin : rules::RulesetPlugins()) {

@@ -69,10 +69,6 @@ class RulesetCatalog {
 // (rules/plugins.cc), from before rulesets were named.
 absl::string_view DefaultRulesetName();
 
-// Returns the built-in Daimyo ruleset. Never fails for a built binary (a
-// test covers it); the Status is for form.
-absl::StatusOr<LoadedRuleset> BuiltinDaimyoRuleset();
-
 // Returns the SHA-256 of `bytes` as lowercase hex.
 std::string Sha256Hex(absl::string_view bytes);
 

@@ -1041,15 +1041,12 @@ int ExitCodeOf(const absl::Status& status) {
 }
 
 absl::Status PrepareSides(const DiffOptions& o, Sides& sides) {
-  auto builtin = replay::RulesetCatalog::Builtin();
-  if (!builtin.ok()) return builtin.status();
-  sides.builtin = *std::move(builtin);
-  absl::Status s = LoadSide(o.old_ruleset, sides.old_ruleset, sides.old_text,
-                            sides.old_label);
-  if (!s.ok()) return s;
-  s = LoadSide(o.new_ruleset, sides.new_ruleset, sides.new_text,
-               sides.new_label);
-  if (!s.ok()) return s;
+  GUNBAI_ASSIGN_OR_RETURN(auto builtin, replay::RulesetCatalog::Builtin());
+  sides.builtin = std::move(builtin);
+  GUNBAI_RETURN_IF_ERROR(LoadSide(o.old_ruleset, sides.old_ruleset,
+                                  sides.old_text, sides.old_label));
+  GUNBAI_RETURN_IF_ERROR(LoadSide(o.new_ruleset, sides.new_ruleset,
+                                  sides.new_text, sides.new_label));
   sides.baseline_mode = !o.baselines.empty();
   if (sides.baseline_mode) {
     GUNBAI_ASSIGN_OR_RETURN(auto index, IndexBaselines(o.baselines, o.jobs));

@@ -23,15 +23,14 @@ absl::StatusOr<StoredCheckpoint> MakeCheckpoint(
     const google::protobuf::RepeatedPtrField<v1::Finding>& findings,
     uint64_t after_version, uint64_t after_seq, absl::string_view head_hash,
     absl::string_view ruleset_digest) {
-  absl::StatusOr<std::string> state = engine.SaveCheckpoint();
-  if (!state.ok()) return state.status();
+  GUNBAI_ASSIGN_OR_RETURN(std::string state, engine.SaveCheckpoint());
   StoredCheckpoint checkpoint;
   checkpoint.after_version = after_version;
   checkpoint.after_seq = after_seq;
   checkpoint.head_hash = std::string(head_hash);
   checkpoint.ruleset_digest = std::string(ruleset_digest);
   checkpoint.format = engine.CheckpointVersion();
-  checkpoint.state = *std::move(state);
+  checkpoint.state = std::move(state);
   // The findings as an AuditReport holding nothing else.
   v1::AuditReport report;
   *report.mutable_findings() = findings;

@@ -120,8 +120,7 @@ absl::StatusOr<Connection> Connect(const GameOptions& o) {
     return absl::InvalidArgumentError(
         "give the daemon with --server=HOST:PORT");
   }
-  auto token = ClientToken(o.token_file, "gunbai game");
-  if (!token.ok()) return token.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto token, ClientToken(o.token_file, "gunbai game"));
   std::shared_ptr<grpc::ChannelCredentials> credentials =
       grpc::InsecureChannelCredentials();
   if (!o.tls_ca.empty()) {
@@ -136,7 +135,7 @@ absl::StatusOr<Connection> Connect(const GameOptions& o) {
   Connection c;
   c.stub = v1::GameService::NewStub(
       grpc::CreateCustomChannel(o.server, credentials, args));
-  c.token = *token;
+  c.token = token;
   c.target = o.server;
   return c;
 }

@@ -333,10 +333,9 @@ void GameServiceImpl::DropBeyondBound(
 
 absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   game.loaded = false;
-  auto record = store_->GetGame(game.id);
-  if (!record.ok()) return record.status();
+  GUNBAI_ASSIGN_OR_RETURN(auto record, store_->GetGame(game.id));
   GUNBAI_ASSIGN_OR_RETURN(auto events, store_->ReadEvents(game.id, 0));
-  game.record = *std::move(record);
+  game.record = std::move(record);
   game.log.Clear();
   *game.log.mutable_header() = game.record.header;
   *game.log.mutable_order_of_battle() = game.record.order_of_battle;

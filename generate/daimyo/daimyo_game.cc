@@ -54,7 +54,7 @@ constexpr FaultSpec kCatalogue[] = {
 const replay::LoadedRuleset& BuiltinRuleset() {
   static const replay::LoadedRuleset* const ruleset = [] {
     absl::StatusOr<replay::LoadedRuleset> loaded =
-        replay::BuiltinDaimyoRuleset();
+        replay::BuiltinRuleset("daimyo");
     if (!loaded.ok()) {
       const std::string what = loaded.status().ToString();
       std::fprintf(stderr, "game_generator: %s\n", what.c_str());

@@ -27,7 +27,7 @@ constexpr int kEvents = 2000;
 const replay::LoadedRuleset& Ruleset() {
   static const replay::LoadedRuleset* const ruleset = [] {
     absl::StatusOr<replay::LoadedRuleset> loaded =
-        replay::BuiltinDaimyoRuleset();
+        replay::BuiltinRuleset("daimyo");
     EXPECT_TRUE(loaded.ok()) << loaded.status();
     return new replay::LoadedRuleset(*std::move(loaded));
   }();

@@ -34,7 +34,7 @@ constexpr int kEvents = 10000;
 const replay::LoadedRuleset& Ruleset() {
   static const replay::LoadedRuleset* const ruleset = [] {
     absl::StatusOr<replay::LoadedRuleset> loaded =
-        replay::BuiltinDaimyoRuleset();
+        replay::BuiltinRuleset("daimyo");
     if (!loaded.ok()) {
       std::fprintf(stderr, "%s\n", loaded.status().ToString().c_str());
       std::abort();

@@ -81,7 +81,7 @@ class EchoService final : public grpc::Service {
 const replay::LoadedRuleset& Ruleset() {
   static const replay::LoadedRuleset* const ruleset = [] {
     absl::StatusOr<replay::LoadedRuleset> loaded =
-        replay::BuiltinDaimyoRuleset();
+        replay::BuiltinRuleset("daimyo");
     if (!loaded.ok()) {
       std::fprintf(stderr, "%s\n", loaded.status().ToString().c_str());
       std::abort();

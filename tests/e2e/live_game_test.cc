@@ -65,7 +65,7 @@ using std::chrono::steady_clock;
 // The built-in Daimyo ruleset, whose dice counts the server rolls.
 const replay::LoadedRuleset& Daimyo() {
   static const auto* const kDaimyo =
-      new replay::LoadedRuleset(*replay::BuiltinDaimyoRuleset());
+      new replay::LoadedRuleset(*replay::BuiltinRuleset("daimyo"));
   return *kDaimyo;
 }
 

@@ -62,7 +62,7 @@ constexpr std::chrono::seconds kCallTimeout{30};
 
 const replay::LoadedRuleset& Daimyo() {
   static const auto* const kDaimyo =
-      new replay::LoadedRuleset(*replay::BuiltinDaimyoRuleset());
+      new replay::LoadedRuleset(*replay::BuiltinRuleset("daimyo"));
   return *kDaimyo;
 }
 

@@ -45,7 +45,7 @@ std::vector<std::string> DigestsAlong(
 }
 
 TEST(BranchProperty, CorrectedBranchesWrittenOutAuditCleanAndReplayTheSame) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   ASSERT_TRUE(ruleset.ok()) << ruleset.status();
   int branches_checked = 0;
   for (std::uint64_t seed = 1; seed <= 1200; ++seed) {
@@ -105,7 +105,7 @@ TEST(BranchProperty, CorrectedBranchesWrittenOutAuditCleanAndReplayTheSame) {
 // Returns the built-in Daimyo ruleset with `edit` applied to its data.
 template <typename Edit>
 replay::LoadedRuleset Edited(Edit edit) {
-  auto builtin = replay::BuiltinDaimyoRuleset();
+  auto builtin = replay::BuiltinRuleset("daimyo");
   EXPECT_TRUE(builtin.ok());
   gunbai::v1::Ruleset data = builtin->data;
   edit(data);
@@ -122,7 +122,7 @@ replay::LoadedRuleset Edited(Edit edit) {
 // where the two games part. Edits: firing hits on 7, melee hits on 7, a
 // Raw firer -2, the morale -2 a stand lost made -3.
 TEST(BranchProperty, GamesReplayedUnderAnEditedRulesetAuditCleanUnderIt) {
-  auto builtin = replay::BuiltinDaimyoRuleset();
+  auto builtin = replay::BuiltinRuleset("daimyo");
   ASSERT_TRUE(builtin.ok());
   const std::vector<replay::LoadedRuleset> edits = {
       Edited([](v1::Ruleset& r) { r.mutable_firing()->set_hit_score(7); }),

@@ -75,7 +75,7 @@ replay::LoadedRuleset Edited(const replay::LoadedRuleset& builtin,
 }
 
 TEST(DiffCorpus, NamedRuleEditsShowAsChangesTheEditItselfStarts) {
-  auto builtin = replay::BuiltinDaimyoRuleset();
+  auto builtin = replay::BuiltinRuleset("daimyo");
   ASSERT_TRUE(builtin.ok()) << builtin.status();
   // Old and new values: the built-in data's value, and one point more in the
   // same direction (or, for the frenzy threshold, one point lower).

@@ -128,7 +128,7 @@ TEST(SkfGameTest, RefusesOtherRulesetsAndFaultCountsOutOfRange) {
   EXPECT_FALSE(GenerateSkfGame(options, UmpireRuleset()).ok());
   options.faults = -1;
   EXPECT_FALSE(GenerateSkfGame(options, UmpireRuleset()).ok());
-  auto daimyo = replay::BuiltinDaimyoRuleset();
+  auto daimyo = replay::BuiltinRuleset("daimyo");
   ASSERT_TRUE(daimyo.ok());
   EXPECT_FALSE(GenerateSkfGame(GeneratorOptions(), *daimyo).ok());
 }

@@ -10,7 +10,7 @@ namespace gunbai::generate::test_support {
 const replay::LoadedRuleset& DaimyoRuleset() {
   static const replay::LoadedRuleset* const ruleset = [] {
     absl::StatusOr<replay::LoadedRuleset> loaded =
-        replay::BuiltinDaimyoRuleset();
+        replay::BuiltinRuleset("daimyo");
     EXPECT_TRUE(loaded.ok()) << loaded.status();
     return new replay::LoadedRuleset(loaded.ok() ? *std::move(loaded)
                                                  : replay::LoadedRuleset());

@@ -139,7 +139,7 @@ std::string FindingsText(const v1::AuditReport& r) {
 }
 
 int Run(const Options& o) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   if (!ruleset.ok()) {
     std::cerr << "reference_check: " << ruleset.status() << "\n";
     return 2;

@@ -53,7 +53,7 @@ TEST(RuleCoverageTest, CountsFindingsAndEachOutcomesDistinctTraceIds) {
 // enums of two named values, each set to the value not in use once: seven
 // variants, in field order, each a loadable ruleset of its own digest.
 TEST(ReadingVariantsTest, EveryOptionTakesEachOtherValueOnce) {
-  auto base = BuiltinDaimyoRuleset();
+  auto base = BuiltinRuleset("daimyo");
   ASSERT_TRUE(base.ok()) << base.status();
   auto variants = ReadingVariants(*base);
   ASSERT_TRUE(variants.ok()) << variants.status();

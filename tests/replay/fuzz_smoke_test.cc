@@ -114,7 +114,7 @@ void FuzzSample(const char* name, const replay::LoadedRuleset& ruleset,
 }
 
 TEST(FuzzSmokeTest, MutatedLogsNeverCrash) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   ASSERT_TRUE(ruleset.ok());
   std::mt19937_64 rng(20261130);  // Seeded: the same inputs every run.
   for (const char* name :

@@ -81,7 +81,7 @@ v1::BattleLog ParseSample(const std::string& name) {
 }
 
 std::string ReportBytes(const v1::BattleLog& log) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   auto report = replay::AuditLog(log, *ruleset);
   EXPECT_TRUE(report.ok());
   return replay::DeterministicBytes(*report);
@@ -182,7 +182,7 @@ TEST(CliTest, StateAtAnEvent) {
 TEST(CliTest, RulesetPrintsItsDigest) {
   const CliResult r = Cli({"ruleset"});
   EXPECT_EQ(r.code, 0);
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   EXPECT_THAT(r.out, HasSubstr("sha256:" + ruleset->digest));
 }
 

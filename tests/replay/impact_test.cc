@@ -58,7 +58,7 @@ constexpr char kDisputedVolley[] = R"pb(
 )pb";
 
 v1::AuditReport AuditWithImpact(const v1::BattleLog& log) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   EXPECT_TRUE(ruleset.ok());
   auto report = replay::AuditLog(log, *ruleset);
   EXPECT_TRUE(report.ok()) << report.status();
@@ -202,7 +202,7 @@ TEST(ImpactTest, LaterStandLossesFollowCarriedHitsInTheBranch) {
 // before seq 9, and it audits with no dispute or violation.
 TEST(ImpactTest, TheBranchWrittenOutAuditsClean) {
   const auto log = LogWithEvents(std::string(kDisputedVolley) + kSecondTurn);
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   ASSERT_TRUE(ruleset.ok());
   auto report = replay::AuditLog(log, *ruleset);
   ASSERT_TRUE(report.ok());

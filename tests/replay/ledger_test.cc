@@ -453,7 +453,7 @@ TEST(ServerDiceTest, MalformedRollOffRollsNothing) {
 // The built-in Daimyo ruleset, whose dice counts the server rolls.
 const replay::LoadedRuleset& Daimyo() {
   static const auto* const kDaimyo =
-      new replay::LoadedRuleset(*replay::BuiltinDaimyoRuleset());
+      new replay::LoadedRuleset(*replay::BuiltinRuleset("daimyo"));
   return *kDaimyo;
 }
 
@@ -906,7 +906,7 @@ TEST(VerifyExportTest, AStrictGameAsksForItsRulesetAndPassesOnItsError) {
 
 TEST(VerifyExportTest, TheRulesetMustBeTheGamesByNameAndDigest) {
   ExportedGame game = ChainedGame();
-  auto daimyo = replay::BuiltinDaimyoRuleset();
+  auto daimyo = replay::BuiltinRuleset("daimyo");
   ASSERT_TRUE(daimyo.ok()) << daimyo.status();
   // No name in the header: read as Daimyo's, so Daimyo's built-in is it.
   EXPECT_TRUE(

@@ -41,7 +41,7 @@ v1::AppendEventsRequest Batch(const std::string& events_text) {
 class LiveBatchTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto ruleset = BuiltinDaimyoRuleset();
+    auto ruleset = BuiltinRuleset("daimyo");
     ASSERT_TRUE(ruleset.ok()) << ruleset.status();
     ruleset_ = *std::move(ruleset);
     auto engine = CreateEngine(BaseLog(), ruleset_, AuditOptions(),

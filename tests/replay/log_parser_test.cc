@@ -86,7 +86,7 @@ TEST(LogParserTest, FormatFromExtension) {
 }
 
 TEST(RulesetLoaderTest, BuiltinLoadsAndDigestIgnoresComments) {
-  auto builtin = BuiltinDaimyoRuleset();
+  auto builtin = BuiltinRuleset("daimyo");
   ASSERT_TRUE(builtin.ok()) << builtin.status();
   EXPECT_EQ(builtin->data.name(), "daimyo");
   EXPECT_EQ(builtin->digest.size(), 64u);
@@ -143,7 +143,7 @@ TEST(RulesetCatalogTest, ChoosesByHeaderNameAndVersion) {
   EXPECT_EQ((*chosen)->data.name(), "daimyo");
   // A user's file of the same name and another version is chosen when the
   // log names that version, the built-in one otherwise.
-  auto house = BuiltinDaimyoRuleset();
+  auto house = BuiltinRuleset("daimyo");
   ASSERT_TRUE(house.ok());
   house->data.set_version("house-2");
   catalog->Add(*house);
@@ -152,7 +152,7 @@ TEST(RulesetCatalogTest, ChoosesByHeaderNameAndVersion) {
   chosen = catalog->ForLog(header);
   ASSERT_TRUE(chosen.ok());
   EXPECT_EQ((*chosen)->data.version(), "house-2");
-  auto builtin = BuiltinDaimyoRuleset();
+  auto builtin = BuiltinRuleset("daimyo");
   header.mutable_ruleset()->set_version(builtin->data.version());
   chosen = catalog->ForLog(header);
   ASSERT_TRUE(chosen.ok());

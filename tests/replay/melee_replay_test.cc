@@ -789,7 +789,7 @@ TEST(MeleeReplayTest, DuelBeforeTheRound) {
                           // The log stops before the round; blue-gen's death
                           // owes blue-sam a test (reason 5) by turn end.
                           "7:SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   auto state = replay::StateAt(Game(std::string(kDrawnRound) + R"pb(
                                  events {
                                    seq: 7
@@ -933,7 +933,7 @@ TEST(MeleeReplayTest, AUnitOnBothSidesIsSkipped) {
   // (Nothing falls due by the end of the turn: no log.turn_unfinished.)
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("3:SEVERITY_VIOLATION:daimyo.melee.enemy"));
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   auto state = replay::StateAt(Game(events), *ruleset, 3);
   ASSERT_TRUE(state.ok());
   int found = 0;
@@ -947,7 +947,7 @@ TEST(MeleeReplayTest, AUnitOnBothSidesIsSkipped) {
 }
 
 TEST(MeleeReplayTest, RefusedChallengeCostsRating) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   auto state = replay::StateAt(Game(std::string(kDrawnRound) + R"pb(
                                  events {
                                    seq: 7

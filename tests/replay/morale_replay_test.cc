@@ -168,7 +168,7 @@ v1::BattleLog Game(const std::string& events) {
 }
 
 v1::BattleStateSnapshot StateAfter(const v1::BattleLog& log, uint64_t seq) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   EXPECT_TRUE(ruleset.ok()) << ruleset.status();
   auto state = replay::StateAt(log, *ruleset, seq);
   EXPECT_TRUE(state.ok()) << state.status();

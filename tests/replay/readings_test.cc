@@ -235,7 +235,7 @@ v1::BattleLog Game(const std::string& events) {
 // (both the data the engine is built from and the domain copy).
 replay::LoadedRuleset DaimyoRuleset(
     const std::function<void(v1::ReadingOptions&)>& set = nullptr) {
-  auto builtin = replay::BuiltinDaimyoRuleset();
+  auto builtin = replay::BuiltinRuleset("daimyo");
   EXPECT_TRUE(builtin.ok()) << builtin.status();
   replay::LoadedRuleset ruleset = *std::move(builtin);
   if (set) {

@@ -36,7 +36,7 @@ constexpr char kTurnOneOpen[] = R"pb(
 std::string Events(const std::string& more) { return kTurnOneOpen + more; }
 
 v1::BattleStateSnapshot StateAfter(const v1::BattleLog& log, uint64_t seq) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   auto state = replay::StateAt(log, *ruleset, seq);
   EXPECT_TRUE(state.ok()) << state.status();
   return state.ok() ? *state : v1::BattleStateSnapshot();
@@ -647,13 +647,13 @@ TEST(ReplayTest, LeaderLossRollStillOwedWhenTheLogStops) {
 }
 
 TEST(ReplayTest, StateAtUnknownSeqIsNotFound) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   auto state = replay::StateAt(LogWithEvents(Events("")), *ruleset, 99);
   EXPECT_EQ(state.status().code(), absl::StatusCode::kNotFound);
 }
 
 TEST(ReplayTest, StateDigestsChangeWithTheState) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   auto digests = replay::StateDigests(LogWithEvents(Events(R"pb(
                                         events {
                                           seq: 3
@@ -672,7 +672,7 @@ TEST(ReplayTest, StateDigestsChangeWithTheState) {
 // --- The order of battle and the header are checked before replay. ---
 
 absl::Status AuditStatus(const v1::BattleLog& log) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   return replay::AuditLog(log, *ruleset).status();
 }
 

@@ -95,7 +95,7 @@ v1::BattleLog LogWithEvents(const std::string& events_text) {
 }
 
 v1::AuditReport AuditOrDie(const v1::BattleLog& log) {
-  auto ruleset = replay::BuiltinDaimyoRuleset();
+  auto ruleset = replay::BuiltinRuleset("daimyo");
   EXPECT_TRUE(ruleset.ok()) << ruleset.status();
   auto report = replay::AuditLog(log, *ruleset);
   EXPECT_TRUE(report.ok()) << report.status();

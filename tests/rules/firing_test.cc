@@ -104,7 +104,7 @@ std::vector<Term> StandTerms(const Trace& trace) {
 class FiringTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = replay::BuiltinDaimyoRuleset();
+    auto loaded = replay::BuiltinRuleset("daimyo");
     ASSERT_TRUE(loaded.ok()) << loaded.status();
     rules_ = rules::daimyo::DaimyoRulesFromData(loaded->data);
     state_ = TwoClans();

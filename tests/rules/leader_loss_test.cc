@@ -27,7 +27,7 @@ constexpr MoraleReasons kReason5 = MoraleReasons{1} << 5;
 class LeaderLossTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = replay::BuiltinDaimyoRuleset();
+    auto loaded = replay::BuiltinRuleset("daimyo");
     ASSERT_TRUE(loaded.ok()) << loaded.status();
     rules_ = rules::daimyo::DaimyoRulesFromData(loaded->data);
     state_.clans = {"a", "b"};

@@ -104,7 +104,7 @@ Matcher<const Term&> ModifierIs(MeleeModifier m, int value, Origin origin) {
 class MeleeStateTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = replay::BuiltinDaimyoRuleset();
+    auto loaded = replay::BuiltinRuleset("daimyo");
     ASSERT_TRUE(loaded.ok()) << loaded.status();
     rules_ = rules::daimyo::DaimyoRulesFromData(loaded->data);
     state_.clans = {"a", "b"};

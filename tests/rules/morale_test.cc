@@ -72,7 +72,7 @@ auto Snapshot(const UnitStatus& s) {
 class MoraleTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = replay::BuiltinDaimyoRuleset();
+    auto loaded = replay::BuiltinRuleset("daimyo");
     ASSERT_TRUE(loaded.ok()) << loaded.status();
     rules_ = rules::daimyo::DaimyoRulesFromData(loaded->data);
     state_.clans = {"a", "b"};

@@ -56,7 +56,7 @@ replay::LoadedRuleset WithMorale(std::uint32_t dice) {
 
 const replay::LoadedRuleset& Daimyo() {
   static const auto* const kDaimyo =
-      new replay::LoadedRuleset(*replay::BuiltinDaimyoRuleset());
+      new replay::LoadedRuleset(*replay::BuiltinRuleset("daimyo"));
   return *kDaimyo;
 }
 
