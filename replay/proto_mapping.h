@@ -15,7 +15,6 @@
 #include "rules/engine.h"
 #include "rules/proto_enums.h"
 #include "rules/types.h"
-#include "rules/types.h"
 
 namespace gunbai::replay {
 

@@ -53,8 +53,8 @@ class RulesetCatalog {
   void Replace(LoadedRuleset ruleset);
 
   // Returns the ruleset for a log: by the header's name (DefaultRulesetName()
-  // when the header names none) and version (an exact match first; a mismatch is the
-  // engine's warning). InvalidArgument naming what is known otherwise.
+  // when the header names none) and version (an exact match first; a mismatch
+  // is the engine's warning). InvalidArgument naming what is known otherwise.
   absl::StatusOr<const LoadedRuleset*> ForLog(
       const gunbai::v1::Header& header) const;
 

@@ -61,8 +61,8 @@ absl::Status CheckGamesRuleset(const gunbai::v1::ExportedGame& game,
 // The ruleset an export is checked under, asked for only when the game
 // needs one (its dice are the server's, or it is strict); `checking` says
 // what for, for the messages. Its errors are returned by VerifyExport.
-using ExportRulesetSource =
-    absl::FunctionRef<absl::StatusOr<LoadedRuleset>(absl::string_view checking)>;
+using ExportRulesetSource = absl::FunctionRef<absl::StatusOr<LoadedRuleset>(
+    absl::string_view checking)>;
 
 // The verdict on `game` given the head hashes `heads` (as HeadNotInChain).
 // Returns an error status, not a verdict, when a head prefix is ambiguous or

@@ -9,7 +9,6 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "rules/types.h"
-#include "rules/types.h"
 
 namespace gunbai::rules {
 

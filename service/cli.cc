@@ -176,7 +176,8 @@ absl::StatusOr<std::string> RulesetText(const Options& o) {
 }
 
 absl::StatusOr<replay::LoadedRuleset> LoadRulesetFor(const Options& o) {
-  if (o.ruleset_path.empty()) return replay::BuiltinRuleset(replay::DefaultRulesetName());
+  if (o.ruleset_path.empty())
+    return replay::BuiltinRuleset(replay::DefaultRulesetName());
   GUNBAI_ASSIGN_OR_RETURN(auto text, RulesetText(o));
   return replay::LoadRuleset(text, o.ruleset_path);
 }

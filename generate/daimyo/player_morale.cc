@@ -180,8 +180,8 @@ void GamePlayer::CarryOutResult(int unit, MoraleResult result,
                                 bool was_routing) {
   // A router owes no retire or retreat move unless the reading says so.
   const bool router_moves =
-      !was_routing ||
-      rules_.options.router_retire_owes == rules::daimyo::RouterRetireOwes::kTheMove;
+      !was_routing || rules_.options.router_retire_owes ==
+                          rules::daimyo::RouterRetireOwes::kTheMove;
   switch (result) {
     case MoraleResult::kRetire:
       if (router_moves) MakeResultMove(unit, v1::RESULT_MOVE_KIND_RETIRE);

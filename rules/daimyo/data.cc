@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "rules/daimyo/engine.h"
-#include "rules/proto_enums.h"
 #include "rules/daimyo/tables.h"
+#include "rules/proto_enums.h"
 #include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
@@ -25,7 +25,8 @@ absl::Status Positive(absl::string_view source, absl::string_view field,
                    value, "); set it in the ruleset file."));
 }
 
-absl::Status Validate(const rules::daimyo::Tables& r, absl::string_view source) {
+absl::Status Validate(const rules::daimyo::Tables& r,
+                      absl::string_view source) {
   const struct {
     absl::string_view field;
     int value;
@@ -209,7 +210,8 @@ void OptionsToDomain(const gunbai::v1::ReadingOptions& o,
   }
   if (o.being_charged_lasts() ==
       gunbai::v1::BEING_CHARGED_LASTS_CHARGERS_ACTIVATION) {
-    r.being_charged_lasts = rules::daimyo::BeingChargedLasts::kChargersActivation;
+    r.being_charged_lasts =
+        rules::daimyo::BeingChargedLasts::kChargersActivation;
   }
   if (o.pursuit_disorder() == gunbai::v1::PURSUIT_DISORDER_ALWAYS) {
     r.pursuit_disorder = rules::daimyo::PursuitDisorder::kAlways;

@@ -636,7 +636,8 @@ void Replayer::ApplyRout(int unit, const v1::ResultMove& move) {
 
 void Replayer::DisorderPursuersMeetingFreshEnemy(
     const rules::daimyo::MeleePairing& pairing) {
-  if (rules_.options.pursuit_disorder != rules::daimyo::PursuitDisorder::kFreshEnemy) {
+  if (rules_.options.pursuit_disorder !=
+      rules::daimyo::PursuitDisorder::kFreshEnemy) {
     return;
   }
   for (int side = 0; side < 2; ++side) {
@@ -664,7 +665,8 @@ void Replayer::ApplyPursuit(int unit, const v1::ResultMove& move) {
   const int router = owed_move_opponent_[unit];
   s.pursued_from_long_melee = owed_move_rounds_[unit] > 1;
   if (s.pursued_from_long_melee &&
-      rules_.options.pursuit_disorder == rules::daimyo::PursuitDisorder::kAlways) {
+      rules_.options.pursuit_disorder ==
+          rules::daimyo::PursuitDisorder::kAlways) {
     s.disordered = true;
   }
   s.pursuing = true;

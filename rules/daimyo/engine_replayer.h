@@ -23,9 +23,9 @@
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
+#include "rules/daimyo/tables.h"
 #include "rules/engine.h"
 #include "rules/engine_base.h"
-#include "rules/daimyo/tables.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -97,8 +97,8 @@ class Replayer final : public rules::EngineBase {
   absl::Status RestoreCheckpoint(absl::string_view checkpoint) override;
 
  private:
-  Replayer(const rules::daimyo::Tables& rules, const rules::EngineOptions& options,
-           rules::EngineOutput output)
+  Replayer(const rules::daimyo::Tables& rules,
+           const rules::EngineOptions& options, rules::EngineOutput output)
       : EngineBase({.max_findings = kMaxFindingsPerLog,
                     .excerpt_ids = true,
                     .removed_unit_tail = ".",

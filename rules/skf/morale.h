@@ -11,7 +11,6 @@
 #include <string>
 
 #include "absl/types/span.h"
-#include "rules/types.h"
 #include "rules/skf/tables.h"
 #include "rules/types.h"
 

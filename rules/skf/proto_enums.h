@@ -11,7 +11,6 @@
 #include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/skf_ruleset.pb.h"
 #include "rules/proto_enums.h"
-#include "rules/types.h"
 #include "rules/skf/tables.h"
 #include "rules/types.h"
 

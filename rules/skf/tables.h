@@ -13,7 +13,6 @@
 
 #include "absl/strings/string_view.h"
 #include "rules/types.h"
-#include "rules/types.h"
 #include "rules/victory.h"
 
 namespace gunbai::rules::skf {

@@ -22,7 +22,8 @@ TEST(ExplainRuleTest, AnIdGivesItsRowWithItsDocsPassages) {
   EXPECT_EQ(lookup.answer.rules(0).path(), "rules/daimyo/RULES.md");
   EXPECT_GE(lookup.answer.rules(0).mentions_size(), 1);
   for (const auto& m : lookup.answer.rules(0).mentions()) {
-    EXPECT_FALSE(absl::StartsWith(m.text(), "|")) << "a table row: " << m.text();
+    EXPECT_FALSE(absl::StartsWith(m.text(), "|"))
+        << "a table row: " << m.text();
   }
 }
 

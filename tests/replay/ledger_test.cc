@@ -850,8 +850,8 @@ TEST(VerifyExportTest, HeadsMustBeInTheChain) {
   // The third event's hash, by a 12-digit prefix, and the genesis (64
   // zeros) are both in the chain.
   const std::string third = game.chain_hashes(2).substr(0, 12);
-  auto verdict = replay::VerifyExport(
-      game, {third, std::string(64, '0')}, NoRulesetWanted);
+  auto verdict = replay::VerifyExport(game, {third, std::string(64, '0')},
+                                      NoRulesetWanted);
   ASSERT_TRUE(verdict.ok()) << verdict.status();
   EXPECT_EQ(verdict->kind, replay::ExportVerdict::Kind::kIntact);
   // A head none of the six hashes starts with: the first head not in it.
@@ -888,8 +888,7 @@ TEST(VerifyExportTest, AStrictGameAsksForItsRulesetAndPassesOnItsError) {
   std::string asked;
   auto verdict = replay::VerifyExport(
       game, {},
-      [&](absl::string_view checking)
-          -> absl::StatusOr<replay::LoadedRuleset> {
+      [&](absl::string_view checking) -> absl::StatusOr<replay::LoadedRuleset> {
         asked = std::string(checking);
         return absl::NotFoundError("no such file");
       });
