@@ -171,7 +171,11 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
 
   // Returns OK with the admission of a request of `wire_bytes` by the
   // budget (an empty one without a budget), or the status refusing it.
-  grpc::Status Admit(const grpc::ByteBuffer& request, absl::string_view what,
+  // Admits `request` by its size on the wire, then refuses one whose parse
+  // as `type` would cost too much (CheckParseCost).
+  grpc::Status Admit(const grpc::ByteBuffer& request,
+                     const google::protobuf::Descriptor& type,
+                     absl::string_view what,
                      RequestBudget::Admission& admission);
 
   const replay::RulesetCatalog* const rulesets_;  // Not owned.

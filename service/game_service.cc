@@ -567,6 +567,9 @@ grpc::Status GameServiceImpl::CreateGameOnWire(
     }
   }
   read = CreateGameSkeleton();
+  grpc::Status affordable = CheckParseCost(
+      wire, *v1::CreateGameRequest::descriptor(), "CreateGame");
+  if (!affordable.ok()) return affordable;
   v1::CreateGameRequest request;
   {
     WireRequestStream stream(wire);
@@ -696,22 +699,30 @@ grpc::Status GameServiceImpl::CreateParsedGame(
 void GameServiceImpl::ServeAppendEventsAsBytes() {
   MarkMethodStreamed(
       kAppendEventsMethod,
-      new grpc::internal::StreamedUnaryHandler<v1::AppendEventsRequest,
+      new grpc::internal::StreamedUnaryHandler<grpc::ByteBuffer,
                                                grpc::ByteBuffer>(
           [this](grpc::ServerContext* context,
-                 grpc::ServerUnaryStreamer<v1::AppendEventsRequest,
-                                           grpc::ByteBuffer>* stream) {
-            return AppendEventsAsBytes(context, stream);
-          }));
+                 grpc::ServerUnaryStreamer<grpc::ByteBuffer, grpc::ByteBuffer>*
+                     stream) { return AppendEventsAsBytes(context, stream); }));
 }
 
 grpc::Status GameServiceImpl::AppendEventsAsBytes(
     grpc::ServerContext* context,
-    grpc::ServerUnaryStreamer<v1::AppendEventsRequest, grpc::ByteBuffer>*
-        stream) {
+    grpc::ServerUnaryStreamer<grpc::ByteBuffer, grpc::ByteBuffer>* stream) {
+  constexpr absl::string_view kMethod = "/gunbai.v1.GameService/AppendEvents";
+  grpc::ByteBuffer wire;
+  if (!stream->Read(&wire)) return UndecodableRequest(kMethod);
+  // Refused before it is parsed when its parse would cost too much (the
+  // size budget admits it again, parsed, in AnswerAppend).
+  grpc::Status affordable = CheckParseCost(
+      wire, *v1::AppendEventsRequest::descriptor(), "AppendEvents");
+  if (!affordable.ok()) return affordable;
   v1::AppendEventsRequest request;
-  if (!stream->Read(&request)) {
-    return UndecodableRequest("/gunbai.v1.GameService/AppendEvents");
+  {
+    WireRequestStream bytes(wire);
+    if (!request.ParseFromZeroCopyStream(&bytes)) {
+      return UndecodableRequest(kMethod);
+    }
   }
   std::string answer;
   grpc::Status s = AnswerAppend(context, request, answer);

@@ -259,8 +259,7 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   void ServeAppendEventsAsBytes();
   grpc::Status AppendEventsAsBytes(
       grpc::ServerContext* context,
-      grpc::ServerUnaryStreamer<gunbai::v1::AppendEventsRequest,
-                                grpc::ByteBuffer>* stream);
+      grpc::ServerUnaryStreamer<grpc::ByteBuffer, grpc::ByteBuffer>* stream);
   // Admits, authorizes and appends `request`; sets `answer` as Append does.
   grpc::Status AnswerAppend(grpc::ServerContext* context,
                             gunbai::v1::AppendEventsRequest& request,

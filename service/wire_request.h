@@ -10,8 +10,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/strings/string_view.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/zero_copy_stream.h"
 #include "grpcpp/support/byte_buffer.h"
+#include "grpcpp/support/status.h"
 #include "grpcpp/support/slice.h"
 
 namespace gunbai::service {
@@ -38,6 +41,23 @@ class WireRequestStream final
   std::size_t offset_ = 0;  // Bytes of it handed out.
   std::int64_t byte_count_ = 0;
 };
+
+// What gunbaid lets the parse of one request take: kParseCostPerWireByte
+// times its size on the wire plus kParseCostSlackBytes. An honest log
+// parses into 7 to 8 times its size (estimated 9 to 11 times,
+// tests/replay/parse_cost_test.cc); a list repeating an empty name, 32.
+inline constexpr std::int64_t kParseCostPerWireByte = 16;
+inline constexpr std::int64_t kParseCostSlackBytes = std::int64_t{16} << 20;
+
+// Refuses with INVALID_ARGUMENT, before anything is parsed, a request of
+// `type` whose parse would take more than gunbaid lets it
+// (replay::ParseCostModel's estimate), naming the list that holds the most
+// entries; OK for one within it, and for one too small to need the walk.
+// Bytes that do not parse are left for the parse to refuse. `method` is the
+// RPC's name, for the message. `buffer` is only read.
+grpc::Status CheckParseCost(const grpc::ByteBuffer& buffer,
+                            const google::protobuf::Descriptor& type,
+                            absl::string_view method);
 
 }  // namespace gunbai::service
 

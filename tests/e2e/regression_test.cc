@@ -658,6 +658,114 @@ TEST_F(Regression, UndecodableRequestIsInvalidArgumentAndLogsNothing) {
   EXPECT_EQ(GameCount(), 0);
 }
 
+// A request whose parse would take many times its size (issue 11, item 2:
+// a list repeating one name) is refused before it is parsed, by every RPC
+// that takes a log or events, naming the list; an honest log as large is
+// audited. Worked by hand: 1,048,576 empty names are 2 bytes each on the
+// wire, 2 MiB; parsed, each is a 16-byte slot and a 32-byte string with a
+// 16-byte allocation header, 64 bytes: 64 MiB, over the 16 x 2 + 16 = 48
+// MiB gunbaid allows a request of 2 MiB.
+TEST_F(Regression, ARequestWhoseParseWouldCostTooMuchIsRefusedUnparsed) {
+  constexpr int kNames = 1'048'576;
+  v1::Event repeats = ParseEvent(
+      "seq: 90 turn: 1 clan: \"oda\" morale_test { unit: \"oda-teppo\" }");
+  auto* names = repeats.mutable_morale_test()
+                    ->mutable_facts()
+                    ->mutable_friends_routing_near();
+  names->Reserve(kNames);
+  for (int i = 0; i < kNames; ++i) names->Add();
+  const auto expect_refused = [](const grpc::Status& s,
+                                 const std::string& list) {
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << s.error_message();
+    EXPECT_NE(s.error_message().find("of memory to read"), std::string::npos)
+        << s.error_message();
+    EXPECT_NE(s.error_message().find(absl::StrCat(list, ", a list of ",
+                                                  kNames, " entries")),
+              std::string::npos)
+        << s.error_message();
+  };
+  v1::BattleLog log = Anegawa();
+  const int at = log.events_size();
+  *log.add_events() = repeats;
+  const std::string in_log = absl::StrCat(
+      "log.events[", at, "].morale_test.facts.friends_routing_near");
+  {
+    v1::AuditLogRequest request;
+    *request.mutable_log() = log;
+    v1::AuditLogResponse response;
+    grpc::ClientContext context;
+    AsUmpire(context);
+    expect_refused(audits_->AuditLog(&context, request, &response),
+                   "request." + in_log);
+  }
+  {
+    v1::AuditLogStreamRequest request;
+    *request.mutable_log() = log;
+    grpc::ClientContext context;
+    AsUmpire(context);
+    auto reader = audits_->AuditLogStream(&context, request);
+    v1::AuditLogStreamResponse piece;
+    EXPECT_FALSE(reader->Read(&piece));
+    expect_refused(reader->Finish(), "request." + in_log);
+  }
+  {
+    v1::DiffRequest request;
+    *request.add_logs()->mutable_log() = Anegawa();
+    *request.add_logs()->mutable_log() = log;
+    grpc::ClientContext context;
+    AsUmpire(context);
+    auto reader = audits_->Diff(&context, request);
+    v1::DiffResponse response;
+    EXPECT_FALSE(reader->Read(&response));
+    expect_refused(reader->Finish(), "request.logs[1]." + in_log);
+  }
+  {
+    v1::DiceStatsRequest request;
+    *request.add_logs() = log;
+    v1::DiceStatsResponse response;
+    grpc::ClientContext context;
+    AsUmpire(context);
+    expect_refused(audits_->DiceStats(&context, request, &response),
+                   absl::StrCat("request.logs[0].events[", at,
+                                "].morale_test.facts.friends_routing_near"));
+  }
+  {
+    v1::AppendEventsResponse response;
+    expect_refused(Append("no-such-game", 0, {repeats}, &response),
+                   "request.events[0].event.morale_test.facts."
+                   "friends_routing_near");
+  }
+  {
+    // Empty units: a Unit object each (the estimate of one is measured
+    // from protobuf's own class), more than 32 times its 2 bytes.
+    v1::CreateGameRequest request;
+    *request.mutable_header() = Anegawa().header();
+    auto* units = request.mutable_order_of_battle()->mutable_units();
+    units->Reserve(1'000'000);
+    for (int i = 0; i < 1'000'000; ++i) units->Add();
+    v1::CreateGameResponse response;
+    const grpc::Status s = Create(request, &response);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(s.error_message().find("of memory to read"), std::string::npos)
+        << s.error_message();
+    EXPECT_EQ(GameCount(), 0) << "nothing stored";
+  }
+  // An honest generated battle of about the same size is audited.
+  generate::GeneratorOptions options;
+  options.seed = 5;
+  options.units_per_clan = 150;
+  options.target_events = 30'000;
+  v1::AuditLogRequest honest;
+  *honest.mutable_log() = generate::GenerateLog(options);
+  ASSERT_GT(honest.ByteSizeLong(), 1u << 20);
+  v1::AuditLogResponse response;
+  grpc::ClientContext context;
+  AsUmpire(context);
+  const grpc::Status s = audits_->AuditLog(&context, honest, &response);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+}
+
 // --max-cached-games reaches the live-game cache: a game dropped from it is
 // rebuilt from the store when next read, a cached one is not. Observed by
 // deleting a game's last stored event behind gunbaid's back (SQLite, WAL:
