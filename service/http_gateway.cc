@@ -283,7 +283,8 @@ bool ReadRequest(const httplib::Request& http, httplib::Response& response,
   }
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
-  const absl::string_view body = http.body.empty() ? "{}" : http.body;
+  const absl::string_view body =
+      http.body.empty() ? absl::string_view("{}") : absl::string_view(http.body);
   auto parsed = google::protobuf::util::JsonStringToMessage(
       google::protobuf::StringPiece(body.data(), body.size()), &request,
       options);

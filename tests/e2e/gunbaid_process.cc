@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -75,8 +76,15 @@ absl::StatusOr<std::unique_ptr<GunbaidProcess>> GunbaidProcess::Start(
     child->pid_ = -1;
     return absl::InternalError(absl::StrCat("cannot spawn ", GUNBAID_PATH));
   }
-  absl::Status listening = child->ReadPort();
+  absl::Status listening =
+      child->ReadPort("gunbaid listening on 127.0.0.1:", child->port_);
   if (!listening.ok()) return listening;
+  for (const std::string& arg : extra_args) {
+    if (arg != "--http" && !absl::StartsWith(arg, "--http=")) continue;
+    listening = child->ReadPort("gunbaid serving HTTP on 127.0.0.1:",
+                                child->http_port_);
+    if (!listening.ok()) return listening;
+  }
   return child;
 }
 
@@ -92,6 +100,22 @@ void GunbaidProcess::Kill() {
   pid_ = -1;
 }
 
+absl::StatusOr<int> GunbaidProcess::Terminate(std::chrono::seconds timeout) {
+  if (pid_ <= 0) return absl::FailedPreconditionError("not running");
+  kill(pid_, SIGTERM);
+  const auto deadline = steady_clock::now() + timeout;
+  while (steady_clock::now() < deadline) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  Kill();
+  return absl::DeadlineExceededError("gunbaid did not exit after SIGTERM");
+}
+
 std::string GunbaidProcess::target() const {
   return absl::StrCat("127.0.0.1:", port_);
 }
@@ -103,7 +127,7 @@ std::string GunbaidProcess::Stderr() const {
   return text.str();
 }
 
-absl::Status GunbaidProcess::ReadPort() {
+absl::Status GunbaidProcess::ReadPort(absl::string_view prefix, int& port) {
   const auto deadline = steady_clock::now() + kStartTimeout;
   std::string line;
   while (true) {
@@ -122,9 +146,8 @@ absl::Status GunbaidProcess::ReadPort() {
     if (c == '\n') break;
     line.push_back(c);
   }
-  constexpr absl::string_view kPrefix = "gunbaid listening on 127.0.0.1:";
-  if (!absl::StartsWith(line, kPrefix) ||
-      !absl::SimpleAtoi(line.substr(kPrefix.size()), &port_) || port_ <= 0) {
+  if (!absl::StartsWith(line, prefix) ||
+      !absl::SimpleAtoi(line.substr(prefix.size()), &port) || port <= 0) {
     return absl::InternalError(absl::StrCat("unexpected line: ", line));
   }
   return absl::OkStatus();
