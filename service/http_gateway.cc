@@ -448,6 +448,9 @@ void ServeEvents(std::shared_ptr<StreamCall> call, httplib::Response& response,
     return;
   }
   int quiet_ticks = 0;
+  // A stream is the connection's last answer: its worker is free when it
+  // ends, not kept for keep-alive.
+  response.set_header("Connection", "close");
   response.set_chunked_content_provider(
       "text/event-stream",
       [call, shutting_down, quiet_ticks](std::size_t,

@@ -69,9 +69,10 @@ struct HttpOptions {
   // accepted connections wait for a worker, then the kernel's backlog.
   int threads = 32;
   // Read and write timeout of one socket operation, and how long an idle
-  // keep-alive connection is kept.
+  // keep-alive connection is kept (also how long such a connection can
+  // hold up shutdown: httplib looks at it only between requests).
   int io_timeout_seconds = 10;
-  int keep_alive_seconds = 5;
+  int keep_alive_seconds = 2;
 };
 
 class HttpGateway {

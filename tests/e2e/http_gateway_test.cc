@@ -576,6 +576,10 @@ TEST_F(HttpGatewayTest, WatchSeesGrpcAppendsAndEndsWhenTheDaemonStops) {
   AppendOverGrpc("watched", 3, 3);
   ASSERT_EQ(saw_third.get_future().wait_for(seconds(20)),
             std::future_status::ready);
+  // Close the test's gRPC connection first: gunbaid's shutdown waits its
+  // whole grace period (5 s) for an open gRPC client connection.
+  audit_.reset();
+  games_.reset();
   auto code = daemon_->Terminate(seconds(20));
   ASSERT_TRUE(code.ok()) << code.status();
   EXPECT_EQ(*code, 0);
