@@ -453,7 +453,8 @@ absl::StatusOr<std::unique_ptr<gunbai::service::HttpGateway>> StartHttp(
   http.max_body_bytes = static_cast<std::size_t>(options.max_message_bytes);
   // Half of gRPC's threads, so that HTTP clients alone cannot take them
   // all; each HTTP call also holds a gRPC thread while it runs.
-  http.threads = static_cast<int>(std::max<std::int64_t>(2, options.max_threads / 2));
+  http.threads =
+      static_cast<int>(std::max<std::int64_t>(2, options.max_threads / 2));
   return gunbai::service::HttpGateway::Start(server, http);
 }
 

@@ -144,8 +144,11 @@ std::size_t DecodeUtf8(absl::string_view s, std::uint32_t& c) {
     return static_cast<std::uint8_t>(s[i]);
   };
   const std::uint8_t lead = byte(0);
-  std::size_t length = lead < 0xC2 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3
-                                     : lead < 0xF5 ? 4 : 0;
+  std::size_t length = lead < 0xC2   ? 0
+                       : lead < 0xE0 ? 2
+                       : lead < 0xF0 ? 3
+                       : lead < 0xF5 ? 4
+                                     : 0;
   if (length == 0 || s.size() < length) return 0;
   c = lead & (0x7F >> length);
   for (std::size_t i = 1; i < length; ++i) {
@@ -210,9 +213,9 @@ void WriteError(int http_status, grpc::StatusCode code,
 void WriteStatus(const grpc::Status& status, httplib::Response& response) {
   std::string message = status.error_message();
   if (message.empty()) {
-    message = absl::StrCat("the call ended with ",
-                           GrpcCodeName(status.error_code()),
-                           " and no message");
+    message =
+        absl::StrCat("the call ended with ", GrpcCodeName(status.error_code()),
+                     " and no message");
   }
   WriteError(HttpStatusOf(status.error_code()), status.error_code(), message,
              response);
@@ -228,9 +231,8 @@ absl::StatusOr<std::string> MessageJson(
   auto printed =
       google::protobuf::util::MessageToJsonString(message, &json, options);
   if (!printed.ok()) {
-    return absl::InternalError(
-        absl::StrCat("cannot write the answer as JSON: ",
-                     printed.message().as_string()));
+    return absl::InternalError(absl::StrCat("cannot write the answer as JSON: ",
+                                            printed.message().as_string()));
   }
   return json;
 }
@@ -283,19 +285,19 @@ bool ReadRequest(const httplib::Request& http, httplib::Response& response,
   }
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
-  const absl::string_view body =
-      http.body.empty() ? absl::string_view("{}") : absl::string_view(http.body);
+  const absl::string_view body = http.body.empty()
+                                     ? absl::string_view("{}")
+                                     : absl::string_view(http.body);
   auto parsed = google::protobuf::util::JsonStringToMessage(
       google::protobuf::StringPiece(body.data(), body.size()), &request,
       options);
   if (!parsed.ok()) {
-    WriteError(
-        400, grpc::StatusCode::INVALID_ARGUMENT,
-        absl::StrCat("the body is not a ", request.GetDescriptor()->full_name(),
-                     " in JSON: ",
-                     Excerpt(parsed.message().as_string(),
-                             kMaxParseMessageBytes)),
-        response);
+    WriteError(400, grpc::StatusCode::INVALID_ARGUMENT,
+               absl::StrCat("the body is not a ",
+                            request.GetDescriptor()->full_name(), " in JSON: ",
+                            Excerpt(parsed.message().as_string(),
+                                    kMaxParseMessageBytes)),
+               response);
     return false;
   }
   if (http.get_header_value_count("Authorization") == 0) return true;
@@ -428,9 +430,9 @@ std::string LastEvent(const grpc::Status& status) {
   if (status.ok()) return Event("end", "{}");
   std::string message = status.error_message();
   if (message.empty()) {
-    message = absl::StrCat("the call ended with ",
-                           GrpcCodeName(status.error_code()),
-                           " and no message");
+    message =
+        absl::StrCat("the call ended with ", GrpcCodeName(status.error_code()),
+                     " and no message");
   }
   return Event("error", ErrorJson(status.error_code(), message));
 }
@@ -452,9 +454,8 @@ void ServeEvents(std::shared_ptr<StreamCall> call, httplib::Response& response,
   // ends, not kept for keep-alive.
   response.set_header("Connection", "close");
   response.set_chunked_content_provider(
-      "text/event-stream",
-      [call, shutting_down, quiet_ticks](std::size_t,
-                                         httplib::DataSink& sink) mutable {
+      "text/event-stream", [call, shutting_down, quiet_ticks](
+                               std::size_t, httplib::DataSink& sink) mutable {
         std::string json;
         grpc::Status status;
         switch (call->Wait(kStreamTick, json, status)) {
@@ -488,8 +489,8 @@ void ServeEvents(std::shared_ptr<StreamCall> call, httplib::Response& response,
 }
 
 template <class Stub, class Request, class Response>
-using UnaryMethod = grpc::Status (Stub::*)(grpc::ClientContext*,
-                                           const Request&, Response*);
+using UnaryMethod = grpc::Status (Stub::*)(grpc::ClientContext*, const Request&,
+                                           Response*);
 template <class Stub, class Request, class Response>
 using StreamMethod = std::unique_ptr<grpc::ClientReader<Response>> (Stub::*)(
     grpc::ClientContext*, const Request&);
@@ -563,10 +564,9 @@ std::string HttplibErrorJson(int http_status, std::size_t max_body_bytes) {
                        "no such path: the web app is at /, the API at "
                        "POST /v1/audit:... and /v1/games:... (listed on /)");
     case 413:
-      return ErrorJson(
-          grpc::StatusCode::RESOURCE_EXHAUSTED,
-          absl::StrCat("the request body is over ", max_body_bytes,
-                       " bytes, gunbaid's --max-message-bytes"));
+      return ErrorJson(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                       absl::StrCat("the request body is over ", max_body_bytes,
+                                    " bytes, gunbaid's --max-message-bytes"));
     default:
       return ErrorJson(grpc::StatusCode::INVALID_ARGUMENT,
                        absl::StrCat("HTTP ", http_status,
@@ -583,8 +583,7 @@ absl::Status SplitAddress(const std::string& address, std::string& host,
       !absl::SimpleAtoi(address.substr(colon + 1), &port) || port < 0 ||
       port > 65535) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "--http wants HOST:PORT, e.g. 127.0.0.1:8080; got \"", address,
-        "\"."));
+        "--http wants HOST:PORT, e.g. 127.0.0.1:8080; got \"", address, "\"."));
   }
   host = address.substr(0, colon);
   if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
@@ -655,8 +654,8 @@ absl::string_view GrpcCodeName(grpc::StatusCode code) {
 }
 
 std::string ErrorJson(grpc::StatusCode code, absl::string_view message) {
-  return absl::StrCat("{\"code\":", static_cast<int>(code), ",\"status\":",
-                      JsonString(GrpcCodeName(code)),
+  return absl::StrCat("{\"code\":", static_cast<int>(code),
+                      ",\"status\":", JsonString(GrpcCodeName(code)),
                       ",\"message\":", JsonString(message), "}");
 }
 
@@ -677,10 +676,10 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
     auto tls = std::make_unique<httplib::SSLServer>(options.tls_cert.c_str(),
                                                     options.tls_key.c_str());
     if (!tls->is_valid()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "cannot serve HTTPS with --tls-cert ", options.tls_cert,
-          " and --tls-key ", options.tls_key,
-          ": give a PEM certificate and its PEM private key."));
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot serve HTTPS with --tls-cert ", options.tls_cert,
+                       " and --tls-key ", options.tls_key,
+                       ": give a PEM certificate and its PEM private key."));
     }
     SSL_CTX_set_min_proto_version(tls->ssl_context(), TLS1_2_VERSION);
     gateway->http_ = std::move(tls);
@@ -715,8 +714,8 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
         if (!response.body.empty()) {
           return httplib::Server::HandlerResponse::Unhandled;
         }
-        response.set_content(
-            HttplibErrorJson(response.status, max_body_bytes), kJson);
+        response.set_content(HttplibErrorJson(response.status, max_body_bytes),
+                             kJson);
         return httplib::Server::HandlerResponse::Handled;
       }));
   // The gRPC server's limits are the only ones: the in-process channel
@@ -751,8 +750,8 @@ void HttpGateway::DefineRoutes() {
   ServeUnary(http, "/v1/audit:log", audit, &AuditStub::AuditLog);
   ServeStream(http, "/v1/audit:logStream", audit, &AuditStub::AuditLogStream,
               &active_streams_, &shutting_down_);
-  ServeStream(http, "/v1/audit:diff", audit, &AuditStub::Diff,
-              &active_streams_, &shutting_down_);
+  ServeStream(http, "/v1/audit:diff", audit, &AuditStub::Diff, &active_streams_,
+              &shutting_down_);
   ServeUnary(http, "/v1/audit:diceStats", audit, &AuditStub::DiceStats);
   ServeUnary(http, "/v1/games:create", games, &GameStub::CreateGame);
   ServeUnary(http, "/v1/games:append", games, &GameStub::AppendEvents);
@@ -774,14 +773,15 @@ void HttpGateway::DefineStaticFiles() {
     response.set_content(std::string(asset->bytes()),
                          std::string(WebContentType(asset->name)));
   };
-  http_->Get("/", [serve](const httplib::Request&, httplib::Response& response) {
-    serve(FindWebAsset("index.html"), response);
-  });
-  http_->Get(R"(/app/([A-Za-z0-9._-]+))",
-             [serve](const httplib::Request& request,
-                     httplib::Response& response) {
-               serve(FindWebAsset(request.matches[1].str()), response);
+  http_->Get("/",
+             [serve](const httplib::Request&, httplib::Response& response) {
+               serve(FindWebAsset("index.html"), response);
              });
+  http_->Get(
+      R"(/app/([A-Za-z0-9._-]+))",
+      [serve](const httplib::Request& request, httplib::Response& response) {
+        serve(FindWebAsset(request.matches[1].str()), response);
+      });
 }
 
 void HttpGateway::BeginShutdown() {

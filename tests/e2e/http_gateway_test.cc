@@ -122,11 +122,12 @@ class HttpGatewayTest : public ::testing::Test {
     ASSERT_TRUE(started.ok()) << started.status();
     daemon_ = *std::move(started);
     ASSERT_GT(daemon_->http_port(), 0);
-    auto channel =
-        grpc::CreateChannel(daemon_->target(), grpc::InsecureChannelCredentials());
+    auto channel = grpc::CreateChannel(daemon_->target(),
+                                       grpc::InsecureChannelCredentials());
     audit_ = v1::AuditService::NewStub(channel);
     games_ = v1::GameService::NewStub(channel);
-    http_ = std::make_unique<httplib::Client>("127.0.0.1", daemon_->http_port());
+    http_ =
+        std::make_unique<httplib::Client>("127.0.0.1", daemon_->http_port());
     http_->set_read_timeout(30, 0);
   }
 
@@ -243,6 +244,46 @@ TEST_F(HttpGatewayTest, AuditLogAnswersWhatGrpcAnswers) {
   }
 }
 
+TEST_F(HttpGatewayTest, HostileNamesStayText) {
+  StartDaemon();
+  // Names and ids holding markup and quotes: the answers are JSON in which
+  // no '<' is left raw, and they mean what gRPC's answers mean.
+  const std::string hostile = "<script>alert(\"x\")</script>'";
+  v1::AuditLogRequest request;
+  *request.mutable_log() = ReadLog("anegawa-clean");
+  request.mutable_log()->mutable_header()->mutable_clans(0)->set_name(hostile);
+  request.mutable_log()->mutable_order_of_battle()->mutable_units(0)->set_name(
+      hostile);
+  v1::AuditLogResponse expected;
+  grpc::ClientContext context;
+  ASSERT_TRUE(audit_->AuditLog(&context, request, &expected).ok());
+  auto answer = Post("/v1/audit:log", Json(request));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 200);
+  EXPECT_EQ(answer->body, Json(expected));
+  EXPECT_FALSE(absl::StrContains(answer->body, "<")) << answer->body;
+
+  // An error quoting a hostile id: escaped in the error body.
+  v1::GetGameStateRequest state;
+  state.set_game_id(hostile);
+  grpc::ClientContext state_context;
+  state_context.AddMetadata("authorization",
+                            absl::StrCat("Bearer ", kUmpireToken));
+  v1::GetGameStateResponse unused;
+  const grpc::Status refused =
+      games_->GetGameState(&state_context, state, &unused);
+  ASSERT_FALSE(refused.ok());
+  auto error = Post("/v1/games:state", Json(state), kUmpireToken);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->get_header_value("Content-Type"), "application/json");
+  EXPECT_FALSE(absl::StrContains(error->body, "<")) << error->body;
+  google::protobuf::Struct body;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(error->body, &body).ok());
+  EXPECT_EQ(body.fields().at("message").string_value(),
+            refused.error_message());
+}
+
 TEST_F(HttpGatewayTest, DiceStatsAnswersWhatGrpcAnswers) {
   StartDaemon();
   v1::DiceStatsRequest request;
@@ -341,8 +382,7 @@ TEST_F(HttpGatewayTest, GameCallsAnswerWhatGrpcAnswers) {
             static_cast<std::uint64_t>(log.events_size()));
 
   // Every reading call: the HTTP answer is the gRPC answer.
-  const auto same = [&](const char* path, const auto& request,
-                        auto grpc_call) {
+  const auto same = [&](const char* path, const auto& request, auto grpc_call) {
     auto answer = Post(path, Json(request), kUmpireToken);
     ASSERT_TRUE(answer) << path;
     EXPECT_EQ(answer->status, 200) << path << ": " << answer->body;
@@ -385,8 +425,8 @@ TEST_F(HttpGatewayTest, GameCallsAnswerWhatGrpcAnswers) {
     return Json(response);
   });
   // A player's credential reads its own game over HTTP too.
-  auto as_player = Post("/v1/games:state", Json(state),
-                        game.credentials(0).token());
+  auto as_player =
+      Post("/v1/games:state", Json(state), game.credentials(0).token());
   ASSERT_TRUE(as_player);
   EXPECT_EQ(as_player->status, 200) << as_player->body;
 }
@@ -465,14 +505,14 @@ TEST_F(HttpGatewayTest, CredentialsRefusedAsGrpcRefusesThem) {
   // that may not.
   EXPECT_EQ(statuses, (std::set<int>{401, 403}));
   // A header that is not one printable line is refused before any call.
-  auto bad = http_->Post("/v1/games:list",
-                         {{"Authorization", "Bearer \x01\x02"}}, "{}",
-                         "application/json");
+  auto bad =
+      http_->Post("/v1/games:list", {{"Authorization", "Bearer \x01\x02"}},
+                  "{}", "application/json");
   ASSERT_TRUE(bad);
   EXPECT_EQ(bad->status, 401);
   // A credential in the URL is never taken.
-  auto in_url = Post(absl::StrCat("/v1/games:list?access_token=", kUmpireToken),
-                     "{}");
+  auto in_url =
+      Post(absl::StrCat("/v1/games:list?access_token=", kUmpireToken), "{}");
   ASSERT_TRUE(in_url);
   EXPECT_EQ(in_url->status, 400);
   EXPECT_TRUE(absl::StrContains(in_url->body, "Authorization header"));
@@ -485,19 +525,22 @@ TEST_F(HttpGatewayTest, CredentialsRefusedAsGrpcRefusesThem) {
 TEST_F(HttpGatewayTest, BadRequestsGetClearErrors) {
   StartDaemon({"--max-message-bytes", "4096"});
   // Bad JSON: 400 with the parser's message, quoting little of the input.
-  const std::string garbage = absl::StrCat("{\"log\": ", std::string(5000, 'x'));
+  const std::string garbage =
+      absl::StrCat("{\"log\": ", std::string(5000, 'x'));
   auto bad_json = Post("/v1/audit:log", "{\"log\": [1, 2");
   ASSERT_TRUE(bad_json);
   EXPECT_EQ(bad_json->status, 400);
   EXPECT_TRUE(absl::StrContains(
       bad_json->body, "the body is not a gunbai.v1.AuditLogRequest in JSON"))
       << bad_json->body;
-  EXPECT_TRUE(absl::StrContains(bad_json->body, "\"status\":\"INVALID_ARGUMENT\""));
+  EXPECT_TRUE(
+      absl::StrContains(bad_json->body, "\"status\":\"INVALID_ARGUMENT\""));
   // A field the message does not have is bad JSON too.
   auto unknown_field = Post("/v1/audit:log", "{\"lgo\": {}}");
   ASSERT_TRUE(unknown_field);
   EXPECT_EQ(unknown_field->status, 400);
-  EXPECT_TRUE(absl::StrContains(unknown_field->body, "lgo")) << unknown_field->body;
+  EXPECT_TRUE(absl::StrContains(unknown_field->body, "lgo"))
+      << unknown_field->body;
 
   // Over --max-message-bytes: 413, before any parsing.
   auto oversize = Post("/v1/audit:log", garbage);
@@ -526,11 +569,10 @@ TEST_F(HttpGatewayTest, BadRequestsGetClearErrors) {
 
 // Reads the SSE events of a POST to `path` on `port` as they come, into
 // `events`, until the stream ends or `keep_reading` returns false.
-httplib::Result ReadEvents(int port, const std::string& path,
-                           const std::string& body, const std::string& token,
-                           std::vector<Sse>& events,
-                           std::function<bool(const std::vector<Sse>&)>
-                               keep_reading) {
+httplib::Result ReadEvents(
+    int port, const std::string& path, const std::string& body,
+    const std::string& token, std::vector<Sse>& events,
+    std::function<bool(const std::vector<Sse>&)> keep_reading) {
   httplib::Client client("127.0.0.1", port);
   client.set_read_timeout(30, 0);
   httplib::Request request;
@@ -612,9 +654,8 @@ TEST_F(HttpGatewayTest, WatchOfAClientThatLeavesFreesItsSlot) {
   watch.set_game_id("left");
   std::vector<Sse> events;
   // The client reads the first event, then hangs up.
-  ReadEvents(daemon_->http_port(), "/v1/games:watch", Json(watch),
-             kUmpireToken, events,
-             [](const std::vector<Sse>& seen) { return seen.empty(); });
+  ReadEvents(daemon_->http_port(), "/v1/games:watch", Json(watch), kUmpireToken,
+             events, [](const std::vector<Sse>& seen) { return seen.empty(); });
   ASSERT_EQ(events.size(), 1u);
   // gunbaid notices at its next heartbeat (a second) and cancels the call;
   // a gRPC watch then gets the slot.
@@ -677,14 +718,14 @@ TEST_F(HttpGatewayTest, ServesHttpsWithTheTlsFlags) {
   EXPECT_EQ(page->get_header_value("Content-Security-Policy"), kExpectedPolicy);
   v1::AuditLogRequest request;
   *request.mutable_log() = ReadLog("anegawa-clean");
-  auto audited =
-      tls.Post("/v1/audit:log", JsonHeaders(), Json(request), "application/json");
+  auto audited = tls.Post("/v1/audit:log", JsonHeaders(), Json(request),
+                          "application/json");
   ASSERT_TRUE(audited);
   EXPECT_EQ(audited->status, 200);
   EXPECT_TRUE(absl::StrContains(audited->body, "\"report\"")) << audited->body;
   // The credential is checked over HTTPS as over gRPC: without one, 401.
-  auto refused = tls.Post("/v1/games:list", JsonHeaders(), "{}",
-                          "application/json");
+  auto refused =
+      tls.Post("/v1/games:list", JsonHeaders(), "{}", "application/json");
   ASSERT_TRUE(refused);
   EXPECT_EQ(refused->status, 401);
 
