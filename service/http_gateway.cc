@@ -209,16 +209,24 @@ void WriteError(int http_status, grpc::StatusCode code,
   response.set_content(ErrorJson(code, message), kJson);
 }
 
+// Returns the message of a call that ended with `status`; when gRPC gave
+// none, one saying what happened. An empty UNIMPLEMENTED is a service
+// gunbaid does not serve: AuditService always is, so it is GameService.
+std::string StatusMessage(const grpc::Status& status) {
+  if (!status.error_message().empty()) return status.error_message();
+  if (status.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
+    return "gunbaid does not serve this call: live games (/v1/games:...) are "
+           "off unless gunbaid is started with an umpire credential "
+           "(--umpire-token-file or GUNBAI_UMPIRE_TOKEN)";
+  }
+  return absl::StrCat("the call ended with ", GrpcCodeName(status.error_code()),
+                      " and no message");
+}
+
 // Answers `response` with the error of a call that ended with `status`.
 void WriteStatus(const grpc::Status& status, httplib::Response& response) {
-  std::string message = status.error_message();
-  if (message.empty()) {
-    message =
-        absl::StrCat("the call ended with ", GrpcCodeName(status.error_code()),
-                     " and no message");
-  }
-  WriteError(HttpStatusOf(status.error_code()), status.error_code(), message,
-             response);
+  WriteError(HttpStatusOf(status.error_code()), status.error_code(),
+             StatusMessage(status), response);
 }
 
 // Returns `message` in the proto3 JSON mapping, on one line, fields in
@@ -428,13 +436,7 @@ std::string Event(absl::string_view kind, absl::string_view json) {
 // OK, else `error` with the error body.
 std::string LastEvent(const grpc::Status& status) {
   if (status.ok()) return Event("end", "{}");
-  std::string message = status.error_message();
-  if (message.empty()) {
-    message =
-        absl::StrCat("the call ended with ", GrpcCodeName(status.error_code()),
-                     " and no message");
-  }
-  return Event("error", ErrorJson(status.error_code(), message));
+  return Event("error", ErrorJson(status.error_code(), StatusMessage(status)));
 }
 
 // Answers `response` with the events of `call`: an error before the first

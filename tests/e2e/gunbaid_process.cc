@@ -61,9 +61,11 @@ absl::StatusOr<std::unique_ptr<GunbaidProcess>> GunbaidProcess::Start(
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO,
                                    child->stderr_path_.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> args = {
-      GUNBAID_PATH,          "--listen", "127.0.0.1:0", "--data-dir", data_dir,
-      "--umpire-token-file", token_file};
+  std::vector<std::string> args = {GUNBAID_PATH, "--listen", "127.0.0.1:0",
+                                   "--data-dir", data_dir};
+  if (!token_file.empty()) {
+    args.insert(args.end(), {"--umpire-token-file", token_file});
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::vector<char*> argv;
   for (std::string& s : args) argv.push_back(s.data());

@@ -35,7 +35,8 @@ class TempDir {
 class GunbaidProcess {
  public:
   // Starts gunbaid on 127.0.0.1:0 serving live games from `data_dir` with
-  // the umpire token in `token_file`, plus `extra_args`, and waits for its
+  // the umpire token in `token_file` (none when empty: live games off
+  // unless GUNBAI_UMPIRE_TOKEN is set), plus `extra_args`, and waits for its
   // "gunbaid listening on" line (and its "gunbaid serving HTTP on" line
   // when `extra_args` hold --http). Its stderr goes to a file in `log_dir`.
   // Returns Internal when it cannot be spawned or exits first,

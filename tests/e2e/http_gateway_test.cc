@@ -736,6 +736,27 @@ TEST_F(HttpGatewayTest, ServesHttpsWithTheTlsFlags) {
   EXPECT_TRUE(!nothing || nothing->status != 200);
 }
 
+TEST_F(HttpGatewayTest, LiveGamesOffSaySo) {
+  ASSERT_FALSE(dir_.path().empty());
+  unsetenv("GUNBAI_UMPIRE_TOKEN");
+  auto started = GunbaidProcess::Start(dir_.path() + "/off", "", dir_.path(),
+                                       {"--http", "127.0.0.1:0"});
+  ASSERT_TRUE(started.ok()) << started.status();
+  httplib::Client client("127.0.0.1", (*started)->http_port());
+  auto answer =
+      client.Post("/v1/games:list", JsonHeaders(), "{}", "application/json");
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 501);
+  EXPECT_TRUE(
+      absl::StrContains(answer->body, "live games (/v1/games:...) are off"))
+      << answer->body;
+  // The audit calls are still served.
+  auto audited = client.Post("/v1/audit:diceStats", JsonHeaders(), "{}",
+                             "application/json");
+  ASSERT_TRUE(audited);
+  EXPECT_EQ(audited->status, 200) << audited->body;
+}
+
 TEST_F(HttpGatewayTest, PlaintextOffLoopbackIsRefusedAtStart) {
   ASSERT_FALSE(dir_.path().empty());
   const std::string token_file = dir_.path() + "/umpire.tok";
