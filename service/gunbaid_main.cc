@@ -1,10 +1,12 @@
 // gunbaid: the gunbai audit daemon. Serves gunbai.v1.AuditService and, with
 // an umpire credential, gunbai.v1.GameService (live games in an SQLite
-// store), plus gRPC health checking and server reflection, until SIGTERM or
-// SIGINT. See `gunbaid --help`.
+// store), plus gRPC health checking and server reflection, and with --http
+// the same API as JSON over HTTP and the web app, until SIGTERM or SIGINT.
+// See `gunbaid --help`.
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstddef>
@@ -37,6 +39,7 @@
 #include "service/decode_errors.h"
 #include "service/game_service.h"
 #include "service/grpc_shutdown.h"
+#include "service/http_gateway.h"
 #include "service/overload.h"
 #include "service/sqlite_game_store.h"
 
@@ -65,15 +68,28 @@ It serves these gRPC services:
                             is given (--umpire-token-file or the environment
                             variable GUNBAI_UMPIRE_TOKEN).
   grpc.health.v1.Health     Check: SERVING while the daemon runs
-  server reflection         so grpcurl and grpc_cli can list the services)";
+  server reflection         so grpcurl and grpc_cli can list the services
+
+With --http it also serves both APIs as JSON over HTTP (HTTPS with
+--tls-cert), and the web app at /: POST /v1/audit:log, /v1/audit:logStream,
+/v1/audit:diff, /v1/audit:diceStats, /v1/games:create, /v1/games:append,
+/v1/games:read, /v1/games:state, /v1/games:audit, /v1/games:watch,
+/v1/games:export, /v1/games:list. A body is the request message in the
+proto3 JSON mapping, the answer the response message (streams as
+server-sent events), the credential the header "Authorization: Bearer
+TOKEN"; an error is {"code", "status", "message"} under the HTTP status of
+its gRPC code. Every call goes through the gRPC server, with its checks and
+limits.)";
 
 constexpr char kFooter[] =
     R"(Overload: beyond a limit a call gets RESOURCE_EXHAUSTED at once, saying
 which limit; memory stays bounded.
 
 Example:
-  gunbaid --listen 127.0.0.1:50051 &
+  gunbaid --listen 127.0.0.1:50051 --http 127.0.0.1:8080 &
   gunbai audit --server 127.0.0.1:50051 battle.textproto
+  curl -H 'Content-Type: application/json' -d '{"log": {...}}' \
+    http://127.0.0.1:8080/v1/audit:log
   grpcurl -plaintext 127.0.0.1:50051 grpc.health.v1.Health/Check
 
 SIGTERM or SIGINT (Ctrl-C) shuts the daemon down cleanly: calls in flight get
@@ -85,6 +101,7 @@ constexpr int kShutdownGraceSeconds = 5;
 
 struct Options {
   std::string listen = "127.0.0.1:50051";
+  std::string http;
   int max_message_bytes = kDefaultMaxMessageBytes;
   std::string ruleset_path;
   std::string data_dir = "gunbai-data";
@@ -190,6 +207,16 @@ void DefineServingFlags(CLI::App& app, Options& options) {
                              value, "\".");
           },
           ""));
+  app.add_option("--http", options.http,
+                 "Also serve the JSON API and the web app over HTTP on "
+                 "HOST:PORT (HTTPS with --tls-cert and --tls-key), e.g. "
+                 "127.0.0.1:8080; off by default. Port 0 picks a free port; "
+                 "on start gunbaid prints a second line, \"gunbaid serving "
+                 "HTTP on HOST:PORT\". The same loopback rule as --listen. "
+                 "Bodies up to --max-message-bytes (413 beyond); --max-threads "
+                 "/ 2 connections served at once.")
+      ->type_name("HOST:PORT")
+      ->check(NotEmpty("HOST:PORT"));
   app.add_option("--data-dir", options.data_dir,
                  "Where live games are kept (SQLite, WAL, every append "
                  "durable before it is acknowledged). Default ./gunbai-data.")
@@ -306,8 +333,24 @@ std::string BoundAddress(const std::string& listen, int port) {
   return absl::StrCat(listen.substr(0, listen.rfind(':')), ":", port);
 }
 
-// Starts the server on `options.listen`. Returns Unavailable naming the
-// address when it cannot be bound. `port` receives the bound port.
+// Returns InvalidArgument when gunbaid would serve `address` (given to
+// `flag`) without TLS off loopback and --allow-remote-plaintext is not
+// given. The one check for --listen and --http.
+absl::Status CheckPlaintext(const Options& options, absl::string_view flag,
+                            const std::string& address) {
+  if (!options.tls_cert.empty() || options.allow_remote_plaintext) {
+    return absl::OkStatus();
+  }
+  const std::string host = address.substr(0, address.rfind(':'));
+  const bool loopback =
+      absl::StartsWith(host, "127.") || host == "localhost" || host == "[::1]";
+  if (loopback) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "without TLS gunbaid listens only on loopback; ", flag, " ", address,
+      " is not. Give --tls-cert and --tls-key, or --allow-remote-plaintext "
+      "if a trusted network is in front."));
+}
+
 // Returns the server credentials: TLS from the certificate and key files,
 // or plaintext, which only a loopback address may use unless allowed.
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
@@ -330,15 +373,7 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
     ssl.pem_key_cert_pairs.push_back({key, cert});
     return grpc::SslServerCredentials(ssl);
   }
-  const std::string host = options.listen.substr(0, options.listen.rfind(':'));
-  const bool loopback =
-      absl::StartsWith(host, "127.") || host == "localhost" || host == "[::1]";
-  if (!loopback && !options.allow_remote_plaintext) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "without TLS gunbaid listens only on loopback; ", options.listen,
-        " is not. Give --tls-cert and --tls-key, or --allow-remote-plaintext "
-        "if a trusted network is in front."));
-  }
+  GUNBAI_RETURN_IF_ERROR(CheckPlaintext(options, "--listen", options.listen));
   return grpc::InsecureServerCredentials();
 }
 
@@ -367,6 +402,8 @@ void SetOverloadLimits(const Options& options, grpc::ServerBuilder& builder) {
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 2);
 }
 
+// Starts the server on `options.listen`. Returns Unavailable naming the
+// address when it cannot be bound. `port` receives the bound port.
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
     const Options& options, AuditServiceImpl& service, GameServiceImpl* games,
     int& port) {
@@ -405,16 +442,35 @@ int Fail(const absl::Status& status, absl::string_view hint = {}) {
   return 2;
 }
 
-// Waits for SIGTERM or SIGINT, then stops `server`, giving calls in flight
-// a few seconds.
+// Starts the HTTP front door on `options.http` in front of `server`.
+// Returns InvalidArgument or Unavailable as HttpGateway::Start does.
+absl::StatusOr<std::unique_ptr<gunbai::service::HttpGateway>> StartHttp(
+    const Options& options, grpc::Server& server) {
+  gunbai::service::HttpOptions http;
+  http.address = options.http;
+  http.tls_cert = options.tls_cert;
+  http.tls_key = options.tls_key;
+  http.max_body_bytes = static_cast<std::size_t>(options.max_message_bytes);
+  // Half of gRPC's threads, so that HTTP clients alone cannot take them
+  // all; each HTTP call also holds a gRPC thread while it runs.
+  http.threads =
+      static_cast<int>(std::max<std::int64_t>(2, options.max_threads / 2));
+  return gunbai::service::HttpGateway::Start(server, http);
+}
+
+// Waits for SIGTERM or SIGINT, then stops `http` (its streams end with an
+// error event) and `server`, giving calls in flight a few seconds.
 void ServeUntilSignalled(grpc::Server& server, GameServiceImpl* games,
+                         gunbai::service::HttpGateway* http,
                          const sigset_t& signals) {
   int signal_number = 0;
   sigwait(&signals, &signal_number);
   std::fputs("gunbaid: shutting down\n", stderr);
+  if (http != nullptr) http->BeginShutdown();
   if (games != nullptr) games->Shutdown();
   server.Shutdown(std::chrono::system_clock::now() +
                   std::chrono::seconds(kShutdownGraceSeconds));
+  if (http != nullptr) http->Wait();
 }
 
 // Serves until SIGTERM or SIGINT; returns the exit code.
@@ -439,6 +495,15 @@ int Run(int argc, char** argv) {
   if (absl::Status s = CheckFlags(parsed); !s.ok()) {
     return Fail(s, "Run `gunbaid --help` for the flags.");
   }
+  if (!parsed.http.empty()) {
+    if (absl::Status s = CheckPlaintext(parsed, "--http", parsed.http);
+        !s.ok()) {
+      return Fail(s);
+    }
+  }
+  // A client that goes away mid-answer must not kill gunbaid: httplib
+  // writes to its sockets without MSG_NOSIGNAL.
+  signal(SIGPIPE, SIG_IGN);
   const Options* options = &parsed;
   auto rulesets = LoadRulesets(options->ruleset_path);
   if (!rulesets.ok()) return Fail(rulesets.status());
@@ -474,8 +539,16 @@ int Run(int argc, char** argv) {
   if (!server.ok()) return Fail(server.status());
   std::printf("gunbaid listening on %s\n",
               BoundAddress(options->listen, port).c_str());
+  std::unique_ptr<gunbai::service::HttpGateway> http;
+  if (!options->http.empty()) {
+    auto started = StartHttp(*options, **server);
+    if (!started.ok()) return Fail(started.status());
+    http = *std::move(started);
+    std::printf("gunbaid serving HTTP on %s\n",
+                BoundAddress(options->http, http->port()).c_str());
+  }
   std::fflush(stdout);
-  ServeUntilSignalled(**server, games.get(), signals);
+  ServeUntilSignalled(**server, games.get(), http.get(), signals);
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -60,9 +61,11 @@ absl::StatusOr<std::unique_ptr<GunbaidProcess>> GunbaidProcess::Start(
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO,
                                    child->stderr_path_.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> args = {
-      GUNBAID_PATH,          "--listen", "127.0.0.1:0", "--data-dir", data_dir,
-      "--umpire-token-file", token_file};
+  std::vector<std::string> args = {GUNBAID_PATH, "--listen", "127.0.0.1:0",
+                                   "--data-dir", data_dir};
+  if (!token_file.empty()) {
+    args.insert(args.end(), {"--umpire-token-file", token_file});
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::vector<char*> argv;
   for (std::string& s : args) argv.push_back(s.data());
@@ -75,8 +78,15 @@ absl::StatusOr<std::unique_ptr<GunbaidProcess>> GunbaidProcess::Start(
     child->pid_ = -1;
     return absl::InternalError(absl::StrCat("cannot spawn ", GUNBAID_PATH));
   }
-  absl::Status listening = child->ReadPort();
+  absl::Status listening =
+      child->ReadPort("gunbaid listening on 127.0.0.1:", child->port_);
   if (!listening.ok()) return listening;
+  for (const std::string& arg : extra_args) {
+    if (arg != "--http" && !absl::StartsWith(arg, "--http=")) continue;
+    listening = child->ReadPort("gunbaid serving HTTP on 127.0.0.1:",
+                                child->http_port_);
+    if (!listening.ok()) return listening;
+  }
   return child;
 }
 
@@ -92,6 +102,22 @@ void GunbaidProcess::Kill() {
   pid_ = -1;
 }
 
+absl::StatusOr<int> GunbaidProcess::Terminate(std::chrono::seconds timeout) {
+  if (pid_ <= 0) return absl::FailedPreconditionError("not running");
+  kill(pid_, SIGTERM);
+  const auto deadline = steady_clock::now() + timeout;
+  while (steady_clock::now() < deadline) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  Kill();
+  return absl::DeadlineExceededError("gunbaid did not exit after SIGTERM");
+}
+
 std::string GunbaidProcess::target() const {
   return absl::StrCat("127.0.0.1:", port_);
 }
@@ -103,7 +129,7 @@ std::string GunbaidProcess::Stderr() const {
   return text.str();
 }
 
-absl::Status GunbaidProcess::ReadPort() {
+absl::Status GunbaidProcess::ReadPort(absl::string_view prefix, int& port) {
   const auto deadline = steady_clock::now() + kStartTimeout;
   std::string line;
   while (true) {
@@ -122,9 +148,8 @@ absl::Status GunbaidProcess::ReadPort() {
     if (c == '\n') break;
     line.push_back(c);
   }
-  constexpr absl::string_view kPrefix = "gunbaid listening on 127.0.0.1:";
-  if (!absl::StartsWith(line, kPrefix) ||
-      !absl::SimpleAtoi(line.substr(kPrefix.size()), &port_) || port_ <= 0) {
+  if (!absl::StartsWith(line, prefix) ||
+      !absl::SimpleAtoi(line.substr(prefix.size()), &port) || port <= 0) {
     return absl::InternalError(absl::StrCat("unexpected line: ", line));
   }
   return absl::OkStatus();

@@ -6,12 +6,14 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace gunbai::testing {
 
@@ -33,8 +35,10 @@ class TempDir {
 class GunbaidProcess {
  public:
   // Starts gunbaid on 127.0.0.1:0 serving live games from `data_dir` with
-  // the umpire token in `token_file`, plus `extra_args`, and waits for its
-  // "gunbaid listening on" line. Its stderr goes to a file in `log_dir`.
+  // the umpire token in `token_file` (none when empty: live games off
+  // unless GUNBAI_UMPIRE_TOKEN is set), plus `extra_args`, and waits for its
+  // "gunbaid listening on" line (and its "gunbaid serving HTTP on" line
+  // when `extra_args` hold --http). Its stderr goes to a file in `log_dir`.
   // Returns Internal when it cannot be spawned or exits first,
   // DeadlineExceeded when the line does not come in 30 s.
   static absl::StatusOr<std::unique_ptr<GunbaidProcess>> Start(
@@ -49,19 +53,27 @@ class GunbaidProcess {
   // Kills the process with SIGKILL and reaps it.
   void Kill();
 
+  // Sends SIGTERM and waits up to `timeout` for the process to exit.
+  // Returns its exit status, or DeadlineExceeded (then kills it).
+  absl::StatusOr<int> Terminate(std::chrono::seconds timeout);
+
   pid_t pid() const { return pid_; }
   // "127.0.0.1:PORT".
   std::string target() const;
+  // The HTTP port (--http), 0 without --http.
+  int http_port() const { return http_port_; }
   // Returns what the process wrote to stderr so far.
   std::string Stderr() const;
 
  private:
   GunbaidProcess() = default;
-  absl::Status ReadPort();
+  // Reads the next line of stdout; it must be `prefix` then a port.
+  absl::Status ReadPort(absl::string_view prefix, int& port);
 
   pid_t pid_ = -1;
   int stdout_fd_ = -1;
   int port_ = 0;
+  int http_port_ = 0;
   std::string stderr_path_;
 };
 

@@ -1,0 +1,774 @@
+// gunbaid's HTTP front door (--http) through a real gunbaid on free ports,
+// talking HTTP with httplib's client and gRPC beside it: each API path
+// answers what the gRPC call answers (the gRPC answer printed as proto3
+// JSON, byte for byte), the same credentials refused with the same codes,
+// the size limit, bad JSON, unknown paths, server-sent events (a watch sees
+// an append made over gRPC, ends when the daemon stops and frees its slot
+// when the client goes away), the static page's headers, TLS, and the
+// loopback rule.
+#include <signal.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <future>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/text_format.h"
+#include "google/protobuf/util/json_util.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+#include "gtest/gtest.h"
+#include "gunbai/v1/audit_service.grpc.pb.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/game_service.grpc.pb.h"
+#include "httplib.h"
+#include "tests/e2e/gunbaid_process.h"
+
+namespace gunbai::testing {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+using std::chrono::seconds;
+
+constexpr char kUmpireToken[] = "http-umpire-token-0123456789";
+
+// Written out here, not taken from the gateway's header, so that a change
+// of the policy fails this test.
+constexpr char kExpectedPolicy[] =
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'";
+
+const char* const kDaimyoLogs[] = {"anegawa-clean", "nagashino-melee",
+                                   "sekigahara"};
+
+// Reads tests/data/`name`.textproto as a BattleLog.
+v1::BattleLog ReadLog(absl::string_view name) {
+  std::ifstream in(absl::StrCat(GUNBAI_TEST_DATA, "/", name, ".textproto"));
+  std::stringstream text;
+  text << in.rdbuf();
+  v1::BattleLog log;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log))
+      << name;
+  return log;
+}
+
+// Returns `message` in the proto3 JSON mapping, on one line.
+std::string Json(const google::protobuf::Message& message) {
+  std::string json;
+  EXPECT_TRUE(google::protobuf::util::MessageToJsonString(message, &json).ok());
+  return json;
+}
+
+// One server-sent event: its `event:` (empty for a plain message) and
+// `data:`.
+struct Sse {
+  std::string kind;
+  std::string data;
+};
+
+// Parses a text/event-stream body; comments (":" lines) are skipped.
+std::vector<Sse> ParseSse(absl::string_view body) {
+  std::vector<Sse> events;
+  for (absl::string_view block : absl::StrSplit(body, "\n\n")) {
+    Sse event;
+    bool any = false;
+    for (absl::string_view line : absl::StrSplit(block, '\n')) {
+      if (absl::ConsumePrefix(&line, "event: ")) {
+        event.kind = std::string(line);
+        any = true;
+      } else if (absl::ConsumePrefix(&line, "data: ")) {
+        event.data = std::string(line);
+        any = true;
+      }
+    }
+    if (any) events.push_back(std::move(event));
+  }
+  return events;
+}
+
+httplib::Headers JsonHeaders(const std::string& token = "") {
+  httplib::Headers headers = {{"Content-Type", "application/json"}};
+  if (!token.empty()) headers.emplace("Authorization", "Bearer " + token);
+  return headers;
+}
+
+class HttpGatewayTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { signal(SIGPIPE, SIG_IGN); }
+
+  // Starts gunbaid with --http on a free port plus `extra_args`.
+  void StartDaemon(std::vector<std::string> extra_args = {}) {
+    ASSERT_FALSE(dir_.path().empty());
+    const std::string token_file = dir_.path() + "/umpire.tok";
+    std::ofstream(token_file) << kUmpireToken << "\n";
+    extra_args.insert(extra_args.begin(), {"--http", "127.0.0.1:0"});
+    auto started =
+        GunbaidProcess::Start(absl::StrCat(dir_.path(), "/data", ++starts_),
+                              token_file, dir_.path(), extra_args);
+    ASSERT_TRUE(started.ok()) << started.status();
+    daemon_ = *std::move(started);
+    ASSERT_GT(daemon_->http_port(), 0);
+    auto channel = grpc::CreateChannel(daemon_->target(),
+                                       grpc::InsecureChannelCredentials());
+    audit_ = v1::AuditService::NewStub(channel);
+    games_ = v1::GameService::NewStub(channel);
+    http_ =
+        std::make_unique<httplib::Client>("127.0.0.1", daemon_->http_port());
+    http_->set_read_timeout(30, 0);
+  }
+
+  // POSTs `body` to `path` with `token` as the bearer credential.
+  httplib::Result Post(const std::string& path, const std::string& body,
+                       const std::string& token = "") {
+    return http_->Post(path.c_str(), JsonHeaders(token), body,
+                       "application/json");
+  }
+
+  // Creates anegawa's game `id` over gRPC as the umpire; returns its
+  // answer (the players' credentials).
+  v1::CreateGameResponse CreateGame(const std::string& id) {
+    v1::BattleLog log = ReadLog("anegawa-clean");
+    v1::CreateGameRequest request;
+    *request.mutable_header() = log.header();
+    request.mutable_header()->set_game_id(id);
+    *request.mutable_order_of_battle() = log.order_of_battle();
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", absl::StrCat("Bearer ", kUmpireToken));
+    v1::CreateGameResponse response;
+    grpc::Status status = games_->CreateGame(&context, request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return response;
+  }
+
+  // Appends anegawa's events `first`..`last` (1-based) to game `id` over
+  // gRPC as the umpire.
+  void AppendOverGrpc(const std::string& id, int first, int last) {
+    v1::BattleLog log = ReadLog("anegawa-clean");
+    v1::AppendEventsRequest request;
+    request.set_game_id(id);
+    request.set_expected_version(first - 1);
+    for (int i = first; i <= last; ++i) {
+      v1::AppendedEvent* appended = request.add_events();
+      appended->set_event_id(absl::StrCat("grpc-", i));
+      *appended->mutable_event() = log.events(i - 1);
+    }
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", absl::StrCat("Bearer ", kUmpireToken));
+    v1::AppendEventsResponse response;
+    grpc::Status status = games_->AppendEvents(&context, request, &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+
+  // Returns the umpire's gRPC context.
+  static std::unique_ptr<grpc::ClientContext> Umpire() {
+    auto context = std::make_unique<grpc::ClientContext>();
+    context->AddMetadata("authorization",
+                         absl::StrCat("Bearer ", kUmpireToken));
+    return context;
+  }
+
+  TempDir dir_;
+  int starts_ = 0;
+  std::unique_ptr<GunbaidProcess> daemon_;
+  std::unique_ptr<v1::AuditService::Stub> audit_;
+  std::unique_ptr<v1::GameService::Stub> games_;
+  std::unique_ptr<httplib::Client> http_;
+};
+
+TEST_F(HttpGatewayTest, StaticPageHasStrictHeaders) {
+  StartDaemon();
+  auto page = http_->Get("/");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  EXPECT_EQ(page->get_header_value("Content-Type"), "text/html; charset=utf-8");
+  EXPECT_EQ(page->get_header_value("Content-Security-Policy"), kExpectedPolicy);
+  EXPECT_EQ(page->get_header_value("X-Content-Type-Options"), "nosniff");
+  EXPECT_EQ(page->get_header_value("Referrer-Policy"), "no-referrer");
+  // The page is service/web/index.html, embedded: it names its script.
+  EXPECT_TRUE(absl::StrContains(page->body, "<script src=\"/app/app.js\""));
+  EXPECT_FALSE(absl::StrContains(page->body, "<script>")) << "inline script";
+
+  auto script = http_->Get("/app/app.js");
+  ASSERT_TRUE(script);
+  EXPECT_EQ(script->status, 200);
+  EXPECT_EQ(script->get_header_value("Content-Type"),
+            "text/javascript; charset=utf-8");
+  EXPECT_EQ(script->get_header_value("X-Content-Type-Options"), "nosniff");
+  auto style = http_->Get("/app/app.css");
+  ASSERT_TRUE(style);
+  EXPECT_EQ(style->get_header_value("Content-Type"), "text/css; charset=utf-8");
+
+  // Only embedded files: nothing from the disk, however it is asked.
+  for (const char* path : {"/app/missing.js", "/app/../CMakeLists.txt",
+                           "/app/%2e%2e/CMakeLists.txt", "/etc/passwd"}) {
+    auto missing = http_->Get(path);
+    ASSERT_TRUE(missing) << path;
+    EXPECT_EQ(missing->status, 404) << path;
+    EXPECT_EQ(missing->get_header_value("Content-Security-Policy"),
+              kExpectedPolicy)
+        << path;
+  }
+}
+
+TEST_F(HttpGatewayTest, AuditLogAnswersWhatGrpcAnswers) {
+  StartDaemon();
+  for (const char* name : kDaimyoLogs) {
+    v1::AuditLogRequest request;
+    *request.mutable_log() = ReadLog(name);
+    request.set_record_outcomes(true);
+    request.set_impact(true);
+    v1::AuditLogResponse expected;
+    grpc::ClientContext context;
+    ASSERT_TRUE(audit_->AuditLog(&context, request, &expected).ok()) << name;
+
+    auto answer = Post("/v1/audit:log", Json(request));
+    ASSERT_TRUE(answer) << name;
+    EXPECT_EQ(answer->status, 200) << name;
+    EXPECT_EQ(answer->get_header_value("Content-Type"), "application/json");
+    EXPECT_EQ(answer->get_header_value("Cache-Control"), "no-store");
+    EXPECT_EQ(answer->body, Json(expected)) << name;
+  }
+}
+
+TEST_F(HttpGatewayTest, HostileNamesStayText) {
+  StartDaemon();
+  // Names and ids holding markup and quotes: the answers are JSON in which
+  // no '<' is left raw, and they mean what gRPC's answers mean.
+  const std::string hostile = "<script>alert(\"x\")</script>'";
+  v1::AuditLogRequest request;
+  *request.mutable_log() = ReadLog("anegawa-clean");
+  request.mutable_log()->mutable_header()->mutable_clans(0)->set_name(hostile);
+  request.mutable_log()->mutable_order_of_battle()->mutable_units(0)->set_name(
+      hostile);
+  v1::AuditLogResponse expected;
+  grpc::ClientContext context;
+  ASSERT_TRUE(audit_->AuditLog(&context, request, &expected).ok());
+  auto answer = Post("/v1/audit:log", Json(request));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 200);
+  EXPECT_EQ(answer->body, Json(expected));
+  EXPECT_FALSE(absl::StrContains(answer->body, "<")) << answer->body;
+
+  // An error quoting a hostile id: escaped in the error body.
+  v1::GetGameStateRequest state;
+  state.set_game_id(hostile);
+  grpc::ClientContext state_context;
+  state_context.AddMetadata("authorization",
+                            absl::StrCat("Bearer ", kUmpireToken));
+  v1::GetGameStateResponse unused;
+  const grpc::Status refused =
+      games_->GetGameState(&state_context, state, &unused);
+  ASSERT_FALSE(refused.ok());
+  auto error = Post("/v1/games:state", Json(state), kUmpireToken);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->get_header_value("Content-Type"), "application/json");
+  EXPECT_FALSE(absl::StrContains(error->body, "<")) << error->body;
+  google::protobuf::Struct body;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(error->body, &body).ok());
+  EXPECT_EQ(body.fields().at("message").string_value(),
+            refused.error_message());
+}
+
+TEST_F(HttpGatewayTest, DiceStatsAnswersWhatGrpcAnswers) {
+  StartDaemon();
+  v1::DiceStatsRequest request;
+  for (const char* name : kDaimyoLogs) *request.add_logs() = ReadLog(name);
+  v1::DiceStatsResponse expected;
+  grpc::ClientContext context;
+  ASSERT_TRUE(audit_->DiceStats(&context, request, &expected).ok());
+  auto answer = Post("/v1/audit:diceStats", Json(request));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 200);
+  EXPECT_EQ(answer->body, Json(expected));
+}
+
+TEST_F(HttpGatewayTest, StreamsAnswerWhatGrpcStreams) {
+  StartDaemon();
+  // AuditLogStream: one `data:` event per piece, then `end`.
+  v1::AuditLogStreamRequest stream_request;
+  *stream_request.mutable_log() = ReadLog("sekigahara");
+  stream_request.set_record_outcomes(true);
+  std::vector<std::string> expected;
+  {
+    grpc::ClientContext context;
+    auto reader = audit_->AuditLogStream(&context, stream_request);
+    v1::AuditLogStreamResponse piece;
+    while (reader->Read(&piece)) expected.push_back(Json(piece));
+    ASSERT_TRUE(reader->Finish().ok());
+  }
+  auto answer = Post("/v1/audit:logStream", Json(stream_request));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 200);
+  EXPECT_EQ(answer->get_header_value("Content-Type"), "text/event-stream");
+  std::vector<Sse> events = ParseSse(answer->body);
+  ASSERT_EQ(events.size(), expected.size() + 1) << answer->body;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(events[i].kind, "");
+    EXPECT_EQ(events[i].data, expected[i]) << "piece " << i;
+  }
+  EXPECT_EQ(events.back().kind, "end");
+
+  // Diff of two logs under the same ruleset: each log's message, then the
+  // summary, as gRPC sends them.
+  v1::DiffRequest diff;
+  for (const char* name : {"anegawa-clean", "nagashino-melee"}) {
+    v1::DiffLogInput* input = diff.add_logs();
+    input->set_name(name);
+    *input->mutable_log() = ReadLog(name);
+  }
+  expected.clear();
+  {
+    grpc::ClientContext context;
+    auto reader = audit_->Diff(&context, diff);
+    v1::DiffResponse message;
+    while (reader->Read(&message)) expected.push_back(Json(message));
+    ASSERT_TRUE(reader->Finish().ok());
+  }
+  ASSERT_EQ(expected.size(), 3u);  // two logs and the summary
+  answer = Post("/v1/audit:diff", Json(diff));
+  ASSERT_TRUE(answer);
+  events = ParseSse(answer->body);
+  ASSERT_EQ(events.size(), 4u) << answer->body;
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(events[i].data, expected[i]);
+  EXPECT_EQ(events[3].kind, "end");
+}
+
+TEST_F(HttpGatewayTest, GameCallsAnswerWhatGrpcAnswers) {
+  StartDaemon();
+  // Create and append over HTTP, as the umpire.
+  v1::BattleLog log = ReadLog("anegawa-clean");
+  v1::CreateGameRequest create;
+  *create.mutable_header() = log.header();
+  *create.mutable_order_of_battle() = log.order_of_battle();
+  auto created = Post("/v1/games:create", Json(create), kUmpireToken);
+  ASSERT_TRUE(created);
+  ASSERT_EQ(created->status, 200) << created->body;
+  v1::CreateGameResponse game;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(created->body, &game).ok());
+  EXPECT_EQ(game.game_id(), "anegawa-clean");
+  EXPECT_EQ(game.credentials_size(), 2);  // one per clan
+
+  v1::AppendEventsRequest append;
+  append.set_game_id(game.game_id());
+  for (int i = 0; i < log.events_size(); ++i) {
+    v1::AppendedEvent* appended = append.add_events();
+    appended->set_event_id(absl::StrCat("http-", i + 1));
+    *appended->mutable_event() = log.events(i);
+  }
+  auto appended = Post("/v1/games:append", Json(append), kUmpireToken);
+  ASSERT_TRUE(appended);
+  ASSERT_EQ(appended->status, 200) << appended->body;
+  v1::AppendEventsResponse append_answer;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(appended->body,
+                                                          &append_answer)
+                  .ok());
+  EXPECT_EQ(append_answer.version(),
+            static_cast<std::uint64_t>(log.events_size()));
+
+  // Every reading call: the HTTP answer is the gRPC answer.
+  const auto same = [&](const char* path, const auto& request, auto grpc_call) {
+    auto answer = Post(path, Json(request), kUmpireToken);
+    ASSERT_TRUE(answer) << path;
+    EXPECT_EQ(answer->status, 200) << path << ": " << answer->body;
+    EXPECT_EQ(answer->body, grpc_call(request)) << path;
+  };
+  v1::ReadEventsRequest read;
+  read.set_game_id(game.game_id());
+  same("/v1/games:read", read, [&](const v1::ReadEventsRequest& r) {
+    v1::ReadEventsResponse response;
+    EXPECT_TRUE(games_->ReadEvents(Umpire().get(), r, &response).ok());
+    EXPECT_EQ(response.events_size(), log.events_size());
+    return Json(response);
+  });
+  v1::GetGameStateRequest state;
+  state.set_game_id(game.game_id());
+  same("/v1/games:state", state, [&](const v1::GetGameStateRequest& r) {
+    v1::GetGameStateResponse response;
+    EXPECT_TRUE(games_->GetGameState(Umpire().get(), r, &response).ok());
+    return Json(response);
+  });
+  v1::AuditGameRequest audit;
+  audit.set_game_id(game.game_id());
+  same("/v1/games:audit", audit, [&](const v1::AuditGameRequest& r) {
+    v1::AuditGameResponse response;
+    EXPECT_TRUE(games_->AuditGame(Umpire().get(), r, &response).ok());
+    return Json(response);
+  });
+  v1::ExportGameRequest exported;
+  exported.set_game_id(game.game_id());
+  same("/v1/games:export", exported, [&](const v1::ExportGameRequest& r) {
+    v1::ExportGameResponse response;
+    EXPECT_TRUE(games_->ExportGame(Umpire().get(), r, &response).ok());
+    return Json(response);
+  });
+  v1::ListGamesRequest list;
+  same("/v1/games:list", list, [&](const v1::ListGamesRequest& r) {
+    v1::ListGamesResponse response;
+    EXPECT_TRUE(games_->ListGames(Umpire().get(), r, &response).ok());
+    EXPECT_EQ(response.games_size(), 1);
+    return Json(response);
+  });
+  // A player's credential reads its own game over HTTP too.
+  auto as_player =
+      Post("/v1/games:state", Json(state), game.credentials(0).token());
+  ASSERT_TRUE(as_player);
+  EXPECT_EQ(as_player->status, 200) << as_player->body;
+}
+
+// Returns the HTTP status google.api's mapping gives the two codes of a
+// refused credential (worked from its table, not from the gateway).
+int ExpectedHttpStatus(grpc::StatusCode code) {
+  if (code == grpc::StatusCode::UNAUTHENTICATED) return 401;
+  if (code == grpc::StatusCode::PERMISSION_DENIED) return 403;
+  return -1;
+}
+
+TEST_F(HttpGatewayTest, CredentialsRefusedAsGrpcRefusesThem) {
+  StartDaemon();
+  const v1::CreateGameResponse game = CreateGame("refusals");
+  ASSERT_EQ(game.credentials_size(), 2);
+  CreateGame("other");
+  v1::GetGameStateRequest other_state;
+  other_state.set_game_id("other");
+  struct Case {
+    const char* what;
+    std::string token;  // empty: no Authorization header
+    bool list;          // ListGames (the umpire's), else GetGameState "other"
+  };
+  const Case cases[] = {
+      {"no credential", "", true},
+      {"no credential for a game", "", false},
+      {"a wrong credential", "wrong-token-wrong-token-wrong", true},
+      {"a wrong credential for a game", "wrong-token-wrong-token-wrong", false},
+      {"a player's credential for the umpire's call",
+       game.credentials(0).token(), true},
+      {"a player's credential for another game", game.credentials(0).token(),
+       false},
+  };
+  std::set<int> statuses;
+  for (const Case& c : cases) {
+    grpc::ClientContext context;
+    if (!c.token.empty()) {
+      context.AddMetadata("authorization", "Bearer " + c.token);
+    }
+    grpc::Status refused;
+    const auto call = [&]() -> httplib::Result {
+      if (c.list) {
+        v1::ListGamesResponse ignored;
+        refused = games_->ListGames(&context, v1::ListGamesRequest(), &ignored);
+        return Post("/v1/games:list", "{}", c.token);
+      }
+      v1::GetGameStateResponse ignored;
+      refused = games_->GetGameState(&context, other_state, &ignored);
+      return Post("/v1/games:state", Json(other_state), c.token);
+    };
+    httplib::Result answer = call();
+    ASSERT_FALSE(refused.ok()) << c.what;
+    ASSERT_TRUE(answer) << c.what;
+    EXPECT_EQ(answer->status, ExpectedHttpStatus(refused.error_code()))
+        << c.what << ": " << answer->body;
+    statuses.insert(answer->status);
+    // The body: the gRPC code's number and name and the gRPC message.
+    google::protobuf::Struct body;
+    ASSERT_TRUE(
+        google::protobuf::util::JsonStringToMessage(answer->body, &body).ok())
+        << answer->body;
+    EXPECT_EQ(body.fields().at("code").number_value(),
+              static_cast<int>(refused.error_code()))
+        << c.what;
+    EXPECT_EQ(body.fields().at("status").string_value(),
+              refused.error_code() == grpc::StatusCode::UNAUTHENTICATED
+                  ? "UNAUTHENTICATED"
+                  : "PERMISSION_DENIED")
+        << c.what;
+    EXPECT_EQ(body.fields().at("message").string_value(),
+              refused.error_message())
+        << c.what;
+  }
+  // Both refusals were seen: 401 for no credential, 403 for a known one
+  // that may not.
+  EXPECT_EQ(statuses, (std::set<int>{401, 403}));
+  // A header that is not one printable line is refused before any call.
+  auto bad =
+      http_->Post("/v1/games:list", {{"Authorization", "Bearer \x01\x02"}},
+                  "{}", "application/json");
+  ASSERT_TRUE(bad);
+  EXPECT_EQ(bad->status, 401);
+  // A credential in the URL is never taken.
+  auto in_url =
+      Post(absl::StrCat("/v1/games:list?access_token=", kUmpireToken), "{}");
+  ASSERT_TRUE(in_url);
+  EXPECT_EQ(in_url->status, 400);
+  EXPECT_TRUE(absl::StrContains(in_url->body, "Authorization header"));
+  // The token never shows in gunbaid's log.
+  EXPECT_FALSE(absl::StrContains(daemon_->Stderr(), kUmpireToken));
+  EXPECT_FALSE(
+      absl::StrContains(daemon_->Stderr(), game.credentials(0).token()));
+}
+
+TEST_F(HttpGatewayTest, BadRequestsGetClearErrors) {
+  StartDaemon({"--max-message-bytes", "4096"});
+  // Bad JSON: 400 with the parser's message, quoting little of the input.
+  const std::string garbage =
+      absl::StrCat("{\"log\": ", std::string(5000, 'x'));
+  auto bad_json = Post("/v1/audit:log", "{\"log\": [1, 2");
+  ASSERT_TRUE(bad_json);
+  EXPECT_EQ(bad_json->status, 400);
+  EXPECT_TRUE(absl::StrContains(
+      bad_json->body, "the body is not a gunbai.v1.AuditLogRequest in JSON"))
+      << bad_json->body;
+  EXPECT_TRUE(
+      absl::StrContains(bad_json->body, "\"status\":\"INVALID_ARGUMENT\""));
+  // A field the message does not have is bad JSON too.
+  auto unknown_field = Post("/v1/audit:log", "{\"lgo\": {}}");
+  ASSERT_TRUE(unknown_field);
+  EXPECT_EQ(unknown_field->status, 400);
+  EXPECT_TRUE(absl::StrContains(unknown_field->body, "lgo"))
+      << unknown_field->body;
+
+  // Over --max-message-bytes: 413, before any parsing.
+  auto oversize = Post("/v1/audit:log", garbage);
+  ASSERT_TRUE(oversize);
+  EXPECT_EQ(oversize->status, 413);
+  EXPECT_TRUE(absl::StrContains(oversize->body, "RESOURCE_EXHAUSTED"))
+      << oversize->body;
+  EXPECT_TRUE(absl::StrContains(oversize->body, "4096")) << oversize->body;
+
+  // No such path: 404 in JSON; GET of an API path: 405.
+  auto nowhere = Post("/v1/audit:nothing", "{}");
+  ASSERT_TRUE(nowhere);
+  EXPECT_EQ(nowhere->status, 404);
+  EXPECT_TRUE(absl::StrContains(nowhere->body, "\"status\":\"NOT_FOUND\""));
+  auto get = http_->Get("/v1/audit:log");
+  ASSERT_TRUE(get);
+  EXPECT_EQ(get->status, 405);
+  EXPECT_EQ(get->get_header_value("Allow"), "POST");
+
+  // A body that is not declared JSON: 415 (a form post cannot reach the API).
+  auto form = http_->Post("/v1/audit:log", "log=1",
+                          "application/x-www-form-urlencoded");
+  ASSERT_TRUE(form);
+  EXPECT_EQ(form->status, 415);
+}
+
+// Reads the SSE events of a POST to `path` on `port` as they come, into
+// `events`, until the stream ends or `keep_reading` returns false.
+httplib::Result ReadEvents(
+    int port, const std::string& path, const std::string& body,
+    const std::string& token, std::vector<Sse>& events,
+    std::function<bool(const std::vector<Sse>&)> keep_reading) {
+  httplib::Client client("127.0.0.1", port);
+  client.set_read_timeout(30, 0);
+  httplib::Request request;
+  request.method = "POST";
+  request.path = path;
+  request.headers = JsonHeaders(token);
+  request.body = body;
+  std::string pending;
+  request.content_receiver = [&](const char* data, std::size_t length,
+                                 std::uint64_t, std::uint64_t) {
+    pending.append(data, length);
+    const std::size_t end = pending.rfind("\n\n");
+    if (end == std::string::npos) return true;
+    for (Sse& e : ParseSse(pending.substr(0, end + 2))) {
+      events.push_back(std::move(e));
+    }
+    pending.erase(0, end + 2);
+    return keep_reading(events);
+  };
+  return client.send(request);
+}
+
+TEST_F(HttpGatewayTest, WatchSeesGrpcAppendsAndEndsWhenTheDaemonStops) {
+  StartDaemon();
+  CreateGame("watched");
+  AppendOverGrpc("watched", 1, 2);
+  v1::WatchGameRequest watch;
+  watch.set_game_id("watched");
+  std::promise<void> saw_third;
+  std::vector<Sse> events;
+  auto watching = std::async(std::launch::async, [&] {
+    bool told = false;
+    return ReadEvents(daemon_->http_port(), "/v1/games:watch", Json(watch),
+                      kUmpireToken, events, [&](const std::vector<Sse>& seen) {
+                        if (!told && seen.size() >= 3) {
+                          told = true;
+                          saw_third.set_value();
+                        }
+                        return true;
+                      });
+  });
+  // Events 1 and 2 are there before the watch; event 3 comes over gRPC.
+  AppendOverGrpc("watched", 3, 3);
+  ASSERT_EQ(saw_third.get_future().wait_for(seconds(20)),
+            std::future_status::ready);
+  // Close the test's gRPC connection first: gunbaid's shutdown waits its
+  // whole grace period (5 s) for an open gRPC client connection.
+  audit_.reset();
+  games_.reset();
+  auto code = daemon_->Terminate(seconds(20));
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(*code, 0);
+  ASSERT_EQ(watching.wait_for(seconds(20)), std::future_status::ready);
+  httplib::Result result = watching.get();
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->status, 200);
+  ASSERT_EQ(events.size(), 4u);
+  for (int seq = 1; seq <= 3; ++seq) {
+    v1::WatchGameResponse message;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(
+                    events[seq - 1].data, &message)
+                    .ok())
+        << events[seq - 1].data;
+    EXPECT_EQ(message.event().event().seq(), static_cast<std::uint64_t>(seq));
+  }
+  EXPECT_EQ(events[3].kind, "error");
+  EXPECT_TRUE(absl::StrContains(events[3].data, "\"status\":\"UNAVAILABLE\""))
+      << events[3].data;
+  EXPECT_TRUE(absl::StrContains(events[3].data, "shutting down"));
+}
+
+TEST_F(HttpGatewayTest, WatchOfAClientThatLeavesFreesItsSlot) {
+  // One watch of a game at a time: the second is refused while the first
+  // holds its slot.
+  StartDaemon({"--max-watchers-per-game", "1"});
+  CreateGame("left");
+  AppendOverGrpc("left", 1, 1);
+  v1::WatchGameRequest watch;
+  watch.set_game_id("left");
+  std::vector<Sse> events;
+  // The client reads the first event, then hangs up.
+  ReadEvents(daemon_->http_port(), "/v1/games:watch", Json(watch), kUmpireToken,
+             events, [](const std::vector<Sse>& seen) { return seen.empty(); });
+  ASSERT_EQ(events.size(), 1u);
+  // gunbaid notices at its next heartbeat (a second) and cancels the call;
+  // a gRPC watch then gets the slot.
+  grpc::StatusCode last = grpc::StatusCode::UNKNOWN;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    auto context = Umpire();
+    context->set_deadline(std::chrono::system_clock::now() +
+                          std::chrono::milliseconds(500));
+    auto reader = games_->WatchGame(context.get(), watch);
+    v1::WatchGameResponse first;
+    if (reader->Read(&first)) {
+      last = grpc::StatusCode::OK;
+      context->TryCancel();
+      reader->Finish();
+      break;
+    }
+    last = reader->Finish().error_code();
+    ASSERT_EQ(last, grpc::StatusCode::RESOURCE_EXHAUSTED);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_EQ(last, grpc::StatusCode::OK) << "the HTTP watch kept its slot";
+}
+
+TEST_F(HttpGatewayTest, WatchRefusalIsAnHttpStatus) {
+  StartDaemon();
+  v1::WatchGameRequest watch;
+  watch.set_game_id("no-such-game");
+  auto missing = Post("/v1/games:watch", Json(watch), kUmpireToken);
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->status, 404) << missing->body;
+  auto refused = Post("/v1/games:watch", Json(watch));
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 401) << refused->body;
+}
+
+TEST_F(HttpGatewayTest, ServesHttpsWithTheTlsFlags) {
+  ASSERT_FALSE(dir_.path().empty());
+  const std::string cert = dir_.path() + "/cert.pem";
+  const std::string key = dir_.path() + "/key.pem";
+  // As tests/e2e/tls_test.sh makes its certificate.
+  const std::string openssl = absl::StrCat(
+      "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
+      "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout ",
+      key, " -out ", cert, " 2>/dev/null");
+  ASSERT_EQ(std::system(openssl.c_str()), 0);
+  const std::string token_file = dir_.path() + "/umpire.tok";
+  std::ofstream(token_file) << kUmpireToken << "\n";
+  auto started = GunbaidProcess::Start(
+      dir_.path() + "/tls-data", token_file, dir_.path(),
+      {"--http", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key});
+  ASSERT_TRUE(started.ok()) << started.status();
+  const int port = (*started)->http_port();
+
+  httplib::SSLClient tls("127.0.0.1", port);
+  tls.set_ca_cert_path(cert.c_str());
+  tls.enable_server_certificate_verification(true);
+  auto page = tls.Get("/");
+  ASSERT_TRUE(page) << httplib::to_string(page.error());
+  EXPECT_EQ(page->status, 200);
+  EXPECT_EQ(page->get_header_value("Content-Security-Policy"), kExpectedPolicy);
+  v1::AuditLogRequest request;
+  *request.mutable_log() = ReadLog("anegawa-clean");
+  auto audited = tls.Post("/v1/audit:log", JsonHeaders(), Json(request),
+                          "application/json");
+  ASSERT_TRUE(audited);
+  EXPECT_EQ(audited->status, 200);
+  EXPECT_TRUE(absl::StrContains(audited->body, "\"report\"")) << audited->body;
+  // The credential is checked over HTTPS as over gRPC: without one, 401.
+  auto refused =
+      tls.Post("/v1/games:list", JsonHeaders(), "{}", "application/json");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 401);
+
+  // A plaintext client gets nothing from the HTTPS port.
+  httplib::Client plain("127.0.0.1", port);
+  plain.set_read_timeout(5, 0);
+  auto nothing = plain.Get("/");
+  EXPECT_TRUE(!nothing || nothing->status != 200);
+}
+
+TEST_F(HttpGatewayTest, LiveGamesOffSaySo) {
+  ASSERT_FALSE(dir_.path().empty());
+  unsetenv("GUNBAI_UMPIRE_TOKEN");
+  auto started = GunbaidProcess::Start(dir_.path() + "/off", "", dir_.path(),
+                                       {"--http", "127.0.0.1:0"});
+  ASSERT_TRUE(started.ok()) << started.status();
+  httplib::Client client("127.0.0.1", (*started)->http_port());
+  auto answer =
+      client.Post("/v1/games:list", JsonHeaders(), "{}", "application/json");
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 501);
+  EXPECT_TRUE(
+      absl::StrContains(answer->body, "live games (/v1/games:...) are off"))
+      << answer->body;
+  // The audit calls are still served.
+  auto audited = client.Post("/v1/audit:diceStats", JsonHeaders(), "{}",
+                             "application/json");
+  ASSERT_TRUE(audited);
+  EXPECT_EQ(audited->status, 200) << audited->body;
+}
+
+TEST_F(HttpGatewayTest, PlaintextOffLoopbackIsRefusedAtStart) {
+  ASSERT_FALSE(dir_.path().empty());
+  const std::string token_file = dir_.path() + "/umpire.tok";
+  std::ofstream(token_file) << kUmpireToken << "\n";
+  // gRPC stays on loopback; only --http would be off it.
+  auto started = GunbaidProcess::Start(dir_.path() + "/refused", token_file,
+                                       dir_.path(), {"--http", "0.0.0.0:0"});
+  ASSERT_FALSE(started.ok());
+  EXPECT_TRUE(absl::StrContains(started.status().message(),
+                                "only on loopback; --http 0.0.0.0:0 is not"))
+      << started.status();
+}
+
+}  // namespace
+}  // namespace gunbai::testing
