@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -9,6 +10,7 @@
 #include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
 #include "rules/engine.h"
+#include "rules/excerpt.h"
 #include "rules/proto_enums.h"
 #include "rules/status_macros.h"
 #include "rules/victory.h"
@@ -116,6 +118,27 @@ absl::StatusOr<std::optional<rules::VictorySettings>> VictoryOfLog(
   return settings;
 }
 
+// Reports log.start.digest (a warning of the header, seq 0) when the log's
+// starting position gives a digest that is not the one of the state it
+// gives: a state edited after it was pasted, or pasted wrongly.
+void CheckStartingDigest(
+    const v1::BattleLog& log, const rules::BattleState& state,
+    google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
+  const std::string& given = log.starting_position().digest();
+  if (given.empty() || findings == nullptr) return;
+  const std::string digest = SnapshotFromState(state).digest();
+  if (digest == given) return;
+  v1::Finding* f = findings->Add();
+  f->set_severity(v1::SEVERITY_WARNING);
+  f->set_rule_id("log.start.digest");
+  f->set_message(absl::StrFormat(
+      "starting_position.digest is %s, but the state the starting position "
+      "gives has digest %s: the state was changed after `gunbai state` "
+      "printed it, or not pasted whole. Remove the digest when the change is "
+      "meant (an umpire's what-if), else paste the state again.",
+      rules::Excerpt(given), digest));
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
@@ -127,7 +150,11 @@ absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
   engine_options.follow_computed_from_seq = options.follow_computed_from_seq;
   engine_options.keep_claims_at = options.keep_claims_at;
   output.branch_events = options.branch_events;
-  return ruleset.plugin->create(log, ruleset.data, engine_options, output);
+  GUNBAI_ASSIGN_OR_RETURN(
+      std::unique_ptr<rules::Engine> engine,
+      ruleset.plugin->create(log, ruleset.data, engine_options, output));
+  CheckStartingDigest(log, engine->state(), output.findings);
+  return engine;
 }
 
 struct Replay::Impl {
@@ -335,6 +362,12 @@ absl::StatusOr<v1::BattleStateSnapshot> StateAt(
   GUNBAI_ASSIGN_OR_RETURN(
       auto engine, CreateEngine(log, ruleset, AuditOptions(),
                                 rules::EngineOutput{&findings, nullptr}));
+  // A log with a starting position: its state is the one after the seq
+  // the position follows.
+  if (seq.has_value() && log.has_starting_position() &&
+      log.starting_position().after_seq() == *seq) {
+    return SnapshotFromState(engine->state());
+  }
   for (const v1::Event& event : log.events()) {
     engine->Apply(event);
     if (seq.has_value() && event.seq() == *seq) {

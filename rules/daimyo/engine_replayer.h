@@ -107,7 +107,8 @@ class Replayer final : public rules::EngineBase {
                     .turn_end_missing_rule = "daimyo.sequence.turn_end_missing",
                     .turn_number_rule = "daimyo.sequence.turn_number",
                     .initiative_clan_required = true,
-                    .max_turn = kMaxTurn},
+                    .max_turn = kMaxTurn,
+                    .max_carried_hits = rules.hits_per_stand - 1},
                    options, output),
         rules_(rules) {}
 
