@@ -30,6 +30,7 @@ void AddCarryOver(const rules::BattleState& state,
     u->set_stands_lost_this_turn(
         static_cast<uint32_t>(s.stands_lost_this_turn));
     u->set_charge_fell_short(s.charge_fell_short);
+    u->set_halted_by_seq(s.halt_cause_seq);
   }
   for (std::size_t l = 0; l < state.leaders.size(); ++l) {
     snap.mutable_leaders(static_cast<int>(l))

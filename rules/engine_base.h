@@ -122,9 +122,8 @@ class EngineBase : public Engine, protected FindingSink {
   // melee contacts. Returns InvalidArgument naming the field, and the unit
   // or leader by index and id, when the position is unusable (an unknown id,
   // a list longer than what it lists, stands or hits out of range, a charge
-  // by one's own clan, a melee of one clan...); reports a warning at seq 0
-  // (log.start.leader_on_removed_unit) for a live leader attached to a unit
-  // off the table.
+  // by one's own clan, a melee of one clan...). What a position may give
+  // but likely should not is replay/'s to report (CreateEngine).
   absl::Status InitStartingPosition(const gunbai::v1::StartingPosition& p);
   // InvalidArgument "order_of_battle.units[<index>] (id "<id>"): <what>".
   absl::Status UnitError(int index, const gunbai::v1::Unit& unit,
@@ -208,7 +207,7 @@ class EngineBase : public Engine, protected FindingSink {
   // The parts of InitStartingPosition, in its order.
   absl::Status StartTurnAndPhase(const gunbai::v1::StartingPosition& p);
   absl::Status StartUnit(int index, const gunbai::v1::UnitState& unit,
-                         std::vector<bool>& listed);
+                         std::vector<bool>& listed, std::uint64_t after_seq);
   absl::Status StartUnitStands(int index, const gunbai::v1::UnitState& unit,
                                const UnitProfile& profile) const;
   absl::Status StartUnitTurns(int index,
@@ -219,7 +218,6 @@ class EngineBase : public Engine, protected FindingSink {
                            std::vector<bool>& listed);
   absl::Status CheckUnitLeaders(int index, const gunbai::v1::UnitState& unit);
   absl::Status StartMelee(int index, const gunbai::v1::MeleeContact& melee);
-  void ReportLeadersOnRemovedUnits();
   // InvalidArgument "starting_position.units[<index>] (id "<id>"): <what>",
   // and the same for leaders.
   absl::Status StartUnitError(int index, const gunbai::v1::UnitState& unit,

@@ -97,7 +97,7 @@ absl::Status EngineBase::InitStartingPosition(const v1::StartingPosition& p) {
   GUNBAI_RETURN_IF_ERROR(StartTurnAndPhase(p));
   std::vector<bool> listed(units, false);
   for (int i = 0; i < p.units_size(); ++i) {
-    GUNBAI_RETURN_IF_ERROR(StartUnit(i, p.units(i), listed));
+    GUNBAI_RETURN_IF_ERROR(StartUnit(i, p.units(i), listed, p.after_seq()));
   }
   // Charges and leaders name other units: once every unit is in place.
   for (int i = 0; i < p.units_size(); ++i) {
@@ -114,7 +114,6 @@ absl::Status EngineBase::InitStartingPosition(const v1::StartingPosition& p) {
   for (int i = 0; i < p.melees_size(); ++i) {
     GUNBAI_RETURN_IF_ERROR(StartMelee(i, p.melees(i)));
   }
-  ReportLeadersOnRemovedUnits();
   state_.last_seq = p.after_seq();
   state_.any_event = p.after_seq() > 0;
   return absl::OkStatus();
@@ -173,7 +172,8 @@ absl::Status EngineBase::StartTurnAndPhase(const v1::StartingPosition& p) {
 }
 
 absl::Status EngineBase::StartUnit(int i, const v1::UnitState& u,
-                                   std::vector<bool>& listed) {
+                                   std::vector<bool>& listed,
+                                   std::uint64_t after_seq) {
   const int unit = FindUnit(u.id());
   if (unit < 0) {
     return StartUnitError(i, u, "the unit is not in the order of battle.");
@@ -192,6 +192,13 @@ absl::Status EngineBase::StartUnit(int i, const v1::UnitState& u,
   }
   GUNBAI_RETURN_IF_ERROR(StartUnitStands(i, u, profile));
   GUNBAI_RETURN_IF_ERROR(StartUnitTurns(i, u));
+  if (u.halted_by_seq() > after_seq) {
+    return StartUnitError(
+        i, u,
+        absl::StrFormat("halted_by_seq is %d, after the position's after_seq "
+                        "%d; the test that halted it came before.",
+                        u.halted_by_seq(), after_seq));
+  }
   for (int r = 0; r < u.owed_morale_reasons_size(); ++r) {
     const std::uint32_t reason = u.owed_morale_reasons(r);
     if (reason < 1 || reason > kMaxMoraleReason) {
@@ -234,6 +241,7 @@ absl::Status EngineBase::StartUnit(int i, const v1::UnitState& u,
       u.halted_until_turn() != 0 ? static_cast<int>(u.halted_until_turn())
       : u.halted()               ? state_.turn
                                  : 0;
+  s.halt_cause_seq = u.halted_by_seq();
   s.owed_morale = 0;
   for (std::uint32_t reason : u.owed_morale_reasons()) {
     s.owed_morale |= ReasonBit(static_cast<int>(reason));
@@ -508,26 +516,6 @@ absl::Status EngineBase::StartMelee(int i, const v1::MeleeContact& m) {
   state_.melees.push_back({a, b, static_cast<int>(m.rounds()),
                            static_cast<int>(m.last_turn_fought())});
   return absl::OkStatus();
-}
-
-void EngineBase::ReportLeadersOnRemovedUnits() {
-  for (const LeaderState& l : state_.leaders) {
-    if (l.killed || l.attached_unit < 0 ||
-        !state_.units[l.attached_unit].removed) {
-      continue;
-    }
-    Finding f;
-    f.severity = Severity::kWarning;
-    f.rule_id = "log.start.leader_on_removed_unit";
-    f.subject = l.id;
-    f.message = absl::StrFormat(
-        "The starting position attaches %s, alive, to %s, which is off the "
-        "table; his next roll or test counts that unit. Detach him "
-        "(attached_unit empty) or mark him killed, unless the game as played "
-        "left him there.",
-        Quote(l.id), UnitLabel(state_, l.attached_unit));
-    Report(std::move(f));
-  }
 }
 
 }  // namespace gunbai::rules

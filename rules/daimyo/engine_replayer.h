@@ -285,7 +285,6 @@ class Replayer final : public rules::EngineBase {
   std::vector<int> owed_move_opponent_;
   std::vector<int> owed_move_rounds_;
   // Morale bookkeeping, per unit index (engine_morale.cc).
-  std::vector<std::uint64_t> halt_cause_seq_;
   std::vector<int> may_counter_charge_;  // The charger it may counter, or -1.
   std::vector<int> frenzied_this_activation_;
   // A challenge between leaders whose units were not yet engaged: the next
