@@ -190,6 +190,10 @@ absl::Status EngineBase::StartUnit(int i, const v1::UnitState& u,
                         "unit in clan \"%s\".",
                         Quote(u.clan()), state_.clans[profile.clan]));
   }
+  GUNBAI_RETURN_IF_ERROR(CheckListBound(
+      absl::StrFormat("units[%d].owed_morale_reasons", i),
+      u.owed_morale_reasons_size(), static_cast<int>(kMaxMoraleReason),
+      "morale test reasons"));
   GUNBAI_RETURN_IF_ERROR(StartUnitStands(i, u, profile));
   GUNBAI_RETURN_IF_ERROR(StartUnitTurns(i, u));
   if (u.halted_by_seq() > after_seq) {

@@ -311,10 +311,36 @@ INSTANTIATE_TEST_SUITE_P(
                     "turn: 3 units { id: 'tak-horse' stands: 4 "
                     "owed_morale_reasons: 9 }",
                     "owed_morale_reasons[0] is 9; reasons are 1 to 8"},
+        BadPosition{"more owed reasons than there are",
+                    "turn: 3 units { id: 'tak-horse' stands: 4 "
+                    "owed_morale_reasons: [1, 1, 1, 1, 1, 1, 1, 1, 1] }",
+                    "units[0].owed_morale_reasons: 9 entries, more than the "
+                    "8 morale test reasons"},
         BadPosition{"a halt more than a turn ahead",
                     "turn: 3 units { id: 'tak-horse' stands: 4 halted: true "
                     "halted_until_turn: 5 }",
                     "halted_until_turn is 5, more than a turn after turn 3"}));
+
+// Under Samurai Knight Fever carried_hits is the disorder factor (hits less
+// bases lost), bounded by the engine's 1000, not by a stand's hits.
+TEST(StartingPositionSkf, CarriedHitsAreTheDisorderFactor) {
+  v1::BattleLog log = TextLog("skf-kawanakajima.textproto");
+  log.clear_events();
+  v1::UnitState* unit = log.mutable_starting_position()->add_units();
+  unit->set_id(log.order_of_battle().units(0).id());
+  unit->set_stands(log.order_of_battle().units(0).stands());
+  unit->set_carried_hits(7);
+  log.mutable_starting_position()->set_turn(2);
+  absl::StatusOr<v1::BattleStateSnapshot> state =
+      replay::StateAt(log, RulesetFor(log), std::nullopt);
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_EQ(state->units(0).carried_hits(), 7u);
+  unit->set_carried_hits(1001);
+  absl::StatusOr<v1::AuditReport> report = Audit(log);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(std::string(report.status().message()),
+              HasSubstr("carried_hits is 1001; a unit carries 0 to 1000"));
+}
 
 // What a position may give but likely should not is a finding (seq 0),
 // not an error: a live leader left with a unit off the table (a game as
