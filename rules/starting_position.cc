@@ -86,12 +86,12 @@ absl::Status EngineBase::InitStartingPosition(const v1::StartingPosition& p) {
   const int units = static_cast<int>(state_.units.size());
   const int leaders = static_cast<int>(state_.leaders.size());
   const int clans = static_cast<int>(state_.clans.size());
-  GUNBAI_RETURN_IF_ERROR(CheckListBound(
-      "units", p.units_size(), units, "units of the order of battle"));
-  GUNBAI_RETURN_IF_ERROR(CheckListBound(
-      "leaders", p.leaders_size(), leaders, "leaders of the order of battle"));
-  GUNBAI_RETURN_IF_ERROR(CheckListBound(
-      "melees", p.melees_size(), units, "units of the order of battle"));
+  GUNBAI_RETURN_IF_ERROR(CheckListBound("units", p.units_size(), units,
+                                        "units of the order of battle"));
+  GUNBAI_RETURN_IF_ERROR(CheckListBound("leaders", p.leaders_size(), leaders,
+                                        "leaders of the order of battle"));
+  GUNBAI_RETURN_IF_ERROR(CheckListBound("melees", p.melees_size(), units,
+                                        "units of the order of battle"));
   GUNBAI_RETURN_IF_ERROR(CheckListBound(
       "activated_clans", p.activated_clans_size(), clans, "clans"));
   GUNBAI_RETURN_IF_ERROR(StartTurnAndPhase(p));
@@ -216,9 +216,8 @@ absl::Status EngineBase::StartUnit(int i, const v1::UnitState& u,
   UnitStatus& s = state_.units[unit];
   s.stands = static_cast<int>(u.stands());
   s.carried_hits = static_cast<int>(u.carried_hits());
-  s.stands_lost = u.stands_lost() != 0
-                      ? static_cast<int>(u.stands_lost())
-                      : profile.starting_stands - s.stands;
+  s.stands_lost = u.stands_lost() != 0 ? static_cast<int>(u.stands_lost())
+                                       : profile.starting_stands - s.stands;
   s.stands_lost_this_turn = static_cast<int>(u.stands_lost_this_turn());
   if (u.stands_per_rank() != 0) {
     s.stands_per_rank = static_cast<int>(u.stands_per_rank());
@@ -241,10 +240,10 @@ absl::Status EngineBase::StartUnit(int i, const v1::UnitState& u,
   s.followed_up_on_turn = static_cast<int>(u.followed_up_on_turn());
   s.pursued_on_turn = static_cast<int>(u.pursued_on_turn());
   s.pursued_from_long_melee = u.pursued_from_long_melee();
-  s.halted_until_turn =
-      u.halted_until_turn() != 0 ? static_cast<int>(u.halted_until_turn())
-      : u.halted()               ? state_.turn
-                                 : 0;
+  s.halted_until_turn = u.halted_until_turn() != 0
+                            ? static_cast<int>(u.halted_until_turn())
+                        : u.halted() ? state_.turn
+                                     : 0;
   s.halt_cause_seq = u.halted_by_seq();
   s.owed_morale = 0;
   for (std::uint32_t reason : u.owed_morale_reasons()) {
@@ -258,7 +257,8 @@ absl::Status EngineBase::StartUnit(int i, const v1::UnitState& u,
 
 absl::Status EngineBase::StartUnitStands(int i, const v1::UnitState& u,
                                          const UnitProfile& profile) const {
-  const std::uint32_t start = static_cast<std::uint32_t>(profile.starting_stands);
+  const std::uint32_t start =
+      static_cast<std::uint32_t>(profile.starting_stands);
   if (u.stands() > start) {
     return StartUnitError(
         i, u,
@@ -436,7 +436,8 @@ absl::Status EngineBase::StartLeader(int i, const v1::LeaderState& l,
     }
     if (state_.profiles[unit].clan != s.clan) {
       return StartLeaderError(
-          i, l, "attached_unit is another clan's unit; a leader joins his own.");
+          i, l,
+          "attached_unit is another clan's unit; a leader joins his own.");
     }
     s.attached_unit = unit;
   }
@@ -461,10 +462,10 @@ absl::Status EngineBase::StartLeader(int i, const v1::LeaderState& l,
 }
 
 absl::Status EngineBase::CheckUnitLeaders(int i, const v1::UnitState& u) {
-  GUNBAI_RETURN_IF_ERROR(CheckListBound(
-      absl::StrFormat("units[%d].leaders", i), u.leaders_size(),
-      static_cast<int>(state_.leaders.size()),
-      "leaders of the order of battle"));
+  GUNBAI_RETURN_IF_ERROR(CheckListBound(absl::StrFormat("units[%d].leaders", i),
+                                        u.leaders_size(),
+                                        static_cast<int>(state_.leaders.size()),
+                                        "leaders of the order of battle"));
   const int unit = FindUnit(u.id());
   for (int k = 0; k < u.leaders_size(); ++k) {
     const int leader = FindLeader(u.leaders(k));

@@ -3,7 +3,8 @@
 # them: the sample ruling audits as worked by hand (tests/data/README.md);
 # `gunbai state --format=start` of its end, pasted after its order of
 # battle in place of its position and events, is the same state (same
-# digest); a position with stands the unit never had is refused, exit 2,
+# digest); --impact's corrected branch keeps the position; a position with
+# stands the unit never had is refused, exit 2,
 # naming the unit and the field.
 # Usage: starting_position_cli_test.sh GUNBAI DATA_DIR
 set -euo pipefail
@@ -30,6 +31,20 @@ got=$("${gunbai}" state "${tmp}/again.textproto" | grep '^state digest')
 # Pasted whole, its digest checks out: no finding of the position.
 "${gunbai}" audit "${tmp}/again.textproto" >"${tmp}/again.report" ||
   fail "the pasted position alone has findings: $(cat "${tmp}/again.report")"
+
+# --impact's corrected branch keeps the position: it replays the volley
+# with its computed 2 hits (2 carried + 2 = 4: one stand, 1 carried) and
+# audits with no dispute.
+"${gunbai}" audit --impact --branch-out="${tmp}/branches" \
+  "${data}/ruling-volley.textproto" >/dev/null 2>&1 || true
+branch="${tmp}/branches/ruling-volley-corrected-at-41.textproto"
+[[ -f "${branch}" ]] || fail "no branch written: $(ls "${tmp}/branches" 2>&1)"
+grep -q '^starting_position {' "${branch}" || fail "the branch lost the position"
+"${gunbai}" audit "${branch}" >"${tmp}/branch.report" || true
+grep -q '0 violations, 0 disputes' "${tmp}/branch.report" ||
+  fail "branch: $(cat "${tmp}/branch.report")"
+"${gunbai}" state "${branch}" | grep -qE '^tak-horse +takeda +2 +1 ' ||
+  fail "branch state: $("${gunbai}" state "${branch}")"
 
 # Refused: 9 stands for a unit of 6.
 sed 's/id: "oda-teppo" stands: 4/id: "oda-teppo" stands: 9/' \

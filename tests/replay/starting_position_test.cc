@@ -29,6 +29,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/state.pb.h"
 #include "replay/audit.h"
+#include "replay/log_bytes.h"
 #include "replay/log_parser.h"
 #include "replay/log_stream.h"
 #include "replay/proto_mapping.h"
@@ -195,6 +196,18 @@ TEST(RulingVolley, StreamedAuditEqualsTheWholeOne) {
   log.mutable_starting_position()->mutable_units(0)->set_stands(9);
   EXPECT_FALSE(Audit(log).ok());
   EXPECT_FALSE(StreamAudit(log.SerializeAsString()).ok());
+}
+
+// The daemon's Diff reads a log's head from its bytes (replay/log_bytes.h):
+// the position is part of the head, not a field it gives up on.
+TEST(RulingVolley, LogBytesReadThePositionInTheHead) {
+  const v1::BattleLog log = TextLog("ruling-volley.textproto");
+  absl::StatusOr<replay::LogBytesHead> head =
+      replay::ReadLogBytesHead(log.SerializeAsString(), 98);
+  ASSERT_TRUE(head.ok()) << head.status();
+  EXPECT_EQ(head->head.starting_position().SerializeAsString(),
+            log.starting_position().SerializeAsString());
+  EXPECT_EQ(head->events, 1u);
 }
 
 struct BadPosition {
@@ -367,8 +380,9 @@ TEST(StartingPositionFindings, LeaderOnARemovedUnitAndAWrongDigest) {
     EXPECT_EQ(f.severity(), v1::SEVERITY_WARNING) << f.rule_id();
     rules.push_back(f.rule_id());
   }
-  EXPECT_THAT(rules, ::testing::UnorderedElementsAre(
-                         "log.start.leader_on_removed_unit", "log.start.digest"));
+  EXPECT_THAT(
+      rules, ::testing::UnorderedElementsAre("log.start.leader_on_removed_unit",
+                                             "log.start.digest"));
 }
 
 // The log of `log`'s events after `seq`, starting from the state after it.
@@ -500,7 +514,8 @@ TEST(StartingPositionRoundTrip, GeneratedGames) {
     options.turns = 4;
     options.units_per_clan = 2 + static_cast<int>(seed % 3);
     options.faults = static_cast<int>(seed % 2) * 2;
-    absl::StatusOr<v1::BattleLog> log = generate::GenerateSkfGame(options, *skf);
+    absl::StatusOr<v1::BattleLog> log =
+        generate::GenerateSkfGame(options, *skf);
     ASSERT_TRUE(log.ok()) << log.status();
     absl::StatusOr<v1::AuditReport> whole = Audit(*log);
     ASSERT_TRUE(whole.ok()) << whole.status();
@@ -539,8 +554,9 @@ TEST(StartingPositionRoundTrip, StateFormatStartPastes) {
   // The final state digest line is the whole game's.
   const auto digest_line = [](const std::string& report) {
     const std::size_t at = report.find("final state digest");
-    return at == std::string::npos ? std::string()
-                                   : report.substr(at, report.find('\n', at) - at);
+    return at == std::string::npos
+               ? std::string()
+               : report.substr(at, report.find('\n', at) - at);
   };
   EXPECT_FALSE(digest_line(whole.out).empty());
   EXPECT_EQ(digest_line(cut.out), digest_line(whole.out));
