@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -9,6 +10,7 @@
 #include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
 #include "rules/engine.h"
+#include "rules/excerpt.h"
 #include "rules/proto_enums.h"
 #include "rules/status_macros.h"
 #include "rules/victory.h"
@@ -116,6 +118,59 @@ absl::StatusOr<std::optional<rules::VictorySettings>> VictoryOfLog(
   return settings;
 }
 
+// Appends a warning of the header (seq 0) to `findings`.
+void StartWarning(absl::string_view rule_id, std::string subject,
+                  std::string message,
+                  google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
+  v1::Finding* f = findings->Add();
+  f->set_severity(v1::SEVERITY_WARNING);
+  f->set_rule_id(std::string(rule_id));
+  f->set_subject(std::move(subject));
+  f->set_message(std::move(message));
+}
+
+// Reports what the log's starting position gives but likely should not, as
+// warnings of the header: log.start.digest when its digest is not the one
+// of the state it gives (a state edited after `gunbai state` printed it, or
+// pasted wrongly); log.start.leader_on_removed_unit for a live leader
+// attached to a unit off the table, unless the digest checks out (the state
+// is one a replay reached: games as played leave a leader so).
+void CheckStartingPosition(
+    const v1::BattleLog& log, const rules::BattleState& state,
+    google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
+  if (!log.has_starting_position() || findings == nullptr) return;
+  const std::string& given = log.starting_position().digest();
+  const std::string digest = SnapshotFromState(state).digest();
+  if (!given.empty() && digest == given) return;
+  if (!given.empty()) {
+    StartWarning(
+        "log.start.digest", "",
+        absl::StrFormat(
+            "starting_position.digest is %s, but the state the starting "
+            "position gives has digest %s: the state was changed after "
+            "`gunbai state` printed it, or not pasted whole. Remove the "
+            "digest when the change is meant (an umpire's what-if), else "
+            "paste the state again.",
+            rules::Excerpt(given), digest),
+        findings);
+  }
+  for (const rules::LeaderState& l : state.leaders) {
+    if (l.killed || l.attached_unit < 0 ||
+        !state.units[l.attached_unit].removed) {
+      continue;
+    }
+    StartWarning(
+        "log.start.leader_on_removed_unit", l.id,
+        absl::StrFormat(
+            "The starting position attaches %s, alive, to %s, which is off "
+            "the table: his loss rolls and his unit's tests would count a "
+            "unit that is gone. Detach him (attached_unit empty) or mark him "
+            "killed.",
+            rules::Excerpt(l.id), rules::UnitLabel(state, l.attached_unit)),
+        findings);
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
@@ -127,7 +182,11 @@ absl::StatusOr<std::unique_ptr<rules::Engine>> CreateEngine(
   engine_options.follow_computed_from_seq = options.follow_computed_from_seq;
   engine_options.keep_claims_at = options.keep_claims_at;
   output.branch_events = options.branch_events;
-  return ruleset.plugin->create(log, ruleset.data, engine_options, output);
+  GUNBAI_ASSIGN_OR_RETURN(
+      std::unique_ptr<rules::Engine> engine,
+      ruleset.plugin->create(log, ruleset.data, engine_options, output));
+  CheckStartingPosition(log, engine->state(), output.findings);
+  return engine;
 }
 
 struct Replay::Impl {
@@ -247,6 +306,9 @@ absl::StatusOr<std::unique_ptr<Replay>> Replay::Start(
   if (settings.has_value()) {
     impl->victory = std::make_unique<rules::VictoryTracker>(
         *settings, impl->engine->state());
+    if (log.has_starting_position()) {
+      impl->victory->StartFrom(impl->engine->state());
+    }
   }
   return std::unique_ptr<Replay>(new Replay(std::move(impl)));
 }
@@ -335,6 +397,12 @@ absl::StatusOr<v1::BattleStateSnapshot> StateAt(
   GUNBAI_ASSIGN_OR_RETURN(
       auto engine, CreateEngine(log, ruleset, AuditOptions(),
                                 rules::EngineOutput{&findings, nullptr}));
+  // A log with a starting position: its state is the one after the seq
+  // the position follows.
+  if (seq.has_value() && log.has_starting_position() &&
+      log.starting_position().after_seq() == *seq) {
+    return SnapshotFromState(engine->state());
+  }
   for (const v1::Event& event : log.events()) {
     engine->Apply(event);
     if (seq.has_value() && event.seq() == *seq) {

@@ -563,6 +563,9 @@ v1::LogDiff DiffUnderRulesets(absl::string_view name, const v1::BattleLog& log,
     branch_log->mutable_header()->mutable_ruleset()->set_version(
         diff.new_ruleset().version());
     *branch_log->mutable_order_of_battle() = log.order_of_battle();
+    if (log.has_starting_position()) {
+      *branch_log->mutable_starting_position() = log.starting_position();
+    }
     *branch_log->mutable_terrain() = log.terrain();
     for (v1::Event& event : branch_events) {
       if (diff.has_parted_at_seq() && event.seq() >= diff.parted_at_seq()) {

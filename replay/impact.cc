@@ -84,7 +84,7 @@ const v1::Finding* NewViolation(const v1::AuditReport& a, int a_from,
 
 // Returns the log of the corrected branch: the log's header (its game id
 // marked as the branch, its ruleset the one replayed under), order of
-// battle and terrain, and the branch's events, cut before `ended_at_seq`
+// battle, starting position and terrain, and the branch's events, cut before `ended_at_seq`
 // (0: not cut).
 v1::BattleLog BranchLog(const v1::BattleLog& log, const LoadedRuleset& ruleset,
                         std::uint64_t dispute_seq,
@@ -97,6 +97,9 @@ v1::BattleLog BranchLog(const v1::BattleLog& log, const LoadedRuleset& ruleset,
   out.mutable_header()->mutable_ruleset()->set_name(ruleset.data.name());
   out.mutable_header()->mutable_ruleset()->set_version(ruleset.data.version());
   *out.mutable_order_of_battle() = log.order_of_battle();
+  if (log.has_starting_position()) {
+    *out.mutable_starting_position() = log.starting_position();
+  }
   *out.mutable_terrain() = log.terrain();
   for (v1::Event& event : events) {
     if (ended_at_seq != 0 && event.seq() >= ended_at_seq) break;

@@ -26,8 +26,11 @@ bool Known(const v1::AppendedEvent& m);
 bool Known(const v1::AuditGameResponse& m);
 bool Known(const v1::AuditLogRequest& m);
 bool Known(const v1::AuditLogResponse& m);
+bool Known(const v1::AuditLogStreamRequest& m);
+bool Known(const v1::AuditLogStreamResponse& m);
 bool Known(const v1::AuditReport& m);
 bool Known(const v1::BattleLog& m);
+bool Known(const v1::BattleStateSnapshot& m);
 bool Known(const v1::CreateGameRequest& m);
 bool Known(const v1::CreateGameResponse& m);
 bool Known(const v1::DiceStatsRequest& m);
@@ -42,6 +45,7 @@ bool Known(const v1::Finding& m);
 bool Known(const v1::Firing& m);
 bool Known(const v1::FiringFacts& m);
 bool Known(const v1::GameSettings& m);
+bool Known(const v1::GetGameStateResponse& m);
 bool Known(const v1::Header& m);
 bool Known(const v1::Leader& m);
 bool Known(const v1::LogDiff& m);
@@ -66,10 +70,12 @@ bool Known(const v1::SkfMoraleTest& m);
 bool Known(const v1::SkfPassScore& m);
 bool Known(const v1::SkfRules& m);
 bool Known(const v1::SkfVictory& m);
+bool Known(const v1::StartingPosition& m);
 bool Known(const v1::StoredEvent& m);
 bool Known(const v1::Term& m);
 bool Known(const v1::Unit& m);
 bool Known(const v1::UnitPoints& m);
+bool Known(const v1::UnitState& m);
 bool Known(const v1::VictoryConditions& m);
 bool Known(const v1::WatchGameResponse& m);
 bool Known(const v1::WeaponFactor& m);
@@ -88,6 +94,7 @@ bool Known(const v1::AppendEventsResponse& m) {
   for (const auto& x : m.findings()) {
     if (!Known(x)) return false;
   }
+  if (m.has_state() && !Known(m.state())) return false;
   return true;
 }
 
@@ -111,6 +118,16 @@ bool Known(const v1::AuditLogResponse& m) {
   return true;
 }
 
+bool Known(const v1::AuditLogStreamRequest& m) {
+  if (m.has_log() && !Known(m.log())) return false;
+  return true;
+}
+
+bool Known(const v1::AuditLogStreamResponse& m) {
+  if (m.has_report() && !Known(m.report())) return false;
+  return true;
+}
+
 bool Known(const v1::AuditReport& m) {
   for (const auto& x : m.findings()) {
     if (!Known(x)) return false;
@@ -125,6 +142,14 @@ bool Known(const v1::BattleLog& m) {
   if (m.has_header() && !Known(m.header())) return false;
   if (m.has_order_of_battle() && !Known(m.order_of_battle())) return false;
   for (const auto& x : m.events()) {
+    if (!Known(x)) return false;
+  }
+  if (m.has_starting_position() && !Known(m.starting_position())) return false;
+  return true;
+}
+
+bool Known(const v1::BattleStateSnapshot& m) {
+  for (const auto& x : m.units()) {
     if (!Known(x)) return false;
   }
   return true;
@@ -215,6 +240,11 @@ bool Known(const v1::FiringFacts& m) {
 bool Known(const v1::GameSettings& m) {
   if (!v1::AppendPolicy_IsValid(m.policy())) return false;
   if (!v1::DiceMode_IsValid(m.dice_mode())) return false;
+  return true;
+}
+
+bool Known(const v1::GetGameStateResponse& m) {
+  if (m.has_state() && !Known(m.state())) return false;
   return true;
 }
 
@@ -397,6 +427,13 @@ bool Known(const v1::SkfVictory& m) {
   return true;
 }
 
+bool Known(const v1::StartingPosition& m) {
+  for (const auto& x : m.units()) {
+    if (!Known(x)) return false;
+  }
+  return true;
+}
+
 bool Known(const v1::StoredEvent& m) {
   if (m.has_event() && !Known(m.event())) return false;
   for (const auto& x : m.findings()) {
@@ -424,6 +461,11 @@ bool Known(const v1::Unit& m) {
 
 bool Known(const v1::UnitPoints& m) {
   if (!v1::TroopType_IsValid(m.troop_type())) return false;
+  return true;
+}
+
+bool Known(const v1::UnitState& m) {
+  if (!v1::Formation_IsValid(m.formation())) return false;
   return true;
 }
 
@@ -466,8 +508,14 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
       {v1::AuditGameResponse::descriptor(), &KnownAs<v1::AuditGameResponse>},
       {v1::AuditLogRequest::descriptor(), &KnownAs<v1::AuditLogRequest>},
       {v1::AuditLogResponse::descriptor(), &KnownAs<v1::AuditLogResponse>},
+      {v1::AuditLogStreamRequest::descriptor(),
+       &KnownAs<v1::AuditLogStreamRequest>},
+      {v1::AuditLogStreamResponse::descriptor(),
+       &KnownAs<v1::AuditLogStreamResponse>},
       {v1::AuditReport::descriptor(), &KnownAs<v1::AuditReport>},
       {v1::BattleLog::descriptor(), &KnownAs<v1::BattleLog>},
+      {v1::BattleStateSnapshot::descriptor(),
+       &KnownAs<v1::BattleStateSnapshot>},
       {v1::CreateGameRequest::descriptor(), &KnownAs<v1::CreateGameRequest>},
       {v1::CreateGameResponse::descriptor(), &KnownAs<v1::CreateGameResponse>},
       {v1::DiceStatsRequest::descriptor(), &KnownAs<v1::DiceStatsRequest>},
@@ -482,6 +530,8 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
       {v1::Firing::descriptor(), &KnownAs<v1::Firing>},
       {v1::FiringFacts::descriptor(), &KnownAs<v1::FiringFacts>},
       {v1::GameSettings::descriptor(), &KnownAs<v1::GameSettings>},
+      {v1::GetGameStateResponse::descriptor(),
+       &KnownAs<v1::GetGameStateResponse>},
       {v1::Header::descriptor(), &KnownAs<v1::Header>},
       {v1::Leader::descriptor(), &KnownAs<v1::Leader>},
       {v1::LogDiff::descriptor(), &KnownAs<v1::LogDiff>},
@@ -506,10 +556,12 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
       {v1::SkfPassScore::descriptor(), &KnownAs<v1::SkfPassScore>},
       {v1::SkfRules::descriptor(), &KnownAs<v1::SkfRules>},
       {v1::SkfVictory::descriptor(), &KnownAs<v1::SkfVictory>},
+      {v1::StartingPosition::descriptor(), &KnownAs<v1::StartingPosition>},
       {v1::StoredEvent::descriptor(), &KnownAs<v1::StoredEvent>},
       {v1::Term::descriptor(), &KnownAs<v1::Term>},
       {v1::Unit::descriptor(), &KnownAs<v1::Unit>},
       {v1::UnitPoints::descriptor(), &KnownAs<v1::UnitPoints>},
+      {v1::UnitState::descriptor(), &KnownAs<v1::UnitState>},
       {v1::VictoryConditions::descriptor(), &KnownAs<v1::VictoryConditions>},
       {v1::WatchGameResponse::descriptor(), &KnownAs<v1::WatchGameResponse>},
       {v1::WeaponFactor::descriptor(), &KnownAs<v1::WeaponFactor>},

@@ -37,6 +37,8 @@ constexpr std::uint32_t kOrderOfBattleTag =
     Tag(v1::BattleLog::kOrderOfBattleFieldNumber);
 constexpr std::uint32_t kEventsTag = Tag(v1::BattleLog::kEventsFieldNumber);
 constexpr std::uint32_t kTerrainTag = Tag(v1::BattleLog::kTerrainFieldNumber);
+constexpr std::uint32_t kStartingPositionTag =
+    Tag(v1::BattleLog::kStartingPositionFieldNumber);
 
 // One pass over a log's bytes, each event parsed into a message on an arena
 // whose block is ours (Reset gives it back whole: no allocation per event
@@ -68,17 +70,21 @@ class LogBytesPass {
     std::uint64_t last_seq = 0;
     v1::TerrainFeature terrain;
     for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
-      if (tag == kHeaderTag || tag == kOrderOfBattleTag) {
+      if (tag == kHeaderTag || tag == kOrderOfBattleTag ||
+          tag == kStartingPositionTag) {
         if (head == nullptr) {
           if (!Skip(input)) return NotRead("a field runs past the bytes");
           continue;
         }
         Message* field =
-            tag == kHeaderTag
-                ? static_cast<Message*>(head->head.mutable_header())
-                : head->head.mutable_order_of_battle();
+            tag == kHeaderTag ? static_cast<Message*>(head->head.mutable_header())
+            : tag == kOrderOfBattleTag
+                ? static_cast<Message*>(head->head.mutable_order_of_battle())
+                : head->head.mutable_starting_position();
         if (!ReadWholeMessage(input, field)) {
-          return NotRead("the header or order of battle does not parse");
+          return NotRead(
+              "the header, order of battle or starting position does not "
+              "parse");
         }
       } else if (tag == kEventsTag) {
         const v1::Event* event = ReadEvent(input);

@@ -1,6 +1,7 @@
 // A binary battle log held as its bytes and read from them as often as
 // asked, never parsed whole: checked once field by field (each event parsed
-// alone into one reused message), its head (header and order of battle)
+// alone into one reused message), its head (header, order of battle, a
+// starting position)
 // kept parsed, its events handed out one at a time, in order. For the
 // daemon's Diff, which replays each log of a request three times (the old
 // side's findings, then both sides in step) from the request's bytes.
@@ -29,8 +30,8 @@ namespace gunbai::replay {
 // The head of a log read from its bytes, and what a replay needs of its
 // events before reading them.
 struct LogBytesHead {
-  // The header and order of battle, merged as protobuf merges a message
-  // field given twice; never events or terrain.
+  // The header, order of battle and starting position, merged as protobuf
+  // merges a message field given twice; never events or terrain.
   gunbai::v1::BattleLog head;
   std::uint64_t events = 0;
   // Whether each event's seq is above the one before it.

@@ -177,19 +177,27 @@ absl::Status NotALogField(int field) {
       absl::StrCat("field ", field, " is not a field of the log"));
 }
 
-// Merges a header or order of battle field into `head`, as protobuf merges
-// a message field given more than once.
+// Merges a header, order of battle or starting position field into `head`,
+// as protobuf merges a message field given more than once.
 absl::Status MergeHeadField(int field, CodedInputStream& input,
                             v1::BattleLog& head) {
-  const bool read =
-      field == v1::BattleLog::kHeaderFieldNumber
-          ? ReadWholeMessage(input, head.mutable_header())
-          : ReadWholeMessage(input, head.mutable_order_of_battle());
-  if (!read) {
-    return NotStreamed(field == v1::BattleLog::kHeaderFieldNumber
-                           ? "the header does not parse"
-                           : "the order of battle does not parse");
+  google::protobuf::Message* into = nullptr;
+  absl::string_view what;
+  switch (field) {
+    case v1::BattleLog::kHeaderFieldNumber:
+      into = head.mutable_header();
+      what = "the header does not parse";
+      break;
+    case v1::BattleLog::kOrderOfBattleFieldNumber:
+      into = head.mutable_order_of_battle();
+      what = "the order of battle does not parse";
+      break;
+    default:
+      into = head.mutable_starting_position();
+      what = "the starting position does not parse";
+      break;
   }
+  if (!ReadWholeMessage(input, into)) return NotStreamed(what);
   return absl::OkStatus();
 }
 
@@ -264,6 +272,7 @@ class StreamedAudit {
     switch (field) {
       case v1::BattleLog::kHeaderFieldNumber:
       case v1::BattleLog::kOrderOfBattleFieldNumber:
+      case v1::BattleLog::kStartingPositionFieldNumber:
         if (pass == Pass::kEvents) return SkipField(input);
         if (replay_ != nullptr) {
           head_after_events = true;
@@ -368,6 +377,7 @@ absl::StatusOr<v1::BattleLog> ReadBinaryLogHead(const OpenLogStream& open,
         switch (field) {
           case v1::BattleLog::kHeaderFieldNumber:
           case v1::BattleLog::kOrderOfBattleFieldNumber:
+          case v1::BattleLog::kStartingPositionFieldNumber:
             return MergeHeadField(field, input, head);
           case v1::BattleLog::kEventsFieldNumber:
             return SkipField(input);
@@ -396,6 +406,7 @@ absl::Status ForEachBinaryLogEvent(const OpenLogStream& open,
         switch (field) {
           case v1::BattleLog::kHeaderFieldNumber:
           case v1::BattleLog::kOrderOfBattleFieldNumber:
+          case v1::BattleLog::kStartingPositionFieldNumber:
           case v1::BattleLog::kTerrainFieldNumber:
             return SkipField(input);
           case v1::BattleLog::kEventsFieldNumber: {

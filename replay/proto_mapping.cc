@@ -8,6 +8,49 @@ namespace gunbai::replay {
 
 namespace v1 = ::gunbai::v1;
 
+namespace {
+
+// Adds the carry-over fields (state.proto: left out of the digest, so that
+// the digests of reports written before them still compare): what later
+// events' rules read that the digested fields do not show, so that the
+// snapshot, given as a log's starting position, replays on as the game did.
+void AddCarryOver(const rules::BattleState& state,
+                  v1::BattleStateSnapshot& snap) {
+  for (std::size_t i = 0; i < state.units.size(); ++i) {
+    const rules::UnitStatus& s = state.units[i];
+    v1::UnitState* u = snap.mutable_units(static_cast<int>(i));
+    u->set_stands_per_rank(static_cast<uint32_t>(s.stands_per_rank));
+    u->set_formation(rules::FormationToProto(s.formation));
+    u->set_halted_until_turn(static_cast<uint32_t>(s.halted_until_turn));
+    u->set_followed_up_on_turn(static_cast<uint32_t>(s.followed_up_on_turn));
+    u->set_pursued_on_turn(static_cast<uint32_t>(s.pursued_on_turn));
+    u->set_pursued_from_long_melee(s.pursued_from_long_melee);
+    u->set_hit_by_fire_this_turn(s.hit_by_fire_this_turn);
+    u->set_may_not_fire(s.may_not_fire);
+    u->set_stands_lost_this_turn(
+        static_cast<uint32_t>(s.stands_lost_this_turn));
+    u->set_charge_fell_short(s.charge_fell_short);
+    u->set_halted_by_seq(s.halt_cause_seq);
+  }
+  for (std::size_t l = 0; l < state.leaders.size(); ++l) {
+    snap.mutable_leaders(static_cast<int>(l))
+        ->set_killed_on_turn(
+            static_cast<uint32_t>(state.leaders[l].killed_on_turn));
+  }
+  for (const rules::MeleeContact& m : state.melees) {
+    v1::MeleeContact* out = snap.add_melees();
+    out->set_unit_a(state.profiles[m.a].id);
+    out->set_unit_b(state.profiles[m.b].id);
+    out->set_rounds(static_cast<uint32_t>(m.rounds));
+    out->set_last_turn_fought(static_cast<uint32_t>(m.last_turn_fought));
+  }
+  for (std::size_t c = 0; c < state.clans.size(); ++c) {
+    if (state.activated_clans & (1u << c)) snap.add_activated_clans(state.clans[c]);
+  }
+}
+
+}  // namespace
+
 v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
   v1::BattleStateSnapshot snap;
   snap.set_after_seq(state.last_seq);
@@ -69,7 +112,18 @@ v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
     out->set_loss_roll_owed(l.loss_roll_owed);
   }
   snap.set_digest(Sha256Hex(DeterministicBytes(snap)));
+  AddCarryOver(state, snap);
   return snap;
+}
+
+v1::StartingPosition StartingPositionFromSnapshot(
+    const v1::BattleStateSnapshot& snapshot) {
+  // The two messages share their fields' names and numbers: the bytes of
+  // one are the other (tests/replay/starting_position_test.cc checks it
+  // field by field).
+  v1::StartingPosition position;
+  position.ParseFromString(snapshot.SerializeAsString());
+  return position;
 }
 
 }  // namespace gunbai::replay

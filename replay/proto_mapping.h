@@ -30,6 +30,12 @@ using rules::MoraleResultToProto;
 gunbai::v1::BattleStateSnapshot SnapshotFromState(
     const rules::BattleState& state);
 
+// Returns `snapshot` as a log's starting position: the same fields, by
+// name and number (battle_log.proto), the digest kept, so that the log of
+// the events after it starts where the snapshot's game stood.
+gunbai::v1::StartingPosition StartingPositionFromSnapshot(
+    const gunbai::v1::BattleStateSnapshot& snapshot);
+
 }  // namespace gunbai::replay
 
 #endif  // GUNBAI_REPLAY_PROTO_MAPPING_H_

@@ -48,6 +48,9 @@ struct UnitStatus {
   // Halted (no moves, no charges, no counter-charge) up to and including
   // this turn; 0 when not halted.
   int halted_until_turn = 0;
+  // The seq of the morale test that halted it (for messages); 0: none, or
+  // before the log (a starting position's halted_by_seq, if given).
+  std::uint64_t halt_cause_seq = 0;
   // A retreat or rout this turn: the unit may not fire.
   bool may_not_fire = false;
   bool fired_this_turn = false;

@@ -109,6 +109,9 @@ absl::Status EngineBase::InitOrderOfBattle(const v1::BattleLog& log) {
     leader_index_.emplace(leader.id, static_cast<int>(state_.leaders.size()));
     state_.leaders.push_back(std::move(leader));
   }
+  if (log.has_starting_position()) {
+    return InitStartingPosition(log.starting_position());
+  }
   return absl::OkStatus();
 }
 

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
@@ -80,6 +81,9 @@ class EngineBase : public Engine, protected FindingSink {
     // The highest turn number the state takes from a turn_start (a larger
     // one is reported, and counted as this).
     std::uint32_t max_turn = 0;
+    // The most hits a unit carries towards its next stand loss (or what the
+    // ruleset keeps in carried_hits), the bound on a starting position's.
+    int max_carried_hits = 0;
   };
 
   EngineBase(Conventions conventions, const EngineOptions& options,
@@ -111,6 +115,16 @@ class EngineBase : public Engine, protected FindingSink {
   virtual absl::Status AddLeaderFacts(int index,
                                       const gunbai::v1::Leader& proto,
                                       LeaderState& leader) = 0;
+  // The log's starting position (gunbai.v1.StartingPosition;
+  // starting_position.cc), taken into state_ once the order of battle is
+  // built (InitOrderOfBattle calls it when the log has one): the turn,
+  // phase and clans, then each unit and leader it lists, the charges, the
+  // melee contacts. Returns InvalidArgument naming the field, and the unit
+  // or leader by index and id, when the position is unusable (an unknown id,
+  // a list longer than what it lists, stands or hits out of range, a charge
+  // by one's own clan, a melee of one clan...). What a position may give
+  // but likely should not is replay/'s to report (CreateEngine).
+  absl::Status InitStartingPosition(const gunbai::v1::StartingPosition& p);
   // InvalidArgument "order_of_battle.units[<index>] (id "<id>"): <what>".
   absl::Status UnitError(int index, const gunbai::v1::Unit& unit,
                          absl::string_view what) const;
@@ -190,6 +204,28 @@ class EngineBase : public Engine, protected FindingSink {
   bool TurnInProgress() const;
 
  private:
+  // The parts of InitStartingPosition, in its order.
+  absl::Status StartTurnAndPhase(const gunbai::v1::StartingPosition& p);
+  absl::Status StartUnit(int index, const gunbai::v1::UnitState& unit,
+                         std::vector<bool>& listed, std::uint64_t after_seq);
+  absl::Status StartUnitStands(int index, const gunbai::v1::UnitState& unit,
+                               const UnitProfile& profile) const;
+  absl::Status StartUnitTurns(int index,
+                              const gunbai::v1::UnitState& unit) const;
+  absl::Status StartCharges(int index, const gunbai::v1::UnitState& unit);
+  absl::Status CheckChargersNamed(const gunbai::v1::StartingPosition& p);
+  absl::Status StartLeader(int index, const gunbai::v1::LeaderState& leader,
+                           std::vector<bool>& listed);
+  absl::Status CheckUnitLeaders(int index, const gunbai::v1::UnitState& unit);
+  absl::Status StartMelee(int index, const gunbai::v1::MeleeContact& melee);
+  // InvalidArgument "starting_position.units[<index>] (id "<id>"): <what>",
+  // and the same for leaders.
+  absl::Status StartUnitError(int index, const gunbai::v1::UnitState& unit,
+                              absl::string_view what) const;
+  absl::Status StartLeaderError(int index,
+                                const gunbai::v1::LeaderState& leader,
+                                absl::string_view what) const;
+
   // The turn_start, turn_end and game_end events (see CloseTurn).
   void StartTurn(const gunbai::v1::Event& event);
   void EndTurn();

@@ -120,6 +120,18 @@ Formation FormationFromProto(v1::Formation f) {
   }
 }
 
+v1::Formation FormationToProto(Formation f) {
+  switch (f) {
+    case Formation::kColumn:
+      return v1::FORMATION_COLUMN;
+    case Formation::kBuilding:
+      return v1::FORMATION_BUILDING;
+    case Formation::kLine:
+      break;
+  }
+  return v1::FORMATION_LINE;
+}
+
 MoraleResult MoraleResultFromProto(v1::MoraleResult r) {
   switch (r) {
     case v1::MORALE_RESULT_HALT:

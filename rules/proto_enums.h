@@ -28,6 +28,7 @@ MeleeWeapon MeleeFromProto(gunbai::v1::MeleeWeapon w);
 RangeBand BandFromProto(gunbai::v1::RangeBand b);
 // UNSPECIFIED reads as line.
 Formation FormationFromProto(gunbai::v1::Formation f);
+gunbai::v1::Formation FormationToProto(Formation f);
 // UNSPECIFIED reads as no effect.
 MoraleResult MoraleResultFromProto(gunbai::v1::MoraleResult r);
 // The inverse, for claims written into a what-if branch or a generated log.

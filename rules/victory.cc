@@ -22,17 +22,32 @@ bool VictoryTracker::CampTouched(const BattleState& state, int unit,
   return true;
 }
 
+void VictoryTracker::Score(const BattleState& state, std::size_t u) {
+  if (unit_scored_[u]) return;
+  unit_scored_[u] = true;
+  const int value =
+      settings_.unit_points[static_cast<int>(state.profiles[u].troop_type)];
+  for (int c = 0; c < clans_; ++c) {
+    if (c != state.profiles[u].clan) points_[c] += value;
+  }
+}
+
+void VictoryTracker::StartFrom(const BattleState& state) {
+  if (!enabled()) return;
+  for (std::size_t u = 0; u < state.units.size(); ++u) {
+    const UnitStatus& s = state.units[u];
+    if (s.removed || s.routing || s.has_routed) Score(state, u);
+  }
+  const int last_turn_ended =
+      state.phase == Phase::kTurnEnded ? state.turn : state.turn - 1;
+  if (last_turn_ended > 0) Decide(last_turn_ended);
+}
+
 void VictoryTracker::EndOfTurn(const BattleState& state) {
   if (!enabled()) return;
   for (std::size_t u = 0; u < state.units.size(); ++u) {
     const UnitStatus& s = state.units[u];
-    if (unit_scored_[u] || !(s.removed || s.routing)) continue;
-    unit_scored_[u] = true;
-    const int value =
-        settings_.unit_points[static_cast<int>(state.profiles[u].troop_type)];
-    for (int c = 0; c < clans_; ++c) {
-      if (c != state.profiles[u].clan) points_[c] += value;
-    }
+    if (s.removed || s.routing) Score(state, u);
   }
   for (int c = 0; c < clans_; ++c) {
     for (int camp = 0; camp < clans_; ++camp) {
@@ -42,13 +57,17 @@ void VictoryTracker::EndOfTurn(const BattleState& state) {
       points_[c] += settings_.camp_sack_points;
     }
   }
+  Decide(state.turn);
+}
+
+void VictoryTracker::Decide(int turn) {
   if (winner_ >= 0 || clans_ == 0) return;
   const int top = *std::max_element(points_.begin(), points_.end());
   if (top < settings_.points_to_win) return;
   if (std::count(points_.begin(), points_.end(), top) > 1) return;  // A tie.
   winner_ = static_cast<int>(std::find(points_.begin(), points_.end(), top) -
                              points_.begin());
-  decided_turn_ = state.turn;
+  decided_turn_ = turn;
 }
 
 }  // namespace gunbai::rules

@@ -44,6 +44,14 @@ class VictoryTracker {
   // camp newly sacked scores for the sacking clan. Decides the winner once.
   void EndOfTurn(const BattleState& state);
 
+  // Takes the points of a log's starting position (rules/engine_base.h):
+  // every unit off the table, routing or that has routed is counted as
+  // having scored (at a turn's end before the position), and a clan alone
+  // at or above points_to_win has won, at the last turn's end before the
+  // position. Camps sacked before the position are not in a state, and not
+  // counted. Call once, before the first EndOfTurn.
+  void StartFrom(const BattleState& state);
+
   bool enabled() const { return settings_.points_to_win > 0; }
   int points_to_win() const { return settings_.points_to_win; }
   int points(int clan) const { return points_[clan]; }
@@ -52,6 +60,12 @@ class VictoryTracker {
   int decided_turn() const { return decided_turn_; }
 
  private:
+  // Scores unit `u` for every other clan, once.
+  void Score(const BattleState& state, std::size_t u);
+  // Decides the winner, once, at `turn`: a clan alone at the top, at or
+  // above points_to_win.
+  void Decide(int turn);
+
   VictorySettings settings_;
   std::vector<int> points_;
   std::vector<bool> unit_scored_;

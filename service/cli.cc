@@ -20,6 +20,7 @@
 #include "replay/impact.h"
 #include "replay/log_parser.h"
 #include "replay/log_stream.h"
+#include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 #include "rules/status_macros.h"
@@ -88,6 +89,10 @@ constexpr char kStateFooter[] =
   gunbai state tests/data/sekigahara.textproto
   gunbai state --at=12 --format=json tests/data/sekigahara.textproto
   gunbai state --digests tests/data/sekigahara.textproto
+  gunbai state --at=20 --format=start tests/data/sekigahara.textproto
+
+A log that starts from --format=start's block (pasted in after its order of
+battle, with the events after SEQ) audits those events as the whole game does.
 
 Exit codes: 0 printed, 2 unusable input or bad command line.)";
 
@@ -309,6 +314,13 @@ int RunState(const Options& o, std::ostream& out, std::ostream& err) {
   }
   auto state = replay::StateAt(*log, *ruleset, o.at);
   if (!state.ok()) return Fail(err, state.status(), kExitBadInput);
+  if (o.format == "start") {
+    std::string text;
+    google::protobuf::TextFormat::PrintToString(
+        replay::StartingPositionFromSnapshot(*state), &text);
+    Print(out, absl::StrCat("starting_position {\n", text, "}\n"));
+    return kExitClean;
+  }
   Print(out, o.format == "json" ? FormatJson(*state) : FormatStateText(*state));
   return kExitClean;
 }
@@ -429,7 +441,10 @@ void AddStateCommand(CLI::App& app, CliContext& context) {
       "state", "print the battle state after an event of LOG");
   state->footer(kStateFooter);
   AddLogOptions(*state, *o);
-  AddFormatOption(*state, *o);
+  AddChoiceOption(*state, "--format", o->format, {"text", "json", "start"},
+                  "text for people, json for scripts, start: the state as a "
+                  "log's starting_position (text format), to paste into the "
+                  "log of the events after it");
   state
       ->add_option_function<uint64_t>(
           "--at", [o](const uint64_t& seq) { o->at = seq; },

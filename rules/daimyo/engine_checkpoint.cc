@@ -75,7 +75,9 @@ absl::StatusOr<std::string> Replayer::SaveCheckpoint() const {
     out.Enum(owed_moves_[u]);
     out.Int(owed_move_opponent_[u]);
     out.Int(owed_move_rounds_[u]);
-    out.U64(halt_cause_seq_[u]);
+    // Where the Replayer kept it before UnitStatus did: the format is the
+    // same.
+    out.U64(state_.units[u].halt_cause_seq);
     out.Int(may_counter_charge_[u]);
     out.Bool(rout_moved_this_activation_[u]);
   }
@@ -191,7 +193,9 @@ absl::Status Replayer::RestoreCheckpoint(absl::string_view checkpoint) {
   owed_moves_ = std::move(owed_moves);
   owed_move_opponent_ = std::move(opponents);
   owed_move_rounds_ = std::move(rounds);
-  halt_cause_seq_ = std::move(halt_cause);
+  for (int u = 0; u < units; ++u) {
+    state_.units[u].halt_cause_seq = halt_cause[u];
+  }
   may_counter_charge_ = std::move(may_counter);
   rout_moved_this_activation_ = std::move(rout_moved);
   frenzied_this_activation_ = std::move(frenzied);

@@ -367,16 +367,16 @@ void Replayer::ApplyTestResult(int unit, int reason, MoraleResult result,
   rules::daimyo::ApplyMoraleResult(state_, unit, result);
   switch (result) {
     case MoraleResult::kHalt:
-      halt_cause_seq_[unit] = seq_;
+      state_.units[unit].halt_cause_seq = seq_;
       if (reason == 4) CancelCharge(unit);
       break;
     case MoraleResult::kRetire:
-      halt_cause_seq_[unit] = seq_;
+      state_.units[unit].halt_cause_seq = seq_;
       owed_moves_[unit] = OwedMove::kRetire;
       if (reason == 4) CancelCharge(unit);
       break;
     case MoraleResult::kRetreat:
-      halt_cause_seq_[unit] = seq_;
+      state_.units[unit].halt_cause_seq = seq_;
       owed_moves_[unit] = OwedMove::kRetreat;
       break;
     case MoraleResult::kRout:
@@ -420,7 +420,7 @@ bool Replayer::CheckHalted(int unit, absl::string_view what) {
                             "%d by its morale test at seq %d.",
                             UnitLabel(state_, unit), what,
                             state_.units[unit].halted_until_turn,
-                            halt_cause_seq_[unit]));
+                            state_.units[unit].halt_cause_seq));
   return false;
 }
 

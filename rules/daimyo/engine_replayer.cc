@@ -46,7 +46,6 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   owed_moves_.assign(state_.units.size(), OwedMove::kNone);
   owed_move_opponent_.assign(state_.units.size(), -1);
   owed_move_rounds_.assign(state_.units.size(), 0);
-  halt_cause_seq_.assign(state_.units.size(), 0);
   may_counter_charge_.assign(state_.units.size(), -1);
   rout_moved_this_activation_.assign(state_.units.size(), false);
   loss_rolls_made_.assign(state_.leaders.size(), 0);

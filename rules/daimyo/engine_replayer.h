@@ -107,7 +107,8 @@ class Replayer final : public rules::EngineBase {
                     .turn_end_missing_rule = "daimyo.sequence.turn_end_missing",
                     .turn_number_rule = "daimyo.sequence.turn_number",
                     .initiative_clan_required = true,
-                    .max_turn = kMaxTurn},
+                    .max_turn = kMaxTurn,
+                    .max_carried_hits = rules.hits_per_stand - 1},
                    options, output),
         rules_(rules) {}
 
@@ -284,7 +285,6 @@ class Replayer final : public rules::EngineBase {
   std::vector<int> owed_move_opponent_;
   std::vector<int> owed_move_rounds_;
   // Morale bookkeeping, per unit index (engine_morale.cc).
-  std::vector<std::uint64_t> halt_cause_seq_;
   std::vector<int> may_counter_charge_;  // The charger it may counter, or -1.
   std::vector<int> frenzied_this_activation_;
   // A challenge between leaders whose units were not yet engaged: the next

@@ -32,6 +32,11 @@ absl::Status SkfEngine::Init(const v1::BattleLog& log) {
   morale_due_.assign(units, MoraleDue::kNone);
   bases_lost_in_melee_.assign(units, 0);
   leader_rolls_owed_.assign(state_.leaders.size(), 0);
+  // A starting position's leader owing a roll owes one (the count of a
+  // melee's rolls owed is not in the state).
+  for (std::size_t l = 0; l < state_.leaders.size(); ++l) {
+    if (state_.leaders[l].loss_roll_owed) leader_rolls_owed_[l] = 1;
+  }
   unit_leaders_.assign(units, {});
   for (std::size_t l = 0; l < state_.leaders.size(); ++l) {
     const int unit = state_.leaders[l].attached_unit;

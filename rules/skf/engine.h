@@ -168,7 +168,8 @@ class SkfEngine final : public EngineBase {
                     .turn_end_missing_rule = "skf.sequence.turn_end_missing",
                     .turn_number_rule = "skf.sequence.turn_number",
                     .initiative_clan_required = false,
-                    .max_turn = 100000},
+                    .max_turn = 100000,
+                    .max_carried_hits = kMaxDisorder},
                    options, output),
         tables_(std::move(tables)) {}
 

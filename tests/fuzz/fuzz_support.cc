@@ -55,7 +55,9 @@ const std::vector<gunbai::v1::BattleLog>& SampleLogs() {
     auto* parsed = new std::vector<gunbai::v1::BattleLog>;
     for (const char* name :
          {"sekigahara.textproto", "anegawa-clean.textproto",
-          "nagashino-melee.textproto", "skf-kawanakajima.textproto"}) {
+          "nagashino-melee.textproto", "skf-kawanakajima.textproto",
+          // A log from a starting position (issue 13).
+          "ruling-volley.textproto"}) {
       const std::string path = std::string(GUNBAI_TEST_DATA_DIR) + "/" + name;
       std::ifstream in(path, std::ios::binary);
       std::stringstream bytes;
