@@ -41,6 +41,9 @@ namespace {
 namespace v1 = ::gunbai::v1;
 
 constexpr int kMaxBatch = 10000;
+static_assert(replay::kMaxLiveBatchEvents == GameStore::kMaxBatchEvents,
+              "a batch gunbaid plays is one the store takes");
+static_assert(kMaxBatch <= replay::kMaxLiveBatchEvents);
 constexpr std::size_t kMaxEventIdLength = 128;
 // CreateGame's and AppendEvents' places among GameService's methods, in the
 // order game_service.proto declares them (service/game_service.h says why
@@ -1061,6 +1064,7 @@ grpc::Status GameServiceImpl::WatchGame(
       fresh = EventsFrom(g, next);
       ended = g.record.ended;
     }
+    AddStoredOutcomes(g.id, fresh);
     for (v1::StoredEvent& e : fresh) {
       next = e.event().seq() + 1;
       v1::WatchGameResponse response;
@@ -1069,7 +1073,43 @@ grpc::Status GameServiceImpl::WatchGame(
     }
     if (ended && fresh.empty()) return grpc::Status::OK;
   }
-  return grpc::Status::OK;
+  if (context->IsCancelled()) return grpc::Status::CANCELLED;
+  // The client must not take the end of a stopping daemon's stream for the
+  // end of the game.
+  return grpc::Status(
+      grpc::StatusCode::UNAVAILABLE,
+      absl::StrFormat("gunbaid is stopping: the watch of game %s ends before "
+                      "the game does; watch again from seq %d once it is "
+                      "back",
+                      g.id, next));
+}
+
+void GameServiceImpl::AddStoredOutcomes(const std::string& game_id,
+                                        std::vector<v1::StoredEvent>& events) {
+  if (events.empty()) return;
+  // The cache keeps no outcomes (they would cost memory for every event of
+  // every cached game): the store's copy of each event has them.
+  const uint64_t last_seq = events.back().event().seq();
+  uint64_t from = events.front().event().seq();
+  size_t i = 0;
+  while (from != 0 && i < events.size()) {
+    auto page = store_->ReadEventPage(game_id, from, kPageBytes);
+    if (!page.ok()) return;  // The events go out without their outcomes.
+    for (v1::StoredEvent& stored : page->events) {
+      while (i < events.size() &&
+             events[i].event().seq() < stored.event().seq()) {
+        ++i;
+      }
+      if (i == events.size()) return;
+      if (events[i].event().seq() == stored.event().seq()) {
+        *events[i].mutable_outcomes() = std::move(*stored.mutable_outcomes());
+      }
+    }
+    if (page->events.empty() || page->events.back().event().seq() >= last_seq) {
+      return;
+    }
+    from = page->next_seq;
+  }
 }
 
 }  // namespace gunbai::service
