@@ -47,7 +47,8 @@ std::uint32_t EveryClan(const rules::BattleState& state) {
 std::string ClanNames(const rules::BattleState& state, std::uint32_t clans) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < state.clans.size() && i < 32; ++i) {
-    if (clans & (std::uint32_t{1} << i)) names.push_back(Excerpt(state.clans[i]));
+    if (clans & (std::uint32_t{1} << i))
+      names.push_back(Excerpt(state.clans[i]));
   }
   return absl::StrJoin(names, ", ");
 }
@@ -119,8 +120,7 @@ absl::Status CheckPlayerTurn(const LiveBatchGame& game,
 // order after the clan that held the initiative last turn (`state`'s), and
 // with no dice (a ruleset without an initiative roll) the initiative passes
 // to the clan after it.
-void TakeInitiativeFromDice(const rules::BattleState& state,
-                            v1::Event& event) {
+void TakeInitiativeFromDice(const rules::BattleState& state, v1::Event& event) {
   v1::TurnStart& start = *event.mutable_turn_start();
   if (!start.initiative_clan().empty() || state.clans.empty()) return;
   const int clans = static_cast<int>(state.clans.size());
@@ -131,9 +131,8 @@ void TakeInitiativeFromDice(const rules::BattleState& state,
   // clan with the highest die wins.
   for (int k = 1; k <= clans; ++k) {
     const int clan = (last + k + clans) % clans;
-    const std::uint32_t die = clan < start.initiative_dice_size()
-                                  ? start.initiative_dice(clan)
-                                  : 0;
+    const std::uint32_t die =
+        clan < start.initiative_dice_size() ? start.initiative_dice(clan) : 0;
     if (best < 0 || die > best_die) {
       best = clan;
       best_die = die;
@@ -188,8 +187,7 @@ v1::AppendedEvent NextTurnStart(const rules::BattleState& state,
 // AppendRefusal payload (service/grpc_status.h sends it as the status
 // details).
 absl::Status StrictRefusal(
-    const google::protobuf::RepeatedPtrField<v1::Finding>& findings,
-    int from) {
+    const google::protobuf::RepeatedPtrField<v1::Finding>& findings, int from) {
   absl::Status refused = absl::FailedPreconditionError(absl::StrCat(
       "the game is strict and the batch breaks the rules; nothing was "
       "written:\n",

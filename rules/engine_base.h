@@ -56,6 +56,7 @@ class EngineBase : public Engine, protected FindingSink {
                        outcomes) override {
     outcomes_ = outcomes;
   }
+
  protected:
   // Where the rulesets' messages differ in form (kept as each gave them,
   // so that no report changes).
@@ -136,8 +137,8 @@ class EngineBase : public Engine, protected FindingSink {
   // turn_end (reporting one with no turn in progress) and closes a turn in
   // progress at the end of the game. A turn_end whose Event.clan names a
   // clan ends only that clan's part (BattleState::turn_ended_clans): the
-  // turn ends at the turn_end that leaves no clan still playing it. CloseTurn runs the ruleset's checks
-  // at the end of a turn in progress.
+  // turn ends at the turn_end that leaves no clan still playing it. CloseTurn
+  // runs the ruleset's checks at the end of a turn in progress.
   virtual void CloseTurn() = 0;
   virtual void OnTurnStarted(const gunbai::v1::Event&) {}
   // One an event body. Each ruleset says what it does with each, even with

@@ -208,7 +208,8 @@ std::string Count(absl::string_view value, absl::string_view thing) {
 std::string OutcomeText(const v1::Outcome& o) {
   const std::string& who = o.subject();
   const std::string& value = o.value();
-  if (o.kind() == "hits") return absl::StrCat(who, " scores ", Count(value, "hit"));
+  if (o.kind() == "hits")
+    return absl::StrCat(who, " scores ", Count(value, "hit"));
   if (o.kind() == "stands_lost") {
     return absl::StrCat(who, " loses ", Count(value, "stand"));
   }
@@ -219,7 +220,8 @@ std::string OutcomeText(const v1::Outcome& o) {
     return absl::StrCat(who, " tests morale: ", value);
   }
   if (o.kind() == "melee_outcome") return absl::StrCat("the melee: ", value);
-  if (o.kind() == "duel_winner") return absl::StrCat("the duel is won by ", value);
+  if (o.kind() == "duel_winner")
+    return absl::StrCat("the duel is won by ", value);
   if (o.kind() == "odds_column") {
     return absl::StrCat(who, " fights on the ", value, " column");
   }
@@ -376,8 +378,7 @@ int Append(const GameOptions& o, std::ostream& out, std::ostream& err) {
     absl::Status refused = GameCallStatus(s, c->target);
     // A strict game's refusal, as JSON: its findings from the status
     // details (AppendRefusal), on stdout, beside the message on stderr.
-    auto details =
-        refused.GetPayload(replay::kAppendRefusalTypeUrl);
+    auto details = refused.GetPayload(replay::kAppendRefusalTypeUrl);
     v1::AppendRefusal refusal;
     if (o.format == "json" && details.has_value() &&
         refusal.ParseFromString(std::string(*details))) {
@@ -456,17 +457,18 @@ int Watch(const GameOptions& o, std::ostream& out, std::ostream& err) {
     absl::Status why = GameCallStatus(s, c->target);
     if (why.code() == absl::StatusCode::kUnavailable ||
         why.code() == absl::StatusCode::kCancelled) {
-      return Fail(err, absl::UnavailableError(absl::StrCat(
-                           "the watch of game ", o.game, " broke off after seq ",
-                           last_seq, ": ", why.message(), resume)));
+      return Fail(err,
+                  absl::UnavailableError(absl::StrCat(
+                      "the watch of game ", o.game, " broke off after seq ",
+                      last_seq, ": ", why.message(), resume)));
     }
     return Fail(err, why);
   }
   if (!ended) {
-    return Fail(err, absl::UnavailableError(absl::StrCat(
-                         "the watch of game ", o.game,
-                         " ended before game_end, after seq ", last_seq,
-                         resume)));
+    return Fail(err,
+                absl::UnavailableError(absl::StrCat(
+                    "the watch of game ", o.game,
+                    " ended before game_end, after seq ", last_seq, resume)));
   }
   return kExitClean;
 }

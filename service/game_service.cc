@@ -192,8 +192,8 @@ std::string PageTokenMac(absl::string_view key, absl::string_view game_id) {
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
        reinterpret_cast<const unsigned char*>(message.data()), message.size(),
        mac, &size);
-  return absl::BytesToHexString(absl::string_view(
-                                    reinterpret_cast<const char*>(mac), size))
+  return absl::BytesToHexString(
+             absl::string_view(reinterpret_cast<const char*>(mac), size))
       .substr(0, 32);
 }
 

@@ -4,9 +4,9 @@
 
 #include "absl/strings/cord.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "google/protobuf/any.pb.h"
 #include "gunbai/v1/game_service.pb.h"
-#include "absl/strings/str_cat.h"
 #include "replay/text_errors.h"
 #include "service/tls_probe.h"
 

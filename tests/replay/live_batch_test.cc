@@ -218,8 +218,8 @@ TEST_F(LiveBatchTest, ServerDiceStartTheNextTurnWhenTheLastClanEndsIt) {
   EXPECT_EQ(engine_->state().turn, 2);
 
   // A player names no initiative clan of its own in a server-dice game.
-  v1::AppendEventsRequest chosen = Batch(Ev(
-      7, 3, "blue", "turn_start { initiative_clan: \"blue\" }"));
+  v1::AppendEventsRequest chosen =
+      Batch(Ev(7, 3, "blue", "turn_start { initiative_clan: \"blue\" }"));
   auto refused = PlayLiveBatch(game_, chosen, *engine_, findings_);
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kPermissionDenied);
 }
