@@ -47,7 +47,8 @@ namespace v1 = ::gunbai::v1;
 constexpr int kMaxBatch = 10000;
 static_assert(replay::kMaxLiveBatchEvents == GameStore::kMaxBatchEvents,
               "a batch gunbaid plays is one the store takes");
-static_assert(kMaxBatch <= replay::kMaxLiveBatchEvents);
+static_assert(static_cast<std::size_t>(kMaxBatch) <=
+              replay::kMaxLiveBatchEvents);
 constexpr std::size_t kMaxEventIdLength = 128;
 // CreateGame's and AppendEvents' places among GameService's methods, in the
 // order game_service.proto declares them (service/game_service.h says why
