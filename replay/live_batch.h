@@ -7,6 +7,7 @@
 #ifndef GUNBAI_REPLAY_LIVE_BATCH_H_
 #define GUNBAI_REPLAY_LIVE_BATCH_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,6 +19,15 @@
 #include "rules/engine.h"
 
 namespace gunbai::replay {
+
+// The most events gunbaid stores in one batch (GameStore::kMaxBatchEvents):
+// a request's and the turn_start gunbaid may add to it.
+inline constexpr std::size_t kMaxLiveBatchEvents = 10'000;
+
+// The type URL of the AppendRefusal a strict game's refusal carries as a
+// payload of its status (and gunbaid as the status's details).
+inline constexpr char kAppendRefusalTypeUrl[] =
+    "type.googleapis.com/gunbai.v1.AppendRefusal";
 
 // The game a batch is played into, and who sends it.
 struct LiveBatchGame {
@@ -32,7 +42,8 @@ struct LiveBatchGame {
   // The game's chain head before the batch (its genesis for a new game).
   absl::string_view head;
   // The caller: the umpire may append any event, a player only those its
-  // clan acts in (Event.clan).
+  // clan acts in (Event.clan), under the turn rules of
+  // game_service.proto ("Turns in a live game").
   bool umpire = false;
   absl::string_view clan;
 };
@@ -45,13 +56,19 @@ absl::Status CheckBatchSeqsIncrease(
 
 // Plays `batch`'s events (moved out of it) through `engine`, whose
 // findings it writes into `findings`, and returns them as they would be
-// stored: each with its event id, dice attempt, chain hash and the findings
-// it raised. On an error nothing is to be stored, and `engine` and
-// `findings` have taken part of the batch (the caller replays the game
-// again): PermissionDenied for an event a player may not append,
-// InvalidArgument for one the server cannot roll for, FailedPrecondition
-// when the game is strict and the batch breaks a rule (the violations
-// listed).
+// stored: each with its event id, dice attempt, chain hash, the findings
+// it raised and the outcomes the engine worked out (without traces). With
+// server dice, a batch whose last event is a clan's turn_end that ends the
+// turn gets the next turn_start (event id "gunbaid:turn_start:seq=N", its
+// initiative dice rolled and its initiative clan from them) after it; a
+// turn_start naming no initiative clan gets one from its dice. On an error
+// nothing is to be stored, and `engine` and `findings` have taken part of
+// the batch (the caller replays the game again): PermissionDenied for an
+// event a player may not append, FailedPrecondition for a player's event
+// after its clan ended the turn (but what the turn's end owes) and when
+// the game is strict and the batch breaks a rule (the violations listed,
+// and as an AppendRefusal payload under kAppendRefusalTypeUrl),
+// InvalidArgument for one the server cannot roll for.
 absl::StatusOr<std::vector<gunbai::v1::StoredEvent>> PlayLiveBatch(
     const LiveBatchGame& game, gunbai::v1::AppendEventsRequest& batch,
     rules::Engine& engine,

@@ -168,6 +168,7 @@ void StartNewTurn(BattleState& state, int turn, int initiative_clan) {
   state.initiative_clan = initiative_clan;
   state.active_clan = -1;
   state.activated_clans = 0;
+  state.turn_ended_clans = 0;
   state.phase = Phase::kTurnStart;
   for (UnitStatus& u : state.units) {
     u.fired_this_turn = false;

@@ -142,6 +142,9 @@ struct BattleState {
   int initiative_clan = -1;
   int active_clan = -1;
   std::uint32_t activated_clans = 0;  // Bit per clan index, this turn.
+  // Clans that sent their own turn_end this turn (Event.clan set): the turn
+  // ends when every clan has (EngineBase::EndTurn). Bit per clan index.
+  std::uint32_t turn_ended_clans = 0;
   Phase phase = Phase::kBeforeGame;
   std::uint64_t last_seq = 0;
   bool any_event = false;

@@ -290,7 +290,11 @@ void WriteBattleState(const BattleState& state, CheckpointWriter& out) {
   out.Int(state.turn);
   out.Int(state.initiative_clan);
   out.Int(state.active_clan);
-  out.U64(state.activated_clans);
+  // The clans that ended their part of the turn ride in the high 32 bits
+  // of the activated clans (kMaxClans is 32): a checkpoint written before
+  // clans ended turns of their own reads back with none ended, as it was.
+  out.U64(state.activated_clans |
+          (std::uint64_t{state.turn_ended_clans} << 32));
   out.Enum(state.phase);
   out.U64(state.last_seq);
   out.Bool(state.any_event);
@@ -331,10 +335,8 @@ void ReadBattleState(CheckpointReader& in, BattleState& state) {
   state.initiative_clan = in.Int(-1, clans - 1);
   state.active_clan = in.Int(-1, clans - 1);
   const std::uint64_t activated = in.U64();
-  if (activated > std::numeric_limits<std::uint32_t>::max()) {
-    in.Fail("the activated clans do not fit in 32 bits");
-  }
   state.activated_clans = static_cast<std::uint32_t>(activated);
+  state.turn_ended_clans = static_cast<std::uint32_t>(activated >> 32);
   state.phase = in.Enum(Phase::kGameOver);
   state.last_seq = in.U64();
   state.any_event = in.Bool();

@@ -82,6 +82,12 @@ class Engine {
   // The state after the events applied so far. Units keep their order of
   // battle order; clans their header order.
   virtual const BattleState& state() const = 0;
+  // Sends the outcomes of the events applied from now on to `outcomes`
+  // (null: none are recorded), which must outlive its use: a live game
+  // records the outcomes of each batch without recording those of its
+  // whole replay. The default records none.
+  virtual void SetOutcomes(
+      google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>* outcomes) {}
 
   // Checkpoints: the replay's state after the events applied so far, as
   // bytes that RestoreCheckpoint takes back, so that a long game need not be

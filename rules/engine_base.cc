@@ -164,7 +164,7 @@ void EngineBase::Apply(const v1::Event& event) {
       OnRemoval(event.removal());
       break;
     case v1::Event::kTurnEnd:
-      EndTurn();
+      EndTurn(event);
       break;
     case v1::Event::kGameEnd:
       EndGame();
@@ -209,13 +209,28 @@ void EngineBase::StartTurn(const v1::Event& event) {
   OnTurnStarted(event);
 }
 
-void EngineBase::EndTurn() {
+void EngineBase::EndTurn(const v1::Event& event) {
   if (!TurnInProgress()) {
     Violation(conventions_.outside_turn_rule, "",
               "A turn_end with no turn in progress.");
-  } else {
-    CloseTurn();
+    state_.phase = Phase::kTurnEnded;
+    state_.active_clan = -1;
+    return;
   }
+  // A turn_end that names a clan of the header ends that clan's part of
+  // the turn (a live game's player); the turn ends with the last clan's.
+  // One that names none (or a clan not in the header, reported by
+  // CheckSequence) ends the turn for all.
+  const int clan = FindClan(event.clan());
+  if (clan >= 0) {
+    state_.turn_ended_clans |= 1u << clan;
+    const std::uint32_t every_clan =
+        state_.clans.size() >= 32
+            ? ~std::uint32_t{0}
+            : (std::uint32_t{1} << state_.clans.size()) - 1;
+    if ((state_.turn_ended_clans & every_clan) != every_clan) return;
+  }
+  CloseTurn();
   state_.phase = Phase::kTurnEnded;
   state_.active_clan = -1;
 }

@@ -53,6 +53,11 @@ class EngineBase : public Engine, protected FindingSink {
   // Returns the leader index for `id`, or -1.
   int FindLeader(absl::string_view id) const;
 
+  void SetOutcomes(google::protobuf::RepeatedPtrField<gunbai::v1::Outcome>*
+                       outcomes) override {
+    outcomes_ = outcomes;
+  }
+
  protected:
   // Where the rulesets' messages differ in form (kept as each gave them,
   // so that no report changes).
@@ -144,8 +149,10 @@ class EngineBase : public Engine, protected FindingSink {
   // wrong number or an unknown initiative clan, and checking the
   // initiative dice), then calls OnTurnStarted; it ends a turn at a
   // turn_end (reporting one with no turn in progress) and closes a turn in
-  // progress at the end of the game. CloseTurn runs the ruleset's checks
-  // at the end of a turn in progress.
+  // progress at the end of the game. A turn_end whose Event.clan names a
+  // clan ends only that clan's part (BattleState::turn_ended_clans): the
+  // turn ends at the turn_end that leaves no clan still playing it. CloseTurn
+  // runs the ruleset's checks at the end of a turn in progress.
   virtual void CloseTurn() = 0;
   virtual void OnTurnStarted(const gunbai::v1::Event&) {}
   // One an event body. Each ruleset says what it does with each, even with
@@ -228,7 +235,7 @@ class EngineBase : public Engine, protected FindingSink {
 
   // The turn_start, turn_end and game_end events (see CloseTurn).
   void StartTurn(const gunbai::v1::Event& event);
-  void EndTurn();
+  void EndTurn(const gunbai::v1::Event& event);
   void EndGame();
 
  protected:

@@ -9,6 +9,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/ascii.h"
+#include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -22,6 +23,7 @@
 #include "grpcpp/support/channel_arguments.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/ledger.h"
+#include "replay/live_batch.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
@@ -75,7 +77,14 @@ Exit codes: 0 created, 2 bad input or refused, 3 daemon unreachable.)";
 constexpr char kAppendFooter[] =
     R"(Each event gets an id derived from its content, so running the same
 append again writes nothing twice. Without --expected-version the current
-version is read first.
+version is read first. The reply gives each event's dice and what the rules
+made of it (hits, stands lost, leader rolls, morale results), the batch's
+findings and the state; with --format=json, the AppendEventsResponse (and
+for a strict game's refusal, its findings as an AppendRefusal on stdout).
+
+A player appends its own clan's events and ends its part of a turn with a
+turn_end of its clan (clan: "oda" turn_end {}); the turn ends when every
+clan has, and in a server-dice game gunbaid then starts the next turn.
 
 Example:
   gunbai game append --server=127.0.0.1:50051 --game=ID turn1.textproto
@@ -140,6 +149,22 @@ absl::StatusOr<Connection> Connect(const GameOptions& o) {
   return c;
 }
 
+// Returns the status of a GameService call that failed: as FromGrpcStatus
+// gives it, except that a gunbaid without live games (started with no
+// umpire credential, so serving no GameService) answers UNIMPLEMENTED with
+// no message, which becomes one saying so.
+absl::Status GameCallStatus(const grpc::Status& status,
+                            absl::string_view target) {
+  if (status.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
+    return absl::UnimplementedError(absl::StrCat(
+        "gunbaid at ", target,
+        " does not serve live games: it was started without an umpire "
+        "credential. Start it with --umpire-token-file=F (or "
+        "GUNBAI_UMPIRE_TOKEN) and --data-dir=DIR"));
+  }
+  return FromGrpcStatus(status, target);
+}
+
 int Fail(std::ostream& err, const absl::Status& status) {
   err << "gunbai: " << status.message() << "\n";
   switch (status.code()) {
@@ -171,6 +196,65 @@ std::string FindingsText(
                     "\n    ", f.message(), "\n");
   }
   return out;
+}
+
+// Returns "N THING" or "N THINGs".
+std::string Count(absl::string_view value, absl::string_view thing) {
+  return absl::StrCat(value, " ", thing, value == "1" ? "" : "s");
+}
+
+// Returns one outcome the rules worked out, in plain words
+// (Outcome.kind: see the engines' RecordOutcome calls).
+std::string OutcomeText(const v1::Outcome& o) {
+  const std::string& who = o.subject();
+  const std::string& value = o.value();
+  if (o.kind() == "hits")
+    return absl::StrCat(who, " scores ", Count(value, "hit"));
+  if (o.kind() == "stands_lost") {
+    return absl::StrCat(who, " loses ", Count(value, "stand"));
+  }
+  if (o.kind() == "killed") {
+    return absl::StrCat(who, value == "killed" ? " is killed" : " survives");
+  }
+  if (o.kind() == "morale_result") {
+    return absl::StrCat(who, " tests morale: ", value);
+  }
+  if (o.kind() == "melee_outcome") return absl::StrCat("the melee: ", value);
+  if (o.kind() == "duel_winner")
+    return absl::StrCat("the duel is won by ", value);
+  if (o.kind() == "odds_column") {
+    return absl::StrCat(who, " fights on the ", value, " column");
+  }
+  return absl::StrCat(who, " ", o.kind(), ": ", value);
+}
+
+// Returns what each of `events` came to, a few lines an event: its seq and
+// the dice it carries, then (indented) the initiative of a turn start and
+// each outcome. Events with neither dice nor outcomes are left out.
+std::string EventOutcomesText(
+    const google::protobuf::RepeatedPtrField<v1::StoredEvent>& events) {
+  std::string text;
+  for (const v1::StoredEvent& e : events) {
+    const std::vector<uint32_t> dice = replay::EventDice(e.event());
+    const bool starts = e.event().has_turn_start();
+    if (dice.empty() && e.outcomes().empty() && !starts) continue;
+    absl::StrAppend(&text, "  seq ", e.event().seq());
+    if (!dice.empty()) absl::StrAppend(&text, " dice:");
+    for (uint32_t d : dice) absl::StrAppend(&text, " ", d);
+    absl::StrAppend(&text, "\n");
+    if (starts) {
+      absl::StrAppend(&text, "    turn ", e.event().turn(), " starts",
+                      absl::StartsWith(e.event_id(), "gunbaid:")
+                          ? " (gunbaid's turn_start)"
+                          : "",
+                      ": ", e.event().turn_start().initiative_clan(),
+                      " has the initiative\n");
+    }
+    for (const v1::Outcome& o : e.outcomes()) {
+      absl::StrAppend(&text, "    ", OutcomeText(o), "\n");
+    }
+  }
+  return text;
 }
 
 bool Fails(const google::protobuf::RepeatedPtrField<v1::Finding>& findings) {
@@ -224,7 +308,7 @@ int Create(const GameOptions& o, std::ostream& out, std::ostream& err) {
   c->Prepare(context, 30);
   v1::CreateGameResponse response;
   grpc::Status s = c->stub->CreateGame(&context, request, &response);
-  if (!s.ok()) return Fail(err, FromGrpcStatus(s, c->target));
+  if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
   std::string text = absl::StrCat(
       "game ", response.game_id(), "\n",
       "dice secret sha256:", response.dice().secret_sha256(), "\n",
@@ -252,7 +336,7 @@ absl::StatusOr<uint64_t> CurrentVersion(const Connection& c,
   c.Prepare(context, 30);
   v1::ReadEventsResponse response;
   grpc::Status s = c.stub->ReadEvents(&context, request, &response);
-  if (!s.ok()) return FromGrpcStatus(s, c.target);
+  if (!s.ok()) return GameCallStatus(s, c.target);
   return response.version();
 }
 
@@ -290,20 +374,24 @@ int Append(const GameOptions& o, std::ostream& out, std::ostream& err) {
   c->Prepare(context, 60);
   v1::AppendEventsResponse response;
   grpc::Status s = c->stub->AppendEvents(&context, request, &response);
-  if (!s.ok()) return Fail(err, FromGrpcStatus(s, c->target));
-  std::string rolled;
-  for (const v1::StoredEvent& e : response.events()) {
-    const std::vector<uint32_t> dice = replay::EventDice(e.event());
-    if (dice.empty()) continue;
-    absl::StrAppend(&rolled, "  seq ", e.event().seq(), " dice:");
-    for (uint32_t d : dice) absl::StrAppend(&rolled, " ", d);
-    absl::StrAppend(&rolled, "\n");
+  if (!s.ok()) {
+    absl::Status refused = GameCallStatus(s, c->target);
+    // A strict game's refusal, as JSON: its findings from the status
+    // details (AppendRefusal), on stdout, beside the message on stderr.
+    auto details = refused.GetPayload(replay::kAppendRefusalTypeUrl);
+    v1::AppendRefusal refusal;
+    if (o.format == "json" && details.has_value() &&
+        refusal.ParseFromString(std::string(*details))) {
+      out << FormatJson(refusal);
+    }
+    return Fail(err, refused);
   }
   PrintMessage(out, o, response,
                absl::StrCat("appended ", response.events_size(),
                             " events; the game has ", response.version(),
                             " events, head sha256:", response.head_hash(), "\n",
-                            rolled, FindingsText(response.findings()),
+                            EventOutcomesText(response.events()),
+                            FindingsText(response.findings()),
                             FormatStateText(response.state())));
   return Fails(response.findings()) ? kExitFindings : kExitClean;
 }
@@ -318,7 +406,7 @@ int Show(const GameOptions& o, std::ostream& out, std::ostream& err) {
   c->Prepare(context, 30);
   v1::GetGameStateResponse response;
   grpc::Status s = c->stub->GetGameState(&context, request, &response);
-  if (!s.ok()) return Fail(err, FromGrpcStatus(s, c->target));
+  if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
   PrintMessage(out, o, response.state(), FormatStateText(response.state()));
   return kExitClean;
 }
@@ -333,24 +421,55 @@ int Watch(const GameOptions& o, std::ostream& out, std::ostream& err) {
   c->Prepare(context, 0);
   auto reader = c->stub->WatchGame(&context, request);
   v1::WatchGameResponse response;
+  bool ended = false;
+  uint64_t last_seq = 0;
   while (reader->Read(&response)) {
     const v1::StoredEvent& e = response.event();
     const google::protobuf::FieldDescriptor* kind =
         e.event().GetReflection()->GetOneofFieldDescriptor(
             e.event(), v1::Event::descriptor()->FindOneofByName("body"));
     const std::string body = kind == nullptr ? "empty" : kind->name();
+    ended = ended || e.event().has_game_end();
+    last_seq = e.event().seq();
     if (o.format == "json") {
       out << FormatJson(response);
     } else {
       out << "seq " << e.event().seq() << " turn " << e.event().turn() << " "
           << (e.event().clan().empty() ? "-" : e.event().clan()) << " " << body
-          << "  chain " << e.chain_hash().substr(0, 12) << "\n"
-          << FindingsText(e.findings());
+          << "  chain " << e.chain_hash().substr(0, 12) << "\n";
+      if (e.event().has_turn_start()) {
+        out << "    initiative: " << e.event().turn_start().initiative_clan()
+            << "\n";
+      }
+      for (const v1::Outcome& outcome : e.outcomes()) {
+        out << "    " << OutcomeText(outcome) << "\n";
+      }
+      out << FindingsText(e.findings());
     }
     out.flush();
   }
   grpc::Status s = reader->Finish();
-  if (!s.ok()) return Fail(err, FromGrpcStatus(s, c->target));
+  // The stream ends OK only after game_end; anything else is a watch cut
+  // short, which a script must not take for the end of the game.
+  const std::string resume =
+      absl::StrCat("; watch again with --from=", last_seq);
+  if (!s.ok()) {
+    absl::Status why = GameCallStatus(s, c->target);
+    if (why.code() == absl::StatusCode::kUnavailable ||
+        why.code() == absl::StatusCode::kCancelled) {
+      return Fail(err,
+                  absl::UnavailableError(absl::StrCat(
+                      "the watch of game ", o.game, " broke off after seq ",
+                      last_seq, ": ", why.message(), resume)));
+    }
+    return Fail(err, why);
+  }
+  if (!ended) {
+    return Fail(err,
+                absl::UnavailableError(absl::StrCat(
+                    "the watch of game ", o.game,
+                    " ended before game_end, after seq ", last_seq, resume)));
+  }
   return kExitClean;
 }
 
@@ -368,7 +487,7 @@ int Export(const GameOptions& o, std::ostream& out, std::ostream& err) {
         return c->stub->ExportGame(&context, request, response);
       },
       &game);
-  if (!s.ok()) return Fail(err, FromGrpcStatus(s, c->target));
+  if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
   std::string text;
   google::protobuf::TextFormat::PrintToString(game, &text);
   PrintMessage(out, o, game,
@@ -388,7 +507,7 @@ int AuditRemote(const GameOptions& o, std::ostream& out, std::ostream& err) {
   c->Prepare(context, 120);
   v1::AuditGameResponse response;
   grpc::Status s = c->stub->AuditGame(&context, request, &response);
-  if (!s.ok()) return Fail(err, FromGrpcStatus(s, c->target));
+  if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
   PrintMessage(out, o, response.report(), FormatReportText(response.report()));
   const auto& sum = response.report().summary();
   return sum.violations() + sum.disputes() + sum.warnings() > 0 ? kExitFindings
@@ -518,7 +637,12 @@ void AddReadCommands(CLI::App& game, CliContext& context) {
       ->type_name("SEQ");
   watch->footer(
       "Prints a line per event with its chain hash's first 12 characters\n"
-      "(`gunbai verify --head` takes such a prefix).\n\nExample:\n"
+      "(`gunbai verify --head` takes such a prefix), then, indented, the\n"
+      "initiative of a turn start, what the rules worked out (hits, stands\n"
+      "lost, leader rolls, morale results) and the event's findings.\n\n"
+      "Exit codes: 0 the game ended (game_end), 3 the watch broke off (the\n"
+      "daemon stopped or the connection broke: watch again with --from),\n"
+      "2 refused.\n\nExample:\n"
       "  gunbai game watch --server=127.0.0.1:50051 --game=ID --from=10");
 
   CLI::App* exported = AddGameCommand(

@@ -1,5 +1,8 @@
 #include "service/game_service.h"
 
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #include <algorithm>
 #include <iterator>
 #include <memory>
@@ -12,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -41,6 +45,10 @@ namespace {
 namespace v1 = ::gunbai::v1;
 
 constexpr int kMaxBatch = 10000;
+static_assert(replay::kMaxLiveBatchEvents == GameStore::kMaxBatchEvents,
+              "a batch gunbaid plays is one the store takes");
+static_assert(static_cast<std::size_t>(kMaxBatch) <=
+              replay::kMaxLiveBatchEvents);
 constexpr std::size_t kMaxEventIdLength = 128;
 // CreateGame's and AppendEvents' places among GameService's methods, in the
 // order game_service.proto declares them (service/game_service.h says why
@@ -173,6 +181,45 @@ std::string AnswerBytes(const v1::AppendEventsResponse& front,
   back.SerializeWithCachedSizes(&coded);
   coded.Trim();
   return answer;
+}
+
+// The MAC of a ListGames page token: HMAC-SHA256 under `key` (the umpire
+// credential's hash, which only this gunbaid and its umpire know) of the
+// last game id of the page, hex, 32 digits.
+std::string PageTokenMac(absl::string_view key, absl::string_view game_id) {
+  const std::string message = absl::StrCat("gunbai.ListGames\n", game_id);
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(message.data()), message.size(),
+       mac, &size);
+  return absl::BytesToHexString(
+             absl::string_view(reinterpret_cast<const char*>(mac), size))
+      .substr(0, 32);
+}
+
+// Returns the ListGames page token of a page that ends at `game_id`:
+// "g1.<the id, web-safe base64>.<PageTokenMac>". Opaque to clients.
+std::string PageTokenAfter(absl::string_view key, absl::string_view game_id) {
+  return absl::StrCat("g1.", absl::WebSafeBase64Escape(game_id), ".",
+                      PageTokenMac(key, game_id));
+}
+
+// Returns the game id a page token of PageTokenAfter's names, or
+// InvalidArgument for one this gunbaid (under this umpire credential) did
+// not give: edited, forged, or another gunbaid's.
+absl::StatusOr<std::string> GameIdOfPageToken(absl::string_view key,
+                                              absl::string_view token) {
+  const std::vector<absl::string_view> parts = absl::StrSplit(token, '.');
+  std::string game_id;
+  if (parts.size() == 3 && parts[0] == "g1" &&
+      absl::WebSafeBase64Unescape(parts[1], &game_id) &&
+      SameHash(parts[2], PageTokenMac(key, game_id))) {
+    return game_id;
+  }
+  return absl::InvalidArgumentError(
+      "page_token: not a token this gunbaid gave; give the next_page_token "
+      "of the previous reply unchanged, or none for the first page");
 }
 
 // Returns `answer` as a message gRPC sends without copying it.
@@ -984,8 +1031,14 @@ grpc::Status GameServiceImpl::ListGames(grpc::ServerContext* context,
       request->page_size() == 0 || request->page_size() > kMaxListedGames
           ? kMaxListedGames
           : static_cast<int>(request->page_size());
+  std::string after;
+  if (!request->page_token().empty()) {
+    auto last = GameIdOfPageToken(umpire_hash_, request->page_token());
+    if (!last.ok()) return ToGrpcStatus(last.status());
+    after = *std::move(last);
+  }
   // Ids are sorted: a page starts after the last id of the previous one.
-  auto it = std::upper_bound(ids->begin(), ids->end(), request->page_token());
+  auto it = std::upper_bound(ids->begin(), ids->end(), after);
   for (; it != ids->end() && response->games_size() < page_size; ++it) {
     auto record = store_->GetGame(*it);
     if (!record.ok()) return ToGrpcStatus(record.status());
@@ -996,7 +1049,9 @@ grpc::Status GameServiceImpl::ListGames(grpc::ServerContext* context,
     listing->set_version(*version);
     listing->set_ended(record->ended);
   }
-  if (it != ids->end()) response->set_next_page_token(*std::prev(it));
+  if (it != ids->end()) {
+    response->set_next_page_token(PageTokenAfter(umpire_hash_, *std::prev(it)));
+  }
   return grpc::Status::OK;
 }
 
@@ -1072,6 +1127,7 @@ grpc::Status GameServiceImpl::WatchGame(
       fresh = EventsFrom(g, next);
       ended = g.record.ended;
     }
+    AddStoredOutcomes(g.id, fresh);
     for (v1::StoredEvent& e : fresh) {
       next = e.event().seq() + 1;
       v1::WatchGameResponse response;
@@ -1080,7 +1136,43 @@ grpc::Status GameServiceImpl::WatchGame(
     }
     if (ended && fresh.empty()) return grpc::Status::OK;
   }
-  return grpc::Status::OK;
+  if (context->IsCancelled()) return grpc::Status::CANCELLED;
+  // The client must not take the end of a stopping daemon's stream for the
+  // end of the game.
+  return grpc::Status(
+      grpc::StatusCode::UNAVAILABLE,
+      absl::StrFormat("gunbaid is stopping: the watch of game %s ends before "
+                      "the game does; watch again from seq %d once it is "
+                      "back",
+                      g.id, next));
+}
+
+void GameServiceImpl::AddStoredOutcomes(const std::string& game_id,
+                                        std::vector<v1::StoredEvent>& events) {
+  if (events.empty()) return;
+  // The cache keeps no outcomes (they would cost memory for every event of
+  // every cached game): the store's copy of each event has them.
+  const uint64_t last_seq = events.back().event().seq();
+  uint64_t from = events.front().event().seq();
+  size_t i = 0;
+  while (from != 0 && i < events.size()) {
+    auto page = store_->ReadEventPage(game_id, from, kPageBytes);
+    if (!page.ok()) return;  // The events go out without their outcomes.
+    for (v1::StoredEvent& stored : page->events) {
+      while (i < events.size() &&
+             events[i].event().seq() < stored.event().seq()) {
+        ++i;
+      }
+      if (i == events.size()) return;
+      if (events[i].event().seq() == stored.event().seq()) {
+        *events[i].mutable_outcomes() = std::move(*stored.mutable_outcomes());
+      }
+    }
+    if (page->events.empty() || page->events.back().event().seq() >= last_seq) {
+      return;
+    }
+    from = page->next_seq;
+  }
 }
 
 }  // namespace gunbai::service

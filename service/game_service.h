@@ -283,6 +283,11 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   static std::vector<gunbai::v1::StoredEvent> EventsFrom(const LiveGame& game,
                                                          uint64_t next)
       ABSL_SHARED_LOCKS_REQUIRED(game.mu);
+  // Fills the outcomes of `events`, a run of `game_id`'s stored events in
+  // seq order, from the store (StoredEvent.outcomes); leaves them without
+  // when the store cannot be read.
+  void AddStoredOutcomes(const std::string& game_id,
+                         std::vector<gunbai::v1::StoredEvent>& events);
   // Returns OK with the admission of `request` by the budget (an empty one
   // without a budget), or the status refusing it.
   grpc::Status Admit(const google::protobuf::Message& request,

@@ -2,14 +2,19 @@
 
 #include <string>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/any.pb.h"
+#include "gunbai/v1/game_service.pb.h"
 #include "replay/text_errors.h"
 #include "service/tls_probe.h"
 
 namespace gunbai::service {
 
 namespace {
+
+namespace v1 = ::gunbai::v1;
 
 grpc::StatusCode GrpcCode(absl::StatusCode code) {
   switch (code) {
@@ -93,6 +98,9 @@ absl::StatusCode AbslCode(grpc::StatusCode code) {
   }
 }
 
+constexpr absl::string_view kGunbaiTypeUrlPrefix =
+    "type.googleapis.com/gunbai.";
+
 // Returns the message a user should read for a transport failure, or the
 // server's own message for everything else.
 std::string ClientMessage(const grpc::Status& status,
@@ -135,16 +143,41 @@ std::string ClientMessage(const grpc::Status& status,
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
-  return grpc::Status(
-      GrpcCode(status.code()),
-      replay::Excerpt(status.message(), kMaxStatusMessageBytes));
+  const grpc::StatusCode code = GrpcCode(status.code());
+  std::string message =
+      replay::Excerpt(status.message(), kMaxStatusMessageBytes);
+  // gunbai's payloads (a strict refusal's findings) travel as the details
+  // of the rich error model: a google.rpc.Status of Any (RpcStatus).
+  v1::RpcStatus details;
+  status.ForEachPayload(
+      [&details](absl::string_view type_url, const absl::Cord& payload) {
+        if (!absl::StartsWith(type_url, kGunbaiTypeUrlPrefix)) return;
+        google::protobuf::Any* any = details.add_details();
+        any->set_type_url(std::string(type_url));
+        any->set_value(std::string(payload));
+      });
+  if (details.details_size() == 0) return grpc::Status(code, message);
+  details.set_code(static_cast<int>(code));
+  details.set_message(message);
+  return grpc::Status(code, message, details.SerializeAsString());
 }
 
 absl::Status FromGrpcStatus(const grpc::Status& status,
                             absl::string_view target) {
   if (status.ok()) return absl::OkStatus();
-  return absl::Status(AbslCode(status.error_code()),
-                      ClientMessage(status, target));
+  absl::Status out(AbslCode(status.error_code()),
+                   ClientMessage(status, target));
+  // The details gunbaid sent, back as payloads; any others are dropped.
+  v1::RpcStatus details;
+  if (!status.error_details().empty() &&
+      details.ParseFromString(status.error_details())) {
+    for (const google::protobuf::Any& any : details.details()) {
+      if (absl::StartsWith(any.type_url(), kGunbaiTypeUrlPrefix)) {
+        out.SetPayload(any.type_url(), absl::Cord(any.value()));
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace gunbai::service

@@ -244,6 +244,51 @@ TEST(EngineCheckpoint, GoldenLogsCutAtEveryEventReplayAsWhole) {
   EXPECT_GT(cuts, 4 * 10);
 }
 
+// anegawa-clean with each turn ended by the clans one by one, as the
+// players of a live game end it: oda's turn_end, then asai's (the seqs made
+// ten times as large to make room). It must audit as the original does
+// (each turn ends at asai's), and a checkpoint cut between the two
+// turn_ends must carry oda's (BattleState::turn_ended_clans): a restore
+// that forgot it would not end the turn at asai's and report the next
+// turn_start.
+TEST(EngineCheckpoint, ClansEndingATurnOneByOneCarryOver) {
+  const std::string path =
+      absl::StrCat(GUNBAI_SOURCE_DIR, "/tests/data/anegawa-clean.textproto");
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto original =
+      replay::ParseBattleLog(text.str(), replay::LogFormat::kText, path);
+  ASSERT_TRUE(original.ok()) << original.status();
+  v1::BattleLog log = *original;
+  log.clear_events();
+  int turn_ends = 0;
+  for (v1::Event event : original->events()) {
+    event.set_seq(event.seq() * 10);
+    if (event.has_turn_end()) {
+      v1::Event oda = event;
+      oda.set_seq(event.seq() - 5);
+      oda.set_clan("oda");
+      *log.add_events() = oda;
+      event.set_clan("asai");
+      ++turn_ends;
+    }
+    *log.add_events() = event;
+  }
+  ASSERT_EQ(turn_ends, 2);
+  auto ruleset = Catalog().ForLog(log.header());
+  ASSERT_TRUE(ruleset.ok()) << ruleset.status();
+  auto before = replay::AuditLog(*original, **ruleset, replay::AuditOptions());
+  auto after = replay::AuditLog(log, **ruleset, replay::AuditOptions());
+  ASSERT_TRUE(before.ok() && after.ok());
+  EXPECT_EQ(after->summary().violations(), 0);
+  EXPECT_EQ(after->summary().disputes(), before->summary().disputes());
+  EXPECT_EQ(after->summary().warnings(), before->summary().warnings());
+  std::vector<int> every(log.events_size() + 1);
+  for (int k = 0; k <= log.events_size(); ++k) every[k] = k;
+  EXPECT_EQ(ExpectCheckpointsAgree(log, 0, every), log.events_size() + 1);
+}
+
 // A log past the findings bound (kMaxFindingsPerLog, 20,000): the counts
 // of findings left out are in the checkpoint, and the last finding (how
 // many were left out) must come out the same after a restore.

@@ -873,12 +873,22 @@ TEST(ListGamesTest, PagesThroughSortedIdsForTheUmpireOnly) {
   EXPECT_EQ(first.games(1).game_id(), "kawanakajima");
   EXPECT_EQ(first.games(0).version(), 0u);
   EXPECT_FALSE(first.games(0).ended());
-  EXPECT_EQ(first.next_page_token(), "kawanakajima");
+  // The token is opaque (service/game_service.cc: the page's last id and
+  // its MAC), and checked: an edited or made-up one is refused.
+  EXPECT_NE(first.next_page_token(), "");
+  EXPECT_NE(first.next_page_token(), "kawanakajima");
   ASSERT_EQ(list(umpire, first.next_page_token(), &second),
             grpc::StatusCode::OK);
   ASSERT_EQ(second.games_size(), 1);
   EXPECT_EQ(second.games(0).game_id(), "mikatagahara");
   EXPECT_EQ(second.next_page_token(), "");
+  std::string edited = first.next_page_token();
+  edited.back() = edited.back() == '0' ? '1' : '0';
+  for (const std::string& forged : {std::string("kawanakajima"), edited}) {
+    EXPECT_EQ(list(umpire, forged, &refused),
+              grpc::StatusCode::INVALID_ARGUMENT)
+        << forged;
+  }
   EXPECT_EQ(list("", "", &refused), grpc::StatusCode::UNAUTHENTICATED);
   EXPECT_EQ(list("someone-else-0123456789", "", &refused),
             grpc::StatusCode::PERMISSION_DENIED);

@@ -7,7 +7,7 @@
 #
 # Usage: live_game_test.sh GUNBAID GUNBAI DATA_DIR CASE
 # CASE: recorded | server_dice | skf_server_dice | stale | retry | policy |
-#       credentials | tamper | watch | all
+#       credentials | tamper | watch | pbem | watch_stop | all
 set -euo pipefail
 
 if [[ $# -ne 4 ]]; then
@@ -220,11 +220,13 @@ create() {
 
 # append_ok NAME TOKEN ID FILE N V: appends FILE to game ID and expects N
 # events accepted with V in the game and no findings. The reply is a line
-# with the counts and the head, a line per event with dice, and the state
+# with the counts and the head, a line per event with dice or outcomes (its
+# outcomes indented below it), and the state
 # after the batch, which must be what `gunbai game show` prints. Sets `head`
-# and `dice_lines`.
+# `dice_lines` (the events' seq and dice lines) and `outcome_lines` (all of them).
 head=""
 dice_lines=""
+outcome_lines=""
 append_ok() {
   local name=$1 token=$2 id=$3 file=$4 n=$5 v=$6
   game "${name}" "${token}" append --game="${id}" "${file}"
@@ -233,9 +235,12 @@ append_ok() {
   grep -qE "^appended ${n} events; the game has ${v} events, head sha256:[0-9a-f]{64}$" <(head -n 1 "${reply}") ||
     fail "${name}: got \"$(head -n 1 "${reply}")\", want ${n} appended and ${v} in the game"
   head=$(head -n 1 "${reply}" | sed 's/.*head sha256://')
-  dice_lines=$(awk 'NR > 1 && /^state after seq / { exit } NR > 1 { print }' "${reply}")
-  if grep -vqE '^  seq [0-9]+ dice:( [1-6])+$' <<<"${dice_lines:-  seq 0 dice: 1}"; then
-    fail "${name}: between the counts and the state: ${dice_lines}"
+  # Between the counts and the state: each event with dice or outcomes, its
+  # seq and dice, then its outcomes indented (and findings, two spaces).
+  outcome_lines=$(awk 'NR > 1 && /^state after seq / { exit } NR > 1 { print }' "${reply}")
+  dice_lines=$(grep -E '^  seq [0-9]+ dice:' <<<"${outcome_lines}" || true)
+  if grep -vqE '^  seq [0-9]+( dice:( [1-6])+)?$|^    [^ ]' <<<"${outcome_lines:-  seq 0 dice: 1}"; then
+    fail "${name}: between the counts and the state: ${outcome_lines}"
   fi
   sed -n '/^state after seq /,$p' "${reply}" >"${work}/${name}.state"
   game "${name}-show" "${token}" show --game="${id}"
@@ -746,8 +751,16 @@ case_policy() {
   expect_rc 1 "a violation in a record game"
   grep -qE "^appended 4 events; the game has 4 events, head sha256:[0-9a-f]{64}$" "${out}" ||
     fail "record append: $(cat "${out}")"
-  [[ "$(sed -n 2,6p "${out}")" == "  seq 3 dice: 1 1 1 1
+  # Dice of 1 and 1 make 2 a stand, far below the hit score of 8 whatever
+  # the factors (tests/data/README.md): no hits, no stands lost.
+  [[ "$(sed -n 2,12p "${out}")" == "  seq 1
+    turn 1 starts: oda has the initiative
+  seq 3 dice: 1 1 1 1
+    oda-teppo scores 0 hits
+    asai-yumi loses 0 stands
   seq 4 dice: 1 1 1 1
+    oda-teppo scores 0 hits
+    asai-yumi loses 0 stands
   seq 4  SEVERITY_VIOLATION  ${rule}
     ${message}
 state after seq 4: turn 1, phase firing, initiative oda, active oda" ]] ||
@@ -978,17 +991,19 @@ case_watch() {
   sleep 1
   [[ ! -s "${watched}" ]] || fail "the watch printed before any append: $(cat "${watched}")"
   # wait_lines N: waits up to 20 s for N lines of watch output.
+  # wait_lines N: waits up to 20 s for N events in the watch output (a line
+  # each, its outcomes and findings indented below it).
   wait_lines() {
     for _ in $(seq 200); do
-      [[ $(wc -l <"${watched}") -ge $1 ]] && return 0
+      [[ $(grep -c '^seq ' "${watched}") -ge $1 ]] && return 0
       sleep 0.1
     done
-    fail "the watch printed $(wc -l <"${watched}") lines, want $1: $(cat "${watched}")"
+    fail "the watch printed $(grep -c '^seq ' "${watched}") events, want $1: $(cat "${watched}")"
   }
   append_ok turn1 "${umpire_file}" anegawa-clean "${logs}/turn1.textproto" 8 8
   wait_lines 8
   sleep 0.5
-  [[ $(wc -l <"${watched}") -eq 8 ]] || fail "the watch printed more than turn 1"
+  [[ $(grep -c '^seq ' "${watched}") -eq 8 ]] || fail "the watch printed more than turn 1"
   kill -0 "${watch_pid}" 2>/dev/null || fail "the watch ended before game_end"
   ok "the watch printed turn 1's 8 events after the first append, and waits"
   append_ok turn2 "${umpire_file}" anegawa-clean "${logs}/turn2.textproto" 11 19
@@ -1016,8 +1031,214 @@ case_watch() {
 "
     i=$((i + 1))
   done <"${logs}/anegawa/manifest"
-  expect_file_is "${watched}" "${want}" "the watch output"
-  ok "the watch printed all 19 events with their chain hashes, and exited 0 after game_end"
+  grep -v '^ ' "${watched}" >"${work}/watched-events.out"
+  expect_file_is "${work}/watched-events.out" "${want}" "the watch output"
+  # Below each event, what the rules made of it: anegawa-clean's claims,
+  # worked by hand in tests/data/README.md (the log audits clean, so the
+  # rules' outcomes are its claims).
+  local seq3 seq4 seq7
+  seq3=$(awk '/^seq 3 /{f=1; next} /^seq /{f=0} f' "${watched}")
+  [[ "${seq3}" == "    oda-teppo scores 3 hits
+    asai-cav loses 1 stand" ]] || fail "the watch's outcomes of the volley: ${seq3}"
+  seq4=$(awk '/^seq 4 /{f=1; next} /^seq /{f=0} f' "${watched}")
+  [[ "${seq4}" == "    nagamasa survives" ]] || fail "the watch's leader roll: ${seq4}"
+  seq7=$(awk '/^seq 7 /{f=1; next} /^seq /{f=0} f' "${watched}")
+  [[ "${seq7}" == "    asai-cav tests morale: total 6: no effect" ]] ||
+    fail "the watch's morale test: ${seq7}"
+  expect_contains "${watched}" "    initiative: oda" "the watch's turn start"
+  ok "the watch printed all 19 events with their chain hashes and outcomes, and exited 0 after game_end"
+}
+
+# initiative_of ODA_DIE ASAI_DIE LAST: the clan gunbaid gives the initiative
+# by the rule of game_service.proto: the highest die (oda's first, asai's
+# second); a tie to the first tied clan in header order after LAST, the
+# clan that held it the turn before (with two clans, the other one; with
+# none before, the first clan after the last in header order: oda).
+initiative_of() {
+  local oda=$1 asai=$2 last=$3
+  if ((oda > asai)); then
+    echo oda
+  elif ((asai > oda)); then
+    echo asai
+  elif [[ "${last}" == oda ]]; then
+    echo asai
+  else
+    echo oda
+  fi
+}
+
+# wait_exit PID: waits up to 10 s for PID to end; sets `code` to its exit
+# code, empty when it is still running.
+wait_exit() {
+  code=""
+  for _ in $(seq 100); do
+    if ! kill -0 "$1" 2>/dev/null; then
+      set +e
+      wait "$1"
+      code=$?
+      set -e
+      return 0
+    fi
+    sleep 0.1
+  done
+}
+
+# 10. The shipped play-by-email example (samples/pbem) played through by
+# the umpire and both players with server dice, as the README walks through
+# it: the players end their own turns, gunbaid starts the next turn with
+# its initiative dice, each append says what the dice did, and the export
+# verifies. Each volley is one stand's two dice: at most one hit (a stand
+# scores one hit when its total reaches the hit score), and 3 hits make a
+# stand lost (rules/daimyo/daimyo.textproto), which two volleys on asai-cav
+# cannot reach: no stand is lost, and nothing else (morale tests, leader
+# rolls) falls due, whatever the dice.
+case_pbem() {
+  local pbem="${data_dir}/../../samples/pbem"
+  start_daemon
+  game pbem-create "${umpire_file}" create --dice=server "${pbem}/armies.textproto"
+  expect_rc 0 "create the example game"
+  local id clan
+  id=$(sed -n 's/^game //p' "${out}")
+  [[ "${id}" =~ ^game-[0-9a-f]{16}$ ]] || fail "the example game's id: ${id}"
+  for clan in oda asai; do
+    sed -n "s/^credential for ${clan}: //p" "${out}" | tr -d '\n' >"${work}/${clan}.token"
+  done
+  "${gunbai}" game watch --server="${server}" --game="${id}" \
+    --token-file="${work}/asai.token" >"${work}/pbem-watch.out" 2>"${work}/pbem-watch.err" &
+  watch_pid=$!
+
+  append_ok pbem-start "${umpire_file}" "${id}" "${pbem}/turn1-start.textproto" 1 1
+  local d1 d2 first
+  read -r _ _ _ d1 d2 <<<"$(head -n 1 <<<"${dice_lines}")"
+  first=$(initiative_of "${d1}" "${d2}" none)
+  expect_contains "${out}" "    turn 1 starts: ${first} has the initiative" "turn 1's initiative (dice ${d1} ${d2})"
+
+  append_ok pbem-oda-1 "${work}/oda.token" "${id}" "${pbem}/turn1-oda.textproto" 3 4
+  grep -qE '^  seq 3 dice: [1-6] [1-6]$' <<<"${outcome_lines}" || fail "oda's volley: ${outcome_lines}"
+  grep -qE '^    oda-teppo scores [01] hits?$' <<<"${outcome_lines}" || fail "oda's hits: ${outcome_lines}"
+  grep -qxF '    asai-cav loses 0 stands' <<<"${outcome_lines}" || fail "asai-cav's loss: ${outcome_lines}"
+  ok "oda's turn file: gunbaid rolled the volley and said what it did"
+
+  # Oda has ended turn 1: a second turn_end, or a move, waits for Asai.
+  echo 'events { seq: 5 turn: 1 clan: "oda" turn_end {} }' >"${logs}/pbem-again.textproto"
+  echo 'events { seq: 5 turn: 1 clan: "oda" move { unit: "oda-teppo" kind: MOVE_KIND_MOVE distance_mm: 50 } }' \
+    >"${logs}/pbem-late.textproto"
+  game pbem-again "${work}/oda.token" append --game="${id}" "${logs}/pbem-again.textproto"
+  expect_rc 2 "oda ending turn 1 twice"
+  grep -qE '^gunbai: event [0-9a-f]{32}: oda has already ended turn 1; the turn ends when asai end it too; nothing was written$' "${err}" ||
+    fail "a second turn_end: $(cat "${err}")"
+  game pbem-late "${work}/oda.token" append --game="${id}" "${logs}/pbem-late.textproto"
+  expect_rc 2 "oda moving after its turn_end"
+  expect_contains "${err}" "oda has ended turn 1, and until asai end it too it may append only what the end of the turn owes (morale_test, leader_loss, result_move, removal); nothing was written" "a move after the turn_end"
+  ok "a clan that ended the turn may not end it again nor act until the others end it"
+
+  append_ok pbem-asai-1 "${work}/asai.token" "${id}" "${pbem}/turn1-asai.textproto" 4 8
+  grep -qE '^  seq 8 dice: [1-6] [1-6]$' <<<"${outcome_lines}" || fail "turn 2's dice: ${outcome_lines}"
+  read -r _ _ _ d1 d2 <<<"$(grep '^  seq 8 ' <<<"${outcome_lines}")"
+  local second
+  second=$(initiative_of "${d1}" "${d2}" "${first}")
+  expect_contains "${out}" "    turn 2 starts (gunbaid's turn_start): ${second} has the initiative" "turn 2's initiative (dice ${d1} ${d2}, ${first} held it)"
+  ok "asai's turn_end ended turn 1, and gunbaid started turn 2 in the same reply (${second}'s initiative on ${d1} ${d2})"
+
+  # A strict refusal, with --format=json: the findings as data on stdout
+  # (from the status details), the message on stderr.
+  {
+    echo 'events { seq: 9 turn: 2 clan: "oda" activation {} }'
+    echo 'events { seq: 10 turn: 2 clan: "oda" firing { unit: "oda-teppo" target: "asai-cav" stands_firing: 1 facts { range: RANGE_BAND_EFFECTIVE } } }'
+    echo 'events { seq: 11 turn: 2 clan: "oda" firing { unit: "oda-teppo" target: "asai-cav" stands_firing: 1 facts { range: RANGE_BAND_EFFECTIVE } } }'
+  } >"${logs}/pbem-twice.textproto"
+  game pbem-twice "${work}/oda.token" append --game="${id}" --format=json "${logs}/pbem-twice.textproto"
+  expect_rc 2 "a strict game's refusal"
+  expect_contains "${err}" "the game is strict and the batch breaks the rules; nothing was written:" "the refusal's message"
+  expect_contains "${out}" '"rule_id": "daimyo.fire.eligibility.once_per_turn"' "the refusal's details as JSON"
+  expect_contains "${out}" '"seq": "11"' "the refusal's details as JSON"
+  ok "a strict refusal's findings come as structured details (JSON on stdout)"
+
+  game pbem-oda-2 "${work}/oda.token" append --game="${id}" --format=json "${pbem}/turn2-oda.textproto"
+  expect_rc 0 "oda's turn 2, as JSON"
+  expect_contains "${out}" '"kind": "hits"' "the reply's outcomes as JSON"
+  expect_contains "${out}" '"kind": "stands_lost"' "the reply's outcomes as JSON"
+  append_ok pbem-asai-2 "${work}/asai.token" "${id}" "${pbem}/turn2-asai.textproto" 4 15
+  expect_contains "${out}" "    turn 3 starts (gunbaid's turn_start): " "turn 3's start"
+  append_ok pbem-end "${umpire_file}" "${id}" "${pbem}/end.textproto" 1 16
+
+  export_game pbem-export "${umpire_file}" "${id}" "${work}/pbem.textproto"
+  run pbem-verify "${gunbai}" verify "${work}/pbem.textproto"
+  expect_rc 0 "verify the example game"
+  expect_file_is "${out}" "ok: 16 events, chain head ${head}; every server die recomputed from the revealed secret, which matches its commitment
+" "verify the example game"
+  run pbem-audit "${gunbai}" audit "${work}/pbem.textproto"
+  expect_rc 0 "audit the example game"
+  expect_contains "${out}" "16 events over 3 turns: 0 violations, 0 disputes, 0 warnings, 0 unverifiable" "audit the example game"
+  # The stored log: each clan's own turn_end, and gunbaid's turn starts.
+  [[ $(grep -c '^event_ids: "gunbaid:turn_start:seq=' "${work}/pbem.textproto") -eq 2 ]] ||
+    fail "the export's gunbaid turn starts: $(grep 'event_ids: "gunbaid' "${work}/pbem.textproto")"
+  ok "the example game exports, verifies (every die) and audits clean"
+
+  wait_exit "${watch_pid}"
+  watch_pid=""
+  [[ "${code}" == "0" ]] ||
+    fail "the watch did not end with exit 0 after game_end (${code:-still running}): $(cat "${work}/pbem-watch.err")"
+  [[ $(grep -c '^seq ' "${work}/pbem-watch.out") -eq 16 ]] || fail "the watch: $(cat "${work}/pbem-watch.out")"
+  grep -qxF '    asai-cav loses 0 stands' "${work}/pbem-watch.out" ||
+    fail "the watch's outcomes: $(cat "${work}/pbem-watch.out")"
+  grep -qxF "    initiative: ${second}" "${work}/pbem-watch.out" ||
+    fail "the watch's initiative: $(cat "${work}/pbem-watch.out")"
+  ok "a player's watch printed the 16 events with their outcomes, and exited 0 after game_end"
+}
+
+# 11. A watch whose daemon stops (SIGTERM, then SIGKILL) exits 3 and says
+# so, instead of exiting 0 as if the game had ended; and a gunbaid without
+# live games says that it has none.
+case_watch_stop() {
+  start_daemon
+  create anegawa-clean
+  local signal
+  for signal in TERM KILL; do
+    "${gunbai}" game watch --server="${server}" --game=anegawa-clean \
+      --token-file="${umpire_file}" >"${work}/stop.out" 2>"${work}/stop.err" &
+    watch_pid=$!
+    sleep 1
+    kill -0 "${watch_pid}" 2>/dev/null || fail "the watch ended before the daemon stopped: $(cat "${work}/stop.err")"
+    kill "-${signal}" "${daemon_pid}"
+    wait "${daemon_pid}" 2>/dev/null || true
+    daemon_pid=""
+    wait_exit "${watch_pid}"
+    watch_pid=""
+    [[ "${code}" == "3" ]] ||
+      fail "SIG${signal}: the watch exited ${code:-never}, want 3: $(cat "${work}/stop.err")"
+    grep -qE '^gunbai: the watch of game anegawa-clean broke off after seq 0: .*; watch again with --from=0$' "${work}/stop.err" ||
+      fail "the watch's message after SIG${signal}: $(cat "${work}/stop.err")"
+    if [[ "${signal}" == TERM ]]; then
+      expect_contains "${work}/stop.err" "gunbaid is stopping" "the watch's message after SIGTERM"
+    fi
+    launch_daemon
+  done
+  ok "a watch whose daemon stops (SIGTERM or SIGKILL) exits 3, saying where to resume"
+
+  kill -TERM "${daemon_pid}"
+  wait "${daemon_pid}" 2>/dev/null || true
+  daemon_pid=""
+  : >"${work}/daemon.out"
+  "${gunbaid}" --listen 127.0.0.1:0 --data-dir "${work}/data" \
+    >"${work}/daemon.out" 2>"${work}/daemon.err" &
+  daemon_pid=$!
+  local port="" line
+  for _ in $(seq 300); do
+    line=$(head -n 1 "${work}/daemon.out")
+    if [[ "${line}" =~ ^gunbaid\ listening\ on\ 127\.0\.0\.1:([0-9]+)$ ]]; then
+      port=${BASH_REMATCH[1]}
+      break
+    fi
+    sleep 0.1
+  done
+  [[ -n "${port}" ]] || fail "gunbaid without live games did not report its port"
+  server="127.0.0.1:${port}"
+  game off "${umpire_file}" show --game=anegawa-clean
+  expect_rc 2 "a live-game call to a gunbaid without live games"
+  expect_file_is "${err}" "gunbai: gunbaid at ${server} does not serve live games: it was started without an umpire credential. Start it with --umpire-token-file=F (or GUNBAI_UMPIRE_TOKEN) and --data-dir=DIR
+" "the error when live games are off"
+  ok "a gunbaid without live games says so, in plain words"
 }
 
 run_case() {
@@ -1032,6 +1253,8 @@ run_case() {
     credentials) case_credentials ;;
     tamper) case_tamper ;;
     watch) case_watch ;;
+    pbem) case_pbem ;;
+    watch_stop) case_watch_stop ;;
     *) echo "unknown case $1" >&2; exit 2 ;;
   esac
   if [[ -n "${daemon_pid}" ]]; then

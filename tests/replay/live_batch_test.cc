@@ -13,6 +13,8 @@
 #include "gtest/gtest.h"
 #include "replay/audit.h"
 #include "replay/ledger.h"
+#include "replay/server_dice.h"
+#include "rules/battle_state.h"
 #include "tests/replay/test_logs.h"
 
 namespace gunbai::replay {
@@ -129,6 +131,114 @@ TEST_F(LiveBatchTest, AStrictGameRefusesABatchThatBreaksARule) {
   ASSERT_TRUE(stored.ok()) << stored.status();
   EXPECT_EQ(stored->size(), 3u);
   EXPECT_GE((*stored)[2].findings_size(), 1);
+}
+
+// A turn_end of one clan, as its player sends it.
+std::string ClanTurnEnd(int seq, int turn, const std::string& clan) {
+  return Ev(seq, turn, clan, "turn_end {}");
+}
+
+TEST_F(LiveBatchTest, TheTurnEndsWhenEveryClanHasEndedIt) {
+  v1::AppendEventsRequest start = Batch(TurnStart(1, 1, "red"));
+  ASSERT_TRUE(PlayLiveBatch(game_, start, *engine_, findings_).ok());
+  game_.umpire = false;
+  game_.clan = "red";
+  v1::AppendEventsRequest red =
+      Batch(Activation(2, 1, "red") + ClanTurnEnd(3, 1, "red"));
+  auto stored = PlayLiveBatch(game_, red, *engine_, findings_);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  // Recorded dice: gunbaid adds nothing. Red has ended; blue has not.
+  EXPECT_EQ(stored->size(), 2u);
+  EXPECT_EQ(engine_->state().turn_ended_clans, 1u);
+  EXPECT_NE(engine_->state().phase, rules::Phase::kTurnEnded);
+
+  v1::AppendEventsRequest again = Batch(ClanTurnEnd(4, 1, "red"));
+  auto refused = PlayLiveBatch(game_, again, *engine_, findings_);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(refused.status().message(),
+            "event e4: red has already ended turn 1; the turn ends when blue "
+            "end it too; nothing was written");
+  v1::AppendEventsRequest move =
+      Batch(Ev(4, 1, "red", "move { unit: \"red-teppo\" distance_mm: 10 }"));
+  refused = PlayLiveBatch(game_, move, *engine_, findings_);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(refused.status().message(),
+              HasSubstr("red has ended turn 1, and until blue end it too it "
+                        "may append only what the end of the turn owes"));
+
+  game_.clan = "blue";
+  v1::AppendEventsRequest blue =
+      Batch(Activation(4, 1, "blue") + ClanTurnEnd(5, 1, "blue"));
+  stored = PlayLiveBatch(game_, blue, *engine_, findings_);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_EQ(stored->size(), 2u);
+  EXPECT_EQ(engine_->state().phase, rules::Phase::kTurnEnded);
+  EXPECT_EQ(findings_.size(), 0) << findings_[0].message();
+}
+
+TEST_F(LiveBatchTest, ServerDiceStartTheNextTurnWhenTheLastClanEndsIt) {
+  settings_.set_dice_mode(v1::DICE_MODE_SERVER);
+  const std::string key(kDiceKeyBytes, '\x5a');
+  game_.dice_key = key;
+  game_.dice_attempt = 1;
+  // Turn 1 as the umpire declares it: red has the initiative.
+  v1::AppendEventsRequest start = Batch(TurnStart(1, 1, "red"));
+  ASSERT_TRUE(PlayLiveBatch(game_, start, *engine_, findings_).ok());
+  game_.umpire = false;
+  game_.clan = "red";
+  v1::AppendEventsRequest red =
+      Batch(Activation(2, 1, "red") + ClanTurnEnd(3, 1, "red"));
+  game_.dice_attempt = 2;
+  ASSERT_TRUE(PlayLiveBatch(game_, red, *engine_, findings_).ok());
+  game_.clan = "blue";
+  v1::AppendEventsRequest blue =
+      Batch(Activation(4, 1, "blue") + ClanTurnEnd(5, 1, "blue"));
+  game_.dice_attempt = 3;
+  auto stored = PlayLiveBatch(game_, blue, *engine_, findings_);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  ASSERT_EQ(stored->size(), 3u);
+  const v1::StoredEvent& next = (*stored)[2];
+  EXPECT_EQ(next.event_id(), "gunbaid:turn_start:seq=6");
+  EXPECT_EQ(next.event().seq(), 6u);
+  EXPECT_EQ(next.event().turn(), 2u);
+  EXPECT_EQ(next.event().clan(), "");
+  EXPECT_EQ(next.dice_attempt(), 3u);
+  EXPECT_EQ(next.chain_hash(),
+            ChainHash((*stored)[1].chain_hash(), next.event()));
+  // One die a clan, the batch's attempt, at the event's seq (DeriveDie is
+  // checked against Python in server_dice's tests); the highest takes the
+  // initiative, a tie the clan after red, last turn's: blue.
+  const std::uint32_t red_die = DeriveDie(key, "g", 3, 6, 0);
+  const std::uint32_t blue_die = DeriveDie(key, "g", 3, 6, 1);
+  ASSERT_EQ(next.event().turn_start().initiative_dice_size(), 2);
+  EXPECT_EQ(next.event().turn_start().initiative_dice(0), red_die);
+  EXPECT_EQ(next.event().turn_start().initiative_dice(1), blue_die);
+  EXPECT_EQ(next.event().turn_start().initiative_clan(),
+            red_die > blue_die ? "red" : "blue");
+  EXPECT_EQ(engine_->state().turn, 2);
+
+  // A player names no initiative clan of its own in a server-dice game.
+  v1::AppendEventsRequest chosen =
+      Batch(Ev(7, 3, "blue", "turn_start { initiative_clan: \"blue\" }"));
+  auto refused = PlayLiveBatch(game_, chosen, *engine_, findings_);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kPermissionDenied);
+}
+
+TEST_F(LiveBatchTest, AStrictRefusalCarriesItsFindingsAsAPayload) {
+  settings_.set_policy(v1::APPEND_POLICY_STRICT);
+  v1::AppendEventsRequest batch =
+      Batch(TurnStart(1, 1, "red") + Activation(2, 1, "red") +
+            Ev(3, 1, "red", "move { unit: \"ghost\" }"));
+  auto stored = PlayLiveBatch(game_, batch, *engine_, findings_);
+  ASSERT_EQ(stored.status().code(), absl::StatusCode::kFailedPrecondition);
+  auto payload = stored.status().GetPayload(kAppendRefusalTypeUrl);
+  ASSERT_TRUE(payload.has_value());
+  v1::AppendRefusal refusal;
+  ASSERT_TRUE(refusal.ParseFromString(std::string(*payload)));
+  ASSERT_EQ(refusal.findings_size(), findings_.size());
+  EXPECT_EQ(refusal.findings(0).seq(), 3u);
+  EXPECT_EQ(refusal.findings(0).severity(), v1::SEVERITY_VIOLATION);
+  EXPECT_EQ(refusal.findings_left_out(), 0u);
 }
 
 TEST(CheckBatchSeqsIncreaseTest, SeqsMustIncreaseFromTheGamesLast) {
