@@ -57,6 +57,7 @@ margin:0}
 .table-wrap{overflow-x:auto;margin:.4rem 0 1rem}
 table{border-collapse:collapse;min-width:100%}
 caption{text-align:left;color:var(--muted);padding:.2rem 0}
+table{overflow-wrap:break-word}
 th,td{border:1px solid var(--line);padding:.25rem .45rem;text-align:left;
 vertical-align:top}
 th{background:var(--soft)}
@@ -74,6 +75,7 @@ align-items:baseline}
 .sev-warning .badge{color:var(--warning)}
 .sev-unverifiable .badge{color:var(--unverifiable)}
 tr.has-finding td:first-child{border-left:4px solid var(--violation)}
+.chart-title{margin:.6rem 0 0;font-size:.95rem;font-weight:600}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(17rem,1fr));
 gap:1rem}
 figure{margin:0}
@@ -89,7 +91,18 @@ vertical-align:middle}
 .flag{font-weight:700;color:var(--violation)}
 footer{margin-top:2rem;color:var(--muted);font-size:.9rem}
 @media (max-width:480px){body{padding:.6rem;font-size:15px}
-h1{font-size:1.3rem}.facts{grid-template-columns:1fr}.facts dd{margin-bottom:.3rem}}
+h1{font-size:1.3rem}.facts{grid-template-columns:1fr}.facts dd{margin-bottom:.3rem}
+table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;
+clip:rect(0 0 0 0)}
+table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;
+min-width:0}
+table.stack tr{border:1px solid var(--line);margin:0 0 .4rem;padding:.2rem .5rem}
+table.stack tr.has-finding{border-left:4px solid var(--violation)}
+table.stack tr.has-finding td:first-child{border-left:0}
+table.stack td{border:0;padding:.05rem 0;text-align:left}
+table.stack td[data-label]::before{content:attr(data-label) ": ";
+font-weight:700;color:var(--muted)}
+table.stack td:empty{display:none}}
 @media print{nav{display:none}.table-wrap{overflow:visible}
 .finding,figure,tr{break-inside:avoid}a{color:inherit;text-decoration:none}
 body{max-width:none}}
@@ -342,7 +355,7 @@ void AppendResult(const v1::GameResult& result, const Names& names,
 void AppendTrace(const v1::Finding& f, std::string& out) {
   if (f.trace().empty()) return;
   absl::StrAppend(&out,
-                  "<div class=\"table-wrap\"><table class=\"trace\">\n"
+                  "<div class=\"table-wrap\"><table class=\"trace stack\">\n"
                   "<caption>The arithmetic</caption>\n<thead><tr><th "
                   "scope=\"col\" class=\"num\">Value</th><th "
                   "scope=\"col\">Term</th><th scope=\"col\">Rule</th><th "
@@ -352,13 +365,15 @@ void AppendTrace(const v1::Finding& f, std::string& out) {
     const std::string value = t.origin() == v1::TERM_ORIGIN_DICE
                                   ? absl::StrCat(t.value())
                                   : absl::StrFormat("%+d", t.value());
-    absl::StrAppend(&out, "<tr><td class=\"num\">", value, "</td><td>",
-                    HtmlEscape(t.label()), "</td><td>");
+    absl::StrAppend(&out, "<tr><td class=\"num\" data-label=\"Value\">",
+                    value, "</td><td data-label=\"Term\">",
+                    HtmlEscape(t.label()), "</td><td data-label=\"Rule\">");
     if (!t.rule_id().empty()) {
       absl::StrAppend(&out, "<a href=\"#", AnchorId("rule-", t.rule_id()),
                       "\"><code>", HtmlEscape(t.rule_id()), "</code></a>");
     }
-    absl::StrAppend(&out, "</td><td>", OriginWord(t.origin()), "</td></tr>\n");
+    absl::StrAppend(&out, "</td><td data-label=\"From\">",
+                    OriginWord(t.origin()), "</td></tr>\n");
   }
   absl::StrAppend(&out, "</tbody></table></div>\n");
 }
@@ -613,6 +628,8 @@ void AppendDiceGroup(const replay::DiceGroupStats& g, const Names& names,
     faces.observed.push_back(g.face_counts[f]);
     faces.expected.push_back(static_cast<double>(g.dice) / 6.0);
   }
+  absl::StrAppend(&out, "<p class=\"chart-title\" aria-hidden=\"true\">Faces (",
+                  Plural(g.dice, "die", "dice"), ")</p>\n");
   AppendBarChart(faces, out);
   AppendBarTable(faces, "Face", out);
   if (g.pairs > 0) {
@@ -626,6 +643,9 @@ void AppendDiceGroup(const replay::DiceGroupStats& g, const Names& names,
       sums.observed.push_back(g.sum_counts[s - 2]);
       sums.expected.push_back(static_cast<double>(g.pairs) * ways / 36.0);
     }
+    absl::StrAppend(&out,
+                    "<p class=\"chart-title\" aria-hidden=\"true\">2d6 totals (",
+                    Plural(g.pairs, "pair", "pairs"), ")</p>\n");
     AppendBarChart(sums, out);
     AppendBarTable(sums, "Total", out);
   }
@@ -640,8 +660,10 @@ void AppendDiceGroup(const replay::DiceGroupStats& g, const Names& names,
     absl::StrAppend(&out, "Totals p = ", PValue(*g.sum_adjusted_p_value),
                     ". ");
   }
-  absl::StrAppend(&out, "Longest run: ", g.longest_run);
-  if (g.longest_run > 0) absl::StrAppend(&out, " of ", g.longest_run_face);
+  absl::StrAppend(&out, "Longest run of one face: ", g.longest_run);
+  if (g.longest_run > 0) {
+    absl::StrAppend(&out, " (", g.longest_run_face, "s)");
+  }
   absl::StrAppend(&out, " (p = ", PValue(g.run_adjusted_p_value), "). ");
   if (g.flagged) {
     absl::StrAppend(&out, "<span class=\"flag\">\xE2\x9A\xA0 Flagged: ",
@@ -652,7 +674,7 @@ void AppendDiceGroup(const replay::DiceGroupStats& g, const Names& names,
   absl::StrAppend(&out, "</figcaption>\n</figure>\n");
 }
 
-void AppendDice(const replay::DiceReport& dice, const Names& names,
+void AppendDice(const HtmlReportData& data, const Names& names,
                 std::string& out) {
   absl::StrAppend(
       &out,
@@ -662,8 +684,13 @@ void AppendDice(const replay::DiceReport& dice, const Names& names,
       "proof: a clan is flagged when its dice would be unlikely for fair "
       "dice (p-values after Holm's correction, flagged below ",
       absl::StrFormat("%.2f", replay::kDiceFlagLevel), ").</p>\n");
+  if (!data.dice_unavailable.empty()) {
+    absl::StrAppend(&out, "<p>The dice cannot be counted by clan: ",
+                    HtmlEscape(data.dice_unavailable), "</p>\n");
+    return;
+  }
   absl::StrAppend(&out, "<div class=\"charts\">\n");
-  for (const replay::DiceGroupStats& g : dice.clans) {
+  for (const replay::DiceGroupStats& g : data.dice.clans) {
     AppendDiceGroup(g, names, out);
   }
   absl::StrAppend(&out, "</div>\n");
@@ -671,8 +698,8 @@ void AppendDice(const replay::DiceReport& dice, const Names& names,
 
 // The x of the chart after event `event_index` of `events`.
 struct StandsAxes {
-  double left = 34, right = 8, top = 16, bottom = 22, width = 600,
-         height = 220;
+  double left = 26, right = 6, top = 16, bottom = 20, width = 400,
+         height = 200;
   int events = 1;
   int max_stands = 1;
   double X(int after_events) const {
@@ -724,7 +751,7 @@ void AppendTurnLines(const v1::BattleLog& log, const StandsAxes& a,
 }
 
 std::string LineStyle(int k) {
-  const char* dash = kLineDashes[(k / kLineColours.size()) % kLineDashes.size()];
+  const char* dash = kLineDashes[k % kLineDashes.size()];
   std::string style = absl::StrFormat(
       "fill=\"none\" stroke=\"%s\" stroke-width=\"2\"",
       kLineColours[k % kLineColours.size()]);
@@ -868,10 +895,12 @@ void AppendEventRow(const v1::Event& e, const Names& names,
                     const v1::AuditReport& report, std::string& out) {
   absl::StrAppend(&out, "<tr id=\"ev-", e.seq(), "\"",
                   findings != nullptr ? " class=\"has-finding\"" : "",
-                  "><td class=\"num\">", e.seq(), "</td><td class=\"num\">",
-                  e.turn(), "</td><td>",
+                  "><td class=\"num\" data-label=\"Seq\">", e.seq(),
+                  "</td><td class=\"num\" data-label=\"Turn\">", e.turn(),
+                  "</td><td data-label=\"Clan\">",
                   e.clan().empty() ? std::string() : names.Label(e.clan()),
-                  "</td><td>", EventWords(e, names), "</td><td>");
+                  "</td><td data-label=\"Event\">", EventWords(e, names),
+                  "</td><td data-label=\"Outcome\">");
   if (outcomes != nullptr) {
     std::vector<std::string> parts;
     for (const v1::Outcome* o : *outcomes) {
@@ -882,7 +911,7 @@ void AppendEventRow(const v1::Event& e, const Names& names,
     }
     absl::StrAppend(&out, absl::StrJoin(parts, "; "));
   }
-  absl::StrAppend(&out, "</td><td>");
+  absl::StrAppend(&out, "</td><td data-label=\"Findings\">");
   if (findings != nullptr) {
     std::vector<std::string> links;
     for (int i : *findings) {
@@ -919,7 +948,7 @@ void AppendEvents(const v1::AuditReport& report, const v1::BattleLog& log,
                     "gives every outcome.</p>\n");
   }
   absl::StrAppend(&out,
-                  "<div class=\"table-wrap\"><table class=\"events\">\n"
+                  "<div class=\"table-wrap\"><table class=\"events stack\">\n"
                   "<thead><tr><th scope=\"col\" class=\"num\">Seq</th><th "
                   "scope=\"col\" class=\"num\">Turn</th><th "
                   "scope=\"col\">Clan</th><th scope=\"col\">Event</th><th "
@@ -1141,7 +1170,12 @@ absl::StatusOr<HtmlReportData> GatherHtmlReportData(
   HtmlReportData data;
   data.report = &report;
   data.log = &log;
-  GUNBAI_ASSIGN_OR_RETURN(data.dice, replay::SummarizeDice({log}));
+  absl::StatusOr<replay::DiceReport> dice = replay::SummarizeDice({log});
+  if (dice.ok()) {
+    data.dice = *std::move(dice);
+  } else {
+    data.dice_unavailable = std::string(dice.status().message());
+  }
   GUNBAI_ASSIGN_OR_RETURN(data.stands, StandsOverGame(log, ruleset));
   return data;
 }
@@ -1161,7 +1195,7 @@ std::string FormatReportHtml(const HtmlReportData& data) {
   AppendFindings(report, names, out);
   AppendImpacts(report, names, out);
   AppendResult(report.result(), names, out);
-  AppendDice(data.dice, names, out);
+  AppendDice(data, names, out);
   AppendStands(data, names, out);
   AppendEvents(report, log, names, out);
   AppendRules(report, out);

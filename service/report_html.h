@@ -51,8 +51,11 @@ struct UnitStandsSeries {
 struct HtmlReportData {
   const gunbai::v1::AuditReport* report = nullptr;
   const gunbai::v1::BattleLog* log = nullptr;
-  // The dice statistics of this one log (replay::SummarizeDice).
+  // The dice statistics of this one log (replay::SummarizeDice), or, when
+  // its dice cannot be attributed to a clan (an event names a unit the
+  // order of battle lacks, which the audit reports), why not.
   replay::DiceReport dice;
+  std::string dice_unavailable;
   // One series per unit of the order of battle, in its order.
   std::vector<UnitStandsSeries> stands;
 };
@@ -69,8 +72,8 @@ absl::StatusOr<std::vector<UnitStandsSeries>> StandsOverGame(
     const gunbai::v1::BattleLog& log, const replay::LoadedRuleset& ruleset);
 
 // Returns what FormatReportHtml needs for `report`, the audit of `log` under
-// `ruleset`: the dice statistics and the stands over the game. Returns
-// InvalidArgument as replay::SummarizeDice and StandsOverGame do.
+// `ruleset`: the dice statistics (or why there are none) and the stands over
+// the game. Returns InvalidArgument as StandsOverGame does.
 absl::StatusOr<HtmlReportData> GatherHtmlReportData(
     const gunbai::v1::AuditReport& report, const gunbai::v1::BattleLog& log,
     const replay::LoadedRuleset& ruleset);
