@@ -102,7 +102,8 @@ table.stack tr.has-finding td:first-child{border-left:0}
 table.stack td{border:0;padding:.05rem 0;text-align:left}
 table.stack td[data-label]::before{content:attr(data-label) ": ";
 font-weight:700;color:var(--muted)}
-table.stack td:empty{display:none}}
+table.stack td:empty{display:none}
+table.stack caption{display:block}}
 @media print{nav{display:none}.table-wrap{overflow:visible}
 .finding,figure,tr{break-inside:avoid}a{color:inherit;text-decoration:none}
 body{max-width:none}}
@@ -720,7 +721,10 @@ std::string SeriesPoints(const UnitStandsSeries& s, const StandsAxes& a) {
                           a.X(c.event_index + 1), a.Y(c.stands));
     stands = c.stands;
   }
-  absl::StrAppendFormat(&points, " %.1f,%.1f", a.X(a.events), a.Y(stands));
+  // A removed unit's line ends where it left the table.
+  const int end = s.removed_after_event >= 0 ? s.removed_after_event + 1
+                                             : a.events;
+  absl::StrAppendFormat(&points, " %.1f,%.1f", a.X(end), a.Y(stands));
   return points;
 }
 
@@ -734,18 +738,20 @@ void AppendTurnLines(const v1::BattleLog& log, const StandsAxes& a,
       starts.emplace_back(i, log.events(i).turn());
     }
   }
-  // At most about 12 labels, so that they never overlap.
-  const std::size_t every = std::max<std::size_t>(1, starts.size() / 12 + 1);
-  for (std::size_t k = 0; k < starts.size(); ++k) {
+  // At most kMaxTurnMarks turns marked (a line and its label), evenly, so
+  // that labels as wide as "T1000" never overlap and a long game's lines do
+  // not grey the chart.
+  constexpr std::size_t kMaxTurnMarks = 8;
+  const std::size_t every =
+      std::max<std::size_t>(1, (starts.size() + kMaxTurnMarks - 1) / kMaxTurnMarks);
+  for (std::size_t k = 0; k < starts.size(); k += every) {
     const double x = a.X(starts[k].first);
     absl::StrAppendFormat(&out,
                           "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-                          "y2=\"%.1f\" stroke=\"#ddd\"/>",
-                          x, a.top, x, a.Y(0));
-    if (k % every == 0) {
-      absl::StrAppendFormat(&out, "<text x=\"%.1f\" y=\"%.1f\">T%d</text>",
-                            x + 2, a.top - 4, starts[k].second);
-    }
+                          "y2=\"%.1f\" stroke=\"#ddd\"/>"
+                          "<text x=\"%.1f\" y=\"%.1f\">T%d</text>",
+                          x, a.top, x, a.Y(0), x + 2, a.top - 4,
+                          starts[k].second);
   }
   absl::StrAppend(&out, "\n");
 }
@@ -834,7 +840,8 @@ void AppendStands(const HtmlReportData& data, const Names& names,
                   "<h2 id=\"stands\">Stands over the game</h2>\n<p>Each "
                   "unit's stands after every event, as the replay has them "
                   "(<code>gunbai state</code>); the thin lines mark the start "
-                  "of each turn.</p>\n<div class=\"charts\">\n");
+                  "of turns, and a removed unit's line ends where it was "
+                  "removed.</p>\n<div class=\"charts\">\n");
   for (int c = 0; c < data.log->header().clans_size(); ++c) {
     AppendClanStands(data, c, names, out);
   }
