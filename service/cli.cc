@@ -472,7 +472,14 @@ void AddAuditCommand(CLI::App& app, CliContext& context) {
       ->add_option("-o,--output", o->output_path,
                    "write the report to FILE (whole or not at all) instead "
                    "of standard output")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(CLI::Validator(
+          [](std::string& path) {
+            return path.empty() ? std::string("give a file name, not an "
+                                              "empty value")
+                                : std::string();
+          },
+          ""));
   AddServerOption(*audit, o->server, "does the audit");
   AddTlsCaOption(*audit, o->tls_ca);
   audit->add_flag("--outcomes", o->outcomes,

@@ -254,6 +254,14 @@ TEST(AuditHtmlCli, WritesTheFileWithTheAuditsExitCode) {
                    out2, err2),
             2);
   EXPECT_THAT(err2.str(), HasSubstr("-o: cannot write"));
+  // An empty FILE is a usage error, not standard output.
+  std::ostringstream out3, err3;
+  EXPECT_EQ(RunCli({"audit", "--format=html", "-o", "",
+                    DataPath("sekigahara.textproto")},
+                   out3, err3),
+            2);
+  EXPECT_EQ(out3.str(), "");
+  EXPECT_THAT(err3.str(), HasSubstr("--output: give a file name"));
 }
 
 }  // namespace
