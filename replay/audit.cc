@@ -370,7 +370,8 @@ absl::StatusOr<std::vector<EventDigest>> StateDigests(
   std::vector<EventDigest> out;
   out.reserve(log.events_size());
   GUNBAI_RETURN_IF_ERROR(ForEachEventState(
-      log, ruleset, [&out](const v1::Event& event, const rules::BattleState& s) {
+      log, ruleset,
+      [&out](const v1::Event& event, const rules::BattleState& s) {
         out.push_back({event.seq(), SnapshotFromState(s).digest()});
       }));
   return out;

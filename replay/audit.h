@@ -107,8 +107,7 @@ struct EventDigest {
 // InvalidArgument as CreateEngine.
 absl::Status ForEachEventState(
     const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
-    absl::FunctionRef<void(const gunbai::v1::Event&,
-                           const rules::BattleState&)>
+    absl::FunctionRef<void(const gunbai::v1::Event&, const rules::BattleState&)>
         visit);
 
 // Replays `log` and returns the state digest after every event.

@@ -274,8 +274,7 @@ absl::Status WriteOutputFile(const std::string& path, const std::string& text) {
       std::error_code ignored;
       std::filesystem::remove(tmp, ignored);
       return absl::InvalidArgumentError(absl::StrCat(
-          "-o: cannot write ", path,
-          " (is its folder there and writable?)"));
+          "-o: cannot write ", path, " (is its folder there and writable?)"));
     }
   }
   std::error_code ec;
@@ -475,8 +474,9 @@ void AddAuditCommand(CLI::App& app, CliContext& context) {
       ->type_name("FILE")
       ->check(CLI::Validator(
           [](std::string& path) {
-            return path.empty() ? std::string("give a file name, not an "
-                                              "empty value")
+            return path.empty() ? std::string(
+                                      "give a file name, not an "
+                                      "empty value")
                                 : std::string();
           },
           ""));

@@ -366,9 +366,9 @@ void AppendTrace(const v1::Finding& f, std::string& out) {
     const std::string value = t.origin() == v1::TERM_ORIGIN_DICE
                                   ? absl::StrCat(t.value())
                                   : absl::StrFormat("%+d", t.value());
-    absl::StrAppend(&out, "<tr><td class=\"num\" data-label=\"Value\">",
-                    value, "</td><td data-label=\"Term\">",
-                    HtmlEscape(t.label()), "</td><td data-label=\"Rule\">");
+    absl::StrAppend(&out, "<tr><td class=\"num\" data-label=\"Value\">", value,
+                    "</td><td data-label=\"Term\">", HtmlEscape(t.label()),
+                    "</td><td data-label=\"Rule\">");
     if (!t.rule_id().empty()) {
       absl::StrAppend(&out, "<a href=\"#", AnchorId("rule-", t.rule_id()),
                       "\"><code>", HtmlEscape(t.rule_id()), "</code></a>");
@@ -394,26 +394,24 @@ int ImpactOf(const v1::AuditReport& report, const v1::Finding& f) {
   return -1;
 }
 
-void AppendFinding(const v1::AuditReport& report, int index,
-                   const Names& names, std::string& out) {
+void AppendFinding(const v1::AuditReport& report, int index, const Names& names,
+                   std::string& out) {
   const v1::Finding& f = report.findings(index);
   const absl::string_view word = SeverityWord(f.severity());
-  absl::StrAppend(&out, "<article class=\"finding sev-", word,
-                  "\" id=\"finding-", index, "\" data-rule=\"",
-                  HtmlEscape(f.rule_id()), "\" data-seq=\"", f.seq(),
-                  "\">\n<header><span class=\"badge\">",
-                  SeveritySign(f.severity()), " ",
-                  absl::AsciiStrToUpper(std::string(word)), "</span> <a href=\"#ev-",
-                  f.seq(), "\">seq ", f.seq(), "</a> <a href=\"#",
-                  AnchorId("rule-", f.rule_id()), "\"><code>",
-                  HtmlEscape(f.rule_id()), "</code></a>");
+  absl::StrAppend(
+      &out, "<article class=\"finding sev-", word, "\" id=\"finding-", index,
+      "\" data-rule=\"", HtmlEscape(f.rule_id()), "\" data-seq=\"", f.seq(),
+      "\">\n<header><span class=\"badge\">", SeveritySign(f.severity()), " ",
+      absl::AsciiStrToUpper(std::string(word)), "</span> <a href=\"#ev-",
+      f.seq(), "\">seq ", f.seq(), "</a> <a href=\"#",
+      AnchorId("rule-", f.rule_id()), "\"><code>", HtmlEscape(f.rule_id()),
+      "</code></a>");
   if (!f.subject().empty()) {
     absl::StrAppend(&out, " <span>", names.Label(f.subject()), "</span>");
   }
   absl::StrAppend(&out, "</header>\n<p>", HtmlEscape(f.message()), "</p>\n");
   if (!f.claimed().empty() || !f.computed().empty()) {
-    absl::StrAppend(&out, "<p>The log claims <strong>",
-                    HtmlEscape(f.claimed()),
+    absl::StrAppend(&out, "<p>The log claims <strong>", HtmlEscape(f.claimed()),
                     "</strong>; gunbai computes <strong>",
                     HtmlEscape(f.computed()), "</strong>.</p>\n");
   }
@@ -458,8 +456,8 @@ void AppendDifferences(
   absl::StrAppend(&out, "<ul>");
   for (const v1::BranchDifference& d : ds) {
     absl::StrAppend(&out, "<li>", names.Label(d.subject()), ": ",
-                    HtmlEscape(d.corrected()), " (as played: ",
-                    HtmlEscape(d.as_played()), ")</li>");
+                    HtmlEscape(d.corrected()),
+                    " (as played: ", HtmlEscape(d.as_played()), ")</li>");
   }
   absl::StrAppend(&out, "</ul>");
 }
@@ -489,8 +487,8 @@ void AppendImpact(const v1::DisputeImpact& impact, int index,
                     "scope=\"col\">Turn</th><th scope=\"col\">Corrected (as "
                     "played)</th></tr></thead>\n<tbody>\n");
     for (const v1::BranchStep& step : impact.steps()) {
-      absl::StrAppend(&out, "<tr><td class=\"num\"><a href=\"#ev-",
-                      step.seq(), "\">", step.seq(), "</a></td><td class=\"num\">",
+      absl::StrAppend(&out, "<tr><td class=\"num\"><a href=\"#ev-", step.seq(),
+                      "\">", step.seq(), "</a></td><td class=\"num\">",
                       step.turn(), "</td><td>");
       AppendDifferences(step.differences(), names, out);
       absl::StrAppend(&out, "</td></tr>\n");
@@ -505,16 +503,15 @@ void AppendImpact(const v1::DisputeImpact& impact, int index,
     absl::StrAppend(&out, "<p>Compared to the end of the log (seq ",
                     impact.compared_through_seq(), ").");
     if (impact.winner_as_played() != impact.winner_corrected()) {
-      absl::StrAppend(
-          &out, " The winner changes: ",
-          impact.winner_corrected().empty()
-              ? std::string("none")
-              : names.Label(impact.winner_corrected()),
-          " (as played: ",
-          impact.winner_as_played().empty()
-              ? std::string("none")
-              : names.Label(impact.winner_as_played()),
-          ").");
+      absl::StrAppend(&out, " The winner changes: ",
+                      impact.winner_corrected().empty()
+                          ? std::string("none")
+                          : names.Label(impact.winner_corrected()),
+                      " (as played: ",
+                      impact.winner_as_played().empty()
+                          ? std::string("none")
+                          : names.Label(impact.winner_as_played()),
+                      ").");
     }
     absl::StrAppend(&out, "</p>\n");
   }
@@ -550,8 +547,8 @@ void AppendBarChart(const BarChart& chart, std::string& out) {
   const double plot_h = kHeight - kTop - kBottom;
   double top = 1;
   for (std::size_t i = 0; i < chart.observed.size(); ++i) {
-    top = std::max({top, static_cast<double>(chart.observed[i]),
-                    chart.expected[i]});
+    top = std::max(
+        {top, static_cast<double>(chart.observed[i]), chart.expected[i]});
   }
   const double slot = plot_w / static_cast<double>(chart.observed.size());
   const auto y = [&](double v) { return kTop + plot_h - v / top * plot_h; };
@@ -586,17 +583,18 @@ void AppendBarChart(const BarChart& chart, std::string& out) {
         &out,
         "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>"
         "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-        x + slot / 2, std::max(y(v) - 3, 10.0), chart.observed[i],
-        x + slot / 2, kHeight - 8, chart.labels[i]);
+        x + slot / 2, std::max(y(v) - 3, 10.0), chart.observed[i], x + slot / 2,
+        kHeight - 8, chart.labels[i]);
   }
   absl::StrAppend(&out, "</svg>\n");
 }
 
 void AppendBarTable(const BarChart& chart, absl::string_view what,
                     std::string& out) {
-  absl::StrAppend(&out, "<details><summary>The numbers</summary>"
-                        "<div class=\"table-wrap\"><table><thead><tr><th "
-                        "scope=\"col\">",
+  absl::StrAppend(&out,
+                  "<details><summary>The numbers</summary>"
+                  "<div class=\"table-wrap\"><table><thead><tr><th "
+                  "scope=\"col\">",
                   what,
                   "</th><th scope=\"col\" class=\"num\">Rolled</th><th "
                   "scope=\"col\" class=\"num\">Fair dice expect</th></tr>"
@@ -644,22 +642,22 @@ void AppendDiceGroup(const replay::DiceGroupStats& g, const Names& names,
       sums.observed.push_back(g.sum_counts[s - 2]);
       sums.expected.push_back(static_cast<double>(g.pairs) * ways / 36.0);
     }
-    absl::StrAppend(&out,
-                    "<p class=\"chart-title\" aria-hidden=\"true\">2d6 totals (",
-                    Plural(g.pairs, "pair", "pairs"), ")</p>\n");
+    absl::StrAppend(
+        &out, "<p class=\"chart-title\" aria-hidden=\"true\">2d6 totals (",
+        Plural(g.pairs, "pair", "pairs"), ")</p>\n");
     AppendBarChart(sums, out);
     AppendBarTable(sums, "Total", out);
   }
-  absl::StrAppend(&out, "<figcaption>Bars: as rolled; black dashes: what "
-                        "fair dice expect. ");
-  absl::StrAppend(&out, g.face_too_few_dice
-                            ? "Too few dice to test the faces. "
-                            : absl::StrCat("Faces p = ",
-                                           PValue(g.face_adjusted_p_value),
-                                           ". "));
+  absl::StrAppend(&out,
+                  "<figcaption>Bars: as rolled; black dashes: what "
+                  "fair dice expect. ");
+  absl::StrAppend(
+      &out,
+      g.face_too_few_dice
+          ? "Too few dice to test the faces. "
+          : absl::StrCat("Faces p = ", PValue(g.face_adjusted_p_value), ". "));
   if (g.sum_adjusted_p_value.has_value()) {
-    absl::StrAppend(&out, "Totals p = ", PValue(*g.sum_adjusted_p_value),
-                    ". ");
+    absl::StrAppend(&out, "Totals p = ", PValue(*g.sum_adjusted_p_value), ". ");
   }
   absl::StrAppend(&out, "Longest run of one face: ", g.longest_run);
   if (g.longest_run > 0) {
@@ -699,8 +697,7 @@ void AppendDice(const HtmlReportData& data, const Names& names,
 
 // The x of the chart after event `event_index` of `events`.
 struct StandsAxes {
-  double left = 26, right = 6, top = 16, bottom = 20, width = 400,
-         height = 200;
+  double left = 26, right = 6, top = 16, bottom = 20, width = 400, height = 200;
   int events = 1;
   int max_stands = 1;
   double X(int after_events) const {
@@ -712,8 +709,8 @@ struct StandsAxes {
 };
 
 std::string SeriesPoints(const UnitStandsSeries& s, const StandsAxes& a) {
-  std::string points = absl::StrFormat("%.1f,%.1f", a.X(0),
-                                       a.Y(s.starting_stands));
+  std::string points =
+      absl::StrFormat("%.1f,%.1f", a.X(0), a.Y(s.starting_stands));
   int stands = s.starting_stands;
   for (const UnitStandsSeries::Change& c : s.changes) {
     absl::StrAppendFormat(&points, " %.1f,%.1f %.1f,%.1f",
@@ -722,8 +719,8 @@ std::string SeriesPoints(const UnitStandsSeries& s, const StandsAxes& a) {
     stands = c.stands;
   }
   // A removed unit's line ends where it left the table.
-  const int end = s.removed_after_event >= 0 ? s.removed_after_event + 1
-                                             : a.events;
+  const int end =
+      s.removed_after_event >= 0 ? s.removed_after_event + 1 : a.events;
   absl::StrAppendFormat(&points, " %.1f,%.1f", a.X(end), a.Y(stands));
   return points;
 }
@@ -742,8 +739,8 @@ void AppendTurnLines(const v1::BattleLog& log, const StandsAxes& a,
   // that labels as wide as "T1000" never overlap and a long game's lines do
   // not grey the chart.
   constexpr std::size_t kMaxTurnMarks = 8;
-  const std::size_t every =
-      std::max<std::size_t>(1, (starts.size() + kMaxTurnMarks - 1) / kMaxTurnMarks);
+  const std::size_t every = std::max<std::size_t>(
+      1, (starts.size() + kMaxTurnMarks - 1) / kMaxTurnMarks);
   for (std::size_t k = 0; k < starts.size(); k += every) {
     const double x = a.X(starts[k].first);
     absl::StrAppendFormat(&out,
@@ -758,10 +755,11 @@ void AppendTurnLines(const v1::BattleLog& log, const StandsAxes& a,
 
 std::string LineStyle(int k) {
   const char* dash = kLineDashes[k % kLineDashes.size()];
-  std::string style = absl::StrFormat(
-      "fill=\"none\" stroke=\"%s\" stroke-width=\"2\"",
-      kLineColours[k % kLineColours.size()]);
-  if (*dash != '\0') absl::StrAppendFormat(&style, " stroke-dasharray=\"%s\"", dash);
+  std::string style =
+      absl::StrFormat("fill=\"none\" stroke=\"%s\" stroke-width=\"2\"",
+                      kLineColours[k % kLineColours.size()]);
+  if (*dash != '\0')
+    absl::StrAppendFormat(&style, " stroke-dasharray=\"%s\"", dash);
   return style;
 }
 
@@ -820,16 +818,17 @@ void AppendClanStands(const HtmlReportData& data, int clan, const Names& names,
                   "class=\"num\">End</th><th "
                   "scope=\"col\">Removed</th></tr></thead><tbody>\n");
   for (const UnitStandsSeries* s : units) {
-    const int end = s->changes.empty() ? s->starting_stands
-                                       : s->changes.back().stands;
-    absl::StrAppend(&out, "<tr><th scope=\"row\">", names.Label(s->unit_id),
-                    "</th><td class=\"num\">", s->starting_stands,
-                    "</td><td class=\"num\">", end, "</td><td>",
-                    s->removed_after_event < 0
-                        ? std::string("no")
-                        : absl::StrCat("after seq ",
-                                       log.events(s->removed_after_event).seq()),
-                    "</td></tr>\n");
+    const int end =
+        s->changes.empty() ? s->starting_stands : s->changes.back().stands;
+    absl::StrAppend(
+        &out, "<tr><th scope=\"row\">", names.Label(s->unit_id),
+        "</th><td class=\"num\">", s->starting_stands,
+        "</td><td class=\"num\">", end, "</td><td>",
+        s->removed_after_event < 0
+            ? std::string("no")
+            : absl::StrCat("after seq ",
+                           log.events(s->removed_after_event).seq()),
+        "</td></tr>\n");
   }
   absl::StrAppend(&out, "</tbody></table></div>\n</figure>\n");
 }
@@ -864,9 +863,10 @@ std::string EventWords(const v1::Event& e, const Names& n) {
       return absl::StrCat(n.Label(e.charge().unit()), " charges ",
                           n.Label(e.charge().target()));
     case v1::Event::kFiring:
-      return absl::StrCat(n.Label(e.firing().unit()), " fires at ",
-                          n.Label(e.firing().target()), " with ",
-                          Plural(e.firing().stands_firing(), "stand", "stands"));
+      return absl::StrCat(
+          n.Label(e.firing().unit()), " fires at ",
+          n.Label(e.firing().target()), " with ",
+          Plural(e.firing().stands_firing(), "stand", "stands"));
     case v1::Event::kMeleeRound: {
       std::vector<std::string> sides;
       for (const v1::MeleeSide& s : e.melee_round().sides()) {
@@ -878,8 +878,7 @@ std::string EventWords(const v1::Event& e, const Names& n) {
       return absl::StrCat(n.Label(e.challenge().challenger()), " challenges ",
                           n.Label(e.challenge().challenged()));
     case v1::Event::kMoraleTest:
-      return absl::StrCat(n.Label(e.morale_test().unit()),
-                          " tests its morale");
+      return absl::StrCat(n.Label(e.morale_test().unit()), " tests its morale");
     case v1::Event::kLeaderLoss:
       return absl::StrCat("leader-loss roll for ",
                           n.Label(e.leader_loss().leader()));
@@ -911,10 +910,10 @@ void AppendEventRow(const v1::Event& e, const Names& names,
   if (outcomes != nullptr) {
     std::vector<std::string> parts;
     for (const v1::Outcome* o : *outcomes) {
-      parts.push_back(absl::StrCat(names.Label(o->subject()), " ",
-                                   HtmlEscape(absl::StrReplaceAll(
-                                       o->kind(), {{"_", " "}})),
-                                   ": ", HtmlEscape(o->value())));
+      parts.push_back(
+          absl::StrCat(names.Label(o->subject()), " ",
+                       HtmlEscape(absl::StrReplaceAll(o->kind(), {{"_", " "}})),
+                       ": ", HtmlEscape(o->value())));
     }
     absl::StrAppend(&out, absl::StrJoin(parts, "; "));
   }
@@ -936,15 +935,17 @@ void AppendEventRow(const v1::Event& e, const Names& names,
 void AppendEvents(const v1::AuditReport& report, const v1::BattleLog& log,
                   const Names& names, std::string& out) {
   std::map<std::uint64_t, std::vector<const v1::Outcome*>> outcomes;
-  for (const v1::Outcome& o : report.outcomes()) outcomes[o.seq()].push_back(&o);
+  for (const v1::Outcome& o : report.outcomes())
+    outcomes[o.seq()].push_back(&o);
   std::map<std::uint64_t, std::vector<int>> findings;
   for (int i = 0; i < report.findings_size(); ++i) {
     findings[report.findings(i).seq()].push_back(i);
   }
   absl::StrAppend(&out, "<h2 id=\"events\">Every event</h2>\n");
   if (!report.outcomes_recorded()) {
-    absl::StrAppend(&out, "<p>The outcomes were not recorded for this "
-                          "report.</p>\n");
+    absl::StrAppend(&out,
+                    "<p>The outcomes were not recorded for this "
+                    "report.</p>\n");
   }
   const bool cut = log.events_size() > kMaxHtmlEventRows;
   if (cut) {
@@ -994,9 +995,9 @@ void AppendMentions(
   absl::StrAppend(&out, "<details><summary>", summary, " (", mentions.size(),
                   ")</summary>\n");
   for (const v1::RuleMention& m : mentions) {
-    absl::StrAppend(&out, "<p>", HtmlEscape(m.text()),
-                    " <span class=\"src\">(", HtmlEscape(m.path()), ", \"",
-                    HtmlEscape(m.section()), "\")</span></p>\n");
+    absl::StrAppend(&out, "<p>", HtmlEscape(m.text()), " <span class=\"src\">(",
+                    HtmlEscape(m.path()), ", \"", HtmlEscape(m.section()),
+                    "\")</span></p>\n");
   }
   absl::StrAppend(&out, "</details>\n");
 }
@@ -1134,7 +1135,8 @@ absl::StatusOr<std::vector<UnitStandsSeries>> StandsOverGame(
             s.unit_id = state.profiles[u].id;
             const int c = state.profiles[u].clan;
             if (c >= 0 && static_cast<std::size_t>(c) < state.clans.size()) {
-              auto it = clan_index.find(state.clans[static_cast<std::size_t>(c)]);
+              auto it =
+                  clan_index.find(state.clans[static_cast<std::size_t>(c)]);
               s.clan = it == clan_index.end() ? -1 : it->second;
             } else {
               s.clan = -1;
@@ -1206,9 +1208,10 @@ std::string FormatReportHtml(const HtmlReportData& data) {
   AppendStands(data, names, out);
   AppendEvents(report, log, names, out);
   AppendRules(report, out);
-  absl::StrAppend(&out, "</main>\n<footer><p>Written by <code>gunbai audit "
-                        "--format=html</code>. Final state digest "
-                        "<span class=\"mono\">sha256:",
+  absl::StrAppend(&out,
+                  "</main>\n<footer><p>Written by <code>gunbai audit "
+                  "--format=html</code>. Final state digest "
+                  "<span class=\"mono\">sha256:",
                   HtmlEscape(report.final_state_digest()),
                   "</span>.</p></footer>\n</body>\n</html>\n");
   return out;

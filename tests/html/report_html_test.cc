@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "absl/strings/str_cat.h"
 #include "replay/audit.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
@@ -88,7 +88,9 @@ TEST(HtmlEscape, KeepsUtf8AndReplacesWhatIsNot) {
             "\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC \xF0\x9F\x8E\xB2");
   // A stray byte, a cut sequence (E2 82 then the end: two bytes replaced
   // one by one), an overlong '/' (C0 AF) and a surrogate (ED A0 80).
-  EXPECT_EQ(HtmlEscape("a\xFF" "b"), "a" + fffd + "b");
+  EXPECT_EQ(HtmlEscape("a\xFF"
+                       "b"),
+            "a" + fffd + "b");
   EXPECT_EQ(HtmlEscape("\xE2\x82"), fffd + fffd);
   EXPECT_EQ(HtmlEscape("\xC0\xAF"), fffd + fffd);
   EXPECT_EQ(HtmlEscape("\xED\xA0\x80"), fffd + fffd + fffd);
@@ -132,11 +134,12 @@ TEST(FormatReportHtml, DrawsTheDiceAsCountedByHand) {
   // faces 1-6 are 9, 6, 2, 3, 1, 3 of 24 (fair dice expect 4.0 each); the
   // 12 pairs sum to 3,4,4,2,7,3 / 7,2,7,12,3 / 8: 7 three times, and fair
   // dice expect 12 * 6/36 = 2.0 sevens.
-  const std::string page =
-      Page(ReadLog(DataPath("anegawa-clean.textproto")));
-  const std::size_t begin = page.find("<figure class=\"dice\" data-clan=\"oda\"");
+  const std::string page = Page(ReadLog(DataPath("anegawa-clean.textproto")));
+  const std::size_t begin =
+      page.find("<figure class=\"dice\" data-clan=\"oda\"");
   ASSERT_NE(begin, std::string::npos);
-  const std::string oda = page.substr(begin, page.find("</figure>", begin) - begin);
+  const std::string oda =
+      page.substr(begin, page.find("</figure>", begin) - begin);
   const int faces[] = {9, 6, 2, 3, 1, 3};
   for (int f = 1; f <= 6; ++f) {
     EXPECT_THAT(oda, HasSubstr(absl::StrCat(
@@ -231,9 +234,10 @@ TEST(FormatReportHtml, ListsAtMostTheBoundOfEventsThenTheFindings) {
   EXPECT_THAT(page, HasSubstr("The log has 5201 events: the first 5000"));
   // The unknown unit's dice belong to no clan: the page says so, and still
   // shows the rest.
-  EXPECT_THAT(page, HasSubstr("The dice cannot be counted by clan: game anegawa-clean: "
-                              "event 5201: unit &quot;nobody&quot; is not in "
-                              "the order of battle"));
+  EXPECT_THAT(
+      page, HasSubstr("The dice cannot be counted by clan: game anegawa-clean: "
+                      "event 5201: unit &quot;nobody&quot; is not in "
+                      "the order of battle"));
 }
 
 TEST(AuditHtmlCli, WritesTheFileWithTheAuditsExitCode) {
