@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package gunbai needs to build, test and run.
+# Installs every Debian 12 package gunbai needs to build, test and run, and
+# the browser tests' npm driver (tests/browser).
 # Idempotent: installs only what is missing. Run as root (or with sudo).
 set -euo pipefail
 
@@ -12,7 +13,13 @@ packages=(
   libcpp-httplib-dev  # gunbaid's HTTP front door (--http): cpp-httplib 0.11, with OpenSSL
   clang libclang-rt-14-dev
   ccache  # optional: -DCMAKE_CXX_COMPILER_LAUNCHER=ccache for quicker rebuilds
+  chromium  # the browser tests (tests/browser): headless, /usr/bin/chromium
 )
+# Node.js and npm for the browser tests' driver: Debian's, unless a node and
+# an npm are already there (another build of Node.js conflicts with them).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -22,12 +29,26 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages already installed"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "setup: installing ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# The browser tests' driver, puppeteer-core, as tests/browser/package-lock.json
+# pins it (it downloads no browser: the tests use Debian's chromium). `npm ci`
+# only when the lock file changed since the last install.
+browser_dir="$(cd "$(dirname "$0")/.." && pwd)/tests/browser"
+stamp="$browser_dir/node_modules/.gunbai-lock-sha256"
+want="$(sha256sum "$browser_dir/package-lock.json" | cut -d' ' -f1)"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  echo "setup: tests/browser node modules already installed"
+else
+  echo "setup: npm ci in tests/browser"
+  (cd "$browser_dir" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund \
+    --loglevel=error)
+  echo "$want" > "$stamp"
+fi

@@ -418,18 +418,30 @@ absl::StatusOr<v1::BattleStateSnapshot> StateAt(
   return SnapshotFromState(engine->state());
 }
 
-absl::StatusOr<std::vector<EventDigest>> StateDigests(
-    const v1::BattleLog& log, const LoadedRuleset& ruleset) {
+absl::Status ForEachEventState(
+    const v1::BattleLog& log, const LoadedRuleset& ruleset,
+    absl::FunctionRef<void(const v1::Event&, const rules::BattleState&)>
+        visit) {
   google::protobuf::RepeatedPtrField<v1::Finding> findings;
   GUNBAI_ASSIGN_OR_RETURN(
       auto engine, CreateEngine(log, ruleset, AuditOptions(),
                                 rules::EngineOutput{&findings, nullptr}));
-  std::vector<EventDigest> out;
-  out.reserve(log.events_size());
   for (const v1::Event& event : log.events()) {
     engine->Apply(event);
-    out.push_back({event.seq(), SnapshotFromState(engine->state()).digest()});
+    visit(event, engine->state());
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<EventDigest>> StateDigests(
+    const v1::BattleLog& log, const LoadedRuleset& ruleset) {
+  std::vector<EventDigest> out;
+  out.reserve(log.events_size());
+  GUNBAI_RETURN_IF_ERROR(ForEachEventState(
+      log, ruleset,
+      [&out](const v1::Event& event, const rules::BattleState& s) {
+        out.push_back({event.seq(), SnapshotFromState(s).digest()});
+      }));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
@@ -99,6 +100,15 @@ struct EventDigest {
   std::uint64_t seq = 0;
   std::string digest;
 };
+
+// Replays `log` under `ruleset` as `gunbai state` does (no victory
+// bookkeeping, findings dropped) and calls `visit` with each event and the
+// state right after it; the state is only valid during the call. Returns
+// InvalidArgument as CreateEngine.
+absl::Status ForEachEventState(
+    const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
+    absl::FunctionRef<void(const gunbai::v1::Event&, const rules::BattleState&)>
+        visit);
 
 // Replays `log` and returns the state digest after every event.
 absl::StatusOr<std::vector<EventDigest>> StateDigests(

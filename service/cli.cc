@@ -32,6 +32,7 @@
 #include "service/game_cli.h"
 #include "service/generate_cli.h"
 #include "service/report_format.h"
+#include "service/report_html.h"
 
 namespace gunbai::service {
 
@@ -79,7 +80,13 @@ Examples:
   gunbai audit tests/data/sekigahara.textproto
   gunbai audit --format=json --outcomes game.json > report.json
   gunbai audit --impact --branch-out=branches tests/data/nagashino-melee.textproto
+  gunbai audit --format=html --impact -o report.html tests/data/sekigahara.textproto
   gunbai audit --server=127.0.0.1:50051 --tls-ca=cert.pem game.textproto
+
+--format=html writes one self-contained page (no script, nothing fetched:
+open it in any browser, or mail it): the verdict, the findings by turn with
+their arithmetic and the rules they cite, every event with its outcomes,
+each clan's dice against fair dice and each unit's stands over the game.
 
 Exit codes: 0 clean, 1 violations, disputes or warnings, 2 unusable input
 or bad command line, 3 the daemon could not be reached or failed.)";
@@ -134,6 +141,7 @@ struct Options {
   bool impact = false;
   bool outcomes = false;
   std::string branch_out;
+  std::string output_path;  // -o: write the report here, not to stdout
 };
 
 // The exit code for a failure of a call to the daemon: 2 when the input
@@ -260,16 +268,70 @@ std::optional<v1::AuditReport> AuditStreamed(const Options& o) {
   return *std::move(report);
 }
 
-int PrintAudit(const Options& o, const v1::AuditReport& report,
-               std::ostream& out) {
-  Print(out,
-        o.format == "json" ? FormatJson(report) : FormatReportText(report));
+// Writes `text` to `path` whole or not at all: into PATH.tmp, then renamed.
+absl::Status WriteOutputFile(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
+    file << text;
+    file.close();
+    if (!file) {
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      return absl::InvalidArgumentError(absl::StrCat(
+          "-o: cannot write ", path, " (is its folder there and writable?)"));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    return absl::InvalidArgumentError(
+        absl::StrCat("-o: cannot write ", path, ": ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
+// Prints (or with -o writes) `text`, the report; returns the audit's exit
+// code, or 2 when the file cannot be written.
+int EmitAudit(const Options& o, const v1::AuditReport& report,
+              const std::string& text, std::ostream& out, std::ostream& err) {
+  if (o.output_path.empty()) {
+    Print(out, text);
+  } else {
+    absl::Status written = WriteOutputFile(o.output_path, text);
+    if (!written.ok()) return Fail(err, written, kExitBadInput);
+  }
   return replay::ReportHasFailures(report) ? kExitFindings : kExitClean;
 }
 
+int PrintAudit(const Options& o, const v1::AuditReport& report,
+               std::ostream& out, std::ostream& err) {
+  return EmitAudit(
+      o, report,
+      o.format == "json" ? FormatJson(report) : FormatReportText(report), out,
+      err);
+}
+
+// The HTML page of `report`, the audit of `log`: the dice statistics and the
+// stands over the game are worked out here, under the ruleset `log` is
+// replayed under, whoever did the audit.
+int PrintAuditHtml(const Options& o, const v1::BattleLog& log,
+                   const v1::AuditReport& report, std::ostream& out,
+                   std::ostream& err) {
+  auto ruleset = RulesetForLog(o, log);
+  if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
+  auto data = GatherHtmlReportData(report, log, *ruleset);
+  if (!data.ok()) return Fail(err, data.status(), kExitBadInput);
+  return EmitAudit(o, report, FormatReportHtml(*data), out, err);
+}
+
 int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
-  if (std::optional<v1::AuditReport> streamed = AuditStreamed(o)) {
-    return PrintAudit(o, *streamed, out);
+  const bool html = o.format == "html";
+  if (!html) {
+    if (std::optional<v1::AuditReport> streamed = AuditStreamed(o)) {
+      return PrintAudit(o, *streamed, out, err);
+    }
   }
   auto log = ReadLog(o);
   if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
@@ -277,8 +339,8 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
   if (!o.server.empty()) {
     auto text = RulesetText(o);
     if (!text.ok()) return Fail(err, text.status(), kExitBadInput);
-    report = AuditThroughServer(o.server, *log, *text, 256 << 20, o.outcomes,
-                                o.impact, o.tls_ca);
+    report = AuditThroughServer(o.server, *log, *text, 256 << 20,
+                                o.outcomes || html, o.impact, o.tls_ca);
     if (!report.ok()) {
       return Fail(err, report.status(), ServerFailureCode(report.status()));
     }
@@ -286,7 +348,8 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
     auto ruleset = RulesetForLog(o, *log);
     if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
     replay::AuditOptions options;
-    options.record_outcomes = o.outcomes;
+    // The page lists every event's outcomes.
+    options.record_outcomes = o.outcomes || html;
     report = replay::AuditLog(*log, *ruleset, options);
     if (!report.ok()) return Fail(err, report.status(), kExitBadInput);
     if (o.impact) {
@@ -298,7 +361,8 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
       if (!written.ok()) return Fail(err, written, kExitBadInput);
     }
   }
-  return PrintAudit(o, *report, out);
+  if (html) return PrintAuditHtml(o, *log, *report, out, err);
+  return PrintAudit(o, *report, out, err);
 }
 
 int RunState(const Options& o, std::ostream& out, std::ostream& err) {
@@ -411,7 +475,23 @@ void AddAuditCommand(CLI::App& app, CliContext& context) {
       "audit", "audit LOG against the rules and print the report");
   audit->footer(kAuditFooter);
   AddLogOptions(*audit, *o);
-  AddFormatOption(*audit, *o);
+  AddChoiceOption(*audit, "--format", o->format, {"text", "json", "html"},
+                  "text for people, json for scripts (gunbai.v1.AuditReport), "
+                  "html: one self-contained page with pictures, for a "
+                  "browser or a mail");
+  audit
+      ->add_option("-o,--output", o->output_path,
+                   "write the report to FILE (whole or not at all) instead "
+                   "of standard output")
+      ->type_name("FILE")
+      ->check(CLI::Validator(
+          [](std::string& path) {
+            return path.empty() ? std::string(
+                                      "give a file name, not an "
+                                      "empty value")
+                                : std::string();
+          },
+          ""));
   AddServerOption(*audit, o->server, "does the audit");
   AddTlsCaOption(*audit, o->tls_ca);
   audit->add_flag("--outcomes", o->outcomes,

@@ -94,6 +94,29 @@ for run in "${logs[@]}" "${logs[@]/%/ --impact}"; do
   fi
 done
 
+# The HTML page (--format=html --impact): the daemon's report drawn here is
+# the same page, byte for byte, as the local one.
+for log in "${logs[@]}"; do
+  name=$(basename "${log}" .textproto)-html
+  set +e
+  "${gunbai}" audit --format=html --impact --server "127.0.0.1:${port}" \
+    "${log}" >"${work}/${name}.server.out" 2>"${work}/${name}.server.err"
+  server_rc=$?
+  "${gunbai}" audit --format=html --impact "${log}" \
+    >"${work}/${name}.local.out" 2>"${work}/${name}.local.err"
+  local_rc=$?
+  set -e
+  if [[ ${server_rc} -ne ${local_rc} ]] ||
+    ! cmp -s "${work}/${name}.server.out" "${work}/${name}.local.out"; then
+    echo "FAIL ${name}: exit ${server_rc} and a page through the server," \
+      "exit ${local_rc} locally, the pages differ or not:" >&2
+    cat "${work}/${name}.server.err" >&2
+    failures=$((failures + 1))
+  else
+    echo "ok   ${name} (exit ${local_rc})"
+  fi
+done
+
 # Generated battles with planted faults (gunbai generate --faults), in
 # binary, through the daemon's AuditLogStream in pieces (one has over a MiB
 # of outcomes, so more than one piece of them): the same text and JSON,
