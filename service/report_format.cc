@@ -28,22 +28,6 @@ absl::string_view SeverityName(v1::Severity s) {
   }
 }
 
-absl::string_view OriginName(v1::TermOrigin o) {
-  switch (o) {
-    case v1::TERM_ORIGIN_COMPUTED:
-      return "computed";
-    case v1::TERM_ORIGIN_DECLARED:
-      return "declared";
-    case v1::TERM_ORIGIN_DICE:
-      return "dice";
-    default:
-      return "?";
-  }
-}
-
-std::string Plural(uint32_t n, absl::string_view one, absl::string_view many) {
-  return absl::StrCat(n, " ", n == 1 ? one : many);
-}
 
 std::string SummaryLine(const v1::AuditSummary& s) {
   return absl::StrJoin(
@@ -142,6 +126,24 @@ void AppendImpact(const v1::DisputeImpact& impact, std::string& out) {
 }
 
 }  // namespace
+
+absl::string_view OriginName(gunbai::v1::TermOrigin o) {
+  switch (o) {
+    case gunbai::v1::TERM_ORIGIN_COMPUTED:
+      return "computed";
+    case gunbai::v1::TERM_ORIGIN_DECLARED:
+      return "declared";
+    case gunbai::v1::TERM_ORIGIN_DICE:
+      return "dice";
+    default:
+      return "?";
+  }
+}
+
+std::string Plural(std::uint64_t n, absl::string_view one,
+                   absl::string_view many) {
+  return absl::StrCat(n, " ", n == 1 ? one : many);
+}
 
 std::string FormatReportText(const v1::AuditReport& report) {
   std::string out;

@@ -20,6 +20,7 @@
 #include "replay/explain.h"
 #include "rules/battle_state.h"
 #include "rules/status_macros.h"
+#include "service/report_format.h"
 
 namespace gunbai::service {
 
@@ -192,23 +193,6 @@ absl::string_view SeveritySign(v1::Severity s) {
   }
 }
 
-absl::string_view OriginWord(v1::TermOrigin o) {
-  switch (o) {
-    case v1::TERM_ORIGIN_COMPUTED:
-      return "computed";
-    case v1::TERM_ORIGIN_DECLARED:
-      return "declared";
-    case v1::TERM_ORIGIN_DICE:
-      return "dice";
-    default:
-      return "?";
-  }
-}
-
-std::string Plural(std::uint64_t n, absl::string_view one,
-                   absl::string_view many) {
-  return absl::StrCat(n, " ", n == 1 ? one : many);
-}
 
 // The names the log gives its clans, units and leaders, for labels.
 class Names {
@@ -374,7 +358,7 @@ void AppendTrace(const v1::Finding& f, std::string& out) {
                       "\"><code>", HtmlEscape(t.rule_id()), "</code></a>");
     }
     absl::StrAppend(&out, "</td><td data-label=\"From\">",
-                    OriginWord(t.origin()), "</td></tr>\n");
+                    OriginName(t.origin()), "</td></tr>\n");
   }
   absl::StrAppend(&out, "</tbody></table></div>\n");
 }
