@@ -14,9 +14,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "google/protobuf/any.pb.h"
 #include "google/protobuf/message.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
@@ -223,10 +225,39 @@ std::string StatusMessage(const grpc::Status& status) {
                       " and no message");
 }
 
+// Returns the error body of a call that ended with `status`: ErrorJson's,
+// with `details` when the status carries them (gRPC's rich error model, a
+// gunbai.v1.RpcStatus in error_details: a refused strict batch's
+// AppendRefusal), each detail in the proto3 JSON mapping of Any ("@type"
+// and its fields), as google.api's HTTP error body has them.
+std::string StatusJson(const grpc::Status& status) {
+  std::string body = ErrorJson(status.error_code(), StatusMessage(status));
+  v1::RpcStatus rich;
+  if (status.error_details().empty() ||
+      !rich.ParseFromString(status.error_details()) ||
+      rich.details_size() == 0) {
+    return body;
+  }
+  std::vector<std::string> details;
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = false;
+  for (const google::protobuf::Any& detail : rich.details()) {
+    std::string json;
+    if (!google::protobuf::util::MessageToJsonString(detail, &json, options)
+             .ok()) {
+      return body;  // A type this gunbaid cannot print: the message says it.
+    }
+    details.push_back(std::move(json));
+  }
+  body.pop_back();  // The closing brace.
+  absl::StrAppend(&body, ",\"details\":[", absl::StrJoin(details, ","), "]}");
+  return body;
+}
+
 // Answers `response` with the error of a call that ended with `status`.
 void WriteStatus(const grpc::Status& status, httplib::Response& response) {
-  WriteError(HttpStatusOf(status.error_code()), status.error_code(),
-             StatusMessage(status), response);
+  response.status = HttpStatusOf(status.error_code());
+  response.set_content(StatusJson(status), kJson);
 }
 
 // Returns `message` in the proto3 JSON mapping, on one line, fields in
@@ -436,7 +467,7 @@ std::string Event(absl::string_view kind, absl::string_view json) {
 // OK, else `error` with the error body.
 std::string LastEvent(const grpc::Status& status) {
   if (status.ok()) return Event("end", "{}");
-  return Event("error", ErrorJson(status.error_code(), StatusMessage(status)));
+  return Event("error", StatusJson(status));
 }
 
 // Answers `response` with the events of `call`: an error before the first

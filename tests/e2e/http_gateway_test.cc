@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/any.pb.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
@@ -429,6 +430,73 @@ TEST_F(HttpGatewayTest, GameCallsAnswerWhatGrpcAnswers) {
       Post("/v1/games:state", Json(state), game.credentials(0).token());
   ASSERT_TRUE(as_player);
   EXPECT_EQ(as_player->status, 200) << as_player->body;
+}
+
+// A strict game refuses a batch that breaks a rule with its findings as
+// data (a gunbai.v1.AppendRefusal in the status details); the HTTP error
+// body carries the same details, in the proto3 JSON mapping of Any, beside
+// the code and message.
+TEST_F(HttpGatewayTest, ARefusedBatchCarriesItsFindingsInTheErrorBody) {
+  StartDaemon();
+  v1::BattleLog log = ReadLog("anegawa-clean");
+  v1::CreateGameRequest create;
+  *create.mutable_header() = log.header();
+  *create.mutable_order_of_battle() = log.order_of_battle();
+  v1::CreateGameResponse created;
+  ASSERT_TRUE(games_->CreateGame(Umpire().get(), create, &created).ok());
+  // The first event fires with a unit that is not in the order of battle:
+  // a violation, so the strict game (the default policy) refuses it.
+  v1::AppendEventsRequest append;
+  append.set_game_id(created.game_id());
+  v1::AppendedEvent* bad = append.add_events();
+  bad->set_event_id("bad-1");
+  *bad->mutable_event() = log.events(0);
+  v1::AppendedEvent* ghost = append.add_events();
+  ghost->set_event_id("bad-2");
+  ghost->mutable_event()->set_seq(log.events(0).seq() + 1);
+  ghost->mutable_event()->set_turn(1);
+  ghost->mutable_event()->set_clan("oda");
+  ghost->mutable_event()->mutable_firing()->set_unit("ghost");
+  ghost->mutable_event()->mutable_firing()->set_target("asai-cav");
+  v1::AppendEventsResponse refused;
+  const grpc::Status status =
+      games_->AppendEvents(Umpire().get(), append, &refused);
+  ASSERT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION)
+      << status.error_message();
+  v1::RpcStatus rich;
+  ASSERT_TRUE(rich.ParseFromString(status.error_details()));
+  ASSERT_EQ(rich.details_size(), 1);
+  v1::AppendRefusal refusal;
+  ASSERT_TRUE(rich.details(0).UnpackTo(&refusal));
+  ASSERT_GT(refusal.findings_size(), 0);
+
+  auto answer = Post("/v1/games:append", Json(append), kUmpireToken);
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 400) << answer->body;  // FAILED_PRECONDITION
+  google::protobuf::Struct body;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(answer->body, &body).ok())
+      << answer->body;
+  EXPECT_EQ(body.fields().at("status").string_value(), "FAILED_PRECONDITION");
+  EXPECT_EQ(body.fields().at("message").string_value(),
+            status.error_message());
+  const auto& details = body.fields().at("details").list_value();
+  ASSERT_EQ(details.values_size(), 1) << answer->body;
+  const auto& detail = details.values(0).struct_value().fields();
+  EXPECT_EQ(detail.at("@type").string_value(),
+            "type.googleapis.com/gunbai.v1.AppendRefusal");
+  // The same findings as the gRPC details, field for field.
+  std::string detail_json;
+  ASSERT_TRUE(google::protobuf::util::MessageToJsonString(
+                  details.values(0).struct_value(), &detail_json)
+                  .ok());
+  google::protobuf::Any any;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(detail_json, &any).ok())
+      << detail_json;
+  v1::AppendRefusal over_http;
+  ASSERT_TRUE(any.UnpackTo(&over_http));
+  EXPECT_EQ(over_http.SerializeAsString(), refusal.SerializeAsString());
 }
 
 // Returns the HTTP status google.api's mapping gives the two codes of a
