@@ -42,7 +42,8 @@ std::int64_t ScalarBytes(const FieldDescriptor& field) {
 }
 
 std::int64_t StringBytes(std::int64_t length) {
-  return kStringObject + kHeap + (length > kShortString ? length + 1 + kHeap : 0);
+  return kStringObject + kHeap +
+         (length > kShortString ? length + 1 + kHeap : 0);
 }
 
 // The wire type a field's values come in when not packed.
@@ -154,10 +155,9 @@ void Walker::NoteLongest(const Counts& counts) {
 
 bool Walker::Walk(const Descriptor& type, int depth) {
   Counts counts;
-  for (std::uint32_t tag = input_.ReadTag(); tag != 0;
-       tag = input_.ReadTag()) {
-    const FieldDescriptor* field =
-        type.FindFieldByNumber(static_cast<int>(WireFormatLite::GetTagFieldNumber(tag)));
+  for (std::uint32_t tag = input_.ReadTag(); tag != 0; tag = input_.ReadTag()) {
+    const FieldDescriptor* field = type.FindFieldByNumber(
+        static_cast<int>(WireFormatLite::GetTagFieldNumber(tag)));
     const auto wire_type = WireFormatLite::GetTagWireType(tag);
     if (field == nullptr) {
       if (!SkipUnknown(tag)) return false;
@@ -236,10 +236,10 @@ void ParseCostModel::Measure(const Descriptor& type) {
       google::protobuf::MessageFactory::generated_factory()->GetPrototype(
           &type);
   object_bytes_[&type] =
-      prototype == nullptr ? 0
-                           : static_cast<std::int64_t>(
-                                 prototype->GetReflection()->SpaceUsedLong(
-                                     *prototype));
+      prototype == nullptr
+          ? 0
+          : static_cast<std::int64_t>(
+                prototype->GetReflection()->SpaceUsedLong(*prototype));
   for (int i = 0; i < type.field_count(); ++i) {
     const FieldDescriptor* field = type.field(i);
     if (field->message_type() != nullptr) Measure(*field->message_type());

@@ -509,7 +509,8 @@ grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
     grpc::ServerContext* context, grpc::ByteBuffer& wire,
     grpc::ByteBuffer* response) {
   RequestBudget::Admission admission;
-  grpc::Status admitted = Admit(wire, *v1::AuditLogRequest::descriptor(), "AuditLog", admission);
+  grpc::Status admitted =
+      Admit(wire, *v1::AuditLogRequest::descriptor(), "AuditLog", admission);
   if (!admitted.ok()) return admitted;
   DecodedAuditRequest decoded;
   grpc::Status decoding = DecodeAuditRequest(wire, "AuditLog", decoded);
@@ -572,7 +573,8 @@ grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
     const PieceWriter& write) {
   constexpr absl::string_view kMethod = "AuditLogStream";
   RequestBudget::Admission admission;
-  grpc::Status admitted = Admit(wire, *v1::AuditLogStreamRequest::descriptor(), kMethod, admission);
+  grpc::Status admitted =
+      Admit(wire, *v1::AuditLogStreamRequest::descriptor(), kMethod, admission);
   if (!admitted.ok()) return admitted;
   DecodedAuditRequest decoded;
   grpc::Status decoding = DecodeAuditRequest(wire, kMethod, decoded);
@@ -675,7 +677,8 @@ grpc::Status AuditServiceImpl::DiffEncoded(
     grpc::ServerContext* context, grpc::ByteBuffer& wire,
     const std::function<bool(const v1::DiffResponse&)>& write) {
   RequestBudget::Admission admission;
-  grpc::Status admitted = Admit(wire, *v1::DiffRequest::descriptor(), "Diff", admission);
+  grpc::Status admitted =
+      Admit(wire, *v1::DiffRequest::descriptor(), "Diff", admission);
   if (!admitted.ok()) return admitted;
   // Each log is kept as its bytes (once, the wire's freed as they are
   // read) and diffed from them by the worker that takes it, never parsed
@@ -764,7 +767,8 @@ grpc::Status AuditServiceImpl::DiceStatsEncoded(
     grpc::ServerContext* context, grpc::ByteBuffer& wire,
     v1::DiceStatsResponse* response) {
   RequestBudget::Admission admission;
-  grpc::Status admitted = Admit(wire, *v1::DiceStatsRequest::descriptor(), "DiceStats", admission);
+  grpc::Status admitted =
+      Admit(wire, *v1::DiceStatsRequest::descriptor(), "DiceStats", admission);
   if (!admitted.ok()) return admitted;
   // One log at a time: parsed, summarized into counts, freed.
   constexpr std::uint32_t kLogsTag =

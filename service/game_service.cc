@@ -614,8 +614,8 @@ grpc::Status GameServiceImpl::CreateGameOnWire(
     }
   }
   read = CreateGameSkeleton();
-  grpc::Status affordable = CheckParseCost(
-      wire, *v1::CreateGameRequest::descriptor(), "CreateGame");
+  grpc::Status affordable =
+      CheckParseCost(wire, *v1::CreateGameRequest::descriptor(), "CreateGame");
   if (!affordable.ok()) return affordable;
   v1::CreateGameRequest request;
   {

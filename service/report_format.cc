@@ -28,7 +28,6 @@ absl::string_view SeverityName(v1::Severity s) {
   }
 }
 
-
 std::string SummaryLine(const v1::AuditSummary& s) {
   return absl::StrJoin(
       {Plural(s.violations(), "violation", "violations"),

@@ -193,7 +193,6 @@ absl::string_view SeveritySign(v1::Severity s) {
   }
 }
 
-
 // The names the log gives its clans, units and leaders, for labels.
 class Names {
  public:

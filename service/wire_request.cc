@@ -55,11 +55,12 @@ bool WireRequestStream::Skip(int count) {
 namespace {
 
 // The model of each request type, built on first use and kept.
-const replay::ParseCostModel& ModelOf(const google::protobuf::Descriptor& type) {
+const replay::ParseCostModel& ModelOf(
+    const google::protobuf::Descriptor& type) {
   static absl::Mutex mu;
-  static auto* const models ABSL_GUARDED_BY(mu) = new absl::flat_hash_map<
-      const google::protobuf::Descriptor*,
-      std::unique_ptr<const replay::ParseCostModel>>();
+  static auto* const models ABSL_GUARDED_BY(mu) =
+      new absl::flat_hash_map<const google::protobuf::Descriptor*,
+                              std::unique_ptr<const replay::ParseCostModel>>();
   absl::MutexLock lock(&mu);
   auto& model = (*models)[&type];
   if (model == nullptr) model = std::make_unique<replay::ParseCostModel>(type);

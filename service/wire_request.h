@@ -14,8 +14,8 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/zero_copy_stream.h"
 #include "grpcpp/support/byte_buffer.h"
-#include "grpcpp/support/status.h"
 #include "grpcpp/support/slice.h"
+#include "grpcpp/support/status.h"
 
 namespace gunbai::service {
 

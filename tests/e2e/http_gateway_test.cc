@@ -478,8 +478,7 @@ TEST_F(HttpGatewayTest, ARefusedBatchCarriesItsFindingsInTheErrorBody) {
       google::protobuf::util::JsonStringToMessage(answer->body, &body).ok())
       << answer->body;
   EXPECT_EQ(body.fields().at("status").string_value(), "FAILED_PRECONDITION");
-  EXPECT_EQ(body.fields().at("message").string_value(),
-            status.error_message());
+  EXPECT_EQ(body.fields().at("message").string_value(), status.error_message());
   const auto& details = body.fields().at("details").list_value();
   ASSERT_EQ(details.values_size(), 1) << answer->body;
   const auto& detail = details.values(0).struct_value().fields();

@@ -680,8 +680,8 @@ TEST_F(Regression, ARequestWhoseParseWouldCostTooMuchIsRefusedUnparsed) {
         << s.error_message();
     EXPECT_NE(s.error_message().find("of memory to read"), std::string::npos)
         << s.error_message();
-    EXPECT_NE(s.error_message().find(absl::StrCat(list, ", a list of ",
-                                                  kNames, " entries")),
+    EXPECT_NE(s.error_message().find(
+                  absl::StrCat(list, ", a list of ", kNames, " entries")),
               std::string::npos)
         << s.error_message();
   };

@@ -39,9 +39,8 @@ replay::ParseCost EstimateOf(const google::protobuf::Message& message,
   EXPECT_EQ(message.GetDescriptor(), v1::AuditLogRequest::descriptor());
   const std::string bytes = message.SerializeAsString();
   // Small chunks, as gRPC's slices come: the walk crosses their edges.
-  google::protobuf::io::ArrayInputStream input(bytes.data(),
-                                               static_cast<int>(bytes.size()),
-                                               chunk);
+  google::protobuf::io::ArrayInputStream input(
+      bytes.data(), static_cast<int>(bytes.size()), chunk);
   return model->Estimate(input, "request");
 }
 
@@ -110,8 +109,7 @@ TEST(ParseCostTest, RepeatedEmptyNamesCostTheirObjectsNotTheirBytes) {
   // The list is named with the event's place in the log.
   EXPECT_EQ(cost.longest_list_entries, 100'000);
   EXPECT_EQ(cost.longest_list,
-            absl::StrCat("request.log.events[",
-                         request.log().events_size() - 1,
+            absl::StrCat("request.log.events[", request.log().events_size() - 1,
                          "].morale_test.facts.friends_routing_near"));
 }
 
@@ -121,8 +119,7 @@ TEST(ParseCostTest, AFewBytesCostAtMostTheModelsBoundEach) {
   // of the largest class costs more, so the bound is at least 32.
   EXPECT_GE(model.MaxBytesPerWireByte(), 32);
   for (const auto& request :
-       {RequestOf(TextLog("sekigahara.textproto")),
-        [] {
+       {RequestOf(TextLog("sekigahara.textproto")), [] {
           v1::AuditLogRequest r;
           *r.mutable_log()->add_events() = MoraleNaming(3, "", 1000);
           for (int i = 0; i < 1000; ++i) {
@@ -149,7 +146,6 @@ TEST(ParseCostTest, BytesThatStopParsingAreMarkedIncomplete) {
   EXPECT_FALSE(cost.complete);
   EXPECT_GT(cost.bytes, 0);
 }
-
 
 // The same game with every unit id two letters long: more of its bytes are
 // objects and fewer are text, the costliest an honest log gets (parsed, it
