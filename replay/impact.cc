@@ -84,8 +84,8 @@ const v1::Finding* NewViolation(const v1::AuditReport& a, int a_from,
 
 // Returns the log of the corrected branch: the log's header (its game id
 // marked as the branch, its ruleset the one replayed under), order of
-// battle, starting position and terrain, and the branch's events, cut before `ended_at_seq`
-// (0: not cut).
+// battle, starting position and terrain, and the branch's events, cut before
+// `ended_at_seq` (0: not cut).
 v1::BattleLog BranchLog(const v1::BattleLog& log, const LoadedRuleset& ruleset,
                         std::uint64_t dispute_seq,
                         google::protobuf::RepeatedPtrField<v1::Event>& events,

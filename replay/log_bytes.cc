@@ -77,7 +77,8 @@ class LogBytesPass {
           continue;
         }
         Message* field =
-            tag == kHeaderTag ? static_cast<Message*>(head->head.mutable_header())
+            tag == kHeaderTag
+                ? static_cast<Message*>(head->head.mutable_header())
             : tag == kOrderOfBattleTag
                 ? static_cast<Message*>(head->head.mutable_order_of_battle())
                 : head->head.mutable_starting_position();

@@ -45,7 +45,8 @@ void AddCarryOver(const rules::BattleState& state,
     out->set_last_turn_fought(static_cast<uint32_t>(m.last_turn_fought));
   }
   for (std::size_t c = 0; c < state.clans.size(); ++c) {
-    if (state.activated_clans & (1u << c)) snap.add_activated_clans(state.clans[c]);
+    if (state.activated_clans & (1u << c))
+      snap.add_activated_clans(state.clans[c]);
   }
 }
 
