@@ -13,6 +13,7 @@
 #include "google/protobuf/wire_format_lite.h"
 #include "replay/log_stream.h"
 #include "replay/text_errors.h"
+#include "replay/wire_tag.h"
 
 namespace gunbai::replay {
 
@@ -69,7 +70,8 @@ class LogBytesPass {
     std::uint64_t events = 0;
     std::uint64_t last_seq = 0;
     v1::TerrainFeature terrain;
-    for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+    for (std::uint32_t tag = ReadParsedTag(input); tag != 0;
+         tag = ReadParsedTag(input)) {
       if (tag == kHeaderTag || tag == kOrderOfBattleTag ||
           tag == kStartingPositionTag) {
         if (head == nullptr) {

@@ -18,6 +18,7 @@
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/wire_format_lite.h"
 #include "replay/text_errors.h"
+#include "replay/wire_tag.h"
 #include "rules/status_macros.h"
 
 namespace gunbai::replay {
@@ -148,7 +149,7 @@ absl::Status ReadLogFields(const OpenLogStream& open, std::int64_t max_bytes,
   // One byte over the bound, to tell a log of max_bytes from a longer one.
   input.SetTotalBytesLimit(static_cast<int>(max_bytes + 1));
   for (;;) {
-    const std::uint32_t tag = input.ReadTag();
+    const std::uint32_t tag = ReadParsedTag(input);
     if (tag == 0) {
       if (!input.ConsumedEntireMessage()) {
         return NotStreamed("the bytes end in the middle of a field");

@@ -9,6 +9,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/message.h"
 #include "google/protobuf/wire_format_lite.h"
+#include "replay/wire_tag.h"
 
 namespace gunbai::replay {
 namespace {
@@ -155,7 +156,8 @@ void Walker::NoteLongest(const Counts& counts) {
 
 bool Walker::Walk(const Descriptor& type, int depth) {
   Counts counts;
-  for (std::uint32_t tag = input_.ReadTag(); tag != 0; tag = input_.ReadTag()) {
+  for (std::uint32_t tag = ReadParsedTag(input_); tag != 0;
+       tag = ReadParsedTag(input_)) {
     const FieldDescriptor* field = type.FindFieldByNumber(
         static_cast<int>(WireFormatLite::GetTagFieldNumber(tag)));
     const auto wire_type = WireFormatLite::GetTagWireType(tag);

@@ -22,6 +22,7 @@
 #include "replay/impact.h"
 #include "replay/log_stream.h"
 #include "replay/text_errors.h"
+#include "replay/wire_tag.h"
 #include "rules/status_macros.h"
 #include "service/decode_errors.h"
 #include "service/diff_cli.h"
@@ -369,7 +370,8 @@ grpc::Status AuditServiceImpl::DecodeAuditRequest(grpc::ByteBuffer& wire,
       out.resize(start + static_cast<std::size_t>(length > left ? 0 : length));
       return length <= left && input.ReadRaw(out.data() + start, length);
     };
-    for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+    for (std::uint32_t tag = replay::ReadParsedTag(input); tag != 0;
+         tag = replay::ReadParsedTag(input)) {
       if (tag == kLogTag) {
         if (!append_payload(log_bytes)) return Undecodable(method);
       } else if (tag == kRulesetTag) {
@@ -778,7 +780,8 @@ grpc::Status AuditServiceImpl::DiceStatsEncoded(
   google::protobuf::io::CodedInputStream input(&stream);
   replay::DiceSummarizer dice;
   int index = 0;
-  for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+  for (std::uint32_t tag = replay::ReadParsedTag(input); tag != 0;
+       tag = replay::ReadParsedTag(input)) {
     if (tag != kLogsTag) {
       // An unknown field, kept and ignored by a parse of the whole message.
       if (!WireFormatLite::SkipField(&input, tag)) {

@@ -9,6 +9,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/wire_format_lite.h"
+#include "replay/wire_tag.h"
 
 namespace gunbai::service {
 
@@ -50,7 +51,8 @@ bool ReadHeader(CodedInputStream& input, int keep, std::int64_t& clans,
   const auto limit = input.IncrementRecursionDepthAndPushLimit(length);
   if (limit.second < 0) return false;
   v1::Clan dropped;
-  for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+  for (std::uint32_t tag = replay::ReadParsedTag(input); tag != 0;
+       tag = replay::ReadParsedTag(input)) {
     if (tag == kClansTag && ++clans > keep) {
       dropped.Clear();
       if (!ReadClan(input, dropped)) return false;
@@ -72,7 +74,8 @@ namespace {
 bool CountClans(google::protobuf::io::ZeroCopyInputStream& wire,
                 std::int64_t& clans) {
   CodedInputStream input(&wire);
-  for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+  for (std::uint32_t tag = replay::ReadParsedTag(input); tag != 0;
+       tag = replay::ReadParsedTag(input)) {
     if (tag != kHeaderTag) {
       if (!WireFormatLite::SkipField(&input, tag)) return false;
       continue;
@@ -81,8 +84,8 @@ bool CountClans(google::protobuf::io::ZeroCopyInputStream& wire,
     if (!input.ReadVarintSizeAsInt(&length)) return false;
     const auto limit = input.IncrementRecursionDepthAndPushLimit(length);
     if (limit.second < 0) return false;
-    for (std::uint32_t field = input.ReadTag(); field != 0;
-         field = input.ReadTag()) {
+    for (std::uint32_t field = replay::ReadParsedTag(input); field != 0;
+         field = replay::ReadParsedTag(input)) {
       if (field == kClansTag) ++clans;
       if (!WireFormatLite::SkipField(&input, field)) return false;
     }
@@ -120,7 +123,8 @@ CreateGameWire ReadCreateGameSkeleton(const OpenWire& open, int keep,
     google::protobuf::io::StringOutputStream rest_stream(&rest_bytes);
     CodedOutputStream rest(&rest_stream);
     std::int64_t clans = 0;
-    for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+    for (std::uint32_t tag = replay::ReadParsedTag(input); tag != 0;
+         tag = replay::ReadParsedTag(input)) {
       if (tag == kHeaderTag) {
         if (!ReadHeader(input, keep, clans, header)) {
           return CreateGameWire::kUndecodable;

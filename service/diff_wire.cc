@@ -12,6 +12,7 @@
 #include "google/protobuf/wire_format_lite.h"
 #include "replay/log_bytes.h"
 #include "replay/text_errors.h"
+#include "replay/wire_tag.h"
 #include "service/diff_cli.h"
 
 namespace gunbai::service {
@@ -66,7 +67,8 @@ bool SplitInput(absl::string_view bytes, InputFields& fields) {
   if (bytes.size() > static_cast<std::size_t>(INT_MAX - 1)) return false;
   CodedInputStream input(reinterpret_cast<const std::uint8_t*>(bytes.data()),
                          static_cast<int>(bytes.size()));
-  for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+  for (std::uint32_t tag = replay::ReadParsedTag(input); tag != 0;
+       tag = replay::ReadParsedTag(input)) {
     if (tag != kNameTag && tag != kLogTag && tag != kBaselineTag) return false;
     int length = 0;
     if (!input.ReadVarintSizeAsInt(&length)) return false;
@@ -116,7 +118,8 @@ bool SplitDiffRequest(google::protobuf::io::ZeroCopyInputStream& wire,
   CodedInputStream input(&wire);
   google::protobuf::io::StringOutputStream rest_stream(&parts.rest);
   google::protobuf::io::CodedOutputStream rest(&rest_stream);
-  for (std::uint32_t tag = input.ReadTag(); tag != 0; tag = input.ReadTag()) {
+  for (std::uint32_t tag = replay::ReadParsedTag(input); tag != 0;
+       tag = replay::ReadParsedTag(input)) {
     if (tag == kLogsTag) {
       int length = 0;
       std::string& log = parts.logs.emplace_back();

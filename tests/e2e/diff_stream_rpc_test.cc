@@ -349,6 +349,61 @@ TEST_F(DiffStreamRpc, MalformedAndRefusedRequestsGiveTheSameAnswers) {
   EXPECT_TRUE(ExpectSameAnswer("empty", "").status.ok());
 }
 
+// Tags protobuf's generated parser refuses but CodedInputStream::ReadTag
+// takes (found by rpc_fuzzer: a Diff of an over-long tag answered OK with
+// an empty summary, where the whole parse is undecodable): a tag's varint
+// of more than five bytes (ReadTag keeps its low 32 bits) and field number
+// 0, at the top of the request, in a log's input and in a log. A tag of
+// exactly five bytes is legal and read alike.
+TEST_F(DiffStreamRpc, TagsAParseRefusesAreRefusedFromTheBytes) {
+  v1::DiffRequest request;
+  *request.add_logs()->mutable_log() = Generated(5, 2);
+  const std::string good = request.SerializeAsString();
+  // Field 2 (compare_to_baselines), varint 0, its tag 0x10 in six bytes:
+  // 0x90 0x80 0x80 0x80 0x80 0x00 (a parse stops at five).
+  const std::string six_byte_tag("\x90\x80\x80\x80\x80\x00\x00", 7);
+  // The same tag in five bytes, legal.
+  const std::string five_byte_tag("\x90\x80\x80\x80\x00\x00", 6);
+  // Field 0, wire type 0 (tag 0x00 ends a parse as an error) and wire type
+  // 2 (tag 0x02) with an empty payload.
+  const std::string field_zero_varint("\x00\x01", 2);
+  const std::string field_zero_bytes("\x02\x00", 2);
+  for (const std::string& bad :
+       {six_byte_tag, field_zero_varint, field_zero_bytes}) {
+    EXPECT_EQ(
+        ExpectSameAnswer("at the top", good + bad).status.error_code(),
+        grpc::StatusCode::INVALID_ARGUMENT);
+    // Inside the log input (DiffRequest.logs, field 1) and inside its log
+    // (DiffLogInput.log, field 2), each length grown by the bad bytes.
+    v1::DiffLogInput input = request.logs(0);
+    std::string log = input.log().SerializeAsString() + bad;
+    input.clear_log();
+    std::string input_bytes = input.SerializeAsString();
+    {
+      google::protobuf::io::StringOutputStream stream(&input_bytes);
+      google::protobuf::io::CodedOutputStream out(&stream);
+      out.WriteTag(v1::DiffLogInput::kLogFieldNumber << 3 | 2);
+      out.WriteVarint32(static_cast<std::uint32_t>(log.size()));
+      out.WriteString(log);
+    }
+    for (const std::string& payload : {input_bytes, input_bytes + bad}) {
+      std::string bytes;
+      {
+        google::protobuf::io::StringOutputStream stream(&bytes);
+        google::protobuf::io::CodedOutputStream out(&stream);
+        out.WriteTag(v1::DiffRequest::kLogsFieldNumber << 3 | 2);
+        out.WriteVarint32(static_cast<std::uint32_t>(payload.size()));
+        out.WriteString(payload);
+      }
+      EXPECT_EQ(ExpectSameAnswer("in a log", bytes).status.error_code(),
+                grpc::StatusCode::INVALID_ARGUMENT);
+    }
+  }
+  const Answer five = ExpectSameAnswer("five-byte tag", good + five_byte_tag);
+  EXPECT_TRUE(five.status.ok()) << five.status.error_message();
+  EXPECT_EQ(five.replies.size(), 2u);  // The log's diff and the summary.
+}
+
 // An unknown group nested in an event, as deep as protobuf's limit of 100
 // allows and one deeper: the event is parsed alone from the bytes, so its
 // depth in the request must be counted as the whole parse counts it (the
