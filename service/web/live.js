@@ -1,0 +1,9 @@
+// The live page: written on its own branch; until then it says so.
+'use strict';
+
+Gunbai.page('live', {
+  title: 'live',
+  mount(main) {
+    main.appendChild(Gunbai.el('p', {class: 'notice', text: 'This page is not written yet.'}));
+  },
+});
