@@ -41,6 +41,7 @@
 #include "service/grpc_shutdown.h"
 #include "service/http_gateway.h"
 #include "service/overload.h"
+#include "service/rules_service.h"
 #include "service/sqlite_game_store.h"
 
 namespace {
@@ -67,14 +68,18 @@ It serves these gRPC services:
                             the game wants. Served when an umpire credential
                             is given (--umpire-token-file or the environment
                             variable GUNBAI_UMPIRE_TOKEN).
+  gunbai.v1.RulesService    ExplainRule: a rule id's reading, as `gunbai
+                            explain`; DescribeRulesets: the rulesets and
+                            the schema's enums, for clients that build logs
   grpc.health.v1.Health     Check: SERVING while the daemon runs
   server reflection         so grpcurl and grpc_cli can list the services
 
-With --http it also serves both APIs as JSON over HTTP (HTTPS with
+With --http it also serves every API as JSON over HTTP (HTTPS with
 --tls-cert), and the web app at /: POST /v1/audit:log, /v1/audit:logStream,
 /v1/audit:diff, /v1/audit:diceStats, /v1/games:create, /v1/games:append,
 /v1/games:read, /v1/games:state, /v1/games:audit, /v1/games:watch,
-/v1/games:export, /v1/games:list. A body is the request message in the
+/v1/games:export, /v1/games:list, /v1/rules:explain,
+/v1/rulesets:describe. A body is the request message in the
 proto3 JSON mapping, the answer the response message (streams as
 server-sent events), the credential the header "Authorization: Bearer
 TOKEN"; an error is {"code", "status", "message"} under the HTTP status of
@@ -405,7 +410,8 @@ void SetOverloadLimits(const Options& options, grpc::ServerBuilder& builder) {
 // Starts the server on `options.listen`. Returns Unavailable naming the
 // address when it cannot be bound. `port` receives the bound port.
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
-    const Options& options, AuditServiceImpl& service, GameServiceImpl* games,
+    const Options& options, AuditServiceImpl& service,
+    gunbai::service::RulesServiceImpl& rules, GameServiceImpl* games,
     int& port) {
   GUNBAI_ASSIGN_OR_RETURN(auto credentials, Credentials(options));
   grpc::EnableDefaultHealthCheckService(true);
@@ -423,6 +429,7 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.AddListeningPort(options.listen, credentials, &port);
   builder.RegisterService(&service);
+  builder.RegisterService(&rules);
   if (games != nullptr) builder.RegisterService(games);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
@@ -513,6 +520,7 @@ int Run(int argc, char** argv) {
   gunbai::service::RequestBudget budget(options->max_inflight_request_bytes,
                                         "--max-inflight-request-bytes");
   AuditServiceImpl service(&*rulesets, &budget);
+  gunbai::service::RulesServiceImpl rules(&*rulesets);
   std::unique_ptr<gunbai::service::GameStore> store;
   std::unique_ptr<GameServiceImpl> games;
   auto umpire = gunbai::service::LoadUmpireToken(options->umpire_token_file);
@@ -535,7 +543,7 @@ int Run(int argc, char** argv) {
         stderr);
   }
   int port = 0;
-  auto server = StartServer(*options, service, games.get(), port);
+  auto server = StartServer(*options, service, rules, games.get(), port);
   if (!server.ok()) return Fail(server.status());
   std::printf("gunbaid listening on %s\n",
               BoundAddress(options->listen, port).c_str());

@@ -24,6 +24,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gunbai/v1/audit_service.grpc.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
+#include "gunbai/v1/rules_service.grpc.pb.h"
 #include "httplib.h"
 #include "rules/status_macros.h"
 #include "service/web_assets.h"
@@ -32,11 +33,13 @@ namespace gunbai::service {
 
 using AuditStub = v1::AuditService::Stub;
 using GameStub = v1::GameService::Stub;
+using RulesStub = v1::RulesService::Stub;
 
 struct HttpGateway::Stubs {
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<AuditStub> audit;
   std::unique_ptr<GameStub> games;
+  std::unique_ptr<RulesStub> rules;
 };
 
 namespace {
@@ -763,6 +766,7 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   gateway->stubs_->channel = server.InProcessChannel(arguments);
   gateway->stubs_->audit = v1::AuditService::NewStub(gateway->stubs_->channel);
   gateway->stubs_->games = v1::GameService::NewStub(gateway->stubs_->channel);
+  gateway->stubs_->rules = v1::RulesService::NewStub(gateway->stubs_->channel);
   gateway->DefineRoutes();
   gateway->DefineStaticFiles();
   gateway->port_ = port == 0 ? http.bind_to_any_port(host)
@@ -798,6 +802,10 @@ void HttpGateway::DefineRoutes() {
               &active_streams_, &shutting_down_);
   ServeUnary(http, "/v1/games:export", games, &GameStub::ExportGame);
   ServeUnary(http, "/v1/games:list", games, &GameStub::ListGames);
+  RulesStub* rules = stubs_->rules.get();
+  ServeUnary(http, "/v1/rules:explain", rules, &RulesStub::ExplainRule);
+  ServeUnary(http, "/v1/rulesets:describe", rules,
+             &RulesStub::DescribeRulesets);
 }
 
 void HttpGateway::DefineStaticFiles() {

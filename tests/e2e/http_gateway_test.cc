@@ -23,6 +23,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "google/protobuf/any.pb.h"
@@ -36,6 +37,7 @@
 #include "gunbai/v1/audit_service.grpc.pb.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
+#include "gunbai/v1/rules_service.grpc.pb.h"
 #include "httplib.h"
 #include "tests/e2e/gunbaid_process.h"
 
@@ -284,6 +286,74 @@ TEST_F(HttpGatewayTest, HostileNamesStayText) {
       google::protobuf::util::JsonStringToMessage(error->body, &body).ok());
   EXPECT_EQ(body.fields().at("message").string_value(),
             refused.error_message());
+}
+
+// RulesService over HTTP gives what it gives over gRPC, and what the rules
+// docs state: daimyo.fire.hit is a row of rules/daimyo/RULES.md's index
+// (severity "dispute"); TroopType's values are battle_log.proto's eight
+// without TROOP_TYPE_UNSPECIFIED, in its order; the two built-in rulesets
+// by name.
+TEST_F(HttpGatewayTest, RulesCallsAnswerWhatGrpcAnswers) {
+  StartDaemon();
+  auto channel = grpc::CreateChannel(daemon_->target(),
+                                     grpc::InsecureChannelCredentials());
+  auto rules = v1::RulesService::NewStub(channel);
+
+  v1::ExplainRuleRequest explain;
+  explain.set_query("daimyo.fire.hit");
+  v1::ExplainRuleResponse expected_rule;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(rules->ExplainRule(&context, explain, &expected_rule).ok());
+  }
+  EXPECT_TRUE(expected_rule.exact());
+  ASSERT_GE(expected_rule.explanation().rules_size(), 1);
+  EXPECT_EQ(expected_rule.explanation().rules(0).id(), "daimyo.fire.hit");
+  EXPECT_EQ(expected_rule.explanation().rules(0).severity(), "dispute");
+  EXPECT_EQ(expected_rule.explanation().rules(0).path(),
+            "rules/daimyo/RULES.md");
+  auto answer = Post("/v1/rules:explain", Json(explain));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 200) << answer->body;
+  EXPECT_EQ(answer->body, Json(expected_rule));
+
+  // A made-up id: an empty answer, not an error; an over-long one refused.
+  explain.set_query("daimyo.no.such.rule");
+  answer = Post("/v1/rules:explain", Json(explain));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 200);
+  EXPECT_EQ(answer->body, "{\"explanation\":{\"query\":\"daimyo.no.such.rule\"}}");
+  explain.set_query(std::string(201, 'x'));
+  answer = Post("/v1/rules:explain", Json(explain));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 400) << answer->body;
+
+  v1::DescribeRulesetsResponse expected;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(rules
+                    ->DescribeRulesets(&context, v1::DescribeRulesetsRequest(),
+                                       &expected)
+                    .ok());
+  }
+  ASSERT_EQ(expected.rulesets_size(), 2);
+  EXPECT_EQ(expected.rulesets(0).name(), "daimyo");
+  EXPECT_EQ(expected.rulesets(1).name(), "skf");
+  EXPECT_EQ(expected.rulesets(0).digest().size(), 64u);
+  bool troop_types = false;
+  for (const v1::EnumDescription& e : expected.enums()) {
+    if (e.name() != "gunbai.v1.TroopType") continue;
+    troop_types = true;
+    EXPECT_EQ(absl::StrJoin(e.values(), ","),
+              "TROOP_TYPE_SAMURAI,TROOP_TYPE_ASHIGARU,TROOP_TYPE_RONIN,"
+              "TROOP_TYPE_WARRIOR_MONK,TROOP_TYPE_PEASANT,TROOP_TYPE_HATAMOTO,"
+              "TROOP_TYPE_HEADQUARTERS,TROOP_TYPE_LEGENDARY_SAMURAI");
+  }
+  EXPECT_TRUE(troop_types);
+  answer = Post("/v1/rulesets:describe", "{}");
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 200);
+  EXPECT_EQ(answer->body, Json(expected));
 }
 
 TEST_F(HttpGatewayTest, DiceStatsAnswersWhatGrpcAnswers) {
