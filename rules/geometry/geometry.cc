@@ -1,0 +1,299 @@
+#include "rules/geometry/geometry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gunbai::geometry {
+
+double Dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+double Cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+double Length(Vec2 v) { return std::hypot(v.x, v.y); }
+double Distance(Vec2 a, Vec2 b) { return Length(a - b); }
+
+Vec2 Rotate(Vec2 v, double angle) {
+  const double c = std::cos(angle);
+  const double s = std::sin(angle);
+  return {v.x * c - v.y * s, v.x * s + v.y * c};
+}
+
+Vec2 Direction(double angle) { return {std::cos(angle), std::sin(angle)}; }
+
+double AngleBetween(Vec2 a, Vec2 b) {
+  if (Length(a) == 0 || Length(b) == 0) return 0;
+  return std::atan2(std::abs(Cross(a, b)), Dot(a, b));
+}
+
+Vec2 NearestPointOnSegment(Vec2 p, const Segment& s) {
+  const Vec2 d = s.b - s.a;
+  const double length_squared = Dot(d, d);
+  if (length_squared == 0) return s.a;
+  const double t = std::clamp(Dot(p - s.a, d) / length_squared, 0.0, 1.0);
+  return s.a + d * t;
+}
+
+double DistanceToSegment(Vec2 p, const Segment& s) {
+  return Distance(p, NearestPointOnSegment(p, s));
+}
+
+namespace {
+
+// -1, 0 or 1: the side of line a->b that p is on, 0 within kEpsilon of it.
+int Orientation(Vec2 a, Vec2 b, Vec2 p) {
+  const Vec2 d = b - a;
+  const double length = Length(d);
+  // The signed distance of p from the line (or from a, for a point).
+  const double off = length == 0 ? Distance(a, p) : Cross(d, p - a) / length;
+  if (std::abs(off) <= kEpsilon) return 0;
+  return off > 0 ? 1 : -1;
+}
+
+}  // namespace
+
+bool SegmentsIntersect(const Segment& s, const Segment& t) {
+  const int o1 = Orientation(s.a, s.b, t.a);
+  const int o2 = Orientation(s.a, s.b, t.b);
+  const int o3 = Orientation(t.a, t.b, s.a);
+  const int o4 = Orientation(t.a, t.b, s.b);
+  if (o1 * o2 < 0 && o3 * o4 < 0) return true;  // A proper crossing.
+  // Touching or collinear: an end within kEpsilon of the other segment.
+  return DistanceToSegment(t.a, s) <= kEpsilon ||
+         DistanceToSegment(t.b, s) <= kEpsilon ||
+         DistanceToSegment(s.a, t) <= kEpsilon ||
+         DistanceToSegment(s.b, t) <= kEpsilon;
+}
+
+double SegmentDistance(const Segment& s, const Segment& t) {
+  if (SegmentsIntersect(s, t)) return 0;
+  // Apart, the nearest points include an end of one of them.
+  return std::min({DistanceToSegment(s.a, t), DistanceToSegment(s.b, t),
+                   DistanceToSegment(t.a, s), DistanceToSegment(t.b, s)});
+}
+
+std::vector<Segment> Edges(const Polygon& polygon) {
+  std::vector<Segment> edges;
+  const std::vector<Vec2>& v = polygon.vertices;
+  if (v.size() < 2) return edges;
+  edges.reserve(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    edges.push_back({v[i], v[(i + 1) % v.size()]});
+  }
+  return edges;
+}
+
+double Area(const Polygon& polygon) {
+  double twice = 0;
+  for (const Segment& e : Edges(polygon)) twice += Cross(e.a, e.b);
+  return std::abs(twice) / 2;
+}
+
+bool Contains(const Polygon& polygon, Vec2 p) {
+  const std::vector<Segment> edges = Edges(polygon);
+  for (const Segment& e : edges) {
+    if (DistanceToSegment(p, e) <= kEpsilon) return true;
+  }
+  // Even-odd rule: count the edges a ray towards +x crosses.
+  bool inside = false;
+  for (const Segment& e : edges) {
+    const bool straddles = (e.a.y > p.y) != (e.b.y > p.y);
+    if (!straddles) continue;
+    const double x = e.a.x + (p.y - e.a.y) * (e.b.x - e.a.x) / (e.b.y - e.a.y);
+    if (x > p.x) inside = !inside;
+  }
+  return inside;
+}
+
+double DistanceToPolygon(Vec2 p, const Polygon& polygon) {
+  if (polygon.vertices.empty()) return std::numeric_limits<double>::infinity();
+  if (Contains(polygon, p)) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (const Segment& e : Edges(polygon)) {
+    best = std::min(best, DistanceToSegment(p, e));
+  }
+  if (polygon.vertices.size() == 1) best = Distance(p, polygon.vertices[0]);
+  return best;
+}
+
+bool PolygonsIntersect(const Polygon& a, const Polygon& b) {
+  if (a.vertices.empty() || b.vertices.empty()) return false;
+  // One inside the other, or their boundaries meet.
+  if (Contains(a, b.vertices[0]) || Contains(b, a.vertices[0])) return true;
+  const std::vector<Segment> edges_b = Edges(b);
+  for (const Segment& e : Edges(a)) {
+    for (const Segment& f : edges_b) {
+      if (SegmentsIntersect(e, f)) return true;
+    }
+  }
+  return false;
+}
+
+double PolygonDistance(const Polygon& a, const Polygon& b) {
+  if (a.vertices.empty() || b.vertices.empty()) {
+    return std::numeric_limits<double>::infinity();
+  }
+  if (PolygonsIntersect(a, b)) return 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (Vec2 p : a.vertices) best = std::min(best, DistanceToPolygon(p, b));
+  for (Vec2 p : b.vertices) best = std::min(best, DistanceToPolygon(p, a));
+  return best;
+}
+
+bool SegmentIntersectsPolygon(const Segment& s, const Polygon& polygon) {
+  if (polygon.vertices.empty()) return false;
+  if (Contains(polygon, s.a) || Contains(polygon, s.b)) return true;
+  for (const Segment& e : Edges(polygon)) {
+    if (SegmentsIntersect(s, e)) return true;
+  }
+  return false;
+}
+
+double LengthInside(const Segment& s, const Polygon& polygon) {
+  // Cut s at every edge crossing; each piece is wholly inside or outside,
+  // which its midpoint tells.
+  const Vec2 d = s.b - s.a;
+  const double length = Length(d);
+  if (length == 0 || polygon.vertices.size() < 3) return 0;
+  std::vector<double> cuts = {0.0, 1.0};
+  for (const Segment& e : Edges(polygon)) {
+    const Vec2 f = e.b - e.a;
+    const double denominator = Cross(d, f);
+    if (denominator == 0) continue;  // Parallel: no single crossing.
+    const double t = Cross(e.a - s.a, f) / denominator;
+    const double u = Cross(e.a - s.a, d) / denominator;
+    if (t > 0 && t < 1 && u >= 0 && u <= 1) cuts.push_back(t);
+  }
+  std::sort(cuts.begin(), cuts.end());
+  double inside = 0;
+  for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+    const double mid = (cuts[i] + cuts[i + 1]) / 2;
+    if (Contains(polygon, s.a + d * mid)) {
+      inside += (cuts[i + 1] - cuts[i]) * length;
+    }
+  }
+  return inside;
+}
+
+std::vector<Segment> Segments(const Polyline& line) {
+  std::vector<Segment> segments;
+  for (std::size_t i = 0; i + 1 < line.points.size(); ++i) {
+    segments.push_back({line.points[i], line.points[i + 1]});
+  }
+  return segments;
+}
+
+bool SegmentCrossesPolyline(const Segment& s, const Polyline& line) {
+  for (const Segment& t : Segments(line)) {
+    if (SegmentsIntersect(s, t)) return true;
+  }
+  return false;
+}
+
+double DistanceToPolyline(Vec2 p, const Polyline& line) {
+  if (line.points.size() == 1) return Distance(p, line.points[0]);
+  double best = std::numeric_limits<double>::infinity();
+  for (const Segment& t : Segments(line)) {
+    best = std::min(best, DistanceToSegment(p, t));
+  }
+  return best;
+}
+
+Vec2 Forward(const OrientedRect& r) { return Direction(r.facing); }
+
+std::array<Vec2, 4> Corners(const OrientedRect& r) {
+  const Vec2 forward = Forward(r);
+  const Vec2 left = Rotate(forward, kPi / 2);
+  const Vec2 half_front = left * (r.frontage / 2);
+  const Vec2 back = forward * r.depth;
+  const Vec2 front_left = r.front_centre + half_front;
+  const Vec2 front_right = r.front_centre - half_front;
+  return {front_left, front_right, front_right - back, front_left - back};
+}
+
+Polygon ToPolygon(const OrientedRect& r) {
+  const std::array<Vec2, 4> c = Corners(r);
+  return Polygon{{c.begin(), c.end()}};
+}
+
+Vec2 Centre(const OrientedRect& r) {
+  return r.front_centre - Forward(r) * (r.depth / 2);
+}
+
+Segment FrontEdge(const OrientedRect& r) {
+  const std::array<Vec2, 4> c = Corners(r);
+  return {c[0], c[1]};
+}
+Segment RearEdge(const OrientedRect& r) {
+  const std::array<Vec2, 4> c = Corners(r);
+  return {c[3], c[2]};
+}
+Segment LeftEdge(const OrientedRect& r) {
+  const std::array<Vec2, 4> c = Corners(r);
+  return {c[0], c[3]};
+}
+Segment RightEdge(const OrientedRect& r) {
+  const std::array<Vec2, 4> c = Corners(r);
+  return {c[1], c[2]};
+}
+
+Side SideOf(const OrientedRect& r, Vec2 p) {
+  if (Contains(ToPolygon(r), p)) return Side::kInside;
+  // In the rectangle's own frame: ahead along the facing, left across it,
+  // both scaled so that the diagonals are the lines |ahead| == |left|.
+  const Vec2 offset = p - Centre(r);
+  const Vec2 forward = Forward(r);
+  const double ahead = Dot(offset, forward) / std::max(r.depth / 2, kEpsilon);
+  const double left =
+      Cross(forward, offset) / std::max(r.frontage / 2, kEpsilon);
+  if (std::abs(ahead) >= std::abs(left)) {
+    return ahead >= 0 ? Side::kFront : Side::kRear;
+  }
+  return left > 0 ? Side::kLeft : Side::kRight;
+}
+
+Polygon FrontArc(const OrientedRect& r, double half_angle, double reach) {
+  const std::array<Vec2, 4> c = Corners(r);
+  const Vec2 forward = Forward(r);
+  // Each side line from a front corner, turned outwards: the left one
+  // counter-clockwise, the right one clockwise, long enough to pass reach.
+  const double side_length = reach / std::max(std::cos(half_angle), 1e-6);
+  const Vec2 far_left = c[0] + Rotate(forward, half_angle) * side_length;
+  const Vec2 far_right = c[1] + Rotate(forward, -half_angle) * side_length;
+  return Polygon{{c[0], c[1], far_right, far_left}};
+}
+
+bool InFrontArc(const OrientedRect& r, double half_angle, double reach,
+                const Polygon& target) {
+  return PolygonsIntersect(FrontArc(r, half_angle, reach), target);
+}
+
+OrientedRect MovedForward(const OrientedRect& r, double distance) {
+  OrientedRect moved = r;
+  moved.front_centre = r.front_centre + Forward(r) * distance;
+  return moved;
+}
+
+OrientedRect Facing(const OrientedRect& r, double facing) {
+  OrientedRect turned = r;
+  turned.facing = facing;
+  return turned;
+}
+
+Polygon Apply(const RigidMotion& m, const Polygon& polygon) {
+  Polygon moved;
+  moved.vertices.reserve(polygon.vertices.size());
+  for (Vec2 p : polygon.vertices) moved.vertices.push_back(m.Apply(p));
+  return moved;
+}
+
+Segment Apply(const RigidMotion& m, const Segment& s) {
+  return {m.Apply(s.a), m.Apply(s.b)};
+}
+
+OrientedRect Apply(const RigidMotion& m, const OrientedRect& r) {
+  OrientedRect moved = r;
+  moved.front_centre = m.Apply(r.front_centre);
+  moved.facing = r.facing + m.angle;
+  return moved;
+}
+
+}  // namespace gunbai::geometry

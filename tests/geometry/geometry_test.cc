@@ -1,0 +1,271 @@
+// rules/geometry: each expectation worked by hand (the figures in the
+// comments), then properties over random shapes from a fixed seed:
+// symmetry, the 1-Lipschitz bound of a distance to a set (the triangle
+// inequality's form for sets), invariance under rotation and translation,
+// and the distance between two polygons against a brute-force minimum over
+// densely sampled boundary points (a reference that shares no code with the
+// function it checks).
+#include "rules/geometry/geometry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace gunbai::geometry {
+namespace {
+
+constexpr double kTight = 1e-9;
+
+Polygon Square(double x0, double y0, double x1, double y1) {
+  return Polygon{{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}};
+}
+
+// A unit 4 cm wide and 2 deep, its front edge on y = 0 from x = -2 to 2,
+// facing +y (pi / 2): its rear edge on y = -2.
+OrientedRect Base() { return OrientedRect{{0, 0}, kPi / 2, 4, 2}; }
+
+TEST(Points, DistanceAndRotation) {
+  EXPECT_DOUBLE_EQ(Distance({0, 0}, {3, 4}), 5);  // 3-4-5.
+  const Vec2 turned = Rotate({1, 0}, kPi / 2);
+  EXPECT_NEAR(turned.x, 0, kTight);
+  EXPECT_NEAR(turned.y, 1, kTight);
+  EXPECT_NEAR(AngleBetween({1, 0}, {1, 1}), kPi / 4, kTight);
+  EXPECT_NEAR(AngleBetween({1, 0}, {-1, 0}), kPi, kTight);
+}
+
+TEST(Segments, DistanceToASegment) {
+  const Segment s{{-10, 0}, {10, 0}};
+  EXPECT_DOUBLE_EQ(DistanceToSegment({0, 5}, s), 5);   // Straight above.
+  EXPECT_DOUBLE_EQ(DistanceToSegment({13, 4}, s), 5);  // Past the end: 3, 4.
+  EXPECT_DOUBLE_EQ(DistanceToSegment({-10, 0}, s), 0);
+  const Vec2 nearest = NearestPointOnSegment({4, -7}, s);
+  EXPECT_DOUBLE_EQ(nearest.x, 4);
+  EXPECT_DOUBLE_EQ(nearest.y, 0);
+}
+
+TEST(Segments, IntersectionCases) {
+  const Segment s{{0, 0}, {10, 0}};
+  EXPECT_TRUE(SegmentsIntersect(s, {{5, -5}, {5, 5}}));    // A cross.
+  EXPECT_FALSE(SegmentsIntersect(s, {{0, 1}, {10, 1}}));   // Parallel, 1 apart.
+  EXPECT_TRUE(SegmentsIntersect(s, {{10, 0}, {12, 3}}));   // Ends touch.
+  EXPECT_TRUE(SegmentsIntersect(s, {{5, 0}, {5, 3}}));     // A T.
+  EXPECT_TRUE(SegmentsIntersect(s, {{8, 0}, {15, 0}}));    // Overlap.
+  EXPECT_FALSE(SegmentsIntersect(s, {{11, 0}, {15, 0}}));  // In line, apart.
+  EXPECT_FALSE(SegmentsIntersect(s, {{5, 0.01}, {5, 3}}));   // 0.1 mm short.
+  EXPECT_TRUE(SegmentsIntersect(s, {{5, 0.0005}, {5, 3}}));  // Within 0.01 mm.
+}
+
+TEST(Segments, DistanceBetweenSegments) {
+  // Parallel 3 apart; skew, nearest (1, 0) to (4, 4): 3, 4, 5.
+  EXPECT_DOUBLE_EQ(SegmentDistance({{0, 0}, {10, 0}}, {{0, 3}, {10, 3}}), 3);
+  EXPECT_DOUBLE_EQ(SegmentDistance({{0, 0}, {1, 0}}, {{4, 4}, {4, 10}}), 5);
+  EXPECT_DOUBLE_EQ(SegmentDistance({{0, 0}, {10, 0}}, {{5, -1}, {5, 1}}), 0);
+}
+
+TEST(Polygons, AreaAndContains) {
+  EXPECT_DOUBLE_EQ(Area(Square(0, 0, 10, 10)), 100);
+  EXPECT_DOUBLE_EQ(Area(Polygon{{{0, 0}, {4, 0}, {0, 3}}}), 6);  // 4 x 3 / 2.
+  // An L: the 10 x 10 square less its top-right 5 x 5: 75.
+  const Polygon l{{{0, 0}, {10, 0}, {10, 5}, {5, 5}, {5, 10}, {0, 10}}};
+  EXPECT_DOUBLE_EQ(Area(l), 75);
+  EXPECT_TRUE(Contains(l, {2, 8}));
+  EXPECT_TRUE(Contains(l, {8, 2}));
+  EXPECT_FALSE(Contains(l, {8, 8}));  // In the notch.
+  EXPECT_TRUE(Contains(l, {10, 2}));  // On the boundary.
+  EXPECT_FALSE(Contains(l, {-1, 5}));
+  EXPECT_DOUBLE_EQ(DistanceToPolygon({8, 8}, l), 3);  // To x = 5 or y = 5.
+  EXPECT_DOUBLE_EQ(DistanceToPolygon({2, 2}, l), 0);
+}
+
+TEST(Polygons, DistanceBetweenBases) {
+  // A: x in [-2, 2], y in [-2, 0]. B: x in [5, 9], y in [4, 6]. Nearest
+  // corners (2, 0) and (5, 4): 3, 4, 5.
+  const Polygon a = ToPolygon(Base());
+  EXPECT_NEAR(PolygonDistance(a, Square(5, 4, 9, 6)), 5, kTight);
+  // Face to face, front edges 10 apart: B faces -y, its front on y = 10.
+  const OrientedRect facing_a{{0, 10}, -kPi / 2, 4, 2};
+  EXPECT_NEAR(PolygonDistance(a, ToPolygon(facing_a)), 10, kTight);
+  // Edge to edge: touching is distance 0.
+  EXPECT_EQ(PolygonDistance(a, Square(2, -2, 6, 0)), 0);
+  // One inside the other.
+  EXPECT_TRUE(PolygonsIntersect(Square(-10, -10, 10, 10), a));
+}
+
+TEST(Polygons, LengthInside) {
+  // Through the 4 x 4 square centred on 0: 4 of its 20 cm inside.
+  EXPECT_NEAR(LengthInside({{-10, 0}, {10, 0}}, Square(-2, -2, 2, 2)), 4,
+              kTight);
+  // Through a U (x in [0, 9], y in [0, 6], less x in [3, 6] above y = 2)
+  // along y = 4: inside for x in [0, 3] and [6, 9]: 6 of 12.
+  const Polygon u{
+      {{0, 0}, {9, 0}, {9, 6}, {6, 6}, {6, 2}, {3, 2}, {3, 6}, {0, 6}}};
+  EXPECT_NEAR(LengthInside({{-1, 4}, {11, 4}}, u), 6, kTight);
+  // From inside to outside: (1, 1) to (1, 10) leaves the U at y = 6: 5.
+  EXPECT_NEAR(LengthInside({{1, 1}, {1, 10}}, u), 5, kTight);
+  EXPECT_TRUE(
+      SegmentIntersectsPolygon({{4, 1}, {5, 1}}, u));  // Below the notch.
+  EXPECT_FALSE(SegmentIntersectsPolygon({{4, 3}, {5, 5}}, u));  // In the notch.
+}
+
+TEST(Polylines, CrossingAndDistance) {
+  const Polyline hedge{{{0, 5}, {10, 5}, {20, 15}}};
+  EXPECT_TRUE(SegmentCrossesPolyline({{5, 0}, {5, 10}}, hedge));
+  EXPECT_TRUE(SegmentCrossesPolyline({{15, 0}, {15, 20}}, hedge));
+  EXPECT_FALSE(SegmentCrossesPolyline({{-5, 0}, {-5, 20}}, hedge));
+  EXPECT_DOUBLE_EQ(DistanceToPolyline({5, 8}, hedge), 3);
+}
+
+TEST(OrientedRects, CornersEdgesAndMoves) {
+  const std::array<Vec2, 4> c = Corners(Base());
+  const Vec2 expected[4] = {{-2, 0}, {2, 0}, {2, -2}, {-2, -2}};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(c[i].x, expected[i].x, kTight) << i;
+    EXPECT_NEAR(c[i].y, expected[i].y, kTight) << i;
+  }
+  EXPECT_NEAR(Centre(Base()).y, -1, kTight);
+  const OrientedRect moved = MovedForward(Base(), 12);
+  EXPECT_NEAR(moved.front_centre.y, 12, kTight);
+  const Segment rear = RearEdge(MovedForward(Base(), -3));  // Back 3: y = -5.
+  EXPECT_NEAR(rear.a.y, -5, kTight);
+  EXPECT_NEAR(rear.b.y, -5, kTight);
+}
+
+TEST(OrientedRects, SideOfReadsTheDiagonals) {
+  // Centre (0, -1); the diagonals through (+-2, 0) and (+-2, -2).
+  EXPECT_EQ(SideOf(Base(), {0, 5}), Side::kFront);
+  EXPECT_EQ(SideOf(Base(), {0, -7}), Side::kRear);
+  EXPECT_EQ(SideOf(Base(), {-6, -1}), Side::kLeft);  // Facing +y, left is -x.
+  EXPECT_EQ(SideOf(Base(), {6, -1}), Side::kRight);
+  EXPECT_EQ(SideOf(Base(), {0, -1}), Side::kInside);
+  // (5, 0): 1 ahead of the centre of a half-depth 1 (scaled 1), 5 to the
+  // right of a half-frontage 2 (scaled 2.5): off the right side.
+  EXPECT_EQ(SideOf(Base(), {5, 0}), Side::kRight);
+  // (1.5, 3): 4 ahead (4), 1.5 right (0.75): the front.
+  EXPECT_EQ(SideOf(Base(), {1.5, 3}), Side::kFront);
+}
+
+TEST(OrientedRects, FrontArc) {
+  const double k45 = kPi / 4;
+  auto dot = [](double x, double y) {
+    return Square(x - 0.05, y - 0.05, x + 0.05, y + 0.05);
+  };
+  // Ahead, 20 cm: in. The left line from (-2, 0) at 45 degrees outwards
+  // passes y = 10 at x = -12: (-11, 10) is in, (-13, 10) out.
+  EXPECT_TRUE(InFrontArc(Base(), k45, 100, dot(0, 20)));
+  EXPECT_TRUE(InFrontArc(Base(), k45, 100, dot(-11, 10)));
+  EXPECT_FALSE(InFrontArc(Base(), k45, 100, dot(-13, 10)));
+  EXPECT_TRUE(InFrontArc(Base(), k45, 100, dot(11, 10)));
+  EXPECT_FALSE(InFrontArc(Base(), k45, 100, dot(13, 10)));
+  // Behind the front edge: out; beyond the reach: out.
+  EXPECT_FALSE(InFrontArc(Base(), k45, 100, dot(0, -1)));
+  EXPECT_FALSE(InFrontArc(Base(), k45, 100, dot(0, 101)));
+  // Straight ahead only: the frontage's width, x in [-2, 2].
+  EXPECT_TRUE(InFrontArc(Base(), 0, 100, dot(-1.9, 10)));
+  EXPECT_FALSE(InFrontArc(Base(), 0, 100, dot(-2.2, 10)));
+  // A unit partly in the arc is in it: a base from x = -20 to -11.5.
+  EXPECT_TRUE(InFrontArc(Base(), k45, 100, Square(-20, 9, -11.5, 11)));
+}
+
+// Random shapes from a fixed seed.
+class Shapes {
+ public:
+  explicit Shapes(unsigned seed) : random_(seed) {}
+
+  double Uniform(double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(random_);
+  }
+  Vec2 Point() { return {Uniform(-100, 100), Uniform(-100, 100)}; }
+  OrientedRect Rect() {
+    return {Point(), Uniform(-kPi, kPi), Uniform(1, 20), Uniform(1, 8)};
+  }
+  RigidMotion Motion() { return {Uniform(-kPi, kPi), Point()}; }
+
+ private:
+  std::mt19937 random_;
+};
+
+// The boundary of `p` sampled every `step` cm along each edge.
+std::vector<Vec2> Sample(const Polygon& p, double step) {
+  std::vector<Vec2> points;
+  for (const Segment& e : Edges(p)) {
+    const int n = std::max(1, static_cast<int>(Distance(e.a, e.b) / step));
+    for (int i = 0; i <= n; ++i)
+      points.push_back(e.a + (e.b - e.a) * (1.0 * i / n));
+  }
+  return points;
+}
+
+TEST(GeometryProperties, PolygonDistanceIsSymmetricAndMatchesSampling) {
+  Shapes shapes(20261202);
+  for (int i = 0; i < 120; ++i) {
+    const Polygon a = ToPolygon(shapes.Rect());
+    const Polygon b = ToPolygon(shapes.Rect());
+    const double d = PolygonDistance(a, b);
+    EXPECT_NEAR(d, PolygonDistance(b, a), 1e-9) << i;
+    if (d == 0) continue;
+    // Sampled every 0.1 cm at most, the brute-force minimum is at most
+    // 0.1 above the true one (half a step's slack on each shape).
+    double brute = 1e300;
+    const std::vector<Vec2> sa = Sample(a, 0.1);
+    const std::vector<Vec2> sb = Sample(b, 0.1);
+    for (Vec2 p : sa) {
+      for (Vec2 q : sb) brute = std::min(brute, Distance(p, q));
+    }
+    EXPECT_LE(d, brute + 1e-9) << i;
+    EXPECT_GE(d, brute - 0.1) << i;
+  }
+}
+
+TEST(GeometryProperties, DistancesDoNotDependOnWhereTheTableIs) {
+  Shapes shapes(7);
+  for (int i = 0; i < 500; ++i) {
+    const OrientedRect r = shapes.Rect();
+    const Polygon a = ToPolygon(r);
+    const Polygon b = ToPolygon(shapes.Rect());
+    const Vec2 p = shapes.Point();
+    const RigidMotion m = shapes.Motion();
+    EXPECT_NEAR(PolygonDistance(a, b),
+                PolygonDistance(Apply(m, a), Apply(m, b)), 1e-6)
+        << i;
+    EXPECT_NEAR(DistanceToPolygon(p, a),
+                DistanceToPolygon(m.Apply(p), Apply(m, a)), 1e-6)
+        << i;
+    // The rectangle moved as a whole has the same corners as its polygon
+    // moved (Apply of a rect turns its facing too).
+    const Polygon moved_rect = ToPolygon(Apply(m, r));
+    const Polygon moved_polygon = Apply(m, a);
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_NEAR(moved_rect.vertices[k].x, moved_polygon.vertices[k].x, 1e-6);
+      EXPECT_NEAR(moved_rect.vertices[k].y, moved_polygon.vertices[k].y, 1e-6);
+    }
+    EXPECT_EQ(SideOf(r, p), SideOf(Apply(m, r), m.Apply(p))) << i;
+    EXPECT_EQ(InFrontArc(r, kPi / 4, 60, b),
+              InFrontArc(Apply(m, r), kPi / 4, 60, Apply(m, b)))
+        << i;
+  }
+}
+
+TEST(GeometryProperties, DistanceToASetIsOneLipschitz) {
+  // |d(p, S) - d(q, S)| <= |p - q|: the triangle inequality for sets.
+  Shapes shapes(11);
+  for (int i = 0; i < 1000; ++i) {
+    const Polygon s = ToPolygon(shapes.Rect());
+    const Segment seg{shapes.Point(), shapes.Point()};
+    const Vec2 p = shapes.Point();
+    const Vec2 q = shapes.Point();
+    EXPECT_LE(std::abs(DistanceToPolygon(p, s) - DistanceToPolygon(q, s)),
+              Distance(p, q) + 1e-9)
+        << i;
+    EXPECT_LE(std::abs(DistanceToSegment(p, seg) - DistanceToSegment(q, seg)),
+              Distance(p, q) + 1e-9)
+        << i;
+    const Vec2 r = shapes.Point();
+    EXPECT_LE(Distance(p, r), Distance(p, q) + Distance(q, r) + 1e-9);
+  }
+}
+
+}  // namespace
+}  // namespace gunbai::geometry
