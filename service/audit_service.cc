@@ -51,46 +51,8 @@ grpc::Status Abandoned() {
                       "the call was cancelled or its deadline passed");
 }
 
-// The status of a call that ended before its request came.
-grpc::Status NoRequest(absl::string_view method) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                      absl::StrCat("the call to ", method,
-                                   " ended before its request was sent"));
-}
-
 grpc::Status Undecodable(absl::string_view method) {
   return UndecodableRequest(absl::StrCat("/gunbai.v1.AuditService/", method));
-}
-
-// Parses `request` through a stream that frees each slice once parsed.
-bool ParseWire(grpc::ByteBuffer& request, google::protobuf::Message& message) {
-  WireRequestStream stream(request);
-  return message.ParseFromZeroCopyStream(&stream);
-}
-
-// A unary method whose handler reads the request unparsed: the generated
-// WithStreamedUnaryMethod_ wrappers read it parsed, so the budget could
-// count it only after parsing. To the client it is the same unary call.
-template <typename Response>
-grpc::internal::MethodHandler* UnaryOnWire(
-    absl::string_view method,
-    std::function<grpc::Status(grpc::ServerContext*, grpc::ByteBuffer&,
-                               Response*)>
-        serve) {
-  return new grpc::internal::StreamedUnaryHandler<grpc::ByteBuffer, Response>(
-      [method, serve = std::move(serve)](
-          grpc::ServerContext* context,
-          grpc::ServerUnaryStreamer<grpc::ByteBuffer, Response>* streamer) {
-        grpc::ByteBuffer request;
-        if (!streamer->Read(&request)) return NoRequest(method);
-        Response response;
-        grpc::Status status = serve(context, request, &response);
-        // Sent with the status, as a unary handler sends it: one batch, not
-        // two. A failed write is a client gone, whom the status no longer
-        // reaches.
-        if (status.ok()) streamer->WriteLast(response, grpc::WriteOptions());
-        return status;
-      });
 }
 
 // The tag of AuditReport.outcomes and of AuditLogResponse.report on the wire.

@@ -40,6 +40,7 @@
 #include "service/game_service.h"
 #include "service/grpc_shutdown.h"
 #include "service/http_gateway.h"
+#include "service/log_service.h"
 #include "service/overload.h"
 #include "service/rules_service.h"
 #include "service/sqlite_game_store.h"
@@ -71,6 +72,8 @@ It serves these gRPC services:
   gunbai.v1.RulesService    ExplainRule: a rule id's reading, as `gunbai
                             explain`; DescribeRulesets: the rulesets and
                             the schema's enums, for clients that build logs
+  gunbai.v1.LogService      ParseLog: a log file read in any format;
+                            LogStates: every unit's state after each event
   grpc.health.v1.Health     Check: SERVING while the daemon runs
   server reflection         so grpcurl and grpc_cli can list the services
 
@@ -79,7 +82,7 @@ With --http it also serves every API as JSON over HTTP (HTTPS with
 /v1/audit:diff, /v1/audit:diceStats, /v1/games:create, /v1/games:append,
 /v1/games:read, /v1/games:state, /v1/games:audit, /v1/games:watch,
 /v1/games:export, /v1/games:list, /v1/rules:explain,
-/v1/rulesets:describe. A body is the request message in the
+/v1/rulesets:describe, /v1/logs:parse, /v1/logs:states. A body is the request message in the
 proto3 JSON mapping, the answer the response message (streams as
 server-sent events), the credential the header "Authorization: Bearer
 TOKEN"; an error is {"code", "status", "message"} under the HTTP status of
@@ -411,8 +414,8 @@ void SetOverloadLimits(const Options& options, grpc::ServerBuilder& builder) {
 // address when it cannot be bound. `port` receives the bound port.
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
     const Options& options, AuditServiceImpl& service,
-    gunbai::service::RulesServiceImpl& rules, GameServiceImpl* games,
-    int& port) {
+    gunbai::service::RulesServiceImpl& rules,
+    gunbai::service::LogServiceImpl& logs, GameServiceImpl* games, int& port) {
   GUNBAI_ASSIGN_OR_RETURN(auto credentials, Credentials(options));
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -430,6 +433,7 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
   builder.AddListeningPort(options.listen, credentials, &port);
   builder.RegisterService(&service);
   builder.RegisterService(&rules);
+  builder.RegisterService(&logs);
   if (games != nullptr) builder.RegisterService(games);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
@@ -521,6 +525,7 @@ int Run(int argc, char** argv) {
                                         "--max-inflight-request-bytes");
   AuditServiceImpl service(&*rulesets, &budget);
   gunbai::service::RulesServiceImpl rules(&*rulesets);
+  gunbai::service::LogServiceImpl logs(&*rulesets, &budget);
   std::unique_ptr<gunbai::service::GameStore> store;
   std::unique_ptr<GameServiceImpl> games;
   auto umpire = gunbai::service::LoadUmpireToken(options->umpire_token_file);
@@ -543,7 +548,7 @@ int Run(int argc, char** argv) {
         stderr);
   }
   int port = 0;
-  auto server = StartServer(*options, service, rules, games.get(), port);
+  auto server = StartServer(*options, service, rules, logs, games.get(), port);
   if (!server.ok()) return Fail(server.status());
   std::printf("gunbaid listening on %s\n",
               BoundAddress(options->listen, port).c_str());

@@ -24,6 +24,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gunbai/v1/audit_service.grpc.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
+#include "gunbai/v1/log_service.grpc.pb.h"
 #include "gunbai/v1/rules_service.grpc.pb.h"
 #include "httplib.h"
 #include "rules/status_macros.h"
@@ -34,12 +35,14 @@ namespace gunbai::service {
 using AuditStub = v1::AuditService::Stub;
 using GameStub = v1::GameService::Stub;
 using RulesStub = v1::RulesService::Stub;
+using LogStub = v1::LogService::Stub;
 
 struct HttpGateway::Stubs {
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<AuditStub> audit;
   std::unique_ptr<GameStub> games;
   std::unique_ptr<RulesStub> rules;
+  std::unique_ptr<LogStub> logs;
 };
 
 namespace {
@@ -767,6 +770,7 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   gateway->stubs_->audit = v1::AuditService::NewStub(gateway->stubs_->channel);
   gateway->stubs_->games = v1::GameService::NewStub(gateway->stubs_->channel);
   gateway->stubs_->rules = v1::RulesService::NewStub(gateway->stubs_->channel);
+  gateway->stubs_->logs = v1::LogService::NewStub(gateway->stubs_->channel);
   gateway->DefineRoutes();
   gateway->DefineStaticFiles();
   gateway->port_ = port == 0 ? http.bind_to_any_port(host)
@@ -806,6 +810,9 @@ void HttpGateway::DefineRoutes() {
   ServeUnary(http, "/v1/rules:explain", rules, &RulesStub::ExplainRule);
   ServeUnary(http, "/v1/rulesets:describe", rules,
              &RulesStub::DescribeRulesets);
+  LogStub* logs = stubs_->logs.get();
+  ServeUnary(http, "/v1/logs:parse", logs, &LogStub::ParseLog);
+  ServeUnary(http, "/v1/logs:states", logs, &LogStub::LogStates);
 }
 
 void HttpGateway::DefineStaticFiles() {

@@ -118,4 +118,15 @@ grpc::Status CheckParseCost(const grpc::ByteBuffer& buffer,
                    Mebibytes(kParseCostSlackBytes), ").", where));
 }
 
+grpc::Status NoRequest(absl::string_view method) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                      absl::StrCat("the call to ", method,
+                                   " ended before its request was sent"));
+}
+
+bool ParseWire(grpc::ByteBuffer& request, google::protobuf::Message& message) {
+  WireRequestStream stream(request);
+  return message.ParseFromZeroCopyStream(&stream);
+}
+
 }  // namespace gunbai::service

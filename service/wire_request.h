@@ -8,14 +8,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "absl/strings/string_view.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/zero_copy_stream.h"
+#include "google/protobuf/message.h"
+#include "grpcpp/server_context.h"
 #include "grpcpp/support/byte_buffer.h"
+#include "grpcpp/support/method_handler.h"
 #include "grpcpp/support/slice.h"
 #include "grpcpp/support/status.h"
+#include "grpcpp/support/sync_stream.h"
 
 namespace gunbai::service {
 
@@ -58,6 +63,39 @@ inline constexpr std::int64_t kParseCostSlackBytes = std::int64_t{16} << 20;
 grpc::Status CheckParseCost(const grpc::ByteBuffer& buffer,
                             const google::protobuf::Descriptor& type,
                             absl::string_view method);
+
+// The status of a call that ended before its request came.
+grpc::Status NoRequest(absl::string_view method);
+
+// Parses `request` through a stream that frees each slice once parsed.
+// False when the bytes do not parse as `message`.
+bool ParseWire(grpc::ByteBuffer& request, google::protobuf::Message& message);
+
+// A unary method whose handler reads the request unparsed, for a service's
+// constructor to install with MarkMethodStreamed: the generated
+// WithStreamedUnaryMethod_ wrappers read it parsed, so the budget could
+// count it only after parsing. To the client it is the same unary call.
+template <typename Response>
+grpc::internal::MethodHandler* UnaryOnWire(
+    absl::string_view method,
+    std::function<grpc::Status(grpc::ServerContext*, grpc::ByteBuffer&,
+                               Response*)>
+        serve) {
+  return new grpc::internal::StreamedUnaryHandler<grpc::ByteBuffer, Response>(
+      [method, serve = std::move(serve)](
+          grpc::ServerContext* context,
+          grpc::ServerUnaryStreamer<grpc::ByteBuffer, Response>* streamer) {
+        grpc::ByteBuffer request;
+        if (!streamer->Read(&request)) return NoRequest(method);
+        Response response;
+        grpc::Status status = serve(context, request, &response);
+        // Sent with the status, as a unary handler sends it: one batch, not
+        // two. A failed write is a client gone, whom the status no longer
+        // reaches.
+        if (status.ok()) streamer->WriteLast(response, grpc::WriteOptions());
+        return status;
+      });
+}
 
 }  // namespace gunbai::service
 
