@@ -37,6 +37,7 @@
 #include "gunbai/v1/audit_service.grpc.pb.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
+#include "gunbai/v1/log_service.grpc.pb.h"
 #include "gunbai/v1/rules_service.grpc.pb.h"
 #include "httplib.h"
 #include "tests/e2e/gunbaid_process.h"
@@ -322,7 +323,8 @@ TEST_F(HttpGatewayTest, RulesCallsAnswerWhatGrpcAnswers) {
   answer = Post("/v1/rules:explain", Json(explain));
   ASSERT_TRUE(answer);
   EXPECT_EQ(answer->status, 200);
-  EXPECT_EQ(answer->body, "{\"explanation\":{\"query\":\"daimyo.no.such.rule\"}}");
+  EXPECT_EQ(answer->body,
+            "{\"explanation\":{\"query\":\"daimyo.no.such.rule\"}}");
   explain.set_query(std::string(201, 'x'));
   answer = Post("/v1/rules:explain", Json(explain));
   ASSERT_TRUE(answer);
@@ -354,6 +356,73 @@ TEST_F(HttpGatewayTest, RulesCallsAnswerWhatGrpcAnswers) {
   ASSERT_TRUE(answer);
   EXPECT_EQ(answer->status, 200);
   EXPECT_EQ(answer->body, Json(expected));
+}
+
+// LogService's bounds, over HTTP: a page of more than 100 states, a file
+// over 4 MiB, binary content of a list repeated past what its parse may
+// cost, a request that does not decode; and what it reads: the same log in
+// text and binary gives the same log.
+TEST_F(HttpGatewayTest, LogServiceReadsFilesAndKeepsItsBounds) {
+  StartDaemon();
+  const v1::BattleLog log = ReadLog("anegawa-clean");
+  std::string text;
+  ASSERT_TRUE(google::protobuf::TextFormat::PrintToString(log, &text));
+  for (const auto& [name, bytes] :
+       {std::pair<std::string, std::string>{"a.textproto", text},
+        {"a.binpb", log.SerializeAsString()}}) {
+    v1::ParseLogRequest parse;
+    parse.set_content(bytes);
+    parse.set_file_name(name);
+    auto answer = Post("/v1/logs:parse", Json(parse));
+    ASSERT_TRUE(answer);
+    ASSERT_EQ(answer->status, 200) << name << answer->body;
+    v1::ParseLogResponse parsed;
+    ASSERT_TRUE(
+        google::protobuf::util::JsonStringToMessage(answer->body, &parsed)
+            .ok());
+    EXPECT_EQ(parsed.format(), name == "a.binpb" ? "binary" : "text");
+    EXPECT_EQ(parsed.log().SerializeAsString(), log.SerializeAsString())
+        << name;
+  }
+  v1::ParseLogRequest big;
+  big.set_content(std::string((4 << 20) + 1, ' '));
+  auto answer = Post("/v1/logs:parse", Json(big));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 429) << answer->body;
+
+  // 1.5 million empty names in one morale test: 3 MB on the wire, some 60
+  // MB parsed (40 bytes a name), over 16 x 3 MB + 16 MiB.
+  v1::BattleLog repeated = log;
+  auto* facts = repeated.add_events()->mutable_morale_test()->mutable_facts();
+  for (int i = 0; i < 1500000; ++i) facts->add_friends_routing_near("");
+  v1::ParseLogRequest costly;
+  costly.set_content(repeated.SerializeAsString());
+  costly.set_file_name("costly.binpb");
+  answer = Post("/v1/logs:parse", Json(costly));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 400) << answer->body.substr(0, 300);
+  EXPECT_TRUE(absl::StrContains(answer->body, "friends_routing_near"))
+      << answer->body.substr(0, 300);
+
+  v1::LogStatesRequest states;
+  *states.mutable_log() = log;
+  states.set_count(101);
+  answer = Post("/v1/logs:states", Json(states));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 400) << answer->body;
+  // States after events 3 and 4 (from 3, two of them), as gRPC gives them.
+  states.set_from_seq(3);
+  states.set_count(2);
+  answer = Post("/v1/logs:states", Json(states));
+  ASSERT_TRUE(answer);
+  ASSERT_EQ(answer->status, 200) << answer->body;
+  v1::LogStatesResponse got;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(answer->body, &got).ok());
+  ASSERT_EQ(got.states_size(), 2);
+  EXPECT_EQ(got.states(0).seq(), 3u);
+  EXPECT_EQ(got.states(1).seq(), 4u);
+  EXPECT_EQ(got.states(1).state().after_seq(), 4u);
 }
 
 TEST_F(HttpGatewayTest, DiceStatsAnswersWhatGrpcAnswers) {
