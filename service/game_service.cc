@@ -27,6 +27,7 @@
 #include "replay/audit.h"
 #include "replay/impact.h"
 #include "replay/ledger.h"
+#include "replay/legal_actions.h"
 #include "replay/live_batch.h"
 #include "replay/proto_mapping.h"
 #include "replay/server_dice.h"
@@ -957,6 +958,56 @@ grpc::Status GameServiceImpl::GetGameState(
                     *response->mutable_state() = *std::move(state);
                     return grpc::Status::OK;
                   });
+}
+
+grpc::Status GameServiceImpl::GetLegalActions(
+    grpc::ServerContext* context, const v1::GetLegalActionsRequest* request,
+    v1::GetLegalActionsResponse* response) {
+  Caller caller;
+  auto game = Authorized(context, request->game_id(), &caller);
+  if (!game.ok()) return ToGrpcStatus(game.status());
+  LiveGame& g = **game;
+  absl::ReaderMutexLock lock(&g.mu);
+  if (!g.ruleset_problem.ok()) return ToGrpcStatus(g.ruleset_problem);
+  if (!g.loaded || g.replayer == nullptr) {
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                        "the game is being loaded; ask again");
+  }
+  std::string clan = request->clan();
+  if (!caller.umpire) {
+    if (!clan.empty() && clan != caller.clan) {
+      return grpc::Status(
+          grpc::StatusCode::PERMISSION_DENIED,
+          absl::StrCat("your credential is ", caller.clan,
+                       "'s: ask for its actions (clan empty or \"", caller.clan,
+                       "\"), not ", replay::Excerpt(clan)));
+    }
+    clan = caller.clan;
+  } else {
+    const auto& clans = g.log.header().clans();
+    if (std::none_of(clans.begin(), clans.end(),
+                     [&](const v1::Clan& c) { return c.id() == clan; })) {
+      return grpc::Status(
+          grpc::StatusCode::INVALID_ARGUMENT,
+          absl::StrCat(
+              "the umpire names the clan whose actions to list: ",
+              clan.empty() ? std::string("none given") : replay::Excerpt(clan),
+              " is not a clan of game ", g.id));
+    }
+  }
+  replay::LegalActionsGame legal;
+  legal.log = &g.log;
+  legal.settings = &g.record.settings;
+  legal.ruleset = g.ruleset;
+  legal.engine = g.replayer.get();
+  legal.version = g.event_ids.size();
+  legal.ended = g.record.ended;
+  legal.umpire = caller.umpire;
+  legal.clan = clan;
+  auto answer = replay::ListLegalActions(legal);
+  if (!answer.ok()) return ToGrpcStatus(answer.status());
+  *response = *std::move(answer);
+  return grpc::Status::OK;
 }
 
 grpc::Status GameServiceImpl::AuditGame(grpc::ServerContext* context,

@@ -68,6 +68,10 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   grpc::Status ReadEvents(grpc::ServerContext* context,
                           const gunbai::v1::ReadEventsRequest* request,
                           gunbai::v1::ReadEventsResponse* response) override;
+  grpc::Status GetLegalActions(
+      grpc::ServerContext* context,
+      const gunbai::v1::GetLegalActionsRequest* request,
+      gunbai::v1::GetLegalActionsResponse* response) override;
   grpc::Status GetGameState(
       grpc::ServerContext* context,
       const gunbai::v1::GetGameStateRequest* request,

@@ -806,6 +806,7 @@ void HttpGateway::DefineRoutes() {
               &active_streams_, &shutting_down_);
   ServeUnary(http, "/v1/games:export", games, &GameStub::ExportGame);
   ServeUnary(http, "/v1/games:list", games, &GameStub::ListGames);
+  ServeUnary(http, "/v1/games:legalActions", games, &GameStub::GetLegalActions);
   RulesStub* rules = stubs_->rules.get();
   ServeUnary(http, "/v1/rules:explain", rules, &RulesStub::ExplainRule);
   ServeUnary(http, "/v1/rulesets:describe", rules,
