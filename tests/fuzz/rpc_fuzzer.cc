@@ -250,6 +250,16 @@ void LookAtGame(service::GameServiceImpl& games, const std::string& game_id) {
     v1::ReadEventsResponse response;
     (void)games.ReadEvents(context.get(), &request, &response);
   }
+  // What each clan of the sample game may do now, from whatever state the
+  // input left the game in (every candidate tried on a copy of it).
+  for (const char* clan : {"tokugawa", "ishida"}) {
+    CallContext context(kUmpireToken);
+    v1::GetLegalActionsRequest request;
+    request.set_game_id(game_id);
+    request.set_clan(clan);
+    v1::GetLegalActionsResponse response;
+    (void)games.GetLegalActions(context.get(), &request, &response);
+  }
 }
 
 template <typename Request, typename Response>
