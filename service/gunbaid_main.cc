@@ -65,8 +65,8 @@ It serves these gRPC services:
                             `gunbai audit --server` calls)
   gunbai.v1.GameService     live games for play-by-email: create a game,
                             append turns (checked on arrival), read, watch,
-                            audit and export them; dice rolled by gunbaid if
-                            the game wants. Served when an umpire credential
+                            audit and export them, list what a clan may do
+                            now; dice rolled by gunbaid if the game wants. Served when an umpire credential
                             is given (--umpire-token-file or the environment
                             variable GUNBAI_UMPIRE_TOKEN).
   gunbai.v1.RulesService    ExplainRule: a rule id's reading, as `gunbai
@@ -81,11 +81,11 @@ With --http it also serves every API as JSON over HTTP (HTTPS with
 --tls-cert), and the web app at /: POST /v1/audit:log, /v1/audit:logStream,
 /v1/audit:diff, /v1/audit:diceStats, /v1/games:create, /v1/games:append,
 /v1/games:read, /v1/games:state, /v1/games:audit, /v1/games:watch,
-/v1/games:export, /v1/games:list, /v1/rules:explain,
-/v1/rulesets:describe, /v1/logs:parse, /v1/logs:states. A body is the request message in the
-proto3 JSON mapping, the answer the response message (streams as
-server-sent events), the credential the header "Authorization: Bearer
-TOKEN"; an error is {"code", "status", "message"} under the HTTP status of
+/v1/games:export, /v1/games:list, /v1/games:legalActions,
+/v1/rules:explain, /v1/rulesets:describe, /v1/logs:parse, /v1/logs:states.
+A body is the request message in the proto3 JSON mapping, the answer the
+response message (streams as server-sent events), the credential the header
+"Authorization: Bearer TOKEN"; an error is {"code", "status", "message"} under the HTTP status of
 its gRPC code. Every call goes through the gRPC server, with its checks and
 limits.)";
 
