@@ -154,10 +154,22 @@ class LegalActionsTest : public ::testing::Test {
       }
       Append(id, event, i);
       if (HasFailure()) return checked;
+      // A unit fires at most once a turn (daimyo.fire.eligibility
+      // .once_per_turn): right after its firing, no firing of it is offered.
+      if (event.has_firing()) {
+        v1::GetLegalActionsResponse after;
+        EXPECT_TRUE(Legal(id, event.clan(), kUmpire, &after).ok());
+        for (const v1::LegalAction& a : after.actions()) {
+          EXPECT_FALSE(a.kind() == "fire" && a.unit() == event.firing().unit())
+              << id << " seq " << event.seq() << ": " << a.label();
+        }
+        ++fired_checks_;
+      }
     }
     return checked;
   }
 
+  int fired_checks_ = 0;
   std::string dir_;
   std::unique_ptr<GameStore> store_;
   std::unique_ptr<replay::RulesetCatalog> catalog_;
@@ -179,6 +191,7 @@ TEST_F(LegalActionsTest, GeneratedCleanGamesAreAlwaysOffered) {
     if (HasFailure()) break;
   }
   EXPECT_GT(checked, 30);
+  EXPECT_GT(fired_checks_, 0);
 }
 
 TEST_F(LegalActionsTest, CredentialsAndWaiting) {
