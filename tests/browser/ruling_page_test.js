@@ -161,8 +161,8 @@ async function volley(page, firer) {
       });
     }
 
-    await check('a melee round (ruling-melee.textproto)', async () => {
-      const {page, problems} = await openPage(browser, origin + '/#/ruling', WIDTHS.desktop);
+    for (const [widthName, width] of Object.entries(WIDTHS)) await check(`${widthName}: a melee round (ruling-melee.textproto)`, async () => {
+      const {page, problems} = await openPage(browser, origin + '/#/ruling', width);
       try {
         await page.waitForSelector('select[name="kind"]');
         await page.select('select[name="kind"]', 'melee');
@@ -189,14 +189,14 @@ async function volley(page, firer) {
         assert.deepEqual(shown.slice(0, 4), cliOutcomes('ruling-melee.textproto').slice(0, 4));
         assert.equal(cliOutcomes('ruling-melee.textproto')[4], 'melee_outcome=oda-sam wins');
         await expectClean(page, problems, origin);
-        await screenshot(page, shotsDir, 'ruling-melee-desktop');
+        await screenshot(page, shotsDir, `ruling-melee-${widthName}`);
       } finally {
         await page.close();
       }
     });
 
-    await check('a morale test (ruling-morale.textproto)', async () => {
-      const {page, problems} = await openPage(browser, origin + '/#/ruling', WIDTHS.phone);
+    for (const [widthName, width] of Object.entries(WIDTHS)) await check(`${widthName}: a morale test (ruling-morale.textproto)`, async () => {
+      const {page, problems} = await openPage(browser, origin + '/#/ruling', width);
       try {
         await page.waitForSelector('select[name="kind"]');
         await page.select('select[name="kind"]', 'morale');
@@ -212,7 +212,7 @@ async function volley(page, firer) {
         assert.deepEqual(shown, ['morale_result=total 3: retreat']);
         assert.deepEqual(shown, cliOutcomes('ruling-morale.textproto'));
         await expectClean(page, problems, origin);
-        await screenshot(page, shotsDir, 'ruling-morale-phone');
+        await screenshot(page, shotsDir, `ruling-morale-${widthName}`);
       } finally {
         await page.close();
       }
