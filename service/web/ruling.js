@@ -250,17 +250,19 @@
   // The ruling in words, then each outcome with its arithmetic.
   function showRuling(report, units, out) {
     const name = (id) => (id === 'unit-a' ? units[0].name : id === 'unit-b' ? units[1].name : id);
+    // An outcome's value may name a unit ("unit-a wins"): by its name.
+    const named = (text) => String(text || '').replace(/\bunit-[ab]\b/g, name);
     const outcomes = report.outcomes || [];
     const findings = (report.findings || []).filter((f) => f.ruleId !== 'log.turn_unfinished');
     const owed = (report.findings || []).filter((f) => f.ruleId === 'log.turn_unfinished');
-    const headline = outcomes.map((o) => `${name(o.subject)}: ${o.kind.replace(/_/g, ' ')} ${o.value}`);
+    const headline = outcomes.map((o) => `${name(o.subject)}: ${o.kind.replace(/_/g, ' ')} ${named(o.value)}`);
     replaceChildren(out,
         el('h2', {id: 'ruling-title', tabindex: '-1', text: 'The ruling'}),
         el('ul', {class: 'ruling-headline'}, headline.map((h) => el('li', {text: h}))),
         outcomes.map((o) => el('section', {class: 'card outcome', dataset: {kind: o.kind,
                                                                           subject: o.subject || ''}},
             el('h3', {}, `${name(o.subject)}: `, el('span', {class: 'outcome-kind', text: o.kind.replace(/_/g, ' ')}),
-               ' ', el('strong', {class: 'outcome-value', text: o.value})),
+               ' ', el('strong', {class: 'outcome-value', text: named(o.value)})),
             traceTable(o.trace))),
         findings.length ? el('h3', {text: 'What the rules say against the situation'}) : null,
         findings.length ? el('ul', {class: 'findings'}, findings.map((f) => el('li', {class: 'finding', dataset: {rule: f.ruleId}},

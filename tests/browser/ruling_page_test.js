@@ -185,7 +185,7 @@ async function volley(page, firer) {
         // By hand (the log's comment): 3 hits and 2; the Ashigaru loses 1
         // stand; Oda wins by one.
         assert.deepEqual(shown, ['hits=3', 'hits=2', 'stands_lost=0', 'stands_lost=1',
-                                 'melee_outcome=unit-a wins']);
+                                 'melee_outcome=Oda Samurai wins']);
         assert.deepEqual(shown.slice(0, 4), cliOutcomes('ruling-melee.textproto').slice(0, 4));
         assert.equal(cliOutcomes('ruling-melee.textproto')[4], 'melee_outcome=oda-sam wins');
         await expectClean(page, problems, origin);
