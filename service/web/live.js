@@ -16,6 +16,9 @@
 (() => {
   const {el, replaceChildren} = Gunbai;
 
+  // Whether gunbaid answers /v1/games:legalActions (false after a 404).
+  let hasLegalActions = true;
+
   const UMPIRE_KEY = 'gunbai.live.umpire';
   const playerKey = (game) => 'gunbai.live.player.' + game;
 
@@ -618,7 +621,25 @@
     let busy = false;
     let refreshTimer = null;
 
+    // main's data-busy: '1' while a refresh or a send is under way or due
+    // (the browser test waits for '0' before it presses a button).
+    let refreshing = false;
+    const markBusy = () => {
+      main.dataset.busy = (refreshing || busy || refreshTimer) ? '1' : '0';
+    };
+
     async function refresh() {
+      refreshing = true;
+      markBusy();
+      try {
+        await refreshNow();
+      } finally {
+        refreshing = false;
+        markBusy();
+      }
+    }
+
+    async function refreshNow() {
       try {
         if (!game_) game_ = await readGame(game, token);
         const state = (await Gunbai.api('/v1/games:state', {gameId: game}, {token})).state || {};
@@ -649,11 +670,13 @@
     function scheduleRefresh() {
       if (refreshTimer) clearTimeout(refreshTimer);
       refreshTimer = setTimeout(() => { refreshTimer = null; refresh(); }, 150);
+      markBusy();
     }
 
     async function send(events, version) {
       if (busy) return;
       busy = true;
+      markBusy();
       for (const b of actionBox.querySelectorAll('button')) b.disabled = true;
       try {
         const reply = await append(game, token, version, events);
@@ -677,14 +700,17 @@
         replaceChildren(actionBox, el('h2', {text: 'Umpire'}), umpireActions(state, version, lastSeq));
         return;
       }
-      let offered;
-      try {
-        offered = await Gunbai.api('/v1/games:legalActions', {gameId: game, clan: role}, {token});
-      } catch (e) {
-        if (!(e instanceof Gunbai.ApiError) ||
-            !(e.httpStatus === 404 || e.status === 'UNIMPLEMENTED')) throw e;
-        offered = actionsFromState(state, role, version, lastSeq);
+      let offered = null;
+      if (hasLegalActions) {
+        try {
+          offered = await Gunbai.api('/v1/games:legalActions', {gameId: game, clan: role}, {token});
+        } catch (e) {
+          if (!(e instanceof Gunbai.ApiError) ||
+              !(e.httpStatus === 404 || e.status === 'UNIMPLEMENTED')) throw e;
+          hasLegalActions = false;  // An older gunbaid: asked once a page load.
+        }
       }
+      if (!offered) offered = actionsFromState(state, role, version, lastSeq);
       replaceChildren(actionBox, el('h2', {text: 'Your next action'}),
           actionForm(offered));
     }
@@ -736,15 +762,48 @@
       }
       const activated = (state.activatedClans || []).includes(clan);
       const ended = turnEnded(clan, state.turn);
-      if (ended) { out.waitingFor = `${clan} has ended its turn; waiting for the others`; return out; }
+      // Morale tests the clan's units owe: at the end of the turn, after
+      // the last clan's activation (daimyo.morale.timing), and before the
+      // turn ends, even from a clan that has ended its part of it.
+      const allActivated = ((game_.header && game_.header.clans) || [])
+          .every((c) => (state.activatedClans || []).includes(c.id));
+      for (const u of allActivated ? state.units || [] : []) {
+        if (u.clan !== clan) continue;
+        for (const reason of u.owedMoraleReasons || []) {
+          out.actions.push({label: `Morale test: ${u.id} (reason ${reason})`, kind: 'morale',
+              unit: u.id, event: Object.assign({moraleTest: {unit: u.id, reason}}, base)});
+        }
+      }
+      // A unit of the clan that routs this turn owes its rout move
+      // (daimyo.result_move.missing); gunbaid rolls its distance.
+      for (const u of state.units || []) {
+        if (u.clan !== clan || !u.routing || u.removed) continue;
+        const events = turnEvents(state.turn);
+        if (events.some((e) => e.resultMove && e.resultMove.unit === u.id)) continue;
+        // Routed by a test this turn: its rout move; routing from an
+        // earlier turn: it retreats on.
+        const routed = events.some((e) => e.moraleTest && e.moraleTest.unit === u.id);
+        if (routed && !allActivated) continue;
+        const kind = routed ? 'RESULT_MOVE_KIND_ROUT' : 'RESULT_MOVE_KIND_RETREAT';
+        out.actions.push({label: `${routed ? 'Rout' : 'Retreat'} move: ${u.id}`,
+            kind: 'result_move', unit: u.id,
+            event: Object.assign({resultMove: {unit: u.id, kind}}, base)});
+      }
+      if (ended) {
+        if (!out.actions.length) out.waitingFor = `${clan} has ended its turn; waiting for the others`;
+        return out;
+      }
       if (state.activeClan !== clan && !activated) {
         out.actions.push({label: `Activate ${clan}`, kind: 'activation',
                           event: Object.assign({activation: {}}, base)});
       }
       if (state.activeClan === clan) {
         const oob = new Map((game_.orderOfBattle.units || []).map((u) => [u.id, u]));
-        const mine = (state.units || []).filter((u) => u.clan === clan && (u.stands || 0) > 0);
-        const enemies = (state.units || []).filter((u) => u.clan !== clan && (u.stands || 0) > 0);
+        // A routing unit may neither fire nor move by choice
+        // (daimyo.fire.eligibility.routing); a removed one is off the table.
+        const onTable = (u) => (u.stands || 0) > 0 && !u.removed;
+        const mine = (state.units || []).filter((u) => u.clan === clan && onTable(u) && !u.routing);
+        const enemies = (state.units || []).filter((u) => u.clan !== clan && onTable(u));
         for (const u of mine) {
           const spec = oob.get(u.id) || {};
           if (spec.missileWeapon && spec.missileWeapon !== 'MISSILE_WEAPON_NONE' && !u.firedThisTurn) {
@@ -764,6 +823,17 @@
       if (activated || state.activeClan === clan) {
         out.actions.push({label: `End ${clan}'s activation and turn`, kind: 'turn_end',
                           event: Object.assign({turnEnd: {}}, base)});
+      }
+      return out;
+    }
+
+    // The events of `turn` since its turn_start.
+    function turnEvents(turn) {
+      const out = [];
+      for (let i = game_.events.length - 1; i >= 0; i--) {
+        const e = game_.events[i].event || {};
+        if ((e.turn || 0) !== turn || 'turnStart' in e) break;
+        out.push(e);
       }
       return out;
     }

@@ -73,7 +73,8 @@ async function openIn(context, url, origin) {
 // scroll sideways. Ends at desktop width.
 async function shots(page, name) {
   for (const [widthName, width] of Object.entries(WIDTHS)) {
-    await page.setViewport({width, height: 900, isMobile: width < 600, hasTouch: width < 600});
+    // Width only: changing isMobile would reload the page (and its state).
+    await page.setViewport({width, height: 900});
     await new Promise((r) => setTimeout(r, 150));
     if (width === WIDTHS.phone) {
       const w = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -84,8 +85,12 @@ async function shots(page, name) {
   await page.setViewport({width: WIDTHS.desktop, height: 900});
 }
 
+// The deliberately wrong credentials' refusals (403), the refused hostile
+// game id (400) and, on a gunbaid without /v1/games:legalActions, its 404
+// (asked once a page) are the only failed loads the browser may log.
 function noProblems(problems) {
-  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.consoleErrors.filter((m) =>
+      !/^Failed to load resource: the server responded with a status of 40[034]/.test(m)), []);
   assert.deepEqual(problems.pageErrors, []);
   assert.deepEqual(problems.dialogs, []);
   assert.deepEqual(problems.requests, []);
@@ -110,10 +115,26 @@ async function signIn(page, token) {
   await page.keyboard.press('Enter');
 }
 
+// Waits until the page has no refresh or send under way or due.
+async function settled(page) {
+  await page.waitForFunction(() => document.getElementById('main').dataset.busy === '0',
+                             {timeout: 10000});
+}
+
+// Presses the button `sel` with the keyboard (focus, Enter) once the page
+// has settled.
+async function press(page, sel) {
+  await page.waitForSelector(sel, {timeout: 10000});
+  await settled(page);
+  await page.focus(sel);
+  await page.keyboard.press('Enter');
+}
+
 // Waits until the action form is drawn for the current version, then
 // returns the offered actions as {kind, unit, target}.
 async function offered(page) {
   await page.waitForSelector('.actions .action-groups, .actions .waiting', {timeout: 10000});
+  await settled(page);
   return page.$$eval('.actions button.action', (bs) => bs.map((b) => ({
     kind: b.dataset.kind, unit: b.dataset.unit, target: b.dataset.target})));
 }
@@ -122,17 +143,13 @@ async function offered(page) {
 // reply; returns the reply box's text.
 async function act(page, kind, unit) {
   const sel = `.actions button.action[data-kind="${kind}"]` + (unit ? `[data-unit="${unit}"]` : '');
-  await page.waitForSelector(sel, {timeout: 10000});
-  const before = await page.$$eval('.reply-area .reply', (r) => r.length);
   await page.$eval('.reply-area', (n) => { n.textContent = ''; });
-  await page.focus(sel);
-  await page.keyboard.press('Enter');
+  await press(page, sel);
   await page.waitForSelector('.reply-area .reply, .reply-area .error', {timeout: 10000});
   const error = await page.$('.reply-area .error');
   if (error) throw new Error('the append was refused: ' + await textOf(page, '.reply-area .error'));
-  void before;
   // The form is drawn again after the refresh.
-  await page.waitForFunction(() => !document.querySelector('.actions button:disabled'), {timeout: 10000});
+  await settled(page);
   return textOf(page, '.reply-area .reply');
 }
 
@@ -147,16 +164,48 @@ async function playTurn(page, clan, turn) {
   const fire = actions.find((a) => a.kind === 'fire');
   const move = actions.find((a) => a.kind === 'move');
   assert.ok(fire || move, `${clan} turn ${turn}: fire or move offered`);
+  // Turn 1 fires when it may (the server's dice), turn 2 moves: a second
+  // volley's losses would owe morale and rout moves the form offers but a
+  // short test need not chase.
   let reply;
-  if (fire) {
+  if (fire && turn === 1) {
+    // One stand fires (the chooser offers 1 to the unit's stands).
+    const sel = `.actions button.action[data-kind="fire"][data-unit="${fire.unit}"]`;
+    await page.$eval(sel, (b) => {
+      const s = b.parentElement.querySelector('select.stands');
+      s.value = '1';
+    });
     reply = await act(page, 'fire', fire.unit);
     assert.match(reply, /dice: \d/, `${clan}'s firing shows the server's dice`);
-  } else {
+  } else if (move) {
     reply = await act(page, 'move', move.unit);
+  } else {
+    reply = await act(page, 'fire', fire.unit);
   }
   await shots(page, `${clan}-turn${turn}-acted`);
+  await settleMorale();
   reply = await act(page, 'turn_end');
   return reply;
+}
+
+// Both players append the morale tests their units owe (a volley that cost
+// a stand), which the end of the turn needs first. Each page must first
+// show the last event appended (it arrives by the watch).
+let players = {};
+async function settleMorale() {
+  const last = Math.max(...await seqsShown(players.oda.page), ...await seqsShown(players.asai.page));
+  for (const clan of ['oda', 'asai']) {
+    const p = players[clan].page;
+    await waitForSeq(p, last);
+    await settled(p);
+    for (;;) {
+      const actions = await offered(p);
+      const owed = actions.find((a) => a.kind === 'morale' || a.kind === 'result_move');
+      if (!owed) break;
+      const reply = await act(p, owed.kind, owed.unit);
+      assert.match(reply, owed.kind === 'morale' ? /morale/ : /result move/, reply);
+    }
+  }
 }
 
 function runGunbai(args, env) {
@@ -185,6 +234,9 @@ function runGunbai(args, env) {
       assert.match(text, /not accepted/);
       assert.match(text, /PERMISSION_DENIED|UNAUTHENTICATED/);
       await shots(ump, 'umpire-wrong-credential');
+      // The browser logs the refused request (403) as a console error: that
+      // one is expected here.
+      umpProblems.consoleErrors = umpProblems.consoleErrors.filter((m) => !/status of 40[13]/.test(m));
       await ump.$eval('#live-credential', (n) => { n.value = ''; n.focus(); });
     });
 
@@ -217,7 +269,6 @@ function runGunbai(args, env) {
     });
 
     // Each player's page, in its own context.
-    const players = {};
     for (const clan of ['oda', 'asai']) {
       const context = await browser.createBrowserContext();
       players[clan] = await openIn(context, creds[clan].link, origin);
@@ -229,6 +280,8 @@ function runGunbai(args, env) {
       await p.waitForSelector('.sign-in .error', {timeout: 10000});
       assert.match(await textOf(p, '.sign-in .error'), /not accepted/);
       await shots(p, 'player-wrong-credential');
+      players.asai.problems.consoleErrors = players.asai.problems.consoleErrors
+          .filter((m) => !/status of 40[13]/.test(m));
       await p.$eval('#live-credential', (n) => { n.value = ''; n.focus(); });
     });
 
@@ -236,7 +289,7 @@ function runGunbai(args, env) {
       await ump.goto(`${origin}/#/live/${gameId}/umpire`, {waitUntil: 'load'});
       await ump.waitForSelector('.actions .start-turn', {timeout: 10000});
       await shots(ump, 'umpire-game-empty');
-      await ump.click('.actions .start-turn');
+      await press(ump, '.actions .start-turn');
       await waitForSeq(ump, 1);
       for (const clan of ['oda', 'asai']) {
         const p = players[clan].page;
@@ -254,7 +307,7 @@ function runGunbai(args, env) {
         const before = Math.max(...await seqsShown(asai));
         await playTurn(oda, 'oda', turn);
         const odaLast = Math.max(...await seqsShown(oda));
-        assert.equal(odaLast, before + 3, 'oda appended activation, action and turn end');
+        assert.ok(odaLast >= before + 3, 'oda appended activation, action and turn end');
         // Asai's page shows oda's events without a reload.
         await waitForSeq(asai, odaLast);
         const shown = await asai.$eval(`.events .live-event[data-seq="${before + 2}"]`, (n) => n.textContent);
@@ -272,14 +325,22 @@ function runGunbai(args, env) {
     let exportFile = '';
     await check('umpire ends the game and exports it through the page; gunbai verify says ok', async () => {
       await ump.waitForSelector('.actions .end-game', {timeout: 10000});
-      await ump.click('.actions .end-game');
+      await press(ump, '.actions .end-game');
       await ump.waitForFunction(() => document.querySelector('.state-over') &&
           document.querySelector('.state-over').textContent === 'yes', {timeout: 10000});
-      await ump.click('.actions .export');
+      // The download the page starts lands in a directory of ours.
+      const downloads = fs.mkdtempSync(path.join(os.tmpdir(), 'gunbai-live-'));
+      const cdp = await ump.createCDPSession();
+      await cdp.send('Page.setDownloadBehavior', {behavior: 'allow', downloadPath: downloads});
+      await press(ump, '.actions .export');
       await ump.waitForSelector('.export-link', {timeout: 10000});
-      const text = await ump.$eval('.export-link', async (a) => (await fetch(a.href)).text());
-      exportFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gunbai-live-')), 'game.json');
-      fs.writeFileSync(exportFile, text);
+      const want = await ump.$eval('.export-link', (a) => a.getAttribute('download'));
+      exportFile = path.join(downloads, want);
+      for (let i = 0; i < 100 && !fs.existsSync(exportFile); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(fs.existsSync(exportFile), `the page's download ${want} arrived`);
+      const text = fs.readFileSync(exportFile, 'utf8');
       await shots(ump, 'umpire-ended-exported');
       const verified = runGunbai(['verify', exportFile]);
       assert.equal(verified.code, 0, `gunbai verify: ${verified.stdout}`);
@@ -291,7 +352,7 @@ function runGunbai(args, env) {
       assert.equal(cli.code, 0, cli.stdout);
       const events = JSON.parse(text).log.events.length;
       assert.equal(shown, events);
-      assert.equal((cli.stdout.match(/^events \{/gm) || []).length, events,
+      assert.equal((cli.stdout.match(/^\s*events \{/gm) || []).length, events,
                    'the CLI export has the same events');
       noProblems(umpProblems);
     });
@@ -310,10 +371,20 @@ function runGunbai(args, env) {
     await check('hostile names are shown as text', async () => {
       await ump.goto(`${origin}/#/live`, {waitUntil: 'load'});
       await ump.waitForSelector('#live-oob', {timeout: 10000});
+      // The file as it is: gunbaid refuses its game id (the game gets an id
+      // from gunbaid), and the page shows the refusal, the id as text.
       const hostile = path.join(repo, 'tests', 'browser', 'hostile-names.textproto');
       await (await ump.$('#live-oob')).uploadFile(hostile);
       await ump.click('.create-game button[type="submit"]');
-      await ump.waitForSelector('.created-game, .created .error', {timeout: 10000});
+      await ump.waitForSelector('.created .error', {timeout: 10000});
+      assert.match(await textOf(ump, '.created .error'), /game id/);
+      await shots(ump, 'umpire-hostile-refused');
+      // Without the game id line: created, every other name kept.
+      const noId = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gunbai-live-')), 'hostile.textproto');
+      fs.writeFileSync(noId, fs.readFileSync(hostile, 'utf8').replace(/^\s*game_id:.*$/m, ''));
+      await (await ump.$('#live-oob')).uploadFile(noId);
+      await ump.click('.create-game button[type="submit"]');
+      await ump.waitForSelector('.created-game', {timeout: 10000});
       const names = await ump.$$eval('.created .clan-name, .created .player-name, .created .error',
                                      (n) => n.map((x) => x.textContent).join('\n'));
       const scripts = await ump.evaluate(() => document.querySelectorAll('main script, main img, main b').length);
