@@ -16,9 +16,6 @@
 (() => {
   const {el, replaceChildren} = Gunbai;
 
-  // Whether gunbaid answers /v1/games:legalActions (false after a 404).
-  let hasLegalActions = true;
-
   const UMPIRE_KEY = 'gunbai.live.umpire';
   const playerKey = (game) => 'gunbai.live.player.' + game;
 
@@ -325,102 +322,12 @@
 
   // --- The umpire's list page ----------------------------------------
 
-  // Proto3 JSON field names that are lists in a BattleLog (battle_log.proto's
-  // `repeated` fields), so that a field given once in text format is still
-  // a list in JSON.
-  const REPEATED = new Set(['clans', 'unitPoints', 'campSackTroopTypes', 'units',
-      'leaders', 'outline', 'initiativeDice', 'dice', 'modifiers', 'sides',
-      'unitsNear', 'enemiesRoutingNear', 'friendsRoutingNear', 'friendsNear',
-      'interpenetrated', 'chargedBy', 'owedMoraleReasons', 'activatedClans',
-      'events', 'terrain']);
-
-  const camel = (name) => name.replace(/_([a-z0-9])/g, (m, c) => c.toUpperCase());
-
-  // Reads protobuf text format (a battle log file such as
-  // samples/pbem/armies.textproto) into its proto3 JSON object: messages,
-  // strings, numbers, enum names and booleans; comments skipped.
-  function parseTextproto(text) {
-    const tokens = [];
-    const re = /\s+|#[^\n]*|("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|([{}:;,<>\[\]])|([^\s{}:;,<>\[\]"'#]+)/gy;
-    let m;
-    while (re.lastIndex < text.length) {
-      const at = re.lastIndex;
-      m = re.exec(text);
-      if (!m) throw new Error(`cannot read the text at character ${at}`);
-      if (m[1]) tokens.push({str: unquote(m[1])});
-      else if (m[2]) tokens.push({punct: m[2]});
-      else if (m[3]) tokens.push({word: m[3]});
-    }
-    let i = 0;
-    const peek = () => tokens[i];
-    const scalar = (t) => {
-      if (t.str !== undefined) {
-        let s = t.str;
-        while (peek() && peek().str !== undefined) s += tokens[i++].str;
-        return s;
-      }
-      const w = t.word;
-      if (w === 'true' || w === 'false') return w === 'true';
-      if (/^-?\d+$/.test(w)) return Number(w);
-      if (/^-?[\d.]+(e-?\d+)?f?$/i.test(w)) return Number(w.replace(/f$/i, ''));
-      return w;
-    };
-    const message = (close) => {
-      const obj = {};
-      for (;;) {
-        const t = tokens[i++];
-        if (!t) {
-          if (close) throw new Error(`a message is not closed with ${close}`);
-          return obj;
-        }
-        if (t.punct === close) return obj;
-        if (t.punct === ';' || t.punct === ',') continue;
-        if (t.word === undefined) throw new Error('a field name was expected');
-        const key = camel(t.word);
-        let value;
-        if (peek() && peek().punct === ':') i++;
-        const n = tokens[i++];
-        if (!n) throw new Error(`field ${t.word} has no value`);
-        if (n.punct === '{' || n.punct === '<') {
-          value = message(n.punct === '{' ? '}' : '>');
-        } else if (n.punct === '[') {
-          value = [];
-          while (peek() && peek().punct !== ']') {
-            const v = tokens[i++];
-            if (v.punct === ',') continue;
-            value.push(v.punct === '{' ? message('}') : scalar(v));
-          }
-          i++;
-        } else {
-          value = scalar(n);
-        }
-        if (REPEATED.has(key) || key in obj) {
-          const list = key in obj ? [].concat(obj[key]) : [];
-          obj[key] = list.concat(value);
-        } else {
-          obj[key] = value;
-        }
-      }
-    };
-    return message(null);
-  }
-
-  function unquote(quoted) {
-    const body = quoted.slice(1, -1);
-    return body.replace(/\\(x[0-9a-fA-F]{2}|[0-7]{1,3}|.)/g, (m, c) => {
-      const simple = {n: '\n', t: '\t', r: '\r', '"': '"', "'": "'", '\\': '\\'};
-      if (c in simple) return simple[c];
-      if (c[0] === 'x') return String.fromCharCode(parseInt(c.slice(1), 16));
-      if (/^[0-7]/.test(c)) return String.fromCharCode(parseInt(c, 8));
-      return c;
-    });
-  }
-
-  // The BattleLog in a file: JSON (proto3 JSON) or text format.
-  function parseBattleLog(text) {
-    const t = text.trim();
-    if (t.startsWith('{')) return JSON.parse(t);
-    return parseTextproto(text);
+  // The BattleLog in an order-of-battle file (text format, JSON or binary),
+  // read by gunbaid as `gunbai game create` reads it (/v1/logs:parse).
+  async function readBattleLog(file) {
+    const content = await Gunbai.readFileAsBase64(file);
+    const parsed = await Gunbai.api('/v1/logs:parse', {content, fileName: file.name});
+    return parsed.log || {};
   }
 
   function umpireList(main) {
@@ -477,12 +384,7 @@
       }
       createButton.disabled = true;
       try {
-        let log;
-        try {
-          log = parseBattleLog(await file.files[0].text());
-        } catch (e) {
-          throw new Error('The file is not a battle log in text format or JSON: ' + e.message);
-        }
+        const log = await readBattleLog(file.files[0]);
         const reply = await Gunbai.api('/v1/games:create', {
           header: log.header, orderOfBattle: log.orderOfBattle,
           settings: {policy: policy.value, diceMode: dice.value},
@@ -689,9 +591,7 @@
       }
     }
 
-    // The action form: what the rules allow now, from /v1/games:legalActions
-    // when gunbaid has it, else built from the state (what the events of
-    // the turn allow; gunbaid refuses anything the rules do not allow).
+    // The action form: what the rules allow now, from /v1/games:legalActions.
     async function showActions(state) {
       const version = game_.version;
       const lastSeq = game_.events.length
@@ -700,17 +600,10 @@
         replaceChildren(actionBox, el('h2', {text: 'Umpire'}), umpireActions(state, version, lastSeq));
         return;
       }
-      let offered = null;
-      if (hasLegalActions) {
-        try {
-          offered = await Gunbai.api('/v1/games:legalActions', {gameId: game, clan: role}, {token});
-        } catch (e) {
-          if (!(e instanceof Gunbai.ApiError) ||
-              !(e.httpStatus === 404 || e.status === 'UNIMPLEMENTED')) throw e;
-          hasLegalActions = false;  // An older gunbaid: asked once a page load.
-        }
-      }
-      if (!offered) offered = actionsFromState(state, role, version, lastSeq);
+      // gunbaid tries every candidate on a copy of the game: the list is the
+      // engine's ruling, never worked out here.
+      const offered = await Gunbai.api('/v1/games:legalActions', {gameId: game, clan: role},
+                                       {token});
       replaceChildren(actionBox, el('h2', {text: 'Your next action'}),
           actionForm(offered));
     }
@@ -746,107 +639,6 @@
                                 replaceChildren(exportStatus, Gunbai.errorBox(e));
                               }
                             }}}), exportStatus));
-    }
-
-    // A GetLegalActionsResponse-shaped answer worked from the state, for a
-    // gunbaid without /v1/games:legalActions: activate, then fire or move
-    // with each unit of the clan that has stands, then end the turn.
-    function actionsFromState(state, clan, version, lastSeq) {
-      const base = {seq: String(lastSeq + 1), turn: state.turn || 0, clan};
-      const out = {version: String(version), nextSeq: base.seq, turn: base.turn,
-                   clan, actions: [], waitingFor: ''};
-      if (state.gameOver) { out.waitingFor = 'the game has ended'; return out; }
-      if (!state.turn) {
-        out.waitingFor = 'the turn has not started: the umpire or gunbaid appends turn_start';
-        return out;
-      }
-      const activated = (state.activatedClans || []).includes(clan);
-      const ended = turnEnded(clan, state.turn);
-      // Morale tests the clan's units owe: at the end of the turn, after
-      // the last clan's activation (daimyo.morale.timing), and before the
-      // turn ends, even from a clan that has ended its part of it.
-      const allActivated = ((game_.header && game_.header.clans) || [])
-          .every((c) => (state.activatedClans || []).includes(c.id));
-      for (const u of allActivated ? state.units || [] : []) {
-        if (u.clan !== clan) continue;
-        for (const reason of u.owedMoraleReasons || []) {
-          out.actions.push({label: `Morale test: ${u.id} (reason ${reason})`, kind: 'morale',
-              unit: u.id, event: Object.assign({moraleTest: {unit: u.id, reason}}, base)});
-        }
-      }
-      // A unit of the clan that routs this turn owes its rout move
-      // (daimyo.result_move.missing); gunbaid rolls its distance.
-      for (const u of state.units || []) {
-        if (u.clan !== clan || !u.routing || u.removed) continue;
-        const events = turnEvents(state.turn);
-        if (events.some((e) => e.resultMove && e.resultMove.unit === u.id)) continue;
-        // Routed by a test this turn: its rout move; routing from an
-        // earlier turn: it retreats on.
-        const routed = events.some((e) => e.moraleTest && e.moraleTest.unit === u.id);
-        if (routed && !allActivated) continue;
-        const kind = routed ? 'RESULT_MOVE_KIND_ROUT' : 'RESULT_MOVE_KIND_RETREAT';
-        out.actions.push({label: `${routed ? 'Rout' : 'Retreat'} move: ${u.id}`,
-            kind: 'result_move', unit: u.id,
-            event: Object.assign({resultMove: {unit: u.id, kind}}, base)});
-      }
-      if (ended) {
-        if (!out.actions.length) out.waitingFor = `${clan} has ended its turn; waiting for the others`;
-        return out;
-      }
-      if (state.activeClan !== clan && !activated) {
-        out.actions.push({label: `Activate ${clan}`, kind: 'activation',
-                          event: Object.assign({activation: {}}, base)});
-      }
-      if (state.activeClan === clan) {
-        const oob = new Map((game_.orderOfBattle.units || []).map((u) => [u.id, u]));
-        // A routing unit may neither fire nor move by choice
-        // (daimyo.fire.eligibility.routing); a removed one is off the table.
-        const onTable = (u) => (u.stands || 0) > 0 && !u.removed;
-        const mine = (state.units || []).filter((u) => u.clan === clan && onTable(u) && !u.routing);
-        const enemies = (state.units || []).filter((u) => u.clan !== clan && onTable(u));
-        for (const u of mine) {
-          const spec = oob.get(u.id) || {};
-          if (spec.missileWeapon && spec.missileWeapon !== 'MISSILE_WEAPON_NONE' && !u.firedThisTurn) {
-            for (const t of enemies) {
-              out.actions.push({label: `Fire: ${u.id} at ${t.id} (up to ${u.stands} stands)`,
-                  kind: 'fire', unit: u.id, target: t.id, maxStands: u.stands,
-                  event: Object.assign({firing: {unit: u.id, target: t.id, standsFiring: u.stands,
-                                                 facts: {range: 'RANGE_BAND_EFFECTIVE'}}}, base)});
-            }
-          }
-          if (!u.movedThisTurn) {
-            out.actions.push({label: `Move: ${u.id} 100 mm`, kind: 'move', unit: u.id,
-                event: Object.assign({move: {unit: u.id, kind: 'MOVE_KIND_MOVE', distanceMm: 100}}, base)});
-          }
-        }
-      }
-      if (activated || state.activeClan === clan) {
-        out.actions.push({label: `End ${clan}'s activation and turn`, kind: 'turn_end',
-                          event: Object.assign({turnEnd: {}}, base)});
-      }
-      return out;
-    }
-
-    // The events of `turn` since its turn_start.
-    function turnEvents(turn) {
-      const out = [];
-      for (let i = game_.events.length - 1; i >= 0; i--) {
-        const e = game_.events[i].event || {};
-        if ((e.turn || 0) !== turn || 'turnStart' in e) break;
-        out.push(e);
-      }
-      return out;
-    }
-
-    // Whether `clan` has appended its turn_end in `turn` already.
-    function turnEnded(clan, turn) {
-      for (let i = game_.events.length - 1; i >= 0; i--) {
-        const e = game_.events[i].event || {};
-        if ((e.turn || 0) !== turn) break;
-        if ('turnStart' in e) break;
-        if ('turnEnd' in e && e.clan === clan) return true;
-      }
-      return false;
     }
 
     // The form of a GetLegalActionsResponse: actions grouped by unit, then
@@ -955,7 +747,4 @@
       return gamePage(main, params[0], params[1] || '');
     },
   });
-
-  // For tests: the text format reader.
-  Gunbai.parseTextproto = parseTextproto;
 })();
