@@ -370,7 +370,7 @@
         el('h2', {text: 'Create a game'}),
         el('p', {class: 'muted', text:
             'From an order of battle: a battle log file with the header and the ' +
-            'armies and no events (text format, as samples/pbem/armies.textproto, or JSON).'}),
+            'armies and no events (text format, as samples/pbem/armies.textproto, JSON or binary).'}),
         el('label', {for: 'live-oob', text: 'Order of battle'}), el('br'), file, el('br'),
         el('label', {for: 'live-policy', text: 'Policy'}), policy, el('br'),
         el('label', {for: 'live-dice', text: 'Dice'}), dice, el('br'),
