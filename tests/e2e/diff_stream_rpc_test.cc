@@ -370,9 +370,8 @@ TEST_F(DiffStreamRpc, TagsAParseRefusesAreRefusedFromTheBytes) {
   const std::string field_zero_bytes("\x02\x00", 2);
   for (const std::string& bad :
        {six_byte_tag, field_zero_varint, field_zero_bytes}) {
-    EXPECT_EQ(
-        ExpectSameAnswer("at the top", good + bad).status.error_code(),
-        grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(ExpectSameAnswer("at the top", good + bad).status.error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
     // Inside the log input (DiffRequest.logs, field 1) and inside its log
     // (DiffLogInput.log, field 2), each length grown by the bad bytes.
     v1::DiffLogInput input = request.logs(0);

@@ -8,13 +8,13 @@
 // took without a violation on a copy of the game (replay/legal_actions.h);
 // these tests check that copy stays a copy (the game's answers before and
 // after are the same) and the credential rules.
-#include <filesystem>
 #include <stdlib.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <memory>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -51,8 +51,10 @@ v1::BattleLog SampleLog(const std::string& name) {
 // removals).
 std::string KeyOf(const v1::Event& e) {
   switch (e.body_case()) {
-    case v1::Event::kActivation: return "activation||";
-    case v1::Event::kMove: return "move|" + e.move().unit() + "|";
+    case v1::Event::kActivation:
+      return "activation||";
+    case v1::Event::kMove:
+      return "move|" + e.move().unit() + "|";
     case v1::Event::kCharge:
       return "charge|" + e.charge().unit() + "|" + e.charge().target();
     case v1::Event::kFiring:
@@ -61,10 +63,14 @@ std::string KeyOf(const v1::Event& e) {
       if (e.melee_round().sides_size() != 2) return "";
       return "melee|" + e.melee_round().sides(0).unit() + "|" +
              e.melee_round().sides(1).unit();
-    case v1::Event::kMoraleTest: return "morale|" + e.morale_test().unit() + "|";
-    case v1::Event::kResultMove: return "result_move|" + e.result_move().unit() + "|";
-    case v1::Event::kTurnEnd: return "turn_end||";
-    default: return "";
+    case v1::Event::kMoraleTest:
+      return "morale|" + e.morale_test().unit() + "|";
+    case v1::Event::kResultMove:
+      return "result_move|" + e.result_move().unit() + "|";
+    case v1::Event::kTurnEnd:
+      return "turn_end||";
+    default:
+      return "";
   }
 }
 
@@ -89,7 +95,8 @@ class LegalActionsTest : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
 
-  v1::CreateGameResponse Create(const v1::BattleLog& log, const std::string& id) {
+  v1::CreateGameResponse Create(const v1::BattleLog& log,
+                                const std::string& id) {
     v1::CreateGameRequest request;
     *request.mutable_header() = log.header();
     request.mutable_header()->set_game_id(id);
@@ -99,13 +106,15 @@ class LegalActionsTest : public ::testing::Test {
     grpc::ClientContext context;
     gunbai::testing::AuthorizeAs(context, kUmpire);
     v1::CreateGameResponse response;
-    grpc::Status status = served_->stub().CreateGame(&context, request, &response);
+    grpc::Status status =
+        served_->stub().CreateGame(&context, request, &response);
     EXPECT_TRUE(status.ok()) << status.error_message();
     return response;
   }
 
   grpc::Status Legal(const std::string& id, const std::string& clan,
-                     const std::string& token, v1::GetLegalActionsResponse* out) {
+                     const std::string& token,
+                     v1::GetLegalActionsResponse* out) {
     grpc::ClientContext context;
     gunbai::testing::AuthorizeAs(context, token);
     v1::GetLegalActionsRequest request;
@@ -124,7 +133,8 @@ class LegalActionsTest : public ::testing::Test {
     appended.set_event_id(absl::StrCat("e", event.seq()));
     *appended.mutable_event() = event;
     v1::AppendEventsResponse response;
-    grpc::Status status = served_->stub().AppendEvents(&context, request, &response);
+    grpc::Status status =
+        served_->stub().AppendEvents(&context, request, &response);
     ASSERT_TRUE(status.ok()) << status.error_message();
   }
 
@@ -187,7 +197,8 @@ TEST_F(LegalActionsTest, GeneratedCleanGamesAreAlwaysOffered) {
     options.seed = seed;
     options.turns = 2;
     options.units_per_clan = 4;
-    checked += PlayChecking(generate::GenerateLog(options), absl::StrCat("gen-", seed));
+    checked += PlayChecking(generate::GenerateLog(options),
+                            absl::StrCat("gen-", seed));
     if (HasFailure()) break;
   }
   EXPECT_GT(checked, 30);
@@ -205,13 +216,15 @@ TEST_F(LegalActionsTest, CredentialsAndWaiting) {
   EXPECT_EQ(Legal("anegawa", second, created.credentials(0).token(), &legal)
                 .error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
-  ASSERT_TRUE(Legal("anegawa", "", created.credentials(0).token(), &legal).ok());
+  ASSERT_TRUE(
+      Legal("anegawa", "", created.credentials(0).token(), &legal).ok());
   EXPECT_EQ(legal.clan(), first);
   // Before the first turn_start nothing is offered to a player, and the
   // answer says why.
   EXPECT_EQ(legal.actions_size(), 0);
-  EXPECT_EQ(legal.waiting_for(),
-            "the game has not started: the umpire appends the first turn_start");
+  EXPECT_EQ(
+      legal.waiting_for(),
+      "the game has not started: the umpire appends the first turn_start");
   // The umpire must name a clan of the game.
   EXPECT_EQ(Legal("anegawa", "", kUmpire, &legal).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
@@ -220,7 +233,8 @@ TEST_F(LegalActionsTest, CredentialsAndWaiting) {
   // The umpire is offered the turn's start.
   ASSERT_TRUE(Legal("anegawa", first, kUmpire, &legal).ok());
   bool start = false;
-  for (const v1::LegalAction& a : legal.actions()) start |= a.kind() == "turn_start";
+  for (const v1::LegalAction& a : legal.actions())
+    start |= a.kind() == "turn_start";
   EXPECT_TRUE(start);
   EXPECT_EQ(Legal("missing", first, kUmpire, &legal).error_code(),
             grpc::StatusCode::NOT_FOUND);
