@@ -18,7 +18,7 @@ const {execFileSync} = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {launchBrowser, openPage, screenshot, WIDTHS} = require('./browser.js');
+const {launchBrowser, openPage, screenshot, WIDTHS, checks, expectClean} = require('./browser.js');
 const {startGunbaid} = require('./gunbaid.js');
 
 const [gunbai, gunbaid, dataDir, outDir] = process.argv.slice(2);
@@ -39,30 +39,7 @@ function run(args) {
   }
 }
 
-let passed = 0;
-let failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAILED ${name}\n${e.stack || e}`);
-  }
-}
-
-async function expectClean(page, problems, origin) {
-  assert.deepEqual(problems.consoleErrors, [], 'console errors');
-  assert.deepEqual(problems.pageErrors, [], 'page errors');
-  assert.deepEqual(problems.dialogs, [], 'dialogs');
-  for (const url of problems.requests) {
-    assert.ok(url.startsWith(origin + '/'), `a request off gunbaid: ${url}`);
-  }
-  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-  const width = page.viewport().width;
-  assert.ok(scroll <= width, `scrolls sideways: ${scroll} > ${width}`);
-}
+const {check, summary} = checks();
 
 // The verdict line `gunbai audit`'s JSON summary gives, as the page words it.
 function expectedVerdict(summary) {
@@ -226,8 +203,7 @@ async function auditMatchesCli(browser, origin, file, name, width) {
     await daemon.stop();
     fs.rmSync(work, {recursive: true, force: true});
   }
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 ? 0 : 1);
+  process.exit(summary());
 })().catch((e) => {
   console.error(e);
   process.exit(1);

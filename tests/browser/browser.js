@@ -104,4 +104,44 @@ async function atBothWidths(browser, url, dir, name, check) {
   return shots;
 }
 
-module.exports = {WIDTHS, launchBrowser, openPage, screenshot, atBothWidths};
+// A test's named checks: check(name, fn) runs fn, prints "ok NAME" or
+// "FAILED NAME" with the error, and goes on; summary() prints the counts
+// and returns the exit code (0 when every check passed).
+function checks() {
+  let passed = 0;
+  let failed = 0;
+  return {
+    async check(name, fn) {
+      try {
+        await fn();
+        passed++;
+        console.log(`ok ${name}`);
+      } catch (e) {
+        failed++;
+        console.log(`FAILED ${name}\n${e.stack || e}`);
+      }
+    },
+    summary() {
+      console.log(`${passed} passed, ${failed} failed`);
+      return failed === 0 ? 0 : 1;
+    },
+  };
+}
+
+// Asserts what every page gunbaid serves must be: no console error, page
+// error or dialog, no request off `origin`, no sideways scrolling.
+async function expectClean(page, problems, origin) {
+  const assert = require('node:assert/strict');
+  assert.deepEqual(problems.consoleErrors, [], 'console errors');
+  assert.deepEqual(problems.pageErrors, [], 'page errors');
+  assert.deepEqual(problems.dialogs, [], 'dialogs');
+  for (const url of problems.requests) {
+    assert.ok(url.startsWith(origin + '/'), `a request off gunbaid: ${url}`);
+  }
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+  const width = page.viewport().width;
+  assert.ok(scroll <= width, `scrolls sideways: ${scroll} > ${width}`);
+}
+
+module.exports = {WIDTHS, launchBrowser, openPage, screenshot, atBothWidths, checks,
+                  expectClean};

@@ -12,7 +12,7 @@
 const assert = require('node:assert/strict');
 const {execFileSync} = require('node:child_process');
 const path = require('node:path');
-const {launchBrowser, atBothWidths} = require('./browser.js');
+const {launchBrowser, atBothWidths, checks, expectClean} = require('./browser.js');
 const {startGunbaid} = require('./gunbaid.js');
 
 const [gunbai, gunbaid, , outDir] = process.argv.slice(2);
@@ -27,32 +27,7 @@ function explain(args) {
                                  {encoding: 'utf8'}));
 }
 
-let passed = 0;
-let failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAILED ${name}\n${e.stack || e}`);
-  }
-}
-
-// What every page must be: clean, self-contained, phone-wide.
-async function expectClean(page, problems, origin) {
-  assert.deepEqual(problems.consoleErrors, [], 'console errors');
-  assert.deepEqual(problems.pageErrors, [], 'page errors');
-  assert.deepEqual(problems.dialogs, [], 'dialogs');
-  for (const url of problems.requests) {
-    assert.ok(url.startsWith(origin + '/'), `a request off gunbaid: ${url}`);
-  }
-  const scroll = await page.evaluate(
-      () => document.documentElement.scrollWidth);
-  const width = page.viewport().width;
-  assert.ok(scroll <= width, `scrolls sideways: ${scroll} > ${width}`);
-}
+const {check, summary} = checks();
 
 (async () => {
   const daemon = await startGunbaid(gunbaid);
@@ -129,8 +104,7 @@ async function expectClean(page, problems, origin) {
     await browser.close();
     await daemon.stop();
   }
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 ? 0 : 1);
+  process.exit(summary());
 })().catch((e) => {
   console.error(e);
   process.exit(1);

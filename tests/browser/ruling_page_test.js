@@ -14,7 +14,7 @@
 const assert = require('node:assert/strict');
 const {execFileSync} = require('node:child_process');
 const path = require('node:path');
-const {launchBrowser, openPage, screenshot, WIDTHS} = require('./browser.js');
+const {launchBrowser, openPage, screenshot, WIDTHS, checks, expectClean} = require('./browser.js');
 const {startGunbaid} = require('./gunbaid.js');
 
 const [gunbai, gunbaid, dataDir, outDir] = process.argv.slice(2);
@@ -38,30 +38,7 @@ function cliOutcomes(log) {
   return (JSON.parse(out).outcomes || []).map((o) => `${o.kind}=${o.value}`);
 }
 
-let passed = 0;
-let failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAILED ${name}\n${e.stack || e}`);
-  }
-}
-
-async function expectClean(page, problems, origin) {
-  assert.deepEqual(problems.consoleErrors, [], 'console errors');
-  assert.deepEqual(problems.pageErrors, [], 'page errors');
-  assert.deepEqual(problems.dialogs, [], 'dialogs');
-  for (const url of problems.requests) {
-    assert.ok(url.startsWith(origin + '/'), `a request off gunbaid: ${url}`);
-  }
-  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-  const width = page.viewport().width;
-  assert.ok(scroll <= width, `scrolls sideways: ${scroll} > ${width}`);
-}
+const {check, summary} = checks();
 
 // The form's controls, by the card (0 or 1) and the field's name.
 const unit = (i, name) => `fieldset.unit-card:nth-of-type(${i + 1}) [name="${name}"]`;
@@ -247,8 +224,7 @@ async function volley(page, firer) {
     await browser.close();
     await daemon.stop();
   }
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 ? 0 : 1);
+  process.exit(summary());
 })().catch((e) => {
   console.error(e);
   process.exit(1);
