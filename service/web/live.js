@@ -229,12 +229,13 @@
     const names = new Map((orderOfBattle.units || []).map((u) => [u.id, u.name || '']));
     const units = state.units || [];
     if (!units.length) return el('p', {class: 'muted', text: 'No units.'});
-    const flags = (u) => ['disordered', 'halted', 'firedThisTurn', 'movedThisTurn',
-                          'routing', 'removed']
-        .filter((f) => u[f]).join(', ');
+    const FLAGS = {disordered: 'disordered', halted: 'halted', firedThisTurn: 'fired',
+                   movedThisTurn: 'moved', inMelee: 'in melee', routing: 'routing',
+                   removed: 'removed'};
+    const flags = (u) => Object.keys(FLAGS).filter((f) => u[f]).map((f) => FLAGS[f]).join(', ');
     return el('div', {class: 'table-wrap'}, el('table', {class: 'live-units'},
         el('thead', {}, el('tr', {},
-            ['Unit', 'Clan', 'Stands', 'Lost', 'Hits', 'Order', 'This turn']
+            ['Unit', 'Clan', 'Stands', 'Lost', 'Hits', 'Status']
                 .map((h) => el('th', {scope: 'col', text: h})))),
         el('tbody', {}, units.map((u) => el('tr', {},
             el('td', {}, el('span', {class: 'mono', text: u.id}),
@@ -243,7 +244,6 @@
             el('td', {text: String(u.stands || 0)}),
             el('td', {text: String(u.standsLost || 0)}),
             el('td', {text: String(u.carriedHits || 0)}),
-            el('td', {text: String(u.order || '').replace(/^ORDER_/, '').toLowerCase()}),
             el('td', {text: flags(u)}))))));
   }
 
@@ -664,9 +664,13 @@
           order.map((unitKey) => el('fieldset', {class: 'action-group'},
               el('legend', {text: unitKey ? `Unit ${unitKey}` : 'The clan'}),
               [...groups.get(unitKey).entries()].map(([kind, list]) => el('div', {class: 'action-kind'},
-                  el('h3', {text: kind}),
+                  el('h3', {text: KIND_TITLES[kind] || kind}),
                   list.map((a) => actionRow(a, version)))))));
     }
+
+    const KIND_TITLES = {activation: 'Activation', turn_end: 'End of turn', fire: 'Fire',
+                         move: 'Move', charge: 'Charge', melee: 'Melee', morale: 'Morale test',
+                         result_move: 'Result move', challenge: 'Challenge'};
 
     function actionRow(action, version) {
       const event = JSON.parse(JSON.stringify(action.event || {}));
