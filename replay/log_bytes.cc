@@ -38,6 +38,7 @@ constexpr std::uint32_t kOrderOfBattleTag =
     Tag(v1::BattleLog::kOrderOfBattleFieldNumber);
 constexpr std::uint32_t kEventsTag = Tag(v1::BattleLog::kEventsFieldNumber);
 constexpr std::uint32_t kTerrainTag = Tag(v1::BattleLog::kTerrainFieldNumber);
+constexpr std::uint32_t kTableTag = Tag(v1::BattleLog::kTableFieldNumber);
 constexpr std::uint32_t kStartingPositionTag =
     Tag(v1::BattleLog::kStartingPositionFieldNumber);
 
@@ -69,11 +70,10 @@ class LogBytesPass {
     input.SetRecursionLimit(recursion_limit_);
     std::uint64_t events = 0;
     std::uint64_t last_seq = 0;
-    v1::TerrainFeature terrain;
     for (std::uint32_t tag = ReadParsedTag(input); tag != 0;
          tag = ReadParsedTag(input)) {
       if (tag == kHeaderTag || tag == kOrderOfBattleTag ||
-          tag == kStartingPositionTag) {
+          tag == kStartingPositionTag || tag == kTableTag) {
         if (head == nullptr) {
           if (!Skip(input)) return NotRead("a field runs past the bytes");
           continue;
@@ -83,11 +83,13 @@ class LogBytesPass {
                 ? static_cast<Message*>(head->head.mutable_header())
             : tag == kOrderOfBattleTag
                 ? static_cast<Message*>(head->head.mutable_order_of_battle())
+            : tag == kTableTag
+                ? static_cast<Message*>(head->head.mutable_table())
                 : head->head.mutable_starting_position();
         if (!ReadWholeMessage(input, field)) {
           return NotRead(
-              "the header, order of battle or starting position does not "
-              "parse");
+              "the header, order of battle, starting position or table does "
+              "not parse");
         }
       } else if (tag == kEventsTag) {
         const v1::Event* event = ReadEvent(input);
@@ -111,10 +113,10 @@ class LogBytesPass {
           if (!Skip(input)) return NotRead("a field runs past the bytes");
           continue;
         }
-        terrain.Clear();
-        if (!ReadWholeMessage(input, &terrain) ||
+        v1::TerrainFeature* terrain = head->head.add_terrain();
+        if (!ReadWholeMessage(input, terrain) ||
             !KnownEnums::For(v1::TerrainFeature::descriptor())
-                 .AllKnown(terrain)) {
+                 .AllKnown(*terrain)) {
           return NotRead("a terrain feature does not parse");
         }
       } else {

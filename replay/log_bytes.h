@@ -30,8 +30,9 @@ namespace gunbai::replay {
 // The head of a log read from its bytes, and what a replay needs of its
 // events before reading them.
 struct LogBytesHead {
-  // The header, order of battle and starting position, merged as protobuf
-  // merges a message field given twice; never events or terrain.
+  // The header, order of battle, starting position and table, merged as
+  // protobuf merges a message field given twice, and the terrain; never
+  // the events.
   gunbai::v1::BattleLog head;
   std::uint64_t events = 0;
   // Whether each event's seq is above the one before it.

@@ -118,17 +118,6 @@ absl::Status SkipField(CodedInputStream& input) {
   return absl::OkStatus();
 }
 
-// Reads a terrain feature into `terrain` as the whole log's parse checks
-// it (terrain is not replayed).
-absl::Status CheckTerrain(CodedInputStream& input,
-                          v1::TerrainFeature& terrain) {
-  terrain.Clear();
-  if (!ReadWholeMessage(input, &terrain) || !TerrainEnums().AllKnown(terrain)) {
-    return NotStreamed("a terrain feature does not parse");
-  }
-  return absl::OkStatus();
-}
-
 // The bound a pass reads within: `max_bytes` within what an int counts.
 std::int64_t ClampedMaxBytes(std::int64_t max_bytes) {
   return std::clamp<std::int64_t>(max_bytes, 0, INT_MAX - 1);
@@ -178,13 +167,26 @@ absl::Status NotALogField(int field) {
       absl::StrCat("field ", field, " is not a field of the log"));
 }
 
-// Merges a header, order of battle or starting position field into `head`,
-// as protobuf merges a message field given more than once.
+// Merges a header, order of battle, starting position or table field into
+// `head`, as protobuf merges a message field given more than once; appends
+// a terrain feature, as protobuf appends to a repeated field.
 absl::Status MergeHeadField(int field, CodedInputStream& input,
                             v1::BattleLog& head) {
   google::protobuf::Message* into = nullptr;
   absl::string_view what;
   switch (field) {
+    case v1::BattleLog::kTerrainFieldNumber: {
+      v1::TerrainFeature* terrain = head.add_terrain();
+      if (!ReadWholeMessage(input, terrain) ||
+          !TerrainEnums().AllKnown(*terrain)) {
+        return NotStreamed("a terrain feature does not parse");
+      }
+      return absl::OkStatus();
+    }
+    case v1::BattleLog::kTableFieldNumber:
+      into = head.mutable_table();
+      what = "the table does not parse";
+      break;
     case v1::BattleLog::kHeaderFieldNumber:
       into = head.mutable_header();
       what = "the header does not parse";
@@ -274,6 +276,8 @@ class StreamedAudit {
       case v1::BattleLog::kHeaderFieldNumber:
       case v1::BattleLog::kOrderOfBattleFieldNumber:
       case v1::BattleLog::kStartingPositionFieldNumber:
+      case v1::BattleLog::kTerrainFieldNumber:
+      case v1::BattleLog::kTableFieldNumber:
         if (pass == Pass::kEvents) return SkipField(input);
         if (replay_ != nullptr) {
           head_after_events = true;
@@ -283,9 +287,6 @@ class StreamedAudit {
       case v1::BattleLog::kEventsFieldNumber:
         if (pass == Pass::kHead) return SkipField(input);
         return ReadEvent(pass, input, head_after_events);
-      case v1::BattleLog::kTerrainFieldNumber:
-        if (pass == Pass::kHead) return SkipField(input);
-        return CheckTerrain(input, terrain_);
       default:
         return NotALogField(field);
     }
@@ -348,7 +349,6 @@ class StreamedAudit {
   std::unique_ptr<Replay> replay_;
   std::uint64_t events_ = 0;
   EventSlot event_slot_;
-  v1::TerrainFeature terrain_;
 };
 
 }  // namespace
@@ -371,7 +371,6 @@ absl::StatusOr<v1::BattleLog> ReadBinaryLogHead(const OpenLogStream& open,
                                                 std::int64_t max_bytes) {
   google::protobuf::LogSilencer silence;
   v1::BattleLog head;
-  v1::TerrainFeature terrain;
   absl::Status read = ReadLogFields(
       open, ClampedMaxBytes(max_bytes),
       [&](int field, CodedInputStream& input, bool&) -> absl::Status {
@@ -379,11 +378,11 @@ absl::StatusOr<v1::BattleLog> ReadBinaryLogHead(const OpenLogStream& open,
           case v1::BattleLog::kHeaderFieldNumber:
           case v1::BattleLog::kOrderOfBattleFieldNumber:
           case v1::BattleLog::kStartingPositionFieldNumber:
+          case v1::BattleLog::kTerrainFieldNumber:
+          case v1::BattleLog::kTableFieldNumber:
             return MergeHeadField(field, input, head);
           case v1::BattleLog::kEventsFieldNumber:
             return SkipField(input);
-          case v1::BattleLog::kTerrainFieldNumber:
-            return CheckTerrain(input, terrain);
           default:
             return NotALogField(field);
         }
@@ -409,6 +408,7 @@ absl::Status ForEachBinaryLogEvent(const OpenLogStream& open,
           case v1::BattleLog::kOrderOfBattleFieldNumber:
           case v1::BattleLog::kStartingPositionFieldNumber:
           case v1::BattleLog::kTerrainFieldNumber:
+          case v1::BattleLog::kTableFieldNumber:
             return SkipField(input);
           case v1::BattleLog::kEventsFieldNumber: {
             GUNBAI_ASSIGN_OR_RETURN(const v1::Event* read,

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "replay/ruleset_loader.h"
+#include "rules/battlefield_proto.h"
 
 namespace gunbai::replay {
 
@@ -31,6 +32,7 @@ void AddCarryOver(const rules::BattleState& state,
         static_cast<uint32_t>(s.stands_lost_this_turn));
     u->set_charge_fell_short(s.charge_fell_short);
     u->set_halted_by_seq(s.halt_cause_seq);
+    if (s.placed) *u->mutable_position() = rules::PoseToProto(s.pose);
   }
   for (std::size_t l = 0; l < state.leaders.size(); ++l) {
     snap.mutable_leaders(static_cast<int>(l))

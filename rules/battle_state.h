@@ -37,6 +37,19 @@ constexpr MoraleReasons ReasonBit(int reason) {
 }
 
 // What events change about a unit.
+// Where a unit stands, on a log with a table (rules/battlefield.h): the
+// centre of its front edge in millimetres, and its facing in degrees
+// clockwise from straight up the table (+y), 0 to 359.
+struct Pose {
+  int x_mm = 0;
+  int y_mm = 0;
+  int facing_deg = 0;
+
+  friend bool operator==(const Pose& a, const Pose& b) {
+    return a.x_mm == b.x_mm && a.y_mm == b.y_mm && a.facing_deg == b.facing_deg;
+  }
+};
+
 struct UnitStatus {
   int stands = 0;
   int stands_per_rank = 1;
@@ -88,6 +101,12 @@ struct UnitStatus {
   int charged_into_contact_with = -1;
   int charges_received = 0;  // Charges declared on this unit this turn.
   MoraleReasons owed_morale = 0;
+  // On a log with a table: whether the unit is on it, and where.
+  bool placed = false;
+  Pose pose;
+  // The distance to its target when it declared its charge, mm (for fire
+  // at chargers that began beyond effective range); -1: not measured.
+  int charge_start_mm = -1;
 };
 
 // Two units in melee contact and how many rounds they have fought.

@@ -21,6 +21,8 @@ constexpr absl::string_view kMagic = "GBCK";
 constexpr int kMaxQuantity = 1 << 30;
 // Stands in a rank: the engines take at most 64 (kMaxStands, kMaxBases).
 constexpr int kMaxStandsPerRank = 64;
+// Positions are bounded where they are read (rules/battlefield.h).
+constexpr int kMaxPoseMm = 1 << 24;
 
 // A leader's later loss rolls beyond which a checkpoint is corrupt: one a
 // stand lost, and a unit has at most a few dozen.
@@ -211,10 +213,14 @@ void WriteUnit(const UnitStatus& u, CheckpointWriter& out) {
         u.hit_by_fire_this_turn, u.moved_this_turn, u.first_volley_spent,
         u.charging, u.in_melee, u.routing, u.has_routed, u.frenzied, u.pursuing,
         u.pursued_from_long_melee, u.fought_this_turn, u.removed,
-        u.charge_fell_short, u.charge_spent}) {
+        u.charge_fell_short, u.charge_spent, u.placed}) {
     out.Bool(b);
   }
   out.String(u.removal_owed);
+  out.Int(u.pose.x_mm);
+  out.Int(u.pose.y_mm);
+  out.Int(u.pose.facing_deg);
+  out.Int(u.charge_start_mm);
 }
 
 void ReadUnit(CheckpointReader& in, const UnitProfile& profile, int units,
@@ -241,10 +247,14 @@ void ReadUnit(CheckpointReader& in, const UnitProfile& profile, int units,
         &u.hit_by_fire_this_turn, &u.moved_this_turn, &u.first_volley_spent,
         &u.charging, &u.in_melee, &u.routing, &u.has_routed, &u.frenzied,
         &u.pursuing, &u.pursued_from_long_melee, &u.fought_this_turn,
-        &u.removed, &u.charge_fell_short, &u.charge_spent}) {
+        &u.removed, &u.charge_fell_short, &u.charge_spent, &u.placed}) {
     *b = in.Bool();
   }
   u.removal_owed = in.String();
+  u.pose.x_mm = in.Int(-kMaxPoseMm, kMaxPoseMm);
+  u.pose.y_mm = in.Int(-kMaxPoseMm, kMaxPoseMm);
+  u.pose.facing_deg = in.Int(0, 359);
+  u.charge_start_mm = in.Int(-1, kMaxPoseMm);
 }
 
 void WriteLeader(const LeaderState& l, CheckpointWriter& out) {

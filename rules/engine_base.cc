@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "rules/battlefield_proto.h"
 #include "rules/excerpt.h"
 #include "rules/status_macros.h"
 
@@ -71,6 +72,14 @@ absl::Status EngineBase::InitOrderOfBattle(const v1::BattleLog& log) {
     }
     UnitStatus status;
     GUNBAI_RETURN_IF_ERROR(AddUnitFacts(i, u, profile, status));
+    if (u.has_position()) {
+      GUNBAI_ASSIGN_OR_RETURN(
+          status.pose,
+          PoseFromProto(u.position(), absl::StrFormat("order_of_battle.units[%d] "
+                                                      "position",
+                                                      i)));
+      status.placed = true;
+    }
     unit_index_.emplace(profile.id, static_cast<int>(state_.profiles.size()));
     state_.profiles.push_back(std::move(profile));
     state_.units.push_back(status);

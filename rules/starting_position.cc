@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "rules/battle_state.h"
+#include "rules/battlefield_proto.h"
 #include "rules/engine_base.h"
 #include "rules/proto_enums.h"
 #include "rules/status_macros.h"
@@ -224,6 +225,14 @@ absl::Status EngineBase::StartUnit(int i, const v1::UnitState& u,
   }
   if (u.formation() != v1::FORMATION_UNSPECIFIED) {
     s.formation = FormationFromProto(u.formation());
+  }
+  if (u.has_position()) {
+    GUNBAI_ASSIGN_OR_RETURN(
+        s.pose, PoseFromProto(u.position(),
+                              absl::StrFormat("starting_position.units[%d] "
+                                              "position",
+                                              i)));
+    s.placed = true;
   }
   s.disordered = u.disordered();
   s.fired_this_turn = u.fired_this_turn();

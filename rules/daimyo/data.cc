@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "rules/battlefield_proto.h"
 #include "rules/daimyo/engine.h"
 #include "rules/daimyo/tables.h"
 #include "rules/proto_enums.h"
@@ -267,6 +268,12 @@ rules::daimyo::Tables ToDomain(const gunbai::v1::Ruleset& d) {
   r.options.stands_lost_count_whole_game =
       d.options().stands_lost_count_whole_game();
   OptionsToDomain(d.options(), r.options);
+  if (d.has_table()) {
+    // Validated by ValidateDaimyoRuleset before any engine is built.
+    absl::StatusOr<rules::TableRules> table =
+        rules::TableRulesFromProto(d.table(), "ruleset");
+    if (table.ok()) r.table = *std::move(table);
+  }
   return r;
 }
 
@@ -279,6 +286,10 @@ rules::daimyo::Tables DaimyoRulesFromData(const gunbai::v1::Ruleset& data) {
 absl::Status ValidateDaimyoRuleset(const gunbai::v1::Ruleset& data,
                                    absl::string_view source) {
   GUNBAI_RETURN_IF_ERROR(Validate(ToDomain(data), source));
+  if (data.has_table()) {
+    GUNBAI_RETURN_IF_ERROR(
+        rules::TableRulesFromProto(data.table(), source).status());
+  }
   return ValidateTables(data, source);
 }
 

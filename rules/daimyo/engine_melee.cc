@@ -143,7 +143,8 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   if (round.melee_id().empty() || round.melee_id() != pending_melee_id_) {
     at_melee_start_.clear();
   }
-  const rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
+  rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
+  MeasureMelee(pairing);
   if (!round.melee_id().empty()) {
     for (int unit : {a, b}) {
       const rules::UnitStatus& u = state_.units[unit];
@@ -536,11 +537,12 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
   if (unit < 0 || !UnitOnTable(unit, "make a result move")) return;
   CheckDiceFaces(move.dice(), "move roll", move.unit());
   rules::UnitStatus& s = state_.units[unit];
+  const v1::MoveBlock blocked = MeasureResultMove(move, unit);
   switch (move.kind()) {
     case v1::RESULT_MOVE_KIND_PUSH_BACK:
       TakeOwedMove(unit, move, {OwedMove::kPushBack});
       s.frenzied = false;
-      ApplyBlock(unit, move);
+      ApplyBlock(unit, blocked);
       if (!FollowedUpBy(unit)) LeaveMelee(unit);
       break;
     case v1::RESULT_MOVE_KIND_ROUT:
@@ -550,7 +552,7 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
       if (state_.profiles[unit].clan == state_.active_clan) {
         rout_moved_this_activation_[unit] = true;
       }
-      ApplyRout(unit, move);
+      ApplyRout(unit, move, blocked);
       break;
     case v1::RESULT_MOVE_KIND_FOLLOW_UP:
       TakeOwedMove(unit, move,
@@ -610,17 +612,18 @@ bool Replayer::FollowedUpBy(int loser) const {
   return false;
 }
 
-void Replayer::ApplyBlock(int unit, const v1::ResultMove& move) {
+void Replayer::ApplyBlock(int unit, v1::MoveBlock blocked) {
   rules::UnitStatus& s = state_.units[unit];
-  if (move.blocked() == v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE) {
+  if (blocked == v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE) {
     s.disordered = true;
-  } else if (move.blocked() == v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE) {
+  } else if (blocked == v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE) {
     ReleaseWinnersOf(unit);
     s.removal_owed = "its move was blocked by enemy troops or the table edge";
   }
 }
 
-void Replayer::ApplyRout(int unit, const v1::ResultMove& move) {
+void Replayer::ApplyRout(int unit, const v1::ResultMove& move,
+                         v1::MoveBlock blocked) {
   rules::UnitStatus& s = state_.units[unit];
   const bool new_rout = !s.routing;
   if (new_rout && s.has_routed && s.removal_owed.empty()) {
@@ -630,7 +633,7 @@ void Replayer::ApplyRout(int unit, const v1::ResultMove& move) {
   s.frenzied = false;
   rules::EndCharge(state_, unit);  // A charge ends when its charger routs.
   LeaveMelee(unit);
-  ApplyBlock(unit, move);
+  ApplyBlock(unit, blocked);
   OweRoutTests(unit, move.friends_near(), move.interpenetrated());
 }
 
@@ -687,6 +690,7 @@ void Replayer::OweRoutTests(
       state_.AttachedLeader(router, rules::LeaderKind::kGeneral) >= 0 ||
       state_.AttachedLeader(router, rules::LeaderKind::kDaimyo) >= 0;
   ResolveUnitList(near, "unit near the routers", list_units_);
+  MeasureRoutNear(router, list_units_);
   for (const int u : list_units_) {
     if (u == router || state_.units[u].removed) continue;
     if (state_.profiles[u].clan != state_.profiles[router].clan) continue;

@@ -43,6 +43,7 @@ absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
 
 absl::Status Replayer::Init(const v1::BattleLog& log) {
   GUNBAI_RETURN_IF_ERROR(InitOrderOfBattle(log));
+  GUNBAI_RETURN_IF_ERROR(InitTable(log));
   owed_moves_.assign(state_.units.size(), OwedMove::kNone);
   owed_move_opponent_.assign(state_.units.size(), -1);
   owed_move_rounds_.assign(state_.units.size(), 0);
@@ -255,6 +256,7 @@ void Replayer::OnMove(const v1::Move& move) {
     status.stands_per_rank = static_cast<int>(
         std::min<uint32_t>(move.stands_per_rank(), kMaxStands));
   }
+  MeasureMove(move, unit);
 }
 
 void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
@@ -289,6 +291,7 @@ void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
   }
   UnitOnTable(target, "be charged");
   rules::DeclareCharge(state_, unit, target, charge.fell_short());
+  MeasureCharge(charge, unit, target);
   rules::UnitStatus& target_status = state_.units[target];
   if (target_status.routing && !charge.fell_short() &&
       target_status.removal_owed.empty()) {
@@ -311,7 +314,8 @@ void Replayer::OnFiring(const v1::Event& event) {
                               event.clan(), UnitLabel(state_, firer),
                               state_.clans[state_.profiles[firer].clan]));
   }
-  const rules::daimyo::Shot shot = ShotFromProto(firing, firer, target);
+  rules::daimyo::Shot shot = ShotFromProto(firing, firer, target);
+  MeasureFiring(shot);
   const bool resolvable =
       rules::daimyo::CheckFiring(rules_, state_, shot, *this);
   int hits = 0;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,9 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "rules/battle_state.h"
+#include "rules/battlefield.h"
 #include "rules/daimyo/firing.h"
+#include "rules/daimyo/measure.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
 #include "rules/daimyo/tables.h"
@@ -89,7 +92,7 @@ class Replayer final : public rules::EngineBase {
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next, in the format of
   // rules/checkpoint_codec.h. Bump the version when a member is added.
-  static constexpr std::uint32_t kCheckpointVersion = 1;
+  static constexpr std::uint32_t kCheckpointVersion = 2;
   std::uint32_t CheckpointVersion() const override {
     return kCheckpointVersion;
   }
@@ -199,8 +202,9 @@ class Replayer final : public rules::EngineBase {
   // Makes the follow-up or pursuit owed against `loser`, destroyed by its
   // move, a choice: there is nothing left to keep contact with.
   void ReleaseWinnersOf(int loser);
-  void ApplyBlock(int unit, const gunbai::v1::ResultMove& move);
-  void ApplyRout(int unit, const gunbai::v1::ResultMove& move);
+  void ApplyBlock(int unit, gunbai::v1::MoveBlock blocked);
+  void ApplyRout(int unit, const gunbai::v1::ResultMove& move,
+                 gunbai::v1::MoveBlock blocked);
   void ApplyPursuit(int unit, const gunbai::v1::ResultMove& move);
   // Disorders a side whose pursuit from a melee of more than one round meets
   // this fresh enemy (the default reading of pursuit disorder).
@@ -244,6 +248,45 @@ class Replayer final : public rules::EngineBase {
   void OnResultMove(const gunbai::v1::ResultMove& move) override;
   void OnRemoval(const gunbai::v1::Removal& removal) override;
 
+  // The tape measure (engine_table.cc; rules/daimyo/measure.h): on a log
+  // with a table, each measures an event's facts, reports a declared fact
+  // the table contradicts, and puts the measured facts in its input.
+  absl::Status InitTable(const gunbai::v1::BattleLog& log);
+  // True when the log has a table and `unit` is placed on it.
+  bool Measuring(int unit) const;
+  // Reports a fact declared but not measured (rule_id, naming `what` and
+  // why not); returns the measured fact.
+  bool MeasuredFact(absl::string_view rule_id, int subject,
+                    absl::string_view what, absl::string_view fact,
+                    bool declared, bool measured, absl::string_view why_not);
+  void PlaceUnit(int unit, const rules::Pose& pose);
+  void MeasureMove(const gunbai::v1::Move& move, int unit);
+  void CheckMoveEnd(const std::string& subject, int unit,
+                    const rules::Pose& to, absl::string_view did);
+  void MeasureCharge(const gunbai::v1::ChargeDeclaration& charge, int unit,
+                     int target);
+  void MeasureFiring(rules::daimyo::Shot& shot);
+  void ReportShotGeometry(const rules::daimyo::Shot& shot,
+                          const rules::daimyo::ShotMeasure& m,
+                          const std::string& what);
+  void MeasureShotFacts(rules::daimyo::Shot& shot,
+                        const rules::daimyo::ShotMeasure& m,
+                        const std::string& what);
+  void MeasureMelee(rules::daimyo::MeleePairing& pairing);
+  void MeasureMorale(const gunbai::v1::MoraleTest& test,
+                     rules::daimyo::MoraleTestInput& in,
+                     std::vector<int>& friends);
+  // Reports the units of `declared` that are not in `measured`.
+  void CompareNear(int unit, absl::string_view what, absl::string_view list,
+                   const std::vector<int>& declared,
+                   const std::vector<int>& measured);
+  // Moves the unit as the result move takes it; returns the block that
+  // applies (measured for a push back or a rout; else as declared).
+  gunbai::v1::MoveBlock MeasureResultMove(const gunbai::v1::ResultMove& move,
+                                          int unit);
+  // Replaces the friends near a router with those measured near it.
+  void MeasureRoutNear(int router, std::vector<int>& near);
+
   void CheckOwedRolls();
   // Runs every end-of-turn check: the last activation's, owed leader-loss
   // rolls, melee obligations, owed morale tests.
@@ -256,6 +299,8 @@ class Replayer final : public rules::EngineBase {
 
   // Owned: a Replayer outlives no caller's copy of the ruleset.
   const rules::daimyo::Tables rules_;
+  // The table, on a log with one (fixed once built: not checkpointed).
+  std::optional<rules::Battlefield> field_;
   // Melee bookkeeping, per unit index (engine_melee.cc).
   std::vector<PairingResult> pending_pairings_;
   std::string pending_melee_id_;

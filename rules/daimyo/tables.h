@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "rules/battlefield.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -209,6 +210,8 @@ struct Tables {
   int leader_killed_at_or_below = 4;
   int headquarters_counts_as_stands = 1;
   ReadingOptions options;
+  // Measuring a log with positions (rules/battlefield.h).
+  TableRules table;
 };
 
 }  // namespace gunbai::rules::daimyo

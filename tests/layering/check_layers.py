@@ -2,7 +2,8 @@
 """Fails when a source file includes across the project's layers the wrong way.
 
 The layers, lowest first (README, "Layout"):
-  rules/ (generic)      the plug-in interface and what every ruleset shares
+  rules/ (generic)      the plug-in interface and what every ruleset shares,
+                        with rules/geometry/ (the plane geometry of the table)
   rules/<name>/         one ruleset: its pure rule files and its engine
   replay/               replay, audit, diff, dice statistics: names no ruleset
   generate/ (generic)   the game generator: options, fault planning, manifests,
@@ -86,10 +87,17 @@ def includes_of(path, cache={}):
     return cache[path]
 
 
+# Folders under rules/ that every ruleset shares (not a ruleset): the
+# plane geometry of the table.
+SHARED_RULES_FOLDERS = ("geometry",)
+
+
 def ruleset_folder(path):
     """'daimyo' for rules/daimyo/x.h or generate/daimyo/x.h, else None."""
     parts = path.split("/")
     if len(parts) >= 3 and parts[0] in ("rules", "generate"):
+        if parts[0] == "rules" and parts[1] in SHARED_RULES_FOLDERS:
+            return None
         return parts[1]
     return None
 

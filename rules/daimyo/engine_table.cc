@@ -1,0 +1,571 @@
+// The tape measure in the Daimyo replay: on a log with a table, each event's
+// facts that need measuring are measured (rules/daimyo/measure.h), a
+// declared fact the table contradicts is a violation naming both, and the
+// measured facts are the ones the rules are worked out with. A fact the
+// table settles need not be declared. Without a table, or for a unit not
+// placed, every fact is as declared. The readings are in RULES.md, "The
+// table".
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "rules/battlefield_proto.h"
+#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/measure.h"
+#include "rules/status_macros.h"
+
+namespace gunbai::rules::daimyo {
+namespace {
+
+namespace v1 = gunbai::v1;
+
+// A declared distance within this of the measured one agrees (mm): a tape
+// measure read to the half centimetre.
+constexpr int kDistanceToleranceMm = 5;
+
+std::string BandWords(RangeBand band) {
+  switch (band) {
+    case RangeBand::kEffective:
+      return "effective range";
+    case RangeBand::kLong:
+      return "long range";
+    case RangeBand::kOutOfRange:
+      return "out of range";
+  }
+  return "";
+}
+
+}  // namespace
+
+absl::Status Replayer::InitTable(const v1::BattleLog& log) {
+  GUNBAI_ASSIGN_OR_RETURN(field_,
+                          rules::BattlefieldFromLog(log, rules_.table, state_));
+  if (!field_.has_value()) return absl::OkStatus();
+  std::vector<std::string> unplaced;
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    if (!state_.units[u].placed && !state_.units[u].removed) {
+      unplaced.push_back(state_.profiles[u].id);
+    }
+  }
+  if (!unplaced.empty()) {
+    Finding f;
+    f.severity = Severity::kWarning;
+    f.rule_id = "daimyo.table.unplaced";
+    f.subject = unplaced.front();
+    f.message = absl::StrFormat(
+        "The log has a table, but %d unit%s have no position (%s): what "
+        "involves them is taken as declared.",
+        unplaced.size(), unplaced.size() == 1 ? "" : "s",
+        absl::StrJoin(unplaced.begin(),
+                      unplaced.begin() + std::min<std::size_t>(
+                                             unplaced.size(), 5),
+                      ", "));
+    Report(std::move(f));
+  }
+  return absl::OkStatus();
+}
+
+bool Replayer::Measuring(int unit) const {
+  return field_.has_value() && unit >= 0 && state_.units[unit].placed &&
+         !state_.units[unit].removed;
+}
+
+bool Replayer::MeasuredFact(absl::string_view rule_id, int subject,
+                            absl::string_view what, absl::string_view fact,
+                            bool declared, bool measured,
+                            absl::string_view why_not) {
+  if (declared && !measured) {
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = rule_id;
+    f.subject = state_.profiles[subject].id;
+    f.claimed = std::string(fact);
+    f.computed = absl::StrCat("not ", fact);
+    f.message = absl::StrCat(what, ": the log declares ", fact,
+                             "; measured on the table, not: ", why_not, ".");
+    Report(std::move(f));
+  }
+  return measured;
+}
+
+void Replayer::PlaceUnit(int unit, const rules::Pose& pose) {
+  rules::UnitStatus& s = state_.units[unit];
+  s.pose = pose;
+  s.placed = true;
+}
+
+void Replayer::MeasureMove(const v1::Move& move, int unit) {
+  if (!Measuring(unit)) return;
+  const auto label = [this, unit] { return UnitLabel(state_, unit); };
+  rules::Pose to = state_.units[unit].pose;
+  if (move.has_to()) {
+    absl::StatusOr<rules::Pose> read =
+        rules::PoseFromProto(move.to(), "move.to");
+    if (!read.ok()) {
+      Violation("daimyo.table.position", move.unit(),
+                absl::StrCat(label(), ": ", read.status().message(),
+                             " The unit stays where it was."));
+      return;
+    }
+    to = *read;
+  } else if (move.kind() == v1::MOVE_KIND_TURN_ABOUT) {
+    to = rules::daimyo::ResultPose(*field_, state_, unit,
+                                   rules::daimyo::ResultPath::kTurnAndAway, 0);
+  } else {
+    Finding f;
+    f.severity = Severity::kWarning;
+    f.rule_id = "daimyo.table.move.to";
+    f.subject = move.unit();
+    f.message = absl::StrCat(label(),
+                             " moved, but the move gives no `to`: on a log "
+                             "with a table the unit stays where it was.");
+    Report(std::move(f));
+    return;
+  }
+  const rules::daimyo::MoveMeasure m = rules::daimyo::MeasurePath(
+      *field_, state_, unit, to, -1, /*units_block=*/false);
+  CheckMoveEnd(move.unit(), unit, to, "moved");
+  const int measured_mm = static_cast<int>(std::lround(m.distance * 10));
+  if (move.distance_mm() > 0 &&
+      std::abs(static_cast<int>(std::min<uint32_t>(move.distance_mm(),
+                                                   1u << 30)) -
+               measured_mm) > kDistanceToleranceMm) {
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = "daimyo.table.move.distance";
+    f.subject = move.unit();
+    f.claimed = rules::Cm(move.distance_mm() / 10.0);
+    f.computed = rules::Cm(m.distance);
+    f.message = absl::StrCat(label(), ": the log declares a move of ",
+                             f.claimed, "; its front centre moved ",
+                             f.computed, ".");
+    Report(std::move(f));
+  }
+  const int rate = field_->move_mm[unit];
+  if (rate > 0 && measured_mm > rate + kDistanceToleranceMm) {
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = "daimyo.table.move.rate";
+    f.subject = move.unit();
+    f.claimed = rules::Cm(m.distance);
+    f.computed = absl::StrCat("at most ", rules::Cm(rate / 10.0));
+    f.message = absl::StrCat(label(), " moved ", f.claimed,
+                             "; the ruleset's move rate for it is ",
+                             rules::Cm(rate / 10.0), ".");
+    Report(std::move(f));
+  }
+  PlaceUnit(unit, to);
+}
+
+void Replayer::CheckMoveEnd(const std::string& subject, int unit,
+                            const rules::Pose& to, absl::string_view did) {
+  const geometry::Polygon shape =
+      geometry::ToPolygon(rules::FootprintAt(*field_, state_, unit, to));
+  if (!rules::OnTable(*field_, shape)) {
+    Violation("daimyo.table.move.off_table", subject,
+              absl::StrCat(UnitLabel(state_, unit), " ", did,
+                           " off the table: part of it ends beyond the "
+                           "table's edge."));
+  }
+  for (const rules::TerrainFeature& t : field_->terrain) {
+    if (t.kind == rules::TerrainKind::kImpassable &&
+        geometry::PolygonsIntersect(t.area, shape) &&
+        geometry::PolygonDistance(t.area, shape) == 0 &&
+        geometry::LengthInside(geometry::Segment{shape.vertices[0],
+                                                 shape.vertices[2]},
+                               t.area) > 0.1) {
+      Violation("daimyo.table.move.impassable", subject,
+                absl::StrCat(UnitLabel(state_, unit), " ", did,
+                             " into impassable terrain \"", t.id, "\"."));
+      break;
+    }
+  }
+}
+
+void Replayer::MeasureCharge(const v1::ChargeDeclaration& charge, int unit,
+                             int target) {
+  rules::UnitStatus& s = state_.units[unit];
+  s.charge_start_mm = -1;
+  if (!Measuring(unit) || !Measuring(target)) return;
+  const double start = rules::UnitDistance(*field_, state_, unit, target);
+  s.charge_start_mm = static_cast<int>(std::lround(start * 10));
+  if (!charge.has_to()) return;
+  absl::StatusOr<rules::Pose> to =
+      rules::PoseFromProto(charge.to(), "charge.to");
+  if (!to.ok()) {
+    Violation("daimyo.table.position", charge.unit(),
+              absl::StrCat(UnitLabel(state_, unit), ": ",
+                           to.status().message()));
+    return;
+  }
+  CheckMoveEnd(charge.unit(), unit, *to, "charged");
+  PlaceUnit(unit, *to);
+  const double after = rules::UnitDistance(*field_, state_, unit, target);
+  const bool contact = after * 10 <= field_->rules.contact_mm + 0.05;
+  if (contact == !charge.fell_short()) return;
+  Finding f;
+  f.severity = Severity::kViolation;
+  f.rule_id = "daimyo.table.charge.contact";
+  f.subject = charge.unit();
+  f.claimed = charge.fell_short() ? "fell short" : "contact";
+  f.computed = contact ? "contact" : absl::StrCat(rules::Cm(after), " apart");
+  f.message = absl::StrCat(
+      UnitLabel(state_, unit), "'s charge on ", UnitLabel(state_, target),
+      charge.fell_short()
+          ? ": the log says it fell short, but it ends in contact."
+          : absl::StrCat(": the charge ends ", rules::Cm(after),
+                         " from its target, not in contact; declare "
+                         "fell_short, or give where it touches."));
+  Report(std::move(f));
+}
+
+void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
+  if (!Measuring(shot.firer) || !Measuring(shot.target)) return;
+  const rules::daimyo::ShotMeasure m = rules::daimyo::MeasureShot(
+      rules_, *field_, state_, shot.firer, shot.target);
+  rules::daimyo::ShotFacts& facts = shot.facts;
+  const std::string what =
+      absl::StrCat(UnitLabel(state_, shot.firer), " firing at ",
+                   UnitLabel(state_, shot.target));
+  const std::string& subject = state_.profiles[shot.firer].id;
+  const std::optional<RangeBand> declared_band = facts.declared_band;
+  const int measured_mm = static_cast<int>(std::lround(m.distance * 10));
+  if (facts.distance_mm.has_value() &&
+      std::abs(*facts.distance_mm - measured_mm) > kDistanceToleranceMm) {
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = "daimyo.table.fire.distance";
+    f.subject = subject;
+    f.claimed = rules::Cm(*facts.distance_mm / 10.0);
+    f.computed = rules::Cm(m.distance);
+    f.message = absl::StrCat(what, ": the log declares ", f.claimed,
+                             "; measured between the nearest points, ",
+                             f.computed, ".");
+    Report(std::move(f));
+  }
+  facts.declared_band.reset();
+  facts.distance_mm = measured_mm;
+  ReportShotGeometry(shot, m, what);
+  MeasureShotFacts(shot, m, what);
+  // The band the shot is worked out at: the measured distance's, or long at
+  // chargers that began beyond effective range.
+  const rules::daimyo::ResolvedBand band =
+      rules::daimyo::ResolveBand(rules_, state_, shot);
+  if (declared_band.has_value() && *declared_band != band.band) {
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = "daimyo.table.fire.range";
+    f.subject = subject;
+    f.claimed = BandWords(*declared_band);
+    f.computed = absl::StrCat(rules::Cm(m.distance), ", ", BandWords(band.band));
+    f.message = absl::StrCat(
+        what, ": the log declares ", f.claimed, "; measured ",
+        rules::Cm(m.distance),
+        m.woods_limit ? " with the woods limit" : "", ", ",
+        band.forced_long
+            ? absl::StrCat("and the chargers began their charge ",
+                           rules::Cm(state_.units[shot.target].charge_start_mm /
+                                     10.0),
+                           " away, beyond effective range: long range")
+            : BandWords(band.band),
+        ".");
+    Report(std::move(f));
+  }
+}
+
+void Replayer::ReportShotGeometry(const rules::daimyo::Shot& shot,
+                                  const rules::daimyo::ShotMeasure& m,
+                                  const std::string& what) {
+  const std::string& subject = state_.profiles[shot.firer].id;
+  if (!m.in_arc) {
+    Violation("daimyo.table.fire.arc", subject,
+              absl::StrFormat("%s: the target is outside the arc of fire "
+                              "(%d degrees off straight ahead from the front "
+                              "corners).",
+                              what, field_->rules.infantry_fire_arc_deg));
+  }
+  if (!m.line_of_sight) {
+    Violation("daimyo.table.fire.line_of_sight", subject,
+              absl::StrFormat("%s: no line of fire; every line from the "
+                              "firers' front to the target is blocked (by %s), "
+                              "and fire passes no unit nearer than half the "
+                              "%s gap.",
+                              what, m.blocked_by.Describe(state_),
+                              rules::Cm(field_->rules.fire_gap_mm / 10.0)));
+  }
+  const bool charged = rules::daimyo::FirerBeingCharged(state_, shot);
+  if (m.nearer_enemy >= 0 && !charged) {
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = "daimyo.table.fire.nearest";
+    f.subject = subject;
+    f.claimed = absl::StrCat(state_.profiles[shot.target].id, " at ",
+                             rules::Cm(m.distance));
+    f.computed = absl::StrCat(state_.profiles[m.nearer_enemy].id, " at ",
+                              rules::Cm(m.nearer_distance));
+    f.message = absl::StrCat(what, " (", rules::Cm(m.distance), "): ",
+                             UnitLabel(state_, m.nearer_enemy), " is nearer (",
+                             rules::Cm(m.nearer_distance),
+                             "), within range and arc and in sight; fire is at "
+                             "the nearest enemy unit.");
+    Report(std::move(f));
+  }
+}
+
+void Replayer::MeasureShotFacts(rules::daimyo::Shot& shot,
+                                const rules::daimyo::ShotMeasure& m,
+                                const std::string& what) {
+  rules::daimyo::ShotFacts& facts = shot.facts;
+  const int firer = shot.firer;
+  facts.woods_limit =
+      MeasuredFact("daimyo.table.fire.woods", firer, what,
+                   "the woods limit (3 cm)", facts.woods_limit, m.woods_limit,
+                   "the target is not in woods, and the line of fire runs no "
+                   "more than 3 cm in the firers' woods");
+  facts.target_in_cover = MeasuredFact(
+      "daimyo.table.fire.cover", firer, what, "the target in cover",
+      facts.target_in_cover, m.target_in_cover,
+      "the target is not in woods and no linear obstacle on the line of "
+      "fire lies within 3 cm of it");
+  facts.target_in_building = MeasuredFact(
+      "daimyo.table.fire.building", firer, what, "the target in a building",
+      facts.target_in_building, m.target_in_building,
+      "its footprint's centre is in no building");
+  facts.firing_from_building = MeasuredFact(
+      "daimyo.table.fire.building", firer, what, "firing from a building",
+      facts.firing_from_building, m.firing_from_building,
+      "the firers' footprint's centre is in no building");
+  facts.target_in_column_or_flanked = MeasuredFact(
+      "daimyo.table.fire.column_or_flanked", firer, what,
+      "the target in column or flanked", facts.target_in_column_or_flanked,
+      m.target_in_column_or_flanked,
+      "it is not in column and the firers stand off its front");
+  facts.firer_in_cover =
+      MeasuredFact("daimyo.table.fire.cover", firer, what, "the firers in cover",
+                   facts.firer_in_cover, m.firer_in_cover,
+                   "they are in no woods or building and behind no linear "
+                   "obstacle");
+  const rules::UnitStatus& target = state_.units[shot.target];
+  if (state_.IsChargedBy(firer, shot.target) && target.charge_start_mm >= 0) {
+    const bool beyond =
+        target.charge_start_mm > rules_.firing.effective_range_mm;
+    facts.chargers_began_beyond_effective = MeasuredFact(
+        "daimyo.table.fire.chargers_began_beyond_effective", firer, what,
+        "chargers that began beyond effective range",
+        facts.chargers_began_beyond_effective, beyond,
+        absl::StrCat("they began their charge ",
+                     rules::Cm(target.charge_start_mm / 10.0), " away"));
+  }
+}
+
+void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
+  const int a = pairing.sides[0].unit;
+  const int b = pairing.sides[1].unit;
+  if (!Measuring(a) || !Measuring(b)) return;
+  for (int i = 0; i < 2; ++i) {
+    rules::daimyo::MeleeSideInput& side = pairing.sides[i];
+    const int enemy = pairing.sides[1 - i].unit;
+    const rules::daimyo::MeleeMeasure m =
+        rules::daimyo::MeasureMeleeSide(*field_, state_, side.unit, enemy);
+    const std::string what = absl::StrCat(UnitLabel(state_, side.unit),
+                                          " fighting ",
+                                          UnitLabel(state_, enemy));
+    if (i == 0 && !m.in_contact) {
+      Finding f;
+      f.severity = Severity::kViolation;
+      f.rule_id = "daimyo.table.melee.contact";
+      f.subject = state_.profiles[side.unit].id;
+      f.claimed = "in contact";
+      f.computed = absl::StrCat(rules::Cm(m.distance), " apart");
+      f.message = absl::StrCat(what, ": the two are ", rules::Cm(m.distance),
+                               " apart on the table; units fight a melee in "
+                               "base-to-base contact.");
+      Report(std::move(f));
+    }
+    rules::daimyo::MeleeSideFacts& facts = side.facts;
+    facts.enemy_fighting_to_flank_or_rear = MeasuredFact(
+        "daimyo.table.melee.flank_or_rear", side.unit, what,
+        "the enemy fighting its flank or rear",
+        facts.enemy_fighting_to_flank_or_rear,
+        m.enemy_fighting_to_flank_or_rear,
+        "the enemy's front is against its front");
+    facts.enemy_uphill_or_behind_obstacle = MeasuredFact(
+        "daimyo.table.melee.uphill_or_obstacle", side.unit, what,
+        "the enemy uphill or behind an obstacle",
+        facts.enemy_uphill_or_behind_obstacle,
+        m.enemy_uphill_or_behind_obstacle,
+        "the enemy stands no higher on a hill and no linear obstacle between "
+        "them lies within 3 cm of it");
+    facts.enemy_in_building = MeasuredFact(
+        "daimyo.table.melee.building", side.unit, what,
+        "the enemy in a building", facts.enemy_in_building,
+        m.enemy_in_building, "the enemy's footprint's centre is in no building");
+    facts.in_building = MeasuredFact(
+        "daimyo.table.melee.building", side.unit, what, "fighting from a building",
+        facts.in_building, m.in_building,
+        "its footprint's centre is in no building");
+  }
+}
+
+void Replayer::MeasureMorale(const v1::MoraleTest& test,
+                             rules::daimyo::MoraleTestInput& in,
+                             std::vector<int>& friends) {
+  const int unit = in.unit;
+  if (!Measuring(unit)) return;
+  const rules::daimyo::MoraleMeasure m =
+      rules::daimyo::MeasureMorale(rules_, *field_, state_, unit);
+  const std::string what = absl::StrCat(UnitLabel(state_, unit),
+                                        "'s morale test");
+  const std::string within =
+      absl::StrCat("within ", rules::Cm(m.proximity));
+  rules::daimyo::MoraleFacts& facts = in.facts;
+  facts.general_near = MeasuredFact(
+      "daimyo.table.morale.general_near", unit, what,
+      absl::StrCat("a general ", within), facts.general_near, m.general_near,
+      "no unit of its clan with its general attached is that near");
+  facts.uphill_or_in_cover = MeasuredFact(
+      "daimyo.table.morale.uphill_or_in_cover", unit, what,
+      "uphill of all enemy near or in cover", facts.uphill_or_in_cover,
+      m.uphill_or_in_cover,
+      "it is in no woods or building, and not higher on a hill than every "
+      "enemy near");
+  facts.enemy_facing_flank_or_rear_near = MeasuredFact(
+      "daimyo.table.morale.enemy_flank_or_rear", unit, what,
+      absl::StrCat("an enemy facing its flank or rear ", within),
+      facts.enemy_facing_flank_or_rear_near, m.enemy_facing_flank_or_rear_near,
+      "no non-routing enemy that near has it in its front arc from off its "
+      "flank or rear");
+  facts.charged_frontally = MeasuredFact(
+      "daimyo.table.morale.charged_frontally", unit, what,
+      "being charged frontally", facts.charged_frontally, m.charged_frontally,
+      "no charger's front is against its front");
+  CompareNear(unit, what, "friendly routers near", friends,
+              m.friends_routing_near);
+  friends = m.friends_routing_near;
+  facts.friends_routing_near = friends;
+  std::vector<int> enemies;
+  ResolveUnitList(test.facts().enemies_routing_near(), "enemy router near",
+                  enemies);
+  CompareNear(unit, what, "enemy routers near", enemies, m.enemies_routing_near);
+  facts.enemies_routing_near = static_cast<int>(m.enemies_routing_near.size());
+}
+
+void Replayer::CompareNear(int unit, absl::string_view what,
+                           absl::string_view list,
+                           const std::vector<int>& declared,
+                           const std::vector<int>& measured) {
+  std::vector<std::string> not_near;
+  for (const int d : declared) {
+    if (std::find(measured.begin(), measured.end(), d) == measured.end() &&
+        state_.units[d].placed) {
+      not_near.push_back(state_.profiles[d].id);
+    }
+  }
+  if (not_near.empty()) return;
+  Finding f;
+  f.severity = Severity::kViolation;
+  f.rule_id = "daimyo.table.near";
+  f.subject = state_.profiles[unit].id;
+  f.claimed = absl::StrJoin(declared, ", ", [this](std::string* out, int u) {
+    out->append(state_.profiles[u].id);
+  });
+  f.computed = absl::StrJoin(measured, ", ", [this](std::string* out, int u) {
+    out->append(state_.profiles[u].id);
+  });
+  f.message = absl::StrCat(what, " lists ", absl::StrJoin(not_near, ", "),
+                           " among its ", list,
+                           ", but on the table they are farther than the "
+                           "rules' distance; the measured list is used.");
+  Report(std::move(f));
+}
+
+v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
+                                          int unit) {
+  if (!Measuring(unit)) return move.blocked();
+  rules::daimyo::ResultPath path = rules::daimyo::ResultPath::kBack;
+  int distance = static_cast<int>(std::min<uint32_t>(move.distance_mm(),
+                                                     rules::kMaxTableMm));
+  int ignore = owed_move_opponent_[unit];
+  switch (move.kind()) {
+    case v1::RESULT_MOVE_KIND_PUSH_BACK:
+      if (distance == 0) distance = rules_.melee.push_back_mm;
+      break;
+    case v1::RESULT_MOVE_KIND_ROUT:
+    case v1::RESULT_MOVE_KIND_RETREAT:
+      path = rules::daimyo::ResultPath::kTurnAndAway;
+      break;
+    case v1::RESULT_MOVE_KIND_FOLLOW_UP:
+      path = rules::daimyo::ResultPath::kAhead;
+      if (distance == 0 && Measuring(ignore)) {
+        distance = static_cast<int>(std::lround(
+            rules::UnitDistance(*field_, state_, unit, ignore) * 10));
+      }
+      break;
+    case v1::RESULT_MOVE_KIND_PURSUIT:
+      path = rules::daimyo::ResultPath::kAhead;
+      break;
+    case v1::RESULT_MOVE_KIND_RETIRE:
+      break;
+    default:
+      return move.blocked();  // A hold: it stays.
+  }
+  rules::Pose to = rules::daimyo::ResultPose(*field_, state_, unit, path,
+                                             distance, ignore);
+  if (move.has_to()) {
+    absl::StatusOr<rules::Pose> read =
+        rules::PoseFromProto(move.to(), "result_move.to");
+    if (read.ok()) to = *read;
+  }
+  const bool routs = move.kind() == v1::RESULT_MOVE_KIND_ROUT;
+  // Routers pass through friends (RULES.md): only the table edge and
+  // impassable terrain are met here.
+  const rules::daimyo::MoveMeasure m = rules::daimyo::MeasurePath(
+      *field_, state_, unit, to, ignore, /*units_block=*/!routs);
+  v1::MoveBlock measured = v1::MOVE_BLOCK_NONE;
+  if (m.blocked_by_enemy_or_edge) {
+    measured = v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE;
+  } else if (m.blocked_by_friends_or_impassable && !routs) {
+    measured = v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE;
+  }
+  const bool pushed = move.kind() == v1::RESULT_MOVE_KIND_PUSH_BACK;
+  const v1::MoveBlock declared = move.blocked() == v1::MOVE_BLOCK_UNSPECIFIED
+                                     ? v1::MOVE_BLOCK_NONE
+                                     : move.blocked();
+  if ((pushed || routs) && declared != measured) {
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = "daimyo.table.result_move.blocked";
+    f.subject = move.unit();
+    f.claimed = v1::MoveBlock_Name(declared);
+    f.computed = v1::MoveBlock_Name(measured);
+    f.message = absl::StrCat(
+        UnitLabel(state_, unit), "'s ", pushed ? "push back" : "rout move",
+        measured == v1::MOVE_BLOCK_NONE
+            ? " is not blocked on the table"
+            : absl::StrCat(" is blocked by ", m.blocked_by.Describe(state_)),
+        ", but the log declares ",
+        declared == v1::MOVE_BLOCK_NONE ? "no block" : f.claimed,
+        "; the measured block applies.");
+    Report(std::move(f));
+  }
+  PlaceUnit(unit, m.to);
+  return (pushed || routs) ? measured : move.blocked();
+}
+
+void Replayer::MeasureRoutNear(int router, std::vector<int>& near) {
+  if (!Measuring(router)) return;
+  const std::string what = absl::StrCat(UnitLabel(state_, router),
+                                        "'s rout move");
+  std::vector<int> measured =
+      rules::daimyo::UnitsNear(rules_, *field_, state_, router, true);
+  CompareNear(router, what, "friends near", near, measured);
+  near = std::move(measured);
+}
+
+}  // namespace gunbai::rules::daimyo

@@ -1,0 +1,419 @@
+// The table through replay: on a log with positions, what the players would
+// declare is measured (rules/daimyo/measure.h, RULES.md "The table"), a
+// declared fact the table contradicts is a violation naming both, and the
+// measured facts are those the rules are worked out with.
+//
+// Every figure below is worked by hand from the shipped base sizes (foot
+// 4 x 2 cm, mounted 4 x 3 cm, headquarters 4 x 4 cm) and the armies of
+// tests/replay/test_logs.h:
+//   red-teppo    6 stands, 3 a rank: 12 cm wide, 2 ranks = 4 cm deep.
+//   red-samurai  mounted, 4 stands, 4 a rank: 16 cm wide, 3 cm deep.
+//   blue-yumi    4 stands, 4 a rank: 16 cm wide, 2 cm deep.
+//   blue-hq      1 stand: 4 x 4 cm.
+// A pose is the front centre (mm) and the facing, degrees clockwise from +y
+// (0 faces up the table, 180 down, 270 towards -x). With red-teppo at
+// (600, 300) facing 0, its front edge runs x 54..66 cm at y = 30 cm and its
+// rear at y = 26 cm.
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "replay/audit.h"
+#include "replay/ruleset_loader.h"
+#include "tests/replay/test_logs.h"
+
+namespace gunbai::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+struct Place {
+  int x_mm;
+  int y_mm;
+  int facing_deg;
+};
+
+// Red's two units and blue's two, where the test puts them; units not
+// given a place stand far off in the corners, out of every range.
+struct Layout {
+  Place red_teppo{600, 300, 0};
+  Place red_samurai{150, 100, 0};
+  Place blue_yumi{1650, 1100, 180};
+  Place blue_hq{1300, 1100, 180};
+};
+
+void SetPosition(v1::Position* p, const Place& at) {
+  p->set_x_mm(at.x_mm);
+  p->set_y_mm(at.y_mm);
+  p->set_facing_deg(at.facing_deg);
+}
+
+// A 180 x 120 cm table with the units placed as `layout` says, and events.
+v1::BattleLog TableLog(const Layout& layout, const std::string& events) {
+  v1::BattleLog log = LogWithEvents(events);
+  log.mutable_table()->set_width_mm(1800);
+  log.mutable_table()->set_depth_mm(1200);
+  const Place places[] = {layout.red_teppo, layout.red_samurai,
+                          layout.blue_yumi, layout.blue_hq};
+  for (int i = 0; i < 4; ++i) {
+    SetPosition(log.mutable_order_of_battle()->mutable_units(i)->mutable_position(),
+                places[i]);
+  }
+  return log;
+}
+
+void AddTerrain(v1::BattleLog& log, const std::string& text) {
+  v1::TerrainFeature* f = log.add_terrain();
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, f)) << text;
+}
+
+// The findings of event `seq`, as "SEVERITY:rule_id".
+std::vector<std::string> At(const v1::AuditReport& report, int seq) {
+  std::vector<std::string> keys;
+  for (const v1::Finding& f : report.findings()) {
+    if (f.seq() == static_cast<uint64_t>(seq)) {
+      keys.push_back(
+          absl::StrCat(v1::Severity_Name(f.severity()), ":", f.rule_id()));
+    }
+  }
+  return keys;
+}
+
+const v1::Finding* Find(const v1::AuditReport& report,
+                        const std::string& rule_id) {
+  for (const v1::Finding& f : report.findings()) {
+    if (f.rule_id() == rule_id) return &f;
+  }
+  return nullptr;
+}
+
+std::string Opening() {
+  return TurnStart(1, 1, "red") + Activation(2, 1, "red");
+}
+
+std::string Volley(int seq, const std::string& clan, const std::string& unit,
+                   const std::string& target, const std::string& rest) {
+  return Ev(seq, 1, clan,
+            absl::StrCat("firing { unit: \"", unit, "\" target: \"", target,
+                         "\" ", rest, " }"));
+}
+
+// blue-yumi at (600, 425) facing 180: its front edge at y = 42.5 cm, 12.5 cm
+// from red-teppo's front at y = 30: long range (over 8, up to 15 cm). The
+// log declares effective. At long range the factors are +2 first volley
+// (good order); blue-yumi has no armour, red-teppo is Seasoned and has not
+// moved: +2. Dice 3+2, 3+2, 6+6: 7, 7, 14, one hit. At effective (+3) they
+// would be 8, 8, 15: the three hits the log claims.
+TEST(TableReplay, TheMeasuredDistanceSettlesTheRangeBand) {
+  Layout layout;
+  layout.blue_yumi = {600, 425, 180};
+  const v1::AuditReport report = AuditOrDie(TableLog(
+      layout, Opening() +
+                  Volley(3, "red", "red-teppo", "blue-yumi",
+                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                         "facts { range: RANGE_BAND_EFFECTIVE } "
+                         "claimed_hits: 3") +
+                  TurnEnd(4, 1)));
+  EXPECT_THAT(At(report, 3), ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.range",
+                                         "SEVERITY_DISPUTE:daimyo.fire.hit"));
+  const v1::Finding* range = Find(report, "daimyo.table.fire.range");
+  ASSERT_NE(range, nullptr);
+  EXPECT_EQ(range->claimed(), "effective range");
+  EXPECT_EQ(range->computed(), "12.5 cm, long range");
+  const v1::Finding* hit = Find(report, "daimyo.fire.hit");
+  ASSERT_NE(hit, nullptr);
+  EXPECT_EQ(hit->computed(), "1 hit");
+  EXPECT_THAT(At(report, 4), IsEmpty());
+}
+
+// A measured range need not be declared: the same volley with no band and
+// the one hit claimed audits clean.
+TEST(TableReplay, ARangeTheTableSettlesNeedNotBeDeclared) {
+  Layout layout;
+  layout.blue_yumi = {600, 425, 180};
+  const v1::AuditReport report = AuditOrDie(TableLog(
+      layout, Opening() +
+                  Volley(3, "red", "red-teppo", "blue-yumi",
+                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                         "claimed_hits: 1") +
+                  TurnEnd(4, 1)));
+  EXPECT_THAT(report.findings(), IsEmpty());
+}
+
+// blue-yumi at (800, 280) facing 270 (towards -x): its front edge along
+// x = 80 cm, y 20..36, its rear at x = 82. It is 14 cm from red-teppo's right
+// side (x = 66): long range. But the arc of fire's right edge leaves the
+// front right corner (66, 30) at 45 degrees, so at x = 80 it is at y = 44,
+// above the whole target (y up to 36): outside the arc.
+TEST(TableReplay, ATargetOutsideTheArcOfFireIsAViolation) {
+  Layout layout;
+  layout.blue_yumi = {800, 280, 270};
+  const v1::AuditReport report = AuditOrDie(TableLog(
+      layout, Opening() +
+                  Volley(3, "red", "red-teppo", "blue-yumi",
+                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
+                  TurnEnd(4, 1)));
+  EXPECT_THAT(At(report, 3),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.arc"));
+}
+
+// blue-hq at (600, 380) facing 180: its front edge at y = 38, x 58..62, 8.0
+// cm from red-teppo; blue-yumi behind it at 12.5 cm. Lines of fire to
+// blue-yumi pass clear of blue-hq on either side (from (54, 30) to (52,
+// 42.5) the line is over 5 cm from the headquarters' edge at x = 58), so the
+// only fault is the choice of target: the nearest enemy is blue-hq.
+TEST(TableReplay, FireIsAtTheNearestEnemy) {
+  Layout layout;
+  layout.blue_hq = {600, 380, 180};
+  layout.blue_yumi = {600, 425, 180};
+  const v1::AuditReport report = AuditOrDie(TableLog(
+      layout, Opening() +
+                  Volley(3, "red", "red-teppo", "blue-yumi",
+                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
+                  TurnEnd(4, 1)));
+  EXPECT_THAT(At(report, 3),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.nearest"));
+  const v1::Finding* nearest = Find(report, "daimyo.table.fire.nearest");
+  ASSERT_NE(nearest, nullptr);
+  EXPECT_EQ(nearest->claimed(), "blue-yumi at 12.5 cm");
+  EXPECT_EQ(nearest->computed(), "blue-hq at 8.0 cm");
+}
+
+// red-samurai, a friend, at (600, 380) facing 0: x 52..68, y 35..38.
+// blue-hq at (600, 440) facing 180: x 58..62, y 44..48, 14 cm away. Every
+// line from red-teppo's front (y = 30, x 54..66) to blue-hq crosses y = 35
+// to 38 between x 54 and 66, inside the samurai: no line of fire.
+TEST(TableReplay, FireDoesNotPassThroughAUnit) {
+  Layout layout;
+  layout.red_samurai = {600, 380, 0};
+  layout.blue_hq = {600, 440, 180};
+  const v1::AuditReport report = AuditOrDie(TableLog(
+      layout, Opening() +
+                  Volley(3, "red", "red-teppo", "blue-hq",
+                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
+                  TurnEnd(4, 1)));
+  EXPECT_THAT(At(report, 3),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.line_of_sight"));
+  const v1::Finding* los = Find(report, "daimyo.table.fire.line_of_sight");
+  ASSERT_NE(los, nullptr);
+  EXPECT_THAT(los->message(), HasSubstr("red-samurai"));
+}
+
+// blue-yumi at (600, 325) facing 180: y 32.5..34.5, its centre (60, 33.5)
+// in a wood from y = 32 to 40. In the wood the range is 3 cm; it is 2.5 cm
+// away: effective (+1), and in cover (-1), with the first volley (+2): +2.
+// Dice 3+2 three times: 7, 7, 7, no hit. Without the cover, measured, the
+// total would be 8 each: three hits. The log claims none and declares
+// nothing: clean.
+TEST(TableReplay, WoodsGiveCoverAndTheWoodsRange) {
+  Layout layout;
+  layout.blue_yumi = {600, 325, 180};
+  v1::BattleLog log = TableLog(
+      layout, Opening() +
+                  Volley(3, "red", "red-teppo", "blue-yumi",
+                         "stands_firing: 3 dice: [3, 2, 3, 2, 3, 2] "
+                         "claimed_hits: 0") +
+                  TurnEnd(4, 1));
+  AddTerrain(log, R"pb(id: "wood-1" kind: TERRAIN_KIND_WOODS
+                       outline { x_mm: 400 y_mm: 320 }
+                       outline { x_mm: 800 y_mm: 320 }
+                       outline { x_mm: 800 y_mm: 400 }
+                       outline { x_mm: 400 y_mm: 400 })pb");
+  EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
+}
+
+// The 12.5 cm volley of the first test, declaring the target in cover: no
+// woods and no obstacle, so the declared cover is a violation and the hits
+// are worked out without it.
+TEST(TableReplay, DeclaredCoverTheTableDoesNotShowIsAViolation) {
+  Layout layout;
+  layout.blue_yumi = {600, 425, 180};
+  const v1::AuditReport report = AuditOrDie(TableLog(
+      layout, Opening() +
+                  Volley(3, "red", "red-teppo", "blue-yumi",
+                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                         "facts { target_in_cover: true } claimed_hits: 1") +
+                  TurnEnd(4, 1)));
+  EXPECT_THAT(At(report, 3),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.cover"));
+}
+
+// A melee from a starting position: blue-yumi at (660, 280) facing 270
+// fights red-teppo's right side (x = 66, y 26..30). Its front is off
+// red-teppo's flank: red fights at -2 without declaring it. Round 2: red,
+// improvised weapons +1, flanked -2: -1; blue, improvised +1, red of higher
+// quality (Seasoned against Raw) -1: 0. Red's two stands (one in contact,
+// two ranks): 4+4-1 = 7 each, no hit. Blue 4+4 = 8,
+// a hit, and 1+1 = 2, none. Blue wins by one: red is pushed back 3 cm the
+// way blue faces (-x), to (570, 300); blue follows up the 3 cm to (630,
+// 280), in contact again.
+std::string FlankMelee(const std::string& red_block) {
+  return Ev(41, 3, "red",
+            "melee_round { round: 2 "
+            "sides { unit: \"red-teppo\" stands_fighting: 2 "
+            "front_stands_in_contact: 1 dice: [4, 4, 4, 4] claimed_hits: 0 } "
+            "sides { unit: \"blue-yumi\" stands_fighting: 2 "
+            "front_stands_in_contact: 2 dice: [4, 4, 1, 1] claimed_hits: 1 } "
+            "claimed_outcome: MELEE_OUTCOME_SECOND_WINS }") +
+         Ev(42, 3, "red",
+            absl::StrCat("result_move { unit: \"red-teppo\" kind: "
+                         "RESULT_MOVE_KIND_PUSH_BACK distance_mm: 30 ",
+                         red_block, " }")) +
+         Ev(43, 3, "blue",
+            "result_move { unit: \"blue-yumi\" kind: "
+            "RESULT_MOVE_KIND_FOLLOW_UP }");
+}
+
+v1::BattleLog MeleeLog(const Layout& layout, const std::string& events) {
+  v1::BattleLog log = TableLog(layout, events);
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(after_seq: 40 turn: 3 initiative_clan: "red" active_clan: "red"
+           phase: "melee"
+           units { id: "red-teppo" stands: 6 in_melee: true }
+           units { id: "blue-yumi" stands: 4 in_melee: true }
+           melees { unit_a: "red-teppo" unit_b: "blue-yumi" rounds: 1
+                    last_turn_fought: 2 })pb",
+      log.mutable_starting_position()));
+  return log;
+}
+
+TEST(TableReplay, AFlankContactIsMeasuredAndThePushBackFollowsTheEnemy) {
+  Layout layout;
+  layout.blue_yumi = {660, 280, 270};
+  const v1::BattleLog log = MeleeLog(layout, FlankMelee(""));
+  const v1::AuditReport report = AuditOrDie(log);
+  EXPECT_THAT(At(report, 41), IsEmpty());
+  EXPECT_THAT(At(report, 42), IsEmpty());
+  EXPECT_THAT(At(report, 43), IsEmpty());
+  auto ruleset = replay::BuiltinRuleset("daimyo");
+  ASSERT_TRUE(ruleset.ok());
+  auto state = replay::StateAt(log, *ruleset, 43);
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_EQ(state->units(0).position().x_mm(), 570);
+  EXPECT_EQ(state->units(0).position().y_mm(), 300);
+  EXPECT_EQ(state->units(0).position().facing_deg(), 0);
+  EXPECT_EQ(state->units(2).position().x_mm(), 630);
+  EXPECT_EQ(state->units(2).position().y_mm(), 280);
+  EXPECT_EQ(state->units(2).position().facing_deg(), 270);
+}
+
+// red-samurai, a friend, stands to red-teppo's left at (450, 300) facing 0:
+// x 37..53, 1 cm from red-teppo's left side at x = 54. Pushed 3 cm towards
+// -x, red-teppo meets it: the push back is blocked by friends, so red-teppo
+// is disordered, and the log declared no block.
+TEST(TableReplay, APushBackIntoFriendsIsBlocked) {
+  Layout layout;
+  layout.blue_yumi = {660, 280, 270};
+  layout.red_samurai = {450, 300, 0};
+  const v1::BattleLog log = MeleeLog(layout, FlankMelee(""));
+  const v1::AuditReport report = AuditOrDie(log);
+  EXPECT_THAT(At(report, 42),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.result_move.blocked"));
+  auto ruleset = replay::BuiltinRuleset("daimyo");
+  ASSERT_TRUE(ruleset.ok());
+  auto state = replay::StateAt(log, *ruleset, 42);
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_TRUE(state->units(0).disordered());
+  // Declared, the block is no fault.
+  EXPECT_THAT(At(AuditOrDie(MeleeLog(layout,
+                                     FlankMelee("blocked: "
+                                                "MOVE_BLOCK_FRIENDS_OR_IMPASSABLE"))),
+                 42),
+              IsEmpty());
+}
+
+// red-teppo at (80, 300): x 2..14; blue-yumi at (140, 280) facing 270
+// against its right side. Pushed 3 cm towards -x it would reach x = -1:
+// off the table's edge, so it is destroyed.
+TEST(TableReplay, APushBackOffTheTableDestroysTheUnit) {
+  Layout layout;
+  layout.red_teppo = {80, 300, 0};
+  layout.blue_yumi = {140, 280, 270};
+  const v1::BattleLog log = MeleeLog(layout, FlankMelee(""));
+  const v1::AuditReport report = AuditOrDie(log);
+  EXPECT_THAT(At(report, 42),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.result_move.blocked"));
+  const v1::Finding* blocked = Find(report, "daimyo.table.result_move.blocked");
+  ASSERT_NE(blocked, nullptr);
+  EXPECT_THAT(blocked->message(), HasSubstr("the table edge"));
+}
+
+// A move with `to`: from (600, 300) to (600, 400) is 10.0 cm; the log says
+// 12 cm. A move to (1750, 300) leaves red-teppo's right side at x = 181 cm,
+// past the 180 cm table.
+TEST(TableReplay, MovesAreMeasured) {
+  const v1::AuditReport report = AuditOrDie(TableLog(
+      Layout(),
+      Opening() +
+          Ev(3, 1, "red",
+             "move { unit: \"red-teppo\" kind: MOVE_KIND_MOVE distance_mm: 120 "
+             "to { x_mm: 600 y_mm: 400 } }") +
+          Ev(4, 1, "red",
+             "move { unit: \"red-samurai\" kind: MOVE_KIND_MOVE "
+             "to { x_mm: 1750 y_mm: 300 } }") +
+          TurnEnd(5, 1)));
+  EXPECT_THAT(At(report, 3),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.move.distance"));
+  const v1::Finding* distance = Find(report, "daimyo.table.move.distance");
+  ASSERT_NE(distance, nullptr);
+  EXPECT_EQ(distance->claimed(), "12.0 cm");
+  EXPECT_EQ(distance->computed(), "10.0 cm");
+  EXPECT_THAT(At(report, 4),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.move.off_table"));
+}
+
+// red-samurai at (600, 420) facing 180 charges blue-yumi at (600, 300)
+// facing 0, from y = 42 to y = 30: 12.0 cm, beyond effective range (8 cm).
+// It ends at (600, 300)... in contact at y = 30 (blue-yumi's front). Blue-yumi
+// tests (reason 3, infantry charged by cavalry) and fires at its charger:
+// in contact, but the chargers began beyond effective range and the firers
+// are Raw and in no cover, so the fire is at long range. The log declares
+// effective: a violation. Factors at long: +2 first volley, -1 bow against
+// heavy armour, -1 Raw, -1 being charged: -1. Dice 6+3, 5+4, 4+4, 6+6: 8, 8,
+// 7, 11: three hits (at effective, 0: four).
+TEST(TableReplay, FireAtChargersThatBeganBeyondEffectiveRangeIsLong) {
+  Layout layout;
+  layout.red_samurai = {600, 420, 180};
+  layout.blue_yumi = {600, 300, 0};
+  layout.red_teppo = {1500, 200, 0};
+  const v1::AuditReport report = AuditOrDie(TableLog(
+      layout,
+      Opening() +
+          Ev(3, 1, "red",
+             "charge { unit: \"red-samurai\" target: \"blue-yumi\" "
+             "to { x_mm: 600 y_mm: 300 facing_deg: 180 } }") +
+          Ev(4, 1, "blue",
+             "morale_test { unit: \"blue-yumi\" reason: 3 dice: [6, 6] "
+             "claimed_result: MORALE_RESULT_STAND_OR_RETIRE }") +
+          Volley(5, "blue", "blue-yumi", "red-samurai",
+                 "stands_firing: 4 dice: [6, 3, 5, 4, 4, 4, 6, 6] "
+                 "facts { range: RANGE_BAND_EFFECTIVE } claimed_hits: 3")));
+  EXPECT_THAT(At(report, 3), IsEmpty());
+  EXPECT_THAT(At(report, 5),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.range"));
+  const v1::Finding* range = Find(report, "daimyo.table.fire.range");
+  ASSERT_NE(range, nullptr);
+  EXPECT_THAT(range->message(), HasSubstr("12.0 cm away"));
+}
+
+// A log without a table audits its declared facts as before: the first
+// test's volley, declared effective, claims its three hits cleanly.
+TEST(TableReplay, WithoutATableTheDeclaredFactsStand) {
+  v1::BattleLog log = TableLog(
+      Layout(), Opening() +
+                    Volley(3, "red", "red-teppo", "blue-yumi",
+                           "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                           "facts { range: RANGE_BAND_EFFECTIVE } "
+                           "claimed_hits: 3") +
+                    TurnEnd(4, 1));
+  log.clear_table();
+  EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
+}
+
+}  // namespace
+}  // namespace gunbai::testing
