@@ -579,11 +579,11 @@ void AppendFront(std::string& out, const Layout& l, const MapUnit& u,
              "stroke=\"#000000\" stroke-width=\"1.5\"");
   const Vec2 forward = geometry::Forward(u.footprint);
   const Vec2 left = geometry::Rotate(forward, geometry::kPi / 2);
-  const double half = std::min(0.9, u.footprint.frontage / 2);
+  const double half = std::min(1.0, u.footprint.frontage / 2);
   const Vec2 fc = u.footprint.front_centre;
   absl::StrAppend(
       &out, "<polygon class=\"facing\" points=\"",
-      PointsAttr(l, {fc + left * half, fc + forward * 1.4, fc - left * half}),
+      PointsAttr(l, {fc + left * half, fc + forward * 1.7, fc - left * half}),
       "\" fill=\"", colour.fill,
       "\" stroke=\"#ffffff\" stroke-width=\"1\"/>\n");
 }
@@ -631,8 +631,14 @@ std::string UnitTitle(const MapScene& scene, const MapUnit& u) {
   return title;
 }
 
+// Returns the picture's size in user units (mm).
+Vec2 PictureMm(const Layout& l) {
+  return {l.width_px / l.ppc * 10, l.height_px / l.ppc * 10};
+}
+
 // Where a unit's label block goes: just beyond the side of its bounding
-// box (on screen) that its rear faces, so that its front stays clear.
+// box (on screen) that its rear faces, so that its front stays clear; below
+// the unit when a block `width` wide would not fit beside it.
 struct LabelPlace {
   Vec2 at;             // User units.
   const char* anchor;  // "middle", "start" or "end".
@@ -640,7 +646,7 @@ struct LabelPlace {
                        // it, 0: is centred on it.
 };
 
-LabelPlace PlaceLabel(const Layout& l, const MapUnit& u) {
+LabelPlace PlaceLabel(const Layout& l, const MapUnit& u, double width) {
   const std::array<Vec2, 4> c = geometry::Corners(u.footprint);
   Vec2 lo = ToMm(l, c[0]), hi = lo;
   for (const Vec2 p : c) {
@@ -652,12 +658,19 @@ LabelPlace PlaceLabel(const Layout& l, const MapUnit& u) {
   const Vec2 forward = geometry::Forward(u.footprint);
   // On screen the rear is -forward with y flipped: (-f.x, f.y).
   constexpr double kGap = 8;  // mm
+  const LabelPlace below = {{mid.x, hi.y + kGap}, "middle", 1};
   if (std::abs(forward.y) >= 0.5) {
-    return forward.y > 0 ? LabelPlace{{mid.x, hi.y + kGap}, "middle", 1}
+    return forward.y > 0 ? below
                          : LabelPlace{{mid.x, lo.y - kGap}, "middle", -1};
   }
-  return forward.x < 0 ? LabelPlace{{hi.x + kGap, mid.y}, "start", 0}
-                       : LabelPlace{{lo.x - kGap, mid.y}, "end", 0};
+  // Beside, unless the block would run off the picture: then below.
+  if (forward.x < 0) {
+    return hi.x + kGap + width <= PictureMm(l).x
+               ? LabelPlace{{hi.x + kGap, mid.y}, "start", 0}
+               : below;
+  }
+  return lo.x - kGap - width >= 0 ? LabelPlace{{lo.x - kGap, mid.y}, "end", 0}
+                                  : below;
 }
 
 // Appends the badges in a row whose left end is at `x`, top at `top`.
@@ -685,34 +698,63 @@ double BadgesWidth(const std::vector<std::array<std::string, 2>>& markers) {
   return std::max(w - 3, 0.0);
 }
 
-// Appends the label, the markers' badges and the leaders beside the unit.
+// Moves place->at.x so that a label block `width` x `height` (user units)
+// lies inside the picture, and returns the block's top, also inside.
+double FitLabel(const Layout& l, double width, double height,
+                LabelPlace* place) {
+  const Vec2 picture = PictureMm(l);
+  const absl::string_view anchor = place->anchor;
+  const double left_of_at = anchor == "start" ? 0
+                            : anchor == "end" ? width
+                                              : width / 2;
+  const double left = std::clamp(place->at.x - left_of_at, 2.0,
+                                 std::max(2.0, picture.x - 2 - width));
+  place->at.x = left + left_of_at;
+  const double top = place->at.y - (place->vertical > 0   ? 0
+                                    : place->vertical < 0 ? height
+                                                          : height / 2);
+  return std::clamp(top, 2.0, std::max(2.0, picture.y - 2 - height));
+}
+
+// Returns the left end of a row `width` wide written at `place`.
+double RowLeft(const LabelPlace& place, double width) {
+  const absl::string_view anchor = place.anchor;
+  return anchor == "start" ? place.at.x
+         : anchor == "end" ? place.at.x - width
+                           : place.at.x - width / 2;
+}
+
+// Appends the label, the markers' badges and the leaders beside the unit,
+// kept inside the picture.
 void AppendUnitLabel(std::string& out, const Layout& l, const MapUnit& u) {
   const auto markers = Markers(u);
-  const std::size_t leaders = std::min(u.leaders.size(), kMaxLeadersDrawn);
+  const std::string label =
+      CleanText(u.label.empty() ? u.id : u.label, kLabelChars);
+  std::vector<std::string> leaders;
+  // Bold text runs about a tenth wider than the estimate.
+  double width = TextWidth(label, kLabelFont) * 11;
+  for (std::size_t i = 0; i < u.leaders.size() && i < kMaxLeadersDrawn; ++i) {
+    leaders.push_back(CleanText(u.leaders[i], kLabelChars));
+    width = std::max(width, TextWidth(leaders.back(), kSmallFont) * 10);
+  }
+  width = std::max(width, BadgesWidth(markers));
   const double label_h = kLabelFont * 12, badge_h = kBadgeFont * 15,
                leader_h = kSmallFont * 12;
   const double height =
-      label_h + (markers.empty() ? 0 : badge_h) + leaders * leader_h;
-  const LabelPlace place = PlaceLabel(l, u);
-  double top = place.at.y - (place.vertical > 0   ? 0
-                             : place.vertical < 0 ? height
-                                                  : height / 2);
+      label_h + (markers.empty() ? 0 : badge_h) + leaders.size() * leader_h;
+  LabelPlace place = PlaceLabel(l, u, width);
+  double top = FitLabel(l, width, height, &place);
   AppendText(out, {place.at.x, top + kLabelFont * 8.5}, kLabelFont,
-             place.anchor, Text(u.label.empty() ? u.id : u.label), "#111111",
-             "font-weight=\"bold\"", true);
+             place.anchor, Escape(label), "#111111", "font-weight=\"bold\"",
+             true);
   top += label_h;
   if (!markers.empty()) {
-    const double w = BadgesWidth(markers);
-    const absl::string_view anchor = place.anchor;
-    const double x = anchor == "start" ? place.at.x
-                     : anchor == "end" ? place.at.x - w
-                                       : place.at.x - w / 2;
-    AppendBadges(out, x, top + 2, markers);
+    AppendBadges(out, RowLeft(place, BadgesWidth(markers)), top + 2, markers);
     top += badge_h;
   }
-  for (std::size_t i = 0; i < leaders; ++i) {
+  for (const std::string& leader : leaders) {
     AppendText(out, {place.at.x, top + kSmallFont * 8.5}, kSmallFont,
-               place.anchor, Text(u.leaders[i]), "#333333", "", true);
+               place.anchor, Escape(leader), "#333333", "", true);
     top += leader_h;
   }
 }
@@ -732,6 +774,38 @@ void AppendUnit(std::string& out, const Layout& l, const MapScene& scene,
 
 // ------------------------------------------------------------- Action.
 
+// Returns the unit normal (user units) to the action's line on the side
+// its caption goes: the right on screen, or below a horizontal line. The
+// range rings' labels go on the other side.
+Vec2 CaptionSide(const Layout& l, const MapAction& a) {
+  const Vec2 d = ToMm(l, a.to) - ToMm(l, a.from);
+  const double length = geometry::Length(d);
+  if (!std::isfinite(length) || length < 1e-6) return {1, 0};
+  Vec2 n = Vec2{-d.y, d.x} * (1 / length);
+  if (n.x < -1e-9 || (std::abs(n.x) <= 1e-9 && n.y < 0)) n = n * -1;
+  return n;
+}
+
+// Returns the text anchor for a label placed off a point towards `n`.
+const char* AnchorToward(Vec2 n) {
+  return n.x > 0.3 ? "start" : n.x < -0.3 ? "end" : "middle";
+}
+
+// Appends a ring's label where it crosses the ray 45 degrees off the line
+// of fire (`dir`, on screen) on the side away from the caption.
+void AppendRingLabel(std::string& out, Vec2 centre, double r, Vec2 dir,
+                     Vec2 caption_side, absl::string_view escaped) {
+  const double c = std::cos(geometry::kPi / 4);
+  Vec2 off = (dir + caption_side * -1) * c;  // Both unit, at right angles.
+  if (geometry::Length(off) < 1e-6) off = {0, -1};
+  const Vec2 at = centre + off * (r + 3);
+  AppendText(out,
+             at + Vec2{0, off.y > 0.3    ? 12.0
+                          : off.y < -0.3 ? -2.0
+                                         : 5.0},
+             kSmallFont, AnchorToward(off), escaped, kActionRed, "", true);
+}
+
 // Appends the firer's range rings (drawn under the units).
 void AppendRings(std::string& out, const Layout& l, const MapScene& scene) {
   const MapAction& a = scene.action;
@@ -741,6 +815,12 @@ void AppendRings(std::string& out, const Layout& l, const MapScene& scene) {
     return;
   }
   const Vec2 centre = ToMm(l, scene.units[a.actor].footprint.front_centre);
+  const Vec2 side = CaptionSide(l, a);
+  // Along the line, from -> to: the caption side turned back a right angle,
+  // either way round as CaptionSide chose.
+  const Vec2 d = ToMm(l, a.to) - ToMm(l, a.from);
+  Vec2 dir = {side.y, -side.x};
+  if (geometry::Dot(dir, d) < 0) dir = dir * -1;
   out += "<g class=\"rings\">\n";
   for (const MapAction::Ring& ring : a.rings) {
     if (!std::isfinite(ring.radius) || ring.radius <= 0 ||
@@ -753,8 +833,7 @@ void AppendRings(std::string& out, const Layout& l, const MapScene& scene) {
                     "\" fill=\"none\" stroke=\"", kActionRed,
                     "\" stroke-opacity=\"0.7\" stroke-width=\"2\" "
                     "stroke-dasharray=\"6 6\"/>\n");
-    AppendText(out, {centre.x, centre.y - r - 3}, kSmallFont, "middle",
-               Text(ring.label), kActionRed, "", true);
+    AppendRingLabel(out, centre, r, dir, side, Text(ring.label));
   }
   out += "</g>\n";
 }
@@ -808,8 +887,13 @@ void AppendActionLine(std::string& out, const Layout& l, const MapAction& a) {
     case MapAction::Kind::kNone:
       break;
   }
-  AppendText(out, (from + to) * 0.5 + Vec2{0, -6}, kLabelFont, "middle",
-             Text(a.caption, 60), kActionRed, "font-weight=\"bold\"", true);
+  const Vec2 side = CaptionSide(l, a);
+  // Clear of the line, or of the melee's star (its radius is 22 mm).
+  const double clear = a.kind == MapAction::Kind::kMelee ? 26 : 6;
+  const Vec2 at = (from + to) * 0.5 + side * clear +
+                  Vec2{0, side.y > 0.3 ? kLabelFont * 8 : kLabelFont * 3};
+  AppendText(out, at, kLabelFont, AnchorToward(side), Text(a.caption, 60),
+             kActionRed, "font-weight=\"bold\"", true);
   out += "</g>\n";
 }
 
