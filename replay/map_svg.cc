@@ -851,6 +851,29 @@ void AppendStar(std::string& out, Vec2 c) {
                   "\" stroke=\"#000000\" stroke-width=\"1\"/>\n");
 }
 
+// Returns the attributes of the action's line, by kind: a dashed line of
+// fire, a charge's or a move's arrow, a melee's thick contact.
+std::string ActionLineStyle(MapAction::Kind kind) {
+  switch (kind) {
+    case MapAction::Kind::kFire:
+      return absl::StrCat("stroke=\"", kActionRed,
+                          "\" stroke-width=\"3.5\" stroke-dasharray=\"14 8\"");
+    case MapAction::Kind::kCharge:
+      return absl::StrCat("stroke=\"", kActionRed,
+                          "\" stroke-width=\"4\" "
+                          "marker-end=\"url(#arrow-charge)\"");
+    case MapAction::Kind::kMove:
+      return "stroke=\"#222222\" stroke-width=\"3\" "
+             "stroke-dasharray=\"10 6\" marker-end=\"url(#arrow-move)\"";
+    case MapAction::Kind::kMelee:
+      return absl::StrCat("stroke=\"", kHighlight,
+                          "\" stroke-width=\"8\" stroke-linecap=\"round\"");
+    case MapAction::Kind::kNone:
+      break;
+  }
+  return "stroke=\"none\"";
+}
+
 // Appends the line of fire, the arrow or the contact, and the caption.
 void AppendActionLine(std::string& out, const Layout& l, const MapAction& a) {
   if (a.kind == MapAction::Kind::kNone || !Drawable(a.from) ||
@@ -859,34 +882,8 @@ void AppendActionLine(std::string& out, const Layout& l, const MapAction& a) {
   }
   const Vec2 from = ToMm(l, a.from), to = ToMm(l, a.to);
   out += "<g class=\"action\">\n";
-  switch (a.kind) {
-    case MapAction::Kind::kFire:
-      AppendLine(out, from, to,
-                 absl::StrCat("stroke=\"", kActionRed,
-                              "\" stroke-width=\"3.5\" "
-                              "stroke-dasharray=\"14 8\""));
-      break;
-    case MapAction::Kind::kCharge:
-      AppendLine(out, from, to,
-                 absl::StrCat("stroke=\"", kActionRed,
-                              "\" stroke-width=\"4\" "
-                              "marker-end=\"url(#arrow-charge)\""));
-      break;
-    case MapAction::Kind::kMove:
-      AppendLine(out, from, to,
-                 "stroke=\"#222222\" stroke-width=\"3\" "
-                 "stroke-dasharray=\"10 6\" marker-end=\"url(#arrow-move)\"");
-      break;
-    case MapAction::Kind::kMelee:
-      AppendLine(
-          out, from, to,
-          absl::StrCat("stroke=\"", kHighlight,
-                       "\" stroke-width=\"8\" stroke-linecap=\"round\""));
-      AppendStar(out, (from + to) * 0.5);
-      break;
-    case MapAction::Kind::kNone:
-      break;
-  }
+  AppendLine(out, from, to, ActionLineStyle(a.kind));
+  if (a.kind == MapAction::Kind::kMelee) AppendStar(out, (from + to) * 0.5);
   const Vec2 side = CaptionSide(l, a);
   // Clear of the line, or of the melee's star (its radius is 22 mm).
   const double clear = a.kind == MapAction::Kind::kMelee ? 26 : 6;

@@ -181,6 +181,31 @@ TEST(MapSvg, UnitsAreDrawnInTheirClansColours) {
   ExpectColour(*image, MapPixel(scene, {40, 40}), kTable);
 }
 
+TEST(MapSvg, SixClansDifferInGrey) {
+  MapScene scene;
+  // Six one-base units 8 x 4 facing up from (15 + 25 i, 60): base centres
+  // (15 + 25 i, 58).
+  for (int i = 0; i < 6; ++i) {
+    scene.clans.push_back({"c" + std::to_string(i), "Clan"});
+    scene.units.push_back(Unit("u" + std::to_string(i), i, {15 + 25.0 * i, 60},
+                               kPi / 2, 8, 4, 1, 1));
+  }
+  const std::optional<Image> image = Rasterise(RenderMapSvg(scene), "grey");
+  ASSERT_TRUE(image.has_value());
+  std::vector<double> grey;
+  for (int i = 0; i < 6; ++i) {
+    const Vec2 p = MapPixel(scene, {15 + 25.0 * i, 58});
+    const Rgb c = image->At(static_cast<int>(p.x), static_cast<int>(p.y));
+    grey.push_back(0.299 * c.r + 0.587 * c.g + 0.114 * c.b);
+  }
+  // The palette's greys are 77, 52, 178, 110, 146 and 26: at least 25 apart.
+  for (int i = 0; i < 6; ++i) {
+    for (int j = i + 1; j < 6; ++j) {
+      EXPECT_GE(std::abs(grey[i] - grey[j]), 20) << i << " vs " << j;
+    }
+  }
+}
+
 TEST(MapSvg, FacingTurnsTheFootprint) {
   // From (100, 60), 16 x 4 cm, 4 bases. Facing 0: forward (1, 0), left
   // (0, 1); corners (100, 68), (100, 52), (96, 52), (96, 68): x 96..100, y
