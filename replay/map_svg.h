@@ -38,6 +38,9 @@ struct MapTerrain {
   MapTerrainKind kind = MapTerrainKind::kWoods;
   geometry::Polygon area;  // Empty for a linear obstacle.
   geometry::Polyline line;
+  // kCamp: whose camp, an index into MapScene::clans (its outline is drawn
+  // in that clan's colour, with the clan's id); -1 when not known.
+  int clan = -1;
 };
 
 struct MapUnit {
@@ -109,15 +112,34 @@ struct MapScene {
   MapAction action;
 };
 
+// The picture's layout, in centimetres of the picture (multiply by
+// px_per_cm for pixels): the table is drawn kMapSideMarginCm from the left
+// edge and kMapTitleBandCm from the top (the title band above it); the
+// scale bar, exactly 10 cm long, starts at the table's left edge with its
+// top kMapScaleBarGapCm below the table's bottom edge (the first clan's
+// edge) and is kMapScaleBarHeightCm high; the legend rows follow. The
+// picture is at least kMapMinContentWidthCm wide between its side margins.
+inline constexpr double kMapSideMarginCm = 5;
+inline constexpr double kMapTitleBandCm = 8;
+inline constexpr double kMapScaleBarGapCm = 3.5;
+inline constexpr double kMapScaleBarHeightCm = 0.6;
+inline constexpr double kMapMinContentWidthCm = 60;
+
 // Returns the scene as a standalone SVG document (UTF-8, with an XML
 // declaration, a viewBox in millimetres of the table plus margins for the
 // title, legend and scale bar, and width/height attributes at `px_per_cm`
-// pixels a centimetre).
+// pixels a centimetre, rounded up to whole pixels). Each unit is a <g>
+// with id "unit-<its id>" and a <title> naming its markers in words. Table
+// sizes outside (0, 5000] cm and px_per_cm outside [0.5, 50] are replaced
+// or clamped; elements with non-finite or absurd coordinates are left out.
 std::string RenderMapSvg(const MapScene& scene, double px_per_cm = 5);
 
 // Returns where the table point `p` (cm) is drawn in the rendered image, in
 // pixels from its top left corner, at `px_per_cm`: for tests that check a
-// unit's pixels, and for pages that point at the map.
+// unit's pixels, and for pages that point at the map. That is
+//   ((kMapSideMarginCm + p.x) * px_per_cm,
+//    (kMapTitleBandCm + scene.depth - p.y) * px_per_cm)
+// with the depth and px_per_cm as RenderMapSvg sanitises them.
 geometry::Vec2 MapPixel(const MapScene& scene, geometry::Vec2 p,
                         double px_per_cm = 5);
 
