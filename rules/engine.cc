@@ -39,6 +39,8 @@ v1::TermOrigin OriginToProto(Origin o) {
       return v1::TERM_ORIGIN_DECLARED;
     case Origin::kDice:
       return v1::TERM_ORIGIN_DICE;
+    case Origin::kMeasured:
+      return v1::TERM_ORIGIN_MEASURED;
   }
   return v1::TERM_ORIGIN_UNSPECIFIED;
 }

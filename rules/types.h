@@ -47,7 +47,9 @@ absl::string_view MissileWeaponName(MissileWeapon w);
 absl::string_view RangeBandName(RangeBand b);
 
 // Where a term of the arithmetic came from.
-enum class Origin { kComputed, kDeclared, kDice };
+// kMeasured: a fact measured on the table of a log with positions (a fact
+// the players would otherwise declare).
+enum class Origin { kComputed, kDeclared, kDice, kMeasured };
 
 // One term of the arithmetic behind a verdict: a modifier, a die, a total.
 struct Term {

@@ -20,6 +20,7 @@
 #include "replay/impact.h"
 #include "replay/log_parser.h"
 #include "replay/log_stream.h"
+#include "replay/map_scene.h"
 #include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
@@ -103,6 +104,24 @@ battle, with the events after SEQ) audits those events as the whole game does.
 
 Exit codes: 0 printed, 2 unusable input or bad command line.)";
 
+constexpr char kMapFooter[] =
+    R"(The log must have a table (its size, each unit's position, and its
+terrain: README, "The table"). The picture shows the terrain, every unit on
+the table in its clan's colour with its facing and markers (D disordered,
+R routing, F frenzied, H halted, M in melee, +N hits carried, and the
+leaders with it), and what the event did: a volley's line of fire with its
+distance and the firer's range rings, a charge's or a move's path, a
+melee's contact; a legend and a 10 cm scale bar.
+
+Examples:
+  gunbai map tests/data/table-game.textproto -o start.svg
+  gunbai map --at=7 tests/data/table-game.textproto -o volley.svg
+  gunbai map --at=7 --scale=10 tests/data/table-game.textproto > big.svg
+  rsvg-convert -o volley.png volley.svg     # a PNG, with Debian's librsvg2-bin
+
+Exit codes: 0 drawn, 2 unusable input (no table, no such event) or bad
+command line.)";
+
 constexpr char kRulesetFooter[] =
     R"(Live games are bound to their ruleset's digest: keep a --format=textproto
 copy (same digest) before upgrading gunbai.
@@ -142,6 +161,7 @@ struct Options {
   bool outcomes = false;
   std::string branch_out;
   std::string output_path;  // -o: write the report here, not to stdout
+  double px_per_cm = 5;      // map: the picture's scale
 };
 
 // The exit code for a failure of a call to the daemon: 2 when the input
@@ -389,6 +409,22 @@ int RunState(const Options& o, std::ostream& out, std::ostream& err) {
   return kExitClean;
 }
 
+int RunMap(const Options& o, std::ostream& out, std::ostream& err) {
+  auto log = ReadLog(o);
+  if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
+  auto ruleset = RulesetForLog(o, *log);
+  if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
+  auto svg = replay::MapSvgAt(*log, *ruleset, o.at.value_or(0), o.px_per_cm);
+  if (!svg.ok()) return Fail(err, svg.status(), kExitBadInput);
+  if (o.output_path.empty()) {
+    Print(out, *svg);
+    return kExitClean;
+  }
+  absl::Status written = WriteOutputFile(o.output_path, *svg);
+  if (!written.ok()) return Fail(err, written, kExitBadInput);
+  return kExitClean;
+}
+
 int RunRuleset(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.list) {
     for (const rules::RulesetPlugin& plugin : rules::RulesetPlugins()) {
@@ -537,6 +573,31 @@ void AddStateCommand(CLI::App& app, CliContext& context) {
       [o, &context] { context.code = RunState(*o, context.out, context.err); });
 }
 
+void AddMapCommand(CLI::App& app, CliContext& context) {
+  auto o = std::make_shared<Options>();
+  o->command = "map";
+  CLI::App* map = app.add_subcommand(
+      "map", "draw the table of LOG after an event, as SVG");
+  map->footer(kMapFooter);
+  AddLogOptions(*map, *o);
+  map->add_option_function<uint64_t>(
+         "--at", [o](const uint64_t& seq) { o->at = seq; },
+         "draw the table right after event SEQ (default 0: before the first "
+         "event)")
+      ->type_name("SEQ");
+  map->add_option("-o,--output", o->output_path,
+                  "write the SVG to FILE (whole or not at all) instead of "
+                  "standard output")
+      ->type_name("FILE");
+  map->add_option("--scale", o->px_per_cm,
+                  "pixels a centimetre of table, 0.5 to 50 (default 5: a "
+                  "180 cm table is 950 pixels wide with its margins)")
+      ->type_name("PX")
+      ->check(CLI::Range(0.5, 50.0));
+  map->callback(
+      [o, &context] { context.code = RunMap(*o, context.out, context.err); });
+}
+
 void AddRulesetCommand(CLI::App& app, CliContext& context) {
   auto o = std::make_shared<Options>();
   o->command = "ruleset";
@@ -639,6 +700,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   UseGunbaiHelpFormat(app);
   AddAuditCommand(app, context);
   AddStateCommand(app, context);
+  AddMapCommand(app, context);
   AddRulesetCommand(app, context);
   AddGameCommands(app, context);
   AddDiceCommand(app, context);

@@ -134,6 +134,8 @@ absl::string_view OriginName(gunbai::v1::TermOrigin o) {
       return "declared";
     case gunbai::v1::TERM_ORIGIN_DICE:
       return "dice";
+    case gunbai::v1::TERM_ORIGIN_MEASURED:
+      return "measured";
     default:
       return "?";
   }

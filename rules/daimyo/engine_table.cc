@@ -251,6 +251,7 @@ void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
   }
   facts.declared_band.reset();
   facts.distance_mm = measured_mm;
+  facts.measured = true;
   ReportShotGeometry(shot, m, what);
   MeasureShotFacts(shot, m, what);
   // The band the shot is worked out at: the measured distance's, or long at
@@ -389,6 +390,7 @@ void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
       Report(std::move(f));
     }
     rules::daimyo::MeleeSideFacts& facts = side.facts;
+    facts.measured = true;
     facts.enemy_fighting_to_flank_or_rear = MeasuredFact(
         "daimyo.table.melee.flank_or_rear", side.unit, what,
         "the enemy fighting its flank or rear",
@@ -425,6 +427,7 @@ void Replayer::MeasureMorale(const v1::MoraleTest& test,
   const std::string within =
       absl::StrCat("within ", rules::Cm(m.proximity));
   rules::daimyo::MoraleFacts& facts = in.facts;
+  facts.measured = true;
   facts.general_near = MeasuredFact(
       "daimyo.table.morale.general_near", unit, what,
       absl::StrCat("a general ", within), facts.general_near, m.general_near,
@@ -491,7 +494,12 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
   rules::daimyo::ResultPath path = rules::daimyo::ResultPath::kBack;
   int distance = static_cast<int>(std::min<uint32_t>(move.distance_mm(),
                                                      rules::kMaxTableMm));
+  // The enemy it fought: the one a winner's move is owed against, or the
+  // loser's melee contact.
   int ignore = owed_move_opponent_[unit];
+  for (const rules::MeleeContact& c : state_.melees) {
+    if (ignore < 0 && c.Involves(unit)) ignore = c.a == unit ? c.b : c.a;
+  }
   switch (move.kind()) {
     case v1::RESULT_MOVE_KIND_PUSH_BACK:
       if (distance == 0) distance = rules_.melee.push_back_mm;

@@ -257,7 +257,7 @@ ResolvedBand ResolveBand(const Tables& rules, const BattleState& state,
   if (shot.facts.distance_mm.has_value()) {
     r.band = BandForDistance(rules.firing, *shot.facts.distance_mm,
                              shot.facts.woods_limit);
-    r.origin = Origin::kComputed;
+    r.origin = shot.facts.measured ? Origin::kMeasured : Origin::kComputed;
   } else {
     r.band = shot.facts.declared_band.value_or(RangeBand::kEffective);
     r.origin = Origin::kDeclared;
@@ -327,10 +327,10 @@ FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
        res.band.origin},
       {FiringFactor::kTargetColumnOrFlanked,
        facts.target_in_column_or_flanked || column,
-       facts.target_in_column_or_flanked ? Origin::kDeclared
+       facts.target_in_column_or_flanked ? facts.fact_origin()
                                          : Origin::kComputed},
       {FiringFactor::kTargetInBuilding, facts.target_in_building || building,
-       facts.target_in_building ? Origin::kDeclared : Origin::kComputed},
+       facts.target_in_building ? facts.fact_origin() : Origin::kComputed},
       {FiringFactor::kBowVsHeavyArmour,
        firer.missile_weapon == MissileWeapon::kBow &&
            target.armour == Armour::kHeavy,
@@ -343,7 +343,7 @@ FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
       {FiringFactor::kFirerMoved, status.moved_this_turn, Origin::kComputed},
       {FiringFactor::kTargetInCover,
        facts.target_in_cover && !facts.target_in_building && !building,
-       Origin::kDeclared},
+       facts.fact_origin()},
   };
   if (trace != nullptr && res.band.forced_long) {
     trace->push_back(

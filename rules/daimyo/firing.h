@@ -29,6 +29,13 @@ struct ShotFacts {
   std::optional<bool> firer_being_charged;
   bool chargers_began_beyond_effective = false;
   bool firer_in_cover = false;
+  // Measured on the table (rules/daimyo/measure.h), not declared: the
+  // facts' terms say so in a trace.
+  bool measured = false;
+
+  Origin fact_origin() const {
+    return measured ? Origin::kMeasured : Origin::kDeclared;
+  }
 };
 
 // One firing event in domain terms. `dice` is borrowed from the caller.

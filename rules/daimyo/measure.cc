@@ -35,28 +35,6 @@ Polygon Shape(const Battlefield& field, const BattleState& state, int u) {
   return geometry::ToPolygon(Footprint(field, state, u));
 }
 
-// The nearest points of two convex polygons that do not intersect (either
-// one's vertex against the other's edges).
-std::array<Vec2, 2> NearestPoints(const Polygon& a, const Polygon& b) {
-  std::array<Vec2, 2> best = {a.vertices[0], b.vertices[0]};
-  double best_d = std::numeric_limits<double>::infinity();
-  const auto consider = [&](const Polygon& p, const Polygon& q, bool swap) {
-    for (Vec2 v : p.vertices) {
-      for (const Segment& e : geometry::Edges(q)) {
-        const Vec2 n = geometry::NearestPointOnSegment(v, e);
-        const double d = geometry::Distance(v, n);
-        if (d < best_d) {
-          best_d = d;
-          best = swap ? std::array<Vec2, 2>{n, v} : std::array<Vec2, 2>{v, n};
-        }
-      }
-    }
-  };
-  consider(a, b, false);
-  consider(b, a, true);
-  return best;
-}
-
 // The least distance from a polyline to a polygon's region.
 double LineToPolygon(const geometry::Polyline& line, const Polygon& shape) {
   double best = std::numeric_limits<double>::infinity();
@@ -112,11 +90,11 @@ Obstruction LineBlocked(const Tables& rules, const Battlefield& field,
   for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
     if (u == firer || u == target || !Present(state, u)) continue;
     const Polygon shape = Shape(field, state, u);
+    const std::vector<Segment> edges = geometry::Edges(shape);
     if (geometry::SegmentIntersectsPolygon(line, shape) ||
-        std::any_of(geometry::Edges(shape).begin(), geometry::Edges(shape).end(),
-                    [&](const Segment& e) {
-                      return geometry::SegmentDistance(line, e) < clearance;
-                    })) {
+        std::any_of(edges.begin(), edges.end(), [&](const Segment& e) {
+          return geometry::SegmentDistance(line, e) < clearance;
+        })) {
       o.unit = u;
       return o;
     }
@@ -269,7 +247,7 @@ ShotMeasure MeasureShot(const Tables& rules, const Battlefield& field,
   const Polygon fp = geometry::ToPolygon(fr);
   const Polygon tp = geometry::ToPolygon(tr);
   m.distance = geometry::PolygonDistance(fp, tp);
-  const std::array<Vec2, 2> ends = NearestPoints(fp, tp);
+  const std::array<Vec2, 2> ends = geometry::NearestPoints(fp, tp);
   m.from = ends[0];
   m.to = ends[1];
   m.in_arc = InArc(rules, field, state, firer, tp);

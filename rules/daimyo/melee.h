@@ -28,6 +28,12 @@ struct MeleeSideFacts {
   bool defending_linear_obstacle = false;
   std::optional<bool> following_up;
   std::optional<bool> pursuing;
+  // Measured on the table (rules/daimyo/measure.h), not declared.
+  bool measured = false;
+
+  Origin fact_origin() const {
+    return measured ? Origin::kMeasured : Origin::kDeclared;
+  }
 };
 
 struct MeleeSideInput {

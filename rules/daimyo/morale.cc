@@ -130,7 +130,7 @@ void AddCommandRating(const BattleState& state, const MoraleTestInput& test,
 void AddGeneralNear(const BattleState& state, const MoraleTestInput& test,
                     ModifierTally& tally) {
   if (test.facts.general_near) {
-    tally.Add(MoraleModifier::kGeneralNear, Origin::kDeclared);
+    tally.Add(MoraleModifier::kGeneralNear, test.facts.fact_origin());
     return;
   }
   const int general = state.AttachedLeader(test.unit, LeaderKind::kGeneral);
@@ -158,7 +158,7 @@ void AddLongSpearVsCavalry(const ReadingOptions& options,
       FightingWeapon(options, p) == MeleeWeapon::kLongSpear &&
       !state.units[test.unit].disordered && test.facts.charged_frontally) {
     tally.Add(MoraleModifier::kLongSpearChargedFrontallyByCavalry,
-              Origin::kDeclared);
+              test.facts.fact_origin());
   }
 }
 
@@ -173,7 +173,7 @@ void AddFriendsRouting(const BattleState& state, const MoraleTestInput& test,
     }
     const Quality q = state.profiles[router].quality;
     if (static_cast<int>(q) > static_cast<int>(own)) continue;
-    tally.Add(MoraleModifier::kEachFriendRoutingNear, 1, Origin::kDeclared,
+    tally.Add(MoraleModifier::kEachFriendRoutingNear, 1, test.facts.fact_origin(),
               [&state, router, q] {
                 return absl::StrCat(": ", UnitLabel(state, router), ", ",
                                     QualityName(q));
@@ -202,7 +202,7 @@ void AddStandsLost(const Tables& rules, const BattleState& state,
 void AddLeaderKilled(const BattleState& state, const MoraleTestInput& test,
                      ModifierTally& tally) {
   if (test.facts.leader_killed_near) {
-    tally.Add(MoraleModifier::kLeaderKilledNear, Origin::kDeclared);
+    tally.Add(MoraleModifier::kLeaderKilledNear, test.facts.fact_origin());
     return;
   }
   for (const LeaderState& l : state.leaders) {
@@ -230,13 +230,13 @@ int SumModifiers(const Tables& rules, const BattleState& state,
   AddCommandRating(state, test, tally);
   if (s.pursuing) tally.Add(MoraleModifier::kPursuing, Origin::kComputed);
   if (f.uphill_or_in_cover) {
-    tally.Add(MoraleModifier::kUphillOrInCover, Origin::kDeclared);
+    tally.Add(MoraleModifier::kUphillOrInCover, test.facts.fact_origin());
   }
   AddGeneralNear(state, test, tally);
   AddLongSpearVsCavalry(rules.options, state, test, infantry_charged_by_cavalry,
                         tally);
   if (f.enemies_routing_near > 0) {
-    tally.Add(MoraleModifier::kEnemyRoutingNear, 1, Origin::kDeclared, [&f] {
+    tally.Add(MoraleModifier::kEnemyRoutingNear, 1, test.facts.fact_origin(), [&f] {
       return absl::StrFormat(" (%d unit%s)", f.enemies_routing_near,
                              f.enemies_routing_near == 1 ? "" : "s");
     });
@@ -246,7 +246,7 @@ int SumModifiers(const Tables& rules, const BattleState& state,
   }
   if (s.disordered) tally.Add(MoraleModifier::kDisordered, Origin::kComputed);
   if (f.out_of_command) {
-    tally.Add(MoraleModifier::kOutOfCommand, Origin::kDeclared);
+    tally.Add(MoraleModifier::kOutOfCommand, test.facts.fact_origin());
   }
   if (infantry_charged_by_cavalry) {
     tally.Add(MoraleModifier::kInfantryChargedByCavalry, Origin::kComputed);
@@ -254,7 +254,7 @@ int SumModifiers(const Tables& rules, const BattleState& state,
   AddFriendsRouting(state, test, tally);
   AddStandsLost(rules, state, test, tally);
   if (f.enemy_facing_flank_or_rear_near) {
-    tally.Add(MoraleModifier::kEnemyFacingFlankOrRearNear, Origin::kDeclared);
+    tally.Add(MoraleModifier::kEnemyFacingFlankOrRearNear, test.facts.fact_origin());
   }
   AddLeaderKilled(state, test, tally);
   if (s.routing) tally.Add(MoraleModifier::kRouting, Origin::kComputed);

@@ -28,6 +28,12 @@ struct MoraleFacts {
   bool enemy_facing_flank_or_rear_near = false;
   bool leader_killed_near = false;
   bool charged_frontally = false;
+  // Measured on the table (rules/daimyo/measure.h), not declared.
+  bool measured = false;
+
+  Origin fact_origin() const {
+    return measured ? Origin::kMeasured : Origin::kDeclared;
+  }
 };
 
 // One morale test in domain terms. `dice` is borrowed from the caller.

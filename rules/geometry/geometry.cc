@@ -147,6 +147,27 @@ bool SegmentIntersectsPolygon(const Segment& s, const Polygon& polygon) {
   return false;
 }
 
+std::array<Vec2, 2> NearestPoints(const Polygon& a, const Polygon& b) {
+  std::array<Vec2, 2> best = {a.vertices.empty() ? Vec2{} : a.vertices[0],
+                              b.vertices.empty() ? Vec2{} : b.vertices[0]};
+  double best_d = std::numeric_limits<double>::infinity();
+  const auto consider = [&](const Polygon& p, const Polygon& q, bool swap) {
+    for (Vec2 v : p.vertices) {
+      for (const Segment& e : Edges(q)) {
+        const Vec2 n = NearestPointOnSegment(v, e);
+        const double d = Distance(v, n);
+        if (d < best_d) {
+          best_d = d;
+          best = swap ? std::array<Vec2, 2>{n, v} : std::array<Vec2, 2>{v, n};
+        }
+      }
+    }
+  };
+  consider(a, b, false);
+  consider(b, a, true);
+  return best;
+}
+
 double LengthInside(const Segment& s, const Polygon& polygon) {
   // Cut s at every edge crossing; each piece is wholly inside or outside,
   // which its midpoint tells.

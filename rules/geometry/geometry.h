@@ -78,6 +78,10 @@ bool PolygonsIntersect(const Polygon& a, const Polygon& b);
 // The least distance between the two regions: 0 when they intersect. This
 // is the rules' "distance between units": between their nearest points.
 double PolygonDistance(const Polygon& a, const Polygon& b);
+// A point of `a` and a point of `b` that are nearest each other, for regions
+// that do not intersect (their distance is PolygonDistance); for ones that
+// do, the nearest vertex-to-edge pair.
+std::array<Vec2, 2> NearestPoints(const Polygon& a, const Polygon& b);
 // True when `s` crosses or touches the region (inside included).
 bool SegmentIntersectsPolygon(const Segment& s, const Polygon& polygon);
 // The length of `s` inside the region (for "more than 5 cm into a wood").

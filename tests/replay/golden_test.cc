@@ -66,7 +66,8 @@ TEST_P(GoldenTest, MatchesExpectedReport) {
 INSTANTIATE_TEST_SUITE_P(Logs, GoldenTest,
                          ::testing::Values(Golden{"sekigahara", 1},
                                            Golden{"nagashino-melee", 1},
-                                           Golden{"anegawa-clean", 0}),
+                                           Golden{"anegawa-clean", 0},
+                                           Golden{"table-game", 1}),
                          [](const auto& info) {
                            std::string n = info.param.name;
                            for (char& c : n) c = (c == '-') ? '_' : c;
