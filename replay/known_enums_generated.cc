@@ -9,8 +9,10 @@
 #include "gunbai/v1/dice_stats.pb.h"
 #include "gunbai/v1/diff.pb.h"
 #include "gunbai/v1/game_service.pb.h"
+#include "gunbai/v1/log_service.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/rule_docs.pb.h"
+#include "gunbai/v1/rules_service.pb.h"
 #include "gunbai/v1/ruleset.pb.h"
 #include "gunbai/v1/skf_ruleset.pb.h"
 #include "gunbai/v1/state.pb.h"
@@ -22,6 +24,7 @@ namespace v1 = ::gunbai::v1;
 
 bool Known(const v1::AppendEventsRequest& m);
 bool Known(const v1::AppendEventsResponse& m);
+bool Known(const v1::AppendRefusal& m);
 bool Known(const v1::AppendedEvent& m);
 bool Known(const v1::AuditGameResponse& m);
 bool Known(const v1::AuditLogRequest& m);
@@ -29,16 +32,20 @@ bool Known(const v1::AuditLogResponse& m);
 bool Known(const v1::AuditLogStreamRequest& m);
 bool Known(const v1::AuditLogStreamResponse& m);
 bool Known(const v1::AuditReport& m);
+bool Known(const v1::BaseSize& m);
 bool Known(const v1::BattleLog& m);
 bool Known(const v1::BattleStateSnapshot& m);
 bool Known(const v1::CreateGameRequest& m);
 bool Known(const v1::CreateGameResponse& m);
+bool Known(const v1::DescribeRulesetsResponse& m);
 bool Known(const v1::DiceStatsRequest& m);
 bool Known(const v1::DiffLogInput& m);
 bool Known(const v1::DiffReport& m);
 bool Known(const v1::DiffRequest& m);
 bool Known(const v1::DiffResponse& m);
+bool Known(const v1::DrawMapRequest& m);
 bool Known(const v1::Event& m);
+bool Known(const v1::EventState& m);
 bool Known(const v1::ExportGameResponse& m);
 bool Known(const v1::ExportedGame& m);
 bool Known(const v1::Finding& m);
@@ -46,23 +53,30 @@ bool Known(const v1::Firing& m);
 bool Known(const v1::FiringFacts& m);
 bool Known(const v1::GameSettings& m);
 bool Known(const v1::GetGameStateResponse& m);
+bool Known(const v1::GetLegalActionsResponse& m);
 bool Known(const v1::Header& m);
 bool Known(const v1::Leader& m);
+bool Known(const v1::LegalAction& m);
 bool Known(const v1::LogDiff& m);
+bool Known(const v1::LogStatesRequest& m);
+bool Known(const v1::LogStatesResponse& m);
 bool Known(const v1::MeleeRound& m);
 bool Known(const v1::MeleeRules& m);
 bool Known(const v1::MoraleResultRow& m);
 bool Known(const v1::MoraleRules& m);
 bool Known(const v1::MoraleTest& m);
 bool Known(const v1::Move& m);
+bool Known(const v1::MovementRate& m);
 bool Known(const v1::OrderOfBattle& m);
 bool Known(const v1::Outcome& m);
 bool Known(const v1::OutcomeChange& m);
+bool Known(const v1::ParseLogResponse& m);
 bool Known(const v1::PassScore& m);
 bool Known(const v1::ReadEventsResponse& m);
 bool Known(const v1::ReadingOptions& m);
 bool Known(const v1::ResultMove& m);
 bool Known(const v1::Ruleset& m);
+bool Known(const v1::RulesetDescription& m);
 bool Known(const v1::Scenario& m);
 bool Known(const v1::SkfMeleeValue& m);
 bool Known(const v1::SkfMoraleFailure& m);
@@ -72,7 +86,9 @@ bool Known(const v1::SkfRules& m);
 bool Known(const v1::SkfVictory& m);
 bool Known(const v1::StartingPosition& m);
 bool Known(const v1::StoredEvent& m);
+bool Known(const v1::TableRules& m);
 bool Known(const v1::Term& m);
+bool Known(const v1::TerrainFeature& m);
 bool Known(const v1::Unit& m);
 bool Known(const v1::UnitPoints& m);
 bool Known(const v1::UnitState& m);
@@ -95,6 +111,13 @@ bool Known(const v1::AppendEventsResponse& m) {
     if (!Known(x)) return false;
   }
   if (m.has_state() && !Known(m.state())) return false;
+  return true;
+}
+
+bool Known(const v1::AppendRefusal& m) {
+  for (const auto& x : m.findings()) {
+    if (!Known(x)) return false;
+  }
   return true;
 }
 
@@ -138,10 +161,19 @@ bool Known(const v1::AuditReport& m) {
   return true;
 }
 
+bool Known(const v1::BaseSize& m) {
+  if (!v1::TroopType_IsValid(m.troop_type())) return false;
+  if (!v1::Mobility_IsValid(m.mobility())) return false;
+  return true;
+}
+
 bool Known(const v1::BattleLog& m) {
   if (m.has_header() && !Known(m.header())) return false;
   if (m.has_order_of_battle() && !Known(m.order_of_battle())) return false;
   for (const auto& x : m.events()) {
+    if (!Known(x)) return false;
+  }
+  for (const auto& x : m.terrain()) {
     if (!Known(x)) return false;
   }
   if (m.has_starting_position() && !Known(m.starting_position())) return false;
@@ -164,6 +196,13 @@ bool Known(const v1::CreateGameRequest& m) {
 
 bool Known(const v1::CreateGameResponse& m) {
   if (m.has_settings() && !Known(m.settings())) return false;
+  return true;
+}
+
+bool Known(const v1::DescribeRulesetsResponse& m) {
+  for (const auto& x : m.rulesets()) {
+    if (!Known(x)) return false;
+  }
   return true;
 }
 
@@ -199,12 +238,22 @@ bool Known(const v1::DiffResponse& m) {
   return true;
 }
 
+bool Known(const v1::DrawMapRequest& m) {
+  if (m.has_log() && !Known(m.log())) return false;
+  return true;
+}
+
 bool Known(const v1::Event& m) {
   if (m.has_move() && !Known(m.move())) return false;
   if (m.has_firing() && !Known(m.firing())) return false;
   if (m.has_melee_round() && !Known(m.melee_round())) return false;
   if (m.has_morale_test() && !Known(m.morale_test())) return false;
   if (m.has_result_move() && !Known(m.result_move())) return false;
+  return true;
+}
+
+bool Known(const v1::EventState& m) {
+  if (m.has_state() && !Known(m.state())) return false;
   return true;
 }
 
@@ -248,6 +297,13 @@ bool Known(const v1::GetGameStateResponse& m) {
   return true;
 }
 
+bool Known(const v1::GetLegalActionsResponse& m) {
+  for (const auto& x : m.actions()) {
+    if (!Known(x)) return false;
+  }
+  return true;
+}
+
 bool Known(const v1::Header& m) {
   if (m.has_scenario() && !Known(m.scenario())) return false;
   return true;
@@ -255,6 +311,11 @@ bool Known(const v1::Header& m) {
 
 bool Known(const v1::Leader& m) {
   if (!v1::LeaderKind_IsValid(m.kind())) return false;
+  return true;
+}
+
+bool Known(const v1::LegalAction& m) {
+  if (m.has_event() && !Known(m.event())) return false;
   return true;
 }
 
@@ -267,6 +328,18 @@ bool Known(const v1::LogDiff& m) {
     if (!Known(x)) return false;
   }
   for (const auto& x : m.findings_removed()) {
+    if (!Known(x)) return false;
+  }
+  return true;
+}
+
+bool Known(const v1::LogStatesRequest& m) {
+  if (m.has_log() && !Known(m.log())) return false;
+  return true;
+}
+
+bool Known(const v1::LogStatesResponse& m) {
+  for (const auto& x : m.states()) {
     if (!Known(x)) return false;
   }
   return true;
@@ -314,6 +387,12 @@ bool Known(const v1::Move& m) {
   return true;
 }
 
+bool Known(const v1::MovementRate& m) {
+  if (!v1::TroopType_IsValid(m.troop_type())) return false;
+  if (!v1::Mobility_IsValid(m.mobility())) return false;
+  return true;
+}
+
 bool Known(const v1::OrderOfBattle& m) {
   for (const auto& x : m.units()) {
     if (!Known(x)) return false;
@@ -334,6 +413,11 @@ bool Known(const v1::Outcome& m) {
 bool Known(const v1::OutcomeChange& m) {
   if (m.has_old_outcome() && !Known(m.old_outcome())) return false;
   if (m.has_new_outcome() && !Known(m.new_outcome())) return false;
+  return true;
+}
+
+bool Known(const v1::ParseLogResponse& m) {
+  if (m.has_log() && !Known(m.log())) return false;
   return true;
 }
 
@@ -373,6 +457,12 @@ bool Known(const v1::Ruleset& m) {
   if (m.has_morale() && !Known(m.morale())) return false;
   if (m.has_options() && !Known(m.options())) return false;
   if (m.has_skf() && !Known(m.skf())) return false;
+  if (m.has_table() && !Known(m.table())) return false;
+  return true;
+}
+
+bool Known(const v1::RulesetDescription& m) {
+  if (m.has_data() && !Known(m.data())) return false;
   return true;
 }
 
@@ -439,11 +529,29 @@ bool Known(const v1::StoredEvent& m) {
   for (const auto& x : m.findings()) {
     if (!Known(x)) return false;
   }
+  for (const auto& x : m.outcomes()) {
+    if (!Known(x)) return false;
+  }
+  return true;
+}
+
+bool Known(const v1::TableRules& m) {
+  for (const auto& x : m.base_sizes()) {
+    if (!Known(x)) return false;
+  }
+  for (const auto& x : m.movement()) {
+    if (!Known(x)) return false;
+  }
   return true;
 }
 
 bool Known(const v1::Term& m) {
   if (!v1::TermOrigin_IsValid(m.origin())) return false;
+  return true;
+}
+
+bool Known(const v1::TerrainFeature& m) {
+  if (!v1::TerrainKind_IsValid(m.kind())) return false;
   return true;
 }
 
@@ -504,6 +612,7 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
        &KnownAs<v1::AppendEventsRequest>},
       {v1::AppendEventsResponse::descriptor(),
        &KnownAs<v1::AppendEventsResponse>},
+      {v1::AppendRefusal::descriptor(), &KnownAs<v1::AppendRefusal>},
       {v1::AppendedEvent::descriptor(), &KnownAs<v1::AppendedEvent>},
       {v1::AuditGameResponse::descriptor(), &KnownAs<v1::AuditGameResponse>},
       {v1::AuditLogRequest::descriptor(), &KnownAs<v1::AuditLogRequest>},
@@ -513,17 +622,22 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
       {v1::AuditLogStreamResponse::descriptor(),
        &KnownAs<v1::AuditLogStreamResponse>},
       {v1::AuditReport::descriptor(), &KnownAs<v1::AuditReport>},
+      {v1::BaseSize::descriptor(), &KnownAs<v1::BaseSize>},
       {v1::BattleLog::descriptor(), &KnownAs<v1::BattleLog>},
       {v1::BattleStateSnapshot::descriptor(),
        &KnownAs<v1::BattleStateSnapshot>},
       {v1::CreateGameRequest::descriptor(), &KnownAs<v1::CreateGameRequest>},
       {v1::CreateGameResponse::descriptor(), &KnownAs<v1::CreateGameResponse>},
+      {v1::DescribeRulesetsResponse::descriptor(),
+       &KnownAs<v1::DescribeRulesetsResponse>},
       {v1::DiceStatsRequest::descriptor(), &KnownAs<v1::DiceStatsRequest>},
       {v1::DiffLogInput::descriptor(), &KnownAs<v1::DiffLogInput>},
       {v1::DiffReport::descriptor(), &KnownAs<v1::DiffReport>},
       {v1::DiffRequest::descriptor(), &KnownAs<v1::DiffRequest>},
       {v1::DiffResponse::descriptor(), &KnownAs<v1::DiffResponse>},
+      {v1::DrawMapRequest::descriptor(), &KnownAs<v1::DrawMapRequest>},
       {v1::Event::descriptor(), &KnownAs<v1::Event>},
+      {v1::EventState::descriptor(), &KnownAs<v1::EventState>},
       {v1::ExportGameResponse::descriptor(), &KnownAs<v1::ExportGameResponse>},
       {v1::ExportedGame::descriptor(), &KnownAs<v1::ExportedGame>},
       {v1::Finding::descriptor(), &KnownAs<v1::Finding>},
@@ -532,23 +646,31 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
       {v1::GameSettings::descriptor(), &KnownAs<v1::GameSettings>},
       {v1::GetGameStateResponse::descriptor(),
        &KnownAs<v1::GetGameStateResponse>},
+      {v1::GetLegalActionsResponse::descriptor(),
+       &KnownAs<v1::GetLegalActionsResponse>},
       {v1::Header::descriptor(), &KnownAs<v1::Header>},
       {v1::Leader::descriptor(), &KnownAs<v1::Leader>},
+      {v1::LegalAction::descriptor(), &KnownAs<v1::LegalAction>},
       {v1::LogDiff::descriptor(), &KnownAs<v1::LogDiff>},
+      {v1::LogStatesRequest::descriptor(), &KnownAs<v1::LogStatesRequest>},
+      {v1::LogStatesResponse::descriptor(), &KnownAs<v1::LogStatesResponse>},
       {v1::MeleeRound::descriptor(), &KnownAs<v1::MeleeRound>},
       {v1::MeleeRules::descriptor(), &KnownAs<v1::MeleeRules>},
       {v1::MoraleResultRow::descriptor(), &KnownAs<v1::MoraleResultRow>},
       {v1::MoraleRules::descriptor(), &KnownAs<v1::MoraleRules>},
       {v1::MoraleTest::descriptor(), &KnownAs<v1::MoraleTest>},
       {v1::Move::descriptor(), &KnownAs<v1::Move>},
+      {v1::MovementRate::descriptor(), &KnownAs<v1::MovementRate>},
       {v1::OrderOfBattle::descriptor(), &KnownAs<v1::OrderOfBattle>},
       {v1::Outcome::descriptor(), &KnownAs<v1::Outcome>},
       {v1::OutcomeChange::descriptor(), &KnownAs<v1::OutcomeChange>},
+      {v1::ParseLogResponse::descriptor(), &KnownAs<v1::ParseLogResponse>},
       {v1::PassScore::descriptor(), &KnownAs<v1::PassScore>},
       {v1::ReadEventsResponse::descriptor(), &KnownAs<v1::ReadEventsResponse>},
       {v1::ReadingOptions::descriptor(), &KnownAs<v1::ReadingOptions>},
       {v1::ResultMove::descriptor(), &KnownAs<v1::ResultMove>},
       {v1::Ruleset::descriptor(), &KnownAs<v1::Ruleset>},
+      {v1::RulesetDescription::descriptor(), &KnownAs<v1::RulesetDescription>},
       {v1::Scenario::descriptor(), &KnownAs<v1::Scenario>},
       {v1::SkfMeleeValue::descriptor(), &KnownAs<v1::SkfMeleeValue>},
       {v1::SkfMoraleFailure::descriptor(), &KnownAs<v1::SkfMoraleFailure>},
@@ -558,7 +680,9 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
       {v1::SkfVictory::descriptor(), &KnownAs<v1::SkfVictory>},
       {v1::StartingPosition::descriptor(), &KnownAs<v1::StartingPosition>},
       {v1::StoredEvent::descriptor(), &KnownAs<v1::StoredEvent>},
+      {v1::TableRules::descriptor(), &KnownAs<v1::TableRules>},
       {v1::Term::descriptor(), &KnownAs<v1::Term>},
+      {v1::TerrainFeature::descriptor(), &KnownAs<v1::TerrainFeature>},
       {v1::Unit::descriptor(), &KnownAs<v1::Unit>},
       {v1::UnitPoints::descriptor(), &KnownAs<v1::UnitPoints>},
       {v1::UnitState::descriptor(), &KnownAs<v1::UnitState>},

@@ -103,8 +103,15 @@ void AddFire(const SceneInput& in, const v1::Firing& f, MapAction& a,
   a.kind = MapAction::Kind::kFire;
   NearestLine(scene, a);
   const double d = geometry::Distance(a.from, a.to);
-  a.caption = rules::Cm(d);
   const v1::FiringRules& fire = in.ruleset->data.firing();
+  a.caption = rules::Cm(d);
+  if (fire.long_range_mm() > 0) {
+    const double mm = d * 10;
+    absl::StrAppend(&a.caption, ", ",
+                    mm <= fire.effective_range_mm() + 0.5 ? "effective"
+                    : mm <= fire.long_range_mm() + 0.5    ? "long range"
+                                                          : "out of range");
+  }
   if (fire.effective_range_mm() > 0) {
     a.rings.push_back({fire.effective_range_mm() / 10.0,
                        absl::StrCat("effective ",

@@ -828,9 +828,20 @@ void AppendRings(std::string& out, const Layout& l, const MapScene& scene) {
       continue;
     }
     const double r = ring.radius * 10;
-    absl::StrAppend(&out, "<circle cx=\"", Num(centre.x), "\" cy=\"",
-                    Num(centre.y), "\" r=\"", Num(r),
-                    "\" fill=\"none\" stroke=\"", kActionRed,
+    // Every point within `radius` of the footprint (range is measured
+    // between nearest points): the footprint grown by r, its corners
+    // rounded with radius r. Its local x runs along the unit's facing.
+    const geometry::OrientedRect& f = scene.units[a.actor].footprint;
+    const Vec2 mid = ToMm(l, geometry::Centre(f));
+    const double turn = -f.facing * 180 / geometry::kPi;
+    const double w = f.depth * 10 + 2 * r;
+    const double h = f.frontage * 10 + 2 * r;
+    absl::StrAppend(&out, "<rect x=\"", Num(-w / 2), "\" y=\"", Num(-h / 2),
+                    "\" width=\"", Num(w), "\" height=\"", Num(h),
+                    "\" rx=\"", Num(r), "\" ry=\"", Num(r),
+                    "\" transform=\"translate(", Num(mid.x), " ", Num(mid.y),
+                    ") rotate(", Num(turn),
+                    ")\" fill=\"none\" stroke=\"", kActionRed,
                     "\" stroke-opacity=\"0.7\" stroke-width=\"2\" "
                     "stroke-dasharray=\"6 6\"/>\n");
     AppendRingLabel(out, centre, r, dir, side, Text(ring.label));

@@ -82,8 +82,9 @@ struct MapAction {
   geometry::Vec2 to;
   // Written beside the line or arrow: "12.3 cm, long range".
   std::string caption;
-  // kFire: circles about the firer's front centre, e.g. its effective and
-  // long ranges (8 and 15 cm), each with its label.
+  // kFire: the firer's reach at each radius (its footprint grown by it,
+  // rounded at the corners: every point within that distance of the unit),
+  // e.g. its effective and long ranges (8 and 15 cm), each with its label.
   struct Ring {
     double radius = 0;
     std::string label;

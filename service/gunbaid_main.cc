@@ -73,7 +73,8 @@ It serves these gRPC services:
                             explain`; DescribeRulesets: the rulesets and
                             the schema's enums, for clients that build logs
   gunbai.v1.LogService      ParseLog: a log file read in any format;
-                            LogStates: every unit's state after each event
+                            LogStates: every unit's state after each event;
+                            DrawMap: the table after an event, as SVG
   grpc.health.v1.Health     Check: SERVING while the daemon runs
   server reflection         so grpcurl and grpc_cli can list the services
 

@@ -814,6 +814,7 @@ void HttpGateway::DefineRoutes() {
   LogStub* logs = stubs_->logs.get();
   ServeUnary(http, "/v1/logs:parse", logs, &LogStub::ParseLog);
   ServeUnary(http, "/v1/logs:states", logs, &LogStub::LogStates);
+  ServeUnary(http, "/v1/logs:map", logs, &LogStub::DrawMap);
 }
 
 void HttpGateway::DefineStaticFiles() {

@@ -9,6 +9,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "replay/audit.h"
 #include "replay/log_parser.h"
+#include "replay/map_scene.h"
 #include "replay/parse_cost.h"
 #include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
@@ -24,6 +25,7 @@ namespace {
 // The methods' indices in LogService, in the order of the proto.
 constexpr int kParseLogIndex = 0;
 constexpr int kLogStatesIndex = 1;
+constexpr int kDrawMapIndex = 2;
 
 grpc::Status Undecodable(absl::string_view method) {
   return UndecodableRequest(absl::StrCat("/gunbai.v1.LogService/", method));
@@ -93,6 +95,13 @@ LogServiceImpl::LogServiceImpl(const replay::RulesetCatalog* rulesets,
           "LogStates", [this](grpc::ServerContext*, grpc::ByteBuffer& request,
                               v1::LogStatesResponse* response) {
             return LogStatesEncoded(request, response);
+          }));
+  MarkMethodStreamed(
+      kDrawMapIndex,
+      UnaryOnWire<v1::DrawMapResponse>(
+          "DrawMap", [this](grpc::ServerContext*, grpc::ByteBuffer& request,
+                            v1::DrawMapResponse* response) {
+            return DrawMapEncoded(request, response);
           }));
 }
 
@@ -205,6 +214,41 @@ grpc::Status LogServiceImpl::LogStatesParsed(
       }
     }
   }
+  return grpc::Status::OK;
+}
+
+grpc::Status LogServiceImpl::DrawMapEncoded(grpc::ByteBuffer& request,
+                                            v1::DrawMapResponse* response) {
+  RequestBudget::Admission admission;
+  grpc::Status admitted = ToGrpcStatus(
+      AdmitBytes(budget_, static_cast<std::int64_t>(request.Length()),
+                 "DrawMap", admission));
+  if (!admitted.ok()) return admitted;
+  grpc::Status cost =
+      CheckParseCost(request, *v1::DrawMapRequest::descriptor(), "DrawMap");
+  if (!cost.ok()) return cost;
+  v1::DrawMapRequest parsed;
+  if (!ParseWire(request, parsed)) return Undecodable("DrawMap");
+  return DrawMapParsed(parsed, response);
+}
+
+grpc::Status LogServiceImpl::DrawMapParsed(const v1::DrawMapRequest& request,
+                                           v1::DrawMapResponse* response) {
+  const double scale = request.px_per_cm() == 0 ? 5 : request.px_per_cm();
+  if (!(scale >= 0.5 && scale <= 50)) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "px_per_cm is out of range; give 0.5 to 50, or 0 for "
+                        "the default 5");
+  }
+  absl::Status known = replay::CheckKnownEnums(request);
+  if (!known.ok()) return ToGrpcStatus(known);
+  absl::StatusOr<const replay::LoadedRuleset*> ruleset =
+      rulesets_->ForLog(request.log().header());
+  if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
+  absl::StatusOr<std::string> svg =
+      replay::MapSvgAt(request.log(), **ruleset, request.at_seq(), scale);
+  if (!svg.ok()) return ToGrpcStatus(svg.status());
+  response->set_svg(*std::move(svg));
   return grpc::Status::OK;
 }
 

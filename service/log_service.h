@@ -34,12 +34,16 @@ class LogServiceImpl final : public gunbai::v1::LogService::Service {
                                gunbai::v1::ParseLogResponse* response);
   grpc::Status LogStatesEncoded(grpc::ByteBuffer& request,
                                 gunbai::v1::LogStatesResponse* response);
+  grpc::Status DrawMapEncoded(grpc::ByteBuffer& request,
+                              gunbai::v1::DrawMapResponse* response);
 
   // The methods on a parsed request.
   grpc::Status ParseLogParsed(const gunbai::v1::ParseLogRequest& request,
                               gunbai::v1::ParseLogResponse* response);
   grpc::Status LogStatesParsed(const gunbai::v1::LogStatesRequest& request,
                                gunbai::v1::LogStatesResponse* response);
+  grpc::Status DrawMapParsed(const gunbai::v1::DrawMapRequest& request,
+                             gunbai::v1::DrawMapResponse* response);
 
  private:
   const replay::RulesetCatalog* rulesets_;

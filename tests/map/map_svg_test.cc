@@ -4,8 +4,6 @@
 // point (x, y) cm is the pixel ((5 + x) * 5, (8 + depth - y) * 5).
 #include "replay/map_svg.h"
 
-#include <png.h>
-
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -17,6 +15,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/map/raster.h"
 #include "rules/geometry/geometry.h"
 
 namespace gunbai::replay {
@@ -24,10 +23,10 @@ namespace {
 
 using geometry::kPi;
 using geometry::Vec2;
-
-struct Rgb {
-  int r = 0, g = 0, b = 0;
-};
+using testing::ExpectColour;
+using testing::Image;
+using testing::Rasterise;
+using testing::Rgb;
 
 // The palette and fills map_svg.cc draws with.
 constexpr Rgb kClan0 = {0xa8, 0x28, 0x20};  // #a82820, dark red.
@@ -35,66 +34,6 @@ constexpr Rgb kClan1 = {0x1c, 0x32, 0x78};  // #1c3278, dark blue.
 constexpr Rgb kTable = {0xdf, 0xe6, 0xd8};  // #dfe6d8.
 constexpr Rgb kWhite = {255, 255, 255};
 constexpr Rgb kBlack = {0, 0, 0};
-
-struct Image {
-  int width = 0;
-  int height = 0;
-  std::vector<png_byte> rgba;
-
-  Rgb At(int x, int y) const {
-    const std::size_t i = (static_cast<std::size_t>(y) * width + x) * 4;
-    return {rgba[i], rgba[i + 1], rgba[i + 2]};
-  }
-};
-
-// Reads an RGBA PNG with libpng's simplified API.
-std::optional<Image> ReadPng(const std::string& path) {
-  png_image png{};
-  png.version = PNG_IMAGE_VERSION;
-  if (!png_image_begin_read_from_file(&png, path.c_str())) return std::nullopt;
-  png.format = PNG_FORMAT_RGBA;
-  Image image;
-  image.width = static_cast<int>(png.width);
-  image.height = static_cast<int>(png.height);
-  image.rgba.resize(PNG_IMAGE_SIZE(png));
-  if (!png_image_finish_read(&png, nullptr, image.rgba.data(), 0, nullptr)) {
-    return std::nullopt;
-  }
-  return image;
-}
-
-// Writes `svg` to the test's temp dir as NAME.svg, runs rsvg-convert on it
-// and returns the PNG read back; nullopt (and a failure) if either fails.
-std::optional<Image> Rasterise(const std::string& svg,
-                               const std::string& name) {
-  const std::string base = ::testing::TempDir() + "map_svg_" + name;
-  std::ofstream(base + ".svg", std::ios::binary) << svg;
-  const std::string command = std::string("'") + GUNBAI_RSVG_CONVERT +
-                              "' -f png -o '" + base + ".png' '" + base +
-                              ".svg'";
-  const int status = std::system(command.c_str());
-  EXPECT_EQ(status, 0) << command;
-  if (status != 0) return std::nullopt;
-  std::optional<Image> image = ReadPng(base + ".png");
-  EXPECT_TRUE(image.has_value()) << base << ".png";
-  return image;
-}
-
-// Checks the pixel that holds the image point `p` (pixels, as MapPixel
-// gives) against `want`, each channel within `tolerance`.
-void ExpectColour(const Image& image, Vec2 p, Rgb want, int tolerance = 10) {
-  const int x = static_cast<int>(std::floor(p.x));
-  const int y = static_cast<int>(std::floor(p.y));
-  ASSERT_TRUE(x >= 0 && y >= 0 && x < image.width && y < image.height)
-      << "(" << x << ", " << y << ") is off the image";
-  const Rgb got = image.At(x, y);
-  EXPECT_TRUE(std::abs(got.r - want.r) <= tolerance &&
-              std::abs(got.g - want.g) <= tolerance &&
-              std::abs(got.b - want.b) <= tolerance)
-      << "pixel (" << x << ", " << y << ") is (" << got.r << ", " << got.g
-      << ", " << got.b << "), want (" << want.r << ", " << want.g << ", "
-      << want.b << ")";
-}
 
 MapScene TwoClans() {
   MapScene scene;  // 180 x 120 cm.

@@ -14,6 +14,9 @@
 // (0 faces up the table, 180 down, 270 towards -x). With red-teppo at
 // (600, 300) facing 0, its front edge runs x 54..66 cm at y = 30 cm and its
 // rear at y = 26 cm.
+#include <fstream>
+#include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -421,6 +424,83 @@ TEST(TableReplay, WithoutATableTheDeclaredFactsStand) {
   log.clear_table();
   EXPECT_THAT(FindingKeys(AuditOrDie(log)),
               ElementsAre("4:SEVERITY_VIOLATION:daimyo.morale.missing"));
+}
+
+
+// Where the table stands and which way it is turned cannot change a
+// measurement: the sample game with positions (tests/data/table-game),
+// moved 25 cm and 13 cm on a larger table, turned about, and turned a
+// quarter, audits to the same report, byte for byte (distances, and so
+// every message, are the same; positions are not in the state digest).
+using PointMap = std::function<void(v1::Position&)>;
+
+void MoveAll(v1::BattleLog& log, const PointMap& move) {
+  for (v1::Unit& u : *log.mutable_order_of_battle()->mutable_units()) {
+    move(*u.mutable_position());
+  }
+  for (v1::TerrainFeature& t : *log.mutable_terrain()) {
+    for (v1::Position& p : *t.mutable_outline()) move(p);
+    for (v1::Position& p : *t.mutable_crest()) move(p);
+  }
+  for (v1::Event& e : *log.mutable_events()) {
+    if (e.has_charge() && e.charge().has_to()) {
+      move(*e.mutable_charge()->mutable_to());
+    }
+    if (e.has_move() && e.move().has_to()) move(*e.mutable_move()->mutable_to());
+  }
+}
+
+v1::BattleLog SampleWithTable() {
+  std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) + "/table-game.textproto");
+  std::stringstream text;
+  text << in.rdbuf();
+  v1::BattleLog log;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log));
+  return log;
+}
+
+std::string ReportBytes(const v1::BattleLog& log) {
+  std::string bytes;
+  AuditOrDie(log).SerializeToString(&bytes);
+  return bytes;
+}
+
+TEST(TableReplay, ReportsDoNotDependOnWhereTheTableIs) {
+  const v1::BattleLog sample = SampleWithTable();
+  ASSERT_EQ(sample.events_size(), 11);
+  const std::string expected = ReportBytes(sample);
+  const int w = static_cast<int>(sample.table().width_mm());
+  const int d = static_cast<int>(sample.table().depth_mm());
+
+  v1::BattleLog moved = sample;
+  moved.mutable_table()->set_width_mm(w + 250);
+  moved.mutable_table()->set_depth_mm(d + 130);
+  MoveAll(moved, [](v1::Position& p) {
+    p.set_x_mm(p.x_mm() + 250);
+    p.set_y_mm(p.y_mm() + 130);
+  });
+  EXPECT_EQ(ReportBytes(moved), expected) << "moved";
+
+  v1::BattleLog about = sample;
+  MoveAll(about, [w, d](v1::Position& p) {
+    p.set_x_mm(w - p.x_mm());
+    p.set_y_mm(d - p.y_mm());
+    p.set_facing_deg((p.facing_deg() + 180) % 360);
+  });
+  EXPECT_EQ(ReportBytes(about), expected) << "turned about";
+
+  // A quarter turn clockwise: +y (facing 0) becomes +x (facing 90); the
+  // point (x, y) goes to (y, w - x) on a table d wide and w deep.
+  v1::BattleLog quarter = sample;
+  quarter.mutable_table()->set_width_mm(d);
+  quarter.mutable_table()->set_depth_mm(w);
+  MoveAll(quarter, [w](v1::Position& p) {
+    const int x = p.x_mm();
+    p.set_x_mm(p.y_mm());
+    p.set_y_mm(w - x);
+    p.set_facing_deg((p.facing_deg() + 90) % 360);
+  });
+  EXPECT_EQ(ReportBytes(quarter), expected) << "a quarter turn";
 }
 
 }  // namespace
