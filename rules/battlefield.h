@@ -28,6 +28,11 @@ namespace gunbai::rules {
 inline constexpr int kMaxTableMm = 100000;  // 100 m.
 inline constexpr int kMaxTerrainFeatures = 256;
 inline constexpr int kMaxTerrainPoints = 256;
+// Bounds on the work of measuring (a line of sight is tried against every
+// unit and every terrain edge): the points of all the terrain together,
+// and the units of a log with a table.
+inline constexpr int kMaxTerrainPointsInAll = 4096;
+inline constexpr int kMaxTableUnits = 1000;
 
 enum class TerrainKind {
   kWoods,

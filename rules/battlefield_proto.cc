@@ -206,10 +206,24 @@ absl::StatusOr<std::optional<Battlefield>> BattlefieldFromLog(
                                               log.terrain_size(),
                                               kMaxTerrainFeatures));
   }
+  int points = 0;
   for (int i = 0; i < log.terrain_size(); ++i) {
+    points += log.terrain(i).outline_size() + log.terrain(i).crest_size();
+    if (points > kMaxTerrainPointsInAll) {
+      return Invalid("terrain",
+                     absl::StrFormat("has more than %d points in all; draw "
+                                     "the terrain with fewer.",
+                                     kMaxTerrainPointsInAll));
+    }
     GUNBAI_ASSIGN_OR_RETURN(TerrainFeature f,
                             FeatureFromProto(log.terrain(i), i, state));
     field.terrain.push_back(std::move(f));
+  }
+  if (state.profiles.size() > static_cast<std::size_t>(kMaxTableUnits)) {
+    return Invalid("table",
+                   absl::StrFormat("a log with a table has at most %d units; "
+                                   "this one has %d.",
+                                   kMaxTableUnits, state.profiles.size()));
   }
   for (std::size_t u = 0; u < state.profiles.size(); ++u) {
     const UnitProfile& p = state.profiles[u];

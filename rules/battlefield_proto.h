@@ -31,11 +31,13 @@ absl::StatusOr<TableRules> TableRulesFromProto(const gunbai::v1::TableRules& t,
 // Returns the battlefield of `log`, or nullopt when it has no table, with
 // each unit of `state` given its base size and move rate from `rules`.
 // Returns InvalidArgument naming the field and what to do when the table's
-// size is 0 or beyond kMaxTableMm, when there are more than
-// kMaxTerrainFeatures features or a feature has more than kMaxTerrainPoints
-// points, too few for its kind or any beyond the bounds, when a camp's clan
-// is not in the header, and FailedPrecondition when the ruleset has no table
-// rules or none gives a unit its base size.
+// size is 0 or beyond kMaxTableMm; when there are more than
+// kMaxTerrainFeatures features, a feature has more than kMaxTerrainPoints
+// points, the terrain more than kMaxTerrainPointsInAll in all, or a
+// feature too few points for its kind or one beyond the bounds; when the
+// log has more than kMaxTableUnits units; when a camp's clan is not in the
+// header. Returns FailedPrecondition when the ruleset has no table rules or
+// none gives a unit its base size.
 absl::StatusOr<std::optional<Battlefield>> BattlefieldFromLog(
     const gunbai::v1::BattleLog& log, const TableRules& rules,
     const BattleState& state);
