@@ -12,7 +12,9 @@
 //   (sekigahara.textproto) shows no map and no error.
 // - the Ruling page with "Place the units on a table": a volley whose
 //   target stands 12 cm away is worked at long range, the range not
-//   declared, the trace saying it was measured; the outcomes are those of
+//   declared (long range adds no term: the map at the ruling shows "12.0
+//   cm, long range"); 6 cm away, the trace's +1 effective range says it was
+//   measured on the table; the outcomes are those of
 //   `gunbai audit --outcomes` of the log the page saves ("Save as a log
 //   file", which carries the table and the positions); a click on the map
 //   moves the chosen unit to the clicked point (within 0.5 cm, worked out
@@ -269,11 +271,11 @@ const TAKEDA_HORSE = {name: 'Takeda Horse', troopType: 'TROOP_TYPE_SAMURAI',
           // at long range, -1 moved: +1; 7, 6, 8 hit, 6: 1 hit; 2 carried + 1
           // = 3: 1 stand lost.
           assert.deepEqual(shown, ['hits=1', 'stands_lost=1']);
-          const measured = await page.$$eval(
-              '#ruling-result section.outcome:first-of-type tr[data-origin="TERM_ORIGIN_MEASURED"]',
+          // Long range gives no term of its own (only effective range adds
+          // one): no range term, the map at the ruling shows the measure.
+          const terms = await page.$$eval('#ruling-result section.outcome:first-of-type table.trace tr',
               (trs) => trs.map((tr) => tr.textContent));
-          assert.ok(measured.some((t) => /long/.test(t) && /measured on the table/.test(t)),
-                    `the range measured: ${measured.join('|')}`);
+          assert.ok(!terms.some((t) => /range/.test(t)), `no range term: ${terms.join('|')}`);
           const findings = await page.$$eval('#ruling-result li.finding', (ls) => ls.map((l) => l.dataset.rule));
           assert.deepEqual(findings, [], 'no finding');
           const atRuling = await shownAt(page, '#ruling-result-map', 41);
@@ -293,6 +295,26 @@ const TAKEDA_HORSE = {name: 'Takeda Horse', troopType: 'TROOP_TYPE_SAMURAI',
           const cli = JSON.parse(run(['audit', '--outcomes', '--format=json', saved]));
           assert.deepEqual(shown, (cli.outcomes || []).map((o) => `${o.kind}=${o.value}`));
           await screenshot(page, shotsDir, `map-ruling-${widthName}`);
+
+          // 6 cm away: effective range, its +1 measured on the table (the
+          // hand working of ruling-volley.textproto: 2 hits, 1 stand).
+          await type(page, 'input[name="pos1-y"]', 21);
+          await page.focus('#ruling-submit');
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => {
+            const fig = document.querySelector('#ruling-result-map');
+            return fig && fig.dataset.state === 'shown' &&
+                fig.querySelector('img').getAttribute('src').includes('6.0%20cm');
+          }, {timeout: 20000});
+          const near = await page.$$eval('#ruling-result section.outcome',
+              (ss) => ss.map((s) => `${s.dataset.kind}=${s.querySelector('.outcome-value').textContent}`));
+          assert.deepEqual(near, ['hits=2', 'stands_lost=1']);
+          const measured = await page.$$eval(
+              '#ruling-result section.outcome:first-of-type tr[data-origin="TERM_ORIGIN_MEASURED"]',
+              (trs) => trs.map((tr) => tr.textContent));
+          assert.deepEqual(measured, ['1target at effective range (measured on the table)daimyo.fire.factor.effective_range'],
+                           `the range measured: ${measured.join('|')}`);
+          await screenshot(page, shotsDir, `map-ruling-effective-${widthName}`);
 
           // A click on the map places the chosen unit (the target) there.
           await page.click('input[name="placeUnit"][value="1"]');
