@@ -226,8 +226,18 @@ const Gunbai = (() => {
     const img = el('img', {class: 'map-img', alt: '', hidden: true});
     const status = el('p', {class: 'map-status muted', role: 'status'});
     const save = el('a', {class: 'map-save', hidden: true, text: 'Save picture (SVG)'});
+    // Enlarge: the picture at its own size in a box that scrolls (on a
+    // phone the whole table is small), and back.
+    const zoom = el('button', {type: 'button', class: 'map-zoom', hidden: true,
+                               'aria-pressed': 'false', text: 'Enlarge'});
+    const frame = el('div', {class: 'map-frame'}, img);
     const node = el('figure', {class: 'map', id: options.id || null, dataset: {state: 'empty'}},
-        img, el('figcaption', {}, status, save));
+        frame, el('figcaption', {}, status, zoom, save));
+    zoom.addEventListener('click', () => {
+      const on = node.classList.toggle('zoomed');
+      zoom.setAttribute('aria-pressed', on ? 'true' : 'false');
+      zoom.textContent = on ? 'Fit to the width' : 'Enlarge';
+    });
     let busy = false;
     let pending = null;
     let drawn = null;  // {svg, atSeq, table} of the picture shown.
@@ -241,6 +251,7 @@ const Gunbai = (() => {
       save.href = img.src;
       save.download = (options.fileName || 'table') + `-after-${ask.atSeq}.svg`;
       save.hidden = false;
+      zoom.hidden = false;
       status.textContent = '';
       status.className = 'map-status muted';
       drawn = {svg, atSeq: ask.atSeq, table: ask.log.table || {}};
@@ -251,6 +262,7 @@ const Gunbai = (() => {
     function failed(e, ask) {
       img.hidden = true;
       save.hidden = true;
+      zoom.hidden = true;
       drawn = null;
       status.className = 'map-status error';
       status.textContent = 'The map could not be drawn: ' +

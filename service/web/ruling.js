@@ -368,7 +368,7 @@
         input.addEventListener('input', () => { placedByHand = true; });
       }
     }
-    const body = el('div', {class: 'table-body', hidden: true},
+    const body = el('div', {class: 'table-body', hidden: true}, el('div', {class: 'table-inputs'},
         el('p', {class: 'muted', text:
             'Where the units stand, as on the table: across from the left corner of the ' +
             'first side\'s edge (the bottom of the map) and up the table away from it, to the ' +
@@ -376,7 +376,7 @@
             '180 down, 270 left.'}),
         el('div', {class: 'grid'}, labelled('Table width (cm)', width),
            labelled('Table depth (cm)', depth)),
-        el('div', {class: 'places'}, rows.map((r) => r.box)),
+        el('div', {class: 'places'}, rows.map((r) => r.box))),
         el('div', {class: 'table-map'},
             el('fieldset', {class: 'place-chooser'},
                 el('legend', {text: 'Clicking the map places'}),
@@ -533,7 +533,7 @@
     // With the units on a table, the facts it settles are greyed out and
     // not declared: gunbai measures them. Off, they are as they were.
     const measuredNote = el('p', {class: 'notice measured-note', text:
-        'The units are placed on a table (below): gunbai measures the range, cover, ' +
+        'The units are placed on a table (above): gunbai measures the range, cover, ' +
         'buildings, woods, flanks and what is near itself. Those facts are greyed out here.'});
     function showMeasured() {
       const on = table.on();
@@ -556,7 +556,7 @@
         let measured = range.querySelector('option[value=""]');
         if (on && !measured) {
           range.dataset.was = range.value;
-          measured = el('option', {value: '', text: 'measured on the table'});
+          measured = el('option', {value: '', text: 'measured'});
           range.insertBefore(measured, range.firstChild);
           range.value = '';
         } else if (!on && measured) {
@@ -630,7 +630,12 @@
           const after = Gunbai.mapView({id: 'ruling-result-map', pxPerCm: MAP_PX_PER_CM,
                                         fileName: 'ruling'});
           out.appendChild(el('section', {class: 'card result-map'},
-              el('h3', {text: 'The table at the ruling'}), after.node));
+              el('h3', {text: 'The table at the ruling'}),
+              el('p', {class: 'muted', text:
+                  'gunbai measured what the table settles. A measured fact that changes the dice ' +
+                  'is marked "measured on the table" above; one that adds nothing (long range, ' +
+                  'no cover) shows only here: the line of fire with its length and range band.'}),
+              after.node));
           after.draw(log, 41);
         }
       } catch (e) {

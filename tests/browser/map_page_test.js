@@ -8,15 +8,16 @@
 //   byte, what `gunbai map --at=SEQ` prints; its alt text is the SVG's
 //   title; stepping to the volley (seq 5) draws its caption "12.0 cm, long
 //   range"; Next pressed quickly asks one map at a time and ends on the
-//   newest event; the trace marks the measured cover. A log without a table
-//   (sekigahara.textproto) shows no map and no error.
+//   newest event; the trace marks the measured cover; on a phone, Enlarge
+//   shows it at its own size without the page scrolling sideways. A log
+//   without a table (sekigahara.textproto) shows no map and no error.
 // - the Ruling page with "Place the units on a table": a volley whose
 //   target stands 12 cm away is worked at long range, the range not
 //   declared (long range adds no term: the map at the ruling shows "12.0
 //   cm, long range"); 6 cm away, the trace's +1 effective range says it was
-//   measured on the table; the outcomes are those of
-//   `gunbai audit --outcomes` of the log the page saves ("Save as a log
-//   file", which carries the table and the positions); a click on the map
+//   measured on the table; the outcomes are those of `gunbai audit
+//   --outcomes` of the log the page saves ("Save as a log file", which
+//   carries the table and the positions); a click on the map
 //   moves the chosen unit to the clicked point (within 0.5 cm, worked out
 //   from the picture's layout, replay/map_svg.h).
 //
@@ -212,6 +213,15 @@ const TAKEDA_HORSE = {name: 'Takeda Horse', troopType: 'TROOP_TYPE_SAMURAI',
           assert.equal(after.seq, '8', 'an older answer did not overwrite the newest');
           assert.equal(maps.most, 1, 'one map request at a time');
           assert.ok(maps.total - before <= 3, `${maps.total - before} maps asked for 3 steps`);
+          if (widthName === 'phone') {
+            // Enlarge: the picture at its own size, in a box that scrolls;
+            // the page itself still does not scroll sideways.
+            await page.click('#step-map .map-zoom');
+            const zoomed = await page.$eval('#step-map img', (img) => ({
+              width: img.getBoundingClientRect().width, natural: img.naturalWidth}));
+            assert.equal(zoomed.width, zoomed.natural, 'enlarged to its own size');
+            await screenshot(page, shotsDir, 'map-audit-enlarged-phone');
+          }
           await expectClean(page, problems, origin);
           await screenshot(page, shotsDir, `map-audit-stepped-${widthName}`);
         } finally {
