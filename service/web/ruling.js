@@ -352,8 +352,8 @@
       const chooser = el('label', {class: 'check place-choice', for: radio.id}, radio, ' ',
                          el('span'));
       const box = el('fieldset', {class: 'place', dataset: {unit: String(i)}}, legend,
-          el('div', {class: 'grid'}, labelled('Across (x, cm)', x), labelled('Up (y, cm)', y),
-             labelled('Facing (degrees)', facing)));
+          el('div', {class: 'grid'}, labelled('x (cm)', x), labelled('y (cm)', y),
+             labelled('Facing (°)', facing)));
       return {x, y, facing, legend, radio, chooser, box};
     });
     let placedByHand = false;
@@ -370,9 +370,9 @@
     }
     const body = el('div', {class: 'table-body', hidden: true}, el('div', {class: 'table-inputs'},
         el('p', {class: 'muted', text:
-            'Where the units stand, as on the table: across from the left corner of the ' +
-            'first side\'s edge (the bottom of the map) and up the table away from it, to the ' +
-            'centre of each unit\'s front edge. Facing: 0 faces up the table, 90 right, ' +
+            'Where the centre of each unit\'s front edge stands: x across the table from the ' +
+            'left corner of the first side\'s edge (the bottom of the map), y up the table ' +
+            'away from that edge. Facing in degrees: 0 faces up the table, 90 right, ' +
             '180 down, 270 left.'}),
         el('div', {class: 'grid'}, labelled('Table width (cm)', width),
            labelled('Table depth (cm)', depth)),
