@@ -191,6 +191,9 @@ bool Known(const v1::CreateGameRequest& m) {
   if (m.has_header() && !Known(m.header())) return false;
   if (m.has_order_of_battle() && !Known(m.order_of_battle())) return false;
   if (m.has_settings() && !Known(m.settings())) return false;
+  for (const auto& x : m.terrain()) {
+    if (!Known(x)) return false;
+  }
   return true;
 }
 

@@ -77,19 +77,28 @@ ChainBreak CountMismatch(const gunbai::v1::ExportedGame& game) {
 
 std::string GenesisHash() { return std::string(kHashHexDigits, '0'); }
 
+gunbai::v1::BattleLog FieldOf(const gunbai::v1::BattleLog& log) {
+  gunbai::v1::BattleLog field;
+  if (log.has_table()) *field.mutable_table() = log.table();
+  *field.mutable_terrain() = log.terrain();
+  return field;
+}
+
 std::string GameGenesis(const gunbai::v1::Header& header,
                         const gunbai::v1::OrderOfBattle& order_of_battle,
                         const gunbai::v1::GameSettings& settings,
-                        const gunbai::v1::DiceCommitment& dice) {
+                        const gunbai::v1::DiceCommitment& dice,
+                        const gunbai::v1::BattleLog& field) {
   if (settings.chain_version() != kTermsChainVersion) return GenesisHash();
   gunbai::v1::DiceCommitment commitment = dice;
   commitment.clear_revealed_secret();
   std::string terms = "gunbai chain v2";
-  for (const google::protobuf::Message* part :
-       {static_cast<const google::protobuf::Message*>(&header),
-        static_cast<const google::protobuf::Message*>(&order_of_battle),
-        static_cast<const google::protobuf::Message*>(&settings),
-        static_cast<const google::protobuf::Message*>(&commitment)}) {
+  std::vector<const google::protobuf::Message*> parts = {
+      &header, &order_of_battle, &settings, &commitment};
+  // Only a game on a table has a field: the terms of every other game hash
+  // as they did before tables.
+  if (field.has_table() || field.terrain_size() > 0) parts.push_back(&field);
+  for (const google::protobuf::Message* part : parts) {
     const std::string bytes = DeterministicBytes(*part);
     const std::uint64_t size = bytes.size();
     for (int shift = 56; shift >= 0; shift -= 8) {
@@ -126,7 +135,7 @@ std::optional<ChainBreak> VerifyChain(const gunbai::v1::ExportedGame& game) {
   const int checked = std::min(events.size(), game.chain_hashes_size());
   std::string previous =
       GameGenesis(game.log().header(), game.log().order_of_battle(),
-                  game.settings(), game.dice());
+                  game.settings(), game.dice(), FieldOf(game.log()));
   const bool terms = game.settings().chain_version() == kTermsChainVersion;
   std::optional<std::uint64_t> previous_seq;
   for (int i = 0; i < checked; ++i) {

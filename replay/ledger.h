@@ -31,12 +31,19 @@ inline constexpr std::uint32_t kTermsChainVersion = 2;
 // settings.chain_version 2: the hex SHA-256 of "gunbai chain v2" followed,
 // each after its length as 8 bytes big endian, by the deterministic bytes
 // of the header, the order of battle, the settings, and the dice commitment
-// without its revealed secret. A head hash then commits to the game's
-// terms as well as its events. Otherwise GenesisHash().
+// without its revealed secret, and, for a game on a table, the log's table
+// and terrain (a BattleLog holding only those: FieldOf). A head hash then
+// commits to the game's terms as well as its events. Otherwise
+// GenesisHash().
 std::string GameGenesis(const gunbai::v1::Header& header,
                         const gunbai::v1::OrderOfBattle& order_of_battle,
                         const gunbai::v1::GameSettings& settings,
-                        const gunbai::v1::DiceCommitment& dice);
+                        const gunbai::v1::DiceCommitment& dice,
+                        const gunbai::v1::BattleLog& field);
+
+// Returns the table and terrain of `log` alone (a game's field): empty when
+// it has neither.
+gunbai::v1::BattleLog FieldOf(const gunbai::v1::BattleLog& log);
 
 // Returns the chain hash of `event` after `previous_hex`: the lowercase hex
 // SHA-256 of the 32 bytes `previous_hex` encodes followed by the event's

@@ -91,7 +91,7 @@ absl::StatusOr<ExportVerdict> VerifyExport(
   // of this chain's: a rewritten export, its hashes recomputed, holds none.
   const std::string genesis =
       GameGenesis(game.log().header(), game.log().order_of_battle(),
-                  game.settings(), game.dice());
+                  game.settings(), game.dice(), FieldOf(game.log()));
   GUNBAI_ASSIGN_OR_RETURN(std::string head,
                           HeadNotInChain(game, genesis, heads));
   if (!head.empty()) {

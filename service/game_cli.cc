@@ -63,7 +63,9 @@ constexpr char kCreateFooter[] =
     R"(Prints the game id, one credential per clan (shown once: hand each player
 theirs), the SHA-256 commitment of the dice secret and the digest of the
 ruleset the game is bound to (a gunbaid with another ruleset of that name
-refuses the game).
+refuses the game). A LOG with a table (its size, terrain and each unit's
+position) makes a game on that table: gunbaid measures every appended
+event's facts (README, "The table"), and the export carries the table.
 
 Examples:
   gunbai game create --server=127.0.0.1:50051 armies.textproto
@@ -285,6 +287,9 @@ int Create(const GameOptions& o, std::ostream& out, std::ostream& err) {
   v1::CreateGameRequest request;
   *request.mutable_header() = log->header();
   *request.mutable_order_of_battle() = log->order_of_battle();
+  // A game on a table: its size and terrain go with the armies.
+  if (log->has_table()) *request.mutable_table() = log->table();
+  *request.mutable_terrain() = log->terrain();
   request.mutable_settings()->set_policy(o.policy == "record"
                                              ? v1::APPEND_POLICY_RECORD
                                              : v1::APPEND_POLICY_STRICT);

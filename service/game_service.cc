@@ -70,7 +70,7 @@ constexpr size_t kPageBytes = size_t{2} << 20;
 // The chain hash a game's first event chains from (replay::GameGenesis).
 std::string GenesisOf(const GameRecord& record) {
   return replay::GameGenesis(record.header, record.order_of_battle,
-                             record.settings, record.dice);
+                             record.settings, record.dice, record.field);
 }
 
 bool ValidGameId(absl::string_view id) {
@@ -141,11 +141,14 @@ absl::StatusOr<std::unique_ptr<rules::Engine>> EngineFor(
   v1::BattleLog log;
   log.mutable_header()->Swap(owned.mutable_header());
   log.mutable_order_of_battle()->Swap(owned.mutable_order_of_battle());
+  log.mutable_terrain()->Swap(owned.mutable_terrain());
+  if (owned.has_table()) *log.mutable_table() = owned.table();
   google::protobuf::RepeatedPtrField<v1::Finding> findings;
   auto engine = replay::CreateEngine(log, ruleset, replay::AuditOptions(),
                                      rules::EngineOutput{&findings, nullptr});
   owned.mutable_header()->Swap(log.mutable_header());
   owned.mutable_order_of_battle()->Swap(log.mutable_order_of_battle());
+  owned.mutable_terrain()->Swap(log.mutable_terrain());
   return engine;
 }
 
@@ -387,6 +390,10 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   game.log.Clear();
   *game.log.mutable_header() = game.record.header;
   *game.log.mutable_order_of_battle() = game.record.order_of_battle;
+  if (game.record.field.has_table()) {
+    *game.log.mutable_table() = game.record.field.table();
+  }
+  *game.log.mutable_terrain() = game.record.field.terrain();
   game.event_ids.clear();
   game.chain_hashes.clear();
   game.dice_attempts.clear();
@@ -679,6 +686,8 @@ grpc::Status GameServiceImpl::CreateParsedGame(
   record.header = request.header();
   record.header.set_game_id(record.game_id);
   record.order_of_battle = request.order_of_battle();
+  if (request.has_table()) *record.field.mutable_table() = request.table();
+  *record.field.mutable_terrain() = request.terrain();
   record.settings = request.settings();
   if (record.settings.policy() == v1::APPEND_POLICY_UNSPECIFIED) {
     record.settings.set_policy(v1::APPEND_POLICY_STRICT);
@@ -1058,6 +1067,8 @@ grpc::Status GameServiceImpl::ExportPage(
   if (first == 0) {
     *out->mutable_log()->mutable_header() = g.log.header();
     *out->mutable_log()->mutable_order_of_battle() = g.log.order_of_battle();
+    if (g.log.has_table()) *out->mutable_log()->mutable_table() = g.log.table();
+    *out->mutable_log()->mutable_terrain() = g.log.terrain();
   }
   *out->mutable_settings() = g.record.settings;
   *out->mutable_dice() = DiceFor(g.record);

@@ -36,6 +36,9 @@ struct GameRecord {
   std::string game_id;
   gunbai::v1::Header header;
   gunbai::v1::OrderOfBattle order_of_battle;
+  // The table and terrain of a game with positions: a BattleLog holding
+  // only `table` and `terrain`; empty for a game without.
+  gunbai::v1::BattleLog field;
   gunbai::v1::GameSettings settings;
   // GetGame fills dice.revealed_secret from secret_hex once the game has
   // ended, and leaves it empty before; CreateGame ignores it.

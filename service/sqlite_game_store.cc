@@ -100,6 +100,11 @@ CREATE TABLE checkpoints (
   PRIMARY KEY (game_id, after_version)
 ) STRICT;
 )sql",
+    // 4: a game's table and terrain (a BattleLog holding only those), for
+    // games with positions; NULL for the others.
+    R"sql(
+ALTER TABLE games ADD COLUMN field BLOB;
+)sql",
 };
 constexpr int kSchemaVersion = sizeof(kMigrations) / sizeof(kMigrations[0]);
 
@@ -499,13 +504,14 @@ absl::Status SqliteGameStore::CreateGame(const GameRecord& game) {
         Statement insert,
         Prepare("INSERT INTO games (game_id, header, order_of_battle, "
                 "settings, dice, "
-                "secret_hex, ended) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "secret_hex, ended, field) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id) DO NOTHING"));
     insert.Bind(game.game_id, Blob{replay::DeterministicBytes(game.header)},
                 Blob{replay::DeterministicBytes(game.order_of_battle)},
                 Blob{replay::DeterministicBytes(game.settings)},
                 Blob{replay::DeterministicBytes(dice)}, game.secret_hex,
-                game.ended ? 1 : 0);
+                game.ended ? 1 : 0,
+                Blob{replay::DeterministicBytes(game.field)});
     GUNBAI_RETURN_IF_ERROR(insert.Run());
   }
   if (sqlite3_changes(db_) == 0) {
@@ -544,8 +550,8 @@ absl::StatusOr<GameRecord> SqliteGameStore::GetGame(absl::string_view game_id) {
     GUNBAI_ASSIGN_OR_RETURN(
         Statement query,
         Prepare(
-            "SELECT header, order_of_battle, settings, dice, secret_hex, ended "
-            "FROM games WHERE game_id = ?"));
+            "SELECT header, order_of_battle, settings, dice, secret_hex, ended, "
+            "field FROM games WHERE game_id = ?"));
     query.Bind(game_id);
     GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
     if (!row) {
@@ -562,6 +568,9 @@ absl::StatusOr<GameRecord> SqliteGameStore::GetGame(absl::string_view game_id) {
         ParseStored(query.ColumnBytes(3), "dice commitment", game.dice));
     game.secret_hex = query.ColumnBytes(4);
     game.ended = query.ColumnInt64(5) != 0;
+    // NULL (a game stored before tables) reads as no bytes: no field.
+    GUNBAI_RETURN_IF_ERROR(
+        ParseStored(query.ColumnBytes(6), "table and terrain", game.field));
     if (game.ended) game.dice.set_revealed_secret(game.secret_hex);
   }
   GUNBAI_RETURN_IF_ERROR(ReadCredentials(game));

@@ -690,7 +690,11 @@ void Replayer::OweRoutTests(
       state_.AttachedLeader(router, rules::LeaderKind::kGeneral) >= 0 ||
       state_.AttachedLeader(router, rules::LeaderKind::kDaimyo) >= 0;
   ResolveUnitList(near, "unit near the routers", list_units_);
-  MeasureRoutNear(router, list_units_);
+  if (Measuring(router)) {
+    MeasureFriendsNear(router,
+                       absl::StrCat(UnitLabel(state_, router), "'s rout move"),
+                       list_units_);
+  }
   for (const int u : list_units_) {
     if (u == router || state_.units[u].removed) continue;
     if (state_.profiles[u].clan != state_.profiles[router].clan) continue;
@@ -868,6 +872,11 @@ void Replayer::CheckChallengeFollowedByRound(const v1::Event& event) {
 void Replayer::OweLeaderDeathTests(
     int unit, const google::protobuf::RepeatedPtrField<std::string>& near) {
   ResolveUnitList(near, "unit near the dead leader", list_units_);
+  if (Measuring(unit)) {
+    MeasureFriendsNear(
+        unit, absl::StrCat("The death of the leader with ", UnitLabel(state_, unit)),
+        list_units_);
+  }
   for (const int u : list_units_) {
     if (state_.units[u].removed) continue;
     if (state_.profiles[u].clan != state_.profiles[unit].clan) continue;

@@ -284,8 +284,10 @@ class Replayer final : public rules::EngineBase {
   // applies (measured for a push back or a rout; else as declared).
   gunbai::v1::MoveBlock MeasureResultMove(const gunbai::v1::ResultMove& move,
                                           int unit);
-  // Replaces the friends near a router with those measured near it.
-  void MeasureRoutNear(int router, std::vector<int>& near);
+  // Replaces the friends listed near `unit` (a router's, a dead leader's)
+  // with those measured near it; `what` names the event in a finding.
+  void MeasureFriendsNear(int unit, absl::string_view what,
+                          std::vector<int>& near);
 
   void CheckOwedRolls();
   // Runs every end-of-turn check: the last activation's, owed leader-loss

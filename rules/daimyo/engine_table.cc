@@ -128,10 +128,11 @@ void Replayer::MeasureMove(const v1::Move& move, int unit) {
     Report(std::move(f));
     return;
   }
-  const rules::daimyo::MoveMeasure m = rules::daimyo::MeasurePath(
-      *field_, state_, unit, to, -1, /*units_block=*/false);
   CheckMoveEnd(move.unit(), unit, to, "moved");
-  const int measured_mm = static_cast<int>(std::lround(m.distance * 10));
+  // How far its front centre went.
+  const rules::Pose& from = state_.units[unit].pose;
+  const double distance = std::hypot(to.x_mm - from.x_mm, to.y_mm - from.y_mm) / 10;
+  const int measured_mm = static_cast<int>(std::lround(distance * 10));
   if (move.distance_mm() > 0 &&
       std::abs(static_cast<int>(std::min<uint32_t>(move.distance_mm(),
                                                    1u << 30)) -
@@ -141,7 +142,7 @@ void Replayer::MeasureMove(const v1::Move& move, int unit) {
     f.rule_id = "daimyo.table.move.distance";
     f.subject = move.unit();
     f.claimed = rules::Cm(move.distance_mm() / 10.0);
-    f.computed = rules::Cm(m.distance);
+    f.computed = rules::Cm(distance);
     f.message = absl::StrCat(label(), ": the log declares a move of ",
                              f.claimed, "; its front centre moved ",
                              f.computed, ".");
@@ -153,7 +154,7 @@ void Replayer::MeasureMove(const v1::Move& move, int unit) {
     f.severity = Severity::kViolation;
     f.rule_id = "daimyo.table.move.rate";
     f.subject = move.unit();
-    f.claimed = rules::Cm(m.distance);
+    f.claimed = rules::Cm(distance);
     f.computed = absl::StrCat("at most ", rules::Cm(rate / 10.0));
     f.message = absl::StrCat(label(), " moved ", f.claimed,
                              "; the ruleset's move rate for it is ",
@@ -165,8 +166,11 @@ void Replayer::MeasureMove(const v1::Move& move, int unit) {
 
 void Replayer::CheckMoveEnd(const std::string& subject, int unit,
                             const rules::Pose& to, absl::string_view did) {
-  const geometry::Polygon shape =
-      geometry::ToPolygon(rules::FootprintAt(*field_, state_, unit, to));
+  // Where it ends, shrunk by the contact distance: touching an edge or a
+  // feature is not crossing it. The way there is the players' (a move may
+  // wheel round what is in its way): only the end is measured.
+  const geometry::Polygon shape = rules::daimyo::InnerShape(
+      *field_, rules::FootprintAt(*field_, state_, unit, to));
   if (!rules::OnTable(*field_, shape)) {
     Violation("daimyo.table.move.off_table", subject,
               absl::StrCat(UnitLabel(state_, unit), " ", did,
@@ -175,11 +179,7 @@ void Replayer::CheckMoveEnd(const std::string& subject, int unit,
   }
   for (const rules::TerrainFeature& t : field_->terrain) {
     if (t.kind == rules::TerrainKind::kImpassable &&
-        geometry::PolygonsIntersect(t.area, shape) &&
-        geometry::PolygonDistance(t.area, shape) == 0 &&
-        geometry::LengthInside(geometry::Segment{shape.vertices[0],
-                                                 shape.vertices[2]},
-                               t.area) > 0.1) {
+        geometry::PolygonsIntersect(t.area, shape)) {
       Violation("daimyo.table.move.impassable", subject,
                 absl::StrCat(UnitLabel(state_, unit), " ", did,
                              " into impassable terrain \"", t.id, "\"."));
@@ -566,13 +566,12 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
   return (pushed || routs) ? measured : move.blocked();
 }
 
-void Replayer::MeasureRoutNear(int router, std::vector<int>& near) {
-  if (!Measuring(router)) return;
-  const std::string what = absl::StrCat(UnitLabel(state_, router),
-                                        "'s rout move");
+void Replayer::MeasureFriendsNear(int unit, absl::string_view what,
+                                  std::vector<int>& near) {
+  if (!Measuring(unit)) return;
   std::vector<int> measured =
-      rules::daimyo::UnitsNear(rules_, *field_, state_, router, true);
-  CompareNear(router, what, "friends near", near, measured);
+      rules::daimyo::UnitsNear(rules_, *field_, state_, unit, true);
+  CompareNear(unit, what, "friends near", near, measured);
   near = std::move(measured);
 }
 

@@ -371,6 +371,14 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
   return m;
 }
 
+geometry::Polygon InnerShape(const Battlefield& field, const OrientedRect& r) {
+  const double c = field.rules.contact_mm / 10.0 + 0.01;
+  OrientedRect inner = geometry::MovedForward(r, -c);
+  inner.frontage = std::max(0.0, r.frontage - 2 * c);
+  inner.depth = std::max(0.0, r.depth - 2 * c);
+  return geometry::ToPolygon(inner);
+}
+
 MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
                         int unit, const Pose& to, int ignore,
                         bool units_block) {
@@ -380,8 +388,6 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   OrientedRect end = start;
   end.front_centre = {to.x_mm / 10.0, to.y_mm / 10.0};
   m.distance = geometry::Distance(start.front_centre, end.front_centre);
-  // The footprint shrunk by the contact distance: touching is not meeting.
-  const double c = field.rules.contact_mm / 10.0 + 0.01;
   const int steps = std::clamp(static_cast<int>(m.distance / kPathStep), 1,
                                100000);
   OrientedRect last_clear = start;
@@ -394,10 +400,7 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
       r = end;
       r.facing = FacingRadians(to.facing_deg);
     }
-    OrientedRect inner = geometry::MovedForward(r, -c);
-    inner.frontage = std::max(0.0, r.frontage - 2 * c);
-    inner.depth = std::max(0.0, r.depth - 2 * c);
-    const Polygon shape = geometry::ToPolygon(inner);
+    const Polygon shape = InnerShape(field, r);
     Obstruction o;
     if (!OnTable(field, shape)) o.table_edge = true;
     for (const TerrainFeature& f : field.terrain) {

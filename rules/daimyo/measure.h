@@ -116,6 +116,12 @@ struct MoveMeasure {
   bool off_table = false;
 };
 
+// Returns the footprint `r` shrunk by the ruleset's contact distance on
+// every side: what must not overlap another unit or impassable terrain, or
+// cross the table's edge (touching is not meeting).
+geometry::Polygon InnerShape(const Battlefield& field,
+                             const geometry::OrientedRect& r);
+
 // The path of `unit` from its pose to `to` (a straight slide, then a turn
 // in place): the footprints it sweeps, tested against impassable terrain,
 // the table's edge and, when `units_block`, other units (except `ignore`,

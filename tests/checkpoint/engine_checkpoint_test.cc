@@ -376,11 +376,11 @@ TEST_F(BadCheckpoint, EveryByteChangedIsRefusedOrReplayable) {
 
 TEST_F(BadCheckpoint, AnotherVersionEngineOrOrderOfBattleIsRefused) {
   // The opening is "GBCK", the engine's name (length 6, "daimyo"), then the
-  // version, 1: byte 11.
+  // version, 2 (1 had no poses): byte 11.
   ASSERT_EQ(checkpoint_.substr(0, 11), std::string("GBCK\x06") + "daimyo");
-  ASSERT_EQ(checkpoint_[11], '\x01');
+  ASSERT_EQ(checkpoint_[11], '\x02');
   std::string v2 = checkpoint_;
-  v2[11] = '\x02';
+  v2[11] = '\x01';
   Replaying run(log_);
   absl::Status s = run.engine->RestoreCheckpoint(v2);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);

@@ -685,7 +685,8 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
   firing->set_dice(0, real % 6 + 1);
   std::string head =
       replay::GameGenesis(forged.log().header(), forged.log().order_of_battle(),
-                          forged.settings(), forged.dice());
+                          forged.settings(), forged.dice(),
+                          replay::FieldOf(forged.log()));
   for (int i = 0; i < forged.log().events_size(); ++i) {
     head = replay::ChainHash(head, forged.log().events(i));
     forged.set_chain_hashes(i, head);
@@ -1078,6 +1079,68 @@ TEST_F(LiveGameTest, AcknowledgedAppendsSurviveSigkill) {
   EXPECT_LE(stored, acked + static_cast<int>(logs.size()));
   std::cout << "acknowledged " << acked << " appends before the SIGKILL; "
             << stored << " events stored after the restart\n";
+}
+
+
+// A live game on a table (tests/data/table-game: its hand working is in
+// tests/data/README.md). gunbaid keeps the table and terrain with the game
+// (across a restart), measures each appended event, and a strict game
+// refuses the volley declared at effective range that the table puts at
+// 12.0 cm, long range; the same volley without a declared band, claiming
+// the one hit the measured facts give (long range, the target behind the
+// wall), is accepted. The export carries the table, and its chain commits
+// to it: moving the wall breaks the chain at the terms.
+TEST_F(LiveGameTest, AGameOnATableIsMeasuredAndItsExportCarriesTheTable) {
+  std::ifstream in(absl::StrCat(GUNBAI_TEST_DATA, "/table-game.textproto"));
+  std::stringstream text;
+  text << in.rdbuf();
+  v1::BattleLog log;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log));
+  v1::CreateGameRequest request;
+  *request.mutable_header() = log.header();
+  request.mutable_header()->set_game_id("live-table");
+  *request.mutable_order_of_battle() = log.order_of_battle();
+  *request.mutable_table() = log.table();
+  *request.mutable_terrain() = log.terrain();
+  request.mutable_settings()->set_policy(v1::APPEND_POLICY_STRICT);
+  v1::CreateGameResponse created;
+  ASSERT_TRUE(umpire_->Create(request, &created).ok());
+  // Restarted: the table is read back from the store.
+  daemon_->Kill();
+  ASSERT_NO_FATAL_FAILURE(StartDaemon());
+  std::vector<std::pair<std::string, v1::Event>> first;
+  for (int i = 0; i < 4; ++i) {
+    first.push_back({absl::StrCat("e", i + 1), log.events(i)});
+  }
+  v1::AppendEventsResponse appended;
+  grpc::Status ok = umpire_->Append("live-table", 0, first, &appended);
+  ASSERT_TRUE(ok.ok()) << ok.error_message();
+  v1::AppendEventsResponse refused;
+  const grpc::Status no =
+      umpire_->Append("live-table", 4, {{"e5", log.events(4)}}, &refused);
+  ExpectCode(no, grpc::StatusCode::FAILED_PRECONDITION, "declared effective");
+  EXPECT_NE(no.error_message().find("daimyo.table.fire.range"),
+            std::string::npos)
+      << no.error_message();
+  v1::Event volley = log.events(4);
+  volley.mutable_firing()->mutable_facts()->clear_range();
+  volley.mutable_firing()->set_claimed_hits(1);
+  const grpc::Status yes =
+      umpire_->Append("live-table", 4, {{"e5b", volley}}, &appended);
+  ASSERT_TRUE(yes.ok()) << yes.error_message();
+
+  v1::ExportGameResponse exported;
+  ASSERT_TRUE(umpire_->Export("live-table", &exported).ok());
+  const v1::ExportedGame& game = exported.game();
+  EXPECT_EQ(game.log().table().width_mm(), 1800u);
+  EXPECT_EQ(game.log().terrain_size(), 4);
+  EXPECT_EQ(game.log().events_size(), 5);
+  EXPECT_EQ(replay::VerifyChain(game), std::nullopt);
+  v1::ExportedGame moved = game;
+  moved.mutable_log()->mutable_terrain(0)->mutable_outline(0)->set_y_mm(300);
+  auto broken = replay::VerifyChain(moved);
+  ASSERT_TRUE(broken.has_value());
+  EXPECT_EQ(broken->index, 0);
 }
 
 }  // namespace

@@ -57,7 +57,9 @@ const std::vector<gunbai::v1::BattleLog>& SampleLogs() {
          {"sekigahara.textproto", "anegawa-clean.textproto",
           "nagashino-melee.textproto", "skf-kawanakajima.textproto",
           // A log from a starting position (issue 13).
-          "ruling-volley.textproto"}) {
+          "ruling-volley.textproto",
+          // A log on a table, with positions and terrain (issue 14).
+          "table-game.textproto"}) {
       const std::string path = std::string(GUNBAI_TEST_DATA_DIR) + "/" + name;
       std::ifstream in(path, std::ios::binary);
       std::stringstream bytes;

@@ -11,7 +11,8 @@
 // AuditGame, ExportGame and ListGames (WatchGame is left out: it waits for
 // news until its client goes away). Byte 1: bits 0-1 the credential (the
 // umpire, the first clan's player, the second's, none), bit 2 the live
-// game's policy (strict or record), bit 3 its dice (recorded or server).
+// game's policy (strict or record), bit 3 its dice (recorded or server),
+// bit 4 its table (none, or the table-game sample's with its terrain).
 //
 // Each game-service input starts from nothing: a fresh SQLite store in a
 // temporary directory (on /dev/shm when there is one), a GameServiceImpl
@@ -196,10 +197,14 @@ struct SeedGame {
 };
 
 SeedGame CreateSeedGame(service::GameServiceImpl& games, std::uint8_t scene) {
-  const v1::BattleLog& sample = SampleLogs().front();
+  // Bit 4: the sample on a table (tests/data/table-game, the same clans).
+  const v1::BattleLog& sample =
+      (scene & 16) != 0 ? SampleLogs().back() : SampleLogs().front();
   v1::CreateGameRequest request;
   *request.mutable_header() = sample.header();
   *request.mutable_order_of_battle() = sample.order_of_battle();
+  if (sample.has_table()) *request.mutable_table() = sample.table();
+  *request.mutable_terrain() = sample.terrain();
   request.mutable_settings()->set_policy(
       (scene & 4) != 0 ? v1::APPEND_POLICY_RECORD : v1::APPEND_POLICY_STRICT);
   request.mutable_settings()->set_dice_mode(

@@ -265,17 +265,46 @@ TEST(LedgerTest, GameGenesisHashesTheTermsFromVersion2) {
   header.set_game_id("g");
   v1::GameSettings settings;
   v1::DiceCommitment dice;
-  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice),
+  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice, {}),
             replay::GenesisHash());
   settings.set_chain_version(2);
-  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice),
+  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice, {}),
             "914bb369fffbbc3e7cc8a5a5dd293b8f5c364f49067a9ef6309d6d3dff23dd80");
   dice.set_revealed_secret("abcd");
-  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice),
+  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice, {}),
             "914bb369fffbbc3e7cc8a5a5dd293b8f5c364f49067a9ef6309d6d3dff23dd80");
   header.set_game_id("h");
-  EXPECT_NE(replay::GameGenesis(header, {}, settings, dice),
+  EXPECT_NE(replay::GameGenesis(header, {}, settings, dice, {}),
             "914bb369fffbbc3e7cc8a5a5dd293b8f5c364f49067a9ef6309d6d3dff23dd80");
+}
+
+// A game on a table commits to its table and terrain too; a game without
+// one hashes as before tables (the value above, worked before they came).
+TEST(LedgerTest, GameGenesisCommitsToTheTableOfAGameWithPositions) {
+  v1::Header header;
+  header.set_game_id("g");
+  v1::GameSettings settings;
+  settings.set_chain_version(2);
+  v1::DiceCommitment dice;
+  v1::BattleLog log;
+  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice,
+                                replay::FieldOf(log)),
+            "914bb369fffbbc3e7cc8a5a5dd293b8f5c364f49067a9ef6309d6d3dff23dd80");
+  log.mutable_table()->set_width_mm(1800);
+  log.mutable_table()->set_depth_mm(1200);
+  const std::string with_table =
+      replay::GameGenesis(header, {}, settings, dice, replay::FieldOf(log));
+  EXPECT_NE(with_table,
+            "914bb369fffbbc3e7cc8a5a5dd293b8f5c364f49067a9ef6309d6d3dff23dd80");
+  v1::TerrainFeature* wood = log.add_terrain();
+  wood->set_id("wood");
+  wood->set_kind(v1::TERRAIN_KIND_WOODS);
+  EXPECT_NE(replay::GameGenesis(header, {}, settings, dice,
+                                replay::FieldOf(log)),
+            with_table);
+  // Events are not part of the field.
+  log.add_events()->set_seq(1);
+  EXPECT_EQ(replay::FieldOf(log).events_size(), 0);
 }
 
 TEST(LedgerTest, HexToBytesDecodesEitherCaseAndRefusesOthers) {

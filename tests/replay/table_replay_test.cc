@@ -427,6 +427,59 @@ TEST(TableReplay, WithoutATableTheDeclaredFactsStand) {
 }
 
 
+// With a ruleset that gives foot a 15 cm move: red-teppo's move from (600,
+// 300) to (900, 400) is sqrt(30^2 + 10^2) = 31.6 cm, beyond the rate, and
+// ends with its footprint (x 84..96, y 36..40) in the impassable ground of
+// x 80..100, y 35..45.
+TEST(TableReplay, MovesIntoImpassableGroundAndBeyondTheRateAreViolations) {
+  v1::BattleLog log = TableLog(
+      Layout(), Opening() +
+                    Ev(3, 1, "red",
+                       "move { unit: \"red-teppo\" kind: MOVE_KIND_MOVE "
+                       "to { x_mm: 900 y_mm: 400 } }") +
+                    TurnEnd(4, 1));
+  AddTerrain(log, R"pb(id: "marsh" kind: TERRAIN_KIND_IMPASSABLE
+                       outline { x_mm: 800 y_mm: 350 }
+                       outline { x_mm: 1000 y_mm: 350 }
+                       outline { x_mm: 1000 y_mm: 450 }
+                       outline { x_mm: 800 y_mm: 450 })pb");
+  auto ruleset = replay::BuiltinRuleset("daimyo");
+  ASSERT_TRUE(ruleset.ok());
+  v1::MovementRate* foot = ruleset->data.mutable_table()->add_movement();
+  foot->set_mobility(v1::MOBILITY_FOOT);
+  foot->set_move_mm(150);
+  auto report = replay::AuditLog(log, *ruleset);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_THAT(At(*report, 3),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.move.impassable",
+                          "SEVERITY_VIOLATION:daimyo.table.move.rate"));
+  const v1::Finding* rate = Find(*report, "daimyo.table.move.rate");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ(rate->claimed(), "31.6 cm");
+  EXPECT_EQ(rate->computed(), "at most 15.0 cm");
+}
+
+// blue-hq tests morale listing blue-yumi as a friend routing near; on the
+// table blue-yumi (routing; x 157..173 against blue-hq's x 128..132) is 25 cm
+// from it, beyond the
+// 15 cm: the list is corrected to the units measured near (none).
+TEST(TableReplay, RoutersListedNearAreMeasured) {
+  Layout layout;
+  layout.blue_hq = {1300, 1100, 180};
+  layout.blue_yumi = {1650, 1100, 180};
+  v1::BattleLog log = TableLog(
+      layout, TurnStart(1, 1, "red") + Activation(2, 1, "red") +
+                  Ev(3, 1, "blue",
+                     "morale_test { unit: \"blue-hq\" reason: 6 dice: [4, 4] "
+                     "facts { friends_routing_near: [\"blue-yumi\"] } }"));
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(units { id: "blue-yumi" stands: 4 routing: true has_routed: true })pb",
+      log.mutable_starting_position()));
+  const v1::AuditReport report = AuditOrDie(log);
+  EXPECT_THAT(At(report, 3),
+              ::testing::Contains("SEVERITY_VIOLATION:daimyo.table.near"));
+}
+
 // Where the table stands and which way it is turned cannot change a
 // measurement: the sample game with positions (tests/data/table-game),
 // moved 25 cm and 13 cm on a larger table, turned about, and turned a

@@ -520,12 +520,13 @@ TEST_F(SqliteGameStoreTest, MigratesASchemaVersionOneDatabase) {
   CreateGame("anegawa");
   AppendOk("anegawa", 0, MakeEvents("e", 1, 2));
   store_.reset();
-  // Turn the file back into schema 1, which had no dice attempts and no
-  // checkpoints.
+  // Turn the file back into schema 1, which had no dice attempts, no
+  // checkpoints and no tables (a game's field).
   sqlite3* raw = OpenRaw(data_dir_);
   ASSERT_EQ(sqlite3_exec(raw,
                          "DROP TABLE checkpoints; "
                          "ALTER TABLE games DROP COLUMN dice_attempts; "
+                         "ALTER TABLE games DROP COLUMN field; "
                          "PRAGMA user_version=1",
                          nullptr, nullptr, nullptr),
             SQLITE_OK)
@@ -534,12 +535,16 @@ TEST_F(SqliteGameStoreTest, MigratesASchemaVersionOneDatabase) {
   Reopen();
   EXPECT_EQ(*store_->NextDiceAttempt("anegawa"), 1u);
   EXPECT_THAT(Ids(Read("anegawa")), ElementsAre("e-1", "e-2"));
+  // A game stored before tables has none.
+  absl::StatusOr<GameRecord> game = store_->GetGame("anegawa");
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_FALSE(game->field.has_table());
   raw = OpenRaw(data_dir_);
   sqlite3_stmt* stmt = nullptr;
   ASSERT_EQ(sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &stmt, nullptr),
             SQLITE_OK);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(stmt, 0), 3);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 4);
   sqlite3_finalize(stmt);
   sqlite3_close(raw);
 }
@@ -604,9 +609,12 @@ TEST_F(SqliteGameStoreTest, MigratesASchemaVersionTwoDatabase) {
   CreateGame("anegawa");
   AppendOk("anegawa", 0, MakeEvents("e", 1, 2));
   store_.reset();
-  // Turn the file back into schema 2, which had no checkpoints.
+  // Turn the file back into schema 2, which had no checkpoints and no
+  // tables.
   sqlite3* raw = OpenRaw(data_dir_);
-  ASSERT_EQ(sqlite3_exec(raw, "DROP TABLE checkpoints; PRAGMA user_version=2",
+  ASSERT_EQ(sqlite3_exec(raw,
+                         "DROP TABLE checkpoints; ALTER TABLE games DROP "
+                         "COLUMN field; PRAGMA user_version=2",
                          nullptr, nullptr, nullptr),
             SQLITE_OK)
       << sqlite3_errmsg(raw);
@@ -615,6 +623,36 @@ TEST_F(SqliteGameStoreTest, MigratesASchemaVersionTwoDatabase) {
   EXPECT_THAT(Ids(Read("anegawa")), ElementsAre("e-1", "e-2"));
   EXPECT_TRUE(store_->WriteCheckpoint("anegawa", MakeCheckpoint(2, "s")).ok());
   EXPECT_TRUE(store_->LatestCheckpoint("anegawa", "rules-a", 1)->has_value());
+}
+
+// Schema 3 had no tables: migrated, its games have none, and a game
+// created after keeps its table and terrain.
+TEST_F(SqliteGameStoreTest, MigratesASchemaVersionThreeDatabaseAndKeepsTables) {
+  CreateGame("anegawa");
+  store_.reset();
+  sqlite3* raw = OpenRaw(data_dir_);
+  ASSERT_EQ(sqlite3_exec(raw,
+                         "ALTER TABLE games DROP COLUMN field; "
+                         "PRAGMA user_version=3",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(raw);
+  sqlite3_close(raw);
+  Reopen();
+  absl::StatusOr<GameRecord> old = store_->GetGame("anegawa");
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_FALSE(old->field.has_table());
+  GameRecord table = MakeGame("on-a-table");
+  table.field.mutable_table()->set_width_mm(1800);
+  table.field.mutable_table()->set_depth_mm(1200);
+  table.field.add_terrain()->set_id("wood");
+  ASSERT_TRUE(store_->CreateGame(table).ok());
+  Reopen();
+  absl::StatusOr<GameRecord> read = store_->GetGame("on-a-table");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->field.table().width_mm(), 1800u);
+  ASSERT_EQ(read->field.terrain_size(), 1);
+  EXPECT_EQ(read->field.terrain(0).id(), "wood");
 }
 
 TEST_F(SqliteGameStoreTest, RefusesADatabaseFromANewerSchema) {
