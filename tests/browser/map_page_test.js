@@ -20,6 +20,13 @@
 //   carries the table and the positions); a click on the map
 //   moves the chosen unit to the clicked point (within 0.5 cm, worked out
 //   from the picture's layout, replay/map_svg.h).
+// - the Live pages: the umpire creates a game from table-game's header,
+//   table, terrain and armies through the create form; the umpire's and
+//   both players' pages show the map after the latest event, redrawn as
+//   events arrive by the watch (a player's activation reaches the other
+//   player's page without a reload), each picture what `gunbai map` draws
+//   for the game's export (`gunbai game export`) at that event. A game
+//   without a table (samples/pbem/armies.textproto) shows no map.
 //
 // No console error (a CSP refusal is one), page error, dialog, request off
 // gunbaid or sideways scrolling. Screenshots in OUT_DIR/browser-screenshots.
@@ -56,6 +63,7 @@ function run(args) {
 }
 
 const {check, summary} = checks();
+const UMPIRE = 'umpire-credential-' + 'm'.repeat(40);
 
 // The picture a map figure shows: its SVG (the data: URL decoded), alt
 // text, and the save link.
@@ -157,6 +165,112 @@ const TAKEDA_HORSE = {name: 'Takeda Horse', troopType: 'TROOP_TYPE_SAMURAI',
   mobility: 'MOBILITY_MOUNTED', quality: 'QUALITY_VETERAN', armour: 'ARMOUR_LIGHT',
   meleeWeapon: 'MELEE_WEAPON_LANCE', missileWeapon: 'MISSILE_WEAPON_NONE', stands: 4,
   standsPerRank: 2, standsNow: 3, carriedHits: 2};
+
+// Signs in on a Live page through its form.
+async function signIn(page, token) {
+  await page.waitForSelector('#live-credential');
+  await page.type('#live-credential', token);
+  await page.keyboard.press('Enter');
+}
+
+// The SVG `gunbai map` draws for the live game after `seq`, from the
+// game's export as `gunbai game export` writes it.
+function cliLiveMap(grpcAddr, gameId, seq) {
+  const file = path.join(work, `${gameId}-export.textproto`);
+  fs.writeFileSync(file, execFileSync(gunbai, ['game', 'export', `--server=${grpcAddr}`,
+      `--game=${gameId}`], {encoding: 'utf8', env: {...process.env, GUNBAI_TOKEN: UMPIRE}}));
+  return run(['map', `--at=${seq}`, file]);
+}
+
+// The live games: a game on table-game's table, played through the pages.
+async function liveGames(browser) {
+  const daemon = await startGunbaid(gunbaid, {umpireToken: UMPIRE});
+  const origin = daemon.httpUrl;
+  // table-game.textproto up to its events: the header, the table, the
+  // terrain and the armies, as an order of battle file.
+  const text = fs.readFileSync(TABLE_GAME, 'utf8');
+  const oob = path.join(work, 'table-armies.textproto');
+  fs.writeFileSync(oob, text.slice(0, text.indexOf('\nevents {') + 1));
+  const pages = [];
+  const open = async (url, width) => {
+    const context = await browser.createBrowserContext();  // Its own sessionStorage.
+    const opened = await openPage(context, url, width);
+    pages.push(Object.assign(opened, {context}));
+    return opened;
+  };
+  try {
+    let gameId = '';
+    let creds = {};
+    let ump;
+    await check('live: the umpire creates a game on a table through the form', async () => {
+      ump = await open(origin + '/#/live', WIDTHS.desktop);
+      await signIn(ump.page, UMPIRE);
+      await ump.page.waitForSelector('#live-oob', {timeout: 10000});
+      const input = await ump.page.$('#live-oob');
+      await input.uploadFile(oob);
+      await ump.page.click('.create-game button[type="submit"]');
+      await ump.page.waitForSelector('.created-game, .created .error', {timeout: 10000});
+      assert.equal(await ump.page.$('.created .error'), null);
+      gameId = await ump.page.$eval('.created-id', (n) => n.textContent);
+      creds = Object.fromEntries(await ump.page.$$eval('.credential-item', (li) => li.map((i) =>
+          [i.dataset.clan, {token: i.querySelector('input.credential').value,
+                            link: i.querySelector('a.player-link').href}])));
+      assert.deepEqual(Object.keys(creds), ['tokugawa', 'ishida']);
+      await ump.page.goto(`${origin}/#/live/${gameId}/umpire`, {waitUntil: 'load'});
+      // Before any event: the armies where the order of battle puts them.
+      const before = await shownAt(ump.page, '#live-map', 0);
+      assert.equal(before.svg, cliLiveMap(daemon.grpcAddr, gameId, 0));
+      await ump.page.waitForFunction(() => document.getElementById('main').dataset.busy === '0');
+      await ump.page.focus('.actions .start-turn');
+      await ump.page.keyboard.press('Enter');
+      const started = await shownAt(ump.page, '#live-map', 1);
+      assert.equal(started.svg, cliLiveMap(daemon.grpcAddr, gameId, 1));
+      assert.equal(started.alt, titleOf(started.svg));
+      await screenshot(ump.page, shotsDir, 'map-live-umpire-desktop');
+    });
+
+    await check('live: both players see the map; an activation redraws the other\'s', async () => {
+      const tok = await open(creds.tokugawa.link, WIDTHS.phone);
+      const ish = await open(creds.ishida.link, WIDTHS.desktop);
+      for (const [p, clan] of [[tok, 'tokugawa'], [ish, 'ishida']]) {
+        await signIn(p.page, creds[clan].token);
+        await shownAt(p.page, '#live-map', 1);
+      }
+      // Tokugawa activates; Ishida's page (and the umpire's) follow by the watch.
+      await tok.page.waitForSelector('.actions button.action[data-kind="activation"]', {timeout: 10000});
+      await tok.page.waitForFunction(() => document.getElementById('main').dataset.busy === '0');
+      await tok.page.click('.actions button.action[data-kind="activation"]');
+      const want = cliLiveMap(daemon.grpcAddr, gameId, 2);
+      for (const p of [tok, ish, ump]) {
+        const drawn = await shownAt(p.page, '#live-map', 2);
+        assert.equal(drawn.svg, want, 'the map after seq 2');
+      }
+      const box = await tok.page.$eval('#live-map img', (img) => img.getBoundingClientRect().right);
+      assert.ok(box <= WIDTHS.phone, 'the map fits the phone');
+      await screenshot(tok.page, shotsDir, 'map-live-player-phone');
+      await screenshot(ish.page, shotsDir, 'map-live-player-desktop');
+      for (const p of [tok, ish, ump]) await expectClean(p.page, p.problems, origin);
+    });
+
+    await check('live: a game without a table shows no map', async () => {
+      await ump.page.goto(origin + '/#/live', {waitUntil: 'load'});
+      await ump.page.waitForSelector('#live-oob', {timeout: 10000});
+      const input = await ump.page.$('#live-oob');
+      await input.uploadFile(path.resolve(__dirname, '..', '..', 'samples', 'pbem', 'armies.textproto'));
+      await ump.page.click('.create-game button[type="submit"]');
+      await ump.page.waitForSelector('.created-game .umpire-game-link', {timeout: 10000});
+      await ump.page.click('.created-game .umpire-game-link');
+      await ump.page.waitForSelector('.actions .start-turn', {timeout: 10000});
+      await ump.page.waitForFunction(() => document.getElementById('main').dataset.busy === '0');
+      assert.equal(await ump.page.$('#live-map'), null, 'no map');
+      assert.equal(await ump.page.$('.live-map-box:not([hidden])'), null, 'no map box');
+      await expectClean(ump.page, ump.problems, origin);
+    });
+  } finally {
+    for (const p of pages) await p.context.close();
+    await daemon.stop();
+  }
+}
 
 (async () => {
   const daemon = await startGunbaid(gunbaid);
@@ -358,6 +472,7 @@ const TAKEDA_HORSE = {name: 'Takeda Horse', troopType: 'TROOP_TYPE_SAMURAI',
         }
       });
     }
+    await liveGames(browser);
   } finally {
     await browser.close();
     await daemon.stop();
