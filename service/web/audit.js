@@ -5,7 +5,8 @@
 // unit after it, each clan's dice against fair dice, and each unit's
 // stands over the game. Nothing is computed here: gunbaid reads the file
 // (/v1/logs:parse), audits it (/v1/audit:log), counts its dice
-// (/v1/audit:diceStats) and replays its states (/v1/logs:states).
+// (/v1/audit:diceStats), replays its states (/v1/logs:states) and, for a
+// log with a table, draws the table after the chosen event (/v1/logs:map).
 'use strict';
 
 (() => {
@@ -52,12 +53,13 @@
     if (!trace || trace.length === 0) return null;
     return el('div', {class: 'table-wrap'},
         el('table', {class: 'trace'},
-            el('tbody', {}, trace.map((t) => el('tr', {},
+            el('tbody', {}, trace.map((t) => el('tr', {dataset: {origin: t.origin || ''}},
                 el('td', {class: 'num',
                           text: t.origin === 'TERM_ORIGIN_DICE' || !t.value ||
                                 t.value < 0 ? String(t.value || 0) :
                                 `+${t.value}`}),
-                el('td', {text: t.label || ''}),
+                el('td', {}, t.label || '', t.origin === 'TERM_ORIGIN_MEASURED'
+                    ? el('span', {class: 'origin', text: ' (measured on the table)'}) : null),
                 el('td', {}, t.ruleId ? Gunbai.ruleLink(t.ruleId) : ''))))));
   }
 
@@ -229,9 +231,14 @@
       text: `${e.seq || 0}. ${describeEvent(e, names)}` +
             (flagged.has(String(e.seq || 0)) ? ' ⚑' : '')})));
     for (const item of items) list.appendChild(item);
+    // A log with a table: the map of the table after the chosen event,
+    // beside the list, above the state (below the list on a phone).
+    const map = log.table ? Gunbai.mapView({id: 'step-map', pxPerCm: 5,
+                                            fileName: (log.header || {}).gameId || 'table'}) : null;
     container.appendChild(el('div', {class: 'stepper'}, prev, where, next));
-    container.appendChild(el('div', {class: 'events-layout'},
-        el('div', {class: 'events-wrap'}, list), detail));
+    container.appendChild(el('div', {class: map ? 'events-layout with-map' : 'events-layout'},
+        el('div', {class: 'events-wrap'}, list),
+        map ? el('div', {class: 'step-right'}, map.node, detail) : detail));
     if (events.length > shown.length) {
       container.appendChild(el('p', {class: 'muted', text:
           `The list shows the first ${shown.length} of ${events.length} events; ` +
@@ -251,6 +258,7 @@
       next.disabled = index === shown.length - 1;
       where.textContent = `event ${e.seq || 0} of ${events.length}`;
       const ticket = ++asked;
+      if (map) map.draw(log, e.seq || 0);
       replaceChildren(detail, el('p', {class: 'muted', text: 'Replaying…'}));
       try {
         const answer = await Gunbai.api('/v1/logs:states',

@@ -193,6 +193,129 @@ const Gunbai = (() => {
     return btoa(binary);
   }
 
+  // The map of a log's table, as gunbaid draws it (/v1/logs:map, the
+  // picture `gunbai map` writes), in an <img> from a data: URL (an SVG in
+  // an img runs no script; the page's CSP allows data: images only). One
+  // request at a time: draw() while one is under way waits for it, and only
+  // the newest asked for is drawn (an answer overtaken by a newer step is
+  // dropped). The figure's data-state says 'drawing', 'shown' or 'error',
+  // and data-seq the event drawn.
+  //
+  //   const map = Gunbai.mapView({id: 'step-map', pxPerCm: 5});
+  //   container.appendChild(map.node);
+  //   map.draw(log, 5);
+  const MAP_PREFIX = 'data:image/svg+xml;charset=utf-8,';
+  // The picture's layout (replay/map_svg.h): the table is drawn 5 cm from
+  // the left and 8 cm from the top, the first clan's edge at the bottom.
+  const MAP_SIDE_CM = 5;
+  const MAP_TITLE_CM = 8;
+
+  // The title of an SVG document (its root's <title>), or ''.
+  function svgTitle(svg) {
+    try {
+      const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+      for (const child of doc.documentElement.children) {
+        if (child.localName === 'title') return child.textContent.trim();
+      }
+    } catch (e) { /* no title then */ }
+    return '';
+  }
+
+  function mapView(options = {}) {
+    const pxPerCm = options.pxPerCm || 5;
+    const img = el('img', {class: 'map-img', alt: '', hidden: true});
+    const status = el('p', {class: 'map-status muted', role: 'status'});
+    const save = el('a', {class: 'map-save', hidden: true, text: 'Save picture (SVG)'});
+    // Enlarge: the picture at its own size in a box that scrolls (on a
+    // phone the whole table is small), and back.
+    const zoom = el('button', {type: 'button', class: 'map-zoom', hidden: true,
+                               'aria-pressed': 'false', text: 'Enlarge'});
+    const frame = el('div', {class: 'map-frame'}, img);
+    const node = el('figure', {class: 'map', id: options.id || null, dataset: {state: 'empty'}},
+        frame, el('figcaption', {}, status, zoom, save));
+    zoom.addEventListener('click', () => {
+      const on = node.classList.toggle('zoomed');
+      zoom.setAttribute('aria-pressed', on ? 'true' : 'false');
+      zoom.textContent = on ? 'Fit to the width' : 'Enlarge';
+    });
+    let busy = false;
+    let pending = null;
+    let drawn = null;  // {svg, atSeq, table} of the picture shown.
+
+    function shown(svg, ask) {
+      const title = svgTitle(svg) || `The table after event ${ask.atSeq}`;
+      img.src = MAP_PREFIX + encodeURIComponent(svg);
+      img.alt = title;
+      img.hidden = false;
+      img.classList.remove('stale');
+      save.href = img.src;
+      save.download = (options.fileName || 'table') + `-after-${ask.atSeq}.svg`;
+      save.hidden = false;
+      zoom.hidden = false;
+      status.textContent = '';
+      status.className = 'map-status muted';
+      drawn = {svg, atSeq: ask.atSeq, table: ask.log.table || {}};
+      node.dataset.seq = String(ask.atSeq);
+      node.dataset.state = 'shown';
+    }
+
+    function failed(e, ask) {
+      img.hidden = true;
+      save.hidden = true;
+      zoom.hidden = true;
+      drawn = null;
+      status.className = 'map-status error';
+      status.textContent = 'The map could not be drawn: ' +
+          (e instanceof ApiError ? e.message : describeError(e));
+      node.dataset.seq = String(ask.atSeq);
+      node.dataset.state = 'error';
+    }
+
+    async function pump() {
+      if (busy) return;
+      busy = true;
+      try {
+        while (pending) {
+          const ask = pending;
+          pending = null;
+          try {
+            const answer = await api('/v1/logs:map',
+                {log: ask.log, atSeq: String(ask.atSeq), pxPerCm});
+            if (!pending) shown(answer.svg || '', ask);
+          } catch (e) {
+            if (!pending) failed(e, ask);
+          }
+        }
+      } finally {
+        busy = false;
+      }
+    }
+
+    // Draws the table of `log` after event `atSeq` (0: before the first).
+    function draw(log, atSeq) {
+      pending = {log, atSeq: Number(atSeq) || 0};
+      node.dataset.state = 'drawing';
+      status.className = 'map-status muted';
+      status.textContent = 'drawing…';
+      img.classList.add('stale');
+      pump();
+    }
+
+    // The table point (cm) under a click on the picture, or null: the
+    // click's place in the image as displayed, scaled to the picture's own
+    // pixels, then the layout above undone.
+    function pointAt(clientX, clientY) {
+      if (!drawn || !img.naturalWidth) return null;
+      const box = img.getBoundingClientRect();
+      const px = (clientX - box.left) * img.naturalWidth / box.width;
+      const py = (clientY - box.top) * img.naturalHeight / box.height;
+      const depth = Number(drawn.table.depthMm || 0) / 10;
+      return {x: px / pxPerCm - MAP_SIDE_CM, y: MAP_TITLE_CM + depth - py / pxPerCm};
+    }
+
+    return {node, img, draw, pointAt, svg: () => (drawn ? drawn.svg : '')};
+  }
+
   // Pages by name, and the router.
   const pages = new Map();
   let leave = null;
@@ -235,5 +358,5 @@ const Gunbai = (() => {
   }
 
   return {el, replaceChildren, api, stream, ApiError, describeError, errorBox,
-          ruleLink, readFileAsText, readFileAsBase64, page, route, start};
+          ruleLink, readFileAsText, readFileAsBase64, mapView, page, route, start};
 })();

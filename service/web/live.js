@@ -3,6 +3,8 @@
 // for the umpire: every event and finding, start a turn, end the game,
 // export), and #/live/GAME/CLAN, a player's (the game's state, its events
 // with their outcomes, the action form, live updates by /v1/games:watch).
+// A game played on a table (its log has a `table`) shows the map of the
+// table after the latest event on both, redrawn as events arrive.
 //
 // Credentials. Each is kept in sessionStorage only (one tab, one
 // credential: two players in two browser contexts do not see each other's)
@@ -105,7 +107,22 @@
     }
     return {events, version: Number(last.version || 0), header: last.header || {},
             orderOfBattle: last.orderOfBattle || {}, settings: last.settings || {},
-            dice: last.dice || {}};
+            dice: last.dice || {}, table: last.table, terrain: last.terrain};
+  }
+
+  // The game's table and terrain ({table, terrain}), or null for a game
+  // without one. ExportGame's log carries them (its first page, with the
+  // header and the order of battle); a gunbaid whose games have no table
+  // gives none, and then there is no map.
+  async function tableOfGame(game, token, read) {
+    if (read.table) return {table: read.table, terrain: read.terrain || []};
+    try {
+      const first = await Gunbai.api('/v1/games:export', {gameId: game}, {token});
+      const log = (first.game || {}).log || {};
+      return log.table ? {table: log.table, terrain: log.terrain || []} : null;
+    } catch (e) {
+      return null;  // No map; the rest of the page says what is wrong.
+    }
   }
 
   // The whole export, pages put together as `gunbai game export` does
@@ -370,7 +387,9 @@
         el('h2', {text: 'Create a game'}),
         el('p', {class: 'muted', text:
             'From an order of battle: a battle log file with the header and the ' +
-            'armies and no events (text format, as samples/pbem/armies.textproto, JSON or binary).'}),
+            'armies and no events (text format, as samples/pbem/armies.textproto, JSON or binary). ' +
+            'A file with a table (positions and terrain) makes a game played on the table: ' +
+            'gunbaid measures ranges and contacts, and both sides see the map.'}),
         el('label', {for: 'live-oob', text: 'Order of battle'}), el('br'), file, el('br'),
         el('label', {for: 'live-policy', text: 'Policy'}), policy, el('br'),
         el('label', {for: 'live-dice', text: 'Dice'}), dice, el('br'),
@@ -385,10 +404,17 @@
       createButton.disabled = true;
       try {
         const log = await readBattleLog(file.files[0]);
-        const reply = await Gunbai.api('/v1/games:create', {
+        const request = {
           header: log.header, orderOfBattle: log.orderOfBattle,
           settings: {policy: policy.value, diceMode: dice.value},
-        }, {token});
+        };
+        // A game on a table: the file's table and terrain (sent only when
+        // the file has them).
+        if (log.table) {
+          request.table = log.table;
+          if (log.terrain) request.terrain = log.terrain;
+        }
+        const reply = await Gunbai.api('/v1/games:create', request, {token});
         replaceChildren(created, createdBox(reply, log.header || {}));
         loadList(true);
       } catch (e) {
@@ -502,6 +528,7 @@
     const actionBox = el('section', {class: 'actions card'});
     const replyArea = el('div', {class: 'reply-area', 'aria-live': 'polite'});
     const findingsBox = el('section', {class: 'all-findings'});
+    const mapBox = el('section', {class: 'live-map-box', hidden: true});
     const eventsBox = el('section', {class: 'events'});
     const signOut = el('button', {type: 'button', text: 'Sign out', on: {click: () => {
       store(key, '');
@@ -516,10 +543,13 @@
         umpire ? el('a', {href: '#/live', text: 'All games'}) : null));
     main.appendChild(liveStatus);
     main.appendChild(el('div', {class: 'game-grid'},
-        el('div', {class: 'game-main'}, stateBox, actionBox, replyArea),
+        el('div', {class: 'game-main'}, stateBox, actionBox, replyArea, mapBox),
         el('div', {class: 'game-side'}, findingsBox, eventsBox)));
 
     let game_ = null;   // readGame's answer, events kept up to date.
+    let table = undefined;  // tableOfGame's answer: undefined until asked.
+    let map = null;
+    let mapSeq = -1;
     let busy = false;
     let refreshTimer = null;
 
@@ -544,6 +574,8 @@
     async function refreshNow() {
       try {
         if (!game_) game_ = await readGame(game, token);
+        if (table === undefined) table = await tableOfGame(game, token, game_);
+        drawMap();
         const state = (await Gunbai.api('/v1/games:state', {gameId: game}, {token})).state || {};
         replaceChildren(stateBox, el('h2', {text: 'State'}), stateLine(state, game_.header),
             unitsTable(state, game_.orderOfBattle));
@@ -554,6 +586,23 @@
       } catch (e) {
         replaceChildren(stateBox, credentialError(e));
       }
+    }
+
+    // The map of the table after the latest event (a game on a table).
+    function drawMap() {
+      if (!table) return;
+      if (!map) {
+        map = Gunbai.mapView({id: 'live-map', pxPerCm: 5,
+                              fileName: game.replace(/[^A-Za-z0-9._-]/g, '_')});
+        replaceChildren(mapBox, el('h2', {text: 'The table'}), map.node);
+        mapBox.hidden = false;
+      }
+      const events = game_.events.map((s) => s.event || {});
+      const last = events.length ? Number(events[events.length - 1].seq || 0) : 0;
+      if (last === mapSeq) return;
+      mapSeq = last;
+      map.draw({header: game_.header, orderOfBattle: game_.orderOfBattle,
+                table: table.table, terrain: table.terrain, events}, last);
     }
 
     async function showFindings() {

@@ -22,29 +22,42 @@
     [5, '5: its General or Daimyo killed near'], [6, '6: a friendly unit routing near'],
     [7, '7: routers passed through it'], [8, '8: a routing unit tests to rally'],
   ];
-  // The declared facts, each a checkbox: [field, words].
+  // The declared facts, each a checkbox: [field, words, measured]. With
+  // the units placed on a table gunbai measures those marked `true`
+  // (rules/daimyo/RULES.md, "The table"): they are then not declared.
   const FIRING_FACTS = [
-    ['targetInCover', 'target behind cover'],
-    ['targetInBuilding', 'target in a building'],
-    ['targetInColumnOrFlanked', 'target in column or fired at in the flank'],
-    ['firingFromBuilding', 'firing from a building'],
-    ['woodsLimit', 'firer or target in woods'],
-    ['firerInCover', 'firer behind cover'],
-    ['chargersBeganBeyondEffective', 'chargers began beyond effective range'],
+    ['targetInCover', 'target behind cover', true],
+    ['targetInBuilding', 'target in a building', true],
+    ['targetInColumnOrFlanked', 'target in column or fired at in the flank', true],
+    ['firingFromBuilding', 'firing from a building', true],
+    ['woodsLimit', 'firer or target in woods', true],
+    ['firerInCover', 'firer behind cover', true],
+    ['chargersBeganBeyondEffective', 'chargers began beyond effective range', false],
   ];
   const MELEE_FACTS = [
-    ['enemyFightingToFlankOrRear', 'the enemy fights its flank or rear'],
-    ['enemyUphillOrBehindObstacle', 'the enemy is uphill or behind an obstacle'],
-    ['enemyInBuilding', 'the enemy is in a building'],
+    ['enemyFightingToFlankOrRear', 'the enemy fights its flank or rear', true],
+    ['enemyUphillOrBehindObstacle', 'the enemy is uphill or behind an obstacle', true],
+    ['enemyInBuilding', 'the enemy is in a building', true],
   ];
   const MORALE_FACTS = [
-    ['uphillOrInCover', 'uphill of all enemy near, or in cover'],
-    ['generalNear', 'a general near'],
-    ['outOfCommand', 'out of command'],
-    ['enemyFacingFlankOrRearNear', 'an enemy faces its flank or rear near'],
-    ['leaderKilledNear', 'a leader killed near this turn'],
-    ['chargedFrontally', 'being charged frontally'],
+    ['uphillOrInCover', 'uphill of all enemy near, or in cover', true],
+    ['generalNear', 'a general near', true],
+    ['outOfCommand', 'out of command', false],
+    ['enemyFacingFlankOrRearNear', 'an enemy faces its flank or rear near', true],
+    ['leaderKilledNear', 'a leader killed near this turn', false],
+    ['chargedFrontally', 'being charged frontally', true],
   ];
+  // The table the units are placed on, by default: small, the two units
+  // facing each other 10 cm apart (in contact for a melee), front centres
+  // in cm and facings in degrees (0 up the table, 180 down it).
+  const TABLE_DEFAULT = {width: 60, depth: 40};
+  const PLACES_DEFAULT = {
+    volley: [{x: 30, y: 15, facing: 0}, {x: 30, y: 25, facing: 180}],
+    melee: [{x: 30, y: 15, facing: 0}, {x: 30, y: 15, facing: 180}],
+    morale: [{x: 30, y: 15, facing: 0}, {x: 30, y: 25, facing: 180}],
+  };
+  // Pixels a centimetre of the Ruling page's map.
+  const MAP_PX_PER_CM = 10;
   // Good defaults: a unit an umpire meets often.
   const DEFAULT_UNITS = [
     {name: 'Teppo ashigaru', troopType: 'TROOP_TYPE_ASHIGARU', mobility: 'MOBILITY_FOOT',
@@ -197,7 +210,9 @@
   // The situation as a battle log: the order of battle, a starting
   // position in turn 3 (the first side active; for a morale test at the
   // end of the turn, both sides activated), and the one event, seq 41.
-  function buildLog(kind, units, facts, dice, version) {
+  // `table` ({width, depth, places: [{x, y, facing}]}, cm), when given:
+  // the log's table and each unit's position, in millimetres.
+  function buildLog(kind, units, facts, dice, version, table) {
     const ids = ['unit-a', 'unit-b'];
     const clans = ['side-a', 'side-b'];
     const log = {
@@ -210,6 +225,14 @@
                          phase: kind === 'volley' ? 'firing' : 'melee', units: []},
       events: [],
     };
+    if (table) {
+      log.table = {widthMm: Math.round(table.width * 10), depthMm: Math.round(table.depth * 10)};
+      log.orderOfBattle.units.forEach((u, i) => {
+        const p = table.places[i];
+        u.position = {xMm: Math.round(p.x * 10), yMm: Math.round(p.y * 10),
+                      facingDeg: Math.round(p.facing)};
+      });
+    }
     units.forEach((u, i) => {
       if (u.leader) {
         log.orderOfBattle.leaders.push({id: `leader-${i + 1}`, clan: clans[i],
@@ -222,7 +245,8 @@
     const event = {seq: '41', turn: 3, clan: 'side-a'};
     if (kind === 'volley') {
       event.firing = {unit: ids[0], target: ids[1], standsFiring: facts.standsFiring,
-                      dice: dice[0], facts: Object.assign({range: facts.range}, facts.flags)};
+                      dice: dice[0], facts: Object.assign({range: facts.range || undefined},
+                                                          facts.flags)};
     } else if (kind === 'melee') {
       log.startingPosition.melees = [{unitA: ids[0], unitB: ids[1],
           rounds: facts.round - 1, lastTurnFought: facts.round > 1 ? 2 : 0}];
@@ -238,12 +262,17 @@
     return log;
   }
 
+  // A term's origin in words, when it is a fact gunbai measured on the
+  // table (on a log with positions) rather than one the players declared.
+  const ORIGIN_WORDS = {TERM_ORIGIN_MEASURED: 'measured on the table'};
+
   function traceTable(trace) {
     if (!trace || !trace.length) return null;
     return el('div', {class: 'table-wrap'}, el('table', {class: 'trace'}, el('tbody', {},
-        trace.map((t) => el('tr', {},
+        trace.map((t) => el('tr', {dataset: {origin: t.origin || ''}},
             el('td', {class: 'num', text: String(t.value || 0)}),
-            el('td', {text: t.label || ''}),
+            el('td', {}, t.label || '', ORIGIN_WORDS[t.origin]
+                ? el('span', {class: 'origin', text: ` (${ORIGIN_WORDS[t.origin]})`}) : null),
             el('td', {}, t.ruleId ? Gunbai.ruleLink(t.ruleId) : ''))))));
   }
 
@@ -299,6 +328,118 @@
     },
   });
 
+  // The optional "Place the units on a table" section: the table's size,
+  // each unit's front centre (cm) and facing (degrees), which unit a click
+  // on the map places, and the map (common.js mapView). onToggle() when it
+  // is switched on or off; onPlace(fn): fn() after a click moved a unit.
+  function tableSection(cards, kindNow, onToggle) {
+    const toggle = el('input', {type: 'checkbox', id: 'ruling-table-on', name: 'tableOn'});
+    const width = numberInput('tableWidth', TABLE_DEFAULT.width, 10, 500);
+    const depth = numberInput('tableDepth', TABLE_DEFAULT.depth, 10, 500);
+    const map = Gunbai.mapView({id: 'ruling-map', pxPerCm: MAP_PX_PER_CM, fileName: 'ruling-table'});
+    const rows = [0, 1].map((i) => {
+      const x = numberInput(`pos${i}-x`, 0, 0, 500);
+      const y = numberInput(`pos${i}-y`, 0, 0, 500);
+      const facing = numberInput(`pos${i}-facing`, 0, 0, 359);
+      for (const input of [x, y]) {
+        input.step = '0.1';
+        input.inputMode = 'decimal';
+      }
+      facing.step = '15';
+      const legend = el('legend');
+      const radio = el('input', {type: 'radio', name: 'placeUnit', id: fieldId(`place${i}`),
+                                 value: String(i), checked: i === 0});
+      const chooser = el('label', {class: 'check place-choice', for: radio.id}, radio, ' ',
+                         el('span'));
+      const box = el('fieldset', {class: 'place', dataset: {unit: String(i)}}, legend,
+          el('div', {class: 'grid'}, labelled('x (cm)', x), labelled('y (cm)', y),
+             labelled('Facing (°)', facing)));
+      return {x, y, facing, legend, radio, chooser, box};
+    });
+    let placedByHand = false;
+    const set = (places) => rows.forEach((r, i) => {
+      r.x.value = String(places[i].x);
+      r.y.value = String(places[i].y);
+      r.facing.value = String(places[i].facing);
+    });
+    set(PLACES_DEFAULT.volley);
+    for (const r of rows) {
+      for (const input of [r.x, r.y, r.facing]) {
+        input.addEventListener('input', () => { placedByHand = true; });
+      }
+    }
+    const body = el('div', {class: 'table-body', hidden: true}, el('div', {class: 'table-inputs'},
+        el('p', {class: 'muted', text:
+            'Where the centre of each unit\'s front edge stands: x across the table from the ' +
+            'left corner of the first side\'s edge (the bottom of the map), y up the table ' +
+            'away from that edge. Facing in degrees: 0 faces up the table, 90 right, ' +
+            '180 down, 270 left.'}),
+        el('div', {class: 'grid'}, labelled('Table width (cm)', width),
+           labelled('Table depth (cm)', depth)),
+        el('div', {class: 'places'}, rows.map((r) => r.box))),
+        el('div', {class: 'table-map'},
+            el('fieldset', {class: 'place-chooser'},
+                el('legend', {text: 'Clicking the map places'}),
+                rows.map((r) => r.chooser)),
+            el('p', {class: 'muted map-hint', text:
+                'Click the map to put the chosen unit\'s front centre there.'}),
+            map.node));
+    const box = el('fieldset', {class: 'card table-section'},
+        el('legend', {}, el('label', {class: 'check', for: toggle.id}, toggle, ' ',
+                            'Place the units on a table')),
+        el('p', {class: 'muted table-off-hint', text:
+            'Optional: give each unit its place on a table, and gunbai measures the range, ' +
+            'cover and flanks instead of taking them as declared.'}),
+        body);
+    const placeHandlers = [];
+    const names = () => {
+      const k = kindNow();
+      rows.forEach((r, i) => {
+        const title = KINDS[k].units[i] || '';
+        const name = cards[i].read().name;
+        r.legend.textContent = `${title}: ${name}`;
+        r.chooser.querySelector('span').textContent = `${title} (${name})`;
+        r.box.hidden = !KINDS[k].units[i];
+        r.chooser.hidden = !KINDS[k].units[i];
+      });
+    };
+    toggle.addEventListener('change', () => {
+      body.hidden = !toggle.checked;
+      box.querySelector('.table-off-hint').hidden = toggle.checked;
+      box.classList.toggle('on', toggle.checked);
+      names();
+      onToggle();
+    });
+    for (const c of cards) c.controls.name.addEventListener('input', names);
+    map.img.addEventListener('click', (ev) => {
+      const p = map.pointAt(ev.clientX, ev.clientY);
+      if (!p) return;
+      const row = rows.find((r) => r.radio.checked && !r.box.hidden) || rows[0];
+      const clamp = (v, hi) => Math.min(Math.max(v, 0), hi);
+      row.x.value = String(Math.round(clamp(p.x, Number(width.value) || TABLE_DEFAULT.width) * 10) / 10);
+      row.y.value = String(Math.round(clamp(p.y, Number(depth.value) || TABLE_DEFAULT.depth) * 10) / 10);
+      placedByHand = true;
+      for (const fn of placeHandlers) fn();
+    });
+    return {
+      box, map,
+      on: () => toggle.checked,
+      onPlace: (fn) => placeHandlers.push(fn),
+      // A new kind of situation: names, and (unless placed by hand) the
+      // default places for it.
+      kindChanged(k) {
+        if (!placedByHand) set(PLACES_DEFAULT[k]);
+        names();
+      },
+      read(count) {
+        return {width: Number(width.value) || TABLE_DEFAULT.width,
+                depth: Number(depth.value) || TABLE_DEFAULT.depth,
+                places: rows.slice(0, count).map((r) => ({x: Number(r.x.value) || 0,
+                    y: Number(r.y.value) || 0, facing: Number(r.facing.value) || 0}))};
+      },
+    };
+  }
+
   function mountForm(body, enums, version) {
     replaceChildren(body);
     const kind = select('kind', Object.entries(KINDS).map(([k, v]) => [k, v.label]), 'volley');
@@ -331,7 +472,11 @@
       cards[1].card.querySelector('legend').textContent = KINDS[k].units[1] || '';
       cards[1].card.hidden = k === 'morale';
       replaceChildren(factsBox, el('legend', {text: 'What the players declare'}));
-      const checks = (list) => list.map(([f, t]) => ({field: f, box: checkbox(f, t, false)}));
+      const checks = (list) => list.map(([f, t, measured]) => {
+        const box = checkbox(f, t, false);
+        if (measured) box.dataset.measured = 'true';
+        return {field: f, box};
+      });
       const flagsOf = (list) => () => Object.fromEntries(list.filter((c) => c.box.querySelector('input').checked)
           .map((c) => [c.field, true]));
       if (k === 'volley') {
@@ -343,8 +488,9 @@
                                 labelled('Stands firing', stands)));
         factsBox.appendChild(el('div', {class: 'checks'}, list.map((c) => c.box)));
         stands.addEventListener('change', rebuildDice);
-        factReaders = {range: () => range.value, standsFiring: () => Number(stands.value) || 1,
-                       flags: flagsOf(list)};
+        range.dataset.measured = 'true';
+        factReaders = {range: () => (range.disabled ? '' : range.value),
+                       standsFiring: () => Number(stands.value) || 1, flags: flagsOf(list)};
       } else if (k === 'melee') {
         const round = numberInput('round', 1, 1, 99);
         factsBox.appendChild(labelled('Round of this melee', round));
@@ -378,13 +524,70 @@
         factsBox.appendChild(el('div', {class: 'checks'}, list.map((c) => c.box)));
         factReaders = {reason: () => Number(reason.value), flags: flagsOf(list)};
       }
+      factsBox.insertBefore(measuredNote, factsBox.children[1] || null);
       rebuildDice();
+      table.kindChanged(k);
+      showMeasured();
     }
+
+    // With the units on a table, the facts it settles are greyed out and
+    // not declared: gunbai measures them. Off, they are as they were.
+    const measuredNote = el('p', {class: 'notice measured-note', text:
+        'The units are placed on a table (above): gunbai measures the range, cover, ' +
+        'buildings, woods, flanks and what is near itself. Those facts are greyed out here.'});
+    function showMeasured() {
+      const on = table.on();
+      measuredNote.hidden = !on;
+      factsBox.querySelector('legend').textContent =
+          on ? 'What the players declare (the rest is measured on the table)' : 'What the players declare';
+      for (const label of factsBox.querySelectorAll('label.check[data-measured]')) {
+        const box = label.querySelector('input');
+        if (on && !box.disabled) {
+          label.dataset.wasChecked = box.checked ? '1' : '';
+          box.checked = false;
+        } else if (!on && box.disabled) {
+          box.checked = label.dataset.wasChecked === '1';
+        }
+        box.disabled = on;
+        label.classList.toggle('measured', on);
+      }
+      const range = factsBox.querySelector('select[name="range"]');
+      if (range) {
+        let measured = range.querySelector('option[value=""]');
+        if (on && !measured) {
+          range.dataset.was = range.value;
+          measured = el('option', {value: '', text: 'measured'});
+          range.insertBefore(measured, range.firstChild);
+          range.value = '';
+        } else if (!on && measured) {
+          measured.remove();
+          range.value = range.dataset.was || 'RANGE_BAND_EFFECTIVE';
+        }
+        range.disabled = on;
+      }
+    }
+
+    const table = tableSection(cards, () => kind.value, () => {
+      showMeasured();
+      redrawMap();
+    });
+    // The map as the umpire edits: the situation's log before its event.
+    let mapTimer = null;
+    function redrawMap() {
+      if (!table.on()) return;
+      if (mapTimer) clearTimeout(mapTimer);
+      mapTimer = setTimeout(() => {
+        mapTimer = null;
+        table.map.draw(situation().log, 0);
+      }, 150);
+    }
+    table.onPlace(redrawMap);
 
     const submit = el('button', {type: 'submit', class: 'primary', id: 'ruling-submit', text: 'Give the ruling'});
     const download = el('button', {type: 'button', id: 'ruling-download', text: 'Save as a log file'});
     form.appendChild(el('div', {class: 'card'}, labelled('The situation', kind)));
     form.appendChild(el('div', {class: 'units'}, cards.map((c) => c.card)));
+    form.appendChild(table.box);
     form.appendChild(factsBox);
     form.appendChild(diceArea);
     form.appendChild(el('p', {class: 'actions'}, submit, ' ', download));
@@ -405,8 +608,13 @@
       } else {
         facts = {reason: factReaders.reason(), flags: factReaders.flags()};
       }
-      return {units, log: buildLog(k, units, facts, diceReaders.map((d) => d.read()), version)};
+      return {units, log: buildLog(k, units, facts, diceReaders.map((d) => d.read()), version,
+                                   table.on() ? table.read(units.length) : null)};
     }
+    form.addEventListener('change', redrawMap);
+    form.addEventListener('input', (ev) => {
+      if (ev.target.closest('.table-section')) redrawMap();
+    });
 
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
@@ -416,6 +624,20 @@
       try {
         const answer = await Gunbai.api('/v1/audit:log', {log, recordOutcomes: true});
         showRuling(answer.report || {}, units, out);
+        if (log.table) {
+          // The table at the event: the line of fire with its measured
+          // distance, the charge, the contact.
+          const after = Gunbai.mapView({id: 'ruling-result-map', pxPerCm: MAP_PX_PER_CM,
+                                        fileName: 'ruling'});
+          out.appendChild(el('section', {class: 'card result-map'},
+              el('h3', {text: 'The table at the ruling'}),
+              el('p', {class: 'muted', text:
+                  'gunbai measured what the table settles. A measured fact that changes the dice ' +
+                  'is marked "measured on the table" above; one that adds nothing (long range, ' +
+                  'no cover) shows only here: the line of fire with its length and range band.'}),
+              after.node));
+          after.draw(log, 41);
+        }
       } catch (e) {
         replaceChildren(out, Gunbai.errorBox(e));
       } finally {
