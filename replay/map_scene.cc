@@ -138,23 +138,31 @@ void AddPath(const SceneInput& in, int unit, MapAction::Kind kind,
   a.caption = rules::Cm(geometry::Distance(a.from, a.to));
 }
 
-std::string EventWords(const v1::Event& e) {
+// What the event did, in words, naming units as the map labels them.
+std::string EventWords(const v1::Event& e, const rules::BattleState& state) {
+  const auto name = [&state](const std::string& id) {
+    const int u = UnitNamed(state, id);
+    return u < 0 || state.profiles[u].name.empty() ? id
+                                                   : state.profiles[u].name;
+  };
   switch (e.body_case()) {
     case v1::Event::kMove:
-      return absl::StrCat(e.move().unit(), " moves");
+      return absl::StrCat(name(e.move().unit()), " moves");
     case v1::Event::kCharge:
-      return absl::StrCat(e.charge().unit(), " charges ", e.charge().target());
+      return absl::StrCat(name(e.charge().unit()), " charge ",
+                          name(e.charge().target()));
     case v1::Event::kFiring:
-      return absl::StrCat(e.firing().unit(), " fires at ", e.firing().target());
+      return absl::StrCat(name(e.firing().unit()), " fire at ",
+                          name(e.firing().target()));
     case v1::Event::kMeleeRound:
       return e.melee_round().sides_size() == 2
-                 ? absl::StrCat(e.melee_round().sides(0).unit(), " and ",
-                                e.melee_round().sides(1).unit(), " fight")
+                 ? absl::StrCat(name(e.melee_round().sides(0).unit()), " and ",
+                                name(e.melee_round().sides(1).unit()), " fight")
                  : "a melee round";
     case v1::Event::kResultMove:
-      return absl::StrCat(e.result_move().unit(), "'s result move");
+      return absl::StrCat(name(e.result_move().unit()), ": result move");
     case v1::Event::kMoraleTest:
-      return absl::StrCat(e.morale_test().unit(), " tests morale");
+      return absl::StrCat(name(e.morale_test().unit()), " test morale");
     case v1::Event::kTurnStart:
       return "the turn starts";
     case v1::Event::kTurnEnd:
@@ -242,7 +250,7 @@ MapScene BuildScene(const SceneInput& in, const rules::BattleState& state,
     return scene;
   }
   AddAction(in, *event, state, scene_index, scene);
-  const std::string words = EventWords(*event);
+  const std::string words = EventWords(*event, state);
   scene.title = absl::StrFormat("%s: after event %d, turn %d%s%s", game,
                                 event->seq(), event->turn(),
                                 words.empty() ? "" : ": ", words);

@@ -350,6 +350,17 @@ FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
         Term{0, "long range forced: chargers began beyond effective range",
              "daimyo.fire.range.long_at_chargers", Origin::kComputed});
   }
+  // On a table the band is measured: say so when it gives no bonus, so
+  // that the trace shows the distance behind a long-range volley.
+  if (trace != nullptr && facts.measured && !res.band.forced_long &&
+      res.band.band == RangeBand::kLong && facts.distance_mm.has_value()) {
+    trace->push_back(Term{
+        0,
+        absl::StrFormat("long range, %.1f cm measured: no effective-range "
+                        "bonus",
+                        *facts.distance_mm / 10.0),
+        "daimyo.table.fire.range", Origin::kMeasured});
+  }
   for (const FactorCheck& c : checks) {
     if (!c.applies) continue;
     const int value = rules.firing.factor(c.factor);

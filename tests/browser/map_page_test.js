@@ -13,8 +13,8 @@
 //   without a table (sekigahara.textproto) shows no map and no error.
 // - the Ruling page with "Place the units on a table": a volley whose
 //   target stands 12 cm away is worked at long range, the range not
-//   declared (long range adds no term: the map at the ruling shows "12.0
-//   cm, long range"); 6 cm away, the trace's +1 effective range says it was
+//   declared (the trace's 0 term says "long range, 12.0 cm measured", and
+//   the map at the ruling shows "12.0 cm, long range"); 6 cm away, the trace's +1 effective range says it was
 //   measured on the table; the outcomes are those of `gunbai audit
 //   --outcomes` of the log the page saves ("Save as a log file", which
 //   carries the table and the positions); a click on the map
@@ -395,11 +395,14 @@ async function liveGames(browser) {
           // at long range, -1 moved: +1; 7, 6, 8 hit, 6: 1 hit; 2 carried + 1
           // = 3: 1 stand lost.
           assert.deepEqual(shown, ['hits=1', 'stands_lost=1']);
-          // Long range gives no term of its own (only effective range adds
-          // one): no range term, the map at the ruling shows the measure.
-          const terms = await page.$$eval('#ruling-result section.outcome:first-of-type table.trace tr',
+          // Long range adds nothing, and on a table the trace says so with
+          // the distance measured: one 0 term, measured on the table.
+          const far = await page.$$eval(
+              '#ruling-result section.outcome:first-of-type tr[data-origin="TERM_ORIGIN_MEASURED"]',
               (trs) => trs.map((tr) => tr.textContent));
-          assert.ok(!terms.some((t) => /range/.test(t)), `no range term: ${terms.join('|')}`);
+          assert.equal(far.length, 1, `one measured term: ${far.join('|')}`);
+          assert.match(far[0], /long range, 12\.0 cm measured: no effective-range bonus/);
+          assert.match(far[0], /daimyo\.table\.fire\.range/);
           const findings = await page.$$eval('#ruling-result li.finding', (ls) => ls.map((l) => l.dataset.rule));
           assert.deepEqual(findings, [], 'no finding');
           const atRuling = await shownAt(page, '#ruling-result-map', 41);

@@ -110,8 +110,8 @@ TEST(MapGame, AVolleyIsCaptionedWithItsMeasuredDistance) {
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("12.0 cm, long range, 3 hits claimed"));
   EXPECT_THAT(run.out,
-              HasSubstr("table-game: after event 5, turn 1: tok-teppo fires at "
-                        "ish-yumi"));
+              HasSubstr("table-game: after event 5, turn 1: Tokugawa "
+                        "arquebusiers fire at Ishida archers"));
 }
 
 TEST(MapGame, TheSameEventGivesTheSameBytes) {
