@@ -36,10 +36,9 @@ MapTerrainKind KindOf(rules::TerrainKind kind) {
 }
 
 std::string LeaderLabel(const rules::LeaderState& l) {
-  return absl::StrCat(l.kind == rules::LeaderKind::kDaimyo ? "Daimyo "
-                                                           : "General ",
-                      l.name.empty() ? l.id : l.name, " (", l.command_rating,
-                      ")");
+  return absl::StrCat(
+      l.kind == rules::LeaderKind::kDaimyo ? "Daimyo " : "General ",
+      l.name.empty() ? l.id : l.name, " (", l.command_rating, ")");
 }
 
 // What the scene is drawn from: the battlefield, and the units' poses
@@ -113,9 +112,10 @@ void AddFire(const SceneInput& in, const v1::Firing& f, MapAction& a,
                                                           : "out of range");
   }
   if (fire.effective_range_mm() > 0) {
-    a.rings.push_back({fire.effective_range_mm() / 10.0,
-                       absl::StrCat("effective ",
-                                    rules::Cm(fire.effective_range_mm() / 10.0))});
+    a.rings.push_back(
+        {fire.effective_range_mm() / 10.0,
+         absl::StrCat("effective ",
+                      rules::Cm(fire.effective_range_mm() / 10.0))});
   }
   if (fire.long_range_mm() > 0) {
     a.rings.push_back(
@@ -129,8 +129,8 @@ void AddFire(const SceneInput& in, const v1::Firing& f, MapAction& a,
 }
 
 // A move's path: the actor's front centre before the event to after it.
-void AddPath(const SceneInput& in, int unit, MapAction::Kind kind,
-             MapAction& a, const MapScene& scene) {
+void AddPath(const SceneInput& in, int unit, MapAction::Kind kind, MapAction& a,
+             const MapScene& scene) {
   a.kind = kind;
   const rules::Pose& was = in.before[unit];
   a.from = {was.x_mm / 10.0, was.y_mm / 10.0};
@@ -205,16 +205,16 @@ void AddAction(const SceneInput& in, const v1::Event& e,
     case v1::Event::kCharge:
     case v1::Event::kMove:
     case v1::Event::kResultMove: {
-      const std::string& id = e.has_charge()   ? e.charge().unit()
-                              : e.has_move()   ? e.move().unit()
-                                               : e.result_move().unit();
+      const std::string& id = e.has_charge() ? e.charge().unit()
+                              : e.has_move() ? e.move().unit()
+                                             : e.result_move().unit();
       a.actor = at(id);
       if (e.has_charge()) a.target = at(e.charge().target());
       if (a.actor >= 0) {
-        AddPath(in, UnitNamed(state, id),
-                e.has_charge() ? MapAction::Kind::kCharge
-                               : MapAction::Kind::kMove,
-                a, scene);
+        AddPath(
+            in, UnitNamed(state, id),
+            e.has_charge() ? MapAction::Kind::kCharge : MapAction::Kind::kMove,
+            a, scene);
       }
       break;
     }
@@ -235,7 +235,8 @@ MapScene BuildScene(const SceneInput& in, const rules::BattleState& state,
   scene.depth = in.field.depth_mm / 10.0;
   for (int c = 0; c < in.log->header().clans_size(); ++c) {
     const v1::Clan& clan = in.log->header().clans(c);
-    scene.clans.push_back({clan.id(), clan.name().empty() ? clan.id() : clan.name()});
+    scene.clans.push_back(
+        {clan.id(), clan.name().empty() ? clan.id() : clan.name()});
   }
   for (const rules::TerrainFeature& t : in.field.terrain) {
     scene.terrain.push_back({t.id, KindOf(t.kind), t.area, t.line, t.clan});
@@ -251,9 +252,9 @@ MapScene BuildScene(const SceneInput& in, const rules::BattleState& state,
   }
   AddAction(in, *event, state, scene_index, scene);
   const std::string words = EventWords(*event, state);
-  scene.title = absl::StrFormat("%s: after event %d, turn %d%s%s", game,
-                                event->seq(), event->turn(),
-                                words.empty() ? "" : ": ", words);
+  scene.title =
+      absl::StrFormat("%s: after event %d, turn %d%s%s", game, event->seq(),
+                      event->turn(), words.empty() ? "" : ": ", words);
   return scene;
 }
 
@@ -302,7 +303,8 @@ absl::StatusOr<MapScene> SceneAt(const v1::BattleLog& log,
       }));
   if (!scene.has_value()) {
     return absl::NotFoundError(
-        absl::StrCat("no event has seq ", at_seq, "; give the seq of one of "
+        absl::StrCat("no event has seq ", at_seq,
+                     "; give the seq of one of "
                      "the log's events, or 0 for the table before them."));
   }
   return *std::move(scene);

@@ -112,7 +112,8 @@ const TerrainFeature* FeatureAt(const Battlefield& field, TerrainKind kind,
 
 const TerrainFeature* FeatureAt(const Battlefield& field, TerrainKind kind,
                                 const BattleState& state, int unit) {
-  return FeatureAt(field, kind, geometry::Centre(Footprint(field, state, unit)));
+  return FeatureAt(field, kind,
+                   geometry::Centre(Footprint(field, state, unit)));
 }
 
 bool OnTable(const Battlefield& field, const geometry::Polygon& shape) {

@@ -27,11 +27,10 @@ TableEntry EntryFromProto(v1::TroopType troop, v1::Mobility mobility) {
   return e;
 }
 
-absl::Status InRange(absl::string_view where, std::uint32_t v,
-                     std::uint32_t lo, std::uint32_t hi) {
+absl::Status InRange(absl::string_view where, std::uint32_t v, std::uint32_t lo,
+                     std::uint32_t hi) {
   if (v >= lo && v <= hi) return absl::OkStatus();
-  return Invalid(where,
-                 absl::StrFormat("is %d; give %d to %d.", v, lo, hi));
+  return Invalid(where, absl::StrFormat("is %d; give %d to %d.", v, lo, hi));
 }
 
 absl::StatusOr<geometry::Vec2> PointFromProto(const v1::Position& p,
@@ -97,15 +96,17 @@ absl::StatusOr<TerrainFeature> FeatureFromProto(const v1::TerrainFeature& f,
                           PointsFromProto(f.crest(), where + " crest"));
   if (out.kind == TerrainKind::kLinearObstacle) {
     if (outline.size() < 2) {
-      return Invalid(where, "a linear obstacle's outline is a line of at "
-                            "least 2 points.");
+      return Invalid(where,
+                     "a linear obstacle's outline is a line of at "
+                     "least 2 points.");
     }
     out.line.points = std::move(outline);
     return out;
   }
   if (outline.size() < 3) {
-    return Invalid(where, absl::StrCat("the outline of ", TerrainKindName(out.kind),
-                                       " is an area: give at least 3 points."));
+    return Invalid(where,
+                   absl::StrCat("the outline of ", TerrainKindName(out.kind),
+                                " is an area: give at least 3 points."));
   }
   out.area.vertices = std::move(outline);
   if (!crest.empty() && crest.size() < 2) {
@@ -117,8 +118,9 @@ absl::StatusOr<TerrainFeature> FeatureFromProto(const v1::TerrainFeature& f,
       if (state.clans[c] == f.clan()) out.clan = static_cast<int>(c);
     }
     if (out.clan < 0) {
-      return Invalid(where, absl::StrCat("the camp's clan \"", Excerpt(f.clan()),
-                                         "\" is not in the header."));
+      return Invalid(where,
+                     absl::StrCat("the camp's clan \"", Excerpt(f.clan()),
+                                  "\" is not in the header."));
     }
   }
   return out;
@@ -130,11 +132,10 @@ absl::StatusOr<Pose> PoseFromProto(const v1::Position& p,
                                    absl::string_view where) {
   if (std::abs(static_cast<long long>(p.x_mm())) > kMaxTableMm ||
       std::abs(static_cast<long long>(p.y_mm())) > kMaxTableMm) {
-    return Invalid(where,
-                   absl::StrFormat("(%d, %d) mm is beyond %d mm of the "
-                                   "table's corner; positions are in "
-                                   "millimetres.",
-                                   p.x_mm(), p.y_mm(), kMaxTableMm));
+    return Invalid(where, absl::StrFormat("(%d, %d) mm is beyond %d mm of the "
+                                          "table's corner; positions are in "
+                                          "millimetres.",
+                                          p.x_mm(), p.y_mm(), kMaxTableMm));
   }
   return Pose{p.x_mm(), p.y_mm(), NormalFacing(p.facing_deg())};
 }
@@ -174,8 +175,8 @@ absl::StatusOr<TableRules> TableRulesFromProto(const v1::TableRules& t,
   r.contact_mm = static_cast<int>(t.contact_mm());
   for (int i = 0; i < t.movement_size(); ++i) {
     const v1::MovementRate& m = t.movement(i);
-    GUNBAI_RETURN_IF_ERROR(InRange(absl::StrCat(at, "movement[", i, "].move_mm"),
-                                   m.move_mm(), 1, 10000));
+    GUNBAI_RETURN_IF_ERROR(InRange(
+        absl::StrCat(at, "movement[", i, "].move_mm"), m.move_mm(), 1, 10000));
     TableEntry e = EntryFromProto(m.troop_type(), m.mobility());
     e.width_mm = static_cast<int>(m.move_mm());
     r.movement.push_back(e);
@@ -202,9 +203,9 @@ absl::StatusOr<std::optional<Battlefield>> BattlefieldFromLog(
   field.depth_mm = static_cast<int>(log.table().depth_mm());
   field.rules = rules;
   if (log.terrain_size() > kMaxTerrainFeatures) {
-    return Invalid("terrain", absl::StrFormat("has %d features; at most %d.",
-                                              log.terrain_size(),
-                                              kMaxTerrainFeatures));
+    return Invalid("terrain",
+                   absl::StrFormat("has %d features; at most %d.",
+                                   log.terrain_size(), kMaxTerrainFeatures));
   }
   int points = 0;
   for (int i = 0; i < log.terrain_size(); ++i) {
@@ -229,9 +230,10 @@ absl::StatusOr<std::optional<Battlefield>> BattlefieldFromLog(
     const UnitProfile& p = state.profiles[u];
     const TableEntry* base = FindEntry(rules.base_sizes, p);
     if (base == nullptr) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "unit \"", Excerpt(p.id), "\": the ruleset's table rules give no "
-          "base size for its troop type; add one to base_sizes."));
+      return absl::FailedPreconditionError(
+          absl::StrCat("unit \"", Excerpt(p.id),
+                       "\": the ruleset's table rules give no "
+                       "base size for its troop type; add one to base_sizes."));
     }
     field.base_width_mm.push_back(base->width_mm);
     field.base_depth_mm.push_back(base->depth_mm);

@@ -62,10 +62,10 @@ absl::Status Replayer::InitTable(const v1::BattleLog& log) {
         "The log has a table, but %d unit%s have no position (%s): what "
         "involves them is taken as declared.",
         unplaced.size(), unplaced.size() == 1 ? "" : "s",
-        absl::StrJoin(unplaced.begin(),
-                      unplaced.begin() + std::min<std::size_t>(
-                                             unplaced.size(), 5),
-                      ", "));
+        absl::StrJoin(
+            unplaced.begin(),
+            unplaced.begin() + std::min<std::size_t>(unplaced.size(), 5),
+            ", "));
     Report(std::move(f));
   }
   return absl::OkStatus();
@@ -131,21 +131,21 @@ void Replayer::MeasureMove(const v1::Move& move, int unit) {
   CheckMoveEnd(move.unit(), unit, to, "moved");
   // How far its front centre went.
   const rules::Pose& from = state_.units[unit].pose;
-  const double distance = std::hypot(to.x_mm - from.x_mm, to.y_mm - from.y_mm) / 10;
+  const double distance =
+      std::hypot(to.x_mm - from.x_mm, to.y_mm - from.y_mm) / 10;
   const int measured_mm = static_cast<int>(std::lround(distance * 10));
-  if (move.distance_mm() > 0 &&
-      std::abs(static_cast<int>(std::min<uint32_t>(move.distance_mm(),
-                                                   1u << 30)) -
-               measured_mm) > kDistanceToleranceMm) {
+  if (move.distance_mm() > 0 && std::abs(static_cast<int>(std::min<uint32_t>(
+                                             move.distance_mm(), 1u << 30)) -
+                                         measured_mm) > kDistanceToleranceMm) {
     Finding f;
     f.severity = Severity::kViolation;
     f.rule_id = "daimyo.table.move.distance";
     f.subject = move.unit();
     f.claimed = rules::Cm(move.distance_mm() / 10.0);
     f.computed = rules::Cm(distance);
-    f.message = absl::StrCat(label(), ": the log declares a move of ",
-                             f.claimed, "; its front centre moved ",
-                             f.computed, ".");
+    f.message =
+        absl::StrCat(label(), ": the log declares a move of ", f.claimed,
+                     "; its front centre moved ", f.computed, ".");
     Report(std::move(f));
   }
   const int rate = field_->move_mm[unit];
@@ -199,9 +199,9 @@ void Replayer::MeasureCharge(const v1::ChargeDeclaration& charge, int unit,
   absl::StatusOr<rules::Pose> to =
       rules::PoseFromProto(charge.to(), "charge.to");
   if (!to.ok()) {
-    Violation("daimyo.table.position", charge.unit(),
-              absl::StrCat(UnitLabel(state_, unit), ": ",
-                           to.status().message()));
+    Violation(
+        "daimyo.table.position", charge.unit(),
+        absl::StrCat(UnitLabel(state_, unit), ": ", to.status().message()));
     return;
   }
   CheckMoveEnd(charge.unit(), unit, *to, "charged");
@@ -264,16 +264,17 @@ void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
     f.rule_id = "daimyo.table.fire.range";
     f.subject = subject;
     f.claimed = BandWords(*declared_band);
-    f.computed = absl::StrCat(rules::Cm(m.distance), ", ", BandWords(band.band));
+    f.computed =
+        absl::StrCat(rules::Cm(m.distance), ", ", BandWords(band.band));
     f.message = absl::StrCat(
         what, ": the log declares ", f.claimed, "; measured ",
-        rules::Cm(m.distance),
-        m.woods_limit ? " with the woods limit" : "", ", ",
+        rules::Cm(m.distance), m.woods_limit ? " with the woods limit" : "",
+        ", ",
         band.forced_long
-            ? absl::StrCat("and the chargers began their charge ",
-                           rules::Cm(state_.units[shot.target].charge_start_mm /
-                                     10.0),
-                           " away, beyond effective range: long range")
+            ? absl::StrCat(
+                  "and the chargers began their charge ",
+                  rules::Cm(state_.units[shot.target].charge_start_mm / 10.0),
+                  " away, beyond effective range: long range")
             : BandWords(band.band),
         ".");
     Report(std::move(f));
@@ -310,9 +311,9 @@ void Replayer::ReportShotGeometry(const rules::daimyo::Shot& shot,
                              rules::Cm(m.distance));
     f.computed = absl::StrCat(state_.profiles[m.nearer_enemy].id, " at ",
                               rules::Cm(m.nearer_distance));
-    f.message = absl::StrCat(what, " (", rules::Cm(m.distance), "): ",
-                             UnitLabel(state_, m.nearer_enemy), " is nearer (",
-                             rules::Cm(m.nearer_distance),
+    f.message = absl::StrCat(what, " (", rules::Cm(m.distance),
+                             "): ", UnitLabel(state_, m.nearer_enemy),
+                             " is nearer (", rules::Cm(m.nearer_distance),
                              "), within range and arc and in sight; fire is at "
                              "the nearest enemy unit.");
     Report(std::move(f));
@@ -347,11 +348,11 @@ void Replayer::MeasureShotFacts(rules::daimyo::Shot& shot,
       "the target in column or flanked", facts.target_in_column_or_flanked,
       m.target_in_column_or_flanked,
       "it is not in column and the firers stand off its front");
-  facts.firer_in_cover =
-      MeasuredFact("daimyo.table.fire.cover", firer, what, "the firers in cover",
-                   facts.firer_in_cover, m.firer_in_cover,
-                   "they are in no woods or building and behind no linear "
-                   "obstacle");
+  facts.firer_in_cover = MeasuredFact(
+      "daimyo.table.fire.cover", firer, what, "the firers in cover",
+      facts.firer_in_cover, m.firer_in_cover,
+      "they are in no woods or building and behind no linear "
+      "obstacle");
   const rules::UnitStatus& target = state_.units[shot.target];
   if (state_.IsChargedBy(firer, shot.target) && target.charge_start_mm >= 0) {
     const bool beyond =
@@ -374,9 +375,8 @@ void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
     const int enemy = pairing.sides[1 - i].unit;
     const rules::daimyo::MeleeMeasure m =
         rules::daimyo::MeasureMeleeSide(*field_, state_, side.unit, enemy);
-    const std::string what = absl::StrCat(UnitLabel(state_, side.unit),
-                                          " fighting ",
-                                          UnitLabel(state_, enemy));
+    const std::string what = absl::StrCat(
+        UnitLabel(state_, side.unit), " fighting ", UnitLabel(state_, enemy));
     if (i == 0 && !m.in_contact) {
       Finding f;
       f.severity = Severity::kViolation;
@@ -391,12 +391,12 @@ void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
     }
     rules::daimyo::MeleeSideFacts& facts = side.facts;
     facts.measured = true;
-    facts.enemy_fighting_to_flank_or_rear = MeasuredFact(
-        "daimyo.table.melee.flank_or_rear", side.unit, what,
-        "the enemy fighting its flank or rear",
-        facts.enemy_fighting_to_flank_or_rear,
-        m.enemy_fighting_to_flank_or_rear,
-        "the enemy's front is against its front");
+    facts.enemy_fighting_to_flank_or_rear =
+        MeasuredFact("daimyo.table.melee.flank_or_rear", side.unit, what,
+                     "the enemy fighting its flank or rear",
+                     facts.enemy_fighting_to_flank_or_rear,
+                     m.enemy_fighting_to_flank_or_rear,
+                     "the enemy's front is against its front");
     facts.enemy_uphill_or_behind_obstacle = MeasuredFact(
         "daimyo.table.melee.uphill_or_obstacle", side.unit, what,
         "the enemy uphill or behind an obstacle",
@@ -406,12 +406,12 @@ void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
         "them lies within 3 cm of it");
     facts.enemy_in_building = MeasuredFact(
         "daimyo.table.melee.building", side.unit, what,
-        "the enemy in a building", facts.enemy_in_building,
-        m.enemy_in_building, "the enemy's footprint's centre is in no building");
-    facts.in_building = MeasuredFact(
-        "daimyo.table.melee.building", side.unit, what, "fighting from a building",
-        facts.in_building, m.in_building,
-        "its footprint's centre is in no building");
+        "the enemy in a building", facts.enemy_in_building, m.enemy_in_building,
+        "the enemy's footprint's centre is in no building");
+    facts.in_building =
+        MeasuredFact("daimyo.table.melee.building", side.unit, what,
+                     "fighting from a building", facts.in_building,
+                     m.in_building, "its footprint's centre is in no building");
   }
 }
 
@@ -422,10 +422,9 @@ void Replayer::MeasureMorale(const v1::MoraleTest& test,
   if (!Measuring(unit)) return;
   const rules::daimyo::MoraleMeasure m =
       rules::daimyo::MeasureMorale(rules_, *field_, state_, unit);
-  const std::string what = absl::StrCat(UnitLabel(state_, unit),
-                                        "'s morale test");
-  const std::string within =
-      absl::StrCat("within ", rules::Cm(m.proximity));
+  const std::string what =
+      absl::StrCat(UnitLabel(state_, unit), "'s morale test");
+  const std::string within = absl::StrCat("within ", rules::Cm(m.proximity));
   rules::daimyo::MoraleFacts& facts = in.facts;
   facts.measured = true;
   facts.general_near = MeasuredFact(
@@ -455,7 +454,8 @@ void Replayer::MeasureMorale(const v1::MoraleTest& test,
   std::vector<int> enemies;
   ResolveUnitList(test.facts().enemies_routing_near(), "enemy router near",
                   enemies);
-  CompareNear(unit, what, "enemy routers near", enemies, m.enemies_routing_near);
+  CompareNear(unit, what, "enemy routers near", enemies,
+              m.enemies_routing_near);
   facts.enemies_routing_near = static_cast<int>(m.enemies_routing_near.size());
 }
 
@@ -492,8 +492,8 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
                                           int unit) {
   if (!Measuring(unit)) return move.blocked();
   rules::daimyo::ResultPath path = rules::daimyo::ResultPath::kBack;
-  int distance = static_cast<int>(std::min<uint32_t>(move.distance_mm(),
-                                                     rules::kMaxTableMm));
+  int distance = static_cast<int>(
+      std::min<uint32_t>(move.distance_mm(), rules::kMaxTableMm));
   // The enemy it fought: the one a winner's move is owed against, or the
   // loser's melee contact.
   int ignore = owed_move_opponent_[unit];
@@ -523,8 +523,8 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
     default:
       return move.blocked();  // A hold: it stays.
   }
-  rules::Pose to = rules::daimyo::ResultPose(*field_, state_, unit, path,
-                                             distance, ignore);
+  rules::Pose to =
+      rules::daimyo::ResultPose(*field_, state_, unit, path, distance, ignore);
   if (move.has_to()) {
     absl::StatusOr<rules::Pose> read =
         rules::PoseFromProto(move.to(), "result_move.to");

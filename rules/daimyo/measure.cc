@@ -139,8 +139,7 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
                          const BattleState& state, int firer, int target) {
   const OrientedRect fr = Footprint(field, state, firer);
   const OrientedRect tr = Footprint(field, state, target);
-  const bool mounted =
-      state.profiles[firer].mobility == Mobility::kMounted;
+  const bool mounted = state.profiles[firer].mobility == Mobility::kMounted;
   Obstruction first;
   for (Vec2 a : SightPoints(fr, !mounted)) {
     for (Vec2 b : SightPoints(tr, false)) {
@@ -388,14 +387,15 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   OrientedRect end = start;
   end.front_centre = {to.x_mm / 10.0, to.y_mm / 10.0};
   m.distance = geometry::Distance(start.front_centre, end.front_centre);
-  const int steps = std::clamp(static_cast<int>(m.distance / kPathStep), 1,
-                               100000);
+  const int steps =
+      std::clamp(static_cast<int>(m.distance / kPathStep), 1, 100000);
   OrientedRect last_clear = start;
   for (int i = 1; i <= steps + 1; ++i) {
     OrientedRect r = start;
     if (i <= steps) {
-      r.front_centre = start.front_centre +
-                       (end.front_centre - start.front_centre) * (double(i) / steps);
+      r.front_centre =
+          start.front_centre +
+          (end.front_centre - start.front_centre) * (double(i) / steps);
     } else {
       r = end;
       r.facing = FacingRadians(to.facing_deg);
@@ -409,19 +409,19 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
         o.terrain = &f;
       }
     }
-    for (int u = 0; units_block && u < static_cast<int>(state.units.size()) &&
-                    !o.any();
+    for (int u = 0;
+         units_block && u < static_cast<int>(state.units.size()) && !o.any();
          ++u) {
       if (u == unit || u == ignore || !Present(state, u)) continue;
-      if (geometry::PolygonsIntersect(shape, Shape(field, state, u))) o.unit = u;
+      if (geometry::PolygonsIntersect(shape, Shape(field, state, u)))
+        o.unit = u;
     }
     if (o.any()) {
       m.blocked_by = o;
       m.off_table = o.table_edge;
       m.blocked_by_enemy_or_edge =
-          o.table_edge ||
-          (o.unit >= 0 &&
-           state.profiles[o.unit].clan != state.profiles[unit].clan);
+          o.table_edge || (o.unit >= 0 && state.profiles[o.unit].clan !=
+                                              state.profiles[unit].clan);
       m.blocked_by_friends_or_impassable = !m.blocked_by_enemy_or_edge;
       m.to = PoseOf(last_clear);
       return m;
@@ -438,8 +438,9 @@ Pose ResultPose(const Battlefield& field, const BattleState& state, int unit,
   switch (path) {
     case ResultPath::kBack:
       if (opponent >= 0 && Present(state, opponent)) {
-        r.front_centre = r.front_centre +
-                         geometry::Forward(Footprint(field, state, opponent)) * d;
+        r.front_centre =
+            r.front_centre +
+            geometry::Forward(Footprint(field, state, opponent)) * d;
       } else {
         r = geometry::MovedForward(r, -d);
       }

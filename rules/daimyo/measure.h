@@ -128,8 +128,7 @@ geometry::Polygon InnerShape(const Battlefield& field,
 // its melee opponent). Touching is not meeting: the footprint is shrunk by
 // the contact distance.
 MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
-                        int unit, const Pose& to, int ignore,
-                        bool units_block);
+                        int unit, const Pose& to, int ignore, bool units_block);
 
 // The pose a result move gives when the log does not: `distance_mm` back
 // keeping its facing (a push back, a retire: straight away from

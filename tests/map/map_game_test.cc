@@ -95,7 +95,8 @@ TEST(MapGame, APushBackAndAFollowUpMoveBothUnits) {
   ASSERT_TRUE(pushed.has_value());
   ExpectColour(*pushed, Pixel(126, 54), kClan1);
   const geometry::Vec2 gap = Pixel(126, 51.5);
-  const Rgb between = pushed->At(static_cast<int>(gap.x), static_cast<int>(gap.y));
+  const Rgb between =
+      pushed->At(static_cast<int>(gap.x), static_cast<int>(gap.y));
   EXPECT_FALSE(Near(between, kClan0) || Near(between, kClan1))
       << between.r << "," << between.g << "," << between.b;
   const std::optional<Image> followed = Drawn(8);
@@ -109,9 +110,8 @@ TEST(MapGame, AVolleyIsCaptionedWithItsMeasuredDistance) {
   const CliRun run = Map({"--at=5"});
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("12.0 cm, long range, 3 hits claimed"));
-  EXPECT_THAT(run.out,
-              HasSubstr("table-game: after event 5, turn 1: Tokugawa "
-                        "arquebusiers fire at Ishida archers"));
+  EXPECT_THAT(run.out, HasSubstr("table-game: after event 5, turn 1: Tokugawa "
+                                 "arquebusiers fire at Ishida archers"));
 }
 
 TEST(MapGame, TheSameEventGivesTheSameBytes) {

@@ -64,8 +64,9 @@ v1::BattleLog TableLog(const Layout& layout, const std::string& events) {
   const Place places[] = {layout.red_teppo, layout.red_samurai,
                           layout.blue_yumi, layout.blue_hq};
   for (int i = 0; i < 4; ++i) {
-    SetPosition(log.mutable_order_of_battle()->mutable_units(i)->mutable_position(),
-                places[i]);
+    SetPosition(
+        log.mutable_order_of_battle()->mutable_units(i)->mutable_position(),
+        places[i]);
   }
   return log;
 }
@@ -115,15 +116,16 @@ std::string Volley(int seq, const std::string& clan, const std::string& unit,
 TEST(TableReplay, TheMeasuredDistanceSettlesTheRangeBand) {
   Layout layout;
   layout.blue_yumi = {600, 425, 180};
-  const v1::AuditReport report = AuditOrDie(TableLog(
-      layout, Opening() +
-                  Volley(3, "red", "red-teppo", "blue-yumi",
-                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
-                         "facts { range: RANGE_BAND_EFFECTIVE } "
-                         "claimed_hits: 3") +
-                  TurnEnd(4, 1)));
-  EXPECT_THAT(At(report, 3), ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.range",
-                                         "SEVERITY_DISPUTE:daimyo.fire.hit"));
+  const v1::AuditReport report = AuditOrDie(
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-yumi",
+                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                                  "facts { range: RANGE_BAND_EFFECTIVE } "
+                                  "claimed_hits: 3") +
+                           TurnEnd(4, 1)));
+  EXPECT_THAT(At(report, 3),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.range",
+                          "SEVERITY_DISPUTE:daimyo.fire.hit"));
   const v1::Finding* range = Find(report, "daimyo.table.fire.range");
   ASSERT_NE(range, nullptr);
   EXPECT_EQ(range->claimed(), "effective range");
@@ -142,12 +144,12 @@ TEST(TableReplay, TheMeasuredDistanceSettlesTheRangeBand) {
 TEST(TableReplay, ARangeTheTableSettlesNeedNotBeDeclared) {
   Layout layout;
   layout.blue_yumi = {600, 425, 180};
-  const v1::AuditReport report = AuditOrDie(TableLog(
-      layout, Opening() +
-                  Volley(3, "red", "red-teppo", "blue-yumi",
-                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
-                         "claimed_hits: 1") +
-                  TurnEnd(4, 1)));
+  const v1::AuditReport report = AuditOrDie(
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-yumi",
+                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                                  "claimed_hits: 1") +
+                           TurnEnd(4, 1)));
   EXPECT_THAT(report.findings(), IsEmpty());
 }
 
@@ -159,11 +161,11 @@ TEST(TableReplay, ARangeTheTableSettlesNeedNotBeDeclared) {
 TEST(TableReplay, ATargetOutsideTheArcOfFireIsAViolation) {
   Layout layout;
   layout.blue_yumi = {800, 280, 270};
-  const v1::AuditReport report = AuditOrDie(TableLog(
-      layout, Opening() +
-                  Volley(3, "red", "red-teppo", "blue-yumi",
-                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
-                  TurnEnd(4, 1)));
+  const v1::AuditReport report = AuditOrDie(
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-yumi",
+                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
+                           TurnEnd(4, 1)));
   EXPECT_THAT(At(report, 3),
               ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.arc"));
 }
@@ -177,11 +179,11 @@ TEST(TableReplay, FireIsAtTheNearestEnemy) {
   Layout layout;
   layout.blue_hq = {600, 380, 180};
   layout.blue_yumi = {600, 425, 180};
-  const v1::AuditReport report = AuditOrDie(TableLog(
-      layout, Opening() +
-                  Volley(3, "red", "red-teppo", "blue-yumi",
-                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
-                  TurnEnd(4, 1)));
+  const v1::AuditReport report = AuditOrDie(
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-yumi",
+                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
+                           TurnEnd(4, 1)));
   EXPECT_THAT(At(report, 3),
               ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.nearest"));
   const v1::Finding* nearest = Find(report, "daimyo.table.fire.nearest");
@@ -198,13 +200,14 @@ TEST(TableReplay, FireDoesNotPassThroughAUnit) {
   Layout layout;
   layout.red_samurai = {600, 380, 0};
   layout.blue_hq = {600, 440, 180};
-  const v1::AuditReport report = AuditOrDie(TableLog(
-      layout, Opening() +
-                  Volley(3, "red", "red-teppo", "blue-hq",
-                         "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
-                  TurnEnd(4, 1)));
-  EXPECT_THAT(At(report, 3),
-              ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.line_of_sight"));
+  const v1::AuditReport report = AuditOrDie(
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-hq",
+                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
+                           TurnEnd(4, 1)));
+  EXPECT_THAT(
+      At(report, 3),
+      ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.line_of_sight"));
   const v1::Finding* los = Find(report, "daimyo.table.fire.line_of_sight");
   ASSERT_NE(los, nullptr);
   EXPECT_THAT(los->message(), HasSubstr("red-samurai"));
@@ -219,13 +222,14 @@ TEST(TableReplay, FireDoesNotPassThroughAUnit) {
 TEST(TableReplay, WoodsGiveCoverAndTheWoodsRange) {
   Layout layout;
   layout.blue_yumi = {600, 325, 180};
-  v1::BattleLog log = TableLog(
-      layout, Opening() +
-                  Volley(3, "red", "red-teppo", "blue-yumi",
-                         "stands_firing: 3 dice: [3, 2, 3, 2, 3, 2] "
-                         "claimed_hits: 0") +
-                  TurnEnd(4, 1));
-  AddTerrain(log, R"pb(id: "wood-1" kind: TERRAIN_KIND_WOODS
+  v1::BattleLog log =
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-yumi",
+                                  "stands_firing: 3 dice: [3, 2, 3, 2, 3, 2] "
+                                  "claimed_hits: 0") +
+                           TurnEnd(4, 1));
+  AddTerrain(log, R"pb(id: "wood-1"
+                       kind: TERRAIN_KIND_WOODS
                        outline { x_mm: 400 y_mm: 320 }
                        outline { x_mm: 800 y_mm: 320 }
                        outline { x_mm: 800 y_mm: 400 }
@@ -278,12 +282,19 @@ std::string FlankMelee(const std::string& red_block) {
 v1::BattleLog MeleeLog(const Layout& layout, const std::string& events) {
   v1::BattleLog log = TableLog(layout, events);
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      R"pb(after_seq: 40 turn: 3 initiative_clan: "red" active_clan: "red"
+      R"pb(after_seq: 40
+           turn: 3
+           initiative_clan: "red"
+           active_clan: "red"
            phase: "melee"
            units { id: "red-teppo" stands: 6 in_melee: true }
            units { id: "blue-yumi" stands: 4 in_melee: true }
-           melees { unit_a: "red-teppo" unit_b: "blue-yumi" rounds: 1
-                    last_turn_fought: 2 })pb",
+           melees {
+             unit_a: "red-teppo"
+             unit_b: "blue-yumi"
+             rounds: 1
+             last_turn_fought: 2
+           })pb",
       log.mutable_starting_position()));
   return log;
 }
@@ -318,17 +329,18 @@ TEST(TableReplay, APushBackIntoFriendsIsBlocked) {
   layout.red_samurai = {450, 300, 0};
   const v1::BattleLog log = MeleeLog(layout, FlankMelee(""));
   const v1::AuditReport report = AuditOrDie(log);
-  EXPECT_THAT(At(report, 42),
-              ElementsAre("SEVERITY_VIOLATION:daimyo.table.result_move.blocked"));
+  EXPECT_THAT(
+      At(report, 42),
+      ElementsAre("SEVERITY_VIOLATION:daimyo.table.result_move.blocked"));
   auto ruleset = replay::BuiltinRuleset("daimyo");
   ASSERT_TRUE(ruleset.ok());
   auto state = replay::StateAt(log, *ruleset, 42);
   ASSERT_TRUE(state.ok()) << state.status();
   EXPECT_TRUE(state->units(0).disordered());
   // Declared, the block is no fault.
-  EXPECT_THAT(At(AuditOrDie(MeleeLog(layout,
-                                     FlankMelee("blocked: "
-                                                "MOVE_BLOCK_FRIENDS_OR_IMPASSABLE"))),
+  EXPECT_THAT(At(AuditOrDie(MeleeLog(
+                     layout, FlankMelee("blocked: "
+                                        "MOVE_BLOCK_FRIENDS_OR_IMPASSABLE"))),
                  42),
               IsEmpty());
 }
@@ -342,8 +354,9 @@ TEST(TableReplay, APushBackOffTheTableDestroysTheUnit) {
   layout.blue_yumi = {140, 280, 270};
   const v1::BattleLog log = MeleeLog(layout, FlankMelee(""));
   const v1::AuditReport report = AuditOrDie(log);
-  EXPECT_THAT(At(report, 42),
-              ElementsAre("SEVERITY_VIOLATION:daimyo.table.result_move.blocked"));
+  EXPECT_THAT(
+      At(report, 42),
+      ElementsAre("SEVERITY_VIOLATION:daimyo.table.result_move.blocked"));
   const v1::Finding* blocked = Find(report, "daimyo.table.result_move.blocked");
   ASSERT_NE(blocked, nullptr);
   EXPECT_THAT(blocked->message(), HasSubstr("the table edge"));
@@ -414,18 +427,17 @@ TEST(TableReplay, FireAtChargersThatBeganBeyondEffectiveRangeIsLong) {
 // test's volley, declared effective, gives its three claimed hits (8, 8,
 // 15 at +3); only the morale test its stand loss owes is missing.
 TEST(TableReplay, WithoutATableTheDeclaredFactsStand) {
-  v1::BattleLog log = TableLog(
-      Layout(), Opening() +
-                    Volley(3, "red", "red-teppo", "blue-yumi",
-                           "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
-                           "facts { range: RANGE_BAND_EFFECTIVE } "
-                           "claimed_hits: 3") +
-                    TurnEnd(4, 1));
+  v1::BattleLog log =
+      TableLog(Layout(), Opening() +
+                             Volley(3, "red", "red-teppo", "blue-yumi",
+                                    "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                                    "facts { range: RANGE_BAND_EFFECTIVE } "
+                                    "claimed_hits: 3") +
+                             TurnEnd(4, 1));
   log.clear_table();
   EXPECT_THAT(FindingKeys(AuditOrDie(log)),
               ElementsAre("4:SEVERITY_VIOLATION:daimyo.morale.missing"));
 }
-
 
 // With a ruleset that gives foot a 15 cm move: red-teppo's move from (600,
 // 300) to (900, 400) is sqrt(30^2 + 10^2) = 31.6 cm, beyond the rate, and
@@ -438,7 +450,8 @@ TEST(TableReplay, MovesIntoImpassableGroundAndBeyondTheRateAreViolations) {
                        "move { unit: \"red-teppo\" kind: MOVE_KIND_MOVE "
                        "to { x_mm: 900 y_mm: 400 } }") +
                     TurnEnd(4, 1));
-  AddTerrain(log, R"pb(id: "marsh" kind: TERRAIN_KIND_IMPASSABLE
+  AddTerrain(log, R"pb(id: "marsh"
+                       kind: TERRAIN_KIND_IMPASSABLE
                        outline { x_mm: 800 y_mm: 350 }
                        outline { x_mm: 1000 y_mm: 350 }
                        outline { x_mm: 1000 y_mm: 450 }
@@ -472,9 +485,15 @@ TEST(TableReplay, RoutersListedNearAreMeasured) {
                   Ev(3, 1, "blue",
                      "morale_test { unit: \"blue-hq\" reason: 6 dice: [4, 4] "
                      "facts { friends_routing_near: [\"blue-yumi\"] } }"));
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      R"pb(units { id: "blue-yumi" stands: 4 routing: true has_routed: true })pb",
-      log.mutable_starting_position()));
+  ASSERT_TRUE(
+      google::protobuf::TextFormat::ParseFromString(
+          R"pb(units {
+                 id: "blue-yumi"
+                 stands: 4
+                 routing: true
+                 has_routed: true
+               })pb",
+          log.mutable_starting_position()));
   const v1::AuditReport report = AuditOrDie(log);
   EXPECT_THAT(At(report, 3),
               ::testing::Contains("SEVERITY_VIOLATION:daimyo.table.near"));
@@ -499,7 +518,8 @@ void MoveAll(v1::BattleLog& log, const PointMap& move) {
     if (e.has_charge() && e.charge().has_to()) {
       move(*e.mutable_charge()->mutable_to());
     }
-    if (e.has_move() && e.move().has_to()) move(*e.mutable_move()->mutable_to());
+    if (e.has_move() && e.move().has_to())
+      move(*e.mutable_move()->mutable_to());
   }
 }
 
