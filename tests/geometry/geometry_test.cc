@@ -94,6 +94,24 @@ TEST(Polygons, DistanceBetweenBases) {
   EXPECT_TRUE(PolygonsIntersect(Square(-10, -10, 10, 10), a));
 }
 
+TEST(Polygons, NearestPoints) {
+  // [0,2] x [0,2] and [5,7] x [1,3]: the gap is 3 across x, between x = 2
+  // and x = 5 at any y of 1 to 2; corners are farther (from (2, 0) to (5,
+  // 1) is sqrt(10)).
+  const Polygon a{{{0, 0}, {2, 0}, {2, 2}, {0, 2}}};
+  const Polygon b{{{5, 1}, {7, 1}, {7, 3}, {5, 3}}};
+  const std::array<Vec2, 2> ends = NearestPoints(a, b);
+  EXPECT_DOUBLE_EQ(Distance(ends[0], ends[1]), 3);
+  EXPECT_DOUBLE_EQ(ends[0].x, 2);
+  EXPECT_DOUBLE_EQ(ends[1].x, 5);
+  EXPECT_GE(ends[0].y, 1);
+  EXPECT_LE(ends[0].y, 2);
+  // The first point is on a, the second on b, whichever order they come.
+  const std::array<Vec2, 2> back = NearestPoints(b, a);
+  EXPECT_DOUBLE_EQ(back[0].x, 5);
+  EXPECT_DOUBLE_EQ(back[1].x, 2);
+}
+
 TEST(Polygons, LengthInside) {
   // Through the 4 x 4 square centred on 0: 4 of its 20 cm inside.
   EXPECT_NEAR(LengthInside({{-10, 0}, {10, 0}}, Square(-2, -2, 2, 2)), 4,
