@@ -29,18 +29,6 @@ namespace v1 = gunbai::v1;
 // measure read to the half centimetre.
 constexpr int kDistanceToleranceMm = 5;
 
-std::string BandWords(RangeBand band) {
-  switch (band) {
-    case RangeBand::kEffective:
-      return "effective range";
-    case RangeBand::kLong:
-      return "long range";
-    case RangeBand::kOutOfRange:
-      return "out of range";
-  }
-  return "";
-}
-
 }  // namespace
 
 absl::Status Replayer::InitTable(const v1::BattleLog& log) {
@@ -263,9 +251,9 @@ void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
     f.severity = Severity::kViolation;
     f.rule_id = "daimyo.table.fire.range";
     f.subject = subject;
-    f.claimed = BandWords(*declared_band);
+    f.claimed = std::string(RangeBandName(*declared_band));
     f.computed =
-        absl::StrCat(rules::Cm(m.distance), ", ", BandWords(band.band));
+        absl::StrCat(rules::Cm(m.distance), ", ", RangeBandName(band.band));
     f.message = absl::StrCat(
         what, ": the log declares ", f.claimed, "; measured ",
         rules::Cm(m.distance), m.woods_limit ? " with the woods limit" : "",
@@ -275,7 +263,7 @@ void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
                   "and the chargers began their charge ",
                   rules::Cm(state_.units[shot.target].charge_start_mm / 10.0),
                   " away, beyond effective range: long range")
-            : BandWords(band.band),
+            : std::string(RangeBandName(band.band)),
         ".");
     Report(std::move(f));
   }
