@@ -626,7 +626,10 @@ void GamePlayer::Absorb(int unit) {
     MakeResultMove(unit, v1::RESULT_MOVE_KIND_ROUT);
   } else if (state().IsHalted(unit)) {
     if (MayPlant(FaultKind::kHaltedUnitMoves)) {
-      MoveUnit(unit);
+      if (!MoveUnit(unit)) {
+        planner_.Return(FaultKind::kHaltedUnitMoves);
+        return;
+      }
       RecordFault(FaultKind::kHaltedUnitMoves, seq_, UnitId(unit),
                   absl::StrCat(UnitId(unit), " moves while halted"));
     } else {
@@ -637,7 +640,7 @@ void GamePlayer::Absorb(int unit) {
   }
 }
 
-void GamePlayer::MoveUnit(int unit) {
+bool GamePlayer::MoveUnit(int unit) {
   const UnitPlan& plan = plans_[unit];
   v1::Event event;
   event.set_clan(ClanOf(unit));
@@ -649,12 +652,13 @@ void GamePlayer::MoveUnit(int unit) {
     // stands where it is when no pose is free); no change of formation.
     const rules::Pose from = status(unit).pose;
     const rules::Pose to = MoveTo(unit).value_or(from);
+    if (!EndAccepted(unit, to)) return false;  // Stuck where a move left it.
     *move->mutable_to() = rules::PoseToProto(to);
     const long mm =
         std::lround(std::hypot(to.x_mm - from.x_mm, to.y_mm - from.y_mm));
     if (mm > 0) move->set_distance_mm(static_cast<uint32_t>(mm));
     Emit(event);
-    return;
+    return true;
   }
   const bool mounted =
       state().profiles[unit].mobility == rules::Mobility::kMounted;
@@ -667,9 +671,16 @@ void GamePlayer::MoveUnit(int unit) {
         static_cast<uint32_t>(in_column ? plan.line_width : 2));
   }
   Emit(event);
+  return true;
 }
 
 void GamePlayer::TurnAbout(int unit) {
+  if (positions() &&
+      !EndAccepted(unit, rules::daimyo::ResultPose(
+                             *field_, state(), unit,
+                             rules::daimyo::ResultPath::kTurnAndAway, 0))) {
+    return;  // Left against the table's edge or a pond: it stays as it is.
+  }
   v1::Event event;
   event.set_clan(ClanOf(unit));
   v1::Move* move = event.mutable_move();

@@ -188,7 +188,7 @@ class GamePlayer {
   void MovementPhase(int clan);
   void MaybeMove(int unit);
   void Absorb(int unit);
-  void MoveUnit(int unit);
+  bool MoveUnit(int unit);  // False when it found nowhere to go.
   void TurnAbout(int unit);
   std::vector<int> Absorbers(int clan) const;
   void PadClosingTurn(int clan);
@@ -283,6 +283,7 @@ class GamePlayer {
   bool PoseFree(int unit, const rules::Pose& pose, double clearance,
                 int except) const;
   std::optional<rules::Pose> MoveTo(int unit);
+  bool EndAccepted(int unit, const rules::Pose& pose) const;
   std::optional<rules::Pose> ContactPose(int charger, int target) const;
   bool ChargeReaches(int charger, int target) const;
   rules::Pose ShortPose(int charger, int target);

@@ -132,7 +132,7 @@ std::vector<int> GamePlayer::FallShortTargets(int charger) const {
     // ends apart), unless there is no other.
     std::vector<int> apart;
     for (int unit : out) {
-      if (Gap(charger, unit) > 0.5) apart.push_back(unit);
+      if (Gap(charger, unit) >= 1.5) apart.push_back(unit);
     }
     if (!apart.empty()) return apart;
   }
@@ -258,11 +258,19 @@ void GamePlayer::Charge(int charger, int target, bool falls_short) {
   if (positions()) {
     // Where it ends: in contact with the side of the target it comes at,
     // or part of the way there when it falls short.
-    const std::optional<rules::Pose> contact =
-        falls_short ? std::nullopt : ContactPose(charger, target);
-    *charge->mutable_to() = rules::PoseToProto(
-        contact.has_value() ? *contact : ShortPose(charger, target));
-    if (!contact.has_value()) charge->set_fell_short(true);
+    std::optional<rules::Pose> contact = ContactPose(charger, target);
+    // A charger touching its target already cannot fall short of it.
+    if (falls_short && contact.has_value() && Gap(charger, target) >= 1.5) {
+      contact.reset();
+    }
+    const rules::Pose to =
+        contact.has_value() ? *contact : ShortPose(charger, target);
+    // One that stays where it stands gives no end (the engine then leaves
+    // it there, measuring nothing).
+    if (contact.has_value() || !(to == status(charger).pose)) {
+      *charge->mutable_to() = rules::PoseToProto(to);
+    }
+    charge->set_fell_short(!contact.has_value());
     falls_short = charge->fell_short();
   }
   Emit(event);

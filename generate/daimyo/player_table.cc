@@ -270,7 +270,38 @@ std::optional<rules::Pose> GamePlayer::MoveTo(int unit) {
       if (!too_near) return pose;
     }
   }
+  // Nowhere to go: a step aside, back or forward, so that a unit a result
+  // move left against the table's edge or a pond steps clear of it.
+  for (double step : {1.0, 2.0, 4.0}) {
+    for (double angle : {geometry::kPi, 0.0, geometry::kPi / 2,
+                         -geometry::kPi / 2}) {
+      geometry::OrientedRect moved = r;
+      moved.front_centre =
+          r.front_centre + geometry::Rotate(geometry::Forward(r), angle) * step;
+      const rules::Pose pose = rules::PoseOf(moved);
+      if (PoseFree(unit, pose, 0.5, -1)) return pose;
+    }
+  }
   return std::nullopt;
+}
+
+// True when the engine takes `pose` as an end for `unit`
+// (Replayer::CheckMoveEnd): wholly on the table and out of impassable
+// ground.
+bool GamePlayer::EndAccepted(int unit, const rules::Pose& pose) const {
+  const geometry::Polygon shape = geometry::ToPolygon(FootprintAt(unit, pose));
+  if (!rules::OnTable(*field_, shape)) return false;
+  for (const rules::TerrainFeature& t : field_->terrain) {
+    if (t.kind == rules::TerrainKind::kImpassable &&
+        geometry::PolygonsIntersect(t.area, shape) &&
+        geometry::PolygonDistance(t.area, shape) == 0 &&
+        geometry::LengthInside(geometry::Segment{shape.vertices[0],
+                                                 shape.vertices[2]},
+                               t.area) > 0.1) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // The pose in which `charger` touches `target`: against the side of it the
