@@ -2,6 +2,7 @@
 // GamePlayer. See player.h.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -842,7 +843,9 @@ bool GamePlayer::LeavesContactStuck(const rules::daimyo::MeleePairing& pairing,
     destroyed[s] = rules::StandsLostByHits(u.carried_hits, hits[1 - s],
                                            rules_.hits_per_stand) >= u.stands;
   }
-  if (!destroyed[0] && !destroyed[1]) return false;
+  if (!destroyed[0] && !destroyed[1]) {
+    return positions() && FollowUpFallsShort(pairing, hits);
+  }
   if (destroyed[0] && destroyed[1]) return true;
   const rules::daimyo::MeleeOutcome outcome =
       rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
@@ -851,6 +854,45 @@ bool GamePlayer::LeavesContactStuck(const rules::daimyo::MeleePairing& pairing,
   return rules::daimyo::MustFollowUp(state(),
                                      pairing.sides[outcome.winner].unit,
                                      pairing.sides[1 - outcome.winner].unit);
+}
+
+// On a table: true when hits `hits` push the loser back and owe a follow-up
+// that would not reach it again (a third unit in the winner's way), so that
+// the melee would go on with the two apart. Worked out as the engine will:
+// the stands lost first, then the push back and the follow-up to contact.
+bool GamePlayer::FollowUpFallsShort(const rules::daimyo::MeleePairing& pairing,
+                                    std::array<int, 2> hits) const {
+  const rules::daimyo::MeleeOutcome outcome =
+      rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
+  if (outcome.winner < 0 || outcome.loser_routs) return false;
+  const int winner = pairing.sides[outcome.winner].unit;
+  const int loser = pairing.sides[1 - outcome.winner].unit;
+  if (!rules::daimyo::MustFollowUp(state(), winner, loser)) return false;
+  rules::BattleState s = state();
+  for (int side = 0; side < 2; ++side) {
+    rules::UnitStatus& u = s.units[pairing.sides[side].unit];
+    u.stands -= std::min(
+        rules::StandsLostByHits(u.carried_hits, hits[1 - side],
+                                rules_.hits_per_stand),
+        u.stands);
+  }
+  const rules::daimyo::MoveMeasure push = rules::daimyo::MeasurePath(
+      *field_, s, loser,
+      rules::daimyo::ResultPose(*field_, s, loser,
+                                rules::daimyo::ResultPath::kBack,
+                                rules_.melee.push_back_mm, winner),
+      winner, /*units_block=*/true);
+  if (push.blocked_by_enemy_or_edge) return false;  // Destroyed: no follow-up.
+  s.units[loser].pose = push.to;
+  const int gap = static_cast<int>(
+      std::lround(rules::UnitDistance(*field_, s, winner, loser) * 10));
+  const rules::daimyo::MoveMeasure follow = rules::daimyo::MeasurePath(
+      *field_, s, winner,
+      rules::daimyo::ResultPose(*field_, s, winner,
+                                rules::daimyo::ResultPath::kAhead, gap, loser),
+      loser, /*units_block=*/true);
+  s.units[winner].pose = follow.to;
+  return !rules::InContact(*field_, s, winner, loser);
 }
 
 // Plants a claim one hit off on one side, when the hits as claimed leave no
@@ -946,6 +988,7 @@ void GamePlayer::MakeMeleeResultMoves(const RoundResult& result) {
 // Returns true when the loser moved.
 bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
   if (!routs && followed_up && !OwesEndOfTurnTest(loser) &&
+      (!positions() || !FriendsWithin(loser, 30)) &&
       MayPlant(FaultKind::kResultMoveMissing)) {
     RecordDeferredFault(
         FaultKind::kResultMoveMissing, UnitId(loser),

@@ -306,16 +306,25 @@ bool GamePlayer::EndAccepted(int unit, const rules::Pose& pose) const {
 
 // The pose in which `charger` touches `target`: against the side of it the
 // charger stands off (front, flank or rear, as the diagonals cut the plane
-// around it), front to that side, centred on it; nothing when that pose is
-// not free (the table's edge, a pond, other units) or the charger stands
-// inside the target.
+// around it; only the front of a unit not routing), front to that side,
+// centred on it; nothing when that pose is not free (the table's edge, a
+// pond, other units) or the charger stands inside the target.
 std::optional<rules::Pose> GamePlayer::ContactPose(int charger,
                                                    int target) const {
   const geometry::OrientedRect t = FootprintOf(target);
   const std::array<geometry::Vec2, 4> c = geometry::Corners(t);
   const int facing = status(target).pose.facing_deg;
   rules::Pose pose;
-  switch (geometry::SideOf(t, geometry::Centre(FootprintOf(charger)))) {
+  const geometry::Side side =
+      geometry::SideOf(t, geometry::Centre(FootprintOf(charger)));
+  // A melee is fought front to front: a contact on a flank or the rear
+  // would open as the unit loses stands (its footprint shrinks from the
+  // rear and the sides), and the next round would find the two apart. Only
+  // routers, whom the contact destroys at once, are caught from any side.
+  if (side != geometry::Side::kFront && !status(target).routing) {
+    return std::nullopt;
+  }
+  switch (side) {
     case geometry::Side::kFront:
       pose = PoseAt(t.front_centre, facing + 180);
       break;
@@ -461,6 +470,18 @@ void GamePlayer::ApplyMoraleMeasure(rules::daimyo::MoraleTestInput& in,
   friends = m.friends_routing_near;
   f.friends_routing_near = friends;
   f.enemies_routing_near = static_cast<int>(m.enemies_routing_near.size());
+}
+
+// True when a friend of `unit` stands within `cm` of it: near enough that a
+// rout of it could owe `unit` a test (measured, 15 cm after the rout move).
+bool GamePlayer::FriendsWithin(int unit, double cm) const {
+  for (int u = 0; u < UnitCount(); ++u) {
+    if (u != unit && plans_[u].clan == plans_[unit].clan &&
+        Present(state(), u) && Gap(unit, u) <= cm) {
+      return true;
+    }
+  }
+  return false;
 }
 
 // The unit `unit` is in melee contact with (the first), or -1.

@@ -4,7 +4,8 @@
 // a binary round trip; every unit stands on the table with a position and
 // every move and charge says where it ends; across the seeds there are
 // volleys measured at both range bands, melees fought in contact on the
-// table, push backs (some blocked as measured) and flank contacts; and
+// table, push backs (some blocked as measured) and pursuits catching
+// routers; and
 // planted faults are found exactly, nothing more. Every expectation is read
 // off the log or the audit, never computed by the generator under test.
 #include <algorithm>
@@ -91,9 +92,6 @@ void Count(const v1::BattleLog& log, Seen& seen) {
     if (e.has_melee_round()) {
       ++seen["melee round"];
       if (e.melee_round().round() >= 2) ++seen["melee round 2+"];
-      for (const v1::MeleeSide& side : e.melee_round().sides()) {
-        if (side.enemy_fighting_to_flank_or_rear()) ++seen["flank or rear"];
-      }
     }
     if (e.has_charge() && e.charge().fell_short()) ++seen["charge fell short"];
     if (e.has_result_move()) {
@@ -158,7 +156,6 @@ TEST(PositionsTest, TableGamesAuditCleanAndRoundTrip) {
                                   "volley at long range",
                                   "melee round",
                                   "melee round 2+",
-                                  "flank or rear",
                                   "charge fell short",
                                   "RESULT_MOVE_KIND_PUSH_BACK",
                                   "RESULT_MOVE_KIND_FOLLOW_UP",
