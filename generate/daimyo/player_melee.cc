@@ -988,7 +988,7 @@ void GamePlayer::MakeMeleeResultMoves(const RoundResult& result) {
 // Returns true when the loser moved.
 bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
   if (!routs && followed_up && !OwesEndOfTurnTest(loser) &&
-      (!positions() || !FriendsWithin(loser, 30)) &&
+      (!positions() || !FriendsWithin(loser, 20)) &&
       MayPlant(FaultKind::kResultMoveMissing)) {
     RecordDeferredFault(
         FaultKind::kResultMoveMissing, UnitId(loser),
