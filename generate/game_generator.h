@@ -39,6 +39,13 @@ struct GeneratorOptions {
   int units_per_clan = 8;
   // Faults to plant; 0 for a clean game.
   int faults = 0;
+  // Daimyo only: write a 180 x 120 cm table, a little terrain and every
+  // unit's position, give every move and charge where it ends, and let the
+  // table settle the measured facts (range, arc, sight, nearest target,
+  // cover, contact, flank, morale's 15 cm, ...): none is declared unless
+  // exactly as measured. Off by default, so that every seed's game stays
+  // the same bytes. Sized by turns only (`turns` > 0).
+  bool positions = false;
 };
 
 // One entry of a ruleset's fault catalogue: a kind of fault its generator

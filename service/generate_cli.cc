@@ -36,7 +36,7 @@ namespace {
 constexpr char kUsage[] =
     R"(Usage:
   gunbai generate [--seed N] [--turns T | --events E] [--units U]
-                  [--faults K] [--format=text|json|binary]
+                  [--faults K] [--positions] [--format=text|json|binary]
                   [--manifest FILE] [-o FILE] [--ruleset R]
   gunbai generate --coverage N [--ruleset R] [--faults K] [--seed N] ...)";
 
@@ -121,7 +121,8 @@ std::string Command(const GenerateFlags& f) {
                       o.turns > 0 ? absl::StrCat(" --turns ", o.turns)
                                   : absl::StrCat(" --events ", o.target_events),
                       " --units ", o.units_per_clan,
-                      o.faults > 0 ? absl::StrCat(" --faults ", o.faults) : "");
+                      o.faults > 0 ? absl::StrCat(" --faults ", o.faults) : "",
+                      o.positions ? " --positions" : "");
 }
 
 // Returns the log in the chosen format. The text format opens with the
@@ -358,6 +359,14 @@ void AddGenerateCommand(CLI::App& app, CliContext& context) {
   command->add_option("--faults", o.faults, "plant K faults (default 0)")
       ->type_name("K")
       ->check(CLI::Range(0, 1000));
+  command->add_flag(
+      "--positions", o.positions,
+      "Daimyo: play on a 180 x 120 cm table with terrain (woods, a hill, a "
+      "wall, a pond) and every unit's position; moves and charges give where "
+      "they end, and the table settles range, arc, sight, the nearest target, "
+      "cover, contact, flank and the 15 cm of morale, which the log then "
+      "declares only as measured. With --turns (not --events), at most 16 "
+      "units a clan");
   AddChoiceOption(*command, "--format", f->format, {"text", "json", "binary"},
                   "the log's format: text is protobuf text format, what "
                   "`gunbai audit` reads");

@@ -9,6 +9,19 @@ namespace gunbai::generate {
 
 namespace {
 
+// A game with positions is sized by turns and fits its armies on the table.
+absl::Status CheckOptions(const GeneratorOptions& options) {
+  if (options.positions && options.turns <= 0) {
+    return absl::InvalidArgumentError(
+        "--positions plays --turns T, not --events E");
+  }
+  if (options.positions && options.units_per_clan > 16) {
+    return absl::InvalidArgumentError(
+        "--positions deploys at most 16 units a clan on the table");
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<GeneratedLog> Generate(const GeneratorOptions& options,
                                       const replay::LoadedRuleset& ruleset) {
   return AsGeneratedLog(GenerateDaimyoGame(options, ruleset), FaultCatalogue());
@@ -46,6 +59,8 @@ constexpr char kExamples[] =
   gunbai generate --seed 7 --turns 6 --units 6 --faults 3 \
       --manifest planted.jsonl -o faulty.textproto
   gunbai audit faulty.textproto                    # exit 1: the 3 faults
+  gunbai generate --seed 7 --turns 6 --units 6 --positions -o table.textproto
+  gunbai map table.textproto --at=40 -o table.svg  # the table after seq 40
 )";
 
 }  // namespace
@@ -61,6 +76,7 @@ GeneratorPlugin DaimyoGeneratorPlugin() {
   // Its games play the built-in tables (the tests' rulesets aside).
   plugin.takes_ruleset_files = false;
   plugin.reports_reading_options = true;
+  plugin.check_options = &CheckOptions;
   plugin.generate = &Generate;
   plugin.fault_kinds = &FaultKinds;
   return plugin;

@@ -4,6 +4,7 @@
 #include "generate/daimyo/player.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "replay/proto_mapping.h"
+#include "rules/battlefield_proto.h"
 #include "rules/daimyo/engine.h"
 #include "rules/daimyo/morale.h"
 #include "rules/proto_enums.h"
@@ -232,9 +234,20 @@ int GamePlayer::FrenziedChargers(int clan) const {
 GeneratedGame GamePlayer::Play() && {
   BuildHeader();
   BuildOrderOfBattle();
+  if (positions()) {
+    if (sized_by_events()) Die("a game with positions is sized by turns");
+    BuildTable();
+    DeployUnits();
+  }
   auto replayer = rules::daimyo::Replayer::Create(log_, rules_, &findings_);
   if (!replayer.ok()) Die(replayer.status().ToString());
   replayer_ = *std::move(replayer);
+  if (positions()) {
+    auto field = rules::BattlefieldFromLog(log_, rules_.table, state());
+    if (!field.ok()) Die(field.status().ToString());
+    if (!field->has_value()) Die("the log has no table");
+    field_ = **std::move(field);
+  }
   targeted_this_turn_.assign(plans_.size(), false);
   left_this_activation_.assign(plans_.size(), false);
   has_drawn_dice_.assign(plans_.size(), false);
@@ -613,7 +626,10 @@ void GamePlayer::Absorb(int unit) {
     MakeResultMove(unit, v1::RESULT_MOVE_KIND_ROUT);
   } else if (state().IsHalted(unit)) {
     if (MayPlant(FaultKind::kHaltedUnitMoves)) {
-      MoveUnit(unit);
+      if (!MoveUnit(unit)) {
+        planner_.Return(FaultKind::kHaltedUnitMoves);
+        return;
+      }
       RecordFault(FaultKind::kHaltedUnitMoves, seq_, UnitId(unit),
                   absl::StrCat(UnitId(unit), " moves while halted"));
     } else {
@@ -624,13 +640,26 @@ void GamePlayer::Absorb(int unit) {
   }
 }
 
-void GamePlayer::MoveUnit(int unit) {
+bool GamePlayer::MoveUnit(int unit) {
   const UnitPlan& plan = plans_[unit];
   v1::Event event;
   event.set_clan(ClanOf(unit));
   v1::Move* move = event.mutable_move();
   move->set_unit(UnitId(unit));
   move->set_kind(v1::MOVE_KIND_MOVE);
+  if (positions()) {
+    // On the table: where it ends and how far its front centre went (it
+    // stands where it is when no pose is free); no change of formation.
+    const rules::Pose from = status(unit).pose;
+    const rules::Pose to = MoveTo(unit).value_or(from);
+    if (!EndAccepted(unit, to)) return false;  // Stuck where a move left it.
+    *move->mutable_to() = rules::PoseToProto(to);
+    const long mm =
+        std::lround(std::hypot(to.x_mm - from.x_mm, to.y_mm - from.y_mm));
+    if (mm > 0) move->set_distance_mm(static_cast<uint32_t>(mm));
+    Emit(event);
+    return true;
+  }
   const bool mounted =
       state().profiles[unit].mobility == rules::Mobility::kMounted;
   move->set_distance_mm(
@@ -642,9 +671,16 @@ void GamePlayer::MoveUnit(int unit) {
         static_cast<uint32_t>(in_column ? plan.line_width : 2));
   }
   Emit(event);
+  return true;
 }
 
 void GamePlayer::TurnAbout(int unit) {
+  if (positions() &&
+      !EndAccepted(unit, rules::daimyo::ResultPose(
+                             *field_, state(), unit,
+                             rules::daimyo::ResultPath::kTurnAndAway, 0))) {
+    return;  // Left against the table's edge or a pond: it stays as it is.
+  }
   v1::Event event;
   event.set_clan(ClanOf(unit));
   v1::Move* move = event.mutable_move();

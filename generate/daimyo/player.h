@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -24,7 +25,10 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
+#include "rules/battlefield.h"
 #include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/firing.h"
+#include "rules/daimyo/measure.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
 #include "rules/types.h"
@@ -184,7 +188,7 @@ class GamePlayer {
   void MovementPhase(int clan);
   void MaybeMove(int unit);
   void Absorb(int unit);
-  void MoveUnit(int unit);
+  bool MoveUnit(int unit);  // False when it found nowhere to go.
   void TurnAbout(int unit);
   std::vector<int> Absorbers(int clan) const;
   void PadClosingTurn(int clan);
@@ -236,6 +240,9 @@ class GamePlayer {
                                    const MeleeShare* share);
   bool LeavesContactStuck(const rules::daimyo::MeleePairing& pairing,
                           std::array<int, 2> hits) const;
+  bool FollowUpFallsShort(const rules::daimyo::MeleePairing& pairing,
+                          std::array<int, 2> hits) const;
+  bool FriendsWithin(int unit, double cm) const;
   bool PlantMeleeDiceFault(v1::MeleeRound& round);
   void PlantMeleeHitsFault(v1::MeleeRound& round,
                            const rules::daimyo::MeleePairing& pairing,
@@ -243,6 +250,8 @@ class GamePlayer {
   void PlantMeleeOutcomeFault(v1::MeleeRound& round);
   void DeclareMeleeFacts(v1::MeleeRound& round,
                          rules::daimyo::MeleePairing& pairing);
+  void MaybeDeclarePursuing(v1::MeleeRound& round,
+                            rules::daimyo::MeleePairing& pairing, int s);
   void MakeMeleeResultMoves(const RoundResult& result);
   bool MoveLoser(int loser, bool routs, bool followed_up);
   void MoveWinner(int winner, int loser, bool loser_routs, bool loser_destroyed,
@@ -262,6 +271,41 @@ class GamePlayer {
   void CarryOutResult(int unit, rules::MoraleResult result, bool was_routing);
   void MakeResultMove(int unit, v1::ResultMoveKind kind);
   void Remove(int unit);
+
+  // The table (player_table.cc), with --positions only: the table and its
+  // terrain, the units deployed, and the poses moves and charges end in,
+  // each checked on the table as the engine measures it; the measured facts
+  // put into the claims the player works out, as the engine puts them.
+  bool positions() const { return options_.positions; }
+  void BuildTable();
+  void DeployUnits();
+  geometry::OrientedRect FootprintOf(int unit) const;
+  geometry::OrientedRect FootprintAt(int unit,
+                                            const rules::Pose& pose) const;
+  double Gap(int a, int b) const;  // cm between two units.
+  bool PoseFree(int unit, const rules::Pose& pose, double clearance,
+                int except) const;
+  std::optional<rules::Pose> MoveTo(int unit);
+  bool EndAccepted(int unit, const rules::Pose& pose) const;
+  std::optional<rules::Pose> ContactPose(int charger, int target) const;
+  bool ChargeReaches(int charger, int target) const;
+  rules::Pose ShortPose(int charger, int target);
+  bool MayShoot(int firer, int target, bool at_charger) const;
+  void ApplyShotMeasure(rules::daimyo::Shot& shot) const;
+  void DeclareMeasuredMeleeFacts(v1::MeleeRound& round,
+                                 rules::daimyo::MeleePairing& pairing) const;
+  void ApplyMoraleMeasure(rules::daimyo::MoraleTestInput& in,
+                          std::vector<int>& friends) const;
+  int MeleeOpponent(int unit) const;
+  rules::daimyo::MoveMeasure PredictResultMove(int unit,
+                                               v1::ResultMoveKind kind,
+                                               int distance_mm,
+                                               const rules::Pose* to,
+                                               int ignore) const;
+  v1::MoveBlock PredictedBlock(v1::ResultMoveKind kind,
+                               const rules::daimyo::MoveMeasure& m) const;
+  rules::Pose FlightPose(int router, int distance_mm) const;
+  void SetPursuitTo(int winner, int loser, v1::ResultMove& move);
 
   // Faults (player.cc).
   bool MayPlant(FaultKind kind);
@@ -284,6 +328,8 @@ class GamePlayer {
   v1::BattleLog log_;
   google::protobuf::RepeatedPtrField<v1::Finding> findings_;
   std::unique_ptr<rules::daimyo::Replayer> replayer_;
+  // The table of a game with positions, as the engine reads it from the log.
+  std::optional<rules::Battlefield> field_;
   // The scenario's victory by points, scored as each turn ends.
   std::unique_ptr<rules::VictoryTracker> victory_;
   std::vector<UnitPlan> plans_;  // Parallel to the order of battle.

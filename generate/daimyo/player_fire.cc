@@ -118,8 +118,8 @@ bool GamePlayer::TryFire(int firer, int charger, bool second_volley) {
   event.set_clan(ClanOf(firer));
   v1::Firing* firing = event.mutable_firing();
   firing->set_unit(UnitId(firer));
-  FillFacts(*firing->mutable_facts());
-  if (charger >= 0 && Chance(25)) {
+  if (!positions()) FillFacts(*firing->mutable_facts());
+  if (!positions() && charger >= 0 && Chance(25)) {
     // Fire at chargers that began beyond effective range is at long range
     // (a measured distance is left to the replayer to judge).
     v1::FiringFacts* facts = firing->mutable_facts();
@@ -136,11 +136,22 @@ bool GamePlayer::TryFire(int firer, int charger, bool second_volley) {
     // A unit being charged fires only at a unit charging it.
     target = FirstChargerOf(firer);
     if (target < 0 || !SurvivesVolley(target, stands)) return false;
+    if (positions() && !MayShoot(firer, target, /*at_charger=*/true)) {
+      return false;
+    }
   } else if (target < 0) {
-    const std::vector<int> targets = Targets(firer, stands);
+    std::vector<int> targets = Targets(firer, stands);
+    if (positions()) {
+      // On a table: only a target the rules allow (in range, arc and sight,
+      // the nearest such enemy).
+      std::erase_if(targets, [this, firer](int t) {
+        return !MayShoot(firer, t, /*at_charger=*/false);
+      });
+    }
     if (targets.empty()) return false;
     target = targets[Uniform(0, static_cast<int>(targets.size()) - 1)];
-  } else if (!SurvivesVolley(target, stands)) {
+  } else if (!SurvivesVolley(target, stands) ||
+             (positions() && !MayShoot(firer, target, /*at_charger=*/true))) {
     return false;
   }
   if (!second_volley && charger < 0 && !Affordable(kFireCost)) return false;
@@ -149,8 +160,20 @@ bool GamePlayer::TryFire(int firer, int charger, bool second_volley) {
   for (int d = 0; d < stands * rules_.firing.dice_per_stand; ++d) {
     firing->add_dice(RollDie());
   }
-  const rules::daimyo::Shot shot =
+  rules::daimyo::Shot shot =
       rules::daimyo::ShotFromProto(*firing, firer, target);
+  if (positions()) {
+    // The tape measure's reading, declared as measured: the distance and
+    // the band the shot is worked out at; the other facts are the table's.
+    ApplyShotMeasure(shot);
+    const rules::RangeBand band =
+        rules::daimyo::ResolveBand(rules_, state(), shot).band;
+    firing->mutable_facts()->set_distance_mm(
+        static_cast<uint32_t>(*shot.facts.distance_mm));
+    firing->mutable_facts()->set_range(band == rules::RangeBand::kEffective
+                                           ? v1::RANGE_BAND_EFFECTIVE
+                                           : v1::RANGE_BAND_LONG);
+  }
   const int hits =
       rules::daimyo::ResolveFiring(rules_, state(), shot, nullptr).hits;
   firing->set_claimed_hits(static_cast<uint32_t>(hits));

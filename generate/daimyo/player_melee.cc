@@ -2,7 +2,9 @@
 // GamePlayer. See player.h.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "generate/daimyo/player.h"
+#include "rules/battlefield_proto.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
 
@@ -100,7 +103,8 @@ std::vector<int> GamePlayer::ContactTargets(int charger) const {
   std::vector<int> out;
   for (int unit = 0; unit < UnitCount(); ++unit) {
     if (plans_[unit].clan != plans_[charger].clan && MayBeCharged(unit) &&
-        survives(unit, charger) && survives(charger, unit)) {
+        survives(unit, charger) && survives(charger, unit) &&
+        (!positions() || ChargeReaches(charger, unit))) {
       out.push_back(unit);
     }
   }
@@ -123,6 +127,15 @@ std::vector<int> GamePlayer::FallShortTargets(int charger) const {
       continue;
     }
     out.push_back(unit);
+  }
+  if (positions()) {
+    // On a table: not one it already touches (a charge that falls short
+    // ends apart), unless there is no other.
+    std::vector<int> apart;
+    for (int unit : out) {
+      if (Gap(charger, unit) >= 1.5) apart.push_back(unit);
+    }
+    if (!apart.empty()) return apart;
   }
   return out;
 }
@@ -147,7 +160,8 @@ bool GamePlayer::MaybeCharge(int unit) {
     for (int enemy = 0; enemy < UnitCount(); ++enemy) {
       if (plans_[enemy].clan != plans_[unit].clan && OnTable(enemy) &&
           status(enemy).routing && !plans_[enemy].keeps_table &&
-          !targeted_this_turn_[enemy]) {
+          !targeted_this_turn_[enemy] &&
+          (!positions() || ChargeReaches(unit, enemy))) {
         routers.push_back(enemy);
       }
     }
@@ -194,7 +208,8 @@ int GamePlayer::FrontStandsMax(int unit) const {
 // round can take a unit's last stand: the target survives both chargers' every
 // stand hitting, and the second charger the target's.
 int GamePlayer::JoinTarget(int charger) const {
-  if (plans_[charger].missile) return -1;
+  // On a table melees are one against one (the player's simplification).
+  if (plans_[charger].missile || positions()) return -1;
   const rules::UnitStatus& c = status(charger);
   for (const Pairing& p : new_pairings_) {
     const int target = p.target;
@@ -241,6 +256,24 @@ void GamePlayer::Charge(int charger, int target, bool falls_short) {
   charge->set_unit(UnitId(charger));
   charge->set_target(UnitId(target));
   charge->set_fell_short(falls_short);
+  if (positions()) {
+    // Where it ends: in contact with the side of the target it comes at,
+    // or part of the way there when it falls short.
+    std::optional<rules::Pose> contact = ContactPose(charger, target);
+    // A charger touching its target already cannot fall short of it.
+    if (falls_short && contact.has_value() && Gap(charger, target) >= 1.5) {
+      contact.reset();
+    }
+    const rules::Pose to =
+        contact.has_value() ? *contact : ShortPose(charger, target);
+    // One that stays where it stands gives no end (the engine then leaves
+    // it there, measuring nothing).
+    if (contact.has_value() || !(to == status(charger).pose)) {
+      *charge->mutable_to() = rules::PoseToProto(to);
+    }
+    charge->set_fell_short(!contact.has_value());
+    falls_short = charge->fell_short();
+  }
   Emit(event);
   TakeChargeTests(charger);
   const MoraleResult answer = TakeChargeTests(target);
@@ -527,11 +560,16 @@ void GamePlayer::FitShare(const MeleeShare& share, v1::MeleeRound& round,
 // building (its enemy then fights a unit in a building).
 void GamePlayer::DeclareMeleeFacts(v1::MeleeRound& round,
                                    rules::daimyo::MeleePairing& pairing) {
-  const int flanked = Chance(6) ? Uniform(0, 1) : -1;
-  const int in_building = Chance(6) ? Uniform(0, 1) : -1;
+  if (positions()) DeclareMeasuredMeleeFacts(round, pairing);
+  const int flanked = !positions() && Chance(6) ? Uniform(0, 1) : -1;
+  const int in_building = !positions() && Chance(6) ? Uniform(0, 1) : -1;
   for (int s = 0; s < 2; ++s) {
     v1::MeleeSide* side = round.mutable_sides(s);
     rules::daimyo::MeleeSideFacts& f = pairing.sides[s].facts;
+    if (positions()) {
+      MaybeDeclarePursuing(round, pairing, s);
+      continue;
+    }
     f.enemy_fighting_to_flank_or_rear = s == flanked;
     f.enemy_uphill_or_behind_obstacle = Chance(10);
     f.defending_linear_obstacle = Chance(8);
@@ -542,18 +580,24 @@ void GamePlayer::DeclareMeleeFacts(v1::MeleeRound& round,
     side->set_enemy_uphill_or_behind_obstacle(
         f.enemy_uphill_or_behind_obstacle);
     side->set_defending_linear_obstacle(f.defending_linear_obstacle);
-    // A pursuer of last turn meeting this enemy in a first round may
-    // declare its +2 for pursuing (not one from a long melee: the replayer
-    // would disorder it, which the claims here do not foresee).
-    const rules::UnitStatus& u = status(pairing.sides[s].unit);
-    if (pairing.round == 1 && u.pursued_on_turn > 0 &&
-        u.pursued_on_turn + 1 == static_cast<int>(turn_) &&
-        !u.pursued_from_long_melee && Chance(50)) {
-      f.pursuing = true;
-      side->set_pursuing(true);
-    }
+    MaybeDeclarePursuing(round, pairing, s);
     side->set_in_building(f.in_building);
     side->set_enemy_in_building(f.enemy_in_building);
+  }
+}
+
+// A pursuer of last turn meeting this enemy in a first round may declare
+// its +2 for pursuing (not one from a long melee: the replayer would
+// disorder it, which the claims here do not foresee).
+void GamePlayer::MaybeDeclarePursuing(v1::MeleeRound& round,
+                                      rules::daimyo::MeleePairing& pairing,
+                                      int s) {
+  const rules::UnitStatus& u = status(pairing.sides[s].unit);
+  if (pairing.round == 1 && u.pursued_on_turn > 0 &&
+      u.pursued_on_turn + 1 == static_cast<int>(turn_) &&
+      !u.pursued_from_long_melee && Chance(50)) {
+    pairing.sides[s].facts.pursuing = true;
+    round.mutable_sides(s)->set_pursuing(true);
   }
 }
 
@@ -799,7 +843,9 @@ bool GamePlayer::LeavesContactStuck(const rules::daimyo::MeleePairing& pairing,
     destroyed[s] = rules::StandsLostByHits(u.carried_hits, hits[1 - s],
                                            rules_.hits_per_stand) >= u.stands;
   }
-  if (!destroyed[0] && !destroyed[1]) return false;
+  if (!destroyed[0] && !destroyed[1]) {
+    return positions() && FollowUpFallsShort(pairing, hits);
+  }
   if (destroyed[0] && destroyed[1]) return true;
   const rules::daimyo::MeleeOutcome outcome =
       rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
@@ -808,6 +854,45 @@ bool GamePlayer::LeavesContactStuck(const rules::daimyo::MeleePairing& pairing,
   return rules::daimyo::MustFollowUp(state(),
                                      pairing.sides[outcome.winner].unit,
                                      pairing.sides[1 - outcome.winner].unit);
+}
+
+// On a table: true when hits `hits` push the loser back and owe a follow-up
+// that would not reach it again (a third unit in the winner's way), so that
+// the melee would go on with the two apart. Worked out as the engine will:
+// the stands lost first, then the push back and the follow-up to contact.
+bool GamePlayer::FollowUpFallsShort(const rules::daimyo::MeleePairing& pairing,
+                                    std::array<int, 2> hits) const {
+  const rules::daimyo::MeleeOutcome outcome =
+      rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
+  if (outcome.winner < 0 || outcome.loser_routs) return false;
+  const int winner = pairing.sides[outcome.winner].unit;
+  const int loser = pairing.sides[1 - outcome.winner].unit;
+  if (!rules::daimyo::MustFollowUp(state(), winner, loser)) return false;
+  rules::BattleState s = state();
+  for (int side = 0; side < 2; ++side) {
+    rules::UnitStatus& u = s.units[pairing.sides[side].unit];
+    u.stands -= std::min(
+        rules::StandsLostByHits(u.carried_hits, hits[1 - side],
+                                rules_.hits_per_stand),
+        u.stands);
+  }
+  const rules::daimyo::MoveMeasure push = rules::daimyo::MeasurePath(
+      *field_, s, loser,
+      rules::daimyo::ResultPose(*field_, s, loser,
+                                rules::daimyo::ResultPath::kBack,
+                                rules_.melee.push_back_mm, winner),
+      winner, /*units_block=*/true);
+  if (push.blocked_by_enemy_or_edge) return false;  // Destroyed: no follow-up.
+  s.units[loser].pose = push.to;
+  const int gap = static_cast<int>(
+      std::lround(rules::UnitDistance(*field_, s, winner, loser) * 10));
+  const rules::daimyo::MoveMeasure follow = rules::daimyo::MeasurePath(
+      *field_, s, winner,
+      rules::daimyo::ResultPose(*field_, s, winner,
+                                rules::daimyo::ResultPath::kAhead, gap, loser),
+      loser, /*units_block=*/true);
+  s.units[winner].pose = follow.to;
+  return !rules::InContact(*field_, s, winner, loser);
 }
 
 // Plants a claim one hit off on one side, when the hits as claimed leave no
@@ -903,6 +988,7 @@ void GamePlayer::MakeMeleeResultMoves(const RoundResult& result) {
 // Returns true when the loser moved.
 bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
   if (!routs && followed_up && !OwesEndOfTurnTest(loser) &&
+      (!positions() || !FriendsWithin(loser, 20)) &&
       MayPlant(FaultKind::kResultMoveMissing)) {
     RecordDeferredFault(
         FaultKind::kResultMoveMissing, UnitId(loser),
@@ -914,7 +1000,42 @@ bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
   v1::ResultMove* move = event.mutable_result_move();
   move->set_unit(UnitId(loser));
   const int block = Uniform(1, 100);
-  if (routs) {
+  if (positions()) {
+    // On a table the block is the one the engine measures: the rout turned
+    // about and fled its roll, the push back 3 cm the way the winner faces.
+    const v1::ResultMoveKind kind = routs ? v1::RESULT_MOVE_KIND_ROUT
+                                          : v1::RESULT_MOVE_KIND_PUSH_BACK;
+    move->set_kind(kind);
+    if (routs) {
+      move->add_dice(RollDie());
+      move->add_dice(RollDie());
+      move->set_distance_mm((move->dice(0) + move->dice(1)) * 10);
+    } else {
+      move->set_distance_mm(kPushBackMm);
+    }
+    const int opponent = MeleeOpponent(loser);
+    const v1::MoveBlock blocked = PredictedBlock(
+        kind, PredictResultMove(loser, kind,
+                                static_cast<int>(move->distance_mm()), nullptr,
+                                opponent));
+    if (blocked != v1::MOVE_BLOCK_NONE) move->set_blocked(blocked);
+    loser_blocked_by_enemy_ = blocked == v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE;
+    if (routs) {
+      // Routers pass through friends: the first friend on the way is the one
+      // named as passed through (it is disordered and tests).
+      const rules::daimyo::MoveMeasure through = rules::daimyo::MeasurePath(
+          *field_, state(), loser,
+          rules::daimyo::ResultPose(*field_, state(), loser,
+                                    rules::daimyo::ResultPath::kTurnAndAway,
+                                    static_cast<int>(move->distance_mm())),
+          opponent, /*units_block=*/true);
+      const int met = through.blocked_by.unit;
+      if (met >= 0 && plans_[met].clan == plans_[loser].clan &&
+          !status(met).in_melee) {
+        move->add_interpenetrated(UnitId(met));
+      }
+    }
+  } else if (routs) {
     move->set_kind(v1::RESULT_MOVE_KIND_ROUT);
     move->add_dice(RollDie());
     move->add_dice(RollDie());
@@ -991,10 +1112,14 @@ void GamePlayer::MoveWinner(int winner, int loser, bool loser_routs,
     move->add_dice(RollDie());
     move->set_distance_mm((move->dice(0) + move->dice(1)) * 10);
     const rules::UnitStatus& l = status(loser);
-    if (!l.removed && l.routing && l.removal_owed.empty() && Chance(15)) {
+    if (positions()) {
+      SetPursuitTo(winner, loser, *move);  // Caught if it reaches them.
+    } else if (!l.removed && l.routing && l.removal_owed.empty() &&
+               Chance(15)) {
       move->set_contact_after_pursuit(true);
     }
-  } else if (kind == v1::RESULT_MOVE_KIND_FOLLOW_UP) {
+  } else if (kind == v1::RESULT_MOVE_KIND_FOLLOW_UP && !positions()) {
+    // On a table a follow-up gives no distance: it moves up to contact.
     move->set_distance_mm(kPushBackMm);
   }
   Emit(event);

@@ -1,5 +1,6 @@
 // Morale tests, rallies and the moves their results owe, for the
 // GamePlayer. See player.h.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "absl/types/span.h"
 #include "generate/daimyo/player.h"
 #include "replay/proto_mapping.h"
+#include "rules/battlefield_proto.h"
 #include "rules/daimyo/morale.h"
 #include "rules/proto_enums.h"
 
@@ -48,16 +50,26 @@ MoraleResult GamePlayer::TakeChargeTests(int unit) {
 // for reasons 1, 5, 6 and 7: for the highest of them. A planted fault skips
 // one; the audit finds it missing when the turn ends.
 void GamePlayer::TakeEndOfTurnTests() {
-  for (int unit = 0; unit < UnitCount(); ++unit) {
-    if (!OwesEndOfTurnTest(unit)) continue;
-    if (MayPlant(FaultKind::kMoraleTestMissing)) {
-      RecordDeferredFault(
-          FaultKind::kMoraleTestMissing, UnitId(unit),
-          absl::StrCat(UnitId(unit), " skips the morale test it owes"));
-      continue;
+  std::vector<bool> skipped(plans_.size(), false);
+  // On a table a rout move owes a test to every friend near it, measured,
+  // also to one that has tested already: the tests go round until none is
+  // owed (each unit routs once, so this ends).
+  for (bool again = true; again;) {
+    again = false;
+    for (int unit = 0; unit < UnitCount(); ++unit) {
+      if (!OwesEndOfTurnTest(unit) || skipped[unit]) continue;
+      if (MayPlant(FaultKind::kMoraleTestMissing)) {
+        skipped[unit] = true;
+        RecordDeferredFault(
+            FaultKind::kMoraleTestMissing, UnitId(unit),
+            absl::StrCat(UnitId(unit), " skips the morale test it owes"));
+        continue;
+      }
+      TakeMoraleTest(unit,
+                     rules::daimyo::HighestReason(status(unit).owed_morale &
+                                                  kEndOfTurnReasons));
+      again = positions();
     }
-    TakeMoraleTest(unit, rules::daimyo::HighestReason(status(unit).owed_morale &
-                                                      kEndOfTurnReasons));
   }
 }
 
@@ -68,6 +80,19 @@ void GamePlayer::TakeEndOfTurnTests() {
 // facts out.
 void GamePlayer::FillMoraleFacts(int unit, v1::MoraleTest& test) {
   v1::MoraleFacts facts;
+  if (positions()) {
+    // On a table every fact the engine measures is left to it: only being
+    // out of command and a leader killed near are declared.
+    facts.set_out_of_command(Chance(8));
+    for (const rules::LeaderState& leader : state().leaders) {
+      if (leader.killed && leader.killed_on_turn == static_cast<int>(turn_) &&
+          Chance(50)) {
+        facts.set_leader_killed_near(true);
+      }
+    }
+    if (facts.ByteSizeLong() > 0) *test.mutable_facts() = facts;
+    return;
+  }
   facts.set_uphill_or_in_cover(Chance(10));
   facts.set_general_near(Chance(15));
   facts.set_out_of_command(Chance(8));
@@ -120,6 +145,7 @@ rules::daimyo::MoraleTestInput GamePlayer::MoraleInput(
       f.enemy_facing_flank_or_rear_near();
   in.facts.leader_killed_near = f.leader_killed_near();
   in.facts.charged_frontally = f.charged_frontally();
+  if (positions()) ApplyMoraleMeasure(in, friends);
   return in;
 }
 
@@ -206,6 +232,21 @@ void GamePlayer::MakeResultMove(int unit, v1::ResultMoveKind kind) {
   move->set_unit(UnitId(unit));
   move->set_kind(kind);
   move->set_distance_mm(static_cast<uint32_t>(Uniform(30, 150)));
+  if (positions() && kind == v1::RESULT_MOVE_KIND_ROUT) {
+    // A new rout turns about and flees (the engine works out where); a
+    // router already fleeing flees on the way it faces, short of the
+    // table's edge. Either declares the block the table gives.
+    std::optional<rules::Pose> to;
+    if (status(unit).routing) {
+      to = FlightPose(unit, static_cast<int>(move->distance_mm()));
+      *move->mutable_to() = rules::PoseToProto(*to);
+    }
+    const v1::MoveBlock block = PredictedBlock(
+        kind, PredictResultMove(unit, kind, static_cast<int>(move->distance_mm()),
+                                to.has_value() ? &*to : nullptr,
+                                MeleeOpponent(unit)));
+    if (block != v1::MOVE_BLOCK_NONE) move->set_blocked(block);
+  }
   Emit(event);
   left_this_activation_[unit] = true;
 }

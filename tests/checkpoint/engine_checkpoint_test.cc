@@ -1,7 +1,8 @@
 // Engine checkpoints (rules::Engine::SaveCheckpoint / RestoreCheckpoint,
 // issue 11's cold start) against a full replay. For many generated Daimyo
-// games, clean and with planted faults, and several cut points K in each: a
-// replay saves a checkpoint after K events, a fresh engine restores it (with
+// games (some on a table, with positions), clean and with planted faults,
+// and several cut points K in each: a replay saves a checkpoint after K
+// events, a fresh engine restores it (with
 // the findings reported so far put back) and applies the rest; its findings,
 // its outcomes after the cut, its final state digest (the one `gunbai state`
 // prints) and its own checkpoint at the end must be byte for byte the full
@@ -158,6 +159,29 @@ TEST(EngineCheckpoint, DaimyoGamesCutAnywhereReplayAsWhole) {
   // 40 games of 9 cuts each; the faulted half carry findings to put back.
   EXPECT_EQ(cuts, 360);
   EXPECT_GT(findings, 40);
+}
+
+// Games on a table (`gunbai generate --positions`): the checkpoint holds
+// every unit's pose and each charge's measured start, so a restored replay
+// measures what the full one does, clean and with planted faults.
+TEST(EngineCheckpoint, DaimyoTableGamesCutAnywhereReplayAsWhole) {
+  int cuts = 0;
+  int findings = 0;
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    generate::GeneratorOptions options;
+    options.seed = seed;
+    options.turns = 6;
+    options.units_per_clan = 3 + static_cast<int>(seed % 6);
+    options.faults = seed % 2 == 0 ? 0 : 3;
+    options.positions = true;
+    const generate::GeneratedGame game = generate::GenerateGame(options);
+    ASSERT_TRUE(game.log.has_table());
+    findings += static_cast<int>(game.faults.size());
+    cuts += ExpectCheckpointsAgree(game.log, seed,
+                                   CutsOf(game.log.events_size(), seed));
+  }
+  EXPECT_EQ(cuts, 16 * 9);
+  EXPECT_GT(findings, 16);
 }
 
 // Every cut of a few games: a cut inside a multi-unit melee, between a

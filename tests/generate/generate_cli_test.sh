@@ -108,6 +108,24 @@ expect_exit 2 "${gunbai}" generate --units many
 expect_exit 2 "${gunbai}" generate --format=yaml
 expect_exit 2 "${gunbai}" generate --turns 3 --events 40
 expect_exit 2 "${gunbai}" generate --frobnicate 1
+# A game on a table (--positions): clean, with a table and positions, the
+# same bytes twice; refused with --events, too many units or another
+# ruleset.
+expect_exit 0 "${gunbai}" generate --seed 5 --turns 5 --units 5 --positions \
+  -o "${work}/table.textproto"
+expect_exit 0 "${gunbai}" audit "${work}/table.textproto"
+grep -q "width_mm: 1800" "${work}/table.textproto" ||
+  fail "generate --positions writes no table"
+grep -q "position {" "${work}/table.textproto" ||
+  fail "generate --positions writes no positions"
+cmp -s "${work}/table.textproto" \
+  <("${gunbai}" generate --seed 5 --turns 5 --units 5 --positions) ||
+  fail "generate --positions: the same options give other bytes"
+grep -q -- "--positions" <("${gunbai}" generate --help) ||
+  fail "generate --help does not teach --positions"
+expect_exit 2 "${gunbai}" generate --events 300 --positions
+expect_exit 2 "${gunbai}" generate --units 17 --positions
+expect_exit 2 "${gunbai}" generate --ruleset skf --positions
 expect_exit 2 "${gunbai}" generate --seed 1 -o "${work}/no/such/dir/game"
 
 # Samurai Knight Fever: under the umpire's file (its path from this script's

@@ -145,7 +145,14 @@ TEST(GeneratorPluginsTest, OnlyDaimyoGamesAreSizedByEvents) {
   GeneratorOptions by_events;
   by_events.turns = 0;
   by_events.target_events = 200;
-  EXPECT_EQ(FindGeneratorPlugin("daimyo")->check_options, nullptr);
+  // Daimyo sizes its games by events, except a game on a table.
+  const GeneratorPlugin& daimyo = *FindGeneratorPlugin("daimyo");
+  ASSERT_NE(daimyo.check_options, nullptr);
+  EXPECT_TRUE(daimyo.check_options(by_events).ok());
+  GeneratorOptions table_by_events = by_events;
+  table_by_events.positions = true;
+  EXPECT_EQ(daimyo.check_options(table_by_events).code(),
+            absl::StatusCode::kInvalidArgument);
   const GeneratorPlugin& skf = *FindGeneratorPlugin("skf");
   ASSERT_NE(skf.check_options, nullptr);
   const absl::Status refused = skf.check_options(by_events);

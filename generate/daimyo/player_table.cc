@@ -1,0 +1,584 @@
+// The table of a game with positions (GeneratorOptions::positions), for the
+// GamePlayer: a 180 x 120 cm table with a little terrain, the armies deployed
+// in lines, the poses moves and charges end in, and the facts the engine
+// measures put into the claims the player works out, as the engine puts
+// them (rules/daimyo/engine_table.cc), so that the game still audits clean.
+// Everything here is measured on the replayer's own state through the
+// engine's tape measure (rules/daimyo/measure.h). See player.h.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "generate/daimyo/player.h"
+#include "rules/battlefield_proto.h"
+#include "rules/daimyo/proto_mapping.h"
+#include "rules/geometry/geometry.h"
+#include "rules/proto_enums.h"
+
+namespace gunbai::generate::internal {
+
+namespace {
+
+constexpr int kTableWidthMm = 1800;
+constexpr int kTableDepthMm = 1200;
+// Each clan's first line: its front this far from its own edge, facing the
+// enemy; further lines behind it. The ground between is no man's land,
+// where the terrain stands.
+constexpr int kFirstLineMm = 500;
+constexpr int kLineSpacingMm = 180;
+constexpr int kMaxLines = 3;
+constexpr int kSideMarginMm = 60;
+constexpr int kTerrainNearMm = 540;  // No man's land, y from here ...
+constexpr int kTerrainFarMm = 660;   // ... to here.
+// Clearances kept by the poses the player chooses (cm): a move or a charge
+// ends this far from any unit it does not charge, further from a melee
+// (whose push backs and follow-ups need the room).
+constexpr double kClearanceCm = 3;
+constexpr double kMeleeClearanceCm = 6;
+// How far a charge reaches: its front centre's path (mm).
+constexpr int kFootChargeMm = 200;
+constexpr int kMountedChargeMm = 300;
+
+[[noreturn]] void Die(const std::string& what) {
+  std::fprintf(stderr, "game_generator: %s\n", what.c_str());
+  std::abort();
+}
+
+v1::Position Point(int x, int y) {
+  v1::Position p;
+  p.set_x_mm(x);
+  p.set_y_mm(y);
+  return p;
+}
+
+rules::Pose PoseAt(geometry::Vec2 cm, int facing_deg) {
+  return {static_cast<int>(std::lround(cm.x * 10)),
+          static_cast<int>(std::lround(cm.y * 10)),
+          rules::NormalFacing(facing_deg)};
+}
+
+bool Present(const rules::BattleState& state, int u) {
+  const rules::UnitStatus& s = state.units[u];
+  return s.placed && !s.removed && s.stands > 0;
+}
+
+}  // namespace
+
+// The table and, chosen from the seed, up to four features in no man's
+// land, one to each quarter of the table's width: woods, a hill with its
+// crest, a wall and now and then a pond no one may enter.
+void GamePlayer::BuildTable() {
+  v1::Table* table = log_.mutable_table();
+  table->set_width_mm(kTableWidthMm);
+  table->set_depth_mm(kTableDepthMm);
+  std::vector<int> kinds = {0, 1, 2, 3};
+  for (std::size_t k = 0; k + 1 < kinds.size(); ++k) {
+    std::swap(kinds[k], kinds[Uniform(static_cast<int>(k), 3)]);
+  }
+  constexpr int kSlotMm = kTableWidthMm / 4;
+  for (int slot = 0; slot < 4; ++slot) {
+    const int x0 = slot * kSlotMm + Uniform(30, 120);
+    const int x1 = std::min((slot + 1) * kSlotMm - 30,
+                            x0 + Uniform(180, 300));
+    const int y0 = Uniform(kTerrainNearMm, kTerrainNearMm + 30);
+    const int y1 = Uniform(kTerrainFarMm - 30, kTerrainFarMm);
+    switch (kinds[slot]) {
+      case 0: {
+        if (!Chance(85)) break;
+        v1::TerrainFeature* woods = log_.add_terrain();
+        woods->set_id("woods");
+        woods->set_kind(v1::TERRAIN_KIND_WOODS);
+        *woods->add_outline() = Point(x0, y0 + Uniform(0, 20));
+        *woods->add_outline() = Point(x1, y0 + Uniform(0, 20));
+        *woods->add_outline() = Point(x1 - Uniform(0, 40), y1);
+        *woods->add_outline() = Point(x0 + Uniform(0, 40), y1);
+        break;
+      }
+      case 1: {
+        if (!Chance(85)) break;
+        v1::TerrainFeature* hill = log_.add_terrain();
+        hill->set_id("hill");
+        hill->set_kind(v1::TERRAIN_KIND_HILL);
+        *hill->add_outline() = Point(x0, kTerrainNearMm);
+        *hill->add_outline() = Point(x1, kTerrainNearMm);
+        *hill->add_outline() = Point(x1, kTerrainFarMm);
+        *hill->add_outline() = Point(x0, kTerrainFarMm);
+        const int crest = (kTerrainNearMm + kTerrainFarMm) / 2;
+        *hill->add_crest() = Point(x0 + 30, crest);
+        *hill->add_crest() = Point(x1 - 30, crest);
+        break;
+      }
+      case 2: {
+        if (!Chance(75)) break;
+        v1::TerrainFeature* wall = log_.add_terrain();
+        wall->set_id("wall");
+        wall->set_kind(v1::TERRAIN_KIND_LINEAR_OBSTACLE);
+        const int y = Uniform(570, 630);
+        *wall->add_outline() = Point(x0, y);
+        *wall->add_outline() = Point(x1, y + Uniform(-20, 20));
+        break;
+      }
+      default: {
+        if (!Chance(45)) break;
+        v1::TerrainFeature* pond = log_.add_terrain();
+        pond->set_id("pond");
+        pond->set_kind(v1::TERRAIN_KIND_IMPASSABLE);
+        const int px = x0 + Uniform(0, 60);
+        const int py = Uniform(kTerrainNearMm + 20, kTerrainNearMm + 50);
+        const int w = Uniform(80, 130);
+        const int d = Uniform(50, 60);
+        *pond->add_outline() = Point(px, py);
+        *pond->add_outline() = Point(px + w, py);
+        *pond->add_outline() = Point(px + w, py + d);
+        *pond->add_outline() = Point(px, py + d);
+        break;
+      }
+    }
+  }
+}
+
+// Deploys each clan in lines across its half, in army order from its left
+// as the first clan sees the table, with gaps of 6 to 12 cm: the first clan
+// facing up the table, the second facing it.
+void GamePlayer::DeployUnits() {
+  v1::OrderOfBattle* oob = log_.mutable_order_of_battle();
+  for (int c = 0; c < 2; ++c) {
+    int x = kSideMarginMm + Uniform(0, 60);
+    int line = 0;
+    for (v1::Unit& unit : *oob->mutable_units()) {
+      if (unit.clan() != ClanId(c)) continue;
+      rules::UnitProfile profile;
+      if (auto t = rules::TroopTypeFromProto(unit.troop_type())) {
+        profile.troop_type = *t;
+      }
+      if (auto m = rules::MobilityFromProto(unit.mobility())) {
+        profile.mobility = *m;
+      }
+      const rules::TableEntry* base =
+          rules::FindEntry(rules_.table.base_sizes, profile);
+      if (base == nullptr) Die("the ruleset gives no base size for a unit");
+      const int per_rank = static_cast<int>(
+          std::max<std::uint32_t>(1, unit.stands_per_rank()));
+      const int stands = static_cast<int>(unit.stands());
+      const int frontage = std::min(per_rank, stands) * base->width_mm;
+      if (x + frontage > kTableWidthMm - kSideMarginMm) {
+        ++line;
+        x = kSideMarginMm + Uniform(0, 60);
+      }
+      if (line >= kMaxLines) {
+        Die("--positions: the armies do not fit on the table (fewer units)");
+      }
+      const int front = kFirstLineMm + line * kLineSpacingMm;
+      v1::Position* p = unit.mutable_position();
+      p->set_x_mm(x + frontage / 2);
+      p->set_y_mm(c == 0 ? front : kTableDepthMm - front);
+      p->set_facing_deg(c == 0 ? 0 : 180);
+      x += frontage + Uniform(60, 120);
+    }
+  }
+}
+
+geometry::OrientedRect GamePlayer::FootprintOf(int unit) const {
+  return rules::Footprint(*field_, state(), unit);
+}
+
+geometry::OrientedRect GamePlayer::FootprintAt(int unit,
+                                               const rules::Pose& pose) const {
+  return rules::FootprintAt(*field_, state(), unit, pose);
+}
+
+double GamePlayer::Gap(int a, int b) const {
+  return rules::UnitDistance(*field_, state(), a, b);
+}
+
+// True when `unit` may stand at `pose`: wholly on the table, clear of
+// impassable ground, and `clearance` cm from every other unit but `except`
+// (more from units in melee).
+bool GamePlayer::PoseFree(int unit, const rules::Pose& pose, double clearance,
+                          int except) const {
+  const geometry::Polygon shape = geometry::ToPolygon(FootprintAt(unit, pose));
+  if (!rules::OnTable(*field_, shape)) return false;
+  for (const rules::TerrainFeature& t : field_->terrain) {
+    if (t.kind == rules::TerrainKind::kImpassable &&
+        geometry::PolygonDistance(t.area, shape) < 0.5) {
+      return false;
+    }
+  }
+  for (int u = 0; u < UnitCount(); ++u) {
+    if (u == unit || u == except || !Present(state(), u)) continue;
+    const double need =
+        status(u).in_melee ? std::max(clearance, kMeleeClearanceCm) : clearance;
+    if (geometry::PolygonDistance(
+            shape, geometry::ToPolygon(FootprintOf(u))) < need) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Where a move of `unit` ends: towards the nearest enemy, turned to face it
+// (or keeping its facing), up to its move (12 cm, 24 cm mounted), never
+// into contact and, for missile troops, stopping short of the enemy at a
+// distance they shoot from. Nothing when no such pose is free.
+std::optional<rules::Pose> GamePlayer::MoveTo(int unit) {
+  int nearest = -1;
+  double best = std::numeric_limits<double>::infinity();
+  for (int e = 0; e < UnitCount(); ++e) {
+    if (plans_[e].clan == plans_[unit].clan || !Present(state(), e)) continue;
+    const double d = Gap(unit, e);
+    if (d < best) {
+      best = d;
+      nearest = e;
+    }
+  }
+  const geometry::OrientedRect r = FootprintOf(unit);
+  const bool mounted =
+      state().profiles[unit].mobility == rules::Mobility::kMounted;
+  const double reach = Uniform(10, mounted ? 240 : 120) / 10.0;
+  const double keep = plans_[unit].missile ? Uniform(40, 130) / 10.0 : 0;
+  std::vector<int> facings = {status(unit).pose.facing_deg};
+  if (nearest >= 0) {
+    const geometry::Vec2 to =
+        geometry::Centre(FootprintOf(nearest)) - r.front_centre;
+    facings.insert(facings.begin(),
+                   rules::FacingDegrees(std::atan2(to.y, to.x)));
+  }
+  for (int facing : facings) {
+    for (double part : {1.0, 0.75, 0.5, 0.25}) {
+      geometry::OrientedRect moved = r;
+      moved.facing = rules::FacingRadians(facing);
+      moved = geometry::MovedForward(moved, reach * part);
+      const rules::Pose pose = PoseAt(moved.front_centre, facing);
+      if (!PoseFree(unit, pose, kClearanceCm, -1)) continue;
+      bool too_near = false;
+      for (int e = 0; keep > 0 && e < UnitCount(); ++e) {
+        if (plans_[e].clan == plans_[unit].clan || !Present(state(), e)) {
+          continue;
+        }
+        too_near = too_near ||
+                   geometry::PolygonDistance(
+                       geometry::ToPolygon(FootprintAt(unit, pose)),
+                       geometry::ToPolygon(FootprintOf(e))) < keep;
+      }
+      if (!too_near) return pose;
+    }
+  }
+  // Nowhere to go: a step aside, back or forward, so that a unit a result
+  // move left against the table's edge or a pond steps clear of it.
+  for (double step : {1.0, 2.0, 4.0}) {
+    for (double angle : {geometry::kPi, 0.0, geometry::kPi / 2,
+                         -geometry::kPi / 2}) {
+      geometry::OrientedRect moved = r;
+      moved.front_centre =
+          r.front_centre + geometry::Rotate(geometry::Forward(r), angle) * step;
+      const rules::Pose pose = rules::PoseOf(moved);
+      if (PoseFree(unit, pose, 0.5, -1)) return pose;
+    }
+  }
+  return std::nullopt;
+}
+
+// True when the engine takes `pose` as an end for `unit`
+// (Replayer::CheckMoveEnd): wholly on the table and out of impassable
+// ground.
+bool GamePlayer::EndAccepted(int unit, const rules::Pose& pose) const {
+  const geometry::Polygon shape = geometry::ToPolygon(FootprintAt(unit, pose));
+  if (!rules::OnTable(*field_, shape)) return false;
+  for (const rules::TerrainFeature& t : field_->terrain) {
+    if (t.kind == rules::TerrainKind::kImpassable &&
+        geometry::PolygonsIntersect(t.area, shape) &&
+        geometry::PolygonDistance(t.area, shape) == 0 &&
+        geometry::LengthInside(geometry::Segment{shape.vertices[0],
+                                                 shape.vertices[2]},
+                               t.area) > 0.1) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The pose in which `charger` touches `target`: against the side of it the
+// charger stands off (front, flank or rear, as the diagonals cut the plane
+// around it; only the front of a unit not routing), front to that side,
+// centred on it; nothing when that pose is not free (the table's edge, a
+// pond, other units) or the charger stands inside the target.
+std::optional<rules::Pose> GamePlayer::ContactPose(int charger,
+                                                   int target) const {
+  const geometry::OrientedRect t = FootprintOf(target);
+  const std::array<geometry::Vec2, 4> c = geometry::Corners(t);
+  const int facing = status(target).pose.facing_deg;
+  rules::Pose pose;
+  const geometry::Side side =
+      geometry::SideOf(t, geometry::Centre(FootprintOf(charger)));
+  // A melee is fought front to front: a contact on a flank or the rear
+  // would open as the unit loses stands (its footprint shrinks from the
+  // rear and the sides), and the next round would find the two apart. Only
+  // routers, whom the contact destroys at once, are caught from any side.
+  if (side != geometry::Side::kFront && !status(target).routing) {
+    return std::nullopt;
+  }
+  switch (side) {
+    case geometry::Side::kFront:
+      pose = PoseAt(t.front_centre, facing + 180);
+      break;
+    case geometry::Side::kRear:
+      pose = PoseAt((c[2] + c[3]) * 0.5, facing);
+      break;
+    case geometry::Side::kLeft:
+      pose = PoseAt((c[0] + c[3]) * 0.5, facing + 90);
+      break;
+    case geometry::Side::kRight:
+      pose = PoseAt((c[1] + c[2]) * 0.5, facing + 270);
+      break;
+    default:
+      return std::nullopt;
+  }
+  if (!PoseFree(charger, pose, kClearanceCm, target)) return std::nullopt;
+  const double gap = geometry::PolygonDistance(
+      geometry::ToPolygon(FootprintAt(charger, pose)),
+      geometry::ToPolygon(t));
+  if (gap * 10 > field_->rules.contact_mm - 0.5) return std::nullopt;
+  return pose;
+}
+
+// True when a charge of `charger` reaches `target`: a contact pose within
+// 20 cm of its front centre (30 cm mounted).
+bool GamePlayer::ChargeReaches(int charger, int target) const {
+  const std::optional<rules::Pose> pose = ContactPose(charger, target);
+  if (!pose.has_value()) return false;
+  const rules::Pose& from = status(charger).pose;
+  const double mm = std::hypot(pose->x_mm - from.x_mm, pose->y_mm - from.y_mm);
+  const bool mounted =
+      state().profiles[charger].mobility == rules::Mobility::kMounted;
+  return mm <= (mounted ? kMountedChargeMm : kFootChargeMm);
+}
+
+// Where a charge that falls short ends: part of the way to its contact
+// pose (or to the target's front), facing the way it charged, not in
+// contact; where it stands when no such pose is free.
+rules::Pose GamePlayer::ShortPose(int charger, int target) {
+  const rules::Pose from = status(charger).pose;
+  const std::optional<rules::Pose> contact = ContactPose(charger, target);
+  const geometry::OrientedRect t = FootprintOf(target);
+  const geometry::Vec2 start{from.x_mm / 10.0, from.y_mm / 10.0};
+  const geometry::Vec2 end =
+      contact.has_value()
+          ? geometry::Vec2{contact->x_mm / 10.0, contact->y_mm / 10.0}
+          : t.front_centre;
+  const geometry::Vec2 way = end - start;
+  const int facing = contact.has_value()
+                         ? contact->facing_deg
+                         : rules::FacingDegrees(std::atan2(way.y, way.x));
+  for (int percent : {Uniform(40, 80), 30, 15}) {
+    const rules::Pose pose = PoseAt(start + way * (percent / 100.0), facing);
+    if (!PoseFree(charger, pose, kClearanceCm, target)) continue;
+    if (geometry::PolygonDistance(
+            geometry::ToPolygon(FootprintAt(charger, pose)),
+            geometry::ToPolygon(t)) < 1) {
+      continue;
+    }
+    return pose;
+  }
+  return from;
+}
+
+// True when the rules allow `firer` to shoot at `target` on the table: in
+// arc, in sight, in range (3 cm in woods), and the nearest enemy that is,
+// unless the firer is being charged (it fires at its chargers).
+bool GamePlayer::MayShoot(int firer, int target, bool at_charger) const {
+  const rules::daimyo::ShotMeasure m =
+      rules::daimyo::MeasureShot(rules_, *field_, state(), firer, target);
+  if (!m.in_arc || !m.line_of_sight) return false;
+  if (rules::daimyo::BandAt(rules_, m.distance, m.woods_limit) ==
+      rules::RangeBand::kOutOfRange) {
+    return false;
+  }
+  rules::daimyo::Shot shot;
+  shot.firer = firer;
+  shot.target = target;
+  const bool charged =
+      at_charger || rules::daimyo::FirerBeingCharged(state(), shot);
+  return charged || m.nearer_enemy < 0;
+}
+
+// Puts the measured facts into `shot` as the engine does before it works
+// out the hits (Replayer::MeasureFiring).
+void GamePlayer::ApplyShotMeasure(rules::daimyo::Shot& shot) const {
+  const rules::daimyo::ShotMeasure m = rules::daimyo::MeasureShot(
+      rules_, *field_, state(), shot.firer, shot.target);
+  rules::daimyo::ShotFacts& f = shot.facts;
+  f.declared_band.reset();
+  f.distance_mm = static_cast<int>(std::lround(m.distance * 10));
+  f.measured = true;
+  f.woods_limit = m.woods_limit;
+  f.target_in_cover = m.target_in_cover;
+  f.target_in_building = m.target_in_building;
+  f.firing_from_building = m.firing_from_building;
+  f.target_in_column_or_flanked = m.target_in_column_or_flanked;
+  f.firer_in_cover = m.firer_in_cover;
+  const rules::UnitStatus& t = status(shot.target);
+  if (state().IsChargedBy(shot.firer, shot.target) && t.charge_start_mm >= 0) {
+    f.chargers_began_beyond_effective =
+        t.charge_start_mm > rules_.firing.effective_range_mm;
+  }
+}
+
+// Declares a round's measured facts exactly as measured, on the log's sides
+// and on the pairing the claims are worked out on. No side claims to defend
+// a linear obstacle (a declared fact this player leaves out on a table).
+void GamePlayer::DeclareMeasuredMeleeFacts(
+    v1::MeleeRound& round, rules::daimyo::MeleePairing& pairing) const {
+  for (int s = 0; s < 2; ++s) {
+    const rules::daimyo::MeleeMeasure m = rules::daimyo::MeasureMeleeSide(
+        *field_, state(), pairing.sides[s].unit, pairing.sides[1 - s].unit);
+    rules::daimyo::MeleeSideFacts& f = pairing.sides[s].facts;
+    f.measured = true;
+    f.enemy_fighting_to_flank_or_rear = m.enemy_fighting_to_flank_or_rear;
+    f.enemy_uphill_or_behind_obstacle = m.enemy_uphill_or_behind_obstacle;
+    f.enemy_in_building = m.enemy_in_building;
+    f.in_building = m.in_building;
+    f.defending_linear_obstacle = false;
+    v1::MeleeSide* side = round.mutable_sides(s);
+    side->set_enemy_fighting_to_flank_or_rear(
+        f.enemy_fighting_to_flank_or_rear);
+    side->set_enemy_uphill_or_behind_obstacle(
+        f.enemy_uphill_or_behind_obstacle);
+    side->set_in_building(f.in_building);
+    side->set_enemy_in_building(f.enemy_in_building);
+  }
+}
+
+// Puts the measured morale facts into a test as the engine does
+// (Replayer::MeasureMorale): `friends` then holds the friendly routers near.
+void GamePlayer::ApplyMoraleMeasure(rules::daimyo::MoraleTestInput& in,
+                                    std::vector<int>& friends) const {
+  const rules::daimyo::MoraleMeasure m =
+      rules::daimyo::MeasureMorale(rules_, *field_, state(), in.unit);
+  rules::daimyo::MoraleFacts& f = in.facts;
+  f.measured = true;
+  f.general_near = m.general_near;
+  f.uphill_or_in_cover = m.uphill_or_in_cover;
+  f.enemy_facing_flank_or_rear_near = m.enemy_facing_flank_or_rear_near;
+  f.charged_frontally = m.charged_frontally;
+  friends = m.friends_routing_near;
+  f.friends_routing_near = friends;
+  f.enemies_routing_near = static_cast<int>(m.enemies_routing_near.size());
+}
+
+// True when a friend of `unit` stands within `cm` of it: near enough that a
+// rout of it could owe `unit` a test (measured, 15 cm after the rout move).
+bool GamePlayer::FriendsWithin(int unit, double cm) const {
+  for (int u = 0; u < UnitCount(); ++u) {
+    if (u != unit && plans_[u].clan == plans_[unit].clan &&
+        Present(state(), u) && Gap(unit, u) <= cm) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The unit `unit` is in melee contact with (the first), or -1.
+int GamePlayer::MeleeOpponent(int unit) const {
+  for (const rules::MeleeContact& c : state().melees) {
+    if (c.Involves(unit)) return c.a == unit ? c.b : c.a;
+  }
+  return -1;
+}
+
+// Works out a result move as the engine will (Replayer::MeasureResultMove):
+// where it ends, unless `to` says, and what it meets; `ignore` is the enemy
+// it fought.
+rules::daimyo::MoveMeasure GamePlayer::PredictResultMove(
+    int unit, v1::ResultMoveKind kind, int distance_mm,
+    const rules::Pose* to, int ignore) const {
+  rules::daimyo::ResultPath path = rules::daimyo::ResultPath::kBack;
+  int distance = std::min(distance_mm, rules::kMaxTableMm);
+  switch (kind) {
+    case v1::RESULT_MOVE_KIND_PUSH_BACK:
+      if (distance == 0) distance = rules_.melee.push_back_mm;
+      break;
+    case v1::RESULT_MOVE_KIND_ROUT:
+    case v1::RESULT_MOVE_KIND_RETREAT:
+      path = rules::daimyo::ResultPath::kTurnAndAway;
+      break;
+    case v1::RESULT_MOVE_KIND_FOLLOW_UP:
+    case v1::RESULT_MOVE_KIND_PURSUIT:
+      path = rules::daimyo::ResultPath::kAhead;
+      break;
+    default:
+      break;
+  }
+  const rules::Pose pose =
+      to != nullptr ? *to
+                    : rules::daimyo::ResultPose(*field_, state(), unit, path,
+                                                distance, ignore);
+  return rules::daimyo::MeasurePath(*field_, state(), unit, pose, ignore,
+                                    kind != v1::RESULT_MOVE_KIND_ROUT);
+}
+
+// The block a push back or rout move declares: the measured one.
+v1::MoveBlock GamePlayer::PredictedBlock(
+    v1::ResultMoveKind kind, const rules::daimyo::MoveMeasure& m) const {
+  if (m.blocked_by_enemy_or_edge) return v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE;
+  if (m.blocked_by_friends_or_impassable &&
+      kind != v1::RESULT_MOVE_KIND_ROUT) {
+    return v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE;
+  }
+  return v1::MOVE_BLOCK_NONE;
+}
+
+// Where a router already fleeing ends a further rout move: straight on the
+// way it faces, `distance_mm` or as far as keeps it on the table.
+rules::Pose GamePlayer::FlightPose(int router, int distance_mm) const {
+  const geometry::OrientedRect r = FootprintOf(router);
+  for (int d = distance_mm; d > 0; d -= 10) {
+    const geometry::OrientedRect moved = geometry::MovedForward(r, d / 10.0);
+    const rules::Pose pose = rules::PoseOf(moved);
+    if (rules::OnTable(*field_, geometry::ToPolygon(FootprintAt(router,
+                                                                pose)))) {
+      return pose;
+    }
+  }
+  return status(router).pose;
+}
+
+// Gives a pursuit its end: straight ahead its distance, stopping where it
+// meets the routers (who are then caught: contact after pursuit) or the
+// table's edge.
+void GamePlayer::SetPursuitTo(int winner, int loser, v1::ResultMove& move) {
+  const geometry::OrientedRect r = FootprintOf(winner);
+  const bool router_there = Present(state(), loser) && status(loser).routing;
+  int d = static_cast<int>(move.distance_mm());
+  if (router_there) {
+    d = std::min(d, static_cast<int>(std::floor(Gap(winner, loser) * 10)));
+  }
+  rules::Pose to = status(winner).pose;
+  for (; d > 0; d -= 5) {
+    const rules::Pose pose =
+        rules::PoseOf(geometry::MovedForward(r, d / 10.0));
+    if (rules::OnTable(*field_,
+                       geometry::ToPolygon(FootprintAt(winner, pose)))) {
+      to = pose;
+      break;
+    }
+  }
+  *move.mutable_to() = rules::PoseToProto(to);
+  const rules::daimyo::MoveMeasure m = PredictResultMove(
+      winner, v1::RESULT_MOVE_KIND_PURSUIT, 0, &to, loser);
+  if (router_there && status(loser).removal_owed.empty() &&
+      geometry::PolygonDistance(
+          geometry::ToPolygon(FootprintAt(winner, m.to)),
+          geometry::ToPolygon(FootprintOf(loser))) * 10 <=
+          field_->rules.contact_mm) {
+    move.set_contact_after_pursuit(true);
+  }
+}
+
+}  // namespace gunbai::generate::internal
