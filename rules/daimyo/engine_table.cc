@@ -504,7 +504,10 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
       }
       break;
     case v1::RESULT_MOVE_KIND_PURSUIT:
+      // A pursuit stops where it meets its routers (it does not pass
+      // through them).
       path = rules::daimyo::ResultPath::kAhead;
+      ignore = -1;
       break;
     case v1::RESULT_MOVE_KIND_RETIRE:
       break;

@@ -81,26 +81,73 @@ std::vector<Vec2> SightPoints(const OrientedRect& r, bool front_only) {
   return points;
 }
 
-// What blocks one line of fire from `firer` to `target`, if anything.
-Obstruction LineBlocked(const Tables& rules, const Battlefield& field,
-                        const BattleState& state, int firer, int target,
-                        const Segment& line) {
-  Obstruction o;
-  const double clearance = field.rules.fire_gap_mm / 20.0;
-  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
-    if (u == firer || u == target || !Present(state, u)) continue;
-    const Polygon shape = Shape(field, state, u);
-    const std::vector<Segment> edges = geometry::Edges(shape);
-    if (geometry::SegmentIntersectsPolygon(line, shape) ||
-        std::any_of(edges.begin(), edges.end(), [&](const Segment& e) {
-          return geometry::SegmentDistance(line, e) < clearance;
-        })) {
-      o.unit = u;
-      return o;
-    }
+// The units' shapes for one measurement, each computed once (every line
+// of sight is tried against each), with a box around each for a quick
+// rejection. An absent unit's shape is empty.
+struct UnitShapes {
+  struct Box {
+    double min_x = 0, min_y = 0, max_x = 0, max_y = 0;
+  };
+  std::vector<Polygon> polygons;
+  std::vector<Box> boxes;
+};
+
+UnitShapes::Box BoxOf(const Polygon& p) {
+  UnitShapes::Box b{p.vertices[0].x, p.vertices[0].y, p.vertices[0].x,
+                    p.vertices[0].y};
+  for (const Vec2 v : p.vertices) {
+    b.min_x = std::min(b.min_x, v.x);
+    b.min_y = std::min(b.min_y, v.y);
+    b.max_x = std::max(b.max_x, v.x);
+    b.max_y = std::max(b.max_y, v.y);
   }
-  const Vec2 firer_at = geometry::Centre(Footprint(field, state, firer));
-  const Vec2 target_at = geometry::Centre(Footprint(field, state, target));
+  return b;
+}
+
+// A lower bound on the distance between two regions: the gap between their
+// boxes (0 when the boxes overlap).
+double BoxGap(const UnitShapes::Box& a, const UnitShapes::Box& b) {
+  const double dx = std::max({0.0, a.min_x - b.max_x, b.min_x - a.max_x});
+  const double dy = std::max({0.0, a.min_y - b.max_y, b.min_y - a.max_y});
+  return std::hypot(dx, dy);
+}
+
+UnitShapes ShapesOf(const Battlefield& field, const BattleState& state) {
+  UnitShapes shapes;
+  shapes.polygons.resize(state.units.size());
+  shapes.boxes.resize(state.units.size());
+  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
+    if (!Present(state, u)) continue;
+    shapes.polygons[u] = Shape(field, state, u);
+    shapes.boxes[u] = BoxOf(shapes.polygons[u]);
+  }
+  return shapes;
+}
+
+// True when `line` passes within `clearance` of the region `shape`
+// (crossing it, or inside it, included).
+bool LineNear(const Segment& line, const Polygon& shape,
+              const UnitShapes::Box& box, double clearance) {
+  if (std::max(line.a.x, line.b.x) + clearance < box.min_x ||
+      std::min(line.a.x, line.b.x) - clearance > box.max_x ||
+      std::max(line.a.y, line.b.y) + clearance < box.min_y ||
+      std::min(line.a.y, line.b.y) - clearance > box.max_y) {
+    return false;
+  }
+  if (geometry::Contains(shape, line.a)) return true;
+  const std::size_t n = shape.vertices.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Segment edge{shape.vertices[i], shape.vertices[(i + 1) % n]};
+    if (geometry::SegmentDistance(line, edge) < clearance) return true;
+  }
+  return false;
+}
+
+// What terrain blocks one line of fire, if any.
+const TerrainFeature* TerrainBlocking(const Tables& rules,
+                                      const Battlefield& field,
+                                      const Segment& line, Vec2 firer_at,
+                                      Vec2 target_at) {
   const double woods_range = rules.firing.woods_range_mm / 10.0;
   for (const TerrainFeature& f : field.terrain) {
     bool blocks = false;
@@ -125,26 +172,43 @@ Obstruction LineBlocked(const Tables& rules, const Battlefield& field,
       default:
         break;
     }
-    if (blocks) {
-      o.terrain = &f;
-      return o;
-    }
+    if (blocks) return &f;
   }
-  return o;
+  return nullptr;
 }
 
 // What blocks every line of fire from `firer` to `target` (nothing: the
-// firer sees the target).
+// firer sees the target). Lines run from the firer's front edge (all round
+// for mounted firers) to the target's corners and edge points; the first
+// clear one ends the search.
 Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
-                         const BattleState& state, int firer, int target) {
+                         const BattleState& state, const UnitShapes& shapes,
+                         int firer, int target) {
   const OrientedRect fr = Footprint(field, state, firer);
   const OrientedRect tr = Footprint(field, state, target);
   const bool mounted = state.profiles[firer].mobility == Mobility::kMounted;
+  const double clearance = field.rules.fire_gap_mm / 20.0;
+  const Vec2 firer_at = geometry::Centre(fr);
+  const Vec2 target_at = geometry::Centre(tr);
   Obstruction first;
-  for (Vec2 a : SightPoints(fr, !mounted)) {
-    for (Vec2 b : SightPoints(tr, false)) {
-      const Obstruction o =
-          LineBlocked(rules, field, state, firer, target, Segment{a, b});
+  const std::vector<Vec2> from = SightPoints(fr, !mounted);
+  const std::vector<Vec2> to = SightPoints(tr, false);
+  for (const Vec2 a : from) {
+    for (const Vec2 b : to) {
+      const Segment line{a, b};
+      Obstruction o;
+      for (int u = 0; u < static_cast<int>(shapes.polygons.size()); ++u) {
+        if (u == firer || u == target || shapes.polygons[u].vertices.empty()) {
+          continue;
+        }
+        if (LineNear(line, shapes.polygons[u], shapes.boxes[u], clearance)) {
+          o.unit = u;
+          break;
+        }
+      }
+      if (!o.any()) {
+        o.terrain = TerrainBlocking(rules, field, line, firer_at, target_at);
+      }
       if (!o.any()) return o;
       if (!first.any()) first = o;
     }
@@ -163,21 +227,22 @@ bool InArc(const Tables& rules, const Battlefield& field,
 // An enemy of the firer nearer than `distance`, within range and arc and
 // in sight, not in melee (fire is not aimed into a melee: RULES.md).
 void FindNearerEnemy(const Tables& rules, const Battlefield& field,
-                     const BattleState& state, int firer, int target,
-                     ShotMeasure& m) {
-  const Polygon fp = Shape(field, state, firer);
+                     const BattleState& state, const UnitShapes& shapes,
+                     int firer, int target, ShotMeasure& m) {
+  const Polygon& fp = shapes.polygons[firer];
   const double range = rules.firing.long_range_mm / 10.0;
   for (int e = 0; e < static_cast<int>(state.units.size()); ++e) {
-    if (e == target || !Present(state, e) || state.units[e].in_melee ||
+    if (e == target || shapes.polygons[e].vertices.empty() ||
+        state.units[e].in_melee ||
         state.profiles[e].clan == state.profiles[firer].clan) {
       continue;
     }
-    const Polygon ep = Shape(field, state, e);
+    const Polygon& ep = shapes.polygons[e];
     const double d = geometry::PolygonDistance(fp, ep);
     if (d + 0.05 >= m.distance || d > range) continue;
     if (m.nearer_enemy >= 0 && d >= m.nearer_distance) continue;
     if (!InArc(rules, field, state, firer, ep)) continue;
-    if (SightBlocked(rules, field, state, firer, e).any()) continue;
+    if (SightBlocked(rules, field, state, shapes, firer, e).any()) continue;
     m.nearer_enemy = e;
     m.nearer_distance = d;
   }
@@ -269,9 +334,10 @@ ShotMeasure MeasureShot(const Tables& rules, const Battlefield& field,
   m.target_in_column_or_flanked =
       state.units[target].formation == Formation::kColumn ||
       OffFlankOrRear(tr, geometry::Centre(fr));
-  m.blocked_by = SightBlocked(rules, field, state, firer, target);
+  const UnitShapes shapes = ShapesOf(field, state);
+  m.blocked_by = SightBlocked(rules, field, state, shapes, firer, target);
   m.line_of_sight = !m.blocked_by.any();
-  FindNearerEnemy(rules, field, state, firer, target, m);
+  FindNearerEnemy(rules, field, state, shapes, firer, target, m);
   return m;
 }
 
@@ -298,13 +364,15 @@ std::vector<int> UnitsNear(const Tables& rules, const Battlefield& field,
                            const BattleState& state, int unit, bool friends) {
   std::vector<int> near;
   if (!Present(state, unit)) return near;
-  const Polygon up = Shape(field, state, unit);
+  const UnitShapes shapes = ShapesOf(field, state);
   for (int o = 0; o < static_cast<int>(state.units.size()); ++o) {
-    if (o == unit || !Present(state, o)) continue;
+    if (o == unit || shapes.polygons[o].vertices.empty()) continue;
     const bool same = state.profiles[o].clan == state.profiles[unit].clan;
     if (same != friends) continue;
-    if (geometry::PolygonDistance(up, Shape(field, state, o)) <=
-        Proximity(rules, state, o) + 0.05) {
+    const double within = Proximity(rules, state, o) + 0.05;
+    if (BoxGap(shapes.boxes[unit], shapes.boxes[o]) <= within &&
+        geometry::PolygonDistance(shapes.polygons[unit], shapes.polygons[o]) <=
+            within) {
       near.push_back(o);
     }
   }
@@ -317,6 +385,7 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
   m.proximity = Proximity(rules, state, unit);
   const OrientedRect ur = Footprint(field, state, unit);
   const Polygon up = geometry::ToPolygon(ur);
+  const UnitShapes::Box ubox = BoxOf(up);
   const Vec2 u_at = geometry::Centre(ur);
   bool any_enemy_near = false;
   bool uphill_of_all = true;
@@ -324,7 +393,10 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
     if (o == unit || !Present(state, o)) continue;
     const OrientedRect orr = Footprint(field, state, o);
     const Polygon op = geometry::ToPolygon(orr);
-    if (geometry::PolygonDistance(up, op) > m.proximity + 0.05) continue;
+    if (BoxGap(ubox, BoxOf(op)) > m.proximity + 0.05 ||
+        geometry::PolygonDistance(up, op) > m.proximity + 0.05) {
+      continue;
+    }
     const bool friendly = state.profiles[o].clan == state.profiles[unit].clan;
     const UnitStatus& os = state.units[o];
     if (friendly) {
@@ -390,6 +462,8 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   const int steps =
       std::clamp(static_cast<int>(m.distance / kPathStep), 1, 100000);
   OrientedRect last_clear = start;
+  const UnitShapes shapes =
+      units_block ? ShapesOf(field, state) : UnitShapes{};
   for (int i = 1; i <= steps + 1; ++i) {
     OrientedRect r = start;
     if (i <= steps) {
@@ -401,6 +475,7 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
       r.facing = FacingRadians(to.facing_deg);
     }
     const Polygon shape = InnerShape(field, r);
+    const UnitShapes::Box box = BoxOf(shape);
     Obstruction o;
     if (!OnTable(field, shape)) o.table_edge = true;
     for (const TerrainFeature& f : field.terrain) {
@@ -409,12 +484,13 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
         o.terrain = &f;
       }
     }
-    for (int u = 0;
-         units_block && u < static_cast<int>(state.units.size()) && !o.any();
+    for (int u = 0; u < static_cast<int>(shapes.polygons.size()) && !o.any();
          ++u) {
-      if (u == unit || u == ignore || !Present(state, u)) continue;
-      if (geometry::PolygonsIntersect(shape, Shape(field, state, u)))
-        o.unit = u;
+      if (u == unit || u == ignore || shapes.polygons[u].vertices.empty() ||
+          BoxGap(box, shapes.boxes[u]) > 0) {
+        continue;
+      }
+      if (geometry::PolygonsIntersect(shape, shapes.polygons[u])) o.unit = u;
     }
     if (o.any()) {
       m.blocked_by = o;

@@ -91,6 +91,49 @@ void BM_ReplayAudit(benchmark::State& state) {
 }
 BENCHMARK(BM_ReplayAudit)->Arg(12)->Arg(150)->Unit(benchmark::kMicrosecond);
 
+// A game on a table (gunbai generate --positions): every volley, melee
+// round, morale test, move and result move measured (range, arc, sight, the
+// nearest target, cover, contact, flank, the 15 cm). Against BM_ParseBinary
+// of the same game: what measuring costs an event.
+const Fixture& TableGame(int units_per_clan) {
+  static auto* const games = new std::map<int, Fixture>();
+  auto it = games->find(units_per_clan);
+  if (it != games->end()) return it->second;
+  GeneratorOptions options;
+  options.seed = 1;
+  options.turns = 40;
+  options.units_per_clan = units_per_clan;
+  options.positions = true;
+  Fixture game{Ruleset(), GenerateLog(options), ""};
+  game.bytes = game.log.SerializeAsString();
+  return games->emplace(units_per_clan, std::move(game)).first->second;
+}
+
+void BM_ParseBinaryOnATable(benchmark::State& state) {
+  const Fixture& game = TableGame(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    v1::BattleLog log;
+    if (!log.ParseFromString(game.bytes)) state.SkipWithError("parse failed");
+    benchmark::DoNotOptimize(log);
+  }
+  state.SetItemsProcessed(state.iterations() * game.log.events_size());
+}
+BENCHMARK(BM_ParseBinaryOnATable)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
+void BM_ReplayAuditOnATable(benchmark::State& state) {
+  const Fixture& game = TableGame(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    absl::StatusOr<v1::AuditReport> report =
+        replay::AuditLog(game.log, game.ruleset);
+    if (!report.ok() || replay::ReportHasFailures(*report)) {
+      state.SkipWithError("the generated table game does not audit clean");
+    }
+    benchmark::DoNotOptimize(report);
+  }
+  state.SetItemsProcessed(state.iterations() * game.log.events_size());
+}
+BENCHMARK(BM_ReplayAuditOnATable)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+
 void BM_ParseAndAudit(benchmark::State& state) {
   const Fixture& game = Game(static_cast<int>(state.range(0)));
   for (auto _ : state) {
