@@ -109,7 +109,7 @@ UnitShapes::Box BoxOf(const Polygon& p) {
 double BoxGap(const UnitShapes::Box& a, const UnitShapes::Box& b) {
   const double dx = std::max({0.0, a.min_x - b.max_x, b.min_x - a.max_x});
   const double dy = std::max({0.0, a.min_y - b.max_y, b.min_y - a.max_y});
-  return std::hypot(dx, dy);
+  return std::sqrt(dx * dx + dy * dy);
 }
 
 UnitShapes ShapesOf(const Battlefield& field, const BattleState& state) {
