@@ -487,7 +487,7 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
     for (int u = 0; u < static_cast<int>(shapes.polygons.size()) && !o.any();
          ++u) {
       if (u == unit || u == ignore || shapes.polygons[u].vertices.empty() ||
-          BoxGap(box, shapes.boxes[u]) > 0) {
+          BoxGap(box, shapes.boxes[u]) > geometry::kEpsilon) {
         continue;
       }
       if (geometry::PolygonsIntersect(shape, shapes.polygons[u])) o.unit = u;

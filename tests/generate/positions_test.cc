@@ -161,8 +161,11 @@ TEST(PositionsTest, TableGamesAuditCleanAndRoundTrip) {
                                   "RESULT_MOVE_KIND_FOLLOW_UP",
                                   "RESULT_MOVE_KIND_ROUT",
                                   "RESULT_MOVE_KIND_PURSUIT",
-                                  "result move blocked",
                                   "routers caught by pursuit"};
+  // Blocked result moves are rare in generated games (about one game in a
+  // hundred), so whether these seeds hold one is chance:
+  // tests/replay/table_replay_test.cc works them by hand (a push back into
+  // friends, one off the table).
   for (const char* what : expected) {
     EXPECT_GT(seen[what], 0) << "no game shows: " << what;
   }
