@@ -111,8 +111,7 @@ the table in its clan's colour with its facing and markers (D disordered,
 R routing, F frenzied, H halted, M in melee, +N hits carried, and the
 leaders with it), and what the event did: a volley's line of fire with its
 distance and the firer's reach at effective and long range, a charge's or a
-move's path, a
-melee's contact; a legend and a 10 cm scale bar.
+move's path, a melee's contact; a legend and a 10 cm scale bar.
 
 Examples:
   gunbai map tests/data/table-game.textproto -o start.svg
