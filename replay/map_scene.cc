@@ -160,9 +160,14 @@ std::string EventWords(const v1::Event& e, const rules::BattleState& state) {
                                 name(e.melee_round().sides(1).unit()), " fight")
                  : "a melee round";
     case v1::Event::kResultMove: {
-      static constexpr const char* kWords[] = {
-          "make a result move", "are pushed back", "follow up", "rout",
-          "pursue",             "retire",          "retreat",   "hold"};
+      static constexpr const char* kWords[] = {"make a result move",
+                                               "are pushed back",
+                                               "follow up",
+                                               "rout",
+                                               "pursue",
+                                               "retire",
+                                               "retreat",
+                                               "hold"};
       const int kind = e.result_move().kind();
       return absl::StrCat(name(e.result_move().unit()), " ",
                           kind >= 0 && kind < 8 ? kWords[kind] : kWords[0]);

@@ -837,10 +837,9 @@ void AppendRings(std::string& out, const Layout& l, const MapScene& scene) {
     const double w = f.depth * 10 + 2 * r;
     const double h = f.frontage * 10 + 2 * r;
     absl::StrAppend(&out, "<rect x=\"", Num(-w / 2), "\" y=\"", Num(-h / 2),
-                    "\" width=\"", Num(w), "\" height=\"", Num(h),
-                    "\" rx=\"", Num(r), "\" ry=\"", Num(r),
-                    "\" transform=\"translate(", Num(mid.x), " ", Num(mid.y),
-                    ") rotate(", Num(turn),
+                    "\" width=\"", Num(w), "\" height=\"", Num(h), "\" rx=\"",
+                    Num(r), "\" ry=\"", Num(r), "\" transform=\"translate(",
+                    Num(mid.x), " ", Num(mid.y), ") rotate(", Num(turn),
                     ")\" fill=\"none\" stroke=\"", kActionRed,
                     "\" stroke-opacity=\"0.7\" stroke-width=\"2\" "
                     "stroke-dasharray=\"6 6\"/>\n");

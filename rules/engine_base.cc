@@ -75,9 +75,10 @@ absl::Status EngineBase::InitOrderOfBattle(const v1::BattleLog& log) {
     if (u.has_position()) {
       GUNBAI_ASSIGN_OR_RETURN(
           status.pose,
-          PoseFromProto(u.position(), absl::StrFormat("order_of_battle.units[%d] "
-                                                      "position",
-                                                      i)));
+          PoseFromProto(u.position(),
+                        absl::StrFormat("order_of_battle.units[%d] "
+                                        "position",
+                                        i)));
       status.placed = true;
     }
     unit_index_.emplace(profile.id, static_cast<int>(state_.profiles.size()));

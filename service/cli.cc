@@ -161,7 +161,7 @@ struct Options {
   bool outcomes = false;
   std::string branch_out;
   std::string output_path;  // -o: write the report here, not to stdout
-  double px_per_cm = 5;      // map: the picture's scale
+  double px_per_cm = 5;     // map: the picture's scale
 };
 
 // The exit code for a failure of a call to the daemon: 2 when the input
@@ -576,8 +576,8 @@ void AddStateCommand(CLI::App& app, CliContext& context) {
 void AddMapCommand(CLI::App& app, CliContext& context) {
   auto o = std::make_shared<Options>();
   o->command = "map";
-  CLI::App* map = app.add_subcommand(
-      "map", "draw the table of LOG after an event, as SVG");
+  CLI::App* map =
+      app.add_subcommand("map", "draw the table of LOG after an event, as SVG");
   map->footer(kMapFooter);
   AddLogOptions(*map, *o);
   map->add_option_function<uint64_t>(

@@ -547,11 +547,10 @@ absl::StatusOr<GameRecord> SqliteGameStore::GetGame(absl::string_view game_id) {
   GUNBAI_RETURN_IF_ERROR(transaction.BeginRead());
   GameRecord game;
   {
-    GUNBAI_ASSIGN_OR_RETURN(
-        Statement query,
-        Prepare(
-            "SELECT header, order_of_battle, settings, dice, secret_hex, ended, "
-            "field FROM games WHERE game_id = ?"));
+    GUNBAI_ASSIGN_OR_RETURN(Statement query,
+                            Prepare("SELECT header, order_of_battle, settings, "
+                                    "dice, secret_hex, ended, "
+                                    "field FROM games WHERE game_id = ?"));
     query.Bind(game_id);
     GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
     if (!row) {

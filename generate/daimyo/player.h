@@ -280,8 +280,7 @@ class GamePlayer {
   void BuildTable();
   void DeployUnits();
   geometry::OrientedRect FootprintOf(int unit) const;
-  geometry::OrientedRect FootprintAt(int unit,
-                                            const rules::Pose& pose) const;
+  geometry::OrientedRect FootprintAt(int unit, const rules::Pose& pose) const;
   double Gap(int a, int b) const;  // cm between two units.
   bool PoseFree(int unit, const rules::Pose& pose, double clearance,
                 int except) const;

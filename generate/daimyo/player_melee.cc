@@ -871,10 +871,9 @@ bool GamePlayer::FollowUpFallsShort(const rules::daimyo::MeleePairing& pairing,
   rules::BattleState s = state();
   for (int side = 0; side < 2; ++side) {
     rules::UnitStatus& u = s.units[pairing.sides[side].unit];
-    u.stands -= std::min(
-        rules::StandsLostByHits(u.carried_hits, hits[1 - side],
-                                rules_.hits_per_stand),
-        u.stands);
+    u.stands -= std::min(rules::StandsLostByHits(u.carried_hits, hits[1 - side],
+                                                 rules_.hits_per_stand),
+                         u.stands);
   }
   const rules::daimyo::MoveMeasure push = rules::daimyo::MeasurePath(
       *field_, s, loser,
@@ -1003,8 +1002,8 @@ bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
   if (positions()) {
     // On a table the block is the one the engine measures: the rout turned
     // about and fled its roll, the push back 3 cm the way the winner faces.
-    const v1::ResultMoveKind kind = routs ? v1::RESULT_MOVE_KIND_ROUT
-                                          : v1::RESULT_MOVE_KIND_PUSH_BACK;
+    const v1::ResultMoveKind kind =
+        routs ? v1::RESULT_MOVE_KIND_ROUT : v1::RESULT_MOVE_KIND_PUSH_BACK;
     move->set_kind(kind);
     if (routs) {
       move->add_dice(RollDie());
@@ -1015,9 +1014,9 @@ bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
     }
     const int opponent = MeleeOpponent(loser);
     const v1::MoveBlock blocked = PredictedBlock(
-        kind, PredictResultMove(loser, kind,
-                                static_cast<int>(move->distance_mm()), nullptr,
-                                opponent));
+        kind,
+        PredictResultMove(loser, kind, static_cast<int>(move->distance_mm()),
+                          nullptr, opponent));
     if (blocked != v1::MOVE_BLOCK_NONE) move->set_blocked(blocked);
     loser_blocked_by_enemy_ = blocked == v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE;
     if (routs) {

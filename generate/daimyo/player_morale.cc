@@ -65,9 +65,8 @@ void GamePlayer::TakeEndOfTurnTests() {
             absl::StrCat(UnitId(unit), " skips the morale test it owes"));
         continue;
       }
-      TakeMoraleTest(unit,
-                     rules::daimyo::HighestReason(status(unit).owed_morale &
-                                                  kEndOfTurnReasons));
+      TakeMoraleTest(unit, rules::daimyo::HighestReason(
+                               status(unit).owed_morale & kEndOfTurnReasons));
       again = positions();
     }
   }
@@ -242,9 +241,9 @@ void GamePlayer::MakeResultMove(int unit, v1::ResultMoveKind kind) {
       *move->mutable_to() = rules::PoseToProto(*to);
     }
     const v1::MoveBlock block = PredictedBlock(
-        kind, PredictResultMove(unit, kind, static_cast<int>(move->distance_mm()),
-                                to.has_value() ? &*to : nullptr,
-                                MeleeOpponent(unit)));
+        kind, PredictResultMove(
+                  unit, kind, static_cast<int>(move->distance_mm()),
+                  to.has_value() ? &*to : nullptr, MeleeOpponent(unit)));
     if (block != v1::MOVE_BLOCK_NONE) move->set_blocked(block);
   }
   Emit(event);

@@ -85,8 +85,7 @@ void GamePlayer::BuildTable() {
   constexpr int kSlotMm = kTableWidthMm / 4;
   for (int slot = 0; slot < 4; ++slot) {
     const int x0 = slot * kSlotMm + Uniform(30, 120);
-    const int x1 = std::min((slot + 1) * kSlotMm - 30,
-                            x0 + Uniform(180, 300));
+    const int x1 = std::min((slot + 1) * kSlotMm - 30, x0 + Uniform(180, 300));
     const int y0 = Uniform(kTerrainNearMm, kTerrainNearMm + 30);
     const int y1 = Uniform(kTerrainFarMm - 30, kTerrainFarMm);
     switch (kinds[slot]) {
@@ -164,8 +163,8 @@ void GamePlayer::DeployUnits() {
       const rules::TableEntry* base =
           rules::FindEntry(rules_.table.base_sizes, profile);
       if (base == nullptr) Die("the ruleset gives no base size for a unit");
-      const int per_rank = static_cast<int>(
-          std::max<std::uint32_t>(1, unit.stands_per_rank()));
+      const int per_rank =
+          static_cast<int>(std::max<std::uint32_t>(1, unit.stands_per_rank()));
       const int stands = static_cast<int>(unit.stands());
       const int frontage = std::min(per_rank, stands) * base->width_mm;
       if (x + frontage > kTableWidthMm - kSideMarginMm) {
@@ -215,8 +214,8 @@ bool GamePlayer::PoseFree(int unit, const rules::Pose& pose, double clearance,
     if (u == unit || u == except || !Present(state(), u)) continue;
     const double need =
         status(u).in_melee ? std::max(clearance, kMeleeClearanceCm) : clearance;
-    if (geometry::PolygonDistance(
-            shape, geometry::ToPolygon(FootprintOf(u))) < need) {
+    if (geometry::PolygonDistance(shape, geometry::ToPolygon(FootprintOf(u))) <
+        need) {
       return false;
     }
   }
@@ -262,10 +261,9 @@ std::optional<rules::Pose> GamePlayer::MoveTo(int unit) {
         if (plans_[e].clan == plans_[unit].clan || !Present(state(), e)) {
           continue;
         }
-        too_near = too_near ||
-                   geometry::PolygonDistance(
-                       geometry::ToPolygon(FootprintAt(unit, pose)),
-                       geometry::ToPolygon(FootprintOf(e))) < keep;
+        too_near = too_near || geometry::PolygonDistance(
+                                   geometry::ToPolygon(FootprintAt(unit, pose)),
+                                   geometry::ToPolygon(FootprintOf(e))) < keep;
       }
       if (!too_near) return pose;
     }
@@ -273,8 +271,8 @@ std::optional<rules::Pose> GamePlayer::MoveTo(int unit) {
   // Nowhere to go: a step aside, back or forward, so that a unit a result
   // move left against the table's edge or a pond steps clear of it.
   for (double step : {1.0, 2.0, 4.0}) {
-    for (double angle : {geometry::kPi, 0.0, geometry::kPi / 2,
-                         -geometry::kPi / 2}) {
+    for (double angle :
+         {geometry::kPi, 0.0, geometry::kPi / 2, -geometry::kPi / 2}) {
       geometry::OrientedRect moved = r;
       moved.front_centre =
           r.front_centre + geometry::Rotate(geometry::Forward(r), angle) * step;
@@ -295,9 +293,9 @@ bool GamePlayer::EndAccepted(int unit, const rules::Pose& pose) const {
     if (t.kind == rules::TerrainKind::kImpassable &&
         geometry::PolygonsIntersect(t.area, shape) &&
         geometry::PolygonDistance(t.area, shape) == 0 &&
-        geometry::LengthInside(geometry::Segment{shape.vertices[0],
-                                                 shape.vertices[2]},
-                               t.area) > 0.1) {
+        geometry::LengthInside(
+            geometry::Segment{shape.vertices[0], shape.vertices[2]}, t.area) >
+            0.1) {
       return false;
     }
   }
@@ -342,8 +340,7 @@ std::optional<rules::Pose> GamePlayer::ContactPose(int charger,
   }
   if (!PoseFree(charger, pose, kClearanceCm, target)) return std::nullopt;
   const double gap = geometry::PolygonDistance(
-      geometry::ToPolygon(FootprintAt(charger, pose)),
-      geometry::ToPolygon(t));
+      geometry::ToPolygon(FootprintAt(charger, pose)), geometry::ToPolygon(t));
   if (gap * 10 > field_->rules.contact_mm - 0.5) return std::nullopt;
   return pose;
 }
@@ -496,8 +493,8 @@ int GamePlayer::MeleeOpponent(int unit) const {
 // where it ends, unless `to` says, and what it meets; `ignore` is the enemy
 // it fought.
 rules::daimyo::MoveMeasure GamePlayer::PredictResultMove(
-    int unit, v1::ResultMoveKind kind, int distance_mm,
-    const rules::Pose* to, int ignore) const {
+    int unit, v1::ResultMoveKind kind, int distance_mm, const rules::Pose* to,
+    int ignore) const {
   rules::daimyo::ResultPath path = rules::daimyo::ResultPath::kBack;
   int distance = std::min(distance_mm, rules::kMaxTableMm);
   switch (kind) {
@@ -527,8 +524,7 @@ rules::daimyo::MoveMeasure GamePlayer::PredictResultMove(
 v1::MoveBlock GamePlayer::PredictedBlock(
     v1::ResultMoveKind kind, const rules::daimyo::MoveMeasure& m) const {
   if (m.blocked_by_enemy_or_edge) return v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE;
-  if (m.blocked_by_friends_or_impassable &&
-      kind != v1::RESULT_MOVE_KIND_ROUT) {
+  if (m.blocked_by_friends_or_impassable && kind != v1::RESULT_MOVE_KIND_ROUT) {
     return v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE;
   }
   return v1::MOVE_BLOCK_NONE;
@@ -541,8 +537,8 @@ rules::Pose GamePlayer::FlightPose(int router, int distance_mm) const {
   for (int d = distance_mm; d > 0; d -= 10) {
     const geometry::OrientedRect moved = geometry::MovedForward(r, d / 10.0);
     const rules::Pose pose = rules::PoseOf(moved);
-    if (rules::OnTable(*field_, geometry::ToPolygon(FootprintAt(router,
-                                                                pose)))) {
+    if (rules::OnTable(*field_,
+                       geometry::ToPolygon(FootprintAt(router, pose)))) {
       return pose;
     }
   }
@@ -561,8 +557,7 @@ void GamePlayer::SetPursuitTo(int winner, int loser, v1::ResultMove& move) {
   }
   rules::Pose to = status(winner).pose;
   for (; d > 0; d -= 5) {
-    const rules::Pose pose =
-        rules::PoseOf(geometry::MovedForward(r, d / 10.0));
+    const rules::Pose pose = rules::PoseOf(geometry::MovedForward(r, d / 10.0));
     if (rules::OnTable(*field_,
                        geometry::ToPolygon(FootprintAt(winner, pose)))) {
       to = pose;
@@ -570,12 +565,12 @@ void GamePlayer::SetPursuitTo(int winner, int loser, v1::ResultMove& move) {
     }
   }
   *move.mutable_to() = rules::PoseToProto(to);
-  const rules::daimyo::MoveMeasure m = PredictResultMove(
-      winner, v1::RESULT_MOVE_KIND_PURSUIT, 0, &to, loser);
+  const rules::daimyo::MoveMeasure m =
+      PredictResultMove(winner, v1::RESULT_MOVE_KIND_PURSUIT, 0, &to, loser);
   if (router_there && status(loser).removal_owed.empty() &&
-      geometry::PolygonDistance(
-          geometry::ToPolygon(FootprintAt(winner, m.to)),
-          geometry::ToPolygon(FootprintOf(loser))) * 10 <=
+      geometry::PolygonDistance(geometry::ToPolygon(FootprintAt(winner, m.to)),
+                                geometry::ToPolygon(FootprintOf(loser))) *
+              10 <=
           field_->rules.contact_mm) {
     move.set_contact_after_pursuit(true);
   }

@@ -16,8 +16,7 @@ namespace {
 // A game plays whole turns; it is not sized by events.
 absl::Status CheckOptions(const GeneratorOptions& options) {
   if (options.positions) {
-    return absl::InvalidArgumentError(
-        "--positions plays Daimyo games only");
+    return absl::InvalidArgumentError("--positions plays Daimyo games only");
   }
   if (options.turns == 0) {
     return absl::InvalidArgumentError(

@@ -874,7 +874,8 @@ void Replayer::OweLeaderDeathTests(
   ResolveUnitList(near, "unit near the dead leader", list_units_);
   if (Measuring(unit)) {
     MeasureFriendsNear(
-        unit, absl::StrCat("The death of the leader with ", UnitLabel(state_, unit)),
+        unit,
+        absl::StrCat("The death of the leader with ", UnitLabel(state_, unit)),
         list_units_);
   }
   for (const int u : list_units_) {

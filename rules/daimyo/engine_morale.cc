@@ -276,8 +276,7 @@ void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
   const int unit = ResolveUnit(test.unit(), "testing unit");
   if (unit < 0 || !UnitOnTable(unit, "test morale")) return;
   std::vector<int> friends;
-  rules::daimyo::MoraleTestInput in =
-      MoraleInputFromProto(test, unit, friends);
+  rules::daimyo::MoraleTestInput in = MoraleInputFromProto(test, unit, friends);
   MeasureMorale(test, in, friends);
   const bool valid_reason = in.reason >= 1 && in.reason <= 8;
   if (valid_reason) CheckTestTiming(unit, in.reason);

@@ -261,8 +261,8 @@ class Replayer final : public rules::EngineBase {
                     bool declared, bool measured, absl::string_view why_not);
   void PlaceUnit(int unit, const rules::Pose& pose);
   void MeasureMove(const gunbai::v1::Move& move, int unit);
-  void CheckMoveEnd(const std::string& subject, int unit,
-                    const rules::Pose& to, absl::string_view did);
+  void CheckMoveEnd(const std::string& subject, int unit, const rules::Pose& to,
+                    absl::string_view did);
   void MeasureCharge(const gunbai::v1::ChargeDeclaration& charge, int unit,
                      int target);
   void MeasureFiring(rules::daimyo::Shot& shot);

@@ -354,12 +354,12 @@ FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
   // that the trace shows the distance behind a long-range volley.
   if (trace != nullptr && facts.measured && !res.band.forced_long &&
       res.band.band == RangeBand::kLong && facts.distance_mm.has_value()) {
-    trace->push_back(Term{
-        0,
-        absl::StrFormat("long range, %.1f cm measured: no effective-range "
-                        "bonus",
-                        *facts.distance_mm / 10.0),
-        "daimyo.table.fire.range", Origin::kMeasured});
+    trace->push_back(
+        Term{0,
+             absl::StrFormat("long range, %.1f cm measured: no effective-range "
+                             "bonus",
+                             *facts.distance_mm / 10.0),
+             "daimyo.table.fire.range", Origin::kMeasured});
   }
   for (const FactorCheck& c : checks) {
     if (!c.applies) continue;

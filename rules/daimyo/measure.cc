@@ -462,8 +462,7 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   const int steps =
       std::clamp(static_cast<int>(m.distance / kPathStep), 1, 100000);
   OrientedRect last_clear = start;
-  const UnitShapes shapes =
-      units_block ? ShapesOf(field, state) : UnitShapes{};
+  const UnitShapes shapes = units_block ? ShapesOf(field, state) : UnitShapes{};
   for (int i = 1; i <= steps + 1; ++i) {
     OrientedRect r = start;
     if (i <= steps) {

@@ -173,8 +173,8 @@ void AddFriendsRouting(const BattleState& state, const MoraleTestInput& test,
     }
     const Quality q = state.profiles[router].quality;
     if (static_cast<int>(q) > static_cast<int>(own)) continue;
-    tally.Add(MoraleModifier::kEachFriendRoutingNear, 1, test.facts.fact_origin(),
-              [&state, router, q] {
+    tally.Add(MoraleModifier::kEachFriendRoutingNear, 1,
+              test.facts.fact_origin(), [&state, router, q] {
                 return absl::StrCat(": ", UnitLabel(state, router), ", ",
                                     QualityName(q));
               });
@@ -236,10 +236,11 @@ int SumModifiers(const Tables& rules, const BattleState& state,
   AddLongSpearVsCavalry(rules.options, state, test, infantry_charged_by_cavalry,
                         tally);
   if (f.enemies_routing_near > 0) {
-    tally.Add(MoraleModifier::kEnemyRoutingNear, 1, test.facts.fact_origin(), [&f] {
-      return absl::StrFormat(" (%d unit%s)", f.enemies_routing_near,
-                             f.enemies_routing_near == 1 ? "" : "s");
-    });
+    tally.Add(MoraleModifier::kEnemyRoutingNear, 1, test.facts.fact_origin(),
+              [&f] {
+                return absl::StrFormat(" (%d unit%s)", f.enemies_routing_near,
+                                       f.enemies_routing_near == 1 ? "" : "s");
+              });
   }
   if (p.troop_type == TroopType::kHatamoto) {
     tally.Add(MoraleModifier::kHatamoto, Origin::kComputed);
@@ -254,7 +255,8 @@ int SumModifiers(const Tables& rules, const BattleState& state,
   AddFriendsRouting(state, test, tally);
   AddStandsLost(rules, state, test, tally);
   if (f.enemy_facing_flank_or_rear_near) {
-    tally.Add(MoraleModifier::kEnemyFacingFlankOrRearNear, test.facts.fact_origin());
+    tally.Add(MoraleModifier::kEnemyFacingFlankOrRearNear,
+              test.facts.fact_origin());
   }
   AddLeaderKilled(state, test, tally);
   if (s.routing) tally.Add(MoraleModifier::kRouting, Origin::kComputed);

@@ -118,7 +118,10 @@ void BM_ParseBinaryOnATable(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * game.log.events_size());
 }
-BENCHMARK(BM_ParseBinaryOnATable)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ParseBinaryOnATable)
+    ->Arg(8)
+    ->Arg(16)
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_ReplayAuditOnATable(benchmark::State& state) {
   const Fixture& game = TableGame(static_cast<int>(state.range(0)));
@@ -132,7 +135,10 @@ void BM_ReplayAuditOnATable(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * game.log.events_size());
 }
-BENCHMARK(BM_ReplayAuditOnATable)->Arg(8)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ReplayAuditOnATable)
+    ->Arg(8)
+    ->Arg(16)
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_ParseAndAudit(benchmark::State& state) {
   const Fixture& game = Game(static_cast<int>(state.range(0)));

@@ -683,10 +683,9 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
   auto* firing = forged.mutable_log()->mutable_events(2)->mutable_firing();
   const uint32_t real = firing->dice(0);
   firing->set_dice(0, real % 6 + 1);
-  std::string head =
-      replay::GameGenesis(forged.log().header(), forged.log().order_of_battle(),
-                          forged.settings(), forged.dice(),
-                          replay::FieldOf(forged.log()));
+  std::string head = replay::GameGenesis(
+      forged.log().header(), forged.log().order_of_battle(), forged.settings(),
+      forged.dice(), replay::FieldOf(forged.log()));
   for (int i = 0; i < forged.log().events_size(); ++i) {
     head = replay::ChainHash(head, forged.log().events(i));
     forged.set_chain_hashes(i, head);
@@ -1080,7 +1079,6 @@ TEST_F(LiveGameTest, AcknowledgedAppendsSurviveSigkill) {
   std::cout << "acknowledged " << acked << " appends before the SIGKILL; "
             << stored << " events stored after the restart\n";
 }
-
 
 // A live game on a table (tests/data/table-game: its hand working is in
 // tests/data/README.md). gunbaid keeps the table and terrain with the game

@@ -468,10 +468,9 @@ TEST_F(Regression, UnknownEnumValuesAreInvalidArgumentAndStoreNothing) {
 // Recomputes the chain hashes of `game` as gunbaid would have.
 void Rechain(v1::ExportedGame& game) {
   game.clear_chain_hashes();
-  std::string head =
-      replay::GameGenesis(game.log().header(), game.log().order_of_battle(),
-                          game.settings(), game.dice(),
-                          replay::FieldOf(game.log()));
+  std::string head = replay::GameGenesis(
+      game.log().header(), game.log().order_of_battle(), game.settings(),
+      game.dice(), replay::FieldOf(game.log()));
   for (const v1::Event& event : game.log().events()) {
     head = replay::ChainHash(head, event);
     game.add_chain_hashes(head);

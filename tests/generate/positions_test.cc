@@ -189,8 +189,8 @@ TEST(PositionsTest, PlantedFaultsAreFoundExactly) {
   std::map<std::string, int> kinds;
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     const int k = 1 + static_cast<int>(seed % 5);
-    SCOPED_TRACE(testing::Message() << "seed " << seed << ", " << k
-                                    << " faults");
+    SCOPED_TRACE(testing::Message()
+                 << "seed " << seed << ", " << k << " faults");
     const GeneratedGame game = GenerateGame(TableGame(seed, k));
     ASSERT_EQ(game.faults.size(), static_cast<std::size_t>(k));
     std::vector<Named> found;

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/map/raster.h"
 #include "rules/geometry/geometry.h"
+#include "tests/map/raster.h"
 
 namespace gunbai::replay {
 namespace {

@@ -287,9 +287,9 @@ TEST(LedgerTest, GameGenesisCommitsToTheTableOfAGameWithPositions) {
   settings.set_chain_version(2);
   v1::DiceCommitment dice;
   v1::BattleLog log;
-  EXPECT_EQ(replay::GameGenesis(header, {}, settings, dice,
-                                replay::FieldOf(log)),
-            "914bb369fffbbc3e7cc8a5a5dd293b8f5c364f49067a9ef6309d6d3dff23dd80");
+  EXPECT_EQ(
+      replay::GameGenesis(header, {}, settings, dice, replay::FieldOf(log)),
+      "914bb369fffbbc3e7cc8a5a5dd293b8f5c364f49067a9ef6309d6d3dff23dd80");
   log.mutable_table()->set_width_mm(1800);
   log.mutable_table()->set_depth_mm(1200);
   const std::string with_table =
@@ -299,9 +299,9 @@ TEST(LedgerTest, GameGenesisCommitsToTheTableOfAGameWithPositions) {
   v1::TerrainFeature* wood = log.add_terrain();
   wood->set_id("wood");
   wood->set_kind(v1::TERRAIN_KIND_WOODS);
-  EXPECT_NE(replay::GameGenesis(header, {}, settings, dice,
-                                replay::FieldOf(log)),
-            with_table);
+  EXPECT_NE(
+      replay::GameGenesis(header, {}, settings, dice, replay::FieldOf(log)),
+      with_table);
   // Events are not part of the field.
   log.add_events()->set_seq(1);
   EXPECT_EQ(replay::FieldOf(log).events_size(), 0);
