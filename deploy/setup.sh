@@ -14,6 +14,8 @@ packages=(
   clang libclang-rt-14-dev
   ccache  # optional: -DCMAKE_CXX_COMPILER_LAUNCHER=ccache for quicker rebuilds
   chromium  # the browser tests (tests/browser): headless, /usr/bin/chromium
+  libpq-dev  # the PostgreSQL event store (gunbaid --store=postgresql://...)
+  postgresql  # its tests: initdb and a server in a temporary directory (tests/store)
   librsvg2-bin libpng-dev  # the map tests (tests/map): rsvg-convert renders gunbai map's SVG, libpng reads its pixels
 )
 # Node.js and npm for the browser tests' driver: Debian's, unless a node and

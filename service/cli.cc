@@ -33,6 +33,7 @@
 #include "service/game_cli.h"
 #include "service/generate_cli.h"
 #include "service/report_format.h"
+#include "service/store_cli.h"
 #include "service/report_html.h"
 
 namespace gunbai::service {
@@ -706,6 +707,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   AddDiceCommand(app, context);
   AddDiffCommand(app, context);
   AddVerifyCommand(app, context);
+  AddStoreCommands(app, context);
   AddExplainCommand(app, context);
   AddGenerateCommand(app, context);
   AddSelfDescribingCommands(app, context);

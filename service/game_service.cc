@@ -252,6 +252,20 @@ GameServiceImpl::GameServiceImpl(GameStore* store,
       checkpoint_every_(std::max(checkpoint_every, 0)) {
   ServeCreateGameOnWire();
   ServeAppendEventsAsBytes();
+  store_->OnAppend([this](const std::string& game_id) { MarkStale(game_id); });
+}
+
+GameServiceImpl::~GameServiceImpl() { store_->OnAppend(nullptr); }
+
+void GameServiceImpl::MarkStale(const std::string& game_id) {
+  absl::MutexLock lock(&games_mu_);
+  for (auto& [id, game] : games_) {
+    if (!game_id.empty() && id != game_id) continue;
+    game->stale = true;
+    // Without the game's lock: an append may hold it while it waits for
+    // the store. A watch that misses the signal wakes within its timeout.
+    game->changed.SignalAll();
+  }
 }
 
 GameServiceImpl::CheckpointStats GameServiceImpl::CheckpointStatsForTest() {
@@ -332,9 +346,7 @@ absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Load(
   // From here the pin gives the game back to the cache on every return.
   GamePin pin(this, game);
   absl::MutexLock lock(&game->mu);
-  if (!game->loaded) {
-    GUNBAI_RETURN_IF_ERROR(Rebuild(*game));
-  }
+  GUNBAI_RETURN_IF_ERROR(Refresh(*game));
   return pin;
 }
 
@@ -437,12 +449,27 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
       stats_.events_replayed += events.size() - from_checkpoint;
     }
   }
+  const bool has_end = AbsorbEvents(game, events, from_checkpoint);
+  // A crash between storing a batch with game_end and marking the game
+  // ended leaves the mark undone: the stored log decides.
+  if (has_end && !game.record.ended) {
+    GUNBAI_RETURN_IF_ERROR(store_->MarkEnded(game.id));
+    game.record.ended = true;
+  }
+  game.dice_key = DiceKeyFor(game.record);
+  game.loaded = true;
+  return absl::OkStatus();
+}
+
+bool GameServiceImpl::AbsorbEvents(LiveGame& game,
+                                   std::vector<v1::StoredEvent>& events,
+                                   size_t replay_from) {
   bool has_end = false;
   size_t position = 0;
   // Each event is moved into the log and what is left of it freed: the
   // game is held once, not twice, while it loads.
   for (v1::StoredEvent& stored : events) {
-    if (game.replayer != nullptr && position++ >= from_checkpoint) {
+    if (game.replayer != nullptr && position++ >= replay_from) {
       game.replayer->Apply(stored.event());
     }
     has_end = has_end || stored.event().has_game_end();
@@ -452,14 +479,40 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
     *game.log.add_events() = std::move(*stored.mutable_event());
     stored = v1::StoredEvent();
   }
-  // A crash between storing a batch with game_end and marking the game
-  // ended leaves the mark undone: the stored log decides.
-  if (has_end && !game.record.ended) {
-    GUNBAI_RETURN_IF_ERROR(store_->MarkEnded(game.id));
-    game.record.ended = true;
+  return has_end;
+}
+
+absl::Status GameServiceImpl::Refresh(LiveGame& game) {
+  if (!game.loaded) return Rebuild(game);
+  if (game.stale) return CatchUp(game);
+  return absl::OkStatus();
+}
+
+absl::Status GameServiceImpl::CatchUp(LiveGame& game) {
+  game.stale = false;
+  if (!game.loaded) return Rebuild(game);
+  const uint64_t cached = game.event_ids.size();
+  GUNBAI_ASSIGN_OR_RETURN(const uint64_t version, store_->Version(game.id));
+  if (version == cached) return absl::OkStatus();
+  const uint64_t from_seq =
+      game.log.events().empty()
+          ? 0
+          : game.log.events(game.log.events_size() - 1).seq() + 1;
+  GUNBAI_ASSIGN_OR_RETURN(auto events, store_->ReadEvents(game.id, from_seq));
+  // Fewer than the version says (the store moved back?), or an end (the
+  // record changes too): read the whole game again.
+  const bool ends = std::any_of(
+      events.begin(), events.end(),
+      [](const v1::StoredEvent& e) { return e.event().has_game_end(); });
+  if (version < cached || cached + events.size() < version || ends) {
+    return Rebuild(game);
   }
-  game.dice_key = DiceKeyFor(game.record);
-  game.loaded = true;
+  {
+    absl::MutexLock lock(&stats_mu_);
+    if (game.replayer != nullptr) stats_.events_replayed += events.size();
+  }
+  AbsorbEvents(game, events, 0);
+  game.changed.SignalAll();
   return absl::OkStatus();
 }
 
@@ -817,10 +870,7 @@ grpc::Status GameServiceImpl::AnswerAppend(grpc::ServerContext* context,
   auto game = Authorized(context, request.game_id(), &caller);
   if (!game.ok()) return ToGrpcStatus(game.status());
   absl::MutexLock lock(&(*game)->mu);
-  if (!(*game)->loaded) {
-    absl::Status s = Rebuild(**game);
-    if (!s.ok()) return ToGrpcStatus(s);
-  }
+  if (absl::Status s = Refresh(**game); !s.ok()) return ToGrpcStatus(s);
   if (!(*game)->ruleset_problem.ok()) {
     return ToGrpcStatus((*game)->ruleset_problem);
   }
@@ -842,6 +892,10 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
   if (answered.has_value()) {
     answer = std::move(*answered);
     return absl::OkStatus();
+  }
+  if (request.expected_version() != game.event_ids.size()) {
+    // Another replica may have appended what the caller has seen.
+    GUNBAI_RETURN_IF_ERROR(CatchUp(game));
   }
   const uint64_t version = game.event_ids.size();
   if (request.expected_version() != version) {
@@ -1185,7 +1239,13 @@ grpc::Status GameServiceImpl::WatchGame(
       if (!has_news()) {
         g.changed.WaitWithTimeout(&g.mu, absl::Milliseconds(200));
       }
-      if (!g.loaded && !Rebuild(g).ok()) return grpc::Status::CANCELLED;
+      if (absl::Status s = Refresh(g); !s.ok()) {
+        return grpc::Status(
+            grpc::StatusCode::UNAVAILABLE,
+            absl::StrFormat("the watch of game %s could not read the store "
+                            "(%s); watch again from seq %d",
+                            g.id, s.message(), next));
+      }
       fresh = EventsFrom(g, next);
       ended = g.record.ended;
     }

@@ -97,6 +97,9 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   // Wakes every watcher so that a shutting-down server can end them.
   void Shutdown();
 
+  // Stops the store's calls to this service.
+  ~GameServiceImpl() override;
+
   // For tests: the ids of the games in the cache, sorted, and how many of
   // them are in use.
   std::vector<std::string> CachedGamesForTest();
@@ -148,6 +151,9 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
     // not dropped while any is), and when it was last taken (use_count_).
     int pins = 0;
     uint64_t last_use = 0;
+    // Set when the store says another process (another replica) may have
+    // appended to the game: the next call reads what is new (CatchUp).
+    std::atomic<bool> stale{false};
   };
 
   // A game taken from the cache for one call: it stays cached, its members
@@ -198,6 +204,20 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   void DropBeyondBound(std::vector<std::unique_ptr<LiveGame>>& dropped)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(games_mu_);
   absl::Status Rebuild(LiveGame& game) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
+  // Brings a loaded game up to the store: replays the events another
+  // process appended since it was read, or rebuilds it when they end the
+  // game. Clears `stale` first, so that an append told after it is caught
+  // by the next call.
+  absl::Status CatchUp(LiveGame& game) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
+  // Rebuilds a game not loaded, and catches up one marked stale.
+  absl::Status Refresh(LiveGame& game) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
+  // Moves stored `events` into the game's cache, replaying those from
+  // index `replay_from` on. Returns whether one of them ends the game.
+  bool AbsorbEvents(LiveGame& game, std::vector<gunbai::v1::StoredEvent>& events,
+                    size_t replay_from) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
+  // The store's listener: marks `game_id` stale (every game, when empty)
+  // and wakes its watches.
+  void MarkStale(const std::string& game_id) ABSL_LOCKS_EXCLUDED(games_mu_);
   // Restores `game`'s engine and findings from its latest checkpoint that
   // follows `events`, the game's stored events, and returns how many of
   // them it covers; 0, with the engine and findings as created, when there

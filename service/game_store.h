@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -153,6 +154,25 @@ class GameStore {
   virtual absl::StatusOr<uint64_t> NextDiceAttempt(
       absl::string_view game_id) = 0;
 
+  // For copying a game to another store (gunbai store migrate):
+
+  // A stored batch: its first event's id and the answer stored with it.
+  struct StoredBatch {
+    std::string first_event_id;
+    std::string answer;
+  };
+  // Returns the batches of `game_id` in stream order (the order of their
+  // first events), or NOT_FOUND.
+  virtual absl::StatusOr<std::vector<StoredBatch>> ReadBatches(
+      absl::string_view game_id) = 0;
+  // Returns how many dice attempts of `game_id` were taken, or NOT_FOUND.
+  virtual absl::StatusOr<uint64_t> DiceAttempts(absl::string_view game_id) = 0;
+  // Raises the attempt counter of `game_id` to `taken` when it is lower
+  // (the next NextDiceAttempt returns taken + 1), durably. NOT_FOUND for an
+  // unknown game.
+  virtual absl::Status RaiseDiceAttempts(absl::string_view game_id,
+                                         uint64_t taken) = 0;
+
   // Marks `game_id` ended and reveals its secret in the record's
   // dice.revealed_secret. Marking an ended game again is OK and changes
   // nothing. Returns NOT_FOUND for an unknown game.
@@ -174,6 +194,17 @@ class GameStore {
       uint32_t /*format*/) {
     return std::nullopt;
   }
+
+  // Called with the id of a game that has new events, or with "" when any
+  // game may have (the store lost its notifications for a while). It runs on
+  // a thread of the store's and must not call the store.
+  using AppendListener = std::function<void(const std::string& game_id)>;
+
+  // Registers `listener` for appends committed by any process sharing the
+  // store, this one included, replacing an earlier one; an empty function
+  // stops the calls. The default, a store no other process appends to,
+  // never calls it.
+  virtual void OnAppend(AppendListener /*listener*/) {}
 };
 
 }  // namespace gunbai::service

@@ -43,7 +43,7 @@
 #include "service/log_service.h"
 #include "service/overload.h"
 #include "service/rules_service.h"
-#include "service/sqlite_game_store.h"
+#include "service/store_uri.h"
 
 namespace {
 
@@ -114,6 +114,8 @@ struct Options {
   int max_message_bytes = kDefaultMaxMessageBytes;
   std::string ruleset_path;
   std::string data_dir = "gunbai-data";
+  std::string store;
+  std::string store_password_file;
   std::string umpire_token_file;
   std::string tls_cert;
   std::string tls_key;
@@ -230,6 +232,13 @@ void DefineServingFlags(CLI::App& app, Options& options) {
                  "Where live games are kept (SQLite, WAL, every append "
                  "durable before it is acknowledged). Default ./gunbai-data.")
       ->type_name("DIR")
+      ->check(NotEmpty("a path"));
+  app.add_option("--store", options.store, gunbai::service::kStoreFlagHelp)
+      ->type_name("URI")
+      ->check(NotEmpty("sqlite:DIR or postgresql://USER@HOST:PORT/DBNAME"));
+  app.add_option("--store-password-file", options.store_password_file,
+                 "The PostgreSQL password of --store, the file's first line.")
+      ->type_name("F")
       ->check(NotEmpty("a path"));
   app.add_option("--umpire-token-file", options.umpire_token_file,
                  "The umpire's credential (16+ characters), read from a file "
@@ -531,7 +540,8 @@ int Run(int argc, char** argv) {
   std::unique_ptr<GameServiceImpl> games;
   auto umpire = gunbai::service::LoadUmpireToken(options->umpire_token_file);
   if (umpire.ok()) {
-    auto opened = gunbai::service::SqliteGameStore::Open(options->data_dir);
+    auto opened = gunbai::service::OpenGameStore(
+        options->store, options->store_password_file, options->data_dir);
     if (!opened.ok()) return Fail(opened.status());
     store = *std::move(opened);
     games = std::make_unique<GameServiceImpl>(

@@ -974,6 +974,64 @@ absl::StatusOr<uint64_t> SqliteGameStore::NextDiceAttempt(
   return static_cast<uint64_t>(attempt);
 }
 
+absl::StatusOr<std::vector<GameStore::StoredBatch>>
+SqliteGameStore::ReadBatches(absl::string_view game_id) {
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginRead());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  std::vector<StoredBatch> batches;
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement query,
+        Prepare("SELECT b.first_event_id, b.answer FROM batches b JOIN events "
+                "e ON e.game_id = b.game_id AND e.event_id = "
+                "b.first_event_id WHERE b.game_id = ? ORDER BY e.position"));
+    query.Bind(game_id);
+    while (true) {
+      GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+      if (!row) break;
+      batches.push_back({query.ColumnBytes(0), query.ColumnBytes(1)});
+    }
+  }
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return batches;
+}
+
+absl::StatusOr<uint64_t> SqliteGameStore::DiceAttempts(
+    absl::string_view game_id) {
+  absl::MutexLock lock(&mu_);
+  GUNBAI_ASSIGN_OR_RETURN(
+      Statement query,
+      Prepare("SELECT dice_attempts FROM games WHERE game_id = ?"));
+  query.Bind(game_id);
+  GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+  if (!row) {
+    return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+  }
+  return static_cast<uint64_t>(query.ColumnInt64(0));
+}
+
+absl::Status SqliteGameStore::RaiseDiceAttempts(absl::string_view game_id,
+                                                uint64_t taken) {
+  if (taken > static_cast<uint64_t>(kMaxInt64)) {
+    return absl::InvalidArgumentError("a dice attempt over the largest storable");
+  }
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement update,
+        Prepare("UPDATE games SET dice_attempts = MAX(dice_attempts, ?) "
+                "WHERE game_id = ?"));
+    update.Bind(static_cast<int64_t>(taken), game_id);
+    GUNBAI_RETURN_IF_ERROR(update.Run());
+  }
+  return transaction.Commit();
+}
+
 absl::Status SqliteGameStore::MarkEnded(absl::string_view game_id) {
   absl::MutexLock lock(&mu_);
   {

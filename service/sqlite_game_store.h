@@ -108,6 +108,11 @@ class SqliteGameStore final : public GameStore {
                                           size_t max_bytes) override;
   absl::StatusOr<uint64_t> Version(absl::string_view game_id) override;
   absl::StatusOr<uint64_t> NextDiceAttempt(absl::string_view game_id) override;
+  absl::StatusOr<std::vector<StoredBatch>> ReadBatches(
+      absl::string_view game_id) override;
+  absl::StatusOr<uint64_t> DiceAttempts(absl::string_view game_id) override;
+  absl::Status RaiseDiceAttempts(absl::string_view game_id,
+                                 uint64_t taken) override;
   absl::Status MarkEnded(absl::string_view game_id) override;
   absl::Status WriteCheckpoint(absl::string_view game_id,
                                const StoredCheckpoint& checkpoint) override;

@@ -1,14 +1,19 @@
-// Tests of SqliteGameStore against a real SQLite file in a fresh directory
-// per test: the game record, optimistic appends, retries, reads, reopening
-// and concurrent writers.
-#include "service/sqlite_game_store.h"
-
+// The stores' contract suite: the same tests of the GameStore interface
+// run against SqliteGameStore (a real SQLite file in a fresh directory per
+// test) and PostgresGameStore (a fresh database per test on a real
+// PostgreSQL server this binary starts: tests/store/postgres_server.h): the
+// game record, optimistic appends, retries, reads, paged reads, reopening,
+// checkpoints and concurrent writers. Then each store's own tests: SQLite's
+// file, WAL, locks and migrations; PostgreSQL's URI checks, schema, and
+// two stores (two replicas) on one database.
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -28,6 +33,9 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
 #include "service/game_store.h"
+#include "service/postgres_game_store.h"
+#include "service/sqlite_game_store.h"
+#include "tests/store/postgres_server.h"
 
 namespace gunbai::service {
 namespace {
@@ -104,10 +112,64 @@ std::vector<std::string> Ids(const std::vector<v1::StoredEvent>& events) {
   return ids;
 }
 
-class SqliteGameStoreTest : public ::testing::Test {
+enum class Backend { kSqlite, kPostgres };
+
+std::string BackendName(const ::testing::TestParamInfo<Backend>& info) {
+  return info.param == Backend::kSqlite ? "Sqlite" : "Postgres";
+}
+
+// The one PostgreSQL server of this test binary, started on first use and
+// stopped at exit; each test has a database of its own on it.
+std::unique_ptr<testing::PostgresServer>& TheServer() {
+  static auto* server = new std::unique_ptr<testing::PostgresServer>();
+  return *server;
+}
+
+testing::PostgresServer& Server() {
+  if (TheServer() == nullptr) {
+    auto started = testing::PostgresServer::Start();
+    if (!started.ok()) {
+      std::cerr << started.status() << "\n";
+      std::abort();
+    }
+    TheServer() = *std::move(started);
+  }
+  return *TheServer();
+}
+
+// Stops the server when the tests are done.
+class ServerStopper : public ::testing::Environment {
+ public:
+  void TearDown() override { TheServer().reset(); }
+};
+[[maybe_unused]] ::testing::Environment* const kServerStopper =
+    ::testing::AddGlobalTestEnvironment(new ServerStopper);
+
+// Opens a PostgresGameStore on `uri` with the test server's password.
+absl::StatusOr<std::unique_ptr<PostgresGameStore>> OpenPostgres(
+    const std::string& uri, int connections = 4) {
+  PostgresGameStore::Options options;
+  options.password = Server().password();
+  options.connections = connections;
+  return PostgresGameStore::Open(uri, options);
+}
+
+// A fresh database on the test server; returns its URI.
+std::string FreshDatabase() {
+  static std::atomic<int> counter{0};
+  absl::StatusOr<std::string> uri =
+      Server().CreateDatabase(absl::StrCat("t", getpid(), "_", counter++));
+  EXPECT_TRUE(uri.ok()) << uri.status();
+  return uri.value_or("");
+}
+
+class StoreTest : public ::testing::Test {
  protected:
+  virtual Backend backend() const = 0;
+
   void SetUp() override {
     data_dir_ = FreshDataDir();
+    if (backend() == Backend::kPostgres) uri_ = FreshDatabase();
     Reopen();
   }
 
@@ -117,13 +179,20 @@ class SqliteGameStoreTest : public ::testing::Test {
     std::filesystem::remove_all(data_dir_, ignored);
   }
 
-  // Closes the store and opens it again on the same directory.
+  // Closes the store and opens it again on the same directory or database.
   void Reopen() {
     store_.reset();
-    absl::StatusOr<std::unique_ptr<SqliteGameStore>> store =
-        SqliteGameStore::Open(data_dir_);
-    ASSERT_TRUE(store.ok()) << store.status();
-    store_ = *std::move(store);
+    if (backend() == Backend::kSqlite) {
+      absl::StatusOr<std::unique_ptr<SqliteGameStore>> store =
+          SqliteGameStore::Open(data_dir_);
+      ASSERT_TRUE(store.ok()) << store.status();
+      store_ = *std::move(store);
+    } else {
+      absl::StatusOr<std::unique_ptr<PostgresGameStore>> store =
+          OpenPostgres(uri_);
+      ASSERT_TRUE(store.ok()) << store.status();
+      store_ = *std::move(store);
+    }
   }
 
   void CreateGame(const std::string& game_id) {
@@ -154,7 +223,26 @@ class SqliteGameStoreTest : public ::testing::Test {
   }
 
   std::string data_dir_;
-  std::unique_ptr<SqliteGameStore> store_;
+  std::string uri_;
+  std::unique_ptr<GameStore> store_;
+};
+
+// The contract: every test runs on both stores.
+class GameStoreContractTest : public StoreTest,
+                              public ::testing::WithParamInterface<Backend> {
+ protected:
+  Backend backend() const override { return GetParam(); }
+};
+
+INSTANTIATE_TEST_SUITE_P(Stores, GameStoreContractTest,
+                         ::testing::Values(Backend::kSqlite,
+                                           Backend::kPostgres),
+                         BackendName);
+
+// SQLite's own tests.
+class SqliteGameStoreTest : public StoreTest {
+ protected:
+  Backend backend() const override { return Backend::kSqlite; }
 };
 
 void ExpectSameRecord(const GameRecord& got, const GameRecord& want) {
@@ -175,7 +263,7 @@ TEST_F(SqliteGameStoreTest, CreatesTheFileInTheDataDirectory) {
                                       SqliteGameStore::kFileName));
 }
 
-TEST_F(SqliteGameStoreTest, CreatedGameReadsBackAndIsListed) {
+TEST_P(GameStoreContractTest, CreatedGameReadsBackAndIsListed) {
   CreateGame("kawanakajima");
   CreateGame("anegawa");
   absl::StatusOr<GameRecord> game = store_->GetGame("kawanakajima");
@@ -188,7 +276,7 @@ TEST_F(SqliteGameStoreTest, CreatedGameReadsBackAndIsListed) {
   EXPECT_TRUE(Read("anegawa").empty());
 }
 
-TEST_F(SqliteGameStoreTest, UnknownGameIsNotFoundEverywhere) {
+TEST_P(GameStoreContractTest, UnknownGameIsNotFoundEverywhere) {
   CreateGame("anegawa");
   const absl::StatusCode kNotFound = absl::StatusCode::kNotFound;
   EXPECT_EQ(store_->GetGame("nagashino").status().code(), kNotFound);
@@ -203,7 +291,7 @@ TEST_F(SqliteGameStoreTest, UnknownGameIsNotFoundEverywhere) {
             kNotFound);
 }
 
-TEST_F(SqliteGameStoreTest, CreatingATakenIdIsAlreadyExistsAndKeepsTheFirst) {
+TEST_P(GameStoreContractTest, CreatingATakenIdIsAlreadyExistsAndKeepsTheFirst) {
   CreateGame("anegawa");
   GameRecord second = MakeGame("anegawa");
   second.secret_hex = "0ther";
@@ -215,7 +303,7 @@ TEST_F(SqliteGameStoreTest, CreatingATakenIdIsAlreadyExistsAndKeepsTheFirst) {
   ExpectSameRecord(*game, MakeGame("anegawa"));
 }
 
-TEST_F(SqliteGameStoreTest, CreateRefusesAnEmptyIdOrAClanWithTwoCredentials) {
+TEST_P(GameStoreContractTest, CreateRefusesAnEmptyIdOrAClanWithTwoCredentials) {
   EXPECT_EQ(store_->CreateGame(MakeGame("")).code(),
             absl::StatusCode::kInvalidArgument);
   GameRecord game = MakeGame("anegawa");
@@ -228,7 +316,7 @@ TEST_F(SqliteGameStoreTest, CreateRefusesAnEmptyIdOrAClanWithTwoCredentials) {
   CreateGame("anegawa");
 }
 
-TEST_F(SqliteGameStoreTest, AppendAtTheRightVersionStoresTheBatch) {
+TEST_P(GameStoreContractTest, AppendAtTheRightVersionStoresTheBatch) {
   CreateGame("anegawa");
   const std::vector<v1::StoredEvent> batch = MakeEvents("e", 1, 3);
   absl::StatusOr<AppendResult> result =
@@ -249,7 +337,7 @@ TEST_F(SqliteGameStoreTest, AppendAtTheRightVersionStoresTheBatch) {
   EXPECT_TRUE(MessageDifferencer::Equals(events[0], batch[0]));
 }
 
-TEST_F(SqliteGameStoreTest, StaleVersionIsRefusedWithTheCurrentVersion) {
+TEST_P(GameStoreContractTest, StaleVersionIsRefusedWithTheCurrentVersion) {
   CreateGame("anegawa");
   AppendOk("anegawa", 0, MakeEvents("e", 1, 5));
   absl::StatusOr<AppendResult> result =
@@ -269,7 +357,7 @@ TEST_F(SqliteGameStoreTest, StaleVersionIsRefusedWithTheCurrentVersion) {
   EXPECT_EQ(VersionOf("anegawa"), 5u);
 }
 
-TEST_F(SqliteGameStoreTest, FindBatchReturnsTheStoredAnswerOfARetry) {
+TEST_P(GameStoreContractTest, FindBatchReturnsTheStoredAnswerOfARetry) {
   CreateGame("anegawa");
   const std::vector<v1::StoredEvent> batch = MakeEvents("e", 1, 2);
   AppendOk("anegawa", 0, batch, "the answer");
@@ -289,7 +377,7 @@ TEST_F(SqliteGameStoreTest, FindBatchReturnsTheStoredAnswerOfARetry) {
   EXPECT_EQ(VersionOf("anegawa"), 2u);
 }
 
-TEST_F(SqliteGameStoreTest, PartialRetryIsAlreadyExistsAndWritesNothing) {
+TEST_P(GameStoreContractTest, PartialRetryIsAlreadyExistsAndWritesNothing) {
   CreateGame("anegawa");
   AppendOk("anegawa", 0, {MakeEvent("a", 1), MakeEvent("b", 2)});
   absl::StatusOr<AppendResult> result = store_->Append(
@@ -309,7 +397,7 @@ TEST_F(SqliteGameStoreTest, PartialRetryIsAlreadyExistsAndWritesNothing) {
   AppendOk("nagashino", 0, {MakeEvent("a", 1)});
 }
 
-TEST_F(SqliteGameStoreTest, ReadsFromASeq) {
+TEST_P(GameStoreContractTest, ReadsFromASeq) {
   CreateGame("anegawa");
   AppendOk("anegawa", 0, MakeEvents("e", 1, 3));
   AppendOk("anegawa", 3, MakeEvents("e", 4, 2));
@@ -323,7 +411,7 @@ TEST_F(SqliteGameStoreTest, ReadsFromASeq) {
   EXPECT_TRUE(Read("anegawa", std::numeric_limits<uint64_t>::max()).empty());
 }
 
-TEST_F(SqliteGameStoreTest, RefusesBatchesOverTheBounds) {
+TEST_P(GameStoreContractTest, RefusesBatchesOverTheBounds) {
   CreateGame("anegawa");
   const absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
   EXPECT_EQ(store_->Append("anegawa", 0, {}, "").status().code(), kInvalid);
@@ -352,7 +440,7 @@ TEST_F(SqliteGameStoreTest, RefusesBatchesOverTheBounds) {
   EXPECT_EQ(VersionOf("anegawa"), GameStore::kMaxBatchEvents);
 }
 
-TEST_F(SqliteGameStoreTest, MarkEndedRevealsTheSecret) {
+TEST_P(GameStoreContractTest, MarkEndedRevealsTheSecret) {
   CreateGame("anegawa");
   absl::StatusOr<GameRecord> game = store_->GetGame("anegawa");
   ASSERT_TRUE(game.ok()) << game.status();
@@ -367,7 +455,7 @@ TEST_F(SqliteGameStoreTest, MarkEndedRevealsTheSecret) {
   EXPECT_EQ(game->secret_hex, "5ec7e7");
 }
 
-TEST_F(SqliteGameStoreTest, DiceAttemptsCountPerGameAndSurviveReopening) {
+TEST_P(GameStoreContractTest, DiceAttemptsCountPerGameAndSurviveReopening) {
   CreateGame("anegawa");
   CreateGame("nagashino");
   EXPECT_EQ(*store_->NextDiceAttempt("anegawa"), 1u);
@@ -379,7 +467,7 @@ TEST_F(SqliteGameStoreTest, DiceAttemptsCountPerGameAndSurviveReopening) {
             absl::StatusCode::kNotFound);
 }
 
-TEST_F(SqliteGameStoreTest, ReopenedStoreHoldsEverything) {
+TEST_P(GameStoreContractTest, ReopenedStoreHoldsEverything) {
   CreateGame("anegawa");
   CreateGame("nagashino");
   AppendOk("anegawa", 0, MakeEvents("e", 1, 3), "answer one");
@@ -399,7 +487,7 @@ TEST_F(SqliteGameStoreTest, ReopenedStoreHoldsEverything) {
   EXPECT_EQ(VersionOf("anegawa"), 5u);
 }
 
-TEST_F(SqliteGameStoreTest, ConcurrentWritersStoreEveryEventOnceInOrder) {
+TEST_P(GameStoreContractTest, ConcurrentWritersStoreEveryEventOnceInOrder) {
   CreateGame("anegawa");
   constexpr int kThreads = 4;
   constexpr int kEventsPerThread = 40;
@@ -444,7 +532,7 @@ TEST_F(SqliteGameStoreTest, ConcurrentWritersStoreEveryEventOnceInOrder) {
   ::testing::Test::RecordProperty("stale_retries", stale.load());
 }
 
-TEST_F(SqliteGameStoreTest, ConcurrentDiceAttemptsAreNeverHandedOutTwice) {
+TEST_P(GameStoreContractTest, ConcurrentDiceAttemptsAreNeverHandedOutTwice) {
   CreateGame("anegawa");
   constexpr int kThreads = 4;
   constexpr int kAttemptsPerThread = 25;
@@ -569,7 +657,7 @@ std::string Fields(const StoredCheckpoint& c) {
                       c.findings, "|", c.sha256);
 }
 
-TEST_F(SqliteGameStoreTest, CheckpointsReadBackTheLatestOfTheirRuleset) {
+TEST_P(GameStoreContractTest, CheckpointsReadBackTheLatestOfTheirRuleset) {
   CreateGame("anegawa");
   auto none = store_->LatestCheckpoint("anegawa", "rules-a", 1);
   ASSERT_TRUE(none.ok()) << none.status();
@@ -587,6 +675,16 @@ TEST_F(SqliteGameStoreTest, CheckpointsReadBackTheLatestOfTheirRuleset) {
   EXPECT_FALSE(store_->LatestCheckpoint("anegawa", "rules-b", 1)->has_value());
   EXPECT_FALSE(store_->LatestCheckpoint("anegawa", "rules-a", 2)->has_value());
   // Only the newest is kept: the one after 10 events went.
+  if (backend() == Backend::kPostgres) {
+    PGconn* conn = PQconnectdb(
+        absl::StrCat(uri_, "?password=", Server().password()).c_str());
+    PGresult* count = PQexec(conn, "SELECT COUNT(*) FROM checkpoints");
+    ASSERT_EQ(PQresultStatus(count), PGRES_TUPLES_OK) << PQerrorMessage(conn);
+    EXPECT_EQ(std::string(PQgetvalue(count, 0, 0)), "1");
+    PQclear(count);
+    PQfinish(conn);
+    return;
+  }
   sqlite3* raw = OpenRaw(data_dir_);
   sqlite3_stmt* stmt = nullptr;
   ASSERT_EQ(sqlite3_prepare_v2(raw, "SELECT COUNT(*) FROM checkpoints", -1,
@@ -598,7 +696,7 @@ TEST_F(SqliteGameStoreTest, CheckpointsReadBackTheLatestOfTheirRuleset) {
   sqlite3_close(raw);
 }
 
-TEST_F(SqliteGameStoreTest, CheckpointOfAnUnknownGameIsNotFound) {
+TEST_P(GameStoreContractTest, CheckpointOfAnUnknownGameIsNotFound) {
   EXPECT_EQ(store_->WriteCheckpoint("nagashino", MakeCheckpoint(1, "x")).code(),
             absl::StatusCode::kNotFound);
   EXPECT_EQ(store_->LatestCheckpoint("nagashino", "rules-a", 1).status().code(),
@@ -666,6 +764,243 @@ TEST_F(SqliteGameStoreTest, RefusesADatabaseFromANewerSchema) {
       SqliteGameStore::Open(data_dir_);
   EXPECT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition)
       << store.status();
+}
+
+}  // namespace
+}  // namespace gunbai::service
+
+namespace gunbai::service {
+namespace {
+
+TEST_P(GameStoreContractTest, ListsGamesInBytewiseOrder) {
+  // Bytewise: 'B' (0x42) < '_' (0x5f) < 'a' (0x61) < 'b'; a locale's
+  // collation would put "a" or "_" first.
+  for (const char* id : {"b", "_x", "a", "B"}) CreateGame(id);
+  EXPECT_THAT(*store_->ListGames(), ElementsAre("B", "_x", "a", "b"));
+}
+
+TEST_P(GameStoreContractTest, PagesHoldWhatFitsAndAtLeastOneEvent) {
+  CreateGame("anegawa");
+  const std::vector<v1::StoredEvent> events = MakeEvents("e", 1, 5);
+  AppendOk("anegawa", 0, events);
+  // The sizes the store measures are the events' serialized sizes.
+  const size_t two = events[0].ByteSizeLong() + events[1].ByteSizeLong();
+  auto page = store_->ReadEventPage("anegawa", 0, two);
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_THAT(Ids(page->events), ElementsAre("e-1", "e-2"));
+  EXPECT_EQ(page->next_seq, 3u);
+  // One byte short of two events: one.
+  page = store_->ReadEventPage("anegawa", 0, two - 1);
+  EXPECT_THAT(Ids(page->events), ElementsAre("e-1"));
+  EXPECT_EQ(page->next_seq, 2u);
+  // Always at least one, however small the page.
+  page = store_->ReadEventPage("anegawa", 4, 1);
+  EXPECT_THAT(Ids(page->events), ElementsAre("e-4"));
+  EXPECT_EQ(page->next_seq, 5u);
+  // Reaching the last event: next_seq 0.
+  page = store_->ReadEventPage("anegawa", 4, 1 << 20);
+  EXPECT_THAT(Ids(page->events), ElementsAre("e-4", "e-5"));
+  EXPECT_EQ(page->next_seq, 0u);
+  // Past the end, and a seq over any storable one: empty.
+  EXPECT_TRUE(store_->ReadEventPage("anegawa", 6, 1 << 20)->events.empty());
+  EXPECT_TRUE(store_->ReadEventPage("anegawa", ~uint64_t{0}, 1 << 20)
+                  ->events.empty());
+  EXPECT_EQ(store_->ReadEventPage("nagashino", 0, 1).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST_P(GameStoreContractTest, LongGamesReadWholeAcrossPagesOfRows) {
+  // More events than one query of rows (PostgreSQL reads 64 at a time), in
+  // batches of several sizes; seqs with gaps, as a game's may have.
+  CreateGame("anegawa");
+  uint64_t version = 0;
+  uint64_t seq = 0;
+  std::vector<std::string> want;
+  for (int batch : {1, 63, 64, 65, 200}) {
+    std::vector<v1::StoredEvent> events;
+    for (int i = 0; i < batch; ++i) {
+      seq += 1 + (seq % 3 == 0 ? 1 : 0);
+      events.push_back(MakeEvent(absl::StrCat("e", seq), seq));
+      want.push_back(absl::StrCat("e", seq));
+    }
+    AppendOk("anegawa", version, events);
+    version += batch;
+  }
+  EXPECT_EQ(VersionOf("anegawa"), version);
+  EXPECT_EQ(Ids(Read("anegawa")), want);
+  // From the 100th event's seq: the last ones.
+  const std::vector<v1::StoredEvent> all = Read("anegawa");
+  const std::vector<v1::StoredEvent> tail =
+      Read("anegawa", all[99].event().seq());
+  ASSERT_EQ(tail.size(), all.size() - 99);
+  EXPECT_EQ(tail.front().event_id(), all[99].event_id());
+}
+
+TEST_P(GameStoreContractTest, BatchesAndDiceAttemptsReadBackForACopy) {
+  CreateGame("anegawa");
+  AppendOk("anegawa", 0, MakeEvents("e", 1, 3), "answer one");
+  AppendOk("anegawa", 3, MakeEvents("e", 4, 1), std::string("two\0!", 5));
+  auto batches = store_->ReadBatches("anegawa");
+  ASSERT_TRUE(batches.ok()) << batches.status();
+  ASSERT_EQ(batches->size(), 2u);
+  EXPECT_EQ((*batches)[0].first_event_id, "e-1");
+  EXPECT_EQ((*batches)[0].answer, "answer one");
+  EXPECT_EQ((*batches)[1].first_event_id, "e-4");
+  EXPECT_EQ((*batches)[1].answer, std::string("two\0!", 5));
+  EXPECT_EQ(*store_->DiceAttempts("anegawa"), 0u);
+  EXPECT_EQ(*store_->NextDiceAttempt("anegawa"), 1u);
+  EXPECT_EQ(*store_->DiceAttempts("anegawa"), 1u);
+  // Raised to 7: the next is 8; raising to less changes nothing.
+  ASSERT_TRUE(store_->RaiseDiceAttempts("anegawa", 7).ok());
+  ASSERT_TRUE(store_->RaiseDiceAttempts("anegawa", 3).ok());
+  EXPECT_EQ(*store_->DiceAttempts("anegawa"), 7u);
+  EXPECT_EQ(*store_->NextDiceAttempt("anegawa"), 8u);
+  const absl::StatusCode kNotFound = absl::StatusCode::kNotFound;
+  EXPECT_EQ(store_->ReadBatches("nagashino").status().code(), kNotFound);
+  EXPECT_EQ(store_->DiceAttempts("nagashino").status().code(), kNotFound);
+  EXPECT_EQ(store_->RaiseDiceAttempts("nagashino", 1).code(), kNotFound);
+}
+
+// PostgreSQL's own tests.
+class PostgresGameStoreTest : public StoreTest {
+ protected:
+  Backend backend() const override { return Backend::kPostgres; }
+
+  // Runs `sql` on the test database over a connection of its own.
+  void RawSql(const std::string& sql) {
+    const char* keys[] = {"dbname", "password", nullptr};
+    const char* values[] = {uri_.c_str(), Server().password().c_str(),
+                            nullptr};
+    PGconn* conn = PQconnectdbParams(keys, values, 1);
+    PGresult* result = PQexec(conn, sql.c_str());
+    EXPECT_TRUE(PQresultStatus(result) == PGRES_COMMAND_OK ||
+                PQresultStatus(result) == PGRES_TUPLES_OK)
+        << PQresultErrorMessage(result);
+    PQclear(result);
+    PQfinish(conn);
+  }
+};
+
+TEST_F(PostgresGameStoreTest, RefusesAPasswordInTheUriWithoutRepeatingIt) {
+  const std::string uri = absl::StrCat("postgresql://gunbai:s3cret-pw@127.0.0.1:",
+                                       Server().port(), "/postgres");
+  auto store = PostgresGameStore::Open(uri, {});
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(store.status().message(), HasSubstr("PGPASSWORD"));
+  EXPECT_THAT(std::string(store.status().message()),
+              ::testing::Not(HasSubstr("s3cret-pw")));
+}
+
+TEST_F(PostgresGameStoreTest, AWrongPasswordOrNoServerIsUnavailable) {
+  PostgresGameStore::Options options;
+  options.password = "not-the-password";
+  options.connect_timeout = absl::Seconds(2);
+  auto store = PostgresGameStore::Open(uri_, options);
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kUnavailable)
+      << store.status();
+  EXPECT_THAT(std::string(store.status().message()),
+              ::testing::Not(HasSubstr("not-the-password")));
+  // Port 1 of 127.0.0.1: nothing listens there.
+  store = PostgresGameStore::Open("postgresql://gunbai@127.0.0.1:1/x", options);
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kUnavailable)
+      << store.status();
+  EXPECT_THAT(store.status().message(), HasSubstr("cannot connect"));
+}
+
+TEST_F(PostgresGameStoreTest, RefusesADatabaseFromANewerSchema) {
+  store_.reset();
+  RawSql("UPDATE gunbai_schema SET version = 99");
+  auto store = OpenPostgres(uri_);
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(store.status().message(), HasSubstr("schema version 99"));
+}
+
+TEST_F(PostgresGameStoreTest, ReplicasStartingTogetherMigrateOnce) {
+  // Four stores opened at once on a fresh database: the advisory lock lets
+  // one migrate; the others find the schema made.
+  const std::string uri = FreshDatabase();
+  std::vector<std::thread> threads;
+  std::vector<absl::Status> opened(4);
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&, i] { opened[i] = OpenPostgres(uri, 1).status(); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const absl::Status& s : opened) EXPECT_TRUE(s.ok()) << s;
+}
+
+TEST_F(PostgresGameStoreTest, TwoReplicasStoreEveryEventOnceAndOneWinsEach) {
+  CreateGame("anegawa");
+  auto other = OpenPostgres(uri_);
+  ASSERT_TRUE(other.ok()) << other.status();
+  GameStore* stores[] = {store_.get(), other->get()};
+  constexpr int kThreads = 4;
+  constexpr int kEventsPerThread = 30;
+  std::atomic<int> errors{0};
+  std::atomic<int> stale{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      GameStore* store = stores[t % 2];  // Two threads on each replica.
+      for (int i = 0; i < kEventsPerThread; ++i) {
+        while (true) {
+          absl::StatusOr<uint64_t> version = store->Version("anegawa");
+          if (!version.ok()) {
+            ++errors;
+            return;
+          }
+          absl::StatusOr<AppendResult> result = store->Append(
+              "anegawa", *version,
+              {MakeEvent(absl::StrCat("t", t, "-", i), *version + 1)}, "a");
+          if (result.ok()) {
+            // Exactly one append took this version: the one told so.
+            EXPECT_EQ(result->version, *version + 1);
+            break;
+          }
+          if (result.status().code() != absl::StatusCode::kAborted) {
+            ADD_FAILURE() << result.status();
+            ++errors;
+            return;
+          }
+          ++stale;
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(errors, 0);
+  const std::vector<v1::StoredEvent> events = Read("anegawa");
+  ASSERT_EQ(events.size(), size_t{kThreads * kEventsPerThread});
+  absl::flat_hash_set<std::string> ids;
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].event().seq(), i + 1);
+    EXPECT_TRUE(ids.insert(events[i].event_id()).second);
+  }
+  std::cout << "two replicas, " << kThreads << " threads: " << stale.load()
+            << " appends refused as stale and retried\n";
+}
+
+TEST_F(PostgresGameStoreTest, AnAppendThroughOneReplicaIsToldToTheOther) {
+  CreateGame("anegawa");
+  CreateGame("nagashino");
+  auto other = OpenPostgres(uri_);
+  ASSERT_TRUE(other.ok()) << other.status();
+  absl::Mutex mu;
+  std::vector<std::string> told;
+  (*other)->OnAppend([&](const std::string& game_id) {
+    absl::MutexLock lock(&mu);
+    if (!game_id.empty()) told.push_back(game_id);
+  });
+  // A refused append tells nobody; a committed one tells its game.
+  EXPECT_FALSE(store_->Append("anegawa", 5, MakeEvents("e", 1, 1), "a").ok());
+  AppendOk("nagashino", 0, MakeEvents("n", 1, 1));
+  AppendOk("anegawa", 0, MakeEvents("e", 1, 2));
+  {
+    absl::MutexLock lock(&mu);
+    auto two = [&told]() { return told.size() >= 2; };
+    mu.AwaitWithTimeout(absl::Condition(&two), absl::Seconds(10));
+    EXPECT_THAT(told, ElementsAre("nagashino", "anegawa"));
+  }
+  (*other)->OnAppend(nullptr);
 }
 
 }  // namespace
