@@ -114,9 +114,7 @@ using ResultPtr = std::unique_ptr<PGresult, decltype(&PQclear)>;
 // The parameters of one statement: text (numbers, ids) or binary (bytes).
 class Params {
  public:
-  Params& Text(absl::string_view text) {
-    return Add(text, /*binary=*/false);
-  }
+  Params& Text(absl::string_view text) { return Add(text, /*binary=*/false); }
   Params& Bytes(absl::string_view bytes) { return Add(bytes, true); }
   Params& Int(int64_t value) {
     owned_.push_back(absl::StrCat(value));
@@ -168,8 +166,9 @@ class Params {
 // Returns the Status of a failed statement while doing `action`.
 absl::Status ServerError(PGconn* conn, const PGresult* result,
                          absl::string_view action) {
-  const char* state =
-      result == nullptr ? nullptr : PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  const char* state = result == nullptr
+                          ? nullptr
+                          : PQresultErrorField(result, PG_DIAG_SQLSTATE);
   const std::string sqlstate = state == nullptr ? "" : state;
   std::string detail = result != nullptr ? PQresultErrorMessage(result) : "";
   if (detail.empty()) detail = PQerrorMessage(conn);
@@ -291,6 +290,10 @@ absl::StatusOr<PGconn*> Connect(const std::string& uri,
   if (conn == nullptr) {
     return absl::ResourceExhaustedError("postgresql: out of memory");
   }
+  // The server's notices (NOTICE: relation ... already exists) are not
+  // for the daemon's log.
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
   if (PQstatus(conn) != CONNECTION_OK) {
     std::string detail = PQerrorMessage(conn);
     while (!detail.empty() && detail.back() == '\n') detail.pop_back();
@@ -324,10 +327,10 @@ class PostgresGameStore::Connection {
   // a statement that succeeded.
   absl::StatusOr<ResultPtr> Run(const char* sql, const Params& params,
                                 absl::string_view action) {
-    ResultPtr result(PQexecParams(conn_, sql, params.size(), nullptr,
-                                  params.values(), params.lengths(),
-                                  params.formats(), /*resultFormat=*/1),
-                     &PQclear);
+    ResultPtr result(
+        PQexecParams(conn_, sql, params.size(), nullptr, params.values(),
+                     params.lengths(), params.formats(), /*resultFormat=*/1),
+        &PQclear);
     const ExecStatusType status =
         result == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
@@ -341,8 +344,7 @@ class PostgresGameStore::Connection {
   // Runs `sql`, several statements and no parameters (a migration).
   absl::Status RunScript(const char* sql, absl::string_view action) {
     ResultPtr result(PQexec(conn_, sql), &PQclear);
-    if (result == nullptr ||
-        PQresultStatus(result.get()) != PGRES_COMMAND_OK) {
+    if (result == nullptr || PQresultStatus(result.get()) != PGRES_COMMAND_OK) {
       return ServerError(conn_, result.get(), action);
     }
     return absl::OkStatus();
@@ -442,8 +444,8 @@ absl::StatusOr<std::unique_ptr<PostgresGameStore>> PostgresGameStore::Open(
   {
     absl::MutexLock lock(&store->mu_);
     for (int i = 0; i < options.connections; ++i) {
-      GUNBAI_ASSIGN_OR_RETURN(
-          PGconn * conn, Connect(uri, options.password, options.connect_timeout));
+      GUNBAI_ASSIGN_OR_RETURN(PGconn * conn, Connect(uri, options.password,
+                                                     options.connect_timeout));
       store->pool_.push_back(std::make_unique<Connection>(conn));
       store->free_.push_back(store->pool_.back().get());
     }
@@ -480,11 +482,11 @@ absl::Status PostgresGameStore::Migrate() {
   Lease lease = Take();
   Transaction transaction(lease);
   GUNBAI_RETURN_IF_ERROR(transaction.Begin());
-  GUNBAI_RETURN_IF_ERROR(
-      lease
-          ->Run("SELECT pg_advisory_xact_lock($1)",
-                Params().Int(kMigrationLock), "lock the schema")
-          .status());
+  GUNBAI_RETURN_IF_ERROR(lease
+                             ->Run("SELECT pg_advisory_xact_lock($1)",
+                                   Params().Int(kMigrationLock),
+                                   "lock the schema")
+                             .status());
   GUNBAI_RETURN_IF_ERROR(
       lease
           ->Run("CREATE TABLE IF NOT EXISTS gunbai_schema (version INTEGER "
@@ -505,20 +507,20 @@ absl::Status PostgresGameStore::Migrate() {
     version = IntCell(found.get(), 0, 0);
   }
   if (version > kSchemaVersion) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the database is at schema version ", version,
-        ", written by a newer gunbai (this one knows up to ", kSchemaVersion,
-        "); run the newer gunbaid"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("the database is at schema version ", version,
+                     ", written by a newer gunbai (this one knows up to ",
+                     kSchemaVersion, "); run the newer gunbaid"));
   }
   for (int64_t v = version; v < kSchemaVersion; ++v) {
     GUNBAI_RETURN_IF_ERROR(lease->RunScript(
         kMigrations[v], absl::StrCat("migrate to schema ", v + 1)));
   }
-  GUNBAI_RETURN_IF_ERROR(
-      lease
-          ->Run("UPDATE gunbai_schema SET version = $1",
-                Params().Int(kSchemaVersion), "record the schema")
-          .status());
+  GUNBAI_RETURN_IF_ERROR(lease
+                             ->Run("UPDATE gunbai_schema SET version = $1",
+                                   Params().Int(kSchemaVersion),
+                                   "record the schema")
+                             .status());
   return transaction.Commit();
 }
 
@@ -644,8 +646,7 @@ absl::StatusOr<std::optional<std::string>> PostgresGameStore::FindBatch(
       lease->Run("SELECT b.answer FROM games g LEFT JOIN batches b ON "
                  "b.game_id = g.game_id AND b.first_event_id = $2 WHERE "
                  "g.game_id = $1",
-                 Params().Text(game_id).Text(first_event_id),
-                 "find a batch"));
+                 Params().Text(game_id).Text(first_event_id), "find a batch"));
   if (PQntuples(rows.get()) == 0) return NoGame(game_id);
   if (PQgetisnull(rows.get(), 0, 0)) return std::nullopt;
   return std::string(Cell(rows.get(), 0, 0));
@@ -712,9 +713,8 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
     if (!inserted.ok()) {
       if (absl::IsAlreadyExists(inserted.status())) {
         return absl::AlreadyExistsError(absl::StrCat(
-            "a seq of this batch is already stored in game \"", game_id,
-            "\" (", inserted.status().message(),
-            "); seqs increase through a game"));
+            "a seq of this batch is already stored in game \"", game_id, "\" (",
+            inserted.status().message(), "); seqs increase through a game"));
       }
       return inserted.status();
     }
@@ -737,11 +737,11 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
                 "advance a game's version")
           .status());
   // Delivered to every listener when, and only if, the append commits.
-  GUNBAI_RETURN_IF_ERROR(
-      lease
-          ->Run("SELECT pg_notify($1, $2)",
-                Params().Text(kAppendChannel).Text(game_id), "notify")
-          .status());
+  GUNBAI_RETURN_IF_ERROR(lease
+                             ->Run("SELECT pg_notify($1, $2)",
+                                   Params().Text(kAppendChannel).Text(game_id),
+                                   "notify")
+                             .status());
   GUNBAI_RETURN_IF_ERROR(transaction.Commit());
   return AppendResult{new_version, events.back().chain_hash()};
 }
@@ -787,10 +787,9 @@ absl::StatusOr<GameStore::EventPage> PostgresGameStore::ReadEventPage(
   EventPage page;
   Lease lease = Take();
   {
-    GUNBAI_ASSIGN_OR_RETURN(
-        ResultPtr row,
-        lease->Run("SELECT 1 FROM games WHERE game_id = $1",
-                   Params().Text(game_id), "find a game"));
+    GUNBAI_ASSIGN_OR_RETURN(ResultPtr row,
+                            lease->Run("SELECT 1 FROM games WHERE game_id = $1",
+                                       Params().Text(game_id), "find a game"));
     if (PQntuples(row.get()) == 0) return NoGame(game_id);
   }
   // Stored seqs fit in an int64; a larger from_seq matches nothing.
@@ -853,10 +852,9 @@ PostgresGameStore::ReadBatches(absl::string_view game_id) {
   Transaction transaction(lease);
   GUNBAI_RETURN_IF_ERROR(transaction.Begin());
   {
-    GUNBAI_ASSIGN_OR_RETURN(
-        ResultPtr row,
-        lease->Run("SELECT 1 FROM games WHERE game_id = $1",
-                   Params().Text(game_id), "find a game"));
+    GUNBAI_ASSIGN_OR_RETURN(ResultPtr row,
+                            lease->Run("SELECT 1 FROM games WHERE game_id = $1",
+                                       Params().Text(game_id), "find a game"));
     if (PQntuples(row.get()) == 0) return NoGame(game_id);
   }
   GUNBAI_ASSIGN_OR_RETURN(
@@ -888,7 +886,8 @@ absl::StatusOr<uint64_t> PostgresGameStore::DiceAttempts(
 absl::Status PostgresGameStore::RaiseDiceAttempts(absl::string_view game_id,
                                                   uint64_t taken) {
   if (taken > static_cast<uint64_t>(kMaxInt64)) {
-    return absl::InvalidArgumentError("a dice attempt over the largest storable");
+    return absl::InvalidArgumentError(
+        "a dice attempt over the largest storable");
   }
   Lease lease = Take();
   GUNBAI_ASSIGN_OR_RETURN(
@@ -929,11 +928,11 @@ absl::Status PostgresGameStore::WriteCheckpoint(
     if (PQntuples(row.get()) == 0) return NoGame(game_id);
   }
   // The newest is the one a load takes: the older ones go.
-  GUNBAI_RETURN_IF_ERROR(
-      lease
-          ->Run("DELETE FROM checkpoints WHERE game_id = $1",
-                Params().Text(game_id), "drop old checkpoints")
-          .status());
+  GUNBAI_RETURN_IF_ERROR(lease
+                             ->Run("DELETE FROM checkpoints WHERE game_id = $1",
+                                   Params().Text(game_id),
+                                   "drop old checkpoints")
+                             .status());
   GUNBAI_RETURN_IF_ERROR(
       lease
           ->Run("INSERT INTO checkpoints (game_id, after_version, after_seq, "

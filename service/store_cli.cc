@@ -65,21 +65,21 @@ int FailMigration(std::ostream& err, const absl::Status& status) {
 int Migrate(const MigrateOptions& o, std::ostream& out, std::ostream& err) {
   auto from = OpenGameStore(o.from, o.from_password_file, "");
   if (!from.ok()) {
-    return FailMigration(err, absl::Status(from.status().code(),
-                                           absl::StrCat("--from: ",
-                                                        from.status().message())));
+    return FailMigration(
+        err, absl::Status(from.status().code(),
+                          absl::StrCat("--from: ", from.status().message())));
   }
   auto to = OpenGameStore(o.to, o.to_password_file, "");
   if (!to.ok()) {
-    return FailMigration(err, absl::Status(to.status().code(),
-                                           absl::StrCat("--to: ",
-                                                        to.status().message())));
+    return FailMigration(
+        err, absl::Status(to.status().code(),
+                          absl::StrCat("--to: ", to.status().message())));
   }
   auto totals = MigrateGames(
       **from, **to, [&](const std::string& game_id, int done, int total) {
         if (!o.quiet) {
-          err << "gunbai: copied and verified game " << game_id << " ("
-              << done << " of " << total << ")\n";
+          err << "gunbai: copied and verified game " << game_id << " (" << done
+              << " of " << total << ")\n";
         }
       });
   if (!totals.ok()) return FailMigration(err, totals.status());
@@ -89,10 +89,9 @@ int Migrate(const MigrateOptions& o, std::ostream& out, std::ostream& err) {
         << ",\"events\":" << totals->events
         << ",\"batches\":" << totals->batches << ",\"verified\":true}\n";
   } else {
-    out << "migrated " << totals->games << " games ("
-        << totals->already_there << " already whole in the target): "
-        << totals->events << " events in " << totals->batches
-        << " batches copied; every game verified\n";
+    out << "migrated " << totals->games << " games (" << totals->already_there
+        << " already whole in the target): " << totals->events << " events in "
+        << totals->batches << " batches copied; every game verified\n";
   }
   return kExitClean;
 }

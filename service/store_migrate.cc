@@ -24,13 +24,13 @@ namespace v1 = ::gunbai::v1;
 
 // The record's parts as bytes, to compare two records exactly.
 std::string RecordBytes(const GameRecord& game) {
-  std::string bytes = absl::StrCat(
-      game.game_id, "|", replay::DeterministicBytes(game.header), "|",
-      replay::DeterministicBytes(game.order_of_battle), "|",
-      replay::DeterministicBytes(game.field), "|",
-      replay::DeterministicBytes(game.settings), "|",
-      replay::DeterministicBytes(game.dice), "|", game.secret_hex, "|",
-      game.ended ? "ended" : "live");
+  std::string bytes =
+      absl::StrCat(game.game_id, "|", replay::DeterministicBytes(game.header),
+                   "|", replay::DeterministicBytes(game.order_of_battle), "|",
+                   replay::DeterministicBytes(game.field), "|",
+                   replay::DeterministicBytes(game.settings), "|",
+                   replay::DeterministicBytes(game.dice), "|", game.secret_hex,
+                   "|", game.ended ? "ended" : "live");
   for (const auto& [clan, hash] : game.credential_hashes) {
     absl::StrAppend(&bytes, "|", clan, "=", hash);
   }
@@ -79,8 +79,7 @@ absl::StatusOr<std::vector<BatchSpan>> SplitIntoBatches(
 
 absl::Status SameEvents(absl::string_view game_id,
                         const std::vector<v1::StoredEvent>& want,
-                        const std::vector<v1::StoredEvent>& got,
-                        size_t count) {
+                        const std::vector<v1::StoredEvent>& got, size_t count) {
   if (got.size() < count || want.size() < count) {
     return absl::DataLossError(
         absl::StrCat("game ", game_id, ": the copy holds ", got.size(),
@@ -89,9 +88,9 @@ absl::Status SameEvents(absl::string_view game_id,
   for (size_t i = 0; i < count; ++i) {
     if (replay::DeterministicBytes(want[i]) !=
         replay::DeterministicBytes(got[i])) {
-      return absl::DataLossError(absl::StrCat(
-          "game ", game_id, ": event at position ", i + 1, " (\"",
-          want[i].event_id(), "\") differs in the copy"));
+      return absl::DataLossError(
+          absl::StrCat("game ", game_id, ": event at position ", i + 1, " (\"",
+                       want[i].event_id(), "\") differs in the copy"));
     }
   }
   return absl::OkStatus();
@@ -122,8 +121,7 @@ absl::StatusOr<std::pair<uint64_t, uint64_t>> CopyGame(
     GUNBAI_ASSIGN_OR_RETURN(version, to.Version(game_id));
     GUNBAI_ASSIGN_OR_RETURN(std::vector<v1::StoredEvent> held,
                             to.ReadEvents(game_id, 0));
-    if (RecordBytes(there) != RecordBytes(record) ||
-        version > events.size() ||
+    if (RecordBytes(there) != RecordBytes(record) || version > events.size() ||
         !SameEvents(game_id, events, held, version).ok()) {
       return absl::FailedPreconditionError(absl::StrCat(
           "game ", game_id,
@@ -146,9 +144,9 @@ absl::StatusOr<std::pair<uint64_t, uint64_t>> CopyGame(
     }
     std::vector<v1::StoredEvent> batch(events.begin() + span.begin,
                                        events.begin() + span.end);
-    GUNBAI_ASSIGN_OR_RETURN(AppendResult result,
-                            to.Append(game_id, span.begin, batch,
-                                      span.batch->answer));
+    GUNBAI_ASSIGN_OR_RETURN(
+        AppendResult result,
+        to.Append(game_id, span.begin, batch, span.batch->answer));
     appended_events += batch.size();
     ++appended_batches;
     (void)result;
@@ -194,9 +192,9 @@ absl::Status VerifyCopy(GameStore& from, GameStore& to,
   GUNBAI_ASSIGN_OR_RETURN(auto want_events, from.ReadEvents(game_id, 0));
   GUNBAI_ASSIGN_OR_RETURN(auto got_events, to.ReadEvents(game_id, 0));
   if (want_events.size() != got_events.size()) {
-    return absl::DataLossError(absl::StrCat(
-        "game ", game_id, ": the copy holds ", got_events.size(),
-        " events, the source ", want_events.size()));
+    return absl::DataLossError(
+        absl::StrCat("game ", game_id, ": the copy holds ", got_events.size(),
+                     " events, the source ", want_events.size()));
   }
   GUNBAI_RETURN_IF_ERROR(
       SameEvents(game_id, want_events, got_events, want_events.size()));
@@ -204,9 +202,9 @@ absl::Status VerifyCopy(GameStore& from, GameStore& to,
   GUNBAI_ASSIGN_OR_RETURN(auto got_batches, to.ReadBatches(game_id));
   bool same_batches = want_batches.size() == got_batches.size();
   for (size_t i = 0; same_batches && i < want_batches.size(); ++i) {
-    same_batches = want_batches[i].first_event_id ==
-                       got_batches[i].first_event_id &&
-                   want_batches[i].answer == got_batches[i].answer;
+    same_batches =
+        want_batches[i].first_event_id == got_batches[i].first_event_id &&
+        want_batches[i].answer == got_batches[i].answer;
   }
   if (!same_batches) {
     return absl::DataLossError(absl::StrCat(
@@ -217,9 +215,9 @@ absl::Status VerifyCopy(GameStore& from, GameStore& to,
   GUNBAI_ASSIGN_OR_RETURN(const uint64_t got_attempts,
                           to.DiceAttempts(game_id));
   if (got_attempts < want_attempts) {
-    return absl::DataLossError(absl::StrCat(
-        "game ", game_id, ": the copy has taken ", got_attempts,
-        " dice attempts, the source ", want_attempts));
+    return absl::DataLossError(
+        absl::StrCat("game ", game_id, ": the copy has taken ", got_attempts,
+                     " dice attempts, the source ", want_attempts));
   }
   GUNBAI_ASSIGN_OR_RETURN(v1::ExportedGame exported,
                           ExportFromStore(to, game_id));

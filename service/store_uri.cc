@@ -36,26 +36,26 @@ absl::StatusOr<std::unique_ptr<GameStore>> OpenGameStore(
     return std::unique_ptr<GameStore>(*std::move(opened));
   }
   if (!PostgresGameStore::IsPostgresUri(spec)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--store: \"", spec.substr(0, 64),
-        "\" names no store; give sqlite:DIR or "
-        "postgresql://USER@HOST:PORT/DBNAME"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--store: \"", spec.substr(0, 64),
+                     "\" names no store; give sqlite:DIR or "
+                     "postgresql://USER@HOST:PORT/DBNAME"));
   }
   PostgresGameStore::Options options;
   if (!password_file.empty()) {
     std::ifstream in(password_file);
     if (!in) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--store-password-file: cannot read ", password_file));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--store-password-file: cannot read ", password_file));
     }
     std::getline(in, options.password);
     if (!options.password.empty() && options.password.back() == '\r') {
       options.password.pop_back();
     }
     if (options.password.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--store-password-file: ", password_file,
-          " is empty; its first line is the password"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--store-password-file: ", password_file,
+                       " is empty; its first line is the password"));
     }
   }
   auto opened = PostgresGameStore::Open(spec, options);

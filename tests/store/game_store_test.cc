@@ -6,6 +6,8 @@
 // checkpoints and concurrent writers. Then each store's own tests: SQLite's
 // file, WAL, locks and migrations; PostgreSQL's URI checks, schema, and
 // two stores (two replicas) on one database.
+#include "service/game_store.h"
+
 #include <libpq-fe.h>
 #include <sqlite3.h>
 #include <unistd.h>
@@ -32,7 +34,6 @@
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
-#include "service/game_store.h"
 #include "service/postgres_game_store.h"
 #include "service/sqlite_game_store.h"
 #include "tests/store/postgres_server.h"
@@ -803,8 +804,8 @@ TEST_P(GameStoreContractTest, PagesHoldWhatFitsAndAtLeastOneEvent) {
   EXPECT_EQ(page->next_seq, 0u);
   // Past the end, and a seq over any storable one: empty.
   EXPECT_TRUE(store_->ReadEventPage("anegawa", 6, 1 << 20)->events.empty());
-  EXPECT_TRUE(store_->ReadEventPage("anegawa", ~uint64_t{0}, 1 << 20)
-                  ->events.empty());
+  EXPECT_TRUE(
+      store_->ReadEventPage("anegawa", ~uint64_t{0}, 1 << 20)->events.empty());
   EXPECT_EQ(store_->ReadEventPage("nagashino", 0, 1).status().code(),
             absl::StatusCode::kNotFound);
 }
@@ -869,8 +870,7 @@ class PostgresGameStoreTest : public StoreTest {
   // Runs `sql` on the test database over a connection of its own.
   void RawSql(const std::string& sql) {
     const char* keys[] = {"dbname", "password", nullptr};
-    const char* values[] = {uri_.c_str(), Server().password().c_str(),
-                            nullptr};
+    const char* values[] = {uri_.c_str(), Server().password().c_str(), nullptr};
     PGconn* conn = PQconnectdbParams(keys, values, 1);
     PGresult* result = PQexec(conn, sql.c_str());
     EXPECT_TRUE(PQresultStatus(result) == PGRES_COMMAND_OK ||
@@ -882,8 +882,8 @@ class PostgresGameStoreTest : public StoreTest {
 };
 
 TEST_F(PostgresGameStoreTest, RefusesAPasswordInTheUriWithoutRepeatingIt) {
-  const std::string uri = absl::StrCat("postgresql://gunbai:s3cret-pw@127.0.0.1:",
-                                       Server().port(), "/postgres");
+  const std::string uri = absl::StrCat(
+      "postgresql://gunbai:s3cret-pw@127.0.0.1:", Server().port(), "/postgres");
   auto store = PostgresGameStore::Open(uri, {});
   EXPECT_EQ(store.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(store.status().message(), HasSubstr("PGPASSWORD"));

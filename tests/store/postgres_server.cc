@@ -96,9 +96,9 @@ absl::Status PostgresServer::Run(const std::vector<std::string>& argv,
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return absl::InternalError(absl::StrCat(
-        what, " failed (", absl::StrJoin(full, " "), "):\n", ReadFile(output),
-        "\nserver log:\n", ReadFile(log_)));
+    return absl::InternalError(
+        absl::StrCat(what, " failed (", absl::StrJoin(full, " "), "):\n",
+                     ReadFile(output), "\nserver log:\n", ReadFile(log_)));
   }
   return absl::OkStatus();
 }
@@ -129,8 +129,7 @@ absl::StatusOr<std::unique_ptr<PostgresServer>> PostgresServer::Start() {
           "running as root, and there is no `postgres` user to run the "
           "server as (Debian's postgresql package makes it)");
     }
-    for (const std::string& path :
-         {server->dir_, server->password_file_}) {
+    for (const std::string& path : {server->dir_, server->password_file_}) {
       if (chown(path.c_str(), user->pw_uid, user->pw_gid) != 0) {
         return absl::InternalError(absl::StrCat("cannot chown ", path));
       }
@@ -153,12 +152,12 @@ absl::Status PostgresServer::StartServer() {
   absl::Status started;
   for (int attempt = 0; attempt < 5; ++attempt) {
     port_ = FreePort();
-    started = Run({bindir_ + "/pg_ctl", "-D", data_, "-l", log_, "-w", "-t",
-                   "60", "-o",
-                   absl::StrCat("-p ", port_, " -k ", dir_,
-                                " -c listen_addresses=127.0.0.1"),
-                   "start"},
-                  "pg_ctl start");
+    started = Run(
+        {bindir_ + "/pg_ctl", "-D", data_, "-l", log_, "-w", "-t", "60", "-o",
+         absl::StrCat("-p ", port_, " -k ", dir_,
+                      " -c listen_addresses=127.0.0.1"),
+         "start"},
+        "pg_ctl start");
     if (started.ok()) return started;
   }
   return started;
@@ -185,15 +184,15 @@ absl::StatusOr<std::string> PostgresServer::CreateDatabase(
   PGconn* conn = PQconnectdbParams(keys, values, 1);
   absl::Status status;
   if (PQstatus(conn) != CONNECTION_OK) {
-    status = absl::InternalError(
-        absl::StrCat("cannot connect to the test server: ",
-                     PQerrorMessage(conn), ReadFile(log_)));
+    status = absl::InternalError(absl::StrCat(
+        "cannot connect to the test server: ", PQerrorMessage(conn),
+        ReadFile(log_)));
   } else {
     const std::string sql = absl::StrCat("CREATE DATABASE \"", name, "\"");
     PGresult* result = PQexec(conn, sql.c_str());
     if (PQresultStatus(result) != PGRES_COMMAND_OK) {
-      status = absl::InternalError(absl::StrCat(
-          "CREATE DATABASE ", name, ": ", PQresultErrorMessage(result)));
+      status = absl::InternalError(absl::StrCat("CREATE DATABASE ", name, ": ",
+                                                PQresultErrorMessage(result)));
     }
     PQclear(result);
   }
