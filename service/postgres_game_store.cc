@@ -661,37 +661,38 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
   GUNBAI_RETURN_IF_ERROR(transaction.Begin());
   // The game's row is locked until the commit: appends to one game, from
   // any replica, take their turns here, and each sees the version the one
-  // before it committed.
+  // before it committed. The same statement looks for the batch's ids.
+  std::vector<absl::string_view> ids;
+  ids.reserve(events.size());
+  for (const v1::StoredEvent& e : events) ids.push_back(e.event_id());
   GUNBAI_ASSIGN_OR_RETURN(
       ResultPtr row,
-      lease->Run("SELECT version FROM games WHERE game_id = $1 FOR UPDATE",
-                 Params().Text(game_id), "lock a game"));
+      lease->Run("SELECT g.version, e.event_id, e.position FROM games g LEFT "
+                 "JOIN LATERAL (SELECT event_id, position FROM events WHERE "
+                 "game_id = g.game_id AND event_id = ANY ($2::text[]) ORDER "
+                 "BY position LIMIT 1) e ON true WHERE g.game_id = $1 FOR "
+                 "UPDATE OF g",
+                 Params().Text(game_id).TextArray(ids), "lock a game"));
   if (PQntuples(row.get()) == 0) return NoGame(game_id);
   const uint64_t version = static_cast<uint64_t>(IntCell(row.get(), 0, 0));
-  {
-    std::vector<absl::string_view> ids;
-    ids.reserve(events.size());
-    for (const v1::StoredEvent& e : events) ids.push_back(e.event_id());
-    GUNBAI_ASSIGN_OR_RETURN(
-        ResultPtr stored,
-        lease->Run("SELECT event_id, position FROM events WHERE game_id = $1 "
-                   "AND event_id = ANY ($2::text[]) ORDER BY position LIMIT 1",
-                   Params().Text(game_id).TextArray(ids),
-                   "look for stored event ids"));
-    if (PQntuples(stored.get()) > 0) {
-      return absl::AlreadyExistsError(absl::StrCat(
-          "event \"", Cell(stored.get(), 0, 0),
-          "\" is already stored, at position ", IntCell(stored.get(), 0, 1),
-          " of game \"", game_id,
-          "\"; a retried batch must be sent whole, as first sent"));
-    }
+  if (!PQgetisnull(row.get(), 0, 1)) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "event \"", Cell(row.get(), 0, 1), "\" is already stored, at position ",
+        IntCell(row.get(), 0, 2), " of game \"", game_id,
+        "\"; a retried batch must be sent whole, as first sent"));
   }
   if (version != expected_version) {
     return StaleVersion(*lease.operator->(), game_id, expected_version,
                         version);
   }
+  // The events, kInsertRows to a statement; the last statement also stores
+  // the answer, advances the version and notifies the listeners (delivered
+  // when, and only if, the transaction commits): one round trip for a
+  // small batch.
+  const uint64_t new_version = version + events.size();
   for (size_t first = 0; first < events.size(); first += kInsertRows) {
     const size_t end = std::min(events.size(), first + kInsertRows);
+    const bool last = end == events.size();
     std::string sql =
         "INSERT INTO events (game_id, position, seq, event_id, stored) VALUES ";
     Params params;
@@ -708,6 +709,19 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
           .Text(events[i].event_id())
           .Bytes(bytes.back());
     }
+    if (last) {
+      const int n = params.size();
+      sql = absl::StrCat(
+          "WITH stored_events AS (", sql,
+          "), stored_batch AS (INSERT INTO batches (game_id, first_event_id, "
+          "answer) VALUES ($1, $",
+          n + 1, ", $", n + 2, ")), advanced AS (UPDATE games SET version = $",
+          n + 3, " WHERE game_id = $1) SELECT pg_notify('", kAppendChannel,
+          "', $1)");
+      params.Text(events.front().event_id())
+          .Bytes(answer)
+          .Int(static_cast<int64_t>(new_version));
+    }
     absl::StatusOr<ResultPtr> inserted =
         lease->Run(sql.c_str(), params, "store events");
     if (!inserted.ok()) {
@@ -719,29 +733,6 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
       return inserted.status();
     }
   }
-  const uint64_t new_version = version + events.size();
-  GUNBAI_RETURN_IF_ERROR(
-      lease
-          ->Run("INSERT INTO batches (game_id, first_event_id, answer) VALUES "
-                "($1, $2, $3)",
-                Params()
-                    .Text(game_id)
-                    .Text(events.front().event_id())
-                    .Bytes(answer),
-                "store a batch's answer")
-          .status());
-  GUNBAI_RETURN_IF_ERROR(
-      lease
-          ->Run("UPDATE games SET version = $2 WHERE game_id = $1",
-                Params().Text(game_id).Int(static_cast<int64_t>(new_version)),
-                "advance a game's version")
-          .status());
-  // Delivered to every listener when, and only if, the append commits.
-  GUNBAI_RETURN_IF_ERROR(lease
-                             ->Run("SELECT pg_notify($1, $2)",
-                                   Params().Text(kAppendChannel).Text(game_id),
-                                   "notify")
-                             .status());
   GUNBAI_RETURN_IF_ERROR(transaction.Commit());
   return AppendResult{new_version, events.back().chain_hash()};
 }

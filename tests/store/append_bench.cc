@@ -17,7 +17,14 @@
 //    its own commit, the store before group commit);
 //  - StoreGroupCommit: SqliteGameStore as gunbaid runs it (appends that
 //    arrive during a commit share the next one).
+//  - Postgres: PostgresGameStore as gunbaid runs it with --store=postgresql
+//    (8 connections), on a PostgreSQL server this benchmark starts in a
+//    temporary directory (tests/store/postgres_server.h) with the server's
+//    defaults (fsync on, synchronous_commit on: each commit waits for the
+//    WAL's fsync, as a database gunbaid is pointed at would).
 // items_per_second is appends per second over all threads (wall time).
+// BM_AppendOneEvent and BM_AppendBatch run on both stores (/Sqlite,
+// /Postgres).
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -37,7 +44,9 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
 #include "service/game_store.h"
+#include "service/postgres_game_store.h"
 #include "service/sqlite_game_store.h"
+#include "tests/store/postgres_server.h"
 
 namespace gunbai::service {
 namespace {
@@ -45,6 +54,7 @@ namespace {
 namespace v1 = ::gunbai::v1;
 
 constexpr char kGameId[] = "bench-game";
+constexpr int kMaxThreads = 8;
 
 std::filesystem::path BenchRoot() {
   const char* dir = std::getenv("GUNBAI_BENCH_DIR");
@@ -52,24 +62,59 @@ std::filesystem::path BenchRoot() {
   return std::filesystem::temp_directory_path();
 }
 
-// A fresh store holding one empty game; removes its directory when done.
+enum class Backend { kSqlite, kPostgres };
+
+// The benchmark's PostgreSQL server, started on first use; null, with the
+// reason in `error`, when it cannot start.
+gunbai::testing::PostgresServer* Postgres(std::string& error) {
+  static absl::StatusOr<std::unique_ptr<gunbai::testing::PostgresServer>>*
+      server = new auto(gunbai::testing::PostgresServer::Start());
+  if (!server->ok()) {
+    error = server->status().ToString();
+    return nullptr;
+  }
+  return server->value().get();
+}
+
+// A fresh store holding empty games; removes its directory (or leaves its
+// database on the benchmark's server) when done.
 class FreshStore {
  public:
-  explicit FreshStore(bool group_commit = true, int games = 1) {
+  explicit FreshStore(bool group_commit = true, int games = 1,
+                      Backend backend = Backend::kSqlite) {
     static std::atomic<int> counter{0};
-    dir_ = BenchRoot() /
-           absl::StrCat("gunbai_append_bench_", getpid(), "_", counter++);
+    const int n = counter++;
+    dir_ = BenchRoot() / absl::StrCat("gunbai_append_bench_", getpid(), "_", n);
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
-    SqliteGameStore::Options options;
-    options.group_commit = group_commit;
-    absl::StatusOr<std::unique_ptr<SqliteGameStore>> store =
-        SqliteGameStore::Open(dir_.string(), options);
-    if (!store.ok()) {
-      error_ = store.status().ToString();
-      return;
+    if (backend == Backend::kPostgres) {
+      gunbai::testing::PostgresServer* server = Postgres(error_);
+      if (server == nullptr) return;
+      absl::StatusOr<std::string> uri =
+          server->CreateDatabase(absl::StrCat("bench", n));
+      if (!uri.ok()) {
+        error_ = uri.status().ToString();
+        return;
+      }
+      PostgresGameStore::Options options;
+      options.password = server->password();
+      options.connections = kMaxThreads;
+      auto store = PostgresGameStore::Open(*uri, options);
+      if (!store.ok()) {
+        error_ = store.status().ToString();
+        return;
+      }
+      store_ = *std::move(store);
+    } else {
+      SqliteGameStore::Options options;
+      options.group_commit = group_commit;
+      auto store = SqliteGameStore::Open(dir_.string(), options);
+      if (!store.ok()) {
+        error_ = store.status().ToString();
+        return;
+      }
+      store_ = *std::move(store);
     }
-    store_ = *std::move(store);
     for (int g = 0; g < games; ++g) {
       GameRecord game;
       game.game_id = g == 0 ? std::string(kGameId) : absl::StrCat(kGameId, g);
@@ -85,13 +130,13 @@ class FreshStore {
     std::filesystem::remove_all(dir_, ignored);
   }
 
-  SqliteGameStore* store() { return store_.get(); }
+  GameStore* store() { return store_.get(); }
   const std::filesystem::path& dir() const { return dir_; }
   const std::string& error() const { return error_; }
 
  private:
   std::filesystem::path dir_;
-  std::unique_ptr<SqliteGameStore> store_;
+  std::unique_ptr<GameStore> store_;
   std::string error_;
 };
 
@@ -113,8 +158,8 @@ v1::StoredEvent MakeFiring(uint64_t seq) {
   return stored;
 }
 
-void AppendBatches(benchmark::State& state, int batch_size) {
-  FreshStore fresh;
+void AppendBatches(benchmark::State& state, int batch_size, Backend backend) {
+  FreshStore fresh(true, 1, backend);
   if (!fresh.error().empty()) {
     state.SkipWithError(fresh.error().c_str());
     return;
@@ -143,14 +188,26 @@ void AppendBatches(benchmark::State& state, int batch_size) {
 }
 
 // One event per transaction: the latency a player's single order sees.
-void BM_AppendOneEvent(benchmark::State& state) { AppendBatches(state, 1); }
-BENCHMARK(BM_AppendOneEvent)->Unit(benchmark::kMicrosecond)->UseRealTime();
+void BM_AppendOneEvent(benchmark::State& state, Backend backend) {
+  AppendBatches(state, 1, backend);
+}
+BENCHMARK_CAPTURE(BM_AppendOneEvent, Sqlite, Backend::kSqlite)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_AppendOneEvent, Postgres, Backend::kPostgres)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 // state.range(0) events per transaction: a turn sent at once.
-void BM_AppendBatch(benchmark::State& state) {
-  AppendBatches(state, static_cast<int>(state.range(0)));
+void BM_AppendBatch(benchmark::State& state, Backend backend) {
+  AppendBatches(state, static_cast<int>(state.range(0)), backend);
 }
-BENCHMARK(BM_AppendBatch)
+BENCHMARK_CAPTURE(BM_AppendBatch, Sqlite, Backend::kSqlite)
+    ->Arg(10)
+    ->Arg(100)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_AppendBatch, Postgres, Backend::kPostgres)
     ->Arg(10)
     ->Arg(100)
     ->Unit(benchmark::kMicrosecond)
@@ -160,8 +217,6 @@ BENCHMARK(BM_AppendBatch)
 std::string GameOfThread(int index) {
   return index == 0 ? std::string(kGameId) : absl::StrCat(kGameId, index);
 }
-
-constexpr int kMaxThreads = 8;
 
 // What the threads of one concurrent run share, made by a Setup before they
 // start and dropped by the Teardown after.
@@ -179,13 +234,17 @@ struct Shared {
 };
 Shared* shared = nullptr;
 
-void SetUpStore(bool group_commit) {
+void SetUpStore(bool group_commit, Backend backend = Backend::kSqlite) {
   shared = new Shared();
-  shared->fresh = std::make_unique<FreshStore>(group_commit, kMaxThreads);
+  shared->fresh =
+      std::make_unique<FreshStore>(group_commit, kMaxThreads, backend);
   shared->error = shared->fresh->error();
 }
 void SetUpGroupCommit(const benchmark::State&) { SetUpStore(true); }
 void SetUpOneCommitEach(const benchmark::State&) { SetUpStore(false); }
+void SetUpPostgres(const benchmark::State&) {
+  SetUpStore(true, Backend::kPostgres);
+}
 
 // Returns "" or what failed: exec of `sql` on `db`.
 std::string ExecRaw(sqlite3* db, const char* sql) {
@@ -321,6 +380,14 @@ BENCHMARK(BM_ConcurrentStore)
 BENCHMARK(BM_ConcurrentStore)
     ->Name("BM_Concurrent/StoreGroupCommit")
     ->Setup(SetUpGroupCommit)
+    ->Teardown(TearDownShared)
+    ->Threads(1)
+    ->Threads(kMaxThreads)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK(BM_ConcurrentStore)
+    ->Name("BM_Concurrent/Postgres")
+    ->Setup(SetUpPostgres)
     ->Teardown(TearDownShared)
     ->Threads(1)
     ->Threads(kMaxThreads)
