@@ -17,6 +17,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -667,11 +668,13 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
   for (const v1::StoredEvent& e : events) ids.push_back(e.event_id());
   GUNBAI_ASSIGN_OR_RETURN(
       ResultPtr row,
-      lease->Run("SELECT g.version, e.event_id, e.position FROM games g LEFT "
-                 "JOIN LATERAL (SELECT event_id, position FROM events WHERE "
-                 "game_id = g.game_id AND event_id = ANY ($2::text[]) ORDER "
-                 "BY position LIMIT 1) e ON true WHERE g.game_id = $1 FOR "
-                 "UPDATE OF g",
+      // The ids are looked up by their unique index (materialized: ordered
+      // by position, the planner would walk the whole game's events).
+      lease->Run("WITH hits AS MATERIALIZED (SELECT event_id, position FROM "
+                 "events WHERE game_id = $1 AND event_id = ANY ($2::text[])) "
+                 "SELECT g.version, e.event_id, e.position FROM games g LEFT "
+                 "JOIN LATERAL (SELECT * FROM hits ORDER BY position LIMIT 1) "
+                 "e ON true WHERE g.game_id = $1 FOR UPDATE OF g",
                  Params().Text(game_id).TextArray(ids), "lock a game"));
   if (PQntuples(row.get()) == 0) return NoGame(game_id);
   const uint64_t version = static_cast<uint64_t>(IntCell(row.get(), 0, 0));
@@ -693,31 +696,39 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
   for (size_t first = 0; first < events.size(); first += kInsertRows) {
     const size_t end = std::min(events.size(), first + kInsertRows);
     const bool last = end == events.size();
-    std::string sql =
-        "INSERT INTO events (game_id, position, seq, event_id, stored) VALUES ";
-    Params params;
-    params.Text(game_id);
-    std::vector<std::string> bytes;
-    bytes.reserve(end - first);
+    // One statement of five parameters whatever the batch: the positions,
+    // seqs, ids and bytes as arrays (the bytes hex-encoded in the array's
+    // text), unnested into rows.
+    std::string positions = "{";
+    std::string seqs = "{";
+    std::vector<absl::string_view> event_ids;
+    std::string stored = "{";
     for (size_t i = first; i < end; ++i) {
-      const int n = params.size();
-      absl::StrAppend(&sql, i == first ? "" : ", ", "($1, $", n + 1, ", $",
-                      n + 2, ", $", n + 3, ", $", n + 4, ")");
-      bytes.push_back(replay::DeterministicBytes(events[i]));
-      params.Int(static_cast<int64_t>(version + i + 1))
-          .Int(static_cast<int64_t>(events[i].event().seq()))
-          .Text(events[i].event_id())
-          .Bytes(bytes.back());
+      const char* comma = i == first ? "" : ",";
+      absl::StrAppend(&positions, comma, version + i + 1);
+      absl::StrAppend(&seqs, comma, events[i].event().seq());
+      event_ids.push_back(events[i].event_id());
+      absl::StrAppend(
+          &stored, comma, "\"\\\\x",
+          absl::BytesToHexString(replay::DeterministicBytes(events[i])), "\"");
     }
+    absl::StrAppend(&positions, "}");
+    absl::StrAppend(&seqs, "}");
+    absl::StrAppend(&stored, "}");
+    Params params;
+    params.Text(game_id).Text(positions).Text(seqs).TextArray(event_ids).Text(
+        stored);
+    std::string sql =
+        "INSERT INTO events (game_id, position, seq, event_id, stored) SELECT "
+        "$1, * FROM unnest($2::bigint[], $3::bigint[], $4::text[], "
+        "$5::bytea[])";
     if (last) {
-      const int n = params.size();
       sql = absl::StrCat(
           "WITH stored_events AS (", sql,
           "), stored_batch AS (INSERT INTO batches (game_id, first_event_id, "
-          "answer) VALUES ($1, $",
-          n + 1, ", $", n + 2, ")), advanced AS (UPDATE games SET version = $",
-          n + 3, " WHERE game_id = $1) SELECT pg_notify('", kAppendChannel,
-          "', $1)");
+          "answer) VALUES ($1, $6, $7)), advanced AS (UPDATE games SET "
+          "version = $8 WHERE game_id = $1) SELECT pg_notify('",
+          kAppendChannel, "', $1)");
       params.Text(events.front().event_id())
           .Bytes(answer)
           .Int(static_cast<int64_t>(new_version));
@@ -785,18 +796,32 @@ absl::StatusOr<GameStore::EventPage> PostgresGameStore::ReadEventPage(
   }
   // Stored seqs fit in an int64; a larger from_seq matches nothing.
   if (from_seq > static_cast<uint64_t>(kMaxInt64)) return page;
-  // Events are never changed once stored, so the page may be read a few
-  // rows at a time: a page of a long game costs the page, not the game.
-  // Seqs increase with positions (they are unique, and each batch's
-  // follow the last stored), so the order by seq is the stream's.
-  int64_t from = static_cast<int64_t>(from_seq);
+  // The page's first position, found by seq; from there the rows are read
+  // by position, a few at a time (events never change once stored): a page
+  // of a long game costs the page, not the game.
+  int64_t position = 0;
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        ResultPtr row,
+        lease->Run("SELECT position FROM events WHERE game_id = $1 AND seq >= "
+                   "$2 ORDER BY seq LIMIT 1",
+                   Params().Text(game_id).Int(static_cast<int64_t>(from_seq)),
+                   "find a page"));
+    if (PQntuples(row.get()) == 0) return page;
+    position = IntCell(row.get(), 0, 0);
+  }
   size_t bytes = 0;
   while (true) {
     GUNBAI_ASSIGN_OR_RETURN(
         ResultPtr rows,
-        lease->Run("SELECT seq, stored FROM events WHERE game_id = $1 AND "
-                   "seq >= $2 ORDER BY position LIMIT $3",
-                   Params().Text(game_id).Int(from).Int(kPageRows),
+        lease->Run("SELECT seq, stored, position FROM events WHERE game_id = "
+                   "$1 AND position >= $2 AND seq >= $3 ORDER BY position "
+                   "LIMIT $4",
+                   Params()
+                       .Text(game_id)
+                       .Int(position)
+                       .Int(static_cast<int64_t>(from_seq))
+                       .Int(kPageRows),
                    "read events"));
     const int n = PQntuples(rows.get());
     for (int i = 0; i < n; ++i) {
@@ -810,7 +835,7 @@ absl::StatusOr<GameStore::EventPage> PostgresGameStore::ReadEventPage(
           ParseStored(stored, "event", page.events.emplace_back()));
     }
     if (n < kPageRows) return page;
-    from = IntCell(rows.get(), n - 1, 0) + 1;
+    position = IntCell(rows.get(), n - 1, 2) + 1;
   }
 }
 
