@@ -51,6 +51,7 @@
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
 #include "service/cli.h"
+#include "tests/store/postgres_server.h"
 
 extern char** environ;
 
@@ -76,7 +77,7 @@ constexpr seconds kCallTimeout{30};
 class TempDir {
  public:
   TempDir() {
-    std::string pattern = absl::StrCat(testing::TempDir(), "/live-XXXXXX");
+    std::string pattern = absl::StrCat(::testing::TempDir(), "/live-XXXXXX");
     path_ = mkdtemp(pattern.data()) != nullptr ? pattern : "";
   }
   ~TempDir() {
@@ -99,7 +100,8 @@ class Gunbaid {
   // Its stderr goes to a file in `log_dir`.
   static absl::StatusOr<std::unique_ptr<Gunbaid>> Start(
       const std::string& data_dir, const std::string& token_file,
-      const std::string& log_dir) {
+      const std::string& log_dir,
+      const std::vector<std::string>& extra_args = {}) {
     auto child = std::unique_ptr<Gunbaid>(new Gunbaid());
     child->stderr_path_ =
         absl::StrCat(log_dir, "/gunbaid-", next_id_++, ".err");
@@ -116,6 +118,7 @@ class Gunbaid {
                                      "127.0.0.1:0", "--data-dir",
                                      data_dir,      "--umpire-token-file",
                                      token_file};
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
     std::vector<char*> argv;
     for (std::string& s : args) argv.push_back(s.data());
     argv.push_back(nullptr);
@@ -333,7 +336,7 @@ class Client {
 };
 
 // A daemon over a fresh data directory, with an umpire client.
-class LiveGameTest : public testing::Test {
+class LiveGameTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_FALSE(dir_.path().empty());
@@ -347,7 +350,8 @@ class LiveGameTest : public testing::Test {
   }
 
   void StartDaemon() {
-    auto daemon = Gunbaid::Start(data_dir_, token_file_, dir_.path());
+    auto daemon =
+        Gunbaid::Start(data_dir_, token_file_, dir_.path(), store_args_);
     ASSERT_TRUE(daemon.ok()) << daemon.status();
     daemon_ = *std::move(daemon);
     umpire_ = std::make_unique<Client>(daemon_->target(), umpire_token_);
@@ -382,12 +386,45 @@ class LiveGameTest : public testing::Test {
     return std::make_unique<Client>(daemon_->target(), token);
   }
 
+  // The crash test, on whichever store the daemon is given.
+  void AcknowledgedAppendsSurviveSigkill();
+
   TempDir dir_;
   std::string token_file_;
   std::string data_dir_;
   std::string umpire_token_;
+  // Flags naming the daemon's store: none (SQLite in data_dir_) or
+  // --store=postgresql://... (LiveGamePostgresTest).
+  std::vector<std::string> store_args_;
   std::unique_ptr<Gunbaid> daemon_;
   std::unique_ptr<Client> umpire_;
+};
+
+// The same daemon on a fresh database of a real PostgreSQL server, which
+// this binary starts on first use (tests/store/postgres_server.h).
+class LiveGamePostgresTest : public LiveGameTest {
+ protected:
+  // Stopped at exit, by the static's destructor.
+  static gunbai::testing::PostgresServer& Server() {
+    static std::unique_ptr<gunbai::testing::PostgresServer> server = [] {
+      auto started = gunbai::testing::PostgresServer::Start();
+      if (!started.ok()) {
+        std::cerr << started.status() << "\n";
+        std::abort();
+      }
+      return *std::move(started);
+    }();
+    return *server;
+  }
+
+  void SetUp() override {
+    static int database = 0;
+    auto uri = Server().CreateDatabase(absl::StrCat("live", database++));
+    ASSERT_TRUE(uri.ok()) << uri.status();
+    store_args_ = {"--store=" + *uri,
+                   "--store-password-file=" + Server().password_file()};
+    LiveGameTest::SetUp();
+  }
 };
 
 constexpr absl::string_view kTurnStart =
@@ -982,6 +1019,15 @@ void CheckGameAfterCrash(const v1::ReadEventsResponse& read,
 }
 
 TEST_F(LiveGameTest, AcknowledgedAppendsSurviveSigkill) {
+  AcknowledgedAppendsSurviveSigkill();
+}
+
+// The crash test on the PostgreSQL store: the same daemon, the same checks.
+TEST_F(LiveGamePostgresTest, AcknowledgedAppendsSurviveSigkill) {
+  AcknowledgedAppendsSurviveSigkill();
+}
+
+void LiveGameTest::AcknowledgedAppendsSurviveSigkill() {
   const std::vector<CrashGame> games = {
       {"crash-shared", v1::DICE_MODE_RECORDED, 2},
       {"crash-solo", v1::DICE_MODE_RECORDED, 1},
