@@ -67,8 +67,10 @@ enum class Backend { kSqlite, kPostgres };
 // The benchmark's PostgreSQL server, started on first use; null, with the
 // reason in `error`, when it cannot start.
 gunbai::testing::PostgresServer* Postgres(std::string& error) {
-  static absl::StatusOr<std::unique_ptr<gunbai::testing::PostgresServer>>*
-      server = new auto(gunbai::testing::PostgresServer::Start());
+  // Stopped at exit, by the static's destructor.
+  static absl::StatusOr<std::unique_ptr<gunbai::testing::PostgresServer>>
+      server_or = gunbai::testing::PostgresServer::Start();
+  auto* server = &server_or;
   if (!server->ok()) {
     error = server->status().ToString();
     return nullptr;
