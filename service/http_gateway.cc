@@ -13,7 +13,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -28,6 +27,7 @@
 #include "gunbai/v1/rules_service.grpc.pb.h"
 #include "httplib.h"
 #include "rules/status_macros.h"
+#include "service/json_string.h"
 #include "service/web_assets.h"
 
 namespace gunbai::service {
@@ -71,6 +71,9 @@ constexpr std::size_t kMaxAuthorizationBytes = 1024;
 constexpr std::size_t kMaxRequestsPerConnection = 100;
 
 constexpr char kJson[] = "application/json";
+// Prometheus' text exposition format.
+constexpr char kMetricsContentType[] =
+    "text/plain; version=0.0.4; charset=utf-8";
 
 // httplib's thread pool with a bound on the accepted connections waiting
 // for a worker: past it the accepting thread waits, and new connections
@@ -125,78 +128,6 @@ class BoundedThreadPool : public httplib::TaskQueue {
   std::list<std::function<void()>> jobs_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
 };
-
-// Appends the code point `c` to `out` as UTF-8.
-void AppendUtf8(std::uint32_t c, std::string& out) {
-  if (c < 0x80) {
-    out.push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
-// Returns the length of the well-formed UTF-8 sequence at the start of
-// `s` and its code point in `c`, or 0 when it is not one.
-std::size_t DecodeUtf8(absl::string_view s, std::uint32_t& c) {
-  const auto byte = [&s](std::size_t i) {
-    return static_cast<std::uint8_t>(s[i]);
-  };
-  const std::uint8_t lead = byte(0);
-  std::size_t length = lead < 0xC2   ? 0
-                       : lead < 0xE0 ? 2
-                       : lead < 0xF0 ? 3
-                       : lead < 0xF5 ? 4
-                                     : 0;
-  if (length == 0 || s.size() < length) return 0;
-  c = lead & (0x7F >> length);
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((byte(i) & 0xC0) != 0x80) return 0;
-    c = (c << 6) | (byte(i) & 0x3F);
-  }
-  const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (c < smallest[length] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
-    return 0;
-  }
-  return length;
-}
-
-// Returns `text` as a JSON string literal: quotes, backslashes and control
-// characters escaped, and <, > and & too so that no reader takes it for
-// markup; bytes that are not UTF-8 become U+FFFD.
-std::string JsonString(absl::string_view text) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      std::uint32_t point = 0;
-      const std::size_t length = DecodeUtf8(text.substr(i), point);
-      AppendUtf8(length == 0 ? 0xFFFD : point, out);
-      i += length == 0 ? 1 : length;
-      continue;
-    }
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(static_cast<char>(c));
-    } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F) {
-      absl::StrAppendFormat(&out, "\\u%04x", c);
-    } else {
-      out.push_back(static_cast<char>(c));
-    }
-    ++i;
-  }
-  out.push_back('"');
-  return out;
-}
 
 // Returns at most `limit` bytes of `text`, not cutting a UTF-8 sequence,
 // with "..." when cut.
@@ -344,6 +275,13 @@ bool ReadRequest(const httplib::Request& http, httplib::Response& response,
                                     kMaxParseMessageBytes)),
                response);
     return false;
+  }
+  // The request id, for the gRPC server's log line; the observer checks
+  // it (service/request_observer.h).
+  const std::string& request_id = http.get_header_value("X-Request-Id");
+  if (!request_id.empty() && request_id.size() <= kMaxAuthorizationBytes &&
+      PrintableAscii(request_id)) {
+    context.AddMetadata("x-request-id", request_id);
   }
   if (http.get_header_value_count("Authorization") == 0) return true;
   const std::string& credential = http.get_header_value("Authorization");
@@ -665,33 +603,6 @@ int HttpStatusOf(grpc::StatusCode code) {
   }
 }
 
-absl::string_view GrpcCodeName(grpc::StatusCode code) {
-  static constexpr absl::string_view kNames[] = {
-      "OK",
-      "CANCELLED",
-      "UNKNOWN",
-      "INVALID_ARGUMENT",
-      "DEADLINE_EXCEEDED",
-      "NOT_FOUND",
-      "ALREADY_EXISTS",
-      "PERMISSION_DENIED",
-      "RESOURCE_EXHAUSTED",
-      "FAILED_PRECONDITION",
-      "ABORTED",
-      "OUT_OF_RANGE",
-      "UNIMPLEMENTED",
-      "INTERNAL",
-      "UNAVAILABLE",
-      "DATA_LOSS",
-      "UNAUTHENTICATED",
-  };
-  const int index = static_cast<int>(code);
-  if (index < 0 || index >= static_cast<int>(std::size(kNames))) {
-    return "UNKNOWN";
-  }
-  return kNames[index];
-}
-
 std::string ErrorJson(grpc::StatusCode code, absl::string_view message) {
   return absl::StrCat("{\"code\":", static_cast<int>(code),
                       ",\"status\":", JsonString(GrpcCodeName(code)),
@@ -773,6 +684,7 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   gateway->stubs_->logs = v1::LogService::NewStub(gateway->stubs_->channel);
   gateway->DefineRoutes();
   gateway->DefineStaticFiles();
+  gateway->DefineMetrics(options.metrics);
   gateway->port_ = port == 0 ? http.bind_to_any_port(host)
                              : (http.bind_to_port(host, port) ? port : -1);
   if (gateway->port_ <= 0) {
@@ -815,6 +727,15 @@ void HttpGateway::DefineRoutes() {
   ServeUnary(http, "/v1/logs:parse", logs, &LogStub::ParseLog);
   ServeUnary(http, "/v1/logs:states", logs, &LogStub::LogStates);
   ServeUnary(http, "/v1/logs:map", logs, &LogStub::DrawMap);
+}
+
+void HttpGateway::DefineMetrics(std::function<std::string()> metrics) {
+  if (metrics == nullptr) return;
+  http_->Get("/metrics",
+             [metrics = std::move(metrics)](const httplib::Request&,
+                                            httplib::Response& response) {
+               response.set_content(metrics(), kMetricsContentType);
+             });
 }
 
 void HttpGateway::DefineStaticFiles() {
