@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
@@ -580,6 +581,10 @@ int Run(int argc, char** argv) {
   gunbai::service::QuietRequestParseLogs();
   gunbai::service::PrometheusMetrics metrics(DocumentedRuleIds());
   gunbai::service::SetProcessMetrics(&metrics);
+  // Taken back however Run returns, after everything that reports into it.
+  const absl::Cleanup uninstall_metrics = [] {
+    gunbai::service::SetProcessMetrics(nullptr);
+  };
   gunbai::service::RequestBudget budget(options->max_inflight_request_bytes,
                                         "--max-inflight-request-bytes");
   AuditServiceImpl service(&*rulesets, &budget);
@@ -622,7 +627,6 @@ int Run(int argc, char** argv) {
   }
   std::fflush(stdout);
   ServeUntilSignalled(**server, games.get(), http.get(), signals);
-  gunbai::service::SetProcessMetrics(nullptr);
   return 0;
 }
 
