@@ -28,6 +28,9 @@
 #include "httplib.h"
 #include "rules/status_macros.h"
 #include "service/json_string.h"
+#include "service/logger.h"
+#include "service/metrics.h"
+#include "service/request_observer.h"
 #include "service/web_assets.h"
 
 namespace gunbai::service {
@@ -232,6 +235,52 @@ bool PrintableAscii(absl::string_view value) {
     if (c < 0x20 || c > 0x7E) return false;
   }
   return true;
+}
+
+// What the access log knows of the request a worker thread is serving:
+// when it started, and whether it became an RPC (whose line the gRPC
+// server's observer writes). Set per request on that thread.
+thread_local absl::Time request_start = absl::InfinitePast();
+thread_local bool made_rpc = false;
+
+// Notes that the request being served became an RPC.
+void MadeRpc() { made_rpc = true; }
+
+// The longest part of a path a log line quotes.
+constexpr std::size_t kMaxLoggedPathBytes = 200;
+
+// Logs and counts an answer the gateway gave without an RPC: a refusal (a
+// body that is not JSON, a credential header that is not one line, an
+// unknown path, a body over the limit, a GET of an API path) at info, a
+// page, a file of the web app or a scrape of /metrics at debug. The line
+// has the request id (X-Request-Id when it is one, else generated), the
+// path and the HTTP status; never a header's value or the body.
+void LogAnswerWithoutRpc(const httplib::Request& request,
+                         const httplib::Response& response) {
+  const absl::Time start = request_start;
+  request_start = absl::InfinitePast();
+  if (std::exchange(made_rpc, false)) return;
+  const bool refused = response.status >= 400;
+  if (refused) ProcessMetrics().RecordHttpRefusal(response.status);
+  const LogLevel level = refused ? LogLevel::kInfo : LogLevel::kDebug;
+  if (!LogEnabled(level)) return;
+  const std::string& given = request.get_header_value("X-Request-Id");
+  const std::string id = IsValidRequestId(given) ? given : NewRequestId();
+  const std::string path(Excerpt(request.path, kMaxLoggedPathBytes));
+  if (start == absl::InfinitePast()) {
+    Log(level, "http",
+        {{"request_id", id},
+         {"transport", "http"},
+         {"path", path},
+         {"http_status", response.status}});
+    return;
+  }
+  Log(level, "http",
+      {{"request_id", id},
+       {"transport", "http"},
+       {"path", path},
+       {"http_status", response.status},
+       {"latency_ms", absl::ToDoubleMilliseconds(absl::Now() - start)}});
 }
 
 // Reads the HTTP request `http` into `request` and forwards its
@@ -488,6 +537,7 @@ void ServeUnary(httplib::Server& http, const char* path, Stub* stub,
     Request request;
     grpc::ClientContext context;
     if (!ReadRequest(http_request, http_response, request, context)) return;
+    MadeRpc();
     Response response;
     const grpc::Status status = (stub->*method)(&context, request, &response);
     if (!status.ok()) {
@@ -513,6 +563,7 @@ void ServeStream(httplib::Server& http, const char* path, Stub* stub,
     if (!ReadRequest(http_request, http_response, *request, call->context())) {
       return;
     }
+    MadeRpc();
     call->Start([stub, method, request](grpc::ClientContext* context,
                                         StreamCall& queue) {
       std::unique_ptr<grpc::ClientReader<Response>> reader =
@@ -661,6 +712,12 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
       {"Referrer-Policy", "no-referrer"},
       {"Cache-Control", "no-store"},
   });
+  http.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+    request_start = absl::Now();
+    made_rpc = false;
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  http.set_logger(LogAnswerWithoutRpc);
   const std::size_t max_body_bytes = options.max_body_bytes;
   http.set_error_handler(httplib::Server::HandlerWithResponse(
       [max_body_bytes](const httplib::Request&, httplib::Response& response) {

@@ -11,7 +11,9 @@
 // gRPC ones, written once: the gateway only converts JSON, forwards the
 // `Authorization` header as the `authorization` metadata and maps the
 // status (HttpStatusOf). The X-Request-Id header goes as `x-request-id`
-// metadata, for the server's log line. With HttpOptions::metrics, GET
+// metadata, for the server's log line; a request answered without an RPC
+// (a refusal, a file, a scrape) is logged and, when refused, counted in
+// ProcessMetrics by the gateway itself. With HttpOptions::metrics, GET
 // /metrics serves the daemon's metrics.
 //
 // Thread-safe: HttpGateway's methods may be called from any thread.

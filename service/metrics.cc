@@ -70,6 +70,7 @@ class NoMetrics final : public Metrics {
   void AddFindings(absl::string_view, std::int64_t) override {}
   void SetGamesCached(std::int64_t) override {}
   void AddStoreError(StoreOperation) override {}
+  void RecordHttpRefusal(int) override {}
 };
 
 NoMetrics& Sink() {
@@ -170,6 +171,14 @@ struct PrometheusMetrics::Families {
           .Help("Live games kept replayed in memory.")
           .Register(*registry)
           .Add({});
+  prometheus::Family<prometheus::Counter>& http_refusals =
+      prometheus::BuildCounter()
+          .Name("gunbai_http_refusals_total")
+          .Help(
+              "HTTP requests the gateway answered itself with an error, "
+              "before any RPC (a body that is not JSON, an unknown path, "
+              "a body over the limit), by HTTP status.")
+          .Register(*registry);
   prometheus::Family<prometheus::Counter>& store_errors =
       prometheus::BuildCounter()
           .Name("gunbai_store_errors_total")
@@ -186,6 +195,9 @@ struct PrometheusMetrics::Families {
   absl::flat_hash_map<std::string, prometheus::Counter*> rpc_series
       ABSL_GUARDED_BY(mu);
   absl::flat_hash_map<std::string, prometheus::Histogram*> rpc_histograms
+      ABSL_GUARDED_BY(mu);
+  // By HTTP status, 400 to 599 (anything else counts as 599).
+  absl::flat_hash_map<int, prometheus::Counter*> refusal_series
       ABSL_GUARDED_BY(mu);
 };
 
@@ -265,6 +277,22 @@ void PrometheusMetrics::SetGamesCached(std::int64_t games) {
 
 void PrometheusMetrics::AddStoreError(StoreOperation operation) {
   families_->store_error_series[static_cast<int>(operation)]->Increment();
+}
+
+void PrometheusMetrics::RecordHttpRefusal(int http_status) {
+  if (http_status < 400 || http_status > 599) http_status = 599;
+  prometheus::Counter* counter = nullptr;
+  {
+    absl::MutexLock lock(&families_->mu);
+    auto [it, added] =
+        families_->refusal_series.try_emplace(http_status, nullptr);
+    if (added) {
+      it->second = &families_->http_refusals.Add(
+          {{"status", absl::StrCat(http_status)}});
+    }
+    counter = it->second;
+  }
+  counter->Increment();
 }
 
 std::string PrometheusMetrics::Exposition() const {

@@ -61,6 +61,9 @@ class Metrics {
   virtual void SetGamesCached(std::int64_t games) = 0;
   // Counts one failed store operation.
   virtual void AddStoreError(StoreOperation operation) = 0;
+  // Counts one HTTP request the gateway refused itself, before any RPC,
+  // answered with `http_status` (400 and up).
+  virtual void RecordHttpRefusal(int http_status) = 0;
 };
 
 // Returns the metrics the daemon reports into: those installed with
@@ -103,6 +106,7 @@ class PrometheusMetrics final : public Metrics {
   void AddFindings(absl::string_view rule_id, std::int64_t findings) override;
   void SetGamesCached(std::int64_t games) override;
   void AddStoreError(StoreOperation operation) override;
+  void RecordHttpRefusal(int http_status) override;
 
   // Returns every metric in the text exposition format.
   std::string Exposition() const;

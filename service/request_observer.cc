@@ -111,7 +111,7 @@ class RequestObserver final : public grpc::experimental::Interceptor {
 
   const std::string& RequestId() {
     if (request_id_.empty()) {
-      request_id_ = absl::StrCat("r", next_request_id.fetch_add(1));
+      request_id_ = NewRequestId();
     }
     return request_id_;
   }
@@ -180,6 +180,10 @@ NewRequestObserverFactory(Metrics* metrics) {
 void NoteRequestGameId(const grpc::ServerContextBase* context,
                        absl::string_view game_id) {
   if (context != nullptr && !game_id.empty()) Games().Note(context, game_id);
+}
+
+std::string NewRequestId() {
+  return absl::StrCat("r", next_request_id.fetch_add(1));
 }
 
 bool IsValidRequestId(absl::string_view id) {

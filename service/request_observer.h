@@ -17,6 +17,7 @@
 #define GUNBAI_SERVICE_REQUEST_OBSERVER_H_
 
 #include <memory>
+#include <string>
 
 #include "absl/strings/string_view.h"
 #include "grpcpp/server_context.h"
@@ -39,6 +40,9 @@ NewRequestObserverFactory(Metrics* metrics);
 // sees. Cheap: one short lock.
 void NoteRequestGameId(const grpc::ServerContextBase* context,
                        absl::string_view game_id);
+
+// Returns a new request id: "r" and the process's next number.
+std::string NewRequestId();
 
 // Returns whether `id` is taken as a client's request id.
 bool IsValidRequestId(absl::string_view id);

@@ -301,6 +301,16 @@ TEST_F(ObservabilityTest, MetricsCountEveryCallByTransportMethodAndCode) {
                          kGameId),
             200);
 
+  // Refused by the gateway itself, before any RPC: counted apart.
+  std::map<std::string, int> refusals;
+  for (const char* path : {"/v1/audit:log", "/v1/nowhere", "/v1/audit:log"}) {
+    auto answer = http_->Post(path, {}, "{not json", "application/json");
+    ASSERT_TRUE(answer);
+    ASSERT_GE(answer->status, 400);
+    ++refusals[absl::StrCat(answer->status)];
+  }
+  ASSERT_EQ(refusals.size(), 2u);  // 400 and 404.
+
   // What the test did, tallied.
   std::map<std::tuple<std::string, std::string, std::string>, int> expected;
   std::map<std::pair<std::string, std::string>, int> per_method;
@@ -315,8 +325,12 @@ TEST_F(ObservabilityTest, MetricsCountEveryCallByTransportMethodAndCode) {
   std::map<std::pair<std::string, std::string>, std::vector<Sample>> buckets;
   std::map<std::pair<std::string, std::string>, double> counts;
   std::set<std::string> names;
+  std::map<std::string, int> refused;
   for (const Sample& s : samples) {
     names.insert(s.name);
+    if (s.name == "gunbai_http_refusals_total") {
+      refused[s.labels.at("status")] += static_cast<int>(s.value);
+    }
     if (s.name == "gunbai_rpc_requests_total") {
       counted[{s.labels.at("transport"), s.labels.at("method"),
                s.labels.at("code")}] += static_cast<int>(s.value);
@@ -327,6 +341,7 @@ TEST_F(ObservabilityTest, MetricsCountEveryCallByTransportMethodAndCode) {
     }
   }
   EXPECT_EQ(counted, expected);
+  EXPECT_EQ(refused, refusals);
   ASSERT_EQ(counts.size(), per_method.size());
   for (const auto& [key, calls] : per_method) {
     SCOPED_TRACE(absl::StrCat(key.first, " ", key.second));
@@ -397,17 +412,33 @@ TEST_F(ObservabilityTest, OneJsonLinePerCallWithoutSecrets) {
                          kGameId),
             200);
 
+  // Refused by the gateway before any RPC: a line of its own.
+  auto refused = http_->Post(
+      "/v1/games:read",
+      {{"Authorization", absl::StrCat("Bearer ", kUmpireToken)},
+       {"X-Request-Id", "obs-refused-1"}},
+      absl::StrCat("{\"gameId\": \"", kBodyMarker, "\""), "application/json");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 400);
+
   const std::string log = daemon_->Stderr();
   for (const std::string& secret : secrets_) {
     EXPECT_FALSE(absl::StrContains(log, secret)) << secret;
   }
   EXPECT_FALSE(absl::StrContains(log, kBodyMarker));
   std::vector<google::protobuf::Struct> rpcs;
+  std::vector<google::protobuf::Struct> gateway;
   for (google::protobuf::Struct& line : ParseLog(log)) {
     EXPECT_FALSE(Field(line, "time").empty());
     EXPECT_FALSE(Field(line, "level").empty());
     if (Field(line, "msg") == "rpc") rpcs.push_back(std::move(line));
+    if (Field(line, "msg") == "http") gateway.push_back(std::move(line));
   }
+  ASSERT_EQ(gateway.size(), 1u) << log;
+  EXPECT_EQ(Field(gateway[0], "request_id"), "obs-refused-1");
+  EXPECT_EQ(Field(gateway[0], "path"), "/v1/games:read");
+  EXPECT_EQ(Field(gateway[0], "http_status"), "400");
+  EXPECT_EQ(Field(gateway[0], "level"), "info");
   ASSERT_EQ(rpcs.size(), calls_.size()) << log;
   std::set<std::string> ids;
   // The lines are written as calls end, and the test makes one at a time.

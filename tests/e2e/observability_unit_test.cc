@@ -97,6 +97,18 @@ TEST(PrometheusMetrics, RpcMethodsOutsideTheServicesAreOther) {
   EXPECT_FALSE(absl::StrContains(text, "made.Up"));
 }
 
+TEST(PrometheusMetrics, HttpRefusalsByStatus) {
+  PrometheusMetrics metrics({});
+  metrics.RecordHttpRefusal(404);
+  metrics.RecordHttpRefusal(404);
+  metrics.RecordHttpRefusal(413);
+  metrics.RecordHttpRefusal(200);  // Not a refusal: bounded as 599.
+  const std::string text = metrics.Exposition();
+  EXPECT_EQ(Value(text, "gunbai_http_refusals_total{status=\"404\"}"), 2);
+  EXPECT_EQ(Value(text, "gunbai_http_refusals_total{status=\"413\"}"), 1);
+  EXPECT_EQ(Value(text, "gunbai_http_refusals_total{status=\"599\"}"), 1);
+}
+
 TEST(PrometheusMetrics, ConcurrentReportsAllCount) {
   ASSERT_NE(v1::AuditLogRequest::descriptor(), nullptr);
   PrometheusMetrics metrics({"daimyo.fire.hit"});
