@@ -15,6 +15,7 @@ packages=(
   ccache  # optional: -DCMAKE_CXX_COMPILER_LAUNCHER=ccache for quicker rebuilds
   chromium  # the browser tests (tests/browser): headless, /usr/bin/chromium
   libpq-dev  # the PostgreSQL event store (gunbaid --store=postgresql://...)
+  prometheus-cpp-dev  # gunbaid's GET /metrics: prometheus-cpp 1.0, its core library (registry, text serializer)
   postgresql  # its tests: initdb and a server in a temporary directory (tests/store)
   librsvg2-bin libpng-dev  # the map tests (tests/map): rsvg-convert renders gunbai map's SVG, libpng reads its pixels
 )

@@ -1,6 +1,5 @@
 #include "service/decode_errors.h"
 
-#include <cstdio>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -8,6 +7,7 @@
 #include "google/protobuf/stubs/logging.h"
 #include "grpcpp/support/interceptor.h"
 #include "grpcpp/support/status.h"
+#include "service/logger.h"
 
 namespace gunbai::service {
 
@@ -60,12 +60,12 @@ void LogToStderrUnlessParseComplaint(google::protobuf::LogLevel level,
       absl::StrContains(message, "invalid UTF-8 data when parsing")) {
     return;
   }
-  static const char* const kLevelNames[] = {"INFO", "WARNING", "ERROR",
-                                            "FATAL"};
-  std::fprintf(stderr, "[libprotobuf %s %s:%d] %s\n",
-               kLevelNames[static_cast<int>(level) & 3], filename, line,
-               message.c_str());
-  std::fflush(stderr);
+  const LogLevel ours =
+      level == google::protobuf::LOGLEVEL_INFO      ? LogLevel::kInfo
+      : level == google::protobuf::LOGLEVEL_WARNING ? LogLevel::kWarn
+                                                    : LogLevel::kError;
+  Log(ours, message,
+      {{"source", "protobuf"}, {"file", filename}, {"line", line}});
 }
 
 }  // namespace

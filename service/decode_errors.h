@@ -27,8 +27,8 @@ grpc::Status UndecodableRequest(absl::string_view method);
 
 // Installs a protobuf log handler, for the whole process, that drops
 // protobuf's complaint about a string that is not UTF-8 met while parsing
-// (the request's status says so) and passes every other line to stderr as
-// protobuf's default handler does. Call once, before serving.
+// (the request's status says so) and passes every other line to the log
+// (service/logger.h). Call once, before serving.
 void QuietRequestParseLogs();
 
 }  // namespace gunbai::service

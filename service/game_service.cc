@@ -37,6 +37,7 @@
 #include "service/create_game_wire.h"
 #include "service/decode_errors.h"
 #include "service/grpc_status.h"
+#include "service/request_observer.h"
 #include "service/wire_request.h"
 
 namespace gunbai::service {
@@ -571,6 +572,7 @@ void GameServiceImpl::MaybeCheckpoint(LiveGame& game, uint64_t version_before) {
 
 absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Authorized(
     grpc::ServerContext* context, const std::string& game_id, Caller* caller) {
+  NoteRequestGameId(context, game_id);  // For the call's log line.
   // Check the credential before saying anything about the game.
   GUNBAI_ASSIGN_OR_RETURN(auto token, BearerToken(*context));
   auto game = Load(game_id);

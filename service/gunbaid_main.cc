@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
@@ -31,6 +32,7 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/resource_quota.h"
+#include "replay/explain.h"
 #include "replay/ruleset_loader.h"
 #include "rules/status_macros.h"
 #include "service/audit_service.h"
@@ -41,7 +43,10 @@
 #include "service/grpc_shutdown.h"
 #include "service/http_gateway.h"
 #include "service/log_service.h"
+#include "service/logger.h"
+#include "service/metrics.h"
 #include "service/overload.h"
+#include "service/request_observer.h"
 #include "service/rules_service.h"
 #include "service/store_uri.h"
 
@@ -91,7 +96,14 @@ its gRPC code. Every call goes through the gRPC server, with its checks and
 limits.)";
 
 constexpr char kFooter[] =
-    R"(Overload: beyond a limit a call gets RESOURCE_EXHAUSTED at once, saying
+    R"(Observability: with --http, GET /metrics answers Prometheus metrics (RPCs
+by transport, method and code with latency histograms, appends, events
+replayed, findings by rule, games cached, store errors). stderr is JSON
+lines: one per RPC at info (request_id, from an x-request-id header or
+metadata, else generated; transport; method; game_id; code; latency_ms),
+never a credential or a body. See "Observability" in README.md.
+
+Overload: beyond a limit a call gets RESOURCE_EXHAUSTED at once, saying
 which limit; memory stays bounded.
 
 Example:
@@ -134,6 +146,7 @@ struct Options {
   std::int64_t keepalive_ms = 60000;
   std::int64_t keepalive_timeout_ms = 20000;
   std::int64_t min_client_ping_interval_ms = 10000;
+  std::string log_level = "info";
 };
 
 // A flag taking a whole number from `min` to `max`.
@@ -281,6 +294,17 @@ void DefineLimitFlags(CLI::App& app, Options& options) {
   }
 }
 
+// Defines --log-level.
+void DefineLogFlags(CLI::App& app, Options& options) {
+  app.add_option("--log-level", options.log_level,
+                 "The least severe log lines written: error, warn, info "
+                 "(default: also a line per request) or debug (also health "
+                 "checks). Each line on stderr is a JSON object; see "
+                 "\"Observability\" in README.md.")
+      ->type_name("LEVEL")
+      ->check(CLI::IsMember({"error", "warn", "info", "debug"}));
+}
+
 // Defines gunbaid's flags on `app`, storing into `options`; `--man` and
 // `--bash-completion` set `print`.
 void DefineFlags(CLI::App& app, Options& options, std::string& print) {
@@ -292,6 +316,7 @@ void DefineFlags(CLI::App& app, Options& options, std::string& print) {
       "and protobuf versions");
   DefineServingFlags(app, options);
   DefineLimitFlags(app, options);
+  DefineLogFlags(app, options);
   app.add_flag_callback(
       "--man", [&print] { print = "man"; },
       "print gunbaid's man page (roff, section 8) and exit");
@@ -333,6 +358,15 @@ absl::StatusOr<gunbai::replay::RulesetCatalog> LoadRulesets(
                           gunbai::replay::LoadRuleset(text.str(), path));
   catalog->Replace(std::move(loaded));
   return catalog;
+}
+
+// Returns every documented rule id (gunbai explain --list): the findings
+// counted by rule, each at zero from the start.
+std::vector<std::string> DocumentedRuleIds() {
+  const gunbai::replay::RuleLookup docs = gunbai::replay::ExplainRule("", true);
+  std::vector<std::string> ids;
+  for (const auto& rule : docs.answer.rules()) ids.push_back(rule.id());
+  return ids;
 }
 
 // Blocks SIGTERM and SIGINT in this thread and every thread it starts
@@ -420,12 +454,14 @@ void SetOverloadLimits(const Options& options, grpc::ServerBuilder& builder) {
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 2);
 }
 
-// Starts the server on `options.listen`. Returns Unavailable naming the
-// address when it cannot be bound. `port` receives the bound port.
+// Starts the server on `options.listen`, every call counted in `metrics`
+// and logged. Returns Unavailable naming the address when it cannot be
+// bound. `port` receives the bound port.
 absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
     const Options& options, AuditServiceImpl& service,
     gunbai::service::RulesServiceImpl& rules,
-    gunbai::service::LogServiceImpl& logs, GameServiceImpl* games, int& port) {
+    gunbai::service::LogServiceImpl& logs, GameServiceImpl* games,
+    gunbai::service::Metrics& metrics, int& port) {
   GUNBAI_ASSIGN_OR_RETURN(auto credentials, Credentials(options));
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -439,6 +475,7 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
       std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>>
       interceptors;
   interceptors.push_back(gunbai::service::NewDecodeErrorInterceptorFactory());
+  interceptors.push_back(gunbai::service::NewRequestObserverFactory(&metrics));
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.AddListeningPort(options.listen, credentials, &port);
   builder.RegisterService(&service);
@@ -455,23 +492,30 @@ absl::StatusOr<std::unique_ptr<grpc::Server>> StartServer(
   return server;
 }
 
-// Prints `status` as gunbaid's error, with `hint` on a line of its own
-// when not empty, and returns the exit code for bad usage.
+// Logs `status` as gunbaid's error, with `hint` when not empty, and
+// returns the exit code for bad usage.
 int Fail(const absl::Status& status, absl::string_view hint = {}) {
-  std::fprintf(stderr, "gunbaid: %s\n", std::string(status.message()).c_str());
-  if (!hint.empty()) std::fprintf(stderr, "%s\n", std::string(hint).c_str());
+  using gunbai::service::LogLevel;
+  if (hint.empty()) {
+    gunbai::service::Log(LogLevel::kError, status.message());
+  } else {
+    gunbai::service::Log(LogLevel::kError, status.message(), {{"hint", hint}});
+  }
   return 2;
 }
 
-// Starts the HTTP front door on `options.http` in front of `server`.
+// Starts the HTTP front door on `options.http` in front of `server`,
+// serving `metrics` (which must outlive it) at GET /metrics.
 // Returns InvalidArgument or Unavailable as HttpGateway::Start does.
 absl::StatusOr<std::unique_ptr<gunbai::service::HttpGateway>> StartHttp(
-    const Options& options, grpc::Server& server) {
+    const Options& options, grpc::Server& server,
+    const gunbai::service::PrometheusMetrics& metrics) {
   gunbai::service::HttpOptions http;
   http.address = options.http;
   http.tls_cert = options.tls_cert;
   http.tls_key = options.tls_key;
   http.max_body_bytes = static_cast<std::size_t>(options.max_message_bytes);
+  http.metrics = [&metrics] { return metrics.Exposition(); };
   // Half of gRPC's threads, so that HTTP clients alone cannot take them
   // all; each HTTP call also holds a gRPC thread while it runs.
   http.threads =
@@ -486,7 +530,7 @@ void ServeUntilSignalled(grpc::Server& server, GameServiceImpl* games,
                          const sigset_t& signals) {
   int signal_number = 0;
   sigwait(&signals, &signal_number);
-  std::fputs("gunbaid: shutting down\n", stderr);
+  gunbai::service::Log(gunbai::service::LogLevel::kInfo, "shutting down");
   if (http != nullptr) http->BeginShutdown();
   if (games != nullptr) games->Shutdown();
   server.Shutdown(std::chrono::system_clock::now() +
@@ -513,6 +557,10 @@ int Run(int argc, char** argv) {
     std::cout << gunbai::service::BashCompletion(app);
     return 0;
   }
+  gunbai::service::LogLevel log_level = gunbai::service::LogLevel::kInfo;
+  gunbai::service::ParseLogLevel(parsed.log_level, log_level);
+  gunbai::service::SetLogLevel(log_level);
+  gunbai::service::RouteGrpcLogs();
   if (absl::Status s = CheckFlags(parsed); !s.ok()) {
     return Fail(s, "Run `gunbaid --help` for the flags.");
   }
@@ -531,6 +579,12 @@ int Run(int argc, char** argv) {
   // A request that does not decode is answered INVALID_ARGUMENT; a line on
   // stderr for each would let any client fill the log.
   gunbai::service::QuietRequestParseLogs();
+  gunbai::service::PrometheusMetrics metrics(DocumentedRuleIds());
+  gunbai::service::SetProcessMetrics(&metrics);
+  // Taken back however Run returns, after everything that reports into it.
+  const absl::Cleanup uninstall_metrics = [] {
+    gunbai::service::SetProcessMetrics(nullptr);
+  };
   gunbai::service::RequestBudget budget(options->max_inflight_request_bytes,
                                         "--max-inflight-request-bytes");
   AuditServiceImpl service(&*rulesets, &budget);
@@ -553,19 +607,19 @@ int Run(int argc, char** argv) {
   } else if (!options->umpire_token_file.empty()) {
     return Fail(umpire.status());
   } else {
-    std::fputs(
-        "gunbaid: no umpire credential (--umpire-token-file or "
-        "GUNBAI_UMPIRE_TOKEN): live games are off\n",
-        stderr);
+    gunbai::service::Log(gunbai::service::LogLevel::kWarn,
+                         "no umpire credential (--umpire-token-file or "
+                         "GUNBAI_UMPIRE_TOKEN): live games are off");
   }
   int port = 0;
-  auto server = StartServer(*options, service, rules, logs, games.get(), port);
+  auto server =
+      StartServer(*options, service, rules, logs, games.get(), metrics, port);
   if (!server.ok()) return Fail(server.status());
   std::printf("gunbaid listening on %s\n",
               BoundAddress(options->listen, port).c_str());
   std::unique_ptr<gunbai::service::HttpGateway> http;
   if (!options->http.empty()) {
-    auto started = StartHttp(*options, **server);
+    auto started = StartHttp(*options, **server, metrics);
     if (!started.ok()) return Fail(started.status());
     http = *std::move(started);
     std::printf("gunbaid serving HTTP on %s\n",

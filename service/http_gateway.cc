@@ -13,7 +13,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -28,6 +27,10 @@
 #include "gunbai/v1/rules_service.grpc.pb.h"
 #include "httplib.h"
 #include "rules/status_macros.h"
+#include "service/json_string.h"
+#include "service/logger.h"
+#include "service/metrics.h"
+#include "service/request_observer.h"
 #include "service/web_assets.h"
 
 namespace gunbai::service {
@@ -71,6 +74,9 @@ constexpr std::size_t kMaxAuthorizationBytes = 1024;
 constexpr std::size_t kMaxRequestsPerConnection = 100;
 
 constexpr char kJson[] = "application/json";
+// Prometheus' text exposition format.
+constexpr char kMetricsContentType[] =
+    "text/plain; version=0.0.4; charset=utf-8";
 
 // httplib's thread pool with a bound on the accepted connections waiting
 // for a worker: past it the accepting thread waits, and new connections
@@ -125,78 +131,6 @@ class BoundedThreadPool : public httplib::TaskQueue {
   std::list<std::function<void()>> jobs_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
 };
-
-// Appends the code point `c` to `out` as UTF-8.
-void AppendUtf8(std::uint32_t c, std::string& out) {
-  if (c < 0x80) {
-    out.push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
-// Returns the length of the well-formed UTF-8 sequence at the start of
-// `s` and its code point in `c`, or 0 when it is not one.
-std::size_t DecodeUtf8(absl::string_view s, std::uint32_t& c) {
-  const auto byte = [&s](std::size_t i) {
-    return static_cast<std::uint8_t>(s[i]);
-  };
-  const std::uint8_t lead = byte(0);
-  std::size_t length = lead < 0xC2   ? 0
-                       : lead < 0xE0 ? 2
-                       : lead < 0xF0 ? 3
-                       : lead < 0xF5 ? 4
-                                     : 0;
-  if (length == 0 || s.size() < length) return 0;
-  c = lead & (0x7F >> length);
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((byte(i) & 0xC0) != 0x80) return 0;
-    c = (c << 6) | (byte(i) & 0x3F);
-  }
-  const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (c < smallest[length] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
-    return 0;
-  }
-  return length;
-}
-
-// Returns `text` as a JSON string literal: quotes, backslashes and control
-// characters escaped, and <, > and & too so that no reader takes it for
-// markup; bytes that are not UTF-8 become U+FFFD.
-std::string JsonString(absl::string_view text) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < text.size();) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      std::uint32_t point = 0;
-      const std::size_t length = DecodeUtf8(text.substr(i), point);
-      AppendUtf8(length == 0 ? 0xFFFD : point, out);
-      i += length == 0 ? 1 : length;
-      continue;
-    }
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(static_cast<char>(c));
-    } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F) {
-      absl::StrAppendFormat(&out, "\\u%04x", c);
-    } else {
-      out.push_back(static_cast<char>(c));
-    }
-    ++i;
-  }
-  out.push_back('"');
-  return out;
-}
 
 // Returns at most `limit` bytes of `text`, not cutting a UTF-8 sequence,
 // with "..." when cut.
@@ -303,6 +237,52 @@ bool PrintableAscii(absl::string_view value) {
   return true;
 }
 
+// What the access log knows of the request a worker thread is serving:
+// when it started, and whether it became an RPC (whose line the gRPC
+// server's observer writes). Set per request on that thread.
+thread_local absl::Time request_start = absl::InfinitePast();
+thread_local bool made_rpc = false;
+
+// Notes that the request being served became an RPC.
+void MadeRpc() { made_rpc = true; }
+
+// The longest part of a path a log line quotes.
+constexpr std::size_t kMaxLoggedPathBytes = 200;
+
+// Logs and counts an answer the gateway gave without an RPC: a refusal (a
+// body that is not JSON, a credential header that is not one line, an
+// unknown path, a body over the limit, a GET of an API path) at info, a
+// page, a file of the web app or a scrape of /metrics at debug. The line
+// has the request id (X-Request-Id when it is one, else generated), the
+// path and the HTTP status; never a header's value or the body.
+void LogAnswerWithoutRpc(const httplib::Request& request,
+                         const httplib::Response& response) {
+  const absl::Time start = request_start;
+  request_start = absl::InfinitePast();
+  if (std::exchange(made_rpc, false)) return;
+  const bool refused = response.status >= 400;
+  if (refused) ProcessMetrics().RecordHttpRefusal(response.status);
+  const LogLevel level = refused ? LogLevel::kInfo : LogLevel::kDebug;
+  if (!LogEnabled(level)) return;
+  const std::string& given = request.get_header_value("X-Request-Id");
+  const std::string id = IsValidRequestId(given) ? given : NewRequestId();
+  const std::string path(Excerpt(request.path, kMaxLoggedPathBytes));
+  if (start == absl::InfinitePast()) {
+    Log(level, "http",
+        {{"request_id", id},
+         {"transport", "http"},
+         {"path", path},
+         {"http_status", response.status}});
+    return;
+  }
+  Log(level, "http",
+      {{"request_id", id},
+       {"transport", "http"},
+       {"path", path},
+       {"http_status", response.status},
+       {"latency_ms", absl::ToDoubleMilliseconds(absl::Now() - start)}});
+}
+
 // Reads the HTTP request `http` into `request` and forwards its
 // credential into `context`. On a problem answers `response` with the
 // error and returns false: a query string (400: a credential never goes in
@@ -344,6 +324,13 @@ bool ReadRequest(const httplib::Request& http, httplib::Response& response,
                                     kMaxParseMessageBytes)),
                response);
     return false;
+  }
+  // The request id, for the gRPC server's log line; the observer checks
+  // it (service/request_observer.h).
+  const std::string& request_id = http.get_header_value("X-Request-Id");
+  if (!request_id.empty() && request_id.size() <= kMaxAuthorizationBytes &&
+      PrintableAscii(request_id)) {
+    context.AddMetadata("x-request-id", request_id);
   }
   if (http.get_header_value_count("Authorization") == 0) return true;
   const std::string& credential = http.get_header_value("Authorization");
@@ -550,6 +537,7 @@ void ServeUnary(httplib::Server& http, const char* path, Stub* stub,
     Request request;
     grpc::ClientContext context;
     if (!ReadRequest(http_request, http_response, request, context)) return;
+    MadeRpc();
     Response response;
     const grpc::Status status = (stub->*method)(&context, request, &response);
     if (!status.ok()) {
@@ -575,6 +563,7 @@ void ServeStream(httplib::Server& http, const char* path, Stub* stub,
     if (!ReadRequest(http_request, http_response, *request, call->context())) {
       return;
     }
+    MadeRpc();
     call->Start([stub, method, request](grpc::ClientContext* context,
                                         StreamCall& queue) {
       std::unique_ptr<grpc::ClientReader<Response>> reader =
@@ -665,33 +654,6 @@ int HttpStatusOf(grpc::StatusCode code) {
   }
 }
 
-absl::string_view GrpcCodeName(grpc::StatusCode code) {
-  static constexpr absl::string_view kNames[] = {
-      "OK",
-      "CANCELLED",
-      "UNKNOWN",
-      "INVALID_ARGUMENT",
-      "DEADLINE_EXCEEDED",
-      "NOT_FOUND",
-      "ALREADY_EXISTS",
-      "PERMISSION_DENIED",
-      "RESOURCE_EXHAUSTED",
-      "FAILED_PRECONDITION",
-      "ABORTED",
-      "OUT_OF_RANGE",
-      "UNIMPLEMENTED",
-      "INTERNAL",
-      "UNAVAILABLE",
-      "DATA_LOSS",
-      "UNAUTHENTICATED",
-  };
-  const int index = static_cast<int>(code);
-  if (index < 0 || index >= static_cast<int>(std::size(kNames))) {
-    return "UNKNOWN";
-  }
-  return kNames[index];
-}
-
 std::string ErrorJson(grpc::StatusCode code, absl::string_view message) {
   return absl::StrCat("{\"code\":", static_cast<int>(code),
                       ",\"status\":", JsonString(GrpcCodeName(code)),
@@ -750,6 +712,12 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
       {"Referrer-Policy", "no-referrer"},
       {"Cache-Control", "no-store"},
   });
+  http.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+    request_start = absl::Now();
+    made_rpc = false;
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  http.set_logger(LogAnswerWithoutRpc);
   const std::size_t max_body_bytes = options.max_body_bytes;
   http.set_error_handler(httplib::Server::HandlerWithResponse(
       [max_body_bytes](const httplib::Request&, httplib::Response& response) {
@@ -773,6 +741,7 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   gateway->stubs_->logs = v1::LogService::NewStub(gateway->stubs_->channel);
   gateway->DefineRoutes();
   gateway->DefineStaticFiles();
+  gateway->DefineMetrics(options.metrics);
   gateway->port_ = port == 0 ? http.bind_to_any_port(host)
                              : (http.bind_to_port(host, port) ? port : -1);
   if (gateway->port_ <= 0) {
@@ -815,6 +784,15 @@ void HttpGateway::DefineRoutes() {
   ServeUnary(http, "/v1/logs:parse", logs, &LogStub::ParseLog);
   ServeUnary(http, "/v1/logs:states", logs, &LogStub::LogStates);
   ServeUnary(http, "/v1/logs:map", logs, &LogStub::DrawMap);
+}
+
+void HttpGateway::DefineMetrics(std::function<std::string()> metrics) {
+  if (metrics == nullptr) return;
+  http_->Get("/metrics",
+             [metrics = std::move(metrics)](const httplib::Request&,
+                                            httplib::Response& response) {
+               response.set_content(metrics(), kMetricsContentType);
+             });
 }
 
 void HttpGateway::DefineStaticFiles() {

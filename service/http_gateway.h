@@ -10,7 +10,11 @@
 // credentials, size limits, admission, overload and every check are the
 // gRPC ones, written once: the gateway only converts JSON, forwards the
 // `Authorization` header as the `authorization` metadata and maps the
-// status (HttpStatusOf).
+// status (HttpStatusOf). The X-Request-Id header goes as `x-request-id`
+// metadata, for the server's log line; a request answered without an RPC
+// (a refusal, a file, a scrape) is logged and, when refused, counted in
+// ProcessMetrics by the gateway itself. With HttpOptions::metrics, GET
+// /metrics serves the daemon's metrics.
 //
 // Thread-safe: HttpGateway's methods may be called from any thread.
 #ifndef GUNBAI_SERVICE_HTTP_GATEWAY_H_
@@ -18,6 +22,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -26,6 +31,7 @@
 #include "absl/strings/string_view.h"
 #include "grpcpp/server.h"
 #include "grpcpp/support/status.h"
+#include "service/grpc_code_name.h"
 
 namespace httplib {
 class Server;
@@ -46,10 +52,6 @@ inline constexpr char kContentSecurityPolicy[] =
 // RESOURCE_EXHAUSTED 429, CANCELLED 499, UNIMPLEMENTED 501, UNAVAILABLE
 // 503, DEADLINE_EXCEEDED 504, OUT_OF_RANGE 400, OK 200, the rest 500.
 int HttpStatusOf(grpc::StatusCode code);
-
-// Returns the name of a gRPC code as google.rpc.Code spells it
-// ("INVALID_ARGUMENT").
-absl::string_view GrpcCodeName(grpc::StatusCode code);
 
 // Returns the JSON error body for `code` and `message`:
 // {"code":3,"status":"INVALID_ARGUMENT","message":"..."}, the message
@@ -73,6 +75,9 @@ struct HttpOptions {
   // hold up shutdown: httplib looks at it only between requests).
   int io_timeout_seconds = 10;
   int keep_alive_seconds = 2;
+  // When set, GET /metrics answers what it returns, as Prometheus' text
+  // exposition format; called from any worker thread at once.
+  std::function<std::string()> metrics;
 };
 
 class HttpGateway {
@@ -106,6 +111,7 @@ class HttpGateway {
   HttpGateway();
   void DefineRoutes();
   void DefineStaticFiles();
+  void DefineMetrics(std::function<std::string()> metrics);
 
   std::unique_ptr<httplib::Server> http_;
   std::unique_ptr<Stubs> stubs_;

@@ -527,7 +527,8 @@ TEST(GunbaidTest, ShutsDownOnSigterm) {
   absl::StatusOr<int> exit_code = (*daemon)->WaitForExit(kStopTimeout);
   ASSERT_TRUE(exit_code.ok()) << exit_code.status();
   EXPECT_EQ(*exit_code, 0);
-  EXPECT_TRUE(absl::StrContains((*daemon)->Stderr(), "gunbaid: shutting down"))
+  EXPECT_TRUE(absl::StrContains((*daemon)->Stderr(),
+                                "\"level\":\"info\",\"msg\":\"shutting down\""))
       << (*daemon)->Stderr();
   // Nothing listens there any more: the client says how to start gunbaid.
   auto report = Audit(**daemon, VolleyLog(kVolleyHits));

@@ -27,6 +27,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "generate/daimyo/daimyo_game.h"
 #include "google/protobuf/stubs/logging.h"
@@ -623,7 +624,8 @@ std::vector<std::pair<std::string, std::string>> Undecodable(Request valid) {
           {"invalid UTF-8", not_utf8}};
 }
 
-TEST_F(Regression, UndecodableRequestIsInvalidArgumentAndLogsNothing) {
+TEST_F(Regression,
+       UndecodableRequestIsInvalidArgumentAndLogsOnlyItsRequestLine) {
   v1::AuditLogRequest audit;
   *audit.mutable_log() = Anegawa();
   v1::CreateGameRequest create;
@@ -650,7 +652,18 @@ TEST_F(Regression, UndecodableRequestIsInvalidArgumentAndLogsNothing) {
       }
     }
   }
-  EXPECT_EQ(daemon_->Stderr(), before);
+  // One request line per call, saying INVALID_ARGUMENT (the observer sees
+  // the status the decode interceptor set), and nothing else.
+  const std::string after = daemon_->Stderr().substr(before.size());
+  int lines = 0;
+  for (absl::string_view line :
+       absl::StrSplit(after, '\n', absl::SkipEmpty())) {
+    ++lines;
+    EXPECT_TRUE(absl::StrContains(line, "\"msg\":\"rpc\"")) << line;
+    EXPECT_TRUE(absl::StrContains(line, "\"code\":\"INVALID_ARGUMENT\""))
+        << line;
+  }
+  EXPECT_EQ(lines, 5 * 2 * 3) << after;
   // The same bytes whole are a valid request.
   EXPECT_TRUE(RawCall(daemon_->target(), "/gunbai.v1.AuditService/AuditLog",
                       audit.SerializeAsString())
