@@ -37,6 +37,7 @@
 #include "service/create_game_wire.h"
 #include "service/decode_errors.h"
 #include "service/grpc_status.h"
+#include "service/metrics.h"
 #include "service/request_observer.h"
 #include "service/wire_request.h"
 
@@ -342,12 +343,14 @@ absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Load(
       game = slot.get();
       game->pins = 1;
       game->last_use = ++use_count_;
+      ProcessMetrics().SetGamesCached(static_cast<int64_t>(games_.size()));
     }
   }
   // From here the pin gives the game back to the cache on every return.
   GamePin pin(this, game);
   absl::MutexLock lock(&game->mu);
-  GUNBAI_RETURN_IF_ERROR(Refresh(*game));
+  GUNBAI_RETURN_IF_ERROR(
+      CountStoreError(StoreOperation::kRead, Refresh(*game)));
   return pin;
 }
 
@@ -370,6 +373,7 @@ void GameServiceImpl::Unpin(LiveGame& game) {
   absl::MutexLock lock(&games_mu_);
   --game.pins;
   DropBeyondBound(dropped);
+  ProcessMetrics().SetGamesCached(static_cast<int64_t>(games_.size()));
 }
 
 void GameServiceImpl::DropBeyondBound(
@@ -448,6 +452,7 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
     ++stats_.rebuilds;
     if (game.replayer != nullptr) {
       stats_.events_replayed += events.size() - from_checkpoint;
+      ProcessMetrics().AddEventsReplayed(events.size() - from_checkpoint);
     }
   }
   const bool has_end = AbsorbEvents(game, events, from_checkpoint);
@@ -510,7 +515,10 @@ absl::Status GameServiceImpl::CatchUp(LiveGame& game) {
   }
   {
     absl::MutexLock lock(&stats_mu_);
-    if (game.replayer != nullptr) stats_.events_replayed += events.size();
+    if (game.replayer != nullptr) {
+      stats_.events_replayed += events.size();
+      ProcessMetrics().AddEventsReplayed(events.size());
+    }
   }
   AbsorbEvents(game, events, 0);
   game.changed.SignalAll();
@@ -566,6 +574,7 @@ void GameServiceImpl::MaybeCheckpoint(LiveGame& game, uint64_t version_before) {
   absl::Status stored = checkpoint.ok()
                             ? store_->WriteCheckpoint(game.id, *checkpoint)
                             : checkpoint.status();
+  CountStoreError(StoreOperation::kCheckpoint, stored);
   absl::MutexLock lock(&stats_mu_);
   ++(stored.ok() ? stats_.written : stats_.write_failures);
 }
@@ -797,6 +806,7 @@ grpc::Status GameServiceImpl::CreateParsedGame(
     credential->set_token(*token);
   }
   absl::Status stored = store_->CreateGame(record);
+  CountStoreError(StoreOperation::kCreate, stored);
   if (!stored.ok()) {
     response->Clear();
     return ToGrpcStatus(stored);
@@ -949,10 +959,17 @@ absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
   }
   *back.mutable_state() = replay::SnapshotFromState(game.replayer->state());
   answer = AnswerBytes(front, stored, back);
+  const absl::Time append_start = absl::Now();
   auto result = store_->Append(game.id, version, stored, answer);
   if (!result.ok()) {
+    CountStoreError(StoreOperation::kAppend, result.status());
     game.loaded = false;
     return result.status();
+  }
+  ProcessMetrics().RecordAppend(absl::Now() - append_start);
+  ProcessMetrics().AddEventsReplayed(stored.size());
+  for (int i = first_finding; i < game.findings.size(); ++i) {
+    ProcessMetrics().AddFindings(game.findings[i].rule_id(), 1);
   }
   bool ended = false;
   // Stored, the events move into the cache: the answer holds their bytes.
@@ -1144,7 +1161,10 @@ grpc::Status GameServiceImpl::ListGames(grpc::ServerContext* context,
   auto caller = Authenticate(*context, nullptr);
   if (!caller.ok()) return ToGrpcStatus(caller.status());
   auto ids = store_->ListGames();
-  if (!ids.ok()) return ToGrpcStatus(ids.status());
+  if (!ids.ok()) {
+    CountStoreError(StoreOperation::kList, ids.status());
+    return ToGrpcStatus(ids.status());
+  }
   const int page_size =
       request->page_size() == 0 || request->page_size() > kMaxListedGames
           ? kMaxListedGames
