@@ -100,6 +100,20 @@ Examples:
   GUNBAI_TOKEN=$(cat umpire.tok) gunbai diff --server=127.0.0.1:50051 \
       --stored-games --new-ruleset=house.textproto
 
+A corpus too large for one host is split into N shards: each run with
+--shard=I/N (I from 0 to N-1) compares only the logs whose path (game:ID for
+a stored game) hashes to I, and with --format=json writes its part; merged,
+the parts print exactly the report one run over the whole corpus prints, in
+text or json, with its exit code. Give every run the same corpus paths (a
+shared folder mounted at the same place) and the same options:
+  # On 4 hosts, or the 4 pods of deploy/k8s/corpus-diff-job.yaml:
+  gunbai diff --new-ruleset=house.textproto --format=json --shard=$I/4 \
+      /corpus > /parts/part-$I.json
+  # Then, anywhere:
+  gunbai diff --merge /parts/part-*.json > report.txt
+A merge refuses parts of different runs, a shard twice or missing, and a
+part cut short, naming the file.
+
 A changed log reads like this (tests/data/sekigahara.textproto with firing
 hit_score 7; under each change, the terms of the two traces that differ):
   sekigahara.textproto (game sekigahara-demo): changed in 6 events, first
@@ -142,11 +156,47 @@ struct DiffOptions {
   int jobs = 0;
   bool stored_games = false;
   bool quiet = false;
+  // --shard=I/N: this run's shard (0-based) of `shards`; shards 0: all.
+  uint32_t shard = 0;
+  uint32_t shards = 0;
+  // --merge: CORPUS is parts to combine.
+  bool merge = false;
 };
+
+// The DiffPart.part_format this release writes and merges.
+constexpr uint32_t kDiffPartFormat = 1;
+
+// Returns the shard of `shards` that the log named `name` falls in: its
+// FNV-1a 64-bit hash modulo `shards`, the same on every machine.
+uint32_t ShardOf(absl::string_view name, uint32_t shards) {
+  uint64_t hash = 0xcbf29ce484222325u;
+  for (unsigned char c : name) {
+    hash ^= c;
+    hash *= 0x100000001b3u;
+  }
+  return static_cast<uint32_t>(hash % shards);
+}
 
 // Returns a message saying what is wrong with the combination of options,
 // empty when they make sense.
 std::string CheckDiffOptions(const DiffOptions& o) {
+  if (o.merge) {
+    if (!o.old_ruleset.empty() || !o.new_ruleset.empty() ||
+        !o.baselines.empty() || !o.server.empty() || o.stored_games ||
+        o.shards != 0 || !o.branch_out.empty()) {
+      return "--merge combines parts already written: give it only the part "
+             "files (and --format)";
+    }
+    if (o.corpus.empty()) {
+      return "--merge needs the parts: the files `gunbai diff --shard=I/N "
+             "--format=json` wrote, one per shard";
+    }
+    return "";
+  }
+  if (o.shards != 0 && o.format != "json") {
+    return "--shard writes a part for `gunbai diff --merge`: add "
+           "--format=json";
+  }
   const bool baseline_mode = !o.baselines.empty();
   if (baseline_mode && !o.old_ruleset.empty()) {
     return "--baseline and --old-ruleset both give the old side; give one";
@@ -598,20 +648,37 @@ std::string CompactJson(const google::protobuf::Message& message) {
 }
 
 // Writes the per-log diffs as they come, in order, and the summary last:
-// text, or one JSON object {"logs": [...], "summary": {...}}.
+// text, or one JSON object {"logs": [...], "summary": {...}}; or, for a
+// shard (SetPart), a DiffPart: its header, each log with its place in the
+// whole corpus, and the shard's summary.
 class DiffPrinter {
  public:
   DiffPrinter(std::ostream& out, bool json) : out_(out), json_(json) {}
 
-  void Begin(const Sides& sides) {
+  // Makes the output the part `header` (its shard, the corpus size and the
+  // sides) of logs at `positions` of the whole corpus, in order.
+  void SetPart(const v1::DiffPart& header, std::vector<std::size_t> positions) {
+    part_ = header;
+    positions_ = std::move(positions);
+  }
+
+  // Writes the head: the sides compared, as the report's "old:" and "new:"
+  // lines say them (SideLines).
+  void Begin(const std::string& old_side, const std::string& new_side) {
+    if (part_.has_value()) {
+      part_->set_old_side(old_side);
+      part_->set_new_side(new_side);
+      std::string head = CompactJson(*part_);
+      head.pop_back();  // The closing brace: the logs follow.
+      out_ << head << (head.size() > 1 ? "," : "") << "\"logs\":[";
+      return;
+    }
     if (json_) {
       out_ << "{\"logs\":[";
       return;
     }
-    out_ << "gunbai diff\n  old: "
-         << (sides.baseline_mode ? "the saved reports (--baseline)"
-                                 : sides.old_label)
-         << "\n  new: " << sides.new_label << "\n\n";
+    out_ << "gunbai diff\n  old: " << old_side << "\n  new: " << new_side
+         << "\n\n";
   }
   // Returns the diff of one log as printed. Thread-safe.
   std::string Render(const v1::LogDiff& diff) const {
@@ -620,7 +687,12 @@ class DiffPrinter {
   // Prints the next log, as Render gave it.
   void Write(const std::string& rendered, bool flush) {
     if (json_) out_ << (logs_ == 0 ? "\n" : ",\n");
-    out_ << rendered;
+    if (part_.has_value()) {
+      out_ << "{\"position\":" << positions_[logs_] << ",\"diff\":" << rendered
+           << "}";
+    } else {
+      out_ << rendered;
+    }
     if (flush) out_.flush();
     ++logs_;
   }
@@ -637,7 +709,16 @@ class DiffPrinter {
   std::ostream& out_;
   const bool json_;
   std::size_t logs_ = 0;
+  std::optional<v1::DiffPart> part_;
+  std::vector<std::size_t> positions_;
 };
+
+// The report's "old:" and "new:" lines for `sides`.
+std::pair<std::string, std::string> SideLines(const Sides& sides) {
+  return {
+      sides.baseline_mode ? "the saved reports (--baseline)" : sides.old_label,
+      sides.new_label};
+}
 
 // Progress on stderr: a bar redrawn in place on a terminal, a plain line
 // every 10% (or 1000 logs) otherwise, nothing when quiet.
@@ -800,6 +881,7 @@ bool WriteBranchLog(const std::string& dir, std::size_t position,
 
 void RunLocally(const std::vector<CorpusEntry>& corpus, const Sides& sides,
                 int jobs, const std::string& branch_out,
+                const std::vector<std::size_t>& positions,
                 OrderedCollector& collector) {
   ParallelFor(corpus.size(), jobs, [&](std::size_t i) {
     collector.WaitForRoom(i);
@@ -815,7 +897,7 @@ void RunLocally(const std::vector<CorpusEntry>& corpus, const Sides& sides,
           replay::DiffUnderRulesets(entry.name, *log, sides.rulesets(),
                                     branch_out.empty() ? nullptr : &branch);
       if (!branch_out.empty() && diff.status() != v1::LOG_DIFF_STATUS_FAILED &&
-          !WriteBranchLog(branch_out, i, branch)) {
+          !WriteBranchLog(branch_out, positions[i], branch)) {
         diff = replay::FailedLogDiff(
             entry.name, absl::InvalidArgumentError(absl::StrCat(
                             "--branch-out: cannot write into ", branch_out)));
@@ -1161,12 +1243,126 @@ absl::Status DiffRequestLogs(
 
 namespace {
 
+// ---- Shards and their merge ----
+
+// Reads the part at `path`. Returns InvalidArgument naming the file when it
+// is not one.
+absl::StatusOr<v1::DiffPart> LoadPart(const std::string& path) {
+  GUNBAI_ASSIGN_OR_RETURN(auto bytes, ReadInputFile(path));
+  v1::DiffPart part;
+  google::protobuf::util::JsonParseOptions options;
+  auto s = google::protobuf::util::JsonStringToMessage(bytes, &part, options);
+  if (!s.ok() || part.part_format() == 0 || part.shards() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path,
+        ": not a part of a sharded diff (the output of `gunbai diff "
+        "--shard=I/N --format=json`)",
+        s.ok() ? "" : absl::StrCat(": ", std::string(s.message()))));
+  }
+  if (part.part_format() != kDiffPartFormat) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": a part of format ", part.part_format(),
+        ", written by another gunbai release (this one merges format ",
+        kDiffPartFormat, "); write every part with the same release"));
+  }
+  return part;
+}
+
+// Checks that `parts` (read from `paths`) are the N shards of one run.
+absl::Status CheckPartsFit(const std::vector<std::string>& paths,
+                           const std::vector<v1::DiffPart>& parts) {
+  const v1::DiffPart& first = parts.front();
+  std::map<uint32_t, std::string> seen;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const v1::DiffPart& p = parts[i];
+    if (p.shards() != first.shards() ||
+        p.corpus_logs() != first.corpus_logs() ||
+        p.old_side() != first.old_side() || p.new_side() != first.new_side()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          paths[i], " is not of the same run as ", paths[0],
+          ": the shard count, the corpus size or the sides compared differ (",
+          p.shards(), " shards of ", p.corpus_logs(), " logs, against ",
+          first.shards(), " of ", first.corpus_logs(), ")"));
+    }
+    if (p.shard() >= p.shards()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(paths[i], ": shard ", p.shard(), " of ", p.shards(),
+                       " does not exist (shards are numbered from 0)"));
+    }
+    auto [it, added] = seen.emplace(p.shard(), paths[i]);
+    if (!added) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          paths[i], " and ", it->second, " are both shard ", p.shard(), " of ",
+          p.shards(), "; give each shard once"));
+    }
+  }
+  std::vector<std::string> missing;
+  for (uint32_t shard = 0; shard < first.shards(); ++shard) {
+    if (!seen.contains(shard)) missing.push_back(absl::StrCat(shard));
+  }
+  if (!missing.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "shard", missing.size() == 1 ? " " : "s ", absl::StrJoin(missing, ", "),
+        " of ", first.shards(), " missing: give every part"));
+  }
+  return absl::OkStatus();
+}
+
+// `gunbai diff --merge PART...`: the report one host would have written.
+int Merge(const DiffOptions& o, std::ostream& out, std::ostream& err) {
+  std::vector<v1::DiffPart> parts;
+  for (const std::string& path : o.corpus) {
+    auto part = LoadPart(path);
+    if (!part.ok()) return Fail(err, part.status(), kExitBadInput);
+    parts.push_back(*std::move(part));
+  }
+  if (absl::Status s = CheckPartsFit(o.corpus, parts); !s.ok()) {
+    return Fail(err, s, kExitBadInput);
+  }
+  const uint64_t total = parts.front().corpus_logs();
+  std::vector<const v1::LogDiff*> by_position(total, nullptr);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    for (const v1::DiffPartLog& log : parts[i].logs()) {
+      if (log.position() >= total || by_position[log.position()] != nullptr) {
+        return Fail(err,
+                    absl::InvalidArgumentError(absl::StrCat(
+                        o.corpus[i], ": log ", log.position(),
+                        log.position() >= total ? " is past the corpus's "
+                                                : " is in two parts of the ",
+                        total, " logs")),
+                    kExitBadInput);
+      }
+      by_position[log.position()] = &log.diff();
+    }
+  }
+  for (uint64_t position = 0; position < total; ++position) {
+    if (by_position[position] == nullptr) {
+      return Fail(err,
+                  absl::InvalidArgumentError(
+                      absl::StrCat("no part holds log ", position, " of the ",
+                                   total, "; was a part cut short?")),
+                  kExitBadInput);
+    }
+  }
+  DiffPrinter printer(out, o.format == "json");
+  printer.Begin(parts.front().old_side(), parts.front().new_side());
+  replay::DiffTally tally;
+  for (uint64_t position = 0; position < total; ++position) {
+    tally.Add(position, *by_position[position]);
+    printer.Write(printer.Render(*by_position[position]), /*flush=*/false);
+  }
+  printer.End(tally.Summary());
+  if (tally.AnyFailed()) return kExitBadInput;
+  return tally.AnyChanged() ? kExitFindings : kExitClean;
+}
+
 int Diff(const DiffOptions& o, std::ostream& out, std::ostream& err) {
   if (std::string error = CheckDiffOptions(o); !error.empty()) {
     err << "gunbai diff: " << error
         << "\nRun `gunbai diff --help` for usage.\n";
     return kExitBadInput;
   }
+  if (o.merge) return Merge(o, out, err);
   Sides sides;
   absl::Status prepared = PrepareSides(o, sides);
   if (!prepared.ok()) return Fail(err, prepared, kExitBadInput);
@@ -1192,19 +1388,44 @@ int Diff(const DiffOptions& o, std::ostream& out, std::ostream& err) {
     return Fail(err, absl::InvalidArgumentError("the corpus holds no logs"),
                 kExitBadInput);
   }
+  // Each log's place in the whole corpus; a shard keeps its own logs.
+  std::vector<std::size_t> positions;
+  const std::size_t corpus_logs = corpus.size();
+  if (o.shards == 0) {
+    for (std::size_t i = 0; i < corpus.size(); ++i) positions.push_back(i);
+  } else {
+    std::vector<CorpusEntry> mine;
+    for (std::size_t i = 0; i < corpus.size(); ++i) {
+      if (ShardOf(corpus[i].name, o.shards) != o.shard) continue;
+      positions.push_back(i);
+      mine.push_back(std::move(corpus[i]));
+    }
+    corpus = std::move(mine);
+  }
   DiffPrinter printer(out, o.format == "json");
+  if (o.shards != 0) {
+    v1::DiffPart header;
+    header.set_part_format(kDiffPartFormat);
+    header.set_shard(o.shard);
+    header.set_shards(o.shards);
+    header.set_corpus_logs(corpus_logs);
+    printer.SetPart(header, positions);
+  }
   const Progress::Mode mode = ProgressMode(o, err);
   Progress progress(err, mode, corpus.size());
   OrderedCollector collector(8 * WorkerCount(o.jobs) + 16, printer, progress,
                              mode == Progress::Mode::kBar &&
                                  &out == &std::cout && isatty(STDOUT_FILENO));
-  printer.Begin(sides);
+  {
+    const auto [old_side, new_side] = SideLines(sides);
+    printer.Begin(old_side, new_side);
+  }
   if (channel == nullptr) {
     if (!o.branch_out.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(o.branch_out, ec);
     }
-    RunLocally(corpus, sides, o.jobs, o.branch_out, collector);
+    RunLocally(corpus, sides, o.jobs, o.branch_out, positions, collector);
   } else {
     absl::Status s =
         RunThroughServer(o, channel, corpus, sides, games.get(), collector);
@@ -1223,6 +1444,35 @@ int RunDiffCli(const std::vector<std::string>& args, std::ostream& out,
   full.insert(full.end(), args.begin(), args.end());
   return RunCli(full, out, err);
 }
+
+namespace {
+
+// Returns (I, N) of a --shard=I/N value ShardFlagError accepted.
+std::pair<uint32_t, uint32_t> ParseShardFlag(const std::string& value) {
+  std::pair<uint32_t, uint32_t> parsed{0, 0};
+  const std::size_t slash = value.find('/');
+  if (slash == std::string::npos ||
+      !absl::SimpleAtoi(value.substr(0, slash), &parsed.first) ||
+      !absl::SimpleAtoi(value.substr(slash + 1), &parsed.second)) {
+    return {0, 0};
+  }
+  return parsed;
+}
+
+// Returns what is wrong with a --shard value, empty when it is I/N with
+// 0 <= I < N <= 100000.
+std::string ShardFlagError(std::string& value) {
+  const auto [shard, shards] = ParseShardFlag(value);
+  if (shards == 0 || shards > 100000 || shard >= shards) {
+    return absl::StrCat(
+        "wants I/N, shard I of N counted from 0 (0 <= I < N <= 100000), "
+        "e.g. 0/4 ... 3/4; got \"",
+        value, "\"");
+  }
+  return "";
+}
+
+}  // namespace
 
 void AddDiffCommand(CLI::App& app, CliContext& context) {
   auto o = std::make_shared<DiffOptions>();
@@ -1272,6 +1522,21 @@ void AddDiffCommand(CLI::App& app, CliContext& context) {
                    "would have gone under the new ruleset to "
                    "DIR/NNNNNN-GAME_ID-under-new-ruleset.textproto")
       ->type_name("DIR");
+  diff->add_option_function<std::string>(
+          "--shard",
+          [o](const std::string& value) {
+            auto parsed = ParseShardFlag(value);
+            o->shard = parsed.first;
+            o->shards = parsed.second;
+          },
+          "compare only shard I of N (0 <= I < N) of the corpus: the logs "
+          "whose path (game:ID for a stored game) hashes to I; with "
+          "--format=json the output is a part for --merge")
+      ->type_name("I/N")
+      ->check(CLI::Validator(ShardFlagError, ""));
+  diff->add_flag("--merge", o->merge,
+                 "CORPUS is the N parts of a sharded run: print the report "
+                 "one run over the whole corpus would have printed");
   diff->callback(
       [o, &context] { context.code = Diff(*o, context.out, context.err); });
 }
