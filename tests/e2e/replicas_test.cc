@@ -527,6 +527,77 @@ TEST_F(ReplicasTest, AReplicaKilledMidAppendLosesNothingItAcknowledged) {
   ExportAndVerify(2, "crash");
 }
 
+// A rolling upgrade: replica 1 gets SIGTERM while clients append through
+// it; it finishes the calls in flight and exits 0 within its shutdown bound
+// (5 s of grace), its watch ends UNAVAILABLE saying to watch again, and its
+// clients go on through replica 2; nothing acknowledged is lost.
+TEST_F(ReplicasTest, ASigtermedReplicaFinishesItsCallsAndItsClientsMoveOn) {
+  ASSERT_NO_FATAL_FAILURE(StartReplicas(3));
+  ASSERT_TRUE(ClientOf(0)->Create("rolling", v1::DICE_MODE_RECORDED).ok());
+  // A watch on the replica that stops.
+  Client watcher(replicas_[1]->target());
+  grpc::ClientContext watch_context;
+  Client::Prepare(watch_context);
+  v1::WatchGameRequest watch_request;
+  watch_request.set_game_id("rolling");
+  auto watch = watcher.stub().WatchGame(&watch_context, watch_request);
+  std::vector<ThreadLog> logs = {{"rolling", 0, {}, {}, 0, ""},
+                                 {"rolling", 1, {}, {}, 0, ""},
+                                 {"rolling", 1, {}, {}, 0, ""}};
+  constexpr int kEach = 30;
+  std::atomic<int> acks{0};
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < logs.size(); ++t) {
+    threads.emplace_back([&, t] {
+      ThreadLog& log = logs[t];
+      AppendThrough(replicas_[log.replica]->target(), static_cast<int>(t),
+                    kEach, acks, log);
+      if (log.stopped_by.empty()) return;
+      // Cut off by the stopping replica: the rest goes through replica 2.
+      ThreadLog rest{"rolling", 2, {}, {}, 0, ""};
+      const size_t done = log.acks.size();
+      AppendThrough(replicas_[2]->target(), static_cast<int>(t) + 100,
+                    kEach - static_cast<int>(done), acks, rest);
+      log.sent.insert(log.sent.end(), rest.sent.begin(), rest.sent.end());
+      log.acks.insert(log.acks.end(), rest.acks.begin(), rest.acks.end());
+      log.stopped_by = rest.stopped_by;
+    });
+  }
+  const auto deadline = steady_clock::now() + seconds(120);
+  while (acks < 20 && steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(milliseconds(1));
+  }
+  const auto stop_started = steady_clock::now();
+  absl::StatusOr<int> exit_status = replicas_[1]->Terminate(seconds(20));
+  const double stop_seconds =
+      std::chrono::duration<double>(steady_clock::now() - stop_started).count();
+  ASSERT_TRUE(exit_status.ok()) << exit_status.status();
+  EXPECT_TRUE(WIFEXITED(*exit_status) && WEXITSTATUS(*exit_status) == 0)
+      << *exit_status;
+  EXPECT_LT(stop_seconds, 10.0) << "past the shutdown bound";
+  v1::WatchGameResponse seen;
+  while (watch->Read(&seen)) {
+  }
+  grpc::Status ended = watch->Finish();
+  EXPECT_EQ(ended.error_code(), grpc::StatusCode::UNAVAILABLE)
+      << ended.error_message();
+  EXPECT_NE(ended.error_message().find("watch again"), std::string::npos)
+      << ended.error_message();
+  for (std::thread& t : threads) t.join();
+  std::vector<const ThreadLog*> own;
+  for (const ThreadLog& log : logs) {
+    EXPECT_EQ(log.stopped_by, "");
+    EXPECT_EQ(log.acks.size(), static_cast<size_t>(kEach));
+    own.push_back(&log);
+  }
+  auto read = ClientOf(0)->ReadAll("rolling");
+  ASSERT_TRUE(read.ok()) << read.status();
+  CheckGame(*read, own);
+  std::cout << "replica 1 stopped in " << stop_seconds
+            << " s after SIGTERM; its clients finished through replica 2\n";
+  ExportAndVerify(2, "rolling");
+}
+
 TEST_F(ReplicasTest, MigratesASqliteDirectoryIntoTheDatabase) {
   // A single-host gunbaid on SQLite with three games: one ended with
   // server dice, one in play, one empty.
