@@ -33,6 +33,7 @@
 #include "service/game_cli.h"
 #include "service/generate_cli.h"
 #include "service/report_format.h"
+#include "service/health_cli.h"
 #include "service/store_cli.h"
 #include "service/report_html.h"
 
@@ -708,6 +709,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   AddDiffCommand(app, context);
   AddVerifyCommand(app, context);
   AddStoreCommands(app, context);
+  AddHealthCommand(app, context);
   AddExplainCommand(app, context);
   AddGenerateCommand(app, context);
   AddSelfDescribingCommands(app, context);
