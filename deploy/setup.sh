@@ -17,6 +17,7 @@ packages=(
   libpq-dev  # the PostgreSQL event store (gunbaid --store=postgresql://...)
   prometheus-cpp-dev  # gunbaid's GET /metrics: prometheus-cpp 1.0, its core library (registry, text serializer)
   postgresql  # its tests: initdb and a server in a temporary directory (tests/store)
+  python3-kubernetes  # tests/deploy: the Kubernetes API's types, to validate deploy/k8s offline
   librsvg2-bin libpng-dev  # the map tests (tests/map): rsvg-convert renders gunbai map's SVG, libpng reads its pixels
 )
 # Node.js and npm for the browser tests' driver: Debian's, unless a node and
