@@ -80,6 +80,15 @@ struct AppendResult {
   std::string head_hash;
 };
 
+class GameStore;
+
+// Returns INVALID_ARGUMENT for a batch every GameStore::Append refuses before
+// looking at its store: empty, over kMaxBatchEvents events, an event over
+// kMaxStoredEventBytes, an empty event_id or chain_hash, an id twice, or a
+// seq over INT64_MAX; OK otherwise.
+absl::Status CheckAppendBatch(
+    const std::vector<gunbai::v1::StoredEvent>& events);
+
 class GameStore {
  public:
   // Bounds on one Append; larger batches are refused with INVALID_ARGUMENT.

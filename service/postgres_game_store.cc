@@ -233,43 +233,6 @@ absl::Status NoGame(absl::string_view game_id) {
   return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
 }
 
-// Returns INVALID_ARGUMENT for a batch GameStore::Append refuses before
-// looking at the store (as SqliteGameStore does).
-absl::Status CheckBatch(const std::vector<v1::StoredEvent>& events) {
-  if (events.empty()) {
-    return absl::InvalidArgumentError("cannot append an empty batch");
-  }
-  if (events.size() > GameStore::kMaxBatchEvents) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a batch holds at most ", GameStore::kMaxBatchEvents,
-                     " events, not ", events.size()));
-  }
-  absl::flat_hash_set<absl::string_view> ids;
-  for (size_t i = 0; i < events.size(); ++i) {
-    const v1::StoredEvent& event = events[i];
-    const std::string where = absl::StrCat("event ", i + 1, " of the batch");
-    if (event.event_id().empty() || event.chain_hash().empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, " lacks its event_id or chain_hash"));
-    }
-    if (!ids.insert(event.event_id()).second) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, " repeats event id \"", event.event_id(), "\""));
-    }
-    if (event.event().seq() > static_cast<uint64_t>(kMaxInt64)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, " has seq ", event.event().seq(),
-                       ", over the largest storable ", kMaxInt64));
-    }
-    if (event.ByteSizeLong() > GameStore::kMaxStoredEventBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          where, " (\"", event.event_id(), "\") is ", event.ByteSizeLong(),
-          " bytes, over the limit of ", GameStore::kMaxStoredEventBytes));
-    }
-  }
-  return absl::OkStatus();
-}
-
 // Connects to `uri` with `password` (none when empty), waiting at most
 // `timeout`. Returns UNAVAILABLE when the server cannot be reached.
 absl::StatusOr<PGconn*> Connect(const std::string& uri,
@@ -656,7 +619,7 @@ absl::StatusOr<std::optional<std::string>> PostgresGameStore::FindBatch(
 absl::StatusOr<AppendResult> PostgresGameStore::Append(
     absl::string_view game_id, uint64_t expected_version,
     const std::vector<v1::StoredEvent>& events, absl::string_view answer) {
-  GUNBAI_RETURN_IF_ERROR(CheckBatch(events));
+  GUNBAI_RETURN_IF_ERROR(CheckAppendBatch(events));
   Lease lease = Take();
   Transaction transaction(lease);
   GUNBAI_RETURN_IF_ERROR(transaction.Begin());

@@ -163,43 +163,6 @@ absl::Status ParseStored(absl::string_view bytes, absl::string_view what,
   return absl::OkStatus();
 }
 
-// Returns INVALID_ARGUMENT for a batch GameStore::Append refuses before
-// looking at the store.
-absl::Status CheckBatch(const std::vector<v1::StoredEvent>& events) {
-  if (events.empty()) {
-    return absl::InvalidArgumentError("cannot append an empty batch");
-  }
-  if (events.size() > GameStore::kMaxBatchEvents) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("a batch holds at most ", GameStore::kMaxBatchEvents,
-                     " events, not ", events.size()));
-  }
-  absl::flat_hash_set<absl::string_view> ids;
-  for (size_t i = 0; i < events.size(); ++i) {
-    const v1::StoredEvent& event = events[i];
-    const std::string where = absl::StrCat("event ", i + 1, " of the batch");
-    if (event.event_id().empty() || event.chain_hash().empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, " lacks its event_id or chain_hash"));
-    }
-    if (!ids.insert(event.event_id()).second) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, " repeats event id \"", event.event_id(), "\""));
-    }
-    if (event.event().seq() > static_cast<uint64_t>(kMaxInt64)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, " has seq ", event.event().seq(),
-                       ", over the largest storable ", kMaxInt64));
-    }
-    if (event.ByteSizeLong() > GameStore::kMaxStoredEventBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          where, " (\"", event.event_id(), "\") is ", event.ByteSizeLong(),
-          " bytes, over the limit of ", GameStore::kMaxStoredEventBytes));
-    }
-  }
-  return absl::OkStatus();
-}
-
 // Writes `bytes` over the blob of `column` in the row `rowid` of `table`,
 // a zeroblob of their size, through SQLite's incremental blob I/O: a page
 // at a time, never a copy of the whole in memory.
@@ -663,7 +626,7 @@ absl::StatusOr<AppendResult> SqliteGameStore::Append(
   // Checked outside the lock: other threads keep writing meanwhile. Each
   // event is serialized as it is inserted, not the batch at once: a batch
   // serialized whole was one more copy of it while it was stored.
-  GUNBAI_RETURN_IF_ERROR(CheckBatch(events));
+  GUNBAI_RETURN_IF_ERROR(CheckAppendBatch(events));
   PendingAppend append(game_id, expected_version, events, answer);
   if (group_commit_) return AppendInGroup(append);
   absl::MutexLock lock(&mu_);
@@ -1015,7 +978,8 @@ absl::StatusOr<uint64_t> SqliteGameStore::DiceAttempts(
 absl::Status SqliteGameStore::RaiseDiceAttempts(absl::string_view game_id,
                                                 uint64_t taken) {
   if (taken > static_cast<uint64_t>(kMaxInt64)) {
-    return absl::InvalidArgumentError("a dice attempt over the largest storable");
+    return absl::InvalidArgumentError(
+        "a dice attempt over the largest storable");
   }
   absl::MutexLock lock(&mu_);
   Transaction transaction(db_);
