@@ -32,10 +32,10 @@
 #include "service/explain_cli.h"
 #include "service/game_cli.h"
 #include "service/generate_cli.h"
-#include "service/report_format.h"
 #include "service/health_cli.h"
-#include "service/store_cli.h"
+#include "service/report_format.h"
 #include "service/report_html.h"
+#include "service/store_cli.h"
 
 namespace gunbai::service {
 

@@ -213,7 +213,8 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   absl::Status Refresh(LiveGame& game) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
   // Moves stored `events` into the game's cache, replaying those from
   // index `replay_from` on. Returns whether one of them ends the game.
-  bool AbsorbEvents(LiveGame& game, std::vector<gunbai::v1::StoredEvent>& events,
+  bool AbsorbEvents(LiveGame& game,
+                    std::vector<gunbai::v1::StoredEvent>& events,
                     size_t replay_from) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
   // The store's listener: marks `game_id` stale (every game, when empty)
   // and wakes its watches.
