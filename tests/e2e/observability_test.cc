@@ -9,12 +9,14 @@
 // request lines and keeps the warnings.
 #include <signal.h>
 
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -120,6 +122,33 @@ std::vector<google::protobuf::Struct> ParseLog(absl::string_view log) {
     lines.push_back(std::move(object));
   }
   return lines;
+}
+
+// Returns the daemon's stderr once it holds `rpc_lines` complete "rpc"
+// lines and `http_lines` complete "http" lines, or as it is after 10 s.
+// A line is written as its call ends, which can be just after the client
+// has its answer, so a test that reads at once can miss the last line.
+std::string LogOnceItHolds(const GunbaidProcess& daemon, std::size_t rpc_lines,
+                           std::size_t http_lines) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (true) {
+    std::string log = daemon.Stderr();
+    log.erase(log.find_last_of('\n') == std::string::npos
+                  ? 0
+                  : log.find_last_of('\n') + 1);
+    std::size_t rpcs = 0;
+    std::size_t https = 0;
+    for (absl::string_view line : absl::StrSplit(log, '\n')) {
+      if (absl::StrContains(line, "\"msg\":\"rpc\"")) ++rpcs;
+      if (absl::StrContains(line, "\"msg\":\"http\"")) ++https;
+    }
+    if ((rpcs >= rpc_lines && https >= http_lines) ||
+        std::chrono::steady_clock::now() > deadline) {
+      return log;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 std::string Field(const google::protobuf::Struct& line,
@@ -270,6 +299,32 @@ class ObservabilityTest : public ::testing::Test {
     return answer->body;
   }
 
+  // Scrapes /metrics until it counts `rpcs` calls and `refusals` gateway
+  // refusals in all, or for 10 s: both are counted as a call ends, which
+  // can be just after the client has its answer.
+  std::vector<Sample> SamplesOnceTheyCount(int rpcs, int refusals) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (true) {
+      std::vector<Sample> samples = ParseExposition(Metrics());
+      int counted_rpcs = 0;
+      int counted_refusals = 0;
+      for (const Sample& s : samples) {
+        if (s.name == "gunbai_rpc_requests_total") {
+          counted_rpcs += static_cast<int>(s.value);
+        }
+        if (s.name == "gunbai_http_refusals_total") {
+          counted_refusals += static_cast<int>(s.value);
+        }
+      }
+      if ((counted_rpcs >= rpcs && counted_refusals >= refusals) ||
+          std::chrono::steady_clock::now() > deadline) {
+        return samples;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
   TempDir dir_;
   std::unique_ptr<GunbaidProcess> daemon_;
   std::unique_ptr<v1::AuditService::Stub> audit_;
@@ -320,7 +375,10 @@ TEST_F(ObservabilityTest, MetricsCountEveryCallByTransportMethodAndCode) {
   }
   ASSERT_GE(expected.size(), 6u);
 
-  const std::vector<Sample> samples = ParseExposition(Metrics());
+  int total_refusals = 0;
+  for (const auto& [status, n] : refusals) total_refusals += n;
+  const std::vector<Sample> samples =
+      SamplesOnceTheyCount(static_cast<int>(calls_.size()), total_refusals);
   std::map<std::tuple<std::string, std::string, std::string>, int> counted;
   std::map<std::pair<std::string, std::string>, std::vector<Sample>> buckets;
   std::map<std::pair<std::string, std::string>, double> counts;
@@ -421,7 +479,7 @@ TEST_F(ObservabilityTest, OneJsonLinePerCallWithoutSecrets) {
   ASSERT_TRUE(refused);
   EXPECT_EQ(refused->status, 400);
 
-  const std::string log = daemon_->Stderr();
+  const std::string log = LogOnceItHolds(*daemon_, calls_.size(), 1);
   for (const std::string& secret : secrets_) {
     EXPECT_FALSE(absl::StrContains(log, secret)) << secret;
   }
