@@ -45,6 +45,7 @@
 #include "service/client_channel.h"
 #include "service/game_client.h"
 #include "service/grpc_status.h"
+#include "service/shard.h"
 
 namespace gunbai::service {
 
@@ -157,8 +158,7 @@ struct DiffOptions {
   bool stored_games = false;
   bool quiet = false;
   // --shard=I/N: this run's shard (0-based) of `shards`; shards 0: all.
-  uint32_t shard = 0;
-  uint32_t shards = 0;
+  ShardChoice shard;
   // --merge: CORPUS is parts to combine.
   bool merge = false;
 };
@@ -166,24 +166,13 @@ struct DiffOptions {
 // The DiffPart.part_format this release writes and merges.
 constexpr uint32_t kDiffPartFormat = 1;
 
-// Returns the shard of `shards` that the log named `name` falls in: its
-// FNV-1a 64-bit hash modulo `shards`, the same on every machine.
-uint32_t ShardOf(absl::string_view name, uint32_t shards) {
-  uint64_t hash = 0xcbf29ce484222325u;
-  for (unsigned char c : name) {
-    hash ^= c;
-    hash *= 0x100000001b3u;
-  }
-  return static_cast<uint32_t>(hash % shards);
-}
-
 // Returns a message saying what is wrong with the combination of options,
 // empty when they make sense.
 std::string CheckDiffOptions(const DiffOptions& o) {
   if (o.merge) {
     if (!o.old_ruleset.empty() || !o.new_ruleset.empty() ||
         !o.baselines.empty() || !o.server.empty() || o.stored_games ||
-        o.shards != 0 || !o.branch_out.empty()) {
+        o.shard.sharded() || !o.branch_out.empty()) {
       return "--merge combines parts already written: give it only the part "
              "files (and --format)";
     }
@@ -193,7 +182,7 @@ std::string CheckDiffOptions(const DiffOptions& o) {
     }
     return "";
   }
-  if (o.shards != 0 && o.format != "json") {
+  if (o.shard.sharded() && o.format != "json") {
     return "--shard writes a part for `gunbai diff --merge`: add "
            "--format=json";
   }
@@ -1268,46 +1257,6 @@ absl::StatusOr<v1::DiffPart> LoadPart(const std::string& path) {
   return part;
 }
 
-// Checks that `parts` (read from `paths`) are the N shards of one run.
-absl::Status CheckPartsFit(const std::vector<std::string>& paths,
-                           const std::vector<v1::DiffPart>& parts) {
-  const v1::DiffPart& first = parts.front();
-  std::map<uint32_t, std::string> seen;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const v1::DiffPart& p = parts[i];
-    if (p.shards() != first.shards() ||
-        p.corpus_logs() != first.corpus_logs() ||
-        p.old_side() != first.old_side() || p.new_side() != first.new_side()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          paths[i], " is not of the same run as ", paths[0],
-          ": the shard count, the corpus size or the sides compared differ (",
-          p.shards(), " shards of ", p.corpus_logs(), " logs, against ",
-          first.shards(), " of ", first.corpus_logs(), ")"));
-    }
-    if (p.shard() >= p.shards()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(paths[i], ": shard ", p.shard(), " of ", p.shards(),
-                       " does not exist (shards are numbered from 0)"));
-    }
-    auto [it, added] = seen.emplace(p.shard(), paths[i]);
-    if (!added) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          paths[i], " and ", it->second, " are both shard ", p.shard(), " of ",
-          p.shards(), "; give each shard once"));
-    }
-  }
-  std::vector<std::string> missing;
-  for (uint32_t shard = 0; shard < first.shards(); ++shard) {
-    if (!seen.contains(shard)) missing.push_back(absl::StrCat(shard));
-  }
-  if (!missing.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "shard", missing.size() == 1 ? " " : "s ", absl::StrJoin(missing, ", "),
-        " of ", first.shards(), " missing: give every part"));
-  }
-  return absl::OkStatus();
-}
-
 // `gunbai diff --merge PART...`: the report one host would have written.
 int Merge(const DiffOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<v1::DiffPart> parts;
@@ -1316,33 +1265,30 @@ int Merge(const DiffOptions& o, std::ostream& out, std::ostream& err) {
     if (!part.ok()) return Fail(err, part.status(), kExitBadInput);
     parts.push_back(*std::move(part));
   }
-  if (absl::Status s = CheckPartsFit(o.corpus, parts); !s.ok()) {
+  std::vector<PartHeader> headers;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const v1::DiffPart& p = parts[i];
+    headers.push_back({o.corpus[i], p.shard(), p.shards(), p.corpus_logs(),
+                       absl::StrCat("logs; old: ", p.old_side(),
+                                    "; new: ", p.new_side())});
+  }
+  if (absl::Status s = CheckPartsFit(headers); !s.ok()) {
     return Fail(err, s, kExitBadInput);
   }
   const uint64_t total = parts.front().corpus_logs();
   std::vector<const v1::LogDiff*> by_position(total, nullptr);
+  PositionCheck positions(total);
   for (std::size_t i = 0; i < parts.size(); ++i) {
     for (const v1::DiffPartLog& log : parts[i].logs()) {
-      if (log.position() >= total || by_position[log.position()] != nullptr) {
-        return Fail(err,
-                    absl::InvalidArgumentError(absl::StrCat(
-                        o.corpus[i], ": log ", log.position(),
-                        log.position() >= total ? " is past the corpus's "
-                                                : " is in two parts of the ",
-                        total, " logs")),
-                    kExitBadInput);
+      if (absl::Status s = positions.Fill(o.corpus[i], log.position());
+          !s.ok()) {
+        return Fail(err, s, kExitBadInput);
       }
       by_position[log.position()] = &log.diff();
     }
   }
-  for (uint64_t position = 0; position < total; ++position) {
-    if (by_position[position] == nullptr) {
-      return Fail(err,
-                  absl::InvalidArgumentError(
-                      absl::StrCat("no part holds log ", position, " of the ",
-                                   total, "; was a part cut short?")),
-                  kExitBadInput);
-    }
+  if (absl::Status s = positions.Complete(); !s.ok()) {
+    return Fail(err, s, kExitBadInput);
   }
   DiffPrinter printer(out, o.format == "json");
   printer.Begin(parts.front().old_side(), parts.front().new_side());
@@ -1391,23 +1337,23 @@ int Diff(const DiffOptions& o, std::ostream& out, std::ostream& err) {
   // Each log's place in the whole corpus; a shard keeps its own logs.
   std::vector<std::size_t> positions;
   const std::size_t corpus_logs = corpus.size();
-  if (o.shards == 0) {
+  if (!o.shard.sharded()) {
     for (std::size_t i = 0; i < corpus.size(); ++i) positions.push_back(i);
   } else {
     std::vector<CorpusEntry> mine;
     for (std::size_t i = 0; i < corpus.size(); ++i) {
-      if (ShardOf(corpus[i].name, o.shards) != o.shard) continue;
+      if (!InShard(corpus[i].name, o.shard)) continue;
       positions.push_back(i);
       mine.push_back(std::move(corpus[i]));
     }
     corpus = std::move(mine);
   }
   DiffPrinter printer(out, o.format == "json");
-  if (o.shards != 0) {
+  if (o.shard.sharded()) {
     v1::DiffPart header;
     header.set_part_format(kDiffPartFormat);
-    header.set_shard(o.shard);
-    header.set_shards(o.shards);
+    header.set_shard(o.shard.shard);
+    header.set_shards(o.shard.shards);
     header.set_corpus_logs(corpus_logs);
     printer.SetPart(header, positions);
   }
@@ -1444,35 +1390,6 @@ int RunDiffCli(const std::vector<std::string>& args, std::ostream& out,
   full.insert(full.end(), args.begin(), args.end());
   return RunCli(full, out, err);
 }
-
-namespace {
-
-// Returns (I, N) of a --shard=I/N value ShardFlagError accepted.
-std::pair<uint32_t, uint32_t> ParseShardFlag(const std::string& value) {
-  std::pair<uint32_t, uint32_t> parsed{0, 0};
-  const std::size_t slash = value.find('/');
-  if (slash == std::string::npos ||
-      !absl::SimpleAtoi(value.substr(0, slash), &parsed.first) ||
-      !absl::SimpleAtoi(value.substr(slash + 1), &parsed.second)) {
-    return {0, 0};
-  }
-  return parsed;
-}
-
-// Returns what is wrong with a --shard value, empty when it is I/N with
-// 0 <= I < N <= 100000.
-std::string ShardFlagError(std::string& value) {
-  const auto [shard, shards] = ParseShardFlag(value);
-  if (shards == 0 || shards > 100000 || shard >= shards) {
-    return absl::StrCat(
-        "wants I/N, shard I of N counted from 0 (0 <= I < N <= 100000), "
-        "e.g. 0/4 ... 3/4; got \"",
-        value, "\"");
-  }
-  return "";
-}
-
-}  // namespace
 
 void AddDiffCommand(CLI::App& app, CliContext& context) {
   auto o = std::make_shared<DiffOptions>();
@@ -1522,18 +1439,10 @@ void AddDiffCommand(CLI::App& app, CliContext& context) {
                    "would have gone under the new ruleset to "
                    "DIR/NNNNNN-GAME_ID-under-new-ruleset.textproto")
       ->type_name("DIR");
-  diff->add_option_function<std::string>(
-          "--shard",
-          [o](const std::string& value) {
-            auto parsed = ParseShardFlag(value);
-            o->shard = parsed.first;
-            o->shards = parsed.second;
-          },
-          "compare only shard I of N (0 <= I < N) of the corpus: the logs "
-          "whose path (game:ID for a stored game) hashes to I; with "
-          "--format=json the output is a part for --merge")
-      ->type_name("I/N")
-      ->check(CLI::Validator(ShardFlagError, ""));
+  AddShardOption(*diff, o->shard,
+                 "compare only shard I of N (0 <= I < N) of the corpus: the "
+                 "logs whose path (game:ID for a stored game) hashes to I; "
+                 "with --format=json the output is a part for --merge");
   diff->add_flag("--merge", o->merge,
                  "CORPUS is the N parts of a sharded run: print the report "
                  "one run over the whole corpus would have printed");
