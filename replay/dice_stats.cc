@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
+#include "replay/log_parser.h"
 #include "replay/text_errors.h"
 #include "rules/engine.h"
 #include "rules/status_macros.h"
@@ -771,7 +772,8 @@ DiceReport CombineDiceGroups(std::vector<DiceGroupStats> clans, int games) {
   return report;
 }
 
-absl::Status DiceSummarizer::AddLog(const v1::BattleLog& log) {
+absl::StatusOr<std::vector<DiceGroupStats>> TallyClans(
+    const v1::BattleLog& log) {
   const Owners owners = OwnersOf(log);
   const auto& clans = log.header().clans();
   std::vector<GroupTally> tallies(static_cast<std::size_t>(clans.size()));
@@ -792,6 +794,8 @@ absl::Status DiceSummarizer::AddLog(const v1::BattleLog& log) {
           "game ", Excerpt(log.header().game_id()), ": ", s.message()));
     }
   }
+  std::vector<DiceGroupStats> out;
+  out.reserve(tallies.size());
   for (int i = 0; i < clans.size(); ++i) {
     GroupTally& tally = tallies[static_cast<std::size_t>(i)];
     tally.End();
@@ -799,12 +803,117 @@ absl::Status DiceSummarizer::AddLog(const v1::BattleLog& log) {
     group.game_id = log.header().game_id();
     group.clan = clans[i].id();
     group.player = PlayerOf(clans[i]);
+    out.push_back(std::move(group));
+  }
+  return out;
+}
+
+v1::DiceTally DiceTallyToProto(const DiceGroupStats& group) {
+  v1::DiceTally t;
+  t.set_game_id(group.game_id);
+  t.set_clan(group.clan);
+  t.set_player(group.player);
+  t.set_dice(group.dice);
+  t.set_invalid_dice(group.invalid_dice);
+  for (std::int64_t c : group.face_counts) t.add_face_counts(c);
+  t.set_pairs(group.pairs);
+  for (std::int64_t c : group.sum_counts) t.add_sum_counts(c);
+  t.set_longest_run(group.longest_run);
+  t.set_longest_run_face(group.longest_run_face);
+  for (std::int64_t n : group.run_stretches) t.add_run_stretches(n);
+  return t;
+}
+
+absl::StatusOr<DiceGroupStats> DiceTallyFromProto(const v1::DiceTally& t) {
+  // No log holds more dice than it has bytes; the bound keeps every sum
+  // below overflow and every run chance quick.
+  constexpr std::int64_t kMaxDice = static_cast<std::int64_t>(kMaxLogBytes);
+  auto bad = [&t](absl::string_view what) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("game ", Excerpt(t.game_id()), ", clan ",
+                     Excerpt(t.clan()), ": ", what));
+  };
+  if (t.face_counts_size() != 6 || t.sum_counts_size() != kSumCells) {
+    return bad(absl::StrCat("wants 6 face counts and 11 sum counts, has ",
+                            t.face_counts_size(), " and ",
+                            t.sum_counts_size()));
+  }
+  auto in_range = [](std::int64_t v) { return v >= 0 && v <= kMaxDice; };
+  if (!in_range(t.dice()) || !in_range(t.invalid_dice()) ||
+      !in_range(t.pairs())) {
+    return bad(absl::StrCat("dice, invalid dice and pairs must be 0 to ",
+                            kMaxDice));
+  }
+  DiceGroupStats g;
+  g.game_id = t.game_id();
+  g.clan = t.clan();
+  g.player = t.player();
+  g.dice = t.dice();
+  g.invalid_dice = t.invalid_dice();
+  g.pairs = t.pairs();
+  std::int64_t faces = 0;
+  for (int f = 0; f < 6; ++f) {
+    if (!in_range(t.face_counts(f))) return bad("a face count out of range");
+    g.face_counts[f] = t.face_counts(f);
+    faces += g.face_counts[f];
+  }
+  std::int64_t sums = 0;
+  for (int s = 0; s < kSumCells; ++s) {
+    if (!in_range(t.sum_counts(s))) return bad("a sum count out of range");
+    g.sum_counts[s] = t.sum_counts(s);
+    sums += g.sum_counts[s];
+  }
+  if (faces != g.dice || sums != g.pairs || 2 * g.pairs > g.dice) {
+    return bad(absl::StrCat("the counts do not add up: ", faces,
+                            " faces and ", sums, " sums for ", g.dice,
+                            " dice and ", g.pairs, " pairs"));
+  }
+  std::int64_t stretched = 0;
+  std::int64_t longest_stretch = 0;
+  for (std::int64_t n : t.run_stretches()) {
+    if (n <= 0 || n > g.dice - stretched) {
+      return bad(absl::StrCat("the run stretches do not add up to the ",
+                              g.dice, " dice: a stretch of ", n));
+    }
+    stretched += n;
+    longest_stretch = std::max(longest_stretch, n);
+  }
+  if (stretched != g.dice) {
+    return bad(absl::StrCat("the run stretches add up to ", stretched,
+                            ", not to the ", g.dice, " dice"));
+  }
+  const bool face_ok = t.longest_run_face() >= 1 && t.longest_run_face() <= 6;
+  if (t.longest_run() < 0 ||
+      t.longest_run() > longest_stretch ||
+      (g.dice > 0) != (t.longest_run() > 0) ||
+      (t.longest_run() > 0 &&
+       (!face_ok || g.face_counts[t.longest_run_face() - 1] <
+                        t.longest_run())) ||
+      (t.longest_run() == 0 && t.longest_run_face() != 0)) {
+    return bad(absl::StrCat("the longest run (", t.longest_run(), " of ",
+                            t.longest_run_face(),
+                            ") and the run stretches do not fit the ",
+                            g.dice, " dice"));
+  }
+  g.longest_run = t.longest_run();
+  g.longest_run_face = t.longest_run_face();
+  g.run_stretches.assign(t.run_stretches().begin(), t.run_stretches().end());
+  return g;
+}
+
+absl::Status DiceSummarizer::AddLog(const v1::BattleLog& log) {
+  GUNBAI_ASSIGN_OR_RETURN(auto clans, TallyClans(log));
+  AddGame(std::move(clans));
+  return absl::OkStatus();
+}
+
+void DiceSummarizer::AddGame(std::vector<DiceGroupStats> clans) {
+  for (DiceGroupStats& group : clans) {
     TestGroup(group);
     AdjustAcrossGroups({&group});
     clans_.push_back(std::move(group));
   }
   ++games_;
-  return absl::OkStatus();
 }
 
 DiceReport DiceSummarizer::Finish() && {

@@ -211,6 +211,25 @@ DiceGroupStats SummarizeGroup(const std::vector<AttributedDice>& dice,
 // AttributeDice and SummarizeGroup per clan, then this.
 DiceReport CombineDiceGroups(std::vector<DiceGroupStats> clans, int games);
 
+// Returns one group per clan of `log`'s header, in header order, with the
+// counts of its dice and their stretches but no test run: what AddGame
+// takes, and what a shard of `gunbai dice` carries (DiceTallyToProto).
+// Returns InvalidArgument, naming the game, as AttributeDice.
+absl::StatusOr<std::vector<DiceGroupStats>> TallyClans(
+    const gunbai::v1::BattleLog& log);
+
+// Returns `group`'s counts and stretches (its names too) as a DiceTally.
+gunbai::v1::DiceTally DiceTallyToProto(const DiceGroupStats& group);
+
+// Returns the group a DiceTally carries, untested. Returns InvalidArgument
+// saying what is wrong when the counts do not fit together (not six face
+// counts or eleven sums, a negative count, faces or stretches that do not
+// add up to the dice, more pairs than dice allow, a run longer than its
+// stretch, more dice than a log can hold), so that a part edited or cut by
+// hand is refused rather than tested.
+absl::StatusOr<DiceGroupStats> DiceTallyFromProto(
+    const gunbai::v1::DiceTally& tally);
+
 // Builds the report of SummarizeDice one log at a time, keeping only the
 // counts of each clan's dice (not the dice): a caller may free each log once
 // added. Thread-compatible.
@@ -220,6 +239,11 @@ class DiceSummarizer {
   // InvalidArgument, naming the game, as SummarizeDice; nothing of `log` is
   // added then.
   absl::Status AddLog(const gunbai::v1::BattleLog& log);
+
+  // Adds one game from the groups of its clans as TallyClans gives them:
+  // AddLog is TallyClans then this. A merge of shards adds each game's
+  // tallies in corpus order, and so gets the report one run would.
+  void AddGame(std::vector<DiceGroupStats> clans);
 
   // Returns the report of the logs added, as SummarizeDice gives it.
   DiceReport Finish() &&;

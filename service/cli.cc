@@ -15,6 +15,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/text_format.h"
+#include "google/protobuf/util/json_util.h"
 #include "replay/audit.h"
 #include "replay/dice_stats.h"
 #include "replay/impact.h"
@@ -35,6 +36,7 @@
 #include "service/health_cli.h"
 #include "service/report_format.h"
 #include "service/report_html.h"
+#include "service/shard.h"
 #include "service/store_cli.h"
 
 namespace gunbai::service {
@@ -144,6 +146,15 @@ unlikely for fair dice.
 Examples:
   gunbai dice season-2024/*.textproto
   gunbai dice --format=json --server=127.0.0.1:50051 game.textproto
+
+A corpus too large for one host is split into N shards: each run with
+--shard=I/N (I from 0 to N-1) counts only the logs whose path hashes to I
+and writes its part (--format=json); the merge tests the counts of every
+game in corpus order and prints the report one run would have, byte for byte:
+  gunbai dice --format=json --shard=$I/4 corpus/*.textproto > part-$I.json
+  gunbai dice --merge part-*.json
+Give every shard the same paths in the same order. A merge refuses parts of
+different runs, a shard twice or missing, and a part cut short or edited.
 
 Exit codes: 0 nothing flagged, 1 a group is flagged, 2 unusable input or
 bad command line, 3 the daemon could not be reached or failed.)";
@@ -458,23 +469,163 @@ int RunRuleset(const Options& o, std::ostream& out, std::ostream& err) {
   return kExitClean;
 }
 
-// Runs `gunbai dice`: the dice statistics of the logs at `paths`, one game
-// or a corpus, worked out here or by a gunbaid (the same output). Exits 1
-// when a group is flagged.
-int RunDice(Options o, std::vector<std::string> paths, std::ostream& out,
-            std::ostream& err) {
-  if (paths.empty()) paths.push_back("");  // ReadLog says a LOG is needed
-  std::vector<v1::BattleLog> logs;
-  for (const std::string& path : paths) {
-    o.log_path = path;
-    auto log = ReadLog(o);
-    if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
-    logs.push_back(*std::move(log));
+// The DicePart.part_format this release writes and merges.
+constexpr uint32_t kDicePartFormat = 1;
+
+// Returns a message saying what is wrong with the combination of dice
+// options, empty when they make sense.
+std::string CheckDiceOptions(const Options& o, const ShardChoice& shard,
+                             bool merge) {
+  if (merge && (shard.sharded() || !o.server.empty())) {
+    return "--merge combines parts already written: give it only the part "
+           "files (and --format)";
   }
+  if (shard.sharded() && !o.server.empty()) {
+    return "--shard runs here, on this host's share of the corpus: drop "
+           "--server";
+  }
+  if (shard.sharded() && o.format != "json") {
+    return "--shard writes a part for `gunbai dice --merge`: add "
+           "--format=json";
+  }
+  return "";
+}
+
+// A part as one line of JSON, every field written (a position or a count
+// of 0 too), for a person or a script that reads the parts.
+std::string DiceJson(const google::protobuf::Message& message) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  options.always_print_primitive_fields = true;
+  (void)google::protobuf::util::MessageToJsonString(message, &out, options);
+  return out;
+}
+
+// Reads the dice part at `path`. Returns InvalidArgument naming the file
+// when it is not one.
+absl::StatusOr<v1::DicePart> LoadDicePart(const std::string& path) {
+  GUNBAI_ASSIGN_OR_RETURN(auto bytes, ReadInputFile(path));
+  v1::DicePart part;
+  google::protobuf::util::JsonParseOptions options;
+  auto s = google::protobuf::util::JsonStringToMessage(bytes, &part, options);
+  if (!s.ok() || part.part_format() == 0 || part.shards() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path,
+        ": not a part of a sharded dice run (the output of `gunbai dice "
+        "--shard=I/N --format=json`)",
+        s.ok() ? "" : absl::StrCat(": ", std::string(s.message()))));
+  }
+  if (part.part_format() != kDicePartFormat) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": a part of format ", part.part_format(),
+        ", written by another gunbai release (this one merges format ",
+        kDicePartFormat, "); write every part with the same release"));
+  }
+  return part;
+}
+
+// `gunbai dice --merge PART...`: adds each game's tallies in corpus order,
+// so the report is the one a single run over the whole corpus prints.
+absl::StatusOr<replay::DiceReport> MergeDiceParts(
+    const std::vector<std::string>& paths) {
+  std::vector<v1::DicePart> parts;
+  std::vector<PartHeader> headers;
+  for (const std::string& path : paths) {
+    GUNBAI_ASSIGN_OR_RETURN(auto part, LoadDicePart(path));
+    headers.push_back({path, part.shard(), part.shards(), part.corpus_logs(),
+                       "logs", static_cast<uint64_t>(part.logs_size())});
+    parts.push_back(std::move(part));
+  }
+  GUNBAI_RETURN_IF_ERROR(CheckPartsFit(headers));
+  const uint64_t total = parts.front().corpus_logs();
+  std::vector<const v1::DicePartLog*> by_position(total, nullptr);
+  PositionCheck positions(total);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    for (const v1::DicePartLog& log : parts[i].logs()) {
+      GUNBAI_RETURN_IF_ERROR(positions.Fill(paths[i], log.position()));
+      by_position[log.position()] = &log;
+    }
+  }
+  GUNBAI_RETURN_IF_ERROR(positions.Complete());
+  replay::DiceSummarizer summarizer;
+  for (uint64_t position = 0; position < total; ++position) {
+    std::vector<replay::DiceGroupStats> clans;
+    for (const v1::DiceTally& tally : by_position[position]->clans()) {
+      auto group = replay::DiceTallyFromProto(tally);
+      if (!group.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("log ", position, " of the corpus: ",
+                         group.status().message(),
+                         "; write the part again, do not edit it"));
+      }
+      clans.push_back(*std::move(group));
+    }
+    summarizer.AddGame(std::move(clans));
+  }
+  return std::move(summarizer).Finish();
+}
+
+// Runs `gunbai dice`: the dice statistics of the logs at `paths`, one game
+// or a corpus, worked out here or by a gunbaid (the same output); with
+// `shard`, this host's part of them for a merge; with `merge`, the report
+// of the parts at `paths`. Exits 1 when a group is flagged.
+int RunDice(Options o, std::vector<std::string> paths, ShardChoice shard,
+            bool merge, std::ostream& out, std::ostream& err) {
+  if (std::string wrong = CheckDiceOptions(o, shard, merge); !wrong.empty()) {
+    err << "gunbai dice: " << wrong << "\n";
+    return kExitBadInput;
+  }
+  if (paths.empty()) paths.push_back("");  // ReadLog says a LOG is needed
   absl::StatusOr<replay::DiceReport> report;
-  if (o.server.empty()) {
-    report = replay::SummarizeDice(logs);
+  if (merge) {
+    report = MergeDiceParts(paths);
+  } else if (shard.sharded()) {
+    v1::DicePart part;
+    part.set_part_format(kDicePartFormat);
+    part.set_shard(shard.shard);
+    part.set_shards(shard.shards);
+    part.set_corpus_logs(paths.size());
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      if (!InShard(paths[i], shard)) continue;
+      o.log_path = paths[i];
+      auto log = ReadLog(o);
+      if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
+      auto clans = replay::TallyClans(*log);
+      if (!clans.ok()) {
+        return Fail(err,
+                    absl::InvalidArgumentError(absl::StrCat(
+                        paths[i], ": ", clans.status().message())),
+                    kExitBadInput);
+      }
+      v1::DicePartLog* entry = part.add_logs();
+      entry->set_position(i);
+      for (const replay::DiceGroupStats& group : *clans) {
+        *entry->add_clans() = replay::DiceTallyToProto(group);
+      }
+    }
+    out << DiceJson(part) << "\n";
+    return kExitClean;
+  } else if (o.server.empty()) {
+    // One log in memory at a time: a corpus of any size fits.
+    replay::DiceSummarizer summarizer;
+    for (const std::string& path : paths) {
+      o.log_path = path;
+      auto log = ReadLog(o);
+      if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
+      if (absl::Status s = summarizer.AddLog(*log); !s.ok()) {
+        return Fail(err, s, kExitBadInput);
+      }
+    }
+    report = std::move(summarizer).Finish();
   } else {
+    std::vector<v1::BattleLog> logs;
+    for (const std::string& path : paths) {
+      o.log_path = path;
+      auto log = ReadLog(o);
+      if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
+      logs.push_back(*std::move(log));
+    }
     auto remote = DiceStatsThroughServer(o.server, logs, 256 << 20, o.tls_ca);
     if (!remote.ok()) {
       return Fail(err, remote.status(), ServerFailureCode(remote.status()));
@@ -630,18 +781,30 @@ void AddDiceCommand(CLI::App& app, CliContext& context) {
   auto o = std::make_shared<Options>();
   o->command = "dice";
   auto paths = std::make_shared<std::vector<std::string>>();
+  auto shard = std::make_shared<ShardChoice>();
+  auto merge = std::make_shared<bool>(false);
   CLI::App* dice = app.add_subcommand(
       "dice",
       "dice statistics per clan and player, a test of fairness, not proof "
       "(1: flagged)");
   dice->footer(kDiceFooter);
-  dice->add_option("LOG", *paths, "battle logs (\"-\": standard input)")
+  dice->add_option("LOG", *paths,
+                   "battle logs (\"-\": standard input); with --merge, the "
+                   "parts")
       ->required();
   AddFormatOption(*dice, *o);
   AddServerOption(*dice, o->server, "works out the statistics");
   AddTlsCaOption(*dice, o->tls_ca);
-  dice->callback([o, paths, &context] {
-    context.code = RunDice(*o, *paths, context.out, context.err);
+  AddShardOption(*dice, *shard,
+                 "count only shard I of N (0 <= I < N) of the logs: those "
+                 "whose path hashes to I; with --format=json the output is a "
+                 "part for --merge");
+  dice->add_flag("--merge", *merge,
+                 "LOG is the N parts of a sharded run: print the report one "
+                 "run over the whole corpus would have printed");
+  dice->callback([o, paths, shard, merge, &context] {
+    context.code =
+        RunDice(*o, *paths, *shard, *merge, context.out, context.err);
   });
 }
 

@@ -87,6 +87,8 @@ absl::Status CheckPartsFit(const std::vector<PartHeader>& parts) {
     }
   }
   std::vector<std::string> missing;
+  std::uint64_t entries = 0;
+  for (const PartHeader& p : parts) entries += p.entries;
   for (std::uint32_t shard = 0; shard < first.shards; ++shard) {
     if (!seen.contains(shard)) missing.push_back(absl::StrCat(shard));
   }
@@ -94,6 +96,12 @@ absl::Status CheckPartsFit(const std::vector<PartHeader>& parts) {
     return absl::InvalidArgumentError(absl::StrCat(
         "shard", missing.size() == 1 ? " " : "s ", absl::StrJoin(missing, ", "),
         " of ", first.shards, " missing: give every part"));
+  }
+  if (entries != first.corpus_size) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the parts hold ", entries, " entries between them, not the ",
+        first.corpus_size, " of the corpus they say they split; was a part "
+        "cut short or edited?"));
   }
   return absl::OkStatus();
 }

@@ -54,6 +54,8 @@ struct PartHeader {
   std::uint32_t shards = 0;
   std::uint64_t corpus_size = 0;
   std::string run;
+  // How many of the corpus's entries the part holds.
+  std::uint64_t entries = 0;
 };
 
 // Returns OK when `parts` (at least one) are the shards 0..N-1 of one run,

@@ -706,6 +706,112 @@ TEST(DiceSummaryTest, ReportOfAnOldServerIsCorrected) {
   EXPECT_THAT(FormatDiceText(*back), HasSubstr("Holm over 2 groups"));
 }
 
+// What a shard of `gunbai dice` carries: the counts of KnownGameCountsExactly
+// and the run stretches. Blue rolled 6 6 | 3 | 1 | 2 9 | 4 4 in that order:
+// the 9 breaks the stretch, so 5 dice then 2; red's 10 dice are unbroken.
+TEST(DiceTallyTest, TallyCarriesTheCountsAndStretches) {
+  auto clans = TallyClans(NamedLog(kKnownDice));
+  ASSERT_TRUE(clans.ok()) << clans.status();
+  ASSERT_THAT(*clans, SizeIs(2));
+  const v1::DiceTally red = DiceTallyToProto((*clans)[0]);
+  EXPECT_EQ(red.clan(), "red");
+  EXPECT_EQ(red.player(), "Aki");
+  EXPECT_EQ(red.dice(), 10);
+  EXPECT_THAT(red.face_counts(), ElementsAre(1, 2, 2, 2, 2, 1));
+  EXPECT_EQ(red.pairs(), 3);
+  EXPECT_THAT(red.run_stretches(), ElementsAre(10));
+  const v1::DiceTally blue = DiceTallyToProto((*clans)[1]);
+  EXPECT_EQ(blue.dice(), 7);
+  EXPECT_EQ(blue.invalid_dice(), 1);
+  EXPECT_THAT(blue.run_stretches(), ElementsAre(5, 2));
+  EXPECT_EQ(blue.longest_run(), 2);
+  EXPECT_EQ(blue.longest_run_face(), 6);
+}
+
+// Games added from tallies that went through the wire give the report the
+// logs give: what makes a merge of shards equal one run.
+TEST(DiceTallyTest, GamesAddedFromTalliesReportAsTheLogs) {
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> fair(0, 5);
+  std::vector<v1::BattleLog> logs = {NamedLog(kKnownDice, "known"),
+                                     TwelveSixesLog(),
+                                     RolledLog(40, rng, fair, "rolled")};
+  DiceSummarizer from_tallies;
+  for (const v1::BattleLog& log : logs) {
+    auto clans = TallyClans(log);
+    ASSERT_TRUE(clans.ok()) << clans.status();
+    std::vector<DiceGroupStats> back;
+    for (const DiceGroupStats& group : *clans) {
+      v1::DiceTally wire;
+      ASSERT_TRUE(
+          wire.ParseFromString(DiceTallyToProto(group).SerializeAsString()));
+      auto parsed = DiceTallyFromProto(wire);
+      ASSERT_TRUE(parsed.ok()) << parsed.status();
+      back.push_back(*std::move(parsed));
+    }
+    from_tallies.AddGame(std::move(back));
+  }
+  auto whole = SummarizeDice(logs);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  const DiceReport merged = std::move(from_tallies).Finish();
+  EXPECT_EQ(FormatDiceJson(merged), FormatDiceJson(*whole));
+  EXPECT_EQ(FormatDiceText(merged), FormatDiceText(*whole));
+  EXPECT_TRUE(merged.AnyFlagged());  // The twelve sixes.
+}
+
+// A tally edited by hand is refused, saying what does not fit.
+TEST(DiceTallyTest, TalliesThatDoNotAddUpAreRefused) {
+  auto clans = TallyClans(NamedLog(kKnownDice));
+  ASSERT_TRUE(clans.ok()) << clans.status();
+  const v1::DiceTally blue = DiceTallyToProto((*clans)[1]);
+  ASSERT_TRUE(DiceTallyFromProto(blue).ok());
+  struct Edit {
+    const char* what;
+    void (*edit)(v1::DiceTally&);
+    const char* says;
+  };
+  const Edit edits[] = {
+      {"five face counts", [](v1::DiceTally& t) { t.mutable_face_counts()->RemoveLast(); },
+       "wants 6 face counts and 11 sum counts, has 5 and 11"},
+      {"a face added", [](v1::DiceTally& t) { t.set_face_counts(0, 2); },
+       "8 faces and 1 sums for 7 dice and 1 pairs"},
+      {"a negative count",
+       [](v1::DiceTally& t) { t.set_invalid_dice(-1); }, "must be 0 to"},
+      {"more dice than a log holds",
+       [](v1::DiceTally& t) { t.set_dice(std::int64_t{1} << 40); },
+       "must be 0 to"},
+      {"more pairs than dice",
+       [](v1::DiceTally& t) {
+         t.set_pairs(4);
+         t.set_sum_counts(0, 3);
+       },
+       "4 pairs"},
+      {"stretches short of the dice",
+       [](v1::DiceTally& t) { t.mutable_run_stretches()->RemoveLast(); },
+       "the run stretches add up to 5, not to the 7 dice"},
+      {"a stretch of 0", [](v1::DiceTally& t) { t.add_run_stretches(0); },
+       "do not add up to the 7 dice: a stretch of 0"},
+      {"a run longer than its stretch",
+       [](v1::DiceTally& t) { t.set_longest_run(6); },
+       "the longest run (6 of 6)"},
+      {"a run of more sixes than were rolled",
+       [](v1::DiceTally& t) { t.set_longest_run(3); },
+       "the longest run (3 of 6)"},
+      {"a run of face 7", [](v1::DiceTally& t) { t.set_longest_run_face(7); },
+       "the longest run (2 of 7)"},
+  };
+  for (const Edit& e : edits) {
+    v1::DiceTally edited = blue;
+    e.edit(edited);
+    auto parsed = DiceTallyFromProto(edited);
+    ASSERT_FALSE(parsed.ok()) << e.what;
+    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(parsed.status().message(), HasSubstr("game test, clan blue"))
+        << e.what;
+    EXPECT_THAT(parsed.status().message(), HasSubstr(e.says)) << e.what;
+  }
+}
+
 TEST(DiceCliTest, TextReportOfTheGoldenLogs) {
   std::ostringstream out, err;
   const std::string dir = GUNBAI_TEST_DATA_DIR;
