@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -28,6 +30,7 @@
 #include "service/cli_app.h"
 #include "service/cli_input.h"
 #include "service/report_format.h"
+#include "service/shard.h"
 
 namespace gunbai::service {
 
@@ -38,11 +41,21 @@ constexpr char kUsage[] =
   gunbai generate [--seed N] [--turns T | --events E] [--units U]
                   [--faults K] [--positions] [--format=text|json|binary]
                   [--manifest FILE] [-o FILE] [--ruleset R]
-  gunbai generate --coverage N [--ruleset R] [--faults K] [--seed N] ...)";
+  gunbai generate --count C --out-dir DIR [--shard I/N] [--seed N] ...
+  gunbai generate --coverage N [--ruleset R] [--faults K] [--seed N] ...
+
+A corpus: --count C --out-dir DIR writes the games of seeds N to N+C-1 as
+DIR/game-SEED.textproto (.json, .binpb), each byte for byte what
+`gunbai generate --seed SEED` with the same options writes, and with
+--faults its manifest beside it as DIR/game-SEED.manifest.jsonl. Each file
+is written whole or not at all. With --shard=I/N it writes only the games
+whose file name hashes to I: N hosts with the same options write the whole
+corpus between them, each game once.
+  gunbai generate --count 100000 --turns 4 --out-dir corpus --shard=$I/8)";
 
 constexpr char kExitCodes[] =
     R"(Exit codes:
-  0  the game (and manifest) was written
+  0  the game (and manifest), or every game of the corpus, was written
   2  bad command line, or an output file that cannot be written)";
 
 // The generators, the default first.
@@ -106,6 +119,10 @@ struct GenerateFlags {
   std::string output_path;
   // --coverage N: games to generate and audit for the coverage report.
   int coverage_games = 0;
+  // --count C --out-dir DIR [--shard I/N]: a corpus of C games in DIR.
+  std::int64_t count = 0;
+  std::string out_dir;
+  ShardChoice shard;
   // --ruleset: a generator's ruleset name (the default's unless given), or
   // a ruleset file.
   std::string ruleset = std::string(DefaultPlugin().ruleset);
@@ -278,7 +295,117 @@ int RunCoverage(const GenerateFlags& flags, const ChosenGenerator& chosen,
   return kExitClean;
 }
 
+// The file name of a corpus game: game-SEED and the format's extension.
+std::string CorpusName(std::uint64_t seed, const std::string& format) {
+  return absl::StrCat("game-", seed,
+                      format == "binary" ? ".binpb"
+                      : format == "json" ? ".json"
+                                         : ".textproto");
+}
+
+// Writes `bytes` to `path` whole or not at all: to a temporary file beside
+// it, then renamed over it. Returns false when it cannot.
+bool WriteFileWhole(const std::string& path, const std::string& bytes) {
+  const std::string temporary = path + ".partial";
+  if (!WriteFile(temporary, bytes)) {
+    std::remove(temporary.c_str());
+    return false;
+  }
+  return std::rename(temporary.c_str(), path.c_str()) == 0;
+}
+
+// Returns a message saying what is wrong with --count, --out-dir and
+// --shard together with the other options, empty when they make sense.
+std::string CheckCorpusFlags(const GenerateFlags& f) {
+  if (f.count == 0) {
+    if (!f.out_dir.empty()) return "--out-dir needs --count C: how many games";
+    if (f.shard.sharded()) {
+      return "--shard splits a corpus: add --count C --out-dir DIR";
+    }
+    return "";
+  }
+  if (f.out_dir.empty()) {
+    return "--count writes a corpus into a directory: add --out-dir DIR";
+  }
+  if (f.coverage_games > 0 || !f.output_path.empty() ||
+      !f.manifest_path.empty()) {
+    return "--count writes every game and manifest into --out-dir: drop "
+           "--coverage, -o and --manifest";
+  }
+  const std::uint64_t last_seed_room =
+      std::numeric_limits<std::uint64_t>::max() - f.options.seed;
+  if (static_cast<std::uint64_t>(f.count - 1) > last_seed_room) {
+    return "--seed N plus --count C runs past the largest seed; choose a "
+           "smaller --seed";
+  }
+  return "";
+}
+
+// Writes the corpus: the games of seeds seed..seed+count-1 in the shard
+// chosen, each as `gunbai generate --seed SEED` would write it, and a line
+// on `err` every 1000 games and at the end.
+int WriteCorpus(const GenerateFlags& flags, const ChosenGenerator& chosen,
+                std::ostream& err) {
+  std::error_code error;
+  std::filesystem::create_directories(flags.out_dir, error);
+  if (error) {
+    err << "gunbai generate: " << flags.out_dir
+        << ": cannot make the directory (" << error.message()
+        << "); check the path\n";
+    return kExitBadInput;
+  }
+  const std::string shard_words =
+      flags.shard.sharded()
+          ? absl::StrCat(" (shard ", flags.shard.shard, " of ",
+                         flags.shard.shards, ")")
+          : "";
+  GenerateFlags one = flags;
+  std::int64_t written = 0;
+  for (std::int64_t g = 0; g < flags.count; ++g) {
+    one.options.seed = flags.options.seed + static_cast<std::uint64_t>(g);
+    const std::string name = CorpusName(one.options.seed, flags.format);
+    if (!InShard(name, flags.shard)) continue;
+    auto game = chosen.plugin->generate(one.options, chosen.ruleset);
+    if (!game.ok()) {
+      err << "gunbai generate: seed " << one.options.seed << ": "
+          << game.status().message() << "\n";
+      return kExitBadInput;
+    }
+    const std::string path = (std::filesystem::path(flags.out_dir) / name);
+    if (!WriteFileWhole(path, Render(game->log, one))) {
+      err << "gunbai generate: " << path
+          << ": cannot write the file; check the directory\n";
+      return kExitBadInput;
+    }
+    if (one.options.faults > 0) {
+      const std::string manifest =
+          (std::filesystem::path(flags.out_dir) /
+           absl::StrCat("game-", one.options.seed, ".manifest.jsonl"));
+      if (!WriteFileWhole(manifest, game->manifest)) {
+        err << "gunbai generate: " << manifest
+            << ": cannot write the file; check the directory\n";
+        return kExitBadInput;
+      }
+    }
+    ++written;
+    if (written % 1000 == 0) {
+      err << "gunbai generate: " << written << " games written" << shard_words
+          << ", " << g + 1 << " of " << flags.count << " seeds done\n";
+    }
+  }
+  err << "gunbai generate: wrote " << written << " of " << flags.count
+      << " games" << shard_words << " to " << flags.out_dir << " (seeds "
+      << flags.options.seed << " to "
+      << flags.options.seed + static_cast<std::uint64_t>(flags.count - 1)
+      << ")\n";
+  return kExitClean;
+}
+
 int Generate(const GenerateFlags& flags, std::ostream& out, std::ostream& err) {
+  if (std::string wrong = CheckCorpusFlags(flags); !wrong.empty()) {
+    err << "gunbai generate: " << wrong << "\n";
+    return kExitBadInput;
+  }
   auto chosen = ChooseGenerator(flags.ruleset);
   if (!chosen.ok()) {
     err << "gunbai generate: " << chosen.status().message() << "\n";
@@ -292,6 +419,7 @@ int Generate(const GenerateFlags& flags, std::ostream& out, std::ostream& err) {
     }
   }
   if (flags.coverage_games > 0) return RunCoverage(flags, *chosen, out, err);
+  if (flags.count > 0) return WriteCorpus(flags, *chosen, err);
   auto game = plugin.generate(flags.options, chosen->ruleset);
   if (!game.ok()) {
     err << "gunbai generate: " << game.status().message() << "\n";
@@ -390,6 +518,20 @@ void AddGenerateCommand(CLI::App& app, CliContext& context) {
       ->add_option("-o,--output", f->output_path,
                    "write the log to FILE instead of stdout")
       ->type_name("FILE");
+  command
+      ->add_option("--count", f->count,
+                   "instead of one game: a corpus of C games, the seed and "
+                   "the next ones, written into --out-dir")
+      ->type_name("C")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{100000000}));
+  command
+      ->add_option("--out-dir", f->out_dir,
+                   "with --count: the directory the games go in "
+                   "(DIR/game-SEED.textproto; made when missing)")
+      ->type_name("DIR");
+  AddShardOption(*command, f->shard,
+                 "with --count: write only shard I of N (0 <= I < N) of the "
+                 "corpus, the games whose file name hashes to I");
   command->callback(
       [f, &context] { context.code = Generate(*f, context.out, context.err); });
 }
