@@ -576,6 +576,7 @@ int RunDice(Options o, std::vector<std::string> paths, ShardChoice shard,
     err << "gunbai dice: " << wrong << "\n";
     return kExitBadInput;
   }
+  if (!merge) paths = ExpandFolders(paths, kLogExtensions);
   if (paths.empty()) paths.push_back("");  // ReadLog says a LOG is needed
   absl::StatusOr<replay::DiceReport> report;
   if (merge) {
@@ -789,7 +790,8 @@ void AddDiceCommand(CLI::App& app, CliContext& context) {
       "(1: flagged)");
   dice->footer(kDiceFooter);
   dice->add_option("LOG", *paths,
-                   "battle logs (\"-\": standard input); with --merge, the "
+                   "battle logs (\"-\": standard input), in the order given; "
+                   "a folder: every log under it, by path; with --merge, the "
                    "parts")
       ->required();
   AddFormatOption(*dice, *o);

@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -115,6 +117,36 @@ absl::StatusOr<std::string> ClientToken(const std::string& token_file,
                      "GUNBAI_TOKEN"));
   }
   return token;
+}
+
+std::vector<std::string> ExpandFolders(
+    const std::vector<std::string>& paths,
+    std::initializer_list<const char*> extensions) {
+  namespace fs = std::filesystem;
+  auto wanted = [&extensions](const fs::path& path) {
+    const std::string ext = absl::AsciiStrToLower(path.extension().string());
+    return std::any_of(extensions.begin(), extensions.end(),
+                       [&ext](const char* e) { return ext == e; });
+  };
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    fs::recursive_directory_iterator it(
+        path, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file(ec) && wanted(it->path())) {
+        found.push_back(it->path().string());
+      }
+    }
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
 }
 
 }  // namespace gunbai::service

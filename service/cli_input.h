@@ -3,8 +3,10 @@
 #ifndef GUNBAI_SERVICE_CLI_INPUT_H_
 #define GUNBAI_SERVICE_CLI_INPUT_H_
 
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -30,6 +32,18 @@ bool IsBinaryLogFile(const std::string& path, replay::LogFormat format);
 // reading it whole. Returns null when it cannot be opened.
 std::unique_ptr<google::protobuf::io::ZeroCopyInputStream> OpenFileStream(
     const std::string& path);
+
+// The file name extensions of battle logs a folder is searched for.
+inline constexpr std::initializer_list<const char*> kLogExtensions = {
+    ".textproto", ".txtpb", ".pbtxt", ".json", ".pb", ".binpb"};
+
+// Returns `paths` in the order given with each folder replaced by the
+// files under it (searched recursively) whose extension, in any case, is
+// one of `extensions`, in byte order of their paths. A path that is not a
+// folder is kept as given, so that reading it fails with its name.
+std::vector<std::string> ExpandFolders(
+    const std::vector<std::string>& paths,
+    std::initializer_list<const char*> extensions);
 
 // Returns the credential from `token_file` when set, else from the
 // environment variable GUNBAI_TOKEN, without surrounding whitespace.

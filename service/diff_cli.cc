@@ -52,7 +52,6 @@ namespace gunbai::service {
 namespace {
 
 namespace v1 = ::gunbai::v1;
-namespace fs = std::filesystem;
 
 constexpr char kDiffFooter[] =
     R"(Rules authors change a table or a reading and want to know which outcomes of
@@ -248,36 +247,13 @@ absl::StatusOr<v1::AuditReport> LoadBaselineFile(const std::string& path) {
   return report;
 }
 
-bool HasExtension(const fs::path& path,
-                  std::initializer_list<const char*> extensions) {
-  const std::string ext = absl::AsciiStrToLower(path.extension().string());
-  for (const char* e : extensions) {
-    if (ext == e) return true;
-  }
-  return false;
-}
-
 // Returns the files named by `paths`: files as given, folders searched
 // recursively for files with `extensions`; sorted, each once. A path that
 // does not exist is kept, so that reading it fails with its name.
 std::vector<std::string> ExpandPaths(
     const std::vector<std::string>& paths,
     std::initializer_list<const char*> extensions) {
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (!fs::is_directory(path, ec)) {
-      files.push_back(path);
-      continue;
-    }
-    fs::recursive_directory_iterator it(
-        path, fs::directory_options::skip_permission_denied, ec);
-    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_regular_file(ec) && HasExtension(it->path(), extensions)) {
-        files.push_back(it->path().string());
-      }
-    }
-  }
+  std::vector<std::string> files = ExpandFolders(paths, extensions);
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
   return files;
@@ -1128,8 +1104,7 @@ absl::Status PrepareSides(const DiffOptions& o, Sides& sides) {
 
 std::vector<CorpusEntry> FileEntries(const std::vector<std::string>& paths) {
   std::vector<CorpusEntry> corpus;
-  for (std::string& path : ExpandPaths(paths, {".textproto", ".txtpb", ".pbtxt",
-                                               ".json", ".pb", ".binpb"})) {
+  for (std::string& path : ExpandPaths(paths, kLogExtensions)) {
     corpus.push_back({path, path, ""});
   }
   return corpus;

@@ -40,6 +40,7 @@ validate=(/usr/bin/python3 "${src}/tests/deploy/validate_k8s.py")
   fail "the manifests do not validate: $(cat "${work}/valid.out")"
 ok "$(cat "${work}/valid.out")"
 for f in gunbaid.yaml postgres.yaml corpus-diff-job.yaml corpus-diff-merge-job.yaml \
+  corpus-generate-job.yaml corpus-dice-job.yaml corpus-dice-merge-job.yaml \
   corpus-pvc.yaml; do
   grep -q "^kind:" "${src}/deploy/k8s/${f}" || fail "${f} holds no object"
 done

@@ -43,6 +43,7 @@ sed '0,/\(dice: \)[1-6]\b/s//\17/' corpus/game-2.textproto |
   sed 's/game_id: "generated-2"/game_id: "invalid-die-2"/' > corpus/invalid-die.textproto
 grep -q "dice: 7" corpus/invalid-die.textproto || fail "invalid die not planted"
 cp "${src}"/tests/data/sekigahara.textproto "${src}"/tests/data/skf-kawanakajima.textproto corpus/
+export LC_ALL=C  # the glob in byte order, as a folder is read
 logs=(corpus/*.textproto)
 [[ ${#logs[@]} -eq 28 ]] || fail "corpus holds ${#logs[@]} logs, want 28"
 
@@ -83,6 +84,23 @@ for i in 0 1 2 3 4; do
   grep -q '"position"' "part-5-${i}.json" || fail "shard ${i} of 5 is empty: the test shows little"
 done
 ok "the 5 parts split the 28 logs, none empty"
+
+# A folder is every log under it by path: the same report as the files in
+# byte order (the glob above, in the C locale), and its shards merge to it.
+set +e
+"${gunbai}" dice corpus > folder.text
+rc=$?
+set -e
+[[ ${rc} -eq 1 ]] || fail "dice over the folder: exit ${rc}, want 1"
+cmp -s whole.text folder.text || fail "the folder's report differs from the files'"
+for i in 0 1 2; do
+  "${gunbai}" dice --format=json --shard="${i}/3" corpus > "folder-part-${i}.json"
+done
+set +e
+"${gunbai}" dice --merge folder-part-*.json > folder-merged.text
+set -e
+cmp -s whole.text folder-merged.text || fail "the folder's 3 parts merged differ"
+ok "a folder: the report of its logs in path order, and its parts merge to it"
 
 # refuse WANT_TEXT CMD...: exit 2 with WANT_TEXT on stderr.
 refuse() {
