@@ -145,15 +145,16 @@ unlikely for fair dice.
 
 Examples:
   gunbai dice season-2024/*.textproto
+  gunbai dice season-2024            (every log under the folder, by path)
   gunbai dice --format=json --server=127.0.0.1:50051 game.textproto
 
 A corpus too large for one host is split into N shards: each run with
 --shard=I/N (I from 0 to N-1) counts only the logs whose path hashes to I
 and writes its part (--format=json); the merge tests the counts of every
 game in corpus order and prints the report one run would have, byte for byte:
-  gunbai dice --format=json --shard=$I/4 corpus/*.textproto > part-$I.json
+  gunbai dice --format=json --shard=$I/4 corpus > part-$I.json
   gunbai dice --merge part-*.json
-Give every shard the same paths in the same order. A merge refuses parts of
+Give every shard the same paths in the same order (a folder is). A merge refuses parts of
 different runs, a shard twice or missing, and a part cut short or edited.
 
 Exit codes: 0 nothing flagged, 1 a group is flagged, 2 unusable input or
