@@ -808,18 +808,29 @@ absl::StatusOr<std::vector<DiceGroupStats>> TallyClans(
   return out;
 }
 
+namespace {
+
+// Sets the names and counts of `g` that a DiceTally and a DiceGroupStats
+// proto both carry (the same field names in each).
+template <typename Proto>
+void CountsToProto(const DiceGroupStats& g, Proto& out) {
+  out.set_game_id(g.game_id);
+  out.set_clan(g.clan);
+  out.set_player(g.player);
+  out.set_dice(g.dice);
+  out.set_invalid_dice(g.invalid_dice);
+  for (std::int64_t c : g.face_counts) out.add_face_counts(c);
+  out.set_pairs(g.pairs);
+  for (std::int64_t c : g.sum_counts) out.add_sum_counts(c);
+  out.set_longest_run(g.longest_run);
+  out.set_longest_run_face(g.longest_run_face);
+}
+
+}  // namespace
+
 v1::DiceTally DiceTallyToProto(const DiceGroupStats& group) {
   v1::DiceTally t;
-  t.set_game_id(group.game_id);
-  t.set_clan(group.clan);
-  t.set_player(group.player);
-  t.set_dice(group.dice);
-  t.set_invalid_dice(group.invalid_dice);
-  for (std::int64_t c : group.face_counts) t.add_face_counts(c);
-  t.set_pairs(group.pairs);
-  for (std::int64_t c : group.sum_counts) t.add_sum_counts(c);
-  t.set_longest_run(group.longest_run);
-  t.set_longest_run_face(group.longest_run_face);
+  CountsToProto(group, t);
   for (std::int64_t n : group.run_stretches) t.add_run_stretches(n);
   return t;
 }
@@ -971,19 +982,12 @@ namespace {
 
 v1::DiceGroupStats GroupToProto(const DiceGroupStats& g) {
   v1::DiceGroupStats out;
-  out.set_game_id(g.game_id);
-  out.set_clan(g.clan);
-  out.set_player(g.player);
-  out.set_dice(g.dice);
-  out.set_invalid_dice(g.invalid_dice);
-  for (std::int64_t c : g.face_counts) out.add_face_counts(c);
+  CountsToProto(g, out);
   out.set_face_chi_square(g.face_chi_square);
   out.set_face_divergence(g.face_divergence);
   out.set_face_too_few_dice(g.face_too_few_dice);
   out.set_face_p_value(g.face_p_value);
   out.set_face_adjusted_p_value(g.face_adjusted_p_value);
-  out.set_pairs(g.pairs);
-  for (std::int64_t c : g.sum_counts) out.add_sum_counts(c);
   out.set_sum_cells(g.sum_cells);
   if (g.sum_chi_square.has_value()) out.set_sum_chi_square(*g.sum_chi_square);
   if (g.sum_divergence.has_value()) out.set_sum_divergence(*g.sum_divergence);
@@ -991,8 +995,6 @@ v1::DiceGroupStats GroupToProto(const DiceGroupStats& g) {
   if (g.sum_adjusted_p_value.has_value()) {
     out.set_sum_adjusted_p_value(*g.sum_adjusted_p_value);
   }
-  out.set_longest_run(g.longest_run);
-  out.set_longest_run_face(g.longest_run_face);
   out.set_run_probability(g.run_probability);
   out.set_run_adjusted_p_value(g.run_adjusted_p_value);
   out.set_group_p_value(g.group_p_value);

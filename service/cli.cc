@@ -503,29 +503,6 @@ std::string DiceJson(const google::protobuf::Message& message) {
   return out;
 }
 
-// Reads the dice part at `path`. Returns InvalidArgument naming the file
-// when it is not one.
-absl::StatusOr<v1::DicePart> LoadDicePart(const std::string& path) {
-  GUNBAI_ASSIGN_OR_RETURN(auto bytes, ReadInputFile(path));
-  v1::DicePart part;
-  google::protobuf::util::JsonParseOptions options;
-  auto s = google::protobuf::util::JsonStringToMessage(bytes, &part, options);
-  if (!s.ok() || part.part_format() == 0 || part.shards() == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path,
-        ": not a part of a sharded dice run (the output of `gunbai dice "
-        "--shard=I/N --format=json`)",
-        s.ok() ? "" : absl::StrCat(": ", std::string(s.message()))));
-  }
-  if (part.part_format() != kDicePartFormat) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": a part of format ", part.part_format(),
-        ", written by another gunbai release (this one merges format ",
-        kDicePartFormat, "); write every part with the same release"));
-  }
-  return part;
-}
-
 // `gunbai dice --merge PART...`: adds each game's tallies in corpus order,
 // so the report is the one a single run over the whole corpus prints.
 absl::StatusOr<replay::DiceReport> MergeDiceParts(
@@ -533,7 +510,8 @@ absl::StatusOr<replay::DiceReport> MergeDiceParts(
   std::vector<v1::DicePart> parts;
   std::vector<PartHeader> headers;
   for (const std::string& path : paths) {
-    GUNBAI_ASSIGN_OR_RETURN(auto part, LoadDicePart(path));
+    GUNBAI_ASSIGN_OR_RETURN(
+        auto part, LoadPart<v1::DicePart>(path, "dice", kDicePartFormat));
     headers.push_back({path, part.shard(), part.shards(), part.corpus_logs(),
                        "logs", static_cast<uint64_t>(part.logs_size())});
     parts.push_back(std::move(part));

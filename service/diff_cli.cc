@@ -1209,34 +1209,11 @@ namespace {
 
 // ---- Shards and their merge ----
 
-// Reads the part at `path`. Returns InvalidArgument naming the file when it
-// is not one.
-absl::StatusOr<v1::DiffPart> LoadPart(const std::string& path) {
-  GUNBAI_ASSIGN_OR_RETURN(auto bytes, ReadInputFile(path));
-  v1::DiffPart part;
-  google::protobuf::util::JsonParseOptions options;
-  auto s = google::protobuf::util::JsonStringToMessage(bytes, &part, options);
-  if (!s.ok() || part.part_format() == 0 || part.shards() == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path,
-        ": not a part of a sharded diff (the output of `gunbai diff "
-        "--shard=I/N --format=json`)",
-        s.ok() ? "" : absl::StrCat(": ", std::string(s.message()))));
-  }
-  if (part.part_format() != kDiffPartFormat) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": a part of format ", part.part_format(),
-        ", written by another gunbai release (this one merges format ",
-        kDiffPartFormat, "); write every part with the same release"));
-  }
-  return part;
-}
-
 // `gunbai diff --merge PART...`: the report one host would have written.
 int Merge(const DiffOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<v1::DiffPart> parts;
   for (const std::string& path : o.corpus) {
-    auto part = LoadPart(path);
+    auto part = LoadPart<v1::DiffPart>(path, "diff", kDiffPartFormat);
     if (!part.ok()) return Fail(err, part.status(), kExitBadInput);
     parts.push_back(*std::move(part));
   }

@@ -6,6 +6,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "google/protobuf/util/json_util.h"
+#include "rules/status_macros.h"
+#include "service/cli_input.h"
 
 namespace gunbai::service {
 
@@ -128,6 +131,31 @@ absl::Status PositionCheck::Complete() const {
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status NotAPart(const std::string& path, absl::string_view command,
+                      absl::string_view detail) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      path, ": not a part of a sharded ", command,
+      " run (the output of `gunbai ", command, " --shard=I/N --format=json`)",
+      detail.empty() ? "" : ": ", detail));
+}
+
+absl::Status ParsePartJson(const std::string& path, absl::string_view command,
+                           google::protobuf::Message& part) {
+  GUNBAI_ASSIGN_OR_RETURN(auto bytes, ReadInputFile(path));
+  google::protobuf::util::JsonParseOptions options;
+  auto s = google::protobuf::util::JsonStringToMessage(bytes, &part, options);
+  if (!s.ok()) return NotAPart(path, command, std::string(s.message()));
+  return absl::OkStatus();
+}
+
+absl::Status OtherPartFormat(const std::string& path, std::uint32_t format,
+                             std::uint32_t supported) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      path, ": a part of format ", format,
+      ", written by another gunbai release (this one merges format ",
+      supported, "); write every part with the same release"));
 }
 
 }  // namespace gunbai::service

@@ -17,7 +17,9 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/message.h"
 
 namespace gunbai::service {
 
@@ -63,6 +65,42 @@ struct PartHeader {
 // (another N, corpus size or `run`), a shard that does not exist, a shard
 // twice, or the shards missing.
 absl::Status CheckPartsFit(const std::vector<PartHeader>& parts);
+
+// Returns InvalidArgument naming the file at `path`: not a part of a
+// sharded `command` run, how one is written, and `detail` (the parser's
+// words) when there is one.
+absl::Status NotAPart(const std::string& path, absl::string_view command,
+                      absl::string_view detail);
+
+// Reads the JSON part at `path` into `part`. Returns ReadInputFile's error,
+// or NotAPart when it is not JSON of `part`'s type.
+absl::Status ParsePartJson(const std::string& path, absl::string_view command,
+                           google::protobuf::Message& part);
+
+// Returns InvalidArgument naming the file: a part of `format`, not the
+// `supported` one this release merges.
+absl::Status OtherPartFormat(const std::string& path, std::uint32_t format,
+                             std::uint32_t supported);
+
+// Returns the part (a DiffPart, a DicePart: a message with part_format and
+// shards) of `gunbai command --shard=I/N --format=json` at `path`, of the
+// part format `supported`. Returns InvalidArgument naming the file when it
+// is not one (not JSON of the part, no part format or no shard count) or
+// is of another format.
+template <typename Part>
+absl::StatusOr<Part> LoadPart(const std::string& path,
+                              absl::string_view command,
+                              std::uint32_t supported) {
+  Part part;
+  if (absl::Status s = ParsePartJson(path, command, part); !s.ok()) return s;
+  if (part.part_format() == 0 || part.shards() == 0) {
+    return NotAPart(path, command, "");
+  }
+  if (part.part_format() != supported) {
+    return OtherPartFormat(path, part.part_format(), supported);
+  }
+  return part;
+}
 
 // Collects the entries of the parts by their place in the whole corpus and
 // checks that every place from 0 to `corpus_size` - 1 is filled once.

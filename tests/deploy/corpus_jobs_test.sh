@@ -13,6 +13,7 @@
 #
 # Usage: corpus_jobs_test.sh GUNBAI SOURCE_DIR
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/test_helpers.sh"
 if [[ $# -ne 2 ]]; then
   echo "usage: $0 GUNBAI SOURCE_DIR" >&2
   exit 2
@@ -21,11 +22,6 @@ gunbai=$1
 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "${work}"' EXIT
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-ok() { echo "ok   $*"; }
 export PATH="$(dirname "${gunbai}"):${PATH}"
 export LC_ALL=C
 data="${work}/data"

@@ -16,6 +16,7 @@
 #
 # Usage: dice_shard_test.sh GUNBAI SOURCE_DIR
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/test_helpers.sh"
 
 if [[ $# -ne 2 ]]; then
   echo "usage: $0 GUNBAI SOURCE_DIR" >&2
@@ -26,11 +27,6 @@ src=$2
 work=$(mktemp -d)
 trap 'rm -rf "${work}"' EXIT
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-ok() { echo "ok   $*"; }
 
 mkdir -p "${work}/corpus"
 cd "${work}"
@@ -102,18 +98,6 @@ set -e
 cmp -s whole.text folder-merged.text || fail "the folder's 3 parts merged differ"
 ok "a folder: the report of its logs in path order, and its parts merge to it"
 
-# refuse WANT_TEXT CMD...: exit 2 with WANT_TEXT on stderr.
-refuse() {
-  local want=$1
-  shift
-  set +e
-  "$@" > refused.out 2> refused.err
-  local rc=$?
-  set -e
-  [[ ${rc} -eq 2 ]] || fail "$*: exit ${rc}, want 2"
-  grep -qF -- "${want}" refused.err || fail "$*: stderr lacks '${want}': $(cat refused.err)"
-  ok "refused: ${want}"
-}
 refuse "shards 1, 3 of 5 missing" "${gunbai}" dice --merge part-5-0.json part-5-2.json part-5-4.json
 refuse "are both shard 2 of 5" "${gunbai}" dice --merge part-5-0.json part-5-1.json part-5-2.json \
   part-5-2.json part-5-3.json part-5-4.json

@@ -12,6 +12,7 @@
 #
 # Usage: shard_test.sh GUNBAI SOURCE_DIR
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/test_helpers.sh"
 
 if [[ $# -ne 2 ]]; then
   echo "usage: $0 GUNBAI SOURCE_DIR" >&2
@@ -22,11 +23,6 @@ src=$2
 work=$(mktemp -d)
 trap 'rm -rf "${work}"' EXIT
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-ok() { echo "ok   $*"; }
 
 mkdir -p "${work}/corpus/generated" "${work}/corpus/samples"
 for seed in $(seq 1 30); do
@@ -82,18 +78,6 @@ done
 [[ ${empty} -eq 0 ]] || fail "${empty} of 5 shards are empty: the test shows little"
 ok "the 5 parts split the 33 logs, none empty"
 
-# refuse WANT_TEXT CMD...: exit 2 with WANT_TEXT on stderr.
-refuse() {
-  local want=$1
-  shift
-  set +e
-  "$@" > refused.out 2> refused.err
-  local rc=$?
-  set -e
-  [[ ${rc} -eq 2 ]] || fail "$*: exit ${rc}, want 2"
-  grep -qF -- "${want}" refused.err || fail "$*: stderr lacks '${want}': $(cat refused.err)"
-  ok "refused: ${want}"
-}
 refuse "shards 1, 3 of 5 missing" "${gunbai}" diff --merge part-5-0.json part-5-2.json part-5-4.json
 refuse "are both shard 2 of 5" "${gunbai}" diff --merge part-5-0.json part-5-1.json part-5-2.json \
   part-5-2.json part-5-3.json part-5-4.json

@@ -8,6 +8,7 @@
 #
 # Usage: corpus_test.sh GUNBAI
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/test_helpers.sh"
 
 if [[ $# -ne 1 ]]; then
   echo "usage: $0 GUNBAI" >&2
@@ -18,11 +19,6 @@ work=$(mktemp -d)
 trap 'rm -rf "${work}"' EXIT
 cd "${work}"
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-ok() { echo "ok   $*"; }
 
 opts=(--turns=3 --faults=1 --units=4)
 "${gunbai}" generate --count=12 --seed=40 --out-dir=whole "${opts[@]}" 2> whole.err ||
@@ -65,17 +61,6 @@ cmp -s one.binpb bin/game-8.binpb || fail "binary game-8 differs"
 ls bin | grep -q partial && fail "a temporary file was left"
 ok "binary corpus: game-SEED.binpb as --format=binary, no manifest without faults"
 
-refuse() {
-  local want=$1
-  shift
-  set +e
-  "$@" > refused.out 2> refused.err
-  local rc=$?
-  set -e
-  [[ ${rc} -eq 2 ]] || fail "$*: exit ${rc}, want 2"
-  grep -qF -- "${want}" refused.err || fail "$*: stderr lacks '${want}': $(cat refused.err)"
-  ok "refused: ${want}"
-}
 refuse "add --out-dir DIR" "${gunbai}" generate --count=3
 refuse "--out-dir needs --count" "${gunbai}" generate --out-dir=x
 refuse "add --count C --out-dir DIR" "${gunbai}" generate --shard=0/2
