@@ -677,9 +677,12 @@ double RunProbability(std::int64_t dice, int run) {
   // shows when one beginning at die m + 1 repeats `run` - 1 times, so the
   // answer is 6^-(run-1) times the sum of starts[0 .. dice - run]: the
   // events are disjoint, as a run that long leaves no new start inside it.
+  // Only the last `window` starts are read: they are kept in a ring
+  // (starts[m] at recent[m % kRunWindow]), so a die costs no memory and a
+  // game of millions of dice needs no vector of them.
   const int window = std::min(run - 1, kRunWindow);
-  std::vector<double> starts = {1.0};
-  starts.reserve(dice - run + 1);
+  std::array<double, kRunWindow> recent{};
+  recent[0] = 1.0;
   double sum_of_starts = 1.0;
   for (std::int64_t m = 1; m <= dice - run; ++m) {
     // No run of `run` yet after die m: the current run began at die m - j
@@ -687,11 +690,13 @@ double RunProbability(std::int64_t dice, int run) {
     double none_yet = 0;
     double repeats = 1;
     for (std::int64_t j = 0; j < window && j < m; ++j) {
-      none_yet += starts[m - 1 - j] * repeats;
+      none_yet += recent[static_cast<std::size_t>((m - 1 - j) % kRunWindow)] *
+                  repeats;
       repeats /= 6;
     }
-    starts.push_back(none_yet * 5 / 6);  // die m + 1 shows another face
-    sum_of_starts += starts.back();
+    const double start = none_yet * 5 / 6;  // die m + 1 shows another face
+    recent[static_cast<std::size_t>(m % kRunWindow)] = start;
+    sum_of_starts += start;
   }
   return sum_of_starts * std::pow(1.0 / 6.0, run - 1);
 }

@@ -365,22 +365,31 @@ void Replayer::RecordPairing(const v1::MeleeRound& round,
   pending_pairings_.push_back(r);
 }
 
+Replayer::SettlingUnit& Replayer::SettlingOf(int unit) {
+  for (SettlingUnit& s : settling_) {
+    if (s.unit == unit) return s;
+  }
+  settling_.push_back(SettlingUnit{});
+  settling_.back().unit = unit;
+  return settling_.back();
+}
+
 void Replayer::SettleMelee() {
   if (pending_pairings_.empty()) return;
   // Each unit's worst standing over the pairings, and how it lost.
-  absl::flat_hash_map<int, Standing> worst;
-  absl::flat_hash_map<int, int> losses;
-  absl::flat_hash_map<int, bool> lost_to_flank;
-  absl::flat_hash_map<int, bool> flanked;  // In any pairing of the melee.
-  absl::flat_hash_map<int, int> winners_of;
-  absl::flat_hash_set<int> settled_winners;
-  auto note = [&worst](int unit, Standing s) {
-    auto [it, inserted] = worst.emplace(unit, s);
-    if (!inserted) it->second = std::max(it->second, s);
+  settling_.clear();
+  auto note = [this](int unit, Standing s) {
+    SettlingUnit& u = SettlingOf(unit);
+    u.worst = u.noted ? std::max(u.worst, static_cast<int>(s))
+                      : static_cast<int>(s);
+    u.noted = true;
+  };
+  auto worst = [this](int unit) {
+    return static_cast<Standing>(SettlingOf(unit).worst);
   };
   for (const PairingResult& r : pending_pairings_) {
-    if (r.a_flanked) flanked[r.a] = true;
-    if (r.b_flanked) flanked[r.b] = true;
+    if (r.a_flanked) SettlingOf(r.a).flanked = true;
+    if (r.b_flanked) SettlingOf(r.b).flanked = true;
     if (r.winner < 0) {
       note(r.a, Standing::kDrew);
       note(r.b, Standing::kDrew);
@@ -388,22 +397,27 @@ void Replayer::SettleMelee() {
     }
     note(r.winner, Standing::kWon);
     note(r.loser, r.loser_routs ? Standing::kRouted : Standing::kPushedBack);
-    ++losses[r.loser];
-    ++winners_of[r.loser];
-    if (r.loser_flank_or_rear) lost_to_flank[r.loser] = true;
+    SettlingUnit& loser = SettlingOf(r.loser);
+    ++loser.losses;
+    if (r.loser_flank_or_rear) loser.lost_to_flank = true;
   }
   for (const PairingResult& r : pending_pairings_) {
     if (r.winner < 0) continue;
-    SettleLoser(r, worst[r.loser] == Standing::kRouted, losses[r.loser],
-                lost_to_flank[r.loser], flanked[r.loser]);
+    const SettlingUnit& loser = SettlingOf(r.loser);
+    SettleLoser(r, worst(r.loser) == Standing::kRouted, loser.losses,
+                loser.lost_to_flank, loser.flanked);
   }
   for (const PairingResult& r : pending_pairings_) {
     if (r.winner < 0) continue;
-    const bool beat_another = !settled_winners.insert(r.winner).second;
+    SettlingUnit& winner = SettlingOf(r.winner);
+    const bool beat_another = winner.settled_as_winner;
+    winner.settled_as_winner = true;
     const OwedMove before = owed_moves_[r.winner];
-    SettleWinner(r, worst[r.winner] == Standing::kWon,
-                 worst[r.winner] == Standing::kDrew, winners_of[r.loser]);
-    if (beat_another && worst[r.winner] == Standing::kWon) {
+    // A loser's winners are the pairings it lost.
+    SettleWinner(r, worst(r.winner) == Standing::kWon,
+                 worst(r.winner) == Standing::kDrew,
+                 SettlingOf(r.loser).losses);
+    if (beat_another && worst(r.winner) == Standing::kWon) {
       owed_moves_[r.winner] =
           MoveAfterSeveralWins(before, owed_moves_[r.winner]);
     }

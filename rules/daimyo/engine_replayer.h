@@ -323,6 +323,20 @@ class Replayer final : public rules::EngineBase {
     bool disordered_by_pursuit = false;
   };
   absl::flat_hash_map<int, AtMeleeStart> at_melee_start_;
+  // SettleMelee's scratch: each unit of the pending melee's pairings, found
+  // by a linear search (a melee holds a few units), kept between melees so
+  // that settling one allocates nothing.
+  struct SettlingUnit {
+    int unit = -1;
+    bool noted = false;
+    int worst = 0;   // Its worst Standing (engine_melee.cc) over the pairings.
+    int losses = 0;  // Pairings it lost (each to another winner).
+    bool lost_to_flank = false;
+    bool flanked = false;  // In any pairing of the melee.
+    bool settled_as_winner = false;
+  };
+  std::vector<SettlingUnit> settling_;
+  SettlingUnit& SettlingOf(int unit);
   // ResolveUnitList's marks: list_mark_[u] == list_generation_ when unit u
   // is already in the list being resolved.
   std::vector<std::uint32_t> list_mark_;
