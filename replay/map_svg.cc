@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "rules/geometry/geometry.h"
 
 namespace gunbai::replay {
@@ -322,13 +323,13 @@ bool Drawable(Vec2 p) {
          std::abs(p.x) <= kMaxCoordCm && std::abs(p.y) <= kMaxCoordCm;
 }
 
-bool AllDrawable(const std::vector<Vec2>& points) {
+bool AllDrawable(absl::Span<const Vec2> points) {
   return std::all_of(points.begin(), points.end(), Drawable);
 }
 
 // -------------------------------------------------------- SVG pieces.
 
-std::string PointsAttr(const Layout& l, const std::vector<Vec2>& points) {
+std::string PointsAttr(const Layout& l, absl::Span<const Vec2> points) {
   std::vector<std::string> parts;
   parts.reserve(points.size());
   for (const Vec2 p : points) {
@@ -418,7 +419,7 @@ void AppendPageAndTable(std::string& out, const Layout& l,
 // ------------------------------------------------------------ Terrain.
 
 // Returns the mean of the points: where a terrain's label goes.
-Vec2 Mean(const std::vector<Vec2>& points) {
+Vec2 Mean(absl::Span<const Vec2> points) {
   Vec2 sum;
   for (const Vec2 p : points) sum = sum + p;
   return points.empty() ? sum : sum * (1.0 / points.size());
@@ -556,7 +557,7 @@ void AppendBases(std::string& out, const Layout& l, const MapUnit& u,
                  const ClanColour& colour) {
   for (const std::array<Vec2, 4>& c : BaseCorners(u)) {
     absl::StrAppend(&out, "<polygon class=\"base\" points=\"",
-                    PointsAttr(l, {c.begin(), c.end()}), "\" fill=\"",
+                    PointsAttr(l, c), "\" fill=\"",
                     colour.fill,
                     "\" stroke=\"#000000\" stroke-width=\"1.5\" "
                     "stroke-linejoin=\"round\"/>\n");
@@ -591,7 +592,7 @@ void AppendFront(std::string& out, const Layout& l, const MapUnit& u,
 void AppendHighlight(std::string& out, const Layout& l, const MapUnit& u) {
   const std::array<Vec2, 4> c = geometry::Corners(u.footprint);
   absl::StrAppend(&out, "<polygon class=\"highlight\" points=\"",
-                  PointsAttr(l, {c.begin(), c.end()}),
+                  PointsAttr(l, c),
                   "\" fill=\"none\" stroke=\"", kHighlight,
                   "\" stroke-width=\"4\" stroke-linejoin=\"round\"/>\n");
 }

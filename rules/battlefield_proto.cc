@@ -108,7 +108,7 @@ absl::StatusOr<TerrainFeature> FeatureFromProto(const v1::TerrainFeature& f,
                    absl::StrCat("the outline of ", TerrainKindName(out.kind),
                                 " is an area: give at least 3 points."));
   }
-  out.area.vertices = std::move(outline);
+  out.area.vertices.assign(outline.begin(), outline.end());
   if (!crest.empty() && crest.size() < 2) {
     return Invalid(where, "a crest is a line of at least 2 points.");
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 
 namespace gunbai::rules::daimyo {
@@ -68,9 +69,11 @@ bool InBuilding(const Battlefield& field, const BattleState& state, int u) {
 
 // Points a line of fire may start from (the firer's front edge; all round
 // for mounted firers) or end at (the target's corners and edge midpoints).
-std::vector<Vec2> SightPoints(const OrientedRect& r, bool front_only) {
+// At most 16 points, held in place: a volley measured allocates none.
+using SightPointList = absl::InlinedVector<Vec2, 16>;
+SightPointList SightPoints(const OrientedRect& r, bool front_only) {
   const std::array<Vec2, 4> c = geometry::Corners(r);
-  std::vector<Vec2> points;
+  SightPointList points;
   const int edges = front_only ? 1 : 4;
   for (int e = 0; e < edges; ++e) {
     const Vec2 a = c[e];
@@ -191,8 +194,8 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
   const Vec2 firer_at = geometry::Centre(fr);
   const Vec2 target_at = geometry::Centre(tr);
   Obstruction first;
-  const std::vector<Vec2> from = SightPoints(fr, !mounted);
-  const std::vector<Vec2> to = SightPoints(tr, false);
+  const SightPointList from = SightPoints(fr, !mounted);
+  const SightPointList to = SightPoints(tr, false);
   for (const Vec2 a : from) {
     for (const Vec2 b : to) {
       const Segment line{a, b};

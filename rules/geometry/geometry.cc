@@ -75,7 +75,7 @@ double SegmentDistance(const Segment& s, const Segment& t) {
 
 std::vector<Segment> Edges(const Polygon& polygon) {
   std::vector<Segment> edges;
-  const std::vector<Vec2>& v = polygon.vertices;
+  const Vertices& v = polygon.vertices;
   if (v.size() < 2) return edges;
   edges.reserve(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) {
@@ -95,12 +95,12 @@ namespace {
 // The polygon's edge from vertex i to the next (the last closes it): the
 // edges without building a vector of them, for the loops that run per
 // measurement.
-Segment EdgeAt(const std::vector<Vec2>& v, std::size_t i) {
+Segment EdgeAt(const Vertices& v, std::size_t i) {
   return {v[i], v[i + 1 == v.size() ? 0 : i + 1]};
 }
 
 // The least distance from `p` to the polygon's boundary.
-double DistanceToBoundary(Vec2 p, const std::vector<Vec2>& v) {
+double DistanceToBoundary(Vec2 p, const Vertices& v) {
   double best = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < v.size(); ++i) {
     best = std::min(best, DistanceToSegment(p, EdgeAt(v, i)));
@@ -111,7 +111,7 @@ double DistanceToBoundary(Vec2 p, const std::vector<Vec2>& v) {
 }  // namespace
 
 bool Contains(const Polygon& polygon, Vec2 p) {
-  const std::vector<Vec2>& v = polygon.vertices;
+  const Vertices& v = polygon.vertices;
   if (v.size() < 2) return false;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (DistanceToSegment(p, EdgeAt(v, i)) <= kEpsilon) return true;
@@ -129,7 +129,7 @@ bool Contains(const Polygon& polygon, Vec2 p) {
 }
 
 double DistanceToPolygon(Vec2 p, const Polygon& polygon) {
-  const std::vector<Vec2>& v = polygon.vertices;
+  const Vertices& v = polygon.vertices;
   if (v.empty()) return std::numeric_limits<double>::infinity();
   if (v.size() == 1) return Distance(p, v[0]);
   if (Contains(polygon, p)) return 0;
@@ -164,7 +164,7 @@ double PolygonDistance(const Polygon& a, const Polygon& b) {
 }
 
 bool SegmentIntersectsPolygon(const Segment& s, const Polygon& polygon) {
-  const std::vector<Vec2>& v = polygon.vertices;
+  const Vertices& v = polygon.vertices;
   if (v.empty()) return false;
   if (Contains(polygon, s.a) || Contains(polygon, s.b)) return true;
   for (std::size_t i = 0; v.size() >= 2 && i < v.size(); ++i) {

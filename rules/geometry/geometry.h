@@ -1,6 +1,6 @@
 // Plane geometry for the table: points, segments, polygons, a unit's bases
 // as an oriented rectangle, distances and intersections. Pure: the standard
-// library only, no proto types, no rules. Lengths are in centimetres (the
+// library and Abseil's InlinedVector only, no proto types, no rules. Lengths are in centimetres (the
 // rules measure in cm), angles in radians counter-clockwise from the +x
 // axis; the table's y axis points away from the first clan's edge.
 //
@@ -14,6 +14,8 @@
 #include <array>
 #include <optional>
 #include <vector>
+
+#include "absl/container/inlined_vector.h"
 
 namespace gunbai::geometry {
 
@@ -61,8 +63,12 @@ double SegmentDistance(const Segment& s, const Segment& t);
 
 // A simple polygon, its vertices in order (either direction); the edge from
 // the last vertex back to the first closes it. Terrain outlines, bases.
+// Four vertices are held in place (a base, an arc, the table's outline), so
+// that making one, as measuring does per event, allocates nothing; a
+// terrain outline with more takes the heap once, when the table is read.
+using Vertices = absl::InlinedVector<Vec2, 4>;
 struct Polygon {
-  std::vector<Vec2> vertices;
+  Vertices vertices;
 };
 
 // The polygon's edges, the closing one last.
