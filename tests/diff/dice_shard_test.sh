@@ -57,14 +57,8 @@ for format in text json; do
         fail "shard ${i}/${n}: exit $?"
       parts+=("part-${n}-${i}.json")
     done
-    set +e
-    "${gunbai}" dice --merge --format="${format}" "${parts[@]}" > "merged-${n}.${format}"
-    rc=$?
-    set -e
-    [[ ${rc} -eq ${whole_rc} ]] || fail "merge of ${n} (${format}): exit ${rc}, want ${whole_rc}"
-    cmp -s "whole.${format}" "merged-${n}.${format}" ||
-      fail "merge of ${n} parts (${format}) differs: $(diff "whole.${format}" "merged-${n}.${format}" | head -10)"
-    ok "${n} parts merged equal the unsharded ${format} report"
+    same_report "whole.${format}" "${whole_rc}" "merged-${n}.${format}" \
+      "${n} parts merged (${format})" "${gunbai}" dice --merge --format="${format}" "${parts[@]}"
   done
 done
 grep -q "FLAGGED" whole.text || fail "the loaded game is not flagged: the test shows little"

@@ -23,3 +23,17 @@ refuse() {
   grep -qF -- "${want}" refused.err || fail "$*: stderr lacks '${want}': $(cat refused.err)"
   ok "refused: ${want}"
 }
+
+# same_report WHOLE WANT_RC OUT WHAT CMD...: CMD, its output kept in OUT,
+# must exit WANT_RC and print exactly the file WHOLE (WHAT names it).
+same_report() {
+  local whole=$1 want_rc=$2 out=$3 what=$4
+  shift 4
+  set +e
+  "$@" > "${out}"
+  local rc=$?
+  set -e
+  [[ ${rc} -eq ${want_rc} ]] || fail "${what}: exit ${rc}, want ${want_rc}"
+  cmp -s "${whole}" "${out}" || fail "${what} differs: $(diff "${whole}" "${out}" | head -10)"
+  ok "${what} equal the unsharded report"
+}
