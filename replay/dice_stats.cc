@@ -690,8 +690,8 @@ double RunProbability(std::int64_t dice, int run) {
     double none_yet = 0;
     double repeats = 1;
     for (std::int64_t j = 0; j < window && j < m; ++j) {
-      none_yet += recent[static_cast<std::size_t>((m - 1 - j) % kRunWindow)] *
-                  repeats;
+      none_yet +=
+          recent[static_cast<std::size_t>((m - 1 - j) % kRunWindow)] * repeats;
       repeats /= 6;
     }
     const double start = none_yet * 5 / 6;  // die m + 1 shows another face
@@ -857,8 +857,8 @@ absl::StatusOr<DiceGroupStats> DiceTallyFromProto(const v1::DiceTally& t) {
   auto in_range = [](std::int64_t v) { return v >= 0 && v <= kMaxDice; };
   if (!in_range(t.dice()) || !in_range(t.invalid_dice()) ||
       !in_range(t.pairs())) {
-    return bad(absl::StrCat("dice, invalid dice and pairs must be 0 to ",
-                            kMaxDice));
+    return bad(
+        absl::StrCat("dice, invalid dice and pairs must be 0 to ", kMaxDice));
   }
   DiceGroupStats g;
   g.game_id = t.game_id();
@@ -880,16 +880,16 @@ absl::StatusOr<DiceGroupStats> DiceTallyFromProto(const v1::DiceTally& t) {
     sums += g.sum_counts[s];
   }
   if (faces != g.dice || sums != g.pairs || 2 * g.pairs > g.dice) {
-    return bad(absl::StrCat("the counts do not add up: ", faces,
-                            " faces and ", sums, " sums for ", g.dice,
-                            " dice and ", g.pairs, " pairs"));
+    return bad(absl::StrCat("the counts do not add up: ", faces, " faces and ",
+                            sums, " sums for ", g.dice, " dice and ", g.pairs,
+                            " pairs"));
   }
   std::int64_t stretched = 0;
   std::int64_t longest_stretch = 0;
   for (std::int64_t n : t.run_stretches()) {
     if (n <= 0 || n > g.dice - stretched) {
-      return bad(absl::StrCat("the run stretches do not add up to the ",
-                              g.dice, " dice: a stretch of ", n));
+      return bad(absl::StrCat("the run stretches do not add up to the ", g.dice,
+                              " dice: a stretch of ", n));
     }
     stretched += n;
     longest_stretch = std::max(longest_stretch, n);
@@ -899,17 +899,15 @@ absl::StatusOr<DiceGroupStats> DiceTallyFromProto(const v1::DiceTally& t) {
                             ", not to the ", g.dice, " dice"));
   }
   const bool face_ok = t.longest_run_face() >= 1 && t.longest_run_face() <= 6;
-  if (t.longest_run() < 0 ||
-      t.longest_run() > longest_stretch ||
+  if (t.longest_run() < 0 || t.longest_run() > longest_stretch ||
       (g.dice > 0) != (t.longest_run() > 0) ||
       (t.longest_run() > 0 &&
-       (!face_ok || g.face_counts[t.longest_run_face() - 1] <
-                        t.longest_run())) ||
+       (!face_ok ||
+        g.face_counts[t.longest_run_face() - 1] < t.longest_run())) ||
       (t.longest_run() == 0 && t.longest_run_face() != 0)) {
-    return bad(absl::StrCat("the longest run (", t.longest_run(), " of ",
-                            t.longest_run_face(),
-                            ") and the run stretches do not fit the ",
-                            g.dice, " dice"));
+    return bad(absl::StrCat(
+        "the longest run (", t.longest_run(), " of ", t.longest_run_face(),
+        ") and the run stretches do not fit the ", g.dice, " dice"));
   }
   g.longest_run = t.longest_run();
   g.longest_run_face = t.longest_run_face();

@@ -556,9 +556,8 @@ std::vector<std::array<Vec2, 4>> BaseCorners(const MapUnit& u) {
 void AppendBases(std::string& out, const Layout& l, const MapUnit& u,
                  const ClanColour& colour) {
   for (const std::array<Vec2, 4>& c : BaseCorners(u)) {
-    absl::StrAppend(&out, "<polygon class=\"base\" points=\"",
-                    PointsAttr(l, c), "\" fill=\"",
-                    colour.fill,
+    absl::StrAppend(&out, "<polygon class=\"base\" points=\"", PointsAttr(l, c),
+                    "\" fill=\"", colour.fill,
                     "\" stroke=\"#000000\" stroke-width=\"1.5\" "
                     "stroke-linejoin=\"round\"/>\n");
     if (u.mounted) {
@@ -592,8 +591,7 @@ void AppendFront(std::string& out, const Layout& l, const MapUnit& u,
 void AppendHighlight(std::string& out, const Layout& l, const MapUnit& u) {
   const std::array<Vec2, 4> c = geometry::Corners(u.footprint);
   absl::StrAppend(&out, "<polygon class=\"highlight\" points=\"",
-                  PointsAttr(l, c),
-                  "\" fill=\"none\" stroke=\"", kHighlight,
+                  PointsAttr(l, c), "\" fill=\"none\" stroke=\"", kHighlight,
                   "\" stroke-width=\"4\" stroke-linejoin=\"round\"/>\n");
 }
 

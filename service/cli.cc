@@ -533,10 +533,9 @@ absl::StatusOr<replay::DiceReport> MergeDiceParts(
     for (const v1::DiceTally& tally : by_position[position]->clans()) {
       auto group = replay::DiceTallyFromProto(tally);
       if (!group.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("log ", position, " of the corpus: ",
-                         group.status().message(),
-                         "; write the part again, do not edit it"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "log ", position, " of the corpus: ", group.status().message(),
+            "; write the part again, do not edit it"));
       }
       clans.push_back(*std::move(group));
     }
@@ -574,8 +573,8 @@ int RunDice(Options o, std::vector<std::string> paths, ShardChoice shard,
       auto clans = replay::TallyClans(*log);
       if (!clans.ok()) {
         return Fail(err,
-                    absl::InvalidArgumentError(absl::StrCat(
-                        paths[i], ": ", clans.status().message())),
+                    absl::InvalidArgumentError(
+                        absl::StrCat(paths[i], ": ", clans.status().message())),
                     kExitBadInput);
       }
       v1::DicePartLog* entry = part.add_logs();

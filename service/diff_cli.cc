@@ -1220,10 +1220,10 @@ int Merge(const DiffOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<PartHeader> headers;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const v1::DiffPart& p = parts[i];
-    headers.push_back({o.corpus[i], p.shard(), p.shards(), p.corpus_logs(),
-                       absl::StrCat("logs; old: ", p.old_side(),
-                                    "; new: ", p.new_side()),
-                       static_cast<uint64_t>(p.logs_size())});
+    headers.push_back(
+        {o.corpus[i], p.shard(), p.shards(), p.corpus_logs(),
+         absl::StrCat("logs; old: ", p.old_side(), "; new: ", p.new_side()),
+         static_cast<uint64_t>(p.logs_size())});
   }
   if (absl::Status s = CheckPartsFit(headers); !s.ok()) {
     return Fail(err, s, kExitBadInput);

@@ -355,10 +355,9 @@ int WriteCorpus(const GenerateFlags& flags, const ChosenGenerator& chosen,
     return kExitBadInput;
   }
   const std::string shard_words =
-      flags.shard.sharded()
-          ? absl::StrCat(" (shard ", flags.shard.shard, " of ",
-                         flags.shard.shards, ")")
-          : "";
+      flags.shard.sharded() ? absl::StrCat(" (shard ", flags.shard.shard,
+                                           " of ", flags.shard.shards, ")")
+                            : "";
   GenerateFlags one = flags;
   std::int64_t written = 0;
   for (std::int64_t g = 0; g < flags.count; ++g) {

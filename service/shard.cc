@@ -33,9 +33,9 @@ std::string ShardError(std::string& value) {
   const ShardChoice parsed = ParseShard(value);
   if (parsed.shards == 0 || parsed.shards > kMaxShards ||
       parsed.shard >= parsed.shards) {
-    return absl::StrCat("wants I/N, shard I of N counted from 0 (0 <= I < N <= ",
-                        kMaxShards, "), e.g. 0/4 ... 3/4; got \"", value,
-                        "\"");
+    return absl::StrCat(
+        "wants I/N, shard I of N counted from 0 (0 <= I < N <= ", kMaxShards,
+        "), e.g. 0/4 ... 3/4; got \"", value, "\"");
   }
   return "";
 }
@@ -84,9 +84,9 @@ absl::Status CheckPartsFit(const std::vector<PartHeader>& parts) {
     }
     auto [it, added] = seen.emplace(p.shard, p.path);
     if (!added) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          p.path, " and ", it->second, " are both shard ", p.shard, " of ",
-          p.shards, "; give each shard once"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(p.path, " and ", it->second, " are both shard ", p.shard,
+                       " of ", p.shards, "; give each shard once"));
     }
   }
   std::vector<std::string> missing;
@@ -101,10 +101,11 @@ absl::Status CheckPartsFit(const std::vector<PartHeader>& parts) {
         " of ", first.shards, " missing: give every part"));
   }
   if (entries != first.corpus_size) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the parts hold ", entries, " entries between them, not the ",
-        first.corpus_size, " of the corpus they say they split; was a part "
-        "cut short or edited?"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the parts hold ", entries,
+                     " entries between them, not the ", first.corpus_size,
+                     " of the corpus they say they split; was a part "
+                     "cut short or edited?"));
   }
   return absl::OkStatus();
 }
@@ -113,10 +114,11 @@ absl::Status PositionCheck::Fill(const std::string& path,
                                  std::uint64_t position) {
   const std::uint64_t total = filled_.size();
   if (position >= total || filled_[position]) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": entry ", position,
-        position >= total ? " is past the corpus's " : " is in two parts of the ",
-        total, " entries"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": entry ", position,
+                     position >= total ? " is past the corpus's "
+                                       : " is in two parts of the ",
+                     total, " entries"));
   }
   filled_[position] = true;
   return absl::OkStatus();
@@ -154,8 +156,8 @@ absl::Status OtherPartFormat(const std::string& path, std::uint32_t format,
                              std::uint32_t supported) {
   return absl::InvalidArgumentError(absl::StrCat(
       path, ": a part of format ", format,
-      ", written by another gunbai release (this one merges format ",
-      supported, "); write every part with the same release"));
+      ", written by another gunbai release (this one merges format ", supported,
+      "); write every part with the same release"));
 }
 
 }  // namespace gunbai::service

@@ -380,8 +380,8 @@ void Replayer::SettleMelee() {
   settling_.clear();
   auto note = [this](int unit, Standing s) {
     SettlingUnit& u = SettlingOf(unit);
-    u.worst = u.noted ? std::max(u.worst, static_cast<int>(s))
-                      : static_cast<int>(s);
+    u.worst =
+        u.noted ? std::max(u.worst, static_cast<int>(s)) : static_cast<int>(s);
     u.noted = true;
   };
   auto worst = [this](int unit) {

@@ -1,8 +1,9 @@
 // Plane geometry for the table: points, segments, polygons, a unit's bases
 // as an oriented rectangle, distances and intersections. Pure: the standard
-// library and Abseil's InlinedVector only, no proto types, no rules. Lengths are in centimetres (the
-// rules measure in cm), angles in radians counter-clockwise from the +x
-// axis; the table's y axis points away from the first clan's edge.
+// library and Abseil's InlinedVector only, no proto types, no rules. Lengths
+// are in centimetres (the rules measure in cm), angles in radians
+// counter-clockwise from the +x axis; the table's y axis points away from the
+// first clan's edge.
 //
 // Everything here is a value type and a function of its arguments:
 // thread-safe. Results are exact up to double rounding; comparisons that

@@ -771,12 +771,13 @@ TEST(DiceTallyTest, TalliesThatDoNotAddUpAreRefused) {
     const char* says;
   };
   const Edit edits[] = {
-      {"five face counts", [](v1::DiceTally& t) { t.mutable_face_counts()->RemoveLast(); },
+      {"five face counts",
+       [](v1::DiceTally& t) { t.mutable_face_counts()->RemoveLast(); },
        "wants 6 face counts and 11 sum counts, has 5 and 11"},
       {"a face added", [](v1::DiceTally& t) { t.set_face_counts(0, 2); },
        "8 faces and 1 sums for 7 dice and 1 pairs"},
-      {"a negative count",
-       [](v1::DiceTally& t) { t.set_invalid_dice(-1); }, "must be 0 to"},
+      {"a negative count", [](v1::DiceTally& t) { t.set_invalid_dice(-1); },
+       "must be 0 to"},
       {"more dice than a log holds",
        [](v1::DiceTally& t) { t.set_dice(std::int64_t{1} << 40); },
        "must be 0 to"},
