@@ -154,8 +154,9 @@ and writes its part (--format=json); the merge tests the counts of every
 game in corpus order and prints the report one run would have, byte for byte:
   gunbai dice --format=json --shard=$I/4 corpus > part-$I.json
   gunbai dice --merge part-*.json
-Give every shard the same paths in the same order (a folder is). A merge refuses parts of
-different runs, a shard twice or missing, and a part cut short or edited.
+Give every shard the same paths in the same order (a folder is). A merge
+refuses parts of different runs, a shard twice or missing, and a part cut
+short or edited.
 
 Exit codes: 0 nothing flagged, 1 a group is flagged, 2 unusable input or
 bad command line, 3 the daemon could not be reached or failed.)";
@@ -556,6 +557,10 @@ int RunDice(Options o, std::vector<std::string> paths, ShardChoice shard,
   }
   if (!merge) paths = ExpandFolders(paths, kLogExtensions);
   if (paths.empty()) paths.push_back("");  // ReadLog says a LOG is needed
+  auto read = [&o](const std::string& path) {
+    o.log_path = path;
+    return ReadLog(o);
+  };
   absl::StatusOr<replay::DiceReport> report;
   if (merge) {
     report = MergeDiceParts(paths);
@@ -567,8 +572,7 @@ int RunDice(Options o, std::vector<std::string> paths, ShardChoice shard,
     part.set_corpus_logs(paths.size());
     for (std::size_t i = 0; i < paths.size(); ++i) {
       if (!InShard(paths[i], shard)) continue;
-      o.log_path = paths[i];
-      auto log = ReadLog(o);
+      auto log = read(paths[i]);
       if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
       auto clans = replay::TallyClans(*log);
       if (!clans.ok()) {
@@ -589,8 +593,7 @@ int RunDice(Options o, std::vector<std::string> paths, ShardChoice shard,
     // One log in memory at a time: a corpus of any size fits.
     replay::DiceSummarizer summarizer;
     for (const std::string& path : paths) {
-      o.log_path = path;
-      auto log = ReadLog(o);
+      auto log = read(path);
       if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
       if (absl::Status s = summarizer.AddLog(*log); !s.ok()) {
         return Fail(err, s, kExitBadInput);
@@ -600,8 +603,7 @@ int RunDice(Options o, std::vector<std::string> paths, ShardChoice shard,
   } else {
     std::vector<v1::BattleLog> logs;
     for (const std::string& path : paths) {
-      o.log_path = path;
-      auto log = ReadLog(o);
+      auto log = read(path);
       if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
       logs.push_back(*std::move(log));
     }

@@ -295,12 +295,11 @@ int RunCoverage(const GenerateFlags& flags, const ChosenGenerator& chosen,
   return kExitClean;
 }
 
-// The file name of a corpus game: game-SEED and the format's extension.
-std::string CorpusName(std::uint64_t seed, const std::string& format) {
-  return absl::StrCat("game-", seed,
-                      format == "binary" ? ".binpb"
-                      : format == "json" ? ".json"
-                                         : ".textproto");
+// The file extension of a corpus game in `format`.
+absl::string_view CorpusExtension(const std::string& format) {
+  return format == "binary" ? ".binpb"
+         : format == "json" ? ".json"
+                            : ".textproto";
 }
 
 // Writes `bytes` to `path` whole or not at all: to a temporary file beside
@@ -358,11 +357,21 @@ int WriteCorpus(const GenerateFlags& flags, const ChosenGenerator& chosen,
       flags.shard.sharded() ? absl::StrCat(" (shard ", flags.shard.shard,
                                            " of ", flags.shard.shards, ")")
                             : "";
+  // Writes DIR/NAME whole; false, said on `err`, when it cannot.
+  auto write = [&flags, &err](const std::string& name,
+                              const std::string& bytes) {
+    const std::string path = std::filesystem::path(flags.out_dir) / name;
+    if (WriteFileWhole(path, bytes)) return true;
+    err << "gunbai generate: " << path
+        << ": cannot write the file; check the directory\n";
+    return false;
+  };
   GenerateFlags one = flags;
   std::int64_t written = 0;
   for (std::int64_t g = 0; g < flags.count; ++g) {
     one.options.seed = flags.options.seed + static_cast<std::uint64_t>(g);
-    const std::string name = CorpusName(one.options.seed, flags.format);
+    const std::string stem = absl::StrCat("game-", one.options.seed);
+    const std::string name = absl::StrCat(stem, CorpusExtension(flags.format));
     if (!InShard(name, flags.shard)) continue;
     auto game = chosen.plugin->generate(one.options, chosen.ruleset);
     if (!game.ok()) {
@@ -370,21 +379,10 @@ int WriteCorpus(const GenerateFlags& flags, const ChosenGenerator& chosen,
           << game.status().message() << "\n";
       return kExitBadInput;
     }
-    const std::string path = (std::filesystem::path(flags.out_dir) / name);
-    if (!WriteFileWhole(path, Render(game->log, one))) {
-      err << "gunbai generate: " << path
-          << ": cannot write the file; check the directory\n";
+    if (!write(name, Render(game->log, one)) ||
+        (one.options.faults > 0 &&
+         !write(absl::StrCat(stem, ".manifest.jsonl"), game->manifest))) {
       return kExitBadInput;
-    }
-    if (one.options.faults > 0) {
-      const std::string manifest =
-          (std::filesystem::path(flags.out_dir) /
-           absl::StrCat("game-", one.options.seed, ".manifest.jsonl"));
-      if (!WriteFileWhole(manifest, game->manifest)) {
-        err << "gunbai generate: " << manifest
-            << ": cannot write the file; check the directory\n";
-        return kExitBadInput;
-      }
     }
     ++written;
     if (written % 1000 == 0) {

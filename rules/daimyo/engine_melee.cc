@@ -401,6 +401,8 @@ void Replayer::SettleMelee() {
     ++loser.losses;
     if (r.loser_flank_or_rear) loser.lost_to_flank = true;
   }
+  // Every unit of the pairings is in settling_ now: the lookups below add
+  // none, so the references they return stay valid.
   for (const PairingResult& r : pending_pairings_) {
     if (r.winner < 0) continue;
     const SettlingUnit& loser = SettlingOf(r.loser);
