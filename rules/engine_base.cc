@@ -238,7 +238,10 @@ void EngineBase::EndTurn(const v1::Event& event) {
         state_.clans.size() >= 32
             ? ~std::uint32_t{0}
             : (std::uint32_t{1} << state_.clans.size()) - 1;
-    if ((state_.turn_ended_clans & every_clan) != every_clan) return;
+    if ((state_.turn_ended_clans & every_clan) != every_clan) {
+      OnClanTurnEnded(clan);
+      return;
+    }
   }
   CloseTurn();
   state_.phase = Phase::kTurnEnded;

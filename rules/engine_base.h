@@ -155,6 +155,10 @@ class EngineBase : public Engine, protected FindingSink {
   // runs the ruleset's checks at the end of a turn in progress.
   virtual void CloseTurn() = 0;
   virtual void OnTurnStarted(const gunbai::v1::Event&) {}
+  // A turn_end of clan `clan` (an index) that leaves other clans still
+  // playing the turn: the clan's part of it is over. The default does
+  // nothing.
+  virtual void OnClanTurnEnded(int clan) {}
   // One an event body. Each ruleset says what it does with each, even with
   // one its rules do not cover (replayed as the log claims, with an
   // unverifiable finding), so none has a default.

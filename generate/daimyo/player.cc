@@ -167,9 +167,11 @@ bool GamePlayer::Affordable(int cost) const {
 
 int GamePlayer::Reserved() const {
   int frenzied = 0;
+  int router_moves = 0;
   for (int c = 0; c < kClans; ++c) {
     if ((state().activated_clans & (1u << c)) == 0) {
       frenzied += FrenziedChargers(c);
+      router_moves += RoutersToMove(c);
     }
   }
   int tests = 0;
@@ -179,7 +181,7 @@ int GamePlayer::Reserved() const {
   return pending_frame_events_ + kContactReserve * Contacts(true) +
          kPendingPairingReserve * static_cast<int>(new_pairings_.size()) +
          kFallShortChargeEvents * frenzied + kTestChainEvents * tests +
-         ClosingReserve();
+         router_moves + ClosingReserve();
 }
 
 // Returns what the closing turn may need besides its moves: its frame and
@@ -188,13 +190,15 @@ int GamePlayer::Reserved() const {
 // yet planted.
 int GamePlayer::ClosingReserve() const {
   int frenzy = 0;
+  int routers = 0;  // Each makes its rout move in the closing turn.
   for (int unit = 0; unit < UnitCount(); ++unit) {
     if (OnTable(unit) && (status(unit).frenzied || MayBecomeFrenzied(unit))) {
       ++frenzy;
     }
+    if (OnTable(unit) && status(unit).routing) ++routers;
   }
   return kMinEvents + kContactReserve * Contacts(false) +
-         kFallShortChargeEvents * frenzy + planner_.pending();
+         kFallShortChargeEvents * frenzy + routers + planner_.pending();
 }
 
 // A full turn is played while, besides the closing turn, the budget holds
@@ -533,17 +537,26 @@ void GamePlayer::PlayTurn(TurnKind kind) {
   planting_ = kind == TurnKind::kFull;
   const bool last =
       !sized_by_events() && static_cast<int>(turn_) == options_.turns;
-  const int first = state().initiative_clan;
+  int first = state().initiative_clan;
+  if (kind != TurnKind::kFull && Absorbers((first + kClans - 1) % kClans).empty()) {
+    // The closing turn's moves fill the budget in the last activation, by
+    // units that may move any number of times: routers may not (one rout
+    // move a turn), so the clan that has such units goes last (the rules
+    // give no order of activation: rules/daimyo/RULES.md, reading 11).
+    first = (first + 1) % kClans;
+  }
   for (int i = 0; i < kClans; ++i) {
     const int clan = (first + i) % kClans;
     Activate(clan);
     ChargeWithFrenzied(clan, kind);
     if (kind == TurnKind::kFull) {
       RallyRouters(clan);
+      MoveRouters(clan);
       MovementPhase(clan);
       FiringPhase(clan);
-    } else if (i == kClans - 1) {
-      PadClosingTurn(clan);
+    } else {
+      MoveRouters(clan);
+      if (i == kClans - 1) PadClosingTurn(clan);
     }
     MeleePhase(clan);
     if (last && i == kClans - 1) PlantLeftoverFaults(events());
@@ -618,12 +631,13 @@ void GamePlayer::MaybeMove(int unit) {
   }
 }
 
-// Makes one move that `unit` may always make: routers flee further (a rout
-// move is allowed at any time), halted units turn about (a halt allows it),
-// the others move. A halted unit that moves is a planted fault.
+// Makes one move that `unit` may always make: halted units turn about (a
+// halt allows it), the others move; routers make no move here (their one
+// rout move a turn is MoveRouters'). A halted unit that moves is a planted
+// fault.
 void GamePlayer::Absorb(int unit) {
   if (status(unit).routing) {
-    MakeResultMove(unit, v1::RESULT_MOVE_KIND_ROUT);
+    return;
   } else if (state().IsHalted(unit)) {
     if (MayPlant(FaultKind::kHaltedUnitMoves)) {
       if (!MoveUnit(unit)) {
@@ -696,7 +710,7 @@ std::vector<int> GamePlayer::Absorbers(int clan) const {
   std::vector<int> out;
   for (int unit : UnitsOnTable(clan)) {
     const rules::UnitStatus& s = status(unit);
-    if ((s.frenzied && !s.routing) || s.in_melee || s.charging) continue;
+    if (s.routing || s.frenzied || s.in_melee || s.charging) continue;
     out.push_back(unit);
   }
   return out;

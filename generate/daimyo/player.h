@@ -261,6 +261,8 @@ class GamePlayer {
 
   // Morale (player_morale.cc).
   void RallyRouters(int clan);
+  void MoveRouters(int clan);
+  int RoutersToMove(int clan) const;
   rules::MoraleResult TakeChargeTests(int unit);
   void TakeEndOfTurnTests();
   rules::MoraleResult TakeMoraleTest(int unit, int reason);

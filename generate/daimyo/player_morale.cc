@@ -36,6 +36,26 @@ void GamePlayer::RallyRouters(int clan) {
   }
 }
 
+// Each router of the active clan still routing makes its rout move of the
+// turn, unless it made one already (it routed this turn): a router moves
+// once a turn, and must (reading 29).
+void GamePlayer::MoveRouters(int clan) {
+  for (int unit : UnitsOnTable(clan)) {
+    if (status(unit).routing && !replayer_->RoutMovedThisTurn(unit)) {
+      MakeResultMove(unit, v1::RESULT_MOVE_KIND_ROUT);
+    }
+  }
+}
+
+// Returns the rout moves `clan`'s routers owe this turn.
+int GamePlayer::RoutersToMove(int clan) const {
+  int n = 0;
+  for (int unit : UnitsOnTable(clan)) {
+    if (status(unit).routing && !replayer_->RoutMovedThisTurn(unit)) ++n;
+  }
+  return n;
+}
+
 // Takes the test `unit` owes for a charge just declared (reasons 2, 3 and
 // 4: for the highest). Returns its result, or kNoEffect when it owes none.
 MoraleResult GamePlayer::TakeChargeTests(int unit) {

@@ -79,7 +79,9 @@ absl::StatusOr<std::string> Replayer::SaveCheckpoint() const {
     // same.
     out.U64(state_.units[u].halt_cause_seq);
     out.Int(may_counter_charge_[u]);
-    out.Bool(rout_moved_this_activation_[u]);
+    out.Int(router_steps_[u]);
+    out.Int(charged_on_turn_[u]);
+    out.Int(rout_moved_on_turn_[u]);
   }
   out.U64(frenzied_this_activation_.size());
   for (int unit : frenzied_this_activation_) out.Int(unit);
@@ -151,14 +153,17 @@ absl::Status Replayer::RestoreCheckpoint(absl::string_view checkpoint) {
   std::vector<OwedMove> owed_moves(units);
   std::vector<int> opponents(units), rounds(units), may_counter(units);
   std::vector<std::uint64_t> halt_cause(units);
-  std::vector<bool> rout_moved(units);
+  std::vector<std::uint8_t> router_steps(units);
+  std::vector<int> charged_on_turn(units), rout_moved_on_turn(units);
   for (int u = 0; u < units && in.ok(); ++u) {
     owed_moves[u] = in.Enum(OwedMove::kMayRetire);
     opponents[u] = unit_or_none();
     rounds[u] = in.Int(0, kMaxQuantity);
     halt_cause[u] = in.U64();
     may_counter[u] = unit_or_none();
-    rout_moved[u] = in.Bool();
+    router_steps[u] = static_cast<std::uint8_t>(in.Int(0, 7));
+    charged_on_turn[u] = in.Int(0, static_cast<int>(kMaxTurn));
+    rout_moved_on_turn[u] = in.Int(0, static_cast<int>(kMaxTurn));
   }
   std::vector<int> frenzied(in.Count(units));
   for (int& unit : frenzied) unit = in.Int(0, units - 1);
@@ -197,7 +202,9 @@ absl::Status Replayer::RestoreCheckpoint(absl::string_view checkpoint) {
     state_.units[u].halt_cause_seq = halt_cause[u];
   }
   may_counter_charge_ = std::move(may_counter);
-  rout_moved_this_activation_ = std::move(rout_moved);
+  router_steps_ = std::move(router_steps);
+  charged_on_turn_ = std::move(charged_on_turn);
+  rout_moved_on_turn_ = std::move(rout_moved_on_turn);
   frenzied_this_activation_ = std::move(frenzied);
   challenge_awaiting_round_ = challenge;
   loss_rolls_made_ = std::move(loss_rolls);

@@ -561,15 +561,13 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
       ApplyBlock(unit, blocked);
       if (!FollowedUpBy(unit)) LeaveMelee(unit);
       break;
-    case v1::RESULT_MOVE_KIND_ROUT:
-      if (!s.routing || owed_moves_[unit] != OwedMove::kNone) {
-        TakeOwedMove(unit, move, {OwedMove::kRout});
-      }
-      if (state_.profiles[unit].clan == state_.active_clan) {
-        rout_moved_this_activation_[unit] = true;
-      }
+    case v1::RESULT_MOVE_KIND_ROUT: {
+      const bool owed = !s.routing || owed_moves_[unit] != OwedMove::kNone;
+      if (owed) TakeOwedMove(unit, move, {OwedMove::kRout});
+      CheckRoutMove(unit, owed);
       ApplyRout(unit, move, blocked);
       break;
+    }
     case v1::RESULT_MOVE_KIND_FOLLOW_UP:
       TakeOwedMove(unit, move,
                    {OwedMove::kFollowUp, OwedMove::kMayFollowUp,

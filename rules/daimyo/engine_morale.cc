@@ -129,8 +129,13 @@ void Replayer::StartActivation() {
     }
   }
   std::fill(may_counter_charge_.begin(), may_counter_charge_.end(), -1);
-  std::fill(rout_moved_this_activation_.begin(),
-            rout_moved_this_activation_.end(), false);
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    const rules::UnitStatus& s = state_.units[u];
+    router_steps_[u] = s.routing && !s.removed &&
+                               state_.profiles[u].clan == state_.active_clan
+                           ? kRoutingAtActivationStart
+                           : 0;
+  }
 }
 
 bool Replayer::AnyEnemyOnTable(int unit) const {
@@ -145,6 +150,7 @@ bool Replayer::AnyEnemyOnTable(int unit) const {
 
 void Replayer::EndActivation() {
   CheckChargeTestsTaken();
+  CheckRoutersMoved();
   for (int u : frenzied_this_activation_) {
     const rules::UnitStatus& s = state_.units[u];
     // A halt forbids the charge that frenzy demands; the halt wins. With no
@@ -174,8 +180,10 @@ bool Replayer::CheckTestTiming(int unit, int reason) {
   const std::string& id = state_.profiles[unit].id;
   const MoraleReasons bit = rules::ReasonBit(reason);
   if (reason == 8) {
+    const std::uint8_t steps = router_steps_[unit];
     if (state_.profiles[unit].clan != state_.active_clan ||
-        state_.phase != Phase::kMovement || rout_moved_this_activation_[unit]) {
+        state_.phase != Phase::kMovement ||
+        (steps & kRoutMovedThisActivation) != 0) {
       Violation("daimyo.morale.timing", id,
                 absl::StrCat(UnitLabel(state_, unit),
                              " tests to rally outside its clan's activation; "
@@ -183,6 +191,23 @@ bool Replayer::CheckTestTiming(int unit, int reason) {
                              "activated, before they move."));
       return false;
     }
+    if ((steps & kRoutingAtActivationStart) == 0 && s.routing) {
+      Violation("daimyo.morale.rally_routed_this_activation", id,
+                absl::StrCat(UnitLabel(state_, unit),
+                             " tests to rally, but it began routing during "
+                             "this activation; a rally test is for a unit "
+                             "routing when its clan's activation begins."));
+      return false;
+    }
+    if ((steps & kRallyTested) != 0) {
+      Violation("daimyo.morale.rally_twice", id,
+                absl::StrCat(UnitLabel(state_, unit),
+                             " tests to rally a second time in this "
+                             "activation; a router tests once, when its "
+                             "clan is activated."));
+      return false;
+    }
+    router_steps_[unit] |= kRallyTested;
     return true;
   }
   const MoraleReasons group =

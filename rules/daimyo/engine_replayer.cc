@@ -48,7 +48,9 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   owed_move_opponent_.assign(state_.units.size(), -1);
   owed_move_rounds_.assign(state_.units.size(), 0);
   may_counter_charge_.assign(state_.units.size(), -1);
-  rout_moved_this_activation_.assign(state_.units.size(), false);
+  router_steps_.assign(state_.units.size(), 0);
+  charged_on_turn_.assign(state_.units.size(), 0);
+  rout_moved_on_turn_.assign(state_.units.size(), 0);
   loss_rolls_made_.assign(state_.leaders.size(), 0);
   return absl::OkStatus();
 }
@@ -289,6 +291,7 @@ void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
         absl::StrCat(label(), " is ", status.routing ? "routing" : "in melee",
                      " and may not declare a charge."));
   }
+  CheckChargeOnceATurn(unit, charge.counter_charge());
   UnitOnTable(target, "be charged");
   rules::DeclareCharge(state_, unit, target, charge.fell_short());
   MeasureCharge(charge, unit, target);
@@ -537,6 +540,7 @@ void Replayer::CheckOwedRolls() {
 
 void Replayer::CloseTurn() {
   if (state_.active_clan >= 0) EndActivation();
+  CheckRoutersOfClansNotActivated();
   CheckOwedRolls();
   CheckMeleeAtTurnEnd();
   CheckEndOfTurnTestsTaken();

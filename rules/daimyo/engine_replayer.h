@@ -92,12 +92,18 @@ class Replayer final : public rules::EngineBase {
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next, in the format of
   // rules/checkpoint_codec.h. Bump the version when a member is added.
-  static constexpr std::uint32_t kCheckpointVersion = 2;
+  static constexpr std::uint32_t kCheckpointVersion = 3;
   std::uint32_t CheckpointVersion() const override {
     return kCheckpointVersion;
   }
   absl::StatusOr<std::string> SaveCheckpoint() const override;
   absl::Status RestoreCheckpoint(absl::string_view checkpoint) override;
+
+  // True when `unit` made a rout move in the current turn (a router makes
+  // one a turn: reading 29).
+  bool RoutMovedThisTurn(int unit) const {
+    return state_.turn > 0 && rout_moved_on_turn_[unit] == state_.turn;
+  }
 
  private:
   Replayer(const rules::daimyo::Tables& rules,
@@ -227,6 +233,21 @@ class Replayer final : public rules::EngineBase {
   // Returns true if a unit of another clan than `unit`'s is on the table.
   bool AnyEnemyOnTable(int unit) const;
   void EndActivation();
+  // The flow of a turn (engine_flow.cc): how often a unit may do a thing,
+  // and when what a result owes must be paid.
+  void CheckChargeOnceATurn(int unit, bool counter);
+  // Checks a rout move of `unit` against the once-a-turn rule and its
+  // timing (an owed rout move is immediate; a router's rout move of a later
+  // turn comes in its clan's activation), and records it.
+  void CheckRoutMove(int unit, bool owed);
+  // Reports the routers of the active clan that made no rout move this turn
+  // and did not rally (end of the activation).
+  void CheckRoutersMoved();
+  // Reports the routers of the clans not activated this turn that made no
+  // rout move (end of the turn).
+  void CheckRoutersOfClansNotActivated();
+  // A clan's own turn_end: ends its activation if it is the active clan.
+  void OnClanTurnEnded(int clan) override;
   bool CheckTestTiming(int unit, int reason);
   // Keeps in `units` those routing, on the table and of the tester's side
   // (`friends`) or the other; the others are one finding
@@ -359,7 +380,20 @@ class Replayer final : public rules::EngineBase {
   // Leader-loss rolls each leader made this turn (by leader index), for the
   // message of the rolls still owed when the turn ends.
   std::vector<int> loss_rolls_made_;
-  std::vector<bool> rout_moved_this_activation_;
+  // What each router has done in the current activation (RouterStep bits):
+  // a rally test comes once, from a unit routing when its clan's activation
+  // began, before its rout move (engine_morale.cc).
+  enum RouterStep : std::uint8_t {
+    kRoutingAtActivationStart = 1,
+    kRallyTested = 2,
+    kRoutMovedThisActivation = 4,
+  };
+  std::vector<std::uint8_t> router_steps_;
+  // The turn of each unit's last charge declaration, and of its last rout
+  // move (0: none): a unit charges once a turn, and a router makes one rout
+  // move a turn (engine_flow.cc).
+  std::vector<int> charged_on_turn_;
+  std::vector<int> rout_moved_on_turn_;
   struct EndOfTurnTest {
     int unit;
     std::uint64_t seq;

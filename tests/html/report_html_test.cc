@@ -154,14 +154,14 @@ TEST(FormatReportHtml, DrawsTheDiceAsCountedByHand) {
 }
 
 TEST(FormatReportHtml, SaysTheVerdictInWords) {
-  // anegawa-clean audits clean, sekigahara has 4 violations and 2 disputes
+  // anegawa-clean audits clean, sekigahara has 5 violations and 2 disputes
   // (tests/data/README.md).
   EXPECT_THAT(Page(ReadLog(DataPath("anegawa-clean.textproto"))),
               HasSubstr("data-verdict=\"clean\""));
   const std::string page = Page(ReadLog(DataPath("sekigahara.textproto")));
-  EXPECT_THAT(page, HasSubstr("Not clean: 4 violations, 2 disputes, 0 "
+  EXPECT_THAT(page, HasSubstr("Not clean: 5 violations, 2 disputes, 0 "
                               "warnings"));
-  EXPECT_EQ(Count(page, "<article class=\"finding"), 6);
+  EXPECT_EQ(Count(page, "<article class=\"finding"), 7);
   // Each cited rule has its section with the text `gunbai explain` gives.
   EXPECT_THAT(page, HasSubstr("<section class=\"rule\" "
                               "id=\"rule-daimyo.leader_loss.roll\">"));

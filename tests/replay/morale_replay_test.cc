@@ -1112,10 +1112,13 @@ TEST(MoraleReplayTest, RoutOwesARoutMoveAndForbidsMovingAndFiring) {
                                                         kind: MOVE_KIND_MOVE
                                                       })pb") +
       TurnEnd(11, 2)));
+  // And in turn 2 its move was not a rout move: the rout move a router owes
+  // each turn in its clan's activation is missing (reading 29).
   EXPECT_THAT(
       FindingKeys(report),
       ElementsAre("6:SEVERITY_VIOLATION:daimyo.fire.eligibility.routing",
-                  "10:SEVERITY_VIOLATION:daimyo.move.routing"));
+                  "10:SEVERITY_VIOLATION:daimyo.move.routing",
+                  "11:SEVERITY_VIOLATION:daimyo.rout.move_missing"));
   EXPECT_THAT(FindingKeys(AuditOrDie(Game(routed + TurnEnd(5, 1)))),
               ElementsAre("5:SEVERITY_VIOLATION:daimyo.result_move.missing"));
 }
@@ -1242,7 +1245,10 @@ TEST(MoraleReplayTest, ChargeOnRoutersOwesTheirRemoval) {
                                                           fell_short: true
                                                         })pb") +
                       TurnEnd(11, 2)));
-  EXPECT_THAT(FindingKeys(fell_short), IsEmpty());
+  // The routers survive the charge that fell short; red is never activated
+  // in turn 2, so red-yari makes no rout move this turn (reading 29).
+  EXPECT_THAT(FindingKeys(fell_short),
+              ElementsAre("11:SEVERITY_VIOLATION:daimyo.rout.move_missing"));
 }
 
 }  // namespace

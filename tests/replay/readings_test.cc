@@ -551,7 +551,13 @@ std::string RallyAfterFire(const std::string& dice, int hits,
          Fire(10, 2, "red", "red-teppo", "blue-yumi", 3, dice, hits, 0) +
          Activation(11, 2, "blue") +
          Morale(12, 2, "blue", "blue-yumi", 8, rally_dice, total, result) +
-         TurnEnd(13, 2);
+         // Still routing after "no effect": its rout move of the turn
+         // (reading 29).
+         (result == "MORALE_RESULT_NO_EFFECT"
+              ? ResultMove(13, 2, "blue", "blue-yumi", "RESULT_MOVE_KIND_ROUT",
+                           "dice: [ 3, 3 ]") +
+                    TurnEnd(14, 2)
+              : TurnEnd(13, 2));
 }
 
 // 6+1+1 = 8 hit, 1+1+1 = 3 miss, 3 miss: 1 hit, no stand. Rally 6+5 = 11 - 5
@@ -845,6 +851,15 @@ TEST(Regression, LoserLastStandWinnerOutOfMeleeNextTurn) {
 // red-teppo +1: 4+3+1 = 8 hit twice, four 1+1+1 = 3: 2 hits; blue-yumi all
 // 1s: none. 2 against 0: blue-yumi routs, red-teppo pursues, from a melee of
 // two rounds (seq 9). No stand is lost (2 hits carried).
+// Turn 3, blue: blue-yumi, routing since turn 2, makes its rout move of the
+// turn in its clan's activation (reading 29), and the turn ends.
+std::string BlueYumiFleesInTurnThree() {
+  return Activation(14, 3, "blue") +
+         ResultMove(15, 3, "blue", "blue-yumi", "RESULT_MOVE_KIND_ROUT",
+                    "dice: [ 2, 2 ]") +
+         TurnEnd(16, 3);
+}
+
 std::string PursuitFromTwoRoundMelee() {
   return TurnStart(1, 1, "red") + Activation(2, 1, "red") +
          Melee(3, 1, "red", Side("red-teppo", 3, 3, "1, 1, 1, 1, 1, 1", 0),
@@ -873,7 +888,7 @@ std::string PursuerFiresNextTurn(int hits) {
          Activation(12, 3, "red") +
          Fire(13, 3, "red", "red-teppo", "blue-sam", 3, "3, 2, 4, 4, 1, 1",
               hits, 0) +
-         TurnEnd(14, 3);
+         BlueYumiFleesInTurnThree();
 }
 
 replay::LoadedRuleset PursuitDisorderAlways() {
@@ -915,7 +930,7 @@ std::string PursuerMeetsFreshEnemy() {
          Melee(13, 3, "red", Side("red-teppo", 3, 3, "3, 3, 4, 3, 1, 1", 1),
                Side("blue-sam", 3, 3, "4, 4, 1, 1, 1, 1", 1),
                "MELEE_OUTCOME_DRAW") +
-         TurnEnd(14, 3);
+         BlueYumiFleesInTurnThree();
 }
 
 TEST(ReadingsReplayTest, PursuitDisorderFreshEnemyMeleeFoughtDisordered) {
@@ -936,15 +951,18 @@ TEST(ReadingsReplayTest, PursuitDisorderFreshEnemyMeleeFoughtDisordered) {
 // routers, +1 effective only (first volley spent): 4+3+1 = 8, three hits, a
 // stand (3 to 2). Blue is activated (no rally). End of turn, blue-yumi
 // tests for reason 1: -1 disordered, -2 x 2 stands lost, -2 routing = -7;
-// 6+5 = 11 - 7 = 4 against 6+: fail by 2, column 1: retire. `after` follows
-// the test (seq 13 on).
+// 6+5 = 11 - 7 = 4 against 6+: fail by 2, column 1: retire. Before the
+// test it makes its rout move of the turn (reading 29). `after` follows the
+// test (seq 14 on).
 std::string RouterTestsRetire(const std::string& after) {
   return BlueYumiRoutedInTurnOne() + TurnStart(8, 2, "red") +
          Activation(9, 2, "red") +
          Fire(10, 2, "red", "red-teppo", "blue-yumi", 3, "4, 3, 4, 3, 4, 3", 3,
               1) +
          Activation(11, 2, "blue") +
-         Morale(12, 2, "blue", "blue-yumi", 1, "6, 5", 4,
+         ResultMove(12, 2, "blue", "blue-yumi", "RESULT_MOVE_KIND_ROUT",
+                    "dice: [ 3, 3 ]") +
+         Morale(13, 2, "blue", "blue-yumi", 1, "6, 5", 4,
                 "MORALE_RESULT_RETIRE") +
          after;
 }
@@ -956,20 +974,20 @@ replay::LoadedRuleset RouterOwesTheMove() {
 }
 
 std::string Retire() {
-  return ResultMove(13, 2, "blue", "blue-yumi", "RESULT_MOVE_KIND_RETIRE");
+  return ResultMove(14, 2, "blue", "blue-yumi", "RESULT_MOVE_KIND_RETIRE");
 }
 
 TEST(ReadingsReplayTest, RouterRetireNothingMoreOwesNoMove) {
-  EXPECT_THAT(Keys(RouterTestsRetire(TurnEnd(13, 2))), IsEmpty());
-  EXPECT_THAT(Keys(RouterTestsRetire(Retire() + TurnEnd(14, 2))),
-              ElementsAre("13:SEVERITY_VIOLATION:daimyo.result_move.not_owed"));
+  EXPECT_THAT(Keys(RouterTestsRetire(TurnEnd(14, 2))), IsEmpty());
+  EXPECT_THAT(Keys(RouterTestsRetire(Retire() + TurnEnd(15, 2))),
+              ElementsAre("14:SEVERITY_VIOLATION:daimyo.result_move.not_owed"));
 }
 
 TEST(ReadingsReplayTest, RouterRetireTheMoveOwesTheRetire) {
-  EXPECT_THAT(Keys(RouterTestsRetire(TurnEnd(13, 2)), RouterOwesTheMove()),
-              ElementsAre("13:SEVERITY_VIOLATION:daimyo.result_move.missing"));
+  EXPECT_THAT(Keys(RouterTestsRetire(TurnEnd(14, 2)), RouterOwesTheMove()),
+              ElementsAre("14:SEVERITY_VIOLATION:daimyo.result_move.missing"));
   EXPECT_THAT(
-      Keys(RouterTestsRetire(Retire() + TurnEnd(14, 2)), RouterOwesTheMove()),
+      Keys(RouterTestsRetire(Retire() + TurnEnd(15, 2)), RouterOwesTheMove()),
       IsEmpty());
 }
 

@@ -1,0 +1,276 @@
+// The flow of a turn through replay (rules/daimyo/RULES.md, "The flow of a
+// turn", readings 28-31): how often a unit may charge and make a rout move,
+// when a router's move and rally test come, and what a clan's own turn_end
+// closes. Every expectation is worked by hand from the seed sentences the
+// readings quote; the comments give the working.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "replay/audit.h"
+#include "replay/ruleset_loader.h"
+#include "tests/replay/test_logs.h"
+
+namespace gunbai::testing {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+// The play-by-email sample's armies (samples/pbem/armies.textproto):
+// oda-teppo (Seasoned Ashigaru, arquebus, 6 stands), asai-yumi (Veteran
+// Ashigaru, bow, 4 stands), asai-cav (Elite mounted Samurai, lance, 3 stands,
+// with the daimyo Asai Nagamasa, rating 3).
+constexpr char kSampleArmies[] = R"pb(
+  header {
+    ruleset { name: "daimyo" version: "1.0" }
+    clans { id: "oda" name: "Oda" }
+    clans { id: "asai" name: "Asai" }
+  }
+  order_of_battle {
+    units {
+      id: "oda-teppo" clan: "oda" name: "Oda Teppo"
+      troop_type: TROOP_TYPE_ASHIGARU mobility: MOBILITY_FOOT
+      quality: QUALITY_SEASONED armour: ARMOUR_LIGHT
+      melee_weapon: MELEE_WEAPON_IMPROVISED
+      missile_weapon: MISSILE_WEAPON_ARQUEBUS
+      stands: 6 stands_per_rank: 3
+    }
+    units {
+      id: "asai-yumi" clan: "asai" name: "Asai Yumi"
+      troop_type: TROOP_TYPE_ASHIGARU mobility: MOBILITY_FOOT
+      quality: QUALITY_VETERAN armour: ARMOUR_NONE
+      melee_weapon: MELEE_WEAPON_IMPROVISED missile_weapon: MISSILE_WEAPON_BOW
+      stands: 4 stands_per_rank: 4
+    }
+    units {
+      id: "asai-cav" clan: "asai" name: "Asai Horse"
+      troop_type: TROOP_TYPE_SAMURAI mobility: MOBILITY_MOUNTED
+      quality: QUALITY_ELITE armour: ARMOUR_HEAVY
+      melee_weapon: MELEE_WEAPON_LANCE
+      stands: 3 stands_per_rank: 3
+    }
+    leaders {
+      id: "nagamasa" clan: "asai" name: "Asai Nagamasa"
+      kind: LEADER_KIND_DAIMYO command_rating: 3 attached_unit: "asai-cav"
+    }
+  }
+)pb";
+
+v1::BattleLog SampleLog(const std::string& rest) {
+  v1::BattleLog log;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      absl::StrCat(kSampleArmies, rest), &log))
+      << rest;
+  return log;
+}
+
+// The 15-event log of issue 28, which audited clean: oda-teppo charges
+// asai-yumi twice in one activation, tests for its charge (reason 4: an
+// unmodified 2 routs it), routs, tests to rally (an unmodified 2 disperses
+// it), Oda ends its part of the turn, and asai-yumi then takes its
+// being-charged test (an unmodified 2 routs it) and makes four rout moves.
+constexpr char kIssue28Log[] = R"pb(
+  events { seq: 1 turn: 1 turn_start { initiative_clan: "oda" initiative_dice: [ 5, 2 ] } }
+  events { seq: 2 turn: 1 clan: "oda" activation {} }
+  events { seq: 3 turn: 1 clan: "oda" charge { unit: "oda-teppo" target: "asai-yumi" } }
+  events { seq: 4 turn: 1 clan: "oda" charge { unit: "oda-teppo" target: "asai-yumi" } }
+  events { seq: 5 turn: 1 clan: "oda" morale_test { unit: "oda-teppo" reason: 4 dice: [ 1, 1 ] claimed_result: MORALE_RESULT_ROUT } }
+  events { seq: 6 turn: 1 clan: "oda" result_move { unit: "oda-teppo" kind: RESULT_MOVE_KIND_ROUT distance_mm: 100 dice: [ 3, 4 ] } }
+  events { seq: 7 turn: 1 clan: "oda" morale_test { unit: "oda-teppo" reason: 8 dice: [ 1, 1 ] claimed_result: MORALE_RESULT_DISPERSED } }
+  events { seq: 8 turn: 1 clan: "oda" turn_end {} }
+  events { seq: 9 turn: 1 clan: "asai" morale_test { unit: "asai-yumi" reason: 2 dice: [ 1, 1 ] claimed_result: MORALE_RESULT_ROUT } }
+  events { seq: 10 turn: 1 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 100 dice: [ 3, 4 ] } }
+  events { seq: 11 turn: 1 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 100 dice: [ 3, 4 ] } }
+  events { seq: 12 turn: 1 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 100 dice: [ 3, 4 ] } }
+  events { seq: 13 turn: 1 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 100 dice: [ 3, 4 ] } }
+  events { seq: 14 turn: 1 clan: "asai" turn_end {} }
+  events { seq: 15 turn: 1 game_end {} }
+)pb";
+
+// By hand: seq 4 is a second charge in the turn (reading 28). Seq 5 is
+// owed (reason 4: Ashigaru missile troops charging) and its unmodified 2
+// routs, as claimed; seq 6 is the rout move it owes. Seq 7 is a rally test
+// after the unit's rout move in the same activation (a rally comes before
+// the move, by a unit routing when the activation began). Seq 8, Oda's own
+// turn_end, closes Oda's activation (reading 31): asai-yumi's being-charged
+// test (reason 2, Ashigaru charged) was owed when the charge was declared
+// and is missing. So seq 9 is a test nothing owes any more (its rout is
+// applied, as the log played it); seq 10 is the rout move that rout owes,
+// and seqs 11-13 are second, third and fourth rout moves in one turn
+// (reading 29).
+TEST(Regression, Issue28RepeatedChargeAndFourRoutMovesAreFound) {
+  const v1::AuditReport report = AuditOrDie(SampleLog(kIssue28Log));
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("4:SEVERITY_VIOLATION:daimyo.charge.once_a_turn",
+                          "7:SEVERITY_VIOLATION:daimyo.morale.timing",
+                          "8:SEVERITY_VIOLATION:daimyo.morale.missing",
+                          "9:SEVERITY_VIOLATION:daimyo.morale.not_owed",
+                          "11:SEVERITY_VIOLATION:daimyo.rout.once_a_turn",
+                          "12:SEVERITY_VIOLATION:daimyo.rout.once_a_turn",
+                          "13:SEVERITY_VIOLATION:daimyo.rout.once_a_turn"));
+}
+
+// The same turn played by the rules: one charge, the charger's test (a
+// pass: 5 + 4 = 9 against Seasoned 6), the target's test in the same
+// activation (Veteran 5: 4 + 4 = 8 passes, "stand or retire"; it stands),
+// Oda's turn_end, Asai's activation and turn_end. The charge made no
+// contact the log declares (no melee round), so nothing more is owed.
+TEST(Flow, OneChargeWithItsTestsIsClean) {
+  const v1::AuditReport report = AuditOrDie(SampleLog(R"pb(
+    events { seq: 1 turn: 1 turn_start { initiative_clan: "oda" initiative_dice: [ 5, 2 ] } }
+    events { seq: 2 turn: 1 clan: "oda" activation {} }
+    events { seq: 3 turn: 1 clan: "oda" charge { unit: "oda-teppo" target: "asai-yumi" fell_short: true } }
+    events { seq: 4 turn: 1 clan: "oda" morale_test { unit: "oda-teppo" reason: 4 dice: [ 5, 4 ] claimed_result: MORALE_RESULT_CHARGE } }
+    events { seq: 5 turn: 1 clan: "asai" morale_test { unit: "asai-yumi" reason: 2 dice: [ 4, 4 ] claimed_result: MORALE_RESULT_STAND_OR_RETIRE } }
+    events { seq: 6 turn: 1 clan: "oda" turn_end {} }
+    events { seq: 7 turn: 1 clan: "asai" activation {} }
+    events { seq: 8 turn: 1 clan: "asai" turn_end {} }
+  )pb"));
+  EXPECT_THAT(FindingKeys(report), IsEmpty());
+}
+
+// A charge a turn: the same unit charging in turn 1 and again in turn 2 is
+// two turns' charges, not a repeat.
+TEST(Flow, AChargeEachTurnIsAllowed) {
+  const v1::AuditReport report = AuditOrDie(SampleLog(R"pb(
+    events { seq: 1 turn: 1 turn_start { initiative_clan: "oda" } }
+    events { seq: 2 turn: 1 clan: "oda" activation {} }
+    events { seq: 3 turn: 1 clan: "oda" charge { unit: "oda-teppo" target: "asai-cav" fell_short: true } }
+    events { seq: 4 turn: 1 clan: "oda" morale_test { unit: "oda-teppo" reason: 4 dice: [ 5, 4 ] claimed_result: MORALE_RESULT_CHARGE } }
+    events { seq: 5 turn: 1 turn_end {} }
+    events { seq: 6 turn: 2 turn_start { initiative_clan: "oda" } }
+    events { seq: 7 turn: 2 clan: "oda" activation {} }
+    events { seq: 8 turn: 2 clan: "oda" charge { unit: "oda-teppo" target: "asai-cav" fell_short: true } }
+    events { seq: 9 turn: 2 clan: "oda" morale_test { unit: "oda-teppo" reason: 4 dice: [ 5, 4 ] claimed_result: MORALE_RESULT_CHARGE } }
+    events { seq: 10 turn: 2 turn_end {} }
+  )pb"));
+  // Oda's reason-4 tests pass: 9 against Seasoned 6. asai-cav is Elite
+  // mounted Samurai: charged by foot it owes no test (reasons 2 and 3 are
+  // for Ashigaru or Peasants, and infantry charged by cavalry).
+  EXPECT_THAT(FindingKeys(report), IsEmpty());
+}
+
+// A router from before the log (turn 1 ended with asai-yumi routing).
+constexpr char kRouterAfterTurn1[] = R"pb(
+  starting_position {
+    after_seq: 10 turn: 1 initiative_clan: "oda" phase: "turn ended"
+    activated_clans: [ "oda", "asai" ]
+    units { id: "asai-yumi" stands: 4 routing: true has_routed: true disordered: true }
+  }
+)pb";
+
+std::string Turn2(const std::string& asai_events) {
+  return absl::StrCat(kRouterAfterTurn1, R"pb(
+    events { seq: 11 turn: 2 turn_start { initiative_clan: "oda" } }
+    events { seq: 12 turn: 2 clan: "oda" activation {} }
+    events { seq: 13 turn: 2 clan: "asai" activation {} }
+  )pb",
+                      asai_events, R"pb(
+    events { seq: 30 turn: 2 turn_end {} }
+  )pb");
+}
+
+// Reading 29: on the turn after its rout, the router makes one rout move
+// in its clan's activation.
+TEST(Flow, RouterMakesOneRoutMoveInItsActivation) {
+  const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
+    events { seq: 14 turn: 2 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 90 dice: [ 2, 5 ] } }
+  )pb")));
+  EXPECT_THAT(FindingKeys(report), IsEmpty());
+}
+
+TEST(Flow, SecondRoutMoveInATurnIsAViolation) {
+  const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
+    events { seq: 14 turn: 2 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 90 dice: [ 2, 5 ] } }
+    events { seq: 15 turn: 2 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 90 dice: [ 2, 5 ] } }
+  )pb")));
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("15:SEVERITY_VIOLATION:daimyo.rout.once_a_turn"));
+}
+
+// The router stays put through Asai's activation: the move is missing when
+// the activation ends, at the turn_end (seq 30) that ends it.
+TEST(Flow, RouterThatDoesNotMoveIsAViolation) {
+  const v1::AuditReport report = AuditOrDie(SampleLog(Turn2("")));
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("30:SEVERITY_VIOLATION:daimyo.rout.move_missing"));
+}
+
+// A continuing rout move in the other clan's activation (Oda's, seq 12-13).
+TEST(Flow, RoutMoveInTheEnemyActivationIsAViolation) {
+  const v1::AuditReport report =
+      AuditOrDie(SampleLog(absl::StrCat(kRouterAfterTurn1, R"pb(
+        events { seq: 11 turn: 2 turn_start { initiative_clan: "oda" } }
+        events { seq: 12 turn: 2 clan: "oda" activation {} }
+        events { seq: 13 turn: 2 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 90 dice: [ 2, 5 ] } }
+        events { seq: 14 turn: 2 clan: "asai" activation {} }
+        events { seq: 15 turn: 2 turn_end {} }
+      )pb")));
+  // Seq 13 comes in Oda's activation. Having moved this turn, asai-yumi owes
+  // no other move in Asai's.
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("13:SEVERITY_VIOLATION:daimyo.rout.timing"));
+}
+
+// The turn ends with Asai never activated: its router made no move.
+TEST(Flow, RouterOfAClanNotActivatedIsAViolation) {
+  const v1::AuditReport report =
+      AuditOrDie(SampleLog(absl::StrCat(kRouterAfterTurn1, R"pb(
+        events { seq: 11 turn: 2 turn_start { initiative_clan: "oda" } }
+        events { seq: 12 turn: 2 clan: "oda" activation {} }
+        events { seq: 13 turn: 2 turn_end {} }
+      )pb")));
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("13:SEVERITY_VIOLATION:daimyo.rout.move_missing"));
+}
+
+// A rally test (Veteran 5+, routing -2, disordered -1: 6 + 5 - 3 = 8
+// passes) rallies the unit: it owes no rout move.
+TEST(Flow, RalliedRouterOwesNoMove) {
+  const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
+    events { seq: 14 turn: 2 clan: "asai" morale_test { unit: "asai-yumi" reason: 8 dice: [ 6, 5 ] claimed_result: MORALE_RESULT_RALLY } }
+  )pb")));
+  EXPECT_THAT(FindingKeys(report), IsEmpty());
+}
+
+// A router tests to rally once an activation. To keep the unit routing
+// for a second test, the first claims "no effect" where the dice give
+// Dispersed (a dispute), and the replay goes on with the claim.
+TEST(Flow, SecondRallyTestInAnActivationIsAViolation) {
+  const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
+    events { seq: 14 turn: 2 clan: "asai" morale_test { unit: "asai-yumi" reason: 8 dice: [ 1, 2 ] claimed_result: MORALE_RESULT_NO_EFFECT } }
+    events { seq: 15 turn: 2 clan: "asai" morale_test { unit: "asai-yumi" reason: 8 dice: [ 6, 6 ] claimed_result: MORALE_RESULT_RALLY } }
+  )pb")));
+  // Seq 14: 3 - 3 = 0 against 5 fails: Dispersed, not "no effect" (a
+  // dispute; the replay goes on with the claim, routing). Seq 15: a second
+  // rally test this activation (its unmodified 12 passes: rally).
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("14:SEVERITY_DISPUTE:daimyo.morale.result",
+                          "15:SEVERITY_VIOLATION:daimyo.morale.rally_twice"));
+}
+
+// Reading 31: Oda's own turn_end closes its activation, so the charge test
+// asai-yumi owed from Oda's charge is missing there; the test after it is
+// owed by nothing.
+TEST(Flow, ClanTurnEndClosesItsActivation) {
+  const v1::AuditReport report = AuditOrDie(SampleLog(R"pb(
+    events { seq: 1 turn: 1 turn_start { initiative_clan: "oda" } }
+    events { seq: 2 turn: 1 clan: "oda" activation {} }
+    events { seq: 3 turn: 1 clan: "oda" charge { unit: "oda-teppo" target: "asai-yumi" fell_short: true } }
+    events { seq: 4 turn: 1 clan: "oda" morale_test { unit: "oda-teppo" reason: 4 dice: [ 5, 4 ] claimed_result: MORALE_RESULT_CHARGE } }
+    events { seq: 5 turn: 1 clan: "oda" turn_end {} }
+    events { seq: 6 turn: 1 clan: "asai" morale_test { unit: "asai-yumi" reason: 2 dice: [ 4, 4 ] claimed_result: MORALE_RESULT_STAND_OR_RETIRE } }
+    events { seq: 7 turn: 1 clan: "asai" activation {} }
+    events { seq: 8 turn: 1 clan: "asai" turn_end {} }
+  )pb"));
+  EXPECT_THAT(FindingKeys(report),
+              ElementsAre("5:SEVERITY_VIOLATION:daimyo.morale.missing",
+                          "6:SEVERITY_VIOLATION:daimyo.morale.not_owed"));
+}
+
+}  // namespace
+}  // namespace gunbai::testing
