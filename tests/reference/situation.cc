@@ -556,6 +556,19 @@ void Game::Activation(const std::string& clan) {
   for (Unit* u : UnitsOf(clan))
     if (u->routing && turn_ > 1 && !u->rally_tested && rng_.Chance(w_.rally))
       RallyTest(*u);
+  // R 29: each router still routing makes its one rout move of the turn
+  // (one that routed already this turn has made it).
+  for (Unit* u : UnitsOf(clan)) {
+    if (!u->routing || u->removed || u->remove_at_turn_end ||
+        u->routed_this_turn)
+      continue;
+    u->routed_this_turn = true;
+    pb::ResultMove* m = Ev(clan)->mutable_result_move();
+    m->set_unit(u->id);
+    m->set_kind(pb::RESULT_MOVE_KIND_ROUT);
+    m->add_dice(rng_.Die());
+    m->add_dice(rng_.Die());
+  }
   // Movement phase: frenzied units must charge; moves; charges.
   for (Unit* u : UnitsOf(clan)) {
     if (u->removed || !u->frenzied || InMelee(*u) || Halted(*u) || u->routing ||
@@ -1067,7 +1080,8 @@ void Game::ApplyMoraleResult(Unit& u, int reason, const MoraleOutcome& out) {
       if (charger || !u.charge_target.empty()) {
         u.charge_target.clear();
       }
-      RoutMove(u);
+      // R 29: a router that fails again owes no second move.
+      if (!u.routing) RoutMove(u);
       break;
     case MoraleResult::kRally:
       u.routing = false;
