@@ -400,15 +400,15 @@ TEST_F(BadCheckpoint, EveryByteChangedIsRefusedOrReplayable) {
 
 TEST_F(BadCheckpoint, AnotherVersionEngineOrOrderOfBattleIsRefused) {
   // The opening is "GBCK", the engine's name (length 6, "daimyo"), then the
-  // version, 2 (1 had no poses): byte 11.
+  // version, 3 (1 had no poses, 2 no charge and rout-move turns): byte 11.
   ASSERT_EQ(checkpoint_.substr(0, 11), std::string("GBCK\x06") + "daimyo");
-  ASSERT_EQ(checkpoint_[11], '\x02');
+  ASSERT_EQ(checkpoint_[11], '\x03');
   std::string v2 = checkpoint_;
-  v2[11] = '\x01';
+  v2[11] = '\x02';
   Replaying run(log_);
   absl::Status s = run.engine->RestoreCheckpoint(v2);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("format 2"), absl::string_view::npos) << s;
+  EXPECT_NE(s.message().find("format 3"), absl::string_view::npos) << s;
   std::string other_engine = checkpoint_;
   other_engine.replace(5, 6, "skfskf");
   EXPECT_TRUE(Refused(other_engine));
