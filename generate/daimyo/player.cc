@@ -538,7 +538,8 @@ void GamePlayer::PlayTurn(TurnKind kind) {
   const bool last =
       !sized_by_events() && static_cast<int>(turn_) == options_.turns;
   int first = state().initiative_clan;
-  if (kind != TurnKind::kFull && Absorbers((first + kClans - 1) % kClans).empty()) {
+  if (kind != TurnKind::kFull &&
+      Absorbers((first + kClans - 1) % kClans).empty()) {
     // The closing turn's moves fill the budget in the last activation, by
     // units that may move any number of times: routers may not (one rout
     // move a turn), so the clan that has such units goes last (the rules

@@ -25,8 +25,7 @@ void Replayer::CheckChargeOnceATurn(int unit, bool counter) {
 
 void Replayer::CheckRoutMove(int unit, bool owed) {
   const int turn = state_.turn;
-  const bool own_activation =
-      state_.profiles[unit].clan == state_.active_clan;
+  const bool own_activation = state_.profiles[unit].clan == state_.active_clan;
   if (!owed) {
     if (rout_moved_on_turn_[unit] == turn && turn > 0) {
       Violation("daimyo.rout.once_a_turn", state_.profiles[unit].id,
@@ -72,9 +71,8 @@ void Replayer::CheckRoutersOfClansNotActivated() {
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     const rules::UnitStatus& s = state_.units[u];
     const int clan = state_.profiles[u].clan;
-    if ((state_.activated_clans >> clan & 1u) != 0 || !s.routing ||
-        s.removed || !s.removal_owed.empty() ||
-        rout_moved_on_turn_[u] == state_.turn ||
+    if ((state_.activated_clans >> clan & 1u) != 0 || !s.routing || s.removed ||
+        !s.removal_owed.empty() || rout_moved_on_turn_[u] == state_.turn ||
         owed_moves_[u] != OwedMove::kNone) {
       continue;
     }

@@ -131,10 +131,10 @@ void Replayer::StartActivation() {
   std::fill(may_counter_charge_.begin(), may_counter_charge_.end(), -1);
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     const rules::UnitStatus& s = state_.units[u];
-    router_steps_[u] = s.routing && !s.removed &&
-                               state_.profiles[u].clan == state_.active_clan
-                           ? kRoutingAtActivationStart
-                           : 0;
+    router_steps_[u] =
+        s.routing && !s.removed && state_.profiles[u].clan == state_.active_clan
+            ? kRoutingAtActivationStart
+            : 0;
   }
 }
 

@@ -32,30 +32,50 @@ constexpr char kSampleArmies[] = R"pb(
   }
   order_of_battle {
     units {
-      id: "oda-teppo" clan: "oda" name: "Oda Teppo"
-      troop_type: TROOP_TYPE_ASHIGARU mobility: MOBILITY_FOOT
-      quality: QUALITY_SEASONED armour: ARMOUR_LIGHT
+      id: "oda-teppo"
+      clan: "oda"
+      name: "Oda Teppo"
+      troop_type: TROOP_TYPE_ASHIGARU
+      mobility: MOBILITY_FOOT
+      quality: QUALITY_SEASONED
+      armour: ARMOUR_LIGHT
       melee_weapon: MELEE_WEAPON_IMPROVISED
       missile_weapon: MISSILE_WEAPON_ARQUEBUS
-      stands: 6 stands_per_rank: 3
+      stands: 6
+      stands_per_rank: 3
     }
     units {
-      id: "asai-yumi" clan: "asai" name: "Asai Yumi"
-      troop_type: TROOP_TYPE_ASHIGARU mobility: MOBILITY_FOOT
-      quality: QUALITY_VETERAN armour: ARMOUR_NONE
-      melee_weapon: MELEE_WEAPON_IMPROVISED missile_weapon: MISSILE_WEAPON_BOW
-      stands: 4 stands_per_rank: 4
+      id: "asai-yumi"
+      clan: "asai"
+      name: "Asai Yumi"
+      troop_type: TROOP_TYPE_ASHIGARU
+      mobility: MOBILITY_FOOT
+      quality: QUALITY_VETERAN
+      armour: ARMOUR_NONE
+      melee_weapon: MELEE_WEAPON_IMPROVISED
+      missile_weapon: MISSILE_WEAPON_BOW
+      stands: 4
+      stands_per_rank: 4
     }
     units {
-      id: "asai-cav" clan: "asai" name: "Asai Horse"
-      troop_type: TROOP_TYPE_SAMURAI mobility: MOBILITY_MOUNTED
-      quality: QUALITY_ELITE armour: ARMOUR_HEAVY
+      id: "asai-cav"
+      clan: "asai"
+      name: "Asai Horse"
+      troop_type: TROOP_TYPE_SAMURAI
+      mobility: MOBILITY_MOUNTED
+      quality: QUALITY_ELITE
+      armour: ARMOUR_HEAVY
       melee_weapon: MELEE_WEAPON_LANCE
-      stands: 3 stands_per_rank: 3
+      stands: 3
+      stands_per_rank: 3
     }
     leaders {
-      id: "nagamasa" clan: "asai" name: "Asai Nagamasa"
-      kind: LEADER_KIND_DAIMYO command_rating: 3 attached_unit: "asai-cav"
+      id: "nagamasa"
+      clan: "asai"
+      name: "Asai Nagamasa"
+      kind: LEADER_KIND_DAIMYO
+      command_rating: 3
+      attached_unit: "asai-cav"
     }
   }
 )pb";
@@ -74,21 +94,137 @@ v1::BattleLog SampleLog(const std::string& rest) {
 // it), Oda ends its part of the turn, and asai-yumi then takes its
 // being-charged test (an unmodified 2 routs it) and makes four rout moves.
 constexpr char kIssue28Log[] = R"pb(
-  events { seq: 1 turn: 1 turn_start { initiative_clan: "oda" initiative_dice: [ 5, 2 ] } }
-  events { seq: 2 turn: 1 clan: "oda" activation {} }
-  events { seq: 3 turn: 1 clan: "oda" charge { unit: "oda-teppo" target: "asai-yumi" } }
-  events { seq: 4 turn: 1 clan: "oda" charge { unit: "oda-teppo" target: "asai-yumi" } }
-  events { seq: 5 turn: 1 clan: "oda" morale_test { unit: "oda-teppo" reason: 4 dice: [ 1, 1 ] claimed_result: MORALE_RESULT_ROUT } }
-  events { seq: 6 turn: 1 clan: "oda" result_move { unit: "oda-teppo" kind: RESULT_MOVE_KIND_ROUT distance_mm: 100 dice: [ 3, 4 ] } }
-  events { seq: 7 turn: 1 clan: "oda" morale_test { unit: "oda-teppo" reason: 8 dice: [ 1, 1 ] claimed_result: MORALE_RESULT_DISPERSED } }
-  events { seq: 8 turn: 1 clan: "oda" turn_end {} }
-  events { seq: 9 turn: 1 clan: "asai" morale_test { unit: "asai-yumi" reason: 2 dice: [ 1, 1 ] claimed_result: MORALE_RESULT_ROUT } }
-  events { seq: 10 turn: 1 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 100 dice: [ 3, 4 ] } }
-  events { seq: 11 turn: 1 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 100 dice: [ 3, 4 ] } }
-  events { seq: 12 turn: 1 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 100 dice: [ 3, 4 ] } }
-  events { seq: 13 turn: 1 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 100 dice: [ 3, 4 ] } }
-  events { seq: 14 turn: 1 clan: "asai" turn_end {} }
-  events { seq: 15 turn: 1 game_end {} }
+  events {
+    seq: 1
+    turn: 1
+    turn_start {
+      initiative_clan: "oda"
+      initiative_dice: [ 5, 2 ]
+    }
+  }
+  events {
+    seq: 2
+    turn: 1
+    clan: "oda"
+    activation {}
+  }
+  events {
+    seq: 3
+    turn: 1
+    clan: "oda"
+    charge { unit: "oda-teppo" target: "asai-yumi" }
+  }
+  events {
+    seq: 4
+    turn: 1
+    clan: "oda"
+    charge { unit: "oda-teppo" target: "asai-yumi" }
+  }
+  events {
+    seq: 5
+    turn: 1
+    clan: "oda"
+    morale_test {
+      unit: "oda-teppo"
+      reason: 4
+      dice: [ 1, 1 ]
+      claimed_result: MORALE_RESULT_ROUT
+    }
+  }
+  events {
+    seq: 6
+    turn: 1
+    clan: "oda"
+    result_move {
+      unit: "oda-teppo"
+      kind: RESULT_MOVE_KIND_ROUT
+      distance_mm: 100
+      dice: [ 3, 4 ]
+    }
+  }
+  events {
+    seq: 7
+    turn: 1
+    clan: "oda"
+    morale_test {
+      unit: "oda-teppo"
+      reason: 8
+      dice: [ 1, 1 ]
+      claimed_result: MORALE_RESULT_DISPERSED
+    }
+  }
+  events {
+    seq: 8
+    turn: 1
+    clan: "oda"
+    turn_end {}
+  }
+  events {
+    seq: 9
+    turn: 1
+    clan: "asai"
+    morale_test {
+      unit: "asai-yumi"
+      reason: 2
+      dice: [ 1, 1 ]
+      claimed_result: MORALE_RESULT_ROUT
+    }
+  }
+  events {
+    seq: 10
+    turn: 1
+    clan: "asai"
+    result_move {
+      unit: "asai-yumi"
+      kind: RESULT_MOVE_KIND_ROUT
+      distance_mm: 100
+      dice: [ 3, 4 ]
+    }
+  }
+  events {
+    seq: 11
+    turn: 1
+    clan: "asai"
+    result_move {
+      unit: "asai-yumi"
+      kind: RESULT_MOVE_KIND_ROUT
+      distance_mm: 100
+      dice: [ 3, 4 ]
+    }
+  }
+  events {
+    seq: 12
+    turn: 1
+    clan: "asai"
+    result_move {
+      unit: "asai-yumi"
+      kind: RESULT_MOVE_KIND_ROUT
+      distance_mm: 100
+      dice: [ 3, 4 ]
+    }
+  }
+  events {
+    seq: 13
+    turn: 1
+    clan: "asai"
+    result_move {
+      unit: "asai-yumi"
+      kind: RESULT_MOVE_KIND_ROUT
+      distance_mm: 100
+      dice: [ 3, 4 ]
+    }
+  }
+  events {
+    seq: 14
+    turn: 1
+    clan: "asai"
+    turn_end {}
+  }
+  events {
+    seq: 15
+    turn: 1
+    game_end {}
+  }
 )pb";
 
 // By hand: seq 4 is a second charge in the turn (reading 28). Seq 5 is
@@ -121,14 +257,66 @@ TEST(Regression, Issue28RepeatedChargeAndFourRoutMovesAreFound) {
 // contact the log declares (no melee round), so nothing more is owed.
 TEST(Flow, OneChargeWithItsTestsIsClean) {
   const v1::AuditReport report = AuditOrDie(SampleLog(R"pb(
-    events { seq: 1 turn: 1 turn_start { initiative_clan: "oda" initiative_dice: [ 5, 2 ] } }
-    events { seq: 2 turn: 1 clan: "oda" activation {} }
-    events { seq: 3 turn: 1 clan: "oda" charge { unit: "oda-teppo" target: "asai-yumi" fell_short: true } }
-    events { seq: 4 turn: 1 clan: "oda" morale_test { unit: "oda-teppo" reason: 4 dice: [ 5, 4 ] claimed_result: MORALE_RESULT_CHARGE } }
-    events { seq: 5 turn: 1 clan: "asai" morale_test { unit: "asai-yumi" reason: 2 dice: [ 4, 4 ] claimed_result: MORALE_RESULT_STAND_OR_RETIRE } }
-    events { seq: 6 turn: 1 clan: "oda" turn_end {} }
-    events { seq: 7 turn: 1 clan: "asai" activation {} }
-    events { seq: 8 turn: 1 clan: "asai" turn_end {} }
+    events {
+      seq: 1
+      turn: 1
+      turn_start {
+        initiative_clan: "oda"
+        initiative_dice: [ 5, 2 ]
+      }
+    }
+    events {
+      seq: 2
+      turn: 1
+      clan: "oda"
+      activation {}
+    }
+    events {
+      seq: 3
+      turn: 1
+      clan: "oda"
+      charge { unit: "oda-teppo" target: "asai-yumi" fell_short: true }
+    }
+    events {
+      seq: 4
+      turn: 1
+      clan: "oda"
+      morale_test {
+        unit: "oda-teppo"
+        reason: 4
+        dice: [ 5, 4 ]
+        claimed_result: MORALE_RESULT_CHARGE
+      }
+    }
+    events {
+      seq: 5
+      turn: 1
+      clan: "asai"
+      morale_test {
+        unit: "asai-yumi"
+        reason: 2
+        dice: [ 4, 4 ]
+        claimed_result: MORALE_RESULT_STAND_OR_RETIRE
+      }
+    }
+    events {
+      seq: 6
+      turn: 1
+      clan: "oda"
+      turn_end {}
+    }
+    events {
+      seq: 7
+      turn: 1
+      clan: "asai"
+      activation {}
+    }
+    events {
+      seq: 8
+      turn: 1
+      clan: "asai"
+      turn_end {}
+    }
   )pb"));
   EXPECT_THAT(FindingKeys(report), IsEmpty());
 }
@@ -137,16 +325,72 @@ TEST(Flow, OneChargeWithItsTestsIsClean) {
 // two turns' charges, not a repeat.
 TEST(Flow, AChargeEachTurnIsAllowed) {
   const v1::AuditReport report = AuditOrDie(SampleLog(R"pb(
-    events { seq: 1 turn: 1 turn_start { initiative_clan: "oda" } }
-    events { seq: 2 turn: 1 clan: "oda" activation {} }
-    events { seq: 3 turn: 1 clan: "oda" charge { unit: "oda-teppo" target: "asai-cav" fell_short: true } }
-    events { seq: 4 turn: 1 clan: "oda" morale_test { unit: "oda-teppo" reason: 4 dice: [ 5, 4 ] claimed_result: MORALE_RESULT_CHARGE } }
-    events { seq: 5 turn: 1 turn_end {} }
-    events { seq: 6 turn: 2 turn_start { initiative_clan: "oda" } }
-    events { seq: 7 turn: 2 clan: "oda" activation {} }
-    events { seq: 8 turn: 2 clan: "oda" charge { unit: "oda-teppo" target: "asai-cav" fell_short: true } }
-    events { seq: 9 turn: 2 clan: "oda" morale_test { unit: "oda-teppo" reason: 4 dice: [ 5, 4 ] claimed_result: MORALE_RESULT_CHARGE } }
-    events { seq: 10 turn: 2 turn_end {} }
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "oda" }
+    }
+    events {
+      seq: 2
+      turn: 1
+      clan: "oda"
+      activation {}
+    }
+    events {
+      seq: 3
+      turn: 1
+      clan: "oda"
+      charge { unit: "oda-teppo" target: "asai-cav" fell_short: true }
+    }
+    events {
+      seq: 4
+      turn: 1
+      clan: "oda"
+      morale_test {
+        unit: "oda-teppo"
+        reason: 4
+        dice: [ 5, 4 ]
+        claimed_result: MORALE_RESULT_CHARGE
+      }
+    }
+    events {
+      seq: 5
+      turn: 1
+      turn_end {}
+    }
+    events {
+      seq: 6
+      turn: 2
+      turn_start { initiative_clan: "oda" }
+    }
+    events {
+      seq: 7
+      turn: 2
+      clan: "oda"
+      activation {}
+    }
+    events {
+      seq: 8
+      turn: 2
+      clan: "oda"
+      charge { unit: "oda-teppo" target: "asai-cav" fell_short: true }
+    }
+    events {
+      seq: 9
+      turn: 2
+      clan: "oda"
+      morale_test {
+        unit: "oda-teppo"
+        reason: 4
+        dice: [ 5, 4 ]
+        claimed_result: MORALE_RESULT_CHARGE
+      }
+    }
+    events {
+      seq: 10
+      turn: 2
+      turn_end {}
+    }
   )pb"));
   // Oda's reason-4 tests pass: 9 against Seasoned 6. asai-cav is Elite
   // mounted Samurai: charged by foot it owes no test (reasons 2 and 3 are
@@ -157,20 +401,47 @@ TEST(Flow, AChargeEachTurnIsAllowed) {
 // A router from before the log (turn 1 ended with asai-yumi routing).
 constexpr char kRouterAfterTurn1[] = R"pb(
   starting_position {
-    after_seq: 10 turn: 1 initiative_clan: "oda" phase: "turn ended"
+    after_seq: 10
+    turn: 1
+    initiative_clan: "oda"
+    phase: "turn ended"
     activated_clans: [ "oda", "asai" ]
-    units { id: "asai-yumi" stands: 4 routing: true has_routed: true disordered: true }
+    units {
+      id: "asai-yumi"
+      stands: 4
+      routing: true
+      has_routed: true
+      disordered: true
+    }
   }
 )pb";
 
 std::string Turn2(const std::string& asai_events) {
   return absl::StrCat(kRouterAfterTurn1, R"pb(
-    events { seq: 11 turn: 2 turn_start { initiative_clan: "oda" } }
-    events { seq: 12 turn: 2 clan: "oda" activation {} }
-    events { seq: 13 turn: 2 clan: "asai" activation {} }
-  )pb",
+                        events {
+                          seq: 11
+                          turn: 2
+                          turn_start { initiative_clan: "oda" }
+                        }
+                        events {
+                          seq: 12
+                          turn: 2
+                          clan: "oda"
+                          activation {}
+                        }
+                        events {
+                          seq: 13
+                          turn: 2
+                          clan: "asai"
+                          activation {}
+                        }
+                      )pb",
                       asai_events, R"pb(
-    events { seq: 30 turn: 2 turn_end {} }
+    events {
+      seq: 30
+      turn: 2
+      turn_end {}
+    }
   )pb");
 }
 
@@ -178,15 +449,45 @@ std::string Turn2(const std::string& asai_events) {
 // in its clan's activation.
 TEST(Flow, RouterMakesOneRoutMoveInItsActivation) {
   const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
-    events { seq: 14 turn: 2 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 90 dice: [ 2, 5 ] } }
+    events {
+      seq: 14
+      turn: 2
+      clan: "asai"
+      result_move {
+        unit: "asai-yumi"
+        kind: RESULT_MOVE_KIND_ROUT
+        distance_mm: 90
+        dice: [ 2, 5 ]
+      }
+    }
   )pb")));
   EXPECT_THAT(FindingKeys(report), IsEmpty());
 }
 
 TEST(Flow, SecondRoutMoveInATurnIsAViolation) {
   const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
-    events { seq: 14 turn: 2 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 90 dice: [ 2, 5 ] } }
-    events { seq: 15 turn: 2 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 90 dice: [ 2, 5 ] } }
+    events {
+      seq: 14
+      turn: 2
+      clan: "asai"
+      result_move {
+        unit: "asai-yumi"
+        kind: RESULT_MOVE_KIND_ROUT
+        distance_mm: 90
+        dice: [ 2, 5 ]
+      }
+    }
+    events {
+      seq: 15
+      turn: 2
+      clan: "asai"
+      result_move {
+        unit: "asai-yumi"
+        kind: RESULT_MOVE_KIND_ROUT
+        distance_mm: 90
+        dice: [ 2, 5 ]
+      }
+    }
   )pb")));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("15:SEVERITY_VIOLATION:daimyo.rout.once_a_turn"));
@@ -204,11 +505,39 @@ TEST(Flow, RouterThatDoesNotMoveIsAViolation) {
 TEST(Flow, RoutMoveInTheEnemyActivationIsAViolation) {
   const v1::AuditReport report =
       AuditOrDie(SampleLog(absl::StrCat(kRouterAfterTurn1, R"pb(
-        events { seq: 11 turn: 2 turn_start { initiative_clan: "oda" } }
-        events { seq: 12 turn: 2 clan: "oda" activation {} }
-        events { seq: 13 turn: 2 clan: "asai" result_move { unit: "asai-yumi" kind: RESULT_MOVE_KIND_ROUT distance_mm: 90 dice: [ 2, 5 ] } }
-        events { seq: 14 turn: 2 clan: "asai" activation {} }
-        events { seq: 15 turn: 2 turn_end {} }
+        events {
+          seq: 11
+          turn: 2
+          turn_start { initiative_clan: "oda" }
+        }
+        events {
+          seq: 12
+          turn: 2
+          clan: "oda"
+          activation {}
+        }
+        events {
+          seq: 13
+          turn: 2
+          clan: "asai"
+          result_move {
+            unit: "asai-yumi"
+            kind: RESULT_MOVE_KIND_ROUT
+            distance_mm: 90
+            dice: [ 2, 5 ]
+          }
+        }
+        events {
+          seq: 14
+          turn: 2
+          clan: "asai"
+          activation {}
+        }
+        events {
+          seq: 15
+          turn: 2
+          turn_end {}
+        }
       )pb")));
   // Seq 13 comes in Oda's activation. Having moved this turn, asai-yumi owes
   // no other move in Asai's.
@@ -220,9 +549,22 @@ TEST(Flow, RoutMoveInTheEnemyActivationIsAViolation) {
 TEST(Flow, RouterOfAClanNotActivatedIsAViolation) {
   const v1::AuditReport report =
       AuditOrDie(SampleLog(absl::StrCat(kRouterAfterTurn1, R"pb(
-        events { seq: 11 turn: 2 turn_start { initiative_clan: "oda" } }
-        events { seq: 12 turn: 2 clan: "oda" activation {} }
-        events { seq: 13 turn: 2 turn_end {} }
+        events {
+          seq: 11
+          turn: 2
+          turn_start { initiative_clan: "oda" }
+        }
+        events {
+          seq: 12
+          turn: 2
+          clan: "oda"
+          activation {}
+        }
+        events {
+          seq: 13
+          turn: 2
+          turn_end {}
+        }
       )pb")));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("13:SEVERITY_VIOLATION:daimyo.rout.move_missing"));
@@ -232,7 +574,17 @@ TEST(Flow, RouterOfAClanNotActivatedIsAViolation) {
 // passes) rallies the unit: it owes no rout move.
 TEST(Flow, RalliedRouterOwesNoMove) {
   const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
-    events { seq: 14 turn: 2 clan: "asai" morale_test { unit: "asai-yumi" reason: 8 dice: [ 6, 5 ] claimed_result: MORALE_RESULT_RALLY } }
+    events {
+      seq: 14
+      turn: 2
+      clan: "asai"
+      morale_test {
+        unit: "asai-yumi"
+        reason: 8
+        dice: [ 6, 5 ]
+        claimed_result: MORALE_RESULT_RALLY
+      }
+    }
   )pb")));
   EXPECT_THAT(FindingKeys(report), IsEmpty());
 }
@@ -242,8 +594,28 @@ TEST(Flow, RalliedRouterOwesNoMove) {
 // Dispersed (a dispute), and the replay goes on with the claim.
 TEST(Flow, SecondRallyTestInAnActivationIsAViolation) {
   const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
-    events { seq: 14 turn: 2 clan: "asai" morale_test { unit: "asai-yumi" reason: 8 dice: [ 1, 2 ] claimed_result: MORALE_RESULT_NO_EFFECT } }
-    events { seq: 15 turn: 2 clan: "asai" morale_test { unit: "asai-yumi" reason: 8 dice: [ 6, 6 ] claimed_result: MORALE_RESULT_RALLY } }
+    events {
+      seq: 14
+      turn: 2
+      clan: "asai"
+      morale_test {
+        unit: "asai-yumi"
+        reason: 8
+        dice: [ 1, 2 ]
+        claimed_result: MORALE_RESULT_NO_EFFECT
+      }
+    }
+    events {
+      seq: 15
+      turn: 2
+      clan: "asai"
+      morale_test {
+        unit: "asai-yumi"
+        reason: 8
+        dice: [ 6, 6 ]
+        claimed_result: MORALE_RESULT_RALLY
+      }
+    }
   )pb")));
   // Seq 14: 3 - 3 = 0 against 5 fails: Dispersed, not "no effect" (a
   // dispute; the replay goes on with the claim, routing). Seq 15: a second
@@ -258,14 +630,63 @@ TEST(Flow, SecondRallyTestInAnActivationIsAViolation) {
 // owed by nothing.
 TEST(Flow, ClanTurnEndClosesItsActivation) {
   const v1::AuditReport report = AuditOrDie(SampleLog(R"pb(
-    events { seq: 1 turn: 1 turn_start { initiative_clan: "oda" } }
-    events { seq: 2 turn: 1 clan: "oda" activation {} }
-    events { seq: 3 turn: 1 clan: "oda" charge { unit: "oda-teppo" target: "asai-yumi" fell_short: true } }
-    events { seq: 4 turn: 1 clan: "oda" morale_test { unit: "oda-teppo" reason: 4 dice: [ 5, 4 ] claimed_result: MORALE_RESULT_CHARGE } }
-    events { seq: 5 turn: 1 clan: "oda" turn_end {} }
-    events { seq: 6 turn: 1 clan: "asai" morale_test { unit: "asai-yumi" reason: 2 dice: [ 4, 4 ] claimed_result: MORALE_RESULT_STAND_OR_RETIRE } }
-    events { seq: 7 turn: 1 clan: "asai" activation {} }
-    events { seq: 8 turn: 1 clan: "asai" turn_end {} }
+    events {
+      seq: 1
+      turn: 1
+      turn_start { initiative_clan: "oda" }
+    }
+    events {
+      seq: 2
+      turn: 1
+      clan: "oda"
+      activation {}
+    }
+    events {
+      seq: 3
+      turn: 1
+      clan: "oda"
+      charge { unit: "oda-teppo" target: "asai-yumi" fell_short: true }
+    }
+    events {
+      seq: 4
+      turn: 1
+      clan: "oda"
+      morale_test {
+        unit: "oda-teppo"
+        reason: 4
+        dice: [ 5, 4 ]
+        claimed_result: MORALE_RESULT_CHARGE
+      }
+    }
+    events {
+      seq: 5
+      turn: 1
+      clan: "oda"
+      turn_end {}
+    }
+    events {
+      seq: 6
+      turn: 1
+      clan: "asai"
+      morale_test {
+        unit: "asai-yumi"
+        reason: 2
+        dice: [ 4, 4 ]
+        claimed_result: MORALE_RESULT_STAND_OR_RETIRE
+      }
+    }
+    events {
+      seq: 7
+      turn: 1
+      clan: "asai"
+      activation {}
+    }
+    events {
+      seq: 8
+      turn: 1
+      clan: "asai"
+      turn_end {}
+    }
   )pb"));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("5:SEVERITY_VIOLATION:daimyo.morale.missing",
