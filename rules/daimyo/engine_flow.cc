@@ -49,6 +49,36 @@ void Replayer::CheckRoutMove(int unit, bool owed) {
   if (own_activation) router_steps_[unit] |= kRoutMovedThisActivation;
 }
 
+bool Replayer::CheckRallyTiming(int unit) {
+  const std::uint8_t steps = router_steps_[unit];
+  const auto refuse = [this, unit](absl::string_view rule_id,
+                                   absl::string_view why) {
+    Violation(rule_id, state_.profiles[unit].id,
+              absl::StrCat(UnitLabel(state_, unit), " tests to rally", why));
+    return false;
+  };
+  if (state_.profiles[unit].clan != state_.active_clan ||
+      state_.phase != rules::Phase::kMovement ||
+      (steps & kRoutMovedThisActivation) != 0) {
+    return refuse("daimyo.morale.timing",
+                  " outside its clan's activation; a rally test comes when "
+                  "the routers' clan is activated, before they move.");
+  }
+  if ((steps & kRoutingAtActivationStart) == 0 && state_.units[unit].routing) {
+    return refuse("daimyo.morale.rally_routed_this_activation",
+                  ", but it began routing during this activation; a rally "
+                  "test is for a unit routing when its clan's activation "
+                  "begins.");
+  }
+  if ((steps & kRallyTested) != 0) {
+    return refuse("daimyo.morale.rally_twice",
+                  " a second time in this activation; a router tests once, "
+                  "when its clan is activated.");
+  }
+  router_steps_[unit] |= kRallyTested;
+  return true;
+}
+
 void Replayer::CheckRoutersMoved() {
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     if ((router_steps_[u] & kRoutingAtActivationStart) == 0) continue;

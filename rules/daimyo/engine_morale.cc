@@ -179,37 +179,7 @@ bool Replayer::CheckTestTiming(int unit, int reason) {
   rules::UnitStatus& s = state_.units[unit];
   const std::string& id = state_.profiles[unit].id;
   const MoraleReasons bit = rules::ReasonBit(reason);
-  if (reason == 8) {
-    const std::uint8_t steps = router_steps_[unit];
-    if (state_.profiles[unit].clan != state_.active_clan ||
-        state_.phase != Phase::kMovement ||
-        (steps & kRoutMovedThisActivation) != 0) {
-      Violation("daimyo.morale.timing", id,
-                absl::StrCat(UnitLabel(state_, unit),
-                             " tests to rally outside its clan's activation; "
-                             "a rally test comes when the routers' clan is "
-                             "activated, before they move."));
-      return false;
-    }
-    if ((steps & kRoutingAtActivationStart) == 0 && s.routing) {
-      Violation("daimyo.morale.rally_routed_this_activation", id,
-                absl::StrCat(UnitLabel(state_, unit),
-                             " tests to rally, but it began routing during "
-                             "this activation; a rally test is for a unit "
-                             "routing when its clan's activation begins."));
-      return false;
-    }
-    if ((steps & kRallyTested) != 0) {
-      Violation("daimyo.morale.rally_twice", id,
-                absl::StrCat(UnitLabel(state_, unit),
-                             " tests to rally a second time in this "
-                             "activation; a router tests once, when its "
-                             "clan is activated."));
-      return false;
-    }
-    router_steps_[unit] |= kRallyTested;
-    return true;
-  }
+  if (reason == 8) return CheckRallyTiming(unit);
   const MoraleReasons group =
       (bit & kChargeReasons) != 0 ? kChargeReasons : kEndOfTurnReasons;
   const MoraleReasons owed = s.owed_morale & group;

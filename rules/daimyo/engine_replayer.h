@@ -243,6 +243,9 @@ class Replayer final : public rules::EngineBase {
   // Reports the routers of the active clan that made no rout move this turn
   // and did not rally (end of the activation).
   void CheckRoutersMoved();
+  // Checks a rally test's timing (reading 30) and records it; false when it
+  // is out of turn (reported).
+  bool CheckRallyTiming(int unit);
   // Reports the routers of the clans not activated this turn that made no
   // rout move (end of the turn).
   void CheckRoutersOfClansNotActivated();

@@ -88,6 +88,31 @@ v1::BattleLog SampleLog(const std::string& rest) {
   return log;
 }
 
+// Events of these tests, in text format (test_logs.h's Ev).
+std::string Charge(int seq, int turn, const std::string& unit,
+                   const std::string& target) {
+  return Ev(seq, turn, "oda",
+            absl::StrCat("charge { unit: \"", unit, "\" target: \"", target,
+                         "\" fell_short: true }"));
+}
+std::string Morale(int seq, int turn, const std::string& clan,
+                   const std::string& unit, int reason, const std::string& dice,
+                   const std::string& result) {
+  return Ev(seq, turn, clan,
+            absl::StrCat("morale_test { unit: \"", unit, "\" reason: ", reason,
+                         " dice: [ ", dice, " ] claimed_result: MORALE_RESULT_",
+                         result, " }"));
+}
+std::string Rout(int seq, int turn, const std::string& unit) {
+  return Ev(seq, turn, "asai",
+            absl::StrCat("result_move { unit: \"", unit,
+                         "\" kind: RESULT_MOVE_KIND_ROUT distance_mm: 90 dice: "
+                         "[ 2, 5 ] }"));
+}
+std::string ClanTurnEnd(int seq, int turn, const std::string& clan) {
+  return Ev(seq, turn, clan, "turn_end {}");
+}
+
 // The 15-event log of issue 28, which audited clean: oda-teppo charges
 // asai-yumi twice in one activation, tests for its charge (reason 4: an
 // unmodified 2 routs it), routs, tests to rally (an unmodified 2 disperses
@@ -250,152 +275,63 @@ TEST(Regression, Issue28RepeatedChargeAndFourRoutMovesAreFound) {
                           "13:SEVERITY_VIOLATION:daimyo.rout.once_a_turn"));
 }
 
-// The same turn played by the rules: one charge, the charger's test (a
-// pass: 5 + 4 = 9 against Seasoned 6), the target's test in the same
-// activation (Veteran 5: 4 + 4 = 8 passes, "stand or retire"; it stands),
-// Oda's turn_end, Asai's activation and turn_end. The charge made no
-// contact the log declares (no melee round), so nothing more is owed.
+// Turn 1 to Oda's charge and its tests: oda-teppo charges asai-yumi (the
+// charge falls short: no melee follows) and passes its reason-4 test (5 + 4
+// = 9 against Seasoned 6); `asai_test` (seq 5) comes before Oda's own
+// turn_end.
+std::string OdaCharges(const std::string& asai_test) {
+  return TurnStart(1, 1, "oda") + Activation(2, 1, "oda") +
+         Charge(3, 1, "oda-teppo", "asai-yumi") +
+         Morale(4, 1, "oda", "oda-teppo", 4, "5, 4", "CHARGE") + asai_test +
+         ClanTurnEnd(6, 1, "oda") + Activation(7, 1, "asai") +
+         ClanTurnEnd(8, 1, "asai");
+}
+
+// asai-yumi's being-charged test (reason 2, Ashigaru charged; Veteran 5:
+// 4 + 4 = 8 passes, "stand or retire"; it stands).
+std::string AsaiYumiStands(int seq) {
+  return Morale(seq, 1, "asai", "asai-yumi", 2, "4, 4", "STAND_OR_RETIRE");
+}
+
+// The same turn played by the rules: one charge, both tests in Oda's
+// activation, Oda's turn_end, Asai's activation and turn_end.
 TEST(Flow, OneChargeWithItsTestsIsClean) {
-  const v1::AuditReport report = AuditOrDie(SampleLog(R"pb(
-    events {
-      seq: 1
-      turn: 1
-      turn_start {
-        initiative_clan: "oda"
-        initiative_dice: [ 5, 2 ]
-      }
-    }
-    events {
-      seq: 2
-      turn: 1
-      clan: "oda"
-      activation {}
-    }
-    events {
-      seq: 3
-      turn: 1
-      clan: "oda"
-      charge { unit: "oda-teppo" target: "asai-yumi" fell_short: true }
-    }
-    events {
-      seq: 4
-      turn: 1
-      clan: "oda"
-      morale_test {
-        unit: "oda-teppo"
-        reason: 4
-        dice: [ 5, 4 ]
-        claimed_result: MORALE_RESULT_CHARGE
-      }
-    }
-    events {
-      seq: 5
-      turn: 1
-      clan: "asai"
-      morale_test {
-        unit: "asai-yumi"
-        reason: 2
-        dice: [ 4, 4 ]
-        claimed_result: MORALE_RESULT_STAND_OR_RETIRE
-      }
-    }
-    events {
-      seq: 6
-      turn: 1
-      clan: "oda"
-      turn_end {}
-    }
-    events {
-      seq: 7
-      turn: 1
-      clan: "asai"
-      activation {}
-    }
-    events {
-      seq: 8
-      turn: 1
-      clan: "asai"
-      turn_end {}
-    }
-  )pb"));
-  EXPECT_THAT(FindingKeys(report), IsEmpty());
+  EXPECT_THAT(FindingKeys(AuditOrDie(SampleLog(OdaCharges(AsaiYumiStands(5))))),
+              IsEmpty());
+}
+
+// Reading 31: Oda's own turn_end closes its activation, so the charge test
+// asai-yumi owed from Oda's charge is missing there (seq 6); the test after
+// it is owed by nothing.
+TEST(Flow, ClanTurnEndClosesItsActivation) {
+  const std::string events =
+      TurnStart(1, 1, "oda") + Activation(2, 1, "oda") +
+      Charge(3, 1, "oda-teppo", "asai-yumi") +
+      Morale(4, 1, "oda", "oda-teppo", 4, "5, 4", "CHARGE") +
+      ClanTurnEnd(5, 1, "oda") + AsaiYumiStands(6) + Activation(7, 1, "asai") +
+      ClanTurnEnd(8, 1, "asai");
+  EXPECT_THAT(FindingKeys(AuditOrDie(SampleLog(events))),
+              ElementsAre("5:SEVERITY_VIOLATION:daimyo.morale.missing",
+                          "6:SEVERITY_VIOLATION:daimyo.morale.not_owed"));
 }
 
 // A charge a turn: the same unit charging in turn 1 and again in turn 2 is
-// two turns' charges, not a repeat.
+// two turns' charges, not a repeat. Oda's reason-4 tests pass: 9 against
+// Seasoned 6. asai-cav is Elite mounted Samurai: charged by foot it owes no
+// test (reasons 2 and 3 are for Ashigaru or Peasants, and infantry charged
+// by cavalry).
 TEST(Flow, AChargeEachTurnIsAllowed) {
-  const v1::AuditReport report = AuditOrDie(SampleLog(R"pb(
-    events {
-      seq: 1
-      turn: 1
-      turn_start { initiative_clan: "oda" }
-    }
-    events {
-      seq: 2
-      turn: 1
-      clan: "oda"
-      activation {}
-    }
-    events {
-      seq: 3
-      turn: 1
-      clan: "oda"
-      charge { unit: "oda-teppo" target: "asai-cav" fell_short: true }
-    }
-    events {
-      seq: 4
-      turn: 1
-      clan: "oda"
-      morale_test {
-        unit: "oda-teppo"
-        reason: 4
-        dice: [ 5, 4 ]
-        claimed_result: MORALE_RESULT_CHARGE
-      }
-    }
-    events {
-      seq: 5
-      turn: 1
-      turn_end {}
-    }
-    events {
-      seq: 6
-      turn: 2
-      turn_start { initiative_clan: "oda" }
-    }
-    events {
-      seq: 7
-      turn: 2
-      clan: "oda"
-      activation {}
-    }
-    events {
-      seq: 8
-      turn: 2
-      clan: "oda"
-      charge { unit: "oda-teppo" target: "asai-cav" fell_short: true }
-    }
-    events {
-      seq: 9
-      turn: 2
-      clan: "oda"
-      morale_test {
-        unit: "oda-teppo"
-        reason: 4
-        dice: [ 5, 4 ]
-        claimed_result: MORALE_RESULT_CHARGE
-      }
-    }
-    events {
-      seq: 10
-      turn: 2
-      turn_end {}
-    }
-  )pb"));
-  // Oda's reason-4 tests pass: 9 against Seasoned 6. asai-cav is Elite
-  // mounted Samurai: charged by foot it owes no test (reasons 2 and 3 are
-  // for Ashigaru or Peasants, and infantry charged by cavalry).
-  EXPECT_THAT(FindingKeys(report), IsEmpty());
+  std::string events;
+  for (int turn : {1, 2}) {
+    const int seq = 5 * (turn - 1);
+    absl::StrAppend(
+        &events, TurnStart(seq + 1, turn, "oda"),
+        Activation(seq + 2, turn, "oda"),
+        Charge(seq + 3, turn, "oda-teppo", "asai-cav"),
+        Morale(seq + 4, turn, "oda", "oda-teppo", 4, "5, 4", "CHARGE"),
+        TurnEnd(seq + 5, turn));
+  }
+  EXPECT_THAT(FindingKeys(AuditOrDie(SampleLog(events))), IsEmpty());
 }
 
 // A router from before the log (turn 1 ended with asai-yumi routing).
@@ -416,79 +352,25 @@ constexpr char kRouterAfterTurn1[] = R"pb(
   }
 )pb";
 
+// Turn 2: Oda's activation (seq 12), then Asai's (seq 13) with
+// `asai_events` (seq 14 on), and the turn's end (seq 30).
 std::string Turn2(const std::string& asai_events) {
-  return absl::StrCat(kRouterAfterTurn1, R"pb(
-                        events {
-                          seq: 11
-                          turn: 2
-                          turn_start { initiative_clan: "oda" }
-                        }
-                        events {
-                          seq: 12
-                          turn: 2
-                          clan: "oda"
-                          activation {}
-                        }
-                        events {
-                          seq: 13
-                          turn: 2
-                          clan: "asai"
-                          activation {}
-                        }
-                      )pb",
-                      asai_events, R"pb(
-    events {
-      seq: 30
-      turn: 2
-      turn_end {}
-    }
-  )pb");
+  return absl::StrCat(kRouterAfterTurn1, TurnStart(11, 2, "oda"),
+                      Activation(12, 2, "oda"), Activation(13, 2, "asai"),
+                      asai_events, TurnEnd(30, 2));
 }
 
 // Reading 29: on the turn after its rout, the router makes one rout move
 // in its clan's activation.
 TEST(Flow, RouterMakesOneRoutMoveInItsActivation) {
-  const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
-    events {
-      seq: 14
-      turn: 2
-      clan: "asai"
-      result_move {
-        unit: "asai-yumi"
-        kind: RESULT_MOVE_KIND_ROUT
-        distance_mm: 90
-        dice: [ 2, 5 ]
-      }
-    }
-  )pb")));
-  EXPECT_THAT(FindingKeys(report), IsEmpty());
+  EXPECT_THAT(
+      FindingKeys(AuditOrDie(SampleLog(Turn2(Rout(14, 2, "asai-yumi"))))),
+      IsEmpty());
 }
 
 TEST(Flow, SecondRoutMoveInATurnIsAViolation) {
-  const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
-    events {
-      seq: 14
-      turn: 2
-      clan: "asai"
-      result_move {
-        unit: "asai-yumi"
-        kind: RESULT_MOVE_KIND_ROUT
-        distance_mm: 90
-        dice: [ 2, 5 ]
-      }
-    }
-    events {
-      seq: 15
-      turn: 2
-      clan: "asai"
-      result_move {
-        unit: "asai-yumi"
-        kind: RESULT_MOVE_KIND_ROUT
-        distance_mm: 90
-        dice: [ 2, 5 ]
-      }
-    }
-  )pb")));
+  const v1::AuditReport report = AuditOrDie(
+      SampleLog(Turn2(Rout(14, 2, "asai-yumi") + Rout(15, 2, "asai-yumi"))));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("15:SEVERITY_VIOLATION:daimyo.rout.once_a_turn"));
 }
@@ -496,76 +378,25 @@ TEST(Flow, SecondRoutMoveInATurnIsAViolation) {
 // The router stays put through Asai's activation: the move is missing when
 // the activation ends, at the turn_end (seq 30) that ends it.
 TEST(Flow, RouterThatDoesNotMoveIsAViolation) {
-  const v1::AuditReport report = AuditOrDie(SampleLog(Turn2("")));
-  EXPECT_THAT(FindingKeys(report),
+  EXPECT_THAT(FindingKeys(AuditOrDie(SampleLog(Turn2("")))),
               ElementsAre("30:SEVERITY_VIOLATION:daimyo.rout.move_missing"));
 }
 
 // A continuing rout move in the other clan's activation (Oda's, seq 12-13).
+// Having moved this turn, asai-yumi owes no other move in Asai's.
 TEST(Flow, RoutMoveInTheEnemyActivationIsAViolation) {
-  const v1::AuditReport report =
-      AuditOrDie(SampleLog(absl::StrCat(kRouterAfterTurn1, R"pb(
-        events {
-          seq: 11
-          turn: 2
-          turn_start { initiative_clan: "oda" }
-        }
-        events {
-          seq: 12
-          turn: 2
-          clan: "oda"
-          activation {}
-        }
-        events {
-          seq: 13
-          turn: 2
-          clan: "asai"
-          result_move {
-            unit: "asai-yumi"
-            kind: RESULT_MOVE_KIND_ROUT
-            distance_mm: 90
-            dice: [ 2, 5 ]
-          }
-        }
-        events {
-          seq: 14
-          turn: 2
-          clan: "asai"
-          activation {}
-        }
-        events {
-          seq: 15
-          turn: 2
-          turn_end {}
-        }
-      )pb")));
-  // Seq 13 comes in Oda's activation. Having moved this turn, asai-yumi owes
-  // no other move in Asai's.
+  const v1::AuditReport report = AuditOrDie(SampleLog(absl::StrCat(
+      kRouterAfterTurn1, TurnStart(11, 2, "oda"), Activation(12, 2, "oda"),
+      Rout(13, 2, "asai-yumi"), Activation(14, 2, "asai"), TurnEnd(15, 2))));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("13:SEVERITY_VIOLATION:daimyo.rout.timing"));
 }
 
 // The turn ends with Asai never activated: its router made no move.
 TEST(Flow, RouterOfAClanNotActivatedIsAViolation) {
-  const v1::AuditReport report =
-      AuditOrDie(SampleLog(absl::StrCat(kRouterAfterTurn1, R"pb(
-        events {
-          seq: 11
-          turn: 2
-          turn_start { initiative_clan: "oda" }
-        }
-        events {
-          seq: 12
-          turn: 2
-          clan: "oda"
-          activation {}
-        }
-        events {
-          seq: 13
-          turn: 2
-          turn_end {}
-        }
-      )pb")));
+  const v1::AuditReport report = AuditOrDie(
+      SampleLog(absl::StrCat(kRouterAfterTurn1, TurnStart(11, 2, "oda"),
+                             Activation(12, 2, "oda"), TurnEnd(13, 2))));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("13:SEVERITY_VIOLATION:daimyo.rout.move_missing"));
 }
@@ -573,124 +404,23 @@ TEST(Flow, RouterOfAClanNotActivatedIsAViolation) {
 // A rally test (Veteran 5+, routing -2, disordered -1: 6 + 5 - 3 = 8
 // passes) rallies the unit: it owes no rout move.
 TEST(Flow, RalliedRouterOwesNoMove) {
-  const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
-    events {
-      seq: 14
-      turn: 2
-      clan: "asai"
-      morale_test {
-        unit: "asai-yumi"
-        reason: 8
-        dice: [ 6, 5 ]
-        claimed_result: MORALE_RESULT_RALLY
-      }
-    }
-  )pb")));
-  EXPECT_THAT(FindingKeys(report), IsEmpty());
+  EXPECT_THAT(FindingKeys(AuditOrDie(SampleLog(Turn2(
+                  Morale(14, 2, "asai", "asai-yumi", 8, "6, 5", "RALLY"))))),
+              IsEmpty());
 }
 
 // A router tests to rally once an activation. To keep the unit routing
 // for a second test, the first claims "no effect" where the dice give
-// Dispersed (a dispute), and the replay goes on with the claim.
+// Dispersed (1 + 2 - 3 = 0 against 5 fails: a dispute; the replay goes on
+// with the claim, routing). Seq 15 is a second rally test this activation
+// (its unmodified 12 passes: rally).
 TEST(Flow, SecondRallyTestInAnActivationIsAViolation) {
-  const v1::AuditReport report = AuditOrDie(SampleLog(Turn2(R"pb(
-    events {
-      seq: 14
-      turn: 2
-      clan: "asai"
-      morale_test {
-        unit: "asai-yumi"
-        reason: 8
-        dice: [ 1, 2 ]
-        claimed_result: MORALE_RESULT_NO_EFFECT
-      }
-    }
-    events {
-      seq: 15
-      turn: 2
-      clan: "asai"
-      morale_test {
-        unit: "asai-yumi"
-        reason: 8
-        dice: [ 6, 6 ]
-        claimed_result: MORALE_RESULT_RALLY
-      }
-    }
-  )pb")));
-  // Seq 14: 3 - 3 = 0 against 5 fails: Dispersed, not "no effect" (a
-  // dispute; the replay goes on with the claim, routing). Seq 15: a second
-  // rally test this activation (its unmodified 12 passes: rally).
+  const v1::AuditReport report = AuditOrDie(SampleLog(
+      Turn2(Morale(14, 2, "asai", "asai-yumi", 8, "1, 2", "NO_EFFECT") +
+            Morale(15, 2, "asai", "asai-yumi", 8, "6, 6", "RALLY"))));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("14:SEVERITY_DISPUTE:daimyo.morale.result",
                           "15:SEVERITY_VIOLATION:daimyo.morale.rally_twice"));
-}
-
-// Reading 31: Oda's own turn_end closes its activation, so the charge test
-// asai-yumi owed from Oda's charge is missing there; the test after it is
-// owed by nothing.
-TEST(Flow, ClanTurnEndClosesItsActivation) {
-  const v1::AuditReport report = AuditOrDie(SampleLog(R"pb(
-    events {
-      seq: 1
-      turn: 1
-      turn_start { initiative_clan: "oda" }
-    }
-    events {
-      seq: 2
-      turn: 1
-      clan: "oda"
-      activation {}
-    }
-    events {
-      seq: 3
-      turn: 1
-      clan: "oda"
-      charge { unit: "oda-teppo" target: "asai-yumi" fell_short: true }
-    }
-    events {
-      seq: 4
-      turn: 1
-      clan: "oda"
-      morale_test {
-        unit: "oda-teppo"
-        reason: 4
-        dice: [ 5, 4 ]
-        claimed_result: MORALE_RESULT_CHARGE
-      }
-    }
-    events {
-      seq: 5
-      turn: 1
-      clan: "oda"
-      turn_end {}
-    }
-    events {
-      seq: 6
-      turn: 1
-      clan: "asai"
-      morale_test {
-        unit: "asai-yumi"
-        reason: 2
-        dice: [ 4, 4 ]
-        claimed_result: MORALE_RESULT_STAND_OR_RETIRE
-      }
-    }
-    events {
-      seq: 7
-      turn: 1
-      clan: "asai"
-      activation {}
-    }
-    events {
-      seq: 8
-      turn: 1
-      clan: "asai"
-      turn_end {}
-    }
-  )pb"));
-  EXPECT_THAT(FindingKeys(report),
-              ElementsAre("5:SEVERITY_VIOLATION:daimyo.morale.missing",
-                          "6:SEVERITY_VIOLATION:daimyo.morale.not_owed"));
 }
 
 }  // namespace
