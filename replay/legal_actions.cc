@@ -18,22 +18,13 @@ namespace {
 constexpr char kTrialDiceKey[] = "gunbai legal-actions trial key!!";
 static_assert(sizeof(kTrialDiceKey) - 1 == 32);
 
-// A candidate: the event, and what the answer says of it.
-struct Candidate {
-  v1::Event event;
-  std::string label;
-  std::string kind;
-  std::string unit;
-  std::string target;
-  // For a firing: candidates of each count from the most down, tried in
-  // that order; the first legal one is offered.
-  int stands = 0;
-};
+using rules::ProposedEvent;
 
+// Tries events on a copy of the game's replay: the engine's own copy
+// (Engine::Clone) when it has one, else one restored from its checkpoint.
 class Trial {
  public:
-  Trial(const LegalActionsGame& game, std::string checkpoint)
-      : game_(game), checkpoint_(std::move(checkpoint)) {
+  explicit Trial(const LegalActionsGame& game) : game_(game) {
     settings_ = *game.settings;
     settings_.set_policy(v1::APPEND_POLICY_STRICT);
     if (game.ruleset->plugin->server_dice != nullptr) {
@@ -41,16 +32,38 @@ class Trial {
     }
   }
 
+  // FailedPrecondition when the engine can be copied neither way.
+  absl::Status Prepare() {
+    findings_.Clear();
+    if (game_.engine->Clone(rules::EngineOutput{&findings_, nullptr}) !=
+        nullptr) {
+      return absl::OkStatus();
+    }
+    absl::StatusOr<std::string> checkpoint = game_.engine->SaveCheckpoint();
+    if (!checkpoint.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "this ruleset does not list its legal actions (",
+          checkpoint.status().message(), "); declare the event in full"));
+    }
+    checkpoint_ = *std::move(checkpoint);
+    return absl::OkStatus();
+  }
+
   // True when the engine, from the game's state, takes `event` with no
   // violation (as a strict game would store it).
   bool Legal(const v1::Event& event) {
-    google::protobuf::RepeatedPtrField<v1::Finding> findings;
-    auto engine = CreateEngine(*game_.log, *game_.ruleset, AuditOptions(),
-                               rules::EngineOutput{&findings, nullptr});
-    if (!engine.ok() || !(*engine)->RestoreCheckpoint(checkpoint_).ok()) {
-      return false;
+    findings_.Clear();
+    std::unique_ptr<rules::Engine> engine =
+        game_.engine->Clone(rules::EngineOutput{&findings_, nullptr});
+    if (engine == nullptr) {
+      auto created = CreateEngine(*game_.log, *game_.ruleset, AuditOptions(),
+                                  rules::EngineOutput{&findings_, nullptr});
+      if (!created.ok() || !(*created)->RestoreCheckpoint(checkpoint_).ok()) {
+        return false;
+      }
+      engine = *std::move(created);
+      findings_.Clear();
     }
-    findings.Clear();
     LiveBatchGame batch;
     batch.game_id = "legal-actions";
     batch.settings = &settings_;
@@ -61,13 +74,13 @@ class Trial {
     batch.head = "legal-actions-trial";
     batch.umpire = game_.umpire;
     batch.clan = game_.clan;
-    v1::AppendEventsRequest request;
-    v1::AppendedEvent& appended = *request.add_events();
+    request_.Clear();
+    v1::AppendedEvent& appended = *request_.add_events();
     appended.set_event_id("legal-actions-trial");
     *appended.mutable_event() = event;
-    auto played = PlayLiveBatch(batch, request, **engine, findings);
+    auto played = PlayLiveBatch(batch, request_, *engine, findings_);
     if (!played.ok()) return false;
-    return std::none_of(findings.begin(), findings.end(),
+    return std::none_of(findings_.begin(), findings_.end(),
                         [](const v1::Finding& f) {
                           return f.severity() == v1::SEVERITY_VIOLATION;
                         });
@@ -75,33 +88,10 @@ class Trial {
 
  private:
   const LegalActionsGame& game_;
-  const std::string checkpoint_;
+  std::string checkpoint_;
   v1::GameSettings settings_;
-};
-
-class CandidateList {
- public:
-  CandidateList(const rules::BattleState& state, std::uint64_t seq,
-                absl::string_view clan)
-      : state_(state), seq_(seq), clan_(clan) {}
-
-  Candidate& Add(std::string kind, std::string label, bool clan_event = true) {
-    Candidate& c = candidates_.emplace_back();
-    c.kind = std::move(kind);
-    c.label = std::move(label);
-    c.event.set_seq(seq_);
-    c.event.set_turn(static_cast<std::uint32_t>(std::max(state_.turn, 0)));
-    if (clan_event) c.event.set_clan(std::string(clan_));
-    return c;
-  }
-
-  std::vector<Candidate>& all() { return candidates_; }
-
- private:
-  const rules::BattleState& state_;
-  const std::uint64_t seq_;
-  const absl::string_view clan_;
-  std::vector<Candidate> candidates_;
+  google::protobuf::RepeatedPtrField<v1::Finding> findings_;
+  v1::AppendEventsRequest request_;
 };
 
 const std::string& NameOf(const rules::BattleState& state, int unit) {
@@ -109,121 +99,228 @@ const std::string& NameOf(const rules::BattleState& state, int unit) {
   return p.name.empty() ? p.id : p.name;
 }
 
-// The stands a side may fight with, most first: every count down to one
-// (which the engine allows depends on both sides' frontages, the round and
-// the weapons; the first it takes is offered).
-std::vector<int> FightingChoices(const rules::UnitStatus& s) {
-  std::vector<int> choices;
-  for (int n = s.stands; n >= 1; --n) choices.push_back(n);
-  return choices;
-}
-
-// A melee round of `u` against `e`, for each count of stands fighting on
-// either side (the first legal one is offered: Candidate::stands groups
-// them).
-void AddMeleeCandidates(const rules::BattleState& state, int u, int e,
-                        CandidateList& list) {
-  const rules::UnitStatus& mine = state.units[static_cast<std::size_t>(u)];
-  const rules::UnitStatus& theirs = state.units[static_cast<std::size_t>(e)];
-  for (int a : FightingChoices(mine)) {
-    for (int b : FightingChoices(theirs)) {
-      Candidate& round =
-          list.Add("melee", absl::StrCat(NameOf(state, u), " fights ",
-                                         NameOf(state, e), " (a melee round, ",
-                                         a, " stands against ", b, ")"));
-      round.unit = state.profiles[static_cast<std::size_t>(u)].id;
-      round.target = state.profiles[static_cast<std::size_t>(e)].id;
-      round.stands = a;
-      v1::MeleeRound& r = *round.event.mutable_melee_round();
-      for (const auto& [side, stands] : {std::pair{u, a}, std::pair{e, b}}) {
-        const rules::UnitStatus& st =
-            state.units[static_cast<std::size_t>(side)];
-        v1::MeleeSide& out = *r.add_sides();
-        out.set_unit(state.profiles[static_cast<std::size_t>(side)].id);
-        out.set_stands_fighting(static_cast<std::uint32_t>(stands));
-        out.set_front_stands_in_contact(static_cast<std::uint32_t>(
-            std::min(st.stands, std::max(st.stands_per_rank, 1))));
-      }
+// The generic candidates, for a ruleset without a move generator
+// (Engine::ProposeEvents): every event of each kind the clan's units could
+// make, left to the trial.
+void ProposeGeneric(const rules::BattleState& state, int clan, bool umpire,
+                    absl::string_view clan_id,
+                    std::vector<ProposedEvent>& out) {
+  const auto add = [&out, clan_id](absl::string_view kind, int unit,
+                                   int target) -> ProposedEvent& {
+    ProposedEvent& p = out.emplace_back();
+    p.kind = kind;
+    p.unit = unit;
+    p.target = target;
+    p.event.set_clan(std::string(clan_id));
+    return p;
+  };
+  if (umpire) {
+    out.emplace_back().kind = "turn_start";
+    out.back().event.mutable_turn_start();
+    out.emplace_back().kind = "game_end";
+    out.back().event.mutable_game_end();
+  }
+  add("activation", -1, -1).event.mutable_activation();
+  for (std::size_t i = 0; i < state.profiles.size(); ++i) {
+    const int u = static_cast<int>(i);
+    const rules::UnitProfile& me = state.profiles[i];
+    const rules::UnitStatus& status = state.units[i];
+    if (me.clan != clan || status.removed) continue;
+    for (const v1::MoveKind kind :
+         {v1::MOVE_KIND_MOVE, v1::MOVE_KIND_MANOEUVRE,
+          v1::MOVE_KIND_TURN_ABOUT}) {
+      v1::Move& move = *add("move", u, -1).event.mutable_move();
+      move.set_unit(me.id);
+      move.set_kind(kind);
     }
-  }
-}
-
-void AddUnitCandidates(const rules::BattleState& state, int u, int clan,
-                       CandidateList& list) {
-  const rules::UnitProfile& me = state.profiles[static_cast<std::size_t>(u)];
-  const rules::UnitStatus& status = state.units[static_cast<std::size_t>(u)];
-  const std::string& name = NameOf(state, u);
-  const struct {
-    v1::MoveKind kind;
-    const char* words;
-  } moves[] = {{v1::MOVE_KIND_MOVE, "moves"},
-               {v1::MOVE_KIND_MANOEUVRE, "manoeuvres"},
-               {v1::MOVE_KIND_TURN_ABOUT, "turns about"}};
-  for (const auto& m : moves) {
-    Candidate& c = list.Add("move", absl::StrCat(name, " ", m.words));
-    c.unit = me.id;
-    c.event.mutable_move()->set_unit(me.id);
-    c.event.mutable_move()->set_kind(m.kind);
-  }
-  for (std::size_t e = 0; e < state.profiles.size(); ++e) {
-    if (state.profiles[e].clan == clan || state.units[e].removed) continue;
-    const std::string& enemy = state.profiles[e].id;
-    const std::string& enemy_name = NameOf(state, static_cast<int>(e));
-    Candidate& charge =
-        list.Add("charge", absl::StrCat(name, " charges ", enemy_name));
-    charge.unit = me.id;
-    charge.target = enemy;
-    charge.event.mutable_charge()->set_unit(me.id);
-    charge.event.mutable_charge()->set_target(enemy);
-    for (int stands = status.stands; stands >= 1; --stands) {
-      Candidate& fire = list.Add("fire", "");
-      fire.unit = me.id;
-      fire.target = enemy;
-      fire.stands = stands;
-      fire.label = absl::StrCat(name, " fires at ", enemy_name, " (up to ",
-                                stands, stands == 1 ? " stand)" : " stands)");
+    for (std::size_t j = 0; j < state.profiles.size(); ++j) {
+      const int e = static_cast<int>(j);
+      if (state.profiles[j].clan == clan || state.units[j].removed) continue;
+      const std::string& enemy = state.profiles[j].id;
+      v1::ChargeDeclaration& charge =
+          *add("charge", u, e).event.mutable_charge();
+      charge.set_unit(me.id);
+      charge.set_target(enemy);
+      ProposedEvent& fire = add("fire", u, e);
+      fire.max_stands = status.stands;
+      fire.ranges = {v1::RANGE_BAND_EFFECTIVE, v1::RANGE_BAND_LONG};
       v1::Firing& firing = *fire.event.mutable_firing();
       firing.set_unit(me.id);
       firing.set_target(enemy);
-      firing.set_stands_firing(static_cast<std::uint32_t>(stands));
+      firing.set_stands_firing(static_cast<std::uint32_t>(status.stands));
       firing.mutable_facts()->set_range(v1::RANGE_BAND_EFFECTIVE);
+      const rules::UnitStatus& them = state.units[j];
+      const bool in_contact = state.FindMelee(u, e) != nullptr ||
+                              status.charged_into_contact_with == e ||
+                              them.charged_into_contact_with == u ||
+                              status.charging_target == e ||
+                              them.charging_target == u;
+      if (!in_contact) continue;
+      ProposedEvent& round = add("melee", u, e);
+      round.max_stands = status.stands;
+      v1::MeleeRound& r = *round.event.mutable_melee_round();
+      for (const int side : {u, e}) {
+        const rules::UnitStatus& st = state.units[static_cast<std::size_t>(side)];
+        v1::MeleeSide& s = *r.add_sides();
+        s.set_unit(state.profiles[static_cast<std::size_t>(side)].id);
+        s.set_stands_fighting(static_cast<std::uint32_t>(st.stands));
+        s.set_front_stands_in_contact(static_cast<std::uint32_t>(
+            std::min(st.stands, std::max(st.stands_per_rank, 1))));
+      }
     }
-    const rules::UnitStatus& them = state.units[e];
-    const bool in_contact =
-        state.FindMelee(u, static_cast<int>(e)) != nullptr ||
-        status.charged_into_contact_with == static_cast<int>(e) ||
-        them.charged_into_contact_with == u ||
-        status.charging_target == static_cast<int>(e) ||
-        them.charging_target == u;
-    if (in_contact) AddMeleeCandidates(state, u, static_cast<int>(e), list);
+    // Each reason, highest first: the engine takes only the test the game
+    // owes.
+    for (int reason = 8; reason >= 1; --reason) {
+      v1::MoraleTest& test = *add("morale", u, -1).event.mutable_morale_test();
+      test.set_unit(me.id);
+      test.set_reason(static_cast<std::uint32_t>(reason));
+    }
+    for (const v1::ResultMoveKind kind :
+         {v1::RESULT_MOVE_KIND_PUSH_BACK, v1::RESULT_MOVE_KIND_FOLLOW_UP,
+          v1::RESULT_MOVE_KIND_ROUT, v1::RESULT_MOVE_KIND_PURSUIT,
+          v1::RESULT_MOVE_KIND_RETIRE, v1::RESULT_MOVE_KIND_RETREAT,
+          v1::RESULT_MOVE_KIND_HOLD}) {
+      v1::ResultMove& move =
+          *add("result_move", u, -1).event.mutable_result_move();
+      move.set_unit(me.id);
+      move.set_kind(kind);
+    }
   }
-  // Each reason, highest first: the engine takes only a test the game owes
-  // (for the highest reason owed), which the state alone does not show for
-  // every reason (a leader killed near, routers passing through).
-  for (int reason = 8; reason >= 1; --reason) {
-    Candidate& c = list.Add(
-        "morale", absl::StrCat(name, " tests morale (reason ", reason, ")"));
-    c.unit = me.id;
-    c.event.mutable_morale_test()->set_unit(me.id);
-    c.event.mutable_morale_test()->set_reason(
-        static_cast<std::uint32_t>(reason));
+  add("turn_end", -1, -1).event.mutable_turn_end();
+}
+
+absl::string_view MoveWords(v1::MoveKind kind) {
+  switch (kind) {
+    case v1::MOVE_KIND_MANOEUVRE:
+      return "manoeuvres";
+    case v1::MOVE_KIND_TURN_ABOUT:
+      return "turns about";
+    default:
+      return "moves";
   }
-  const struct {
-    v1::ResultMoveKind kind;
-    const char* words;
-  } results[] = {{v1::RESULT_MOVE_KIND_PUSH_BACK, "is pushed back"},
-                 {v1::RESULT_MOVE_KIND_FOLLOW_UP, "follows up"},
-                 {v1::RESULT_MOVE_KIND_ROUT, "routs"},
-                 {v1::RESULT_MOVE_KIND_PURSUIT, "pursues"},
-                 {v1::RESULT_MOVE_KIND_RETIRE, "retires"},
-                 {v1::RESULT_MOVE_KIND_RETREAT, "retreats"},
-                 {v1::RESULT_MOVE_KIND_HOLD, "holds its ground"}};
-  for (const auto& r : results) {
-    Candidate& c = list.Add("result_move", absl::StrCat(name, " ", r.words));
-    c.unit = me.id;
-    c.event.mutable_result_move()->set_unit(me.id);
-    c.event.mutable_result_move()->set_kind(r.kind);
+}
+
+absl::string_view ResultMoveWords(v1::ResultMoveKind kind) {
+  switch (kind) {
+    case v1::RESULT_MOVE_KIND_PUSH_BACK:
+      return "is pushed back";
+    case v1::RESULT_MOVE_KIND_FOLLOW_UP:
+      return "follows up";
+    case v1::RESULT_MOVE_KIND_ROUT:
+      return "routs";
+    case v1::RESULT_MOVE_KIND_PURSUIT:
+      return "pursues";
+    case v1::RESULT_MOVE_KIND_RETIRE:
+      return "retires";
+    case v1::RESULT_MOVE_KIND_RETREAT:
+      return "retreats";
+    case v1::RESULT_MOVE_KIND_HOLD:
+      return "holds its ground";
+    default:
+      return "makes a result move";
   }
+}
+
+// What the action is, in plain words.
+std::string Label(const rules::BattleState& state, const ProposedEvent& p,
+                  absl::string_view clan_id) {
+  const v1::Event& e = p.event;
+  const std::string unit = p.unit >= 0 ? NameOf(state, p.unit) : "";
+  const std::string target = p.target >= 0 ? NameOf(state, p.target) : "";
+  switch (e.body_case()) {
+    case v1::Event::kTurnStart:
+      return absl::StrCat("Start turn ", e.turn());
+    case v1::Event::kGameEnd:
+      return "End the game";
+    case v1::Event::kActivation:
+      return absl::StrCat(clan_id, " begins its activation");
+    case v1::Event::kTurnEnd:
+      return absl::StrCat(clan_id, " ends its turn");
+    case v1::Event::kMove:
+      return absl::StrCat(unit, " ", MoveWords(e.move().kind()));
+    case v1::Event::kCharge:
+      return absl::StrCat(unit,
+                          e.charge().counter_charge() ? " counter-charges "
+                                                      : " charges ",
+                          target);
+    case v1::Event::kFiring: {
+      const v1::Firing& f = e.firing();
+      std::string range;
+      if (p.ranges.size() == 1) {
+        range = absl::StrCat(
+            p.ranges[0] == v1::RANGE_BAND_LONG ? ", long range"
+                                               : ", effective range",
+            f.facts().has_distance_mm()
+                ? absl::StrCat(", ", f.facts().distance_mm() / 10, " cm")
+                : "");
+      }
+      return absl::StrCat(unit, " fires at ", target, " (up to ",
+                          f.stands_firing(),
+                          f.stands_firing() == 1 ? " stand" : " stands", range,
+                          ")");
+    }
+    case v1::Event::kMeleeRound: {
+      const v1::MeleeRound& r = e.melee_round();
+      return absl::StrCat(unit, " fights ", target, " (a melee round, ",
+                          r.sides(0).stands_fighting(), " stands against ",
+                          r.sides(1).stands_fighting(), ")");
+    }
+    case v1::Event::kMoraleTest:
+      return e.morale_test().reason() == 8
+                 ? absl::StrCat(unit, " tests to rally (reason 8)")
+                 : absl::StrCat(unit, " tests morale (reason ",
+                                e.morale_test().reason(), ")");
+    case v1::Event::kResultMove:
+      return absl::StrCat(unit, " ", ResultMoveWords(e.result_move().kind()));
+    case v1::Event::kLeaderLoss: {
+      const std::string& leader = e.leader_loss().leader();
+      for (const rules::LeaderState& l : state.leaders) {
+        if (l.id == leader) {
+          return absl::StrCat(l.name.empty() ? l.id : l.name,
+                              " rolls for leader loss");
+        }
+      }
+      return absl::StrCat(leader, " rolls for leader loss");
+    }
+    case v1::Event::kRemoval:
+      return absl::StrCat(unit, " is removed (", e.removal().reason(), ")");
+    default:
+      return std::string(p.kind);
+  }
+}
+
+// Sets the stands of a firing or of the acting side of a melee round.
+void SetStands(v1::Event& event, int stands, int their_stands) {
+  if (event.has_firing()) {
+    event.mutable_firing()->set_stands_firing(
+        static_cast<std::uint32_t>(stands));
+  } else if (event.has_melee_round()) {
+    v1::MeleeRound& r = *event.mutable_melee_round();
+    r.mutable_sides(0)->set_stands_fighting(static_cast<std::uint32_t>(stands));
+    r.mutable_sides(1)->set_stands_fighting(
+        static_cast<std::uint32_t>(their_stands));
+  }
+}
+
+// The counts of stands a proposal is tried with, in order: for a firing
+// the most, then one (none fires when one may not), then the rest down;
+// for a melee round each count of either side, most first.
+std::vector<std::pair<int, int>> StandsToTry(const ProposedEvent& p) {
+  std::vector<std::pair<int, int>> tries;
+  if (p.max_stands <= 0) return tries;
+  if (p.event.has_firing()) {
+    tries.emplace_back(p.max_stands, 0);
+    if (p.max_stands > 1) tries.emplace_back(1, 0);
+    for (int n = p.max_stands - 1; n >= 2; --n) tries.emplace_back(n, 0);
+  } else if (p.event.has_melee_round() &&
+             p.event.melee_round().sides_size() == 2) {
+    const int theirs =
+        static_cast<int>(p.event.melee_round().sides(1).stands_fighting());
+    for (int a = p.max_stands; a >= 1; --a) {
+      for (int b = theirs; b >= 1; --b) tries.emplace_back(a, b);
+    }
+  }
+  return tries;
 }
 
 // Why the clan may append nothing now, in words.
@@ -267,60 +364,80 @@ absl::StatusOr<v1::GetLegalActionsResponse> ListLegalActions(
     answer.set_waiting_for("the game has ended");
     return answer;
   }
-  absl::StatusOr<std::string> checkpoint = game.engine->SaveCheckpoint();
-  if (!checkpoint.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "this ruleset does not list its legal actions (",
-        checkpoint.status().message(), "); declare the event in full"));
-  }
+  Trial trial(game);
+  if (absl::Status ready = trial.Prepare(); !ready.ok()) return ready;
   const auto at = std::find(state.clans.begin(), state.clans.end(), game.clan);
   const int clan =
       at == state.clans.end() ? -1 : static_cast<int>(at - state.clans.begin());
-  CandidateList list(state, last_seq + 1, game.clan);
-  if (game.umpire) {
-    Candidate& start =
-        list.Add("turn_start", absl::StrCat("Start turn ", state.turn + 1),
-                 /*clan_event=*/false);
-    start.event.set_turn(
-        static_cast<std::uint32_t>(std::max(state.turn, 0) + 1));
-    start.event.mutable_turn_start();
-    list.Add("game_end", "End the game", /*clan_event=*/false)
-        .event.mutable_game_end();
+  std::vector<ProposedEvent> proposals;
+  if (!game.engine->ProposeEvents(clan, game.umpire, proposals)) {
+    proposals.clear();
+    ProposeGeneric(state, clan, game.umpire, game.clan, proposals);
   }
-  list.Add("activation", absl::StrCat(game.clan, " begins its activation"))
-      .event.mutable_activation();
-  for (std::size_t u = 0; u < state.profiles.size(); ++u) {
-    if (state.profiles[u].clan != clan || state.units[u].removed) continue;
-    AddUnitCandidates(state, static_cast<int>(u), clan, list);
-  }
-  list.Add("turn_end", absl::StrCat(game.clan, " ends its turn"))
-      .event.mutable_turn_end();
-
-  Trial trial(game, *std::move(checkpoint));
+  const bool recorded_dice =
+      game.settings->dice_mode() == v1::DICE_MODE_RECORDED;
   int tried = 0;
-  // The firing (or melee round) of a unit at a target already offered:
-  // its other counts of stands are not.
-  std::string offered;
-  for (Candidate& c : list.all()) {
-    const bool counted =
-        c.kind == "fire" || c.kind == "melee" || c.kind == "morale";
-    if (counted && offered == c.kind + "|" + c.unit + "|" + c.target) continue;
-    if (++tried > kMaxLegalActionCandidates) {
+  // A morale test offered for a unit: the generic candidates' lower
+  // reasons are not tried.
+  std::string offered_test;
+  for (ProposedEvent& p : proposals) {
+    v1::Event& event = p.event;
+    event.set_seq(last_seq + 1);
+    const bool starts_turn = event.has_turn_start();
+    event.set_turn(static_cast<std::uint32_t>(std::max(state.turn, 0) +
+                                              (starts_turn ? 1 : 0)));
+    const std::string unit_id =
+        p.unit >= 0 ? state.profiles[static_cast<std::size_t>(p.unit)].id : "";
+    if (event.has_morale_test() && offered_test == unit_id) continue;
+    bool legal = false;
+    std::vector<std::pair<int, int>> counts = StandsToTry(p);
+    if (counts.empty()) counts.emplace_back(0, 0);
+    for (const auto& [mine, theirs] : counts) {
+      if (++tried > kMaxLegalActionCandidates) break;
+      if (mine > 0) SetStands(event, mine, theirs);
+      if (trial.Legal(event)) {
+        legal = true;
+        if (mine > 0) p.max_stands = mine;
+        break;
+      }
+    }
+    if (tried > kMaxLegalActionCandidates) {
       answer.set_waiting_for(absl::StrCat(
           "only the first ", kMaxLegalActionCandidates,
           " candidate actions were tried; declare any other in full"));
       break;
     }
-    if (!trial.Legal(c.event)) continue;
-    if (counted) offered = c.kind + "|" + c.unit + "|" + c.target;
+    if (!legal) continue;
+    if (event.has_morale_test()) offered_test = unit_id;
     v1::LegalAction& out = *answer.add_actions();
-    out.set_label(c.label);
-    out.set_kind(c.kind);
-    out.set_unit(c.unit);
-    out.set_target(c.target);
-    if (c.kind == "fire")
-      out.set_max_stands(static_cast<std::uint32_t>(c.stands));
-    *out.mutable_event() = std::move(c.event);
+    out.set_label(Label(state, p, game.clan));
+    out.set_kind(std::string(p.kind));
+    out.set_unit(unit_id);
+    if (p.target >= 0) {
+      out.set_target(state.profiles[static_cast<std::size_t>(p.target)].id);
+    }
+    if (p.max_stands > 0) {
+      out.set_max_stands(static_cast<std::uint32_t>(p.max_stands));
+    }
+    for (const v1::RangeBand band : p.ranges) out.add_ranges(band);
+    out.set_needs_destination(p.needs_destination);
+    out.set_reach_mm(static_cast<std::uint32_t>(std::max(p.reach_mm, 0)));
+    if (p.unit >= 0) {
+      const rules::UnitStatus& st = state.units[static_cast<std::size_t>(p.unit)];
+      if (st.placed) {
+        out.mutable_from()->set_x_mm(st.pose.x_mm);
+        out.mutable_from()->set_y_mm(st.pose.y_mm);
+        out.mutable_from()->set_facing_deg(st.pose.facing_deg);
+      }
+    }
+    if (recorded_dice && game.ruleset->plugin->server_dice != nullptr) {
+      auto plan = game.ruleset->plugin->server_dice(
+          event, game.ruleset->data, state);
+      if (plan.ok() && !plan->open_ended()) {
+        out.set_dice(static_cast<std::uint32_t>(plan->dice));
+      }
+    }
+    *out.mutable_event() = std::move(event);
   }
   if (answer.actions().empty() && answer.waiting_for().empty()) {
     answer.set_waiting_for(WaitingFor(state, clan));

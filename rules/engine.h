@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -70,6 +71,36 @@ struct EngineOptions {
   }
 };
 
+// One event a ruleset's move generator proposes as a clan's next event
+// (Engine::ProposeEvents), with the domain of each of its parameters the
+// state already settles. A proposal is pseudo-legal, as a chess program's
+// generated moves are before the king's safety is checked: the engine's
+// own checks (the audit's) decide, when the event is tried on a copy of
+// the game (replay/legal_actions.h).
+struct ProposedEvent {
+  // Its body, and its clan for a clan's event (seq and turn are the
+  // caller's).
+  gunbai::v1::Event event;
+  // "activation", "move", "charge", "fire", "melee", "morale",
+  // "result_move", "leader_loss", "removal", "turn_end", "turn_start",
+  // "game_end".
+  absl::string_view kind;
+  int unit = -1;    // The acting unit (index), or -1.
+  int target = -1;  // Its target or opponent (index), or -1.
+  int leader = -1;  // A leader-loss roll's leader (index), or -1.
+  // A firing or a melee round: the stands the unit may bring, most first;
+  // the event names the most, and the first count the engine takes is the
+  // one offered.
+  int max_stands = 0;
+  // A firing: the range bands it may be declared at (on a table, the one
+  // the tape measure gives, set in the event with its distance).
+  absl::InlinedVector<gunbai::v1::RangeBand, 2> ranges;
+  // A move on a table: it needs a destination (Move.to), within reach_mm
+  // of the unit's front centre (0: the ruleset holds it to no rate).
+  bool needs_destination = false;
+  int reach_mm = 0;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -110,6 +141,26 @@ class Engine {
   // FailedPrecondition when an event was applied already; Unimplemented
   // when CheckpointVersion() is 0.
   virtual absl::Status RestoreCheckpoint(absl::string_view checkpoint);
+
+  // The move generator: appends to `out` the events clan `clan` (an index
+  // into state().clans) may append next, as the state shows them: the
+  // clan's activation when it may begin one, what each of its units may do
+  // and owes (tests, result moves, removals), its leaders' owed rolls, its
+  // turn's end; for the umpire (`umpire`), also the turn's start between
+  // turns and the game's end. Each is pseudo-legal (ProposedEvent). Returns
+  // false when the ruleset has no generator (the default): the caller
+  // builds its own candidates.
+  virtual bool ProposeEvents(int clan, bool umpire,
+                             std::vector<ProposedEvent>& out) const {
+    return false;
+  }
+  // A copy of this engine after the events applied so far, writing to
+  // `output`, for trying an event without changing this one. Null when the
+  // ruleset cannot copy its engine (the default): the caller copies it
+  // through a checkpoint.
+  virtual std::unique_ptr<Engine> Clone(EngineOutput output) const {
+    return nullptr;
+  }
 };
 
 // What gunbaid rolls for one event of a live game whose dice are the

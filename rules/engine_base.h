@@ -184,6 +184,13 @@ class EngineBase : public Engine, protected FindingSink {
   // event is skipped.
   bool CheckSequence(const gunbai::v1::Event& event);
 
+  // Points a copy of an engine (Engine::Clone) at its own output.
+  void SetOutput(EngineOutput output) {
+    findings_ = output.findings;
+    outcomes_ = output.outcomes;
+    branch_events_ = output.branch_events;
+  }
+
   // Findings, as of the current event (seq_, turn_).
   void Report(Finding finding) override;
   // Reports `finding` at `seq`, an earlier event of this turn whose fault

@@ -9,15 +9,17 @@ namespace gunbai::generate {
 
 namespace {
 
-// A game with positions is sized by turns and fits its armies on the table.
+// A game with positions is sized by turns and fits its armies on the table
+// (wider for more than 16 units a clan).
 absl::Status CheckOptions(const GeneratorOptions& options) {
   if (options.positions && options.turns <= 0) {
     return absl::InvalidArgumentError(
         "--positions plays --turns T, not --events E");
   }
-  if (options.positions && options.units_per_clan > 16) {
+  if (options.positions && options.units_per_clan > 256) {
     return absl::InvalidArgumentError(
-        "--positions deploys at most 16 units a clan on the table");
+        "--positions deploys at most 256 units a clan (on a table 180 cm "
+        "wider for each 16 units over 16)");
   }
   return absl::OkStatus();
 }

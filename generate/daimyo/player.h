@@ -279,6 +279,8 @@ class GamePlayer {
   // each checked on the table as the engine measures it; the measured facts
   // put into the claims the player works out, as the engine puts them.
   bool positions() const { return options_.positions; }
+  // The table's width: 180 cm, and 180 more for each 16 units a clan more.
+  int TableWidthMm() const;
   void BuildTable();
   void DeployUnits();
   geometry::OrientedRect FootprintOf(int unit) const;

@@ -26,8 +26,11 @@ namespace gunbai::generate::internal {
 
 namespace {
 
+// A 180 x 120 cm table for up to 16 units a clan; a bigger battle gets a
+// table 180 cm wider for each 16 units more (its depth unchanged).
 constexpr int kTableWidthMm = 1800;
 constexpr int kTableDepthMm = 1200;
+constexpr int kUnitsPerTableWidth = 16;
 // Each clan's first line: its front this far from its own edge, facing the
 // enemy; further lines behind it. The ground between is no man's land,
 // where the terrain stands.
@@ -71,18 +74,24 @@ bool Present(const rules::BattleState& state, int u) {
 
 }  // namespace
 
+int GamePlayer::TableWidthMm() const {
+  const int widths =
+      (units_per_clan_ + kUnitsPerTableWidth - 1) / kUnitsPerTableWidth;
+  return kTableWidthMm * std::max(widths, 1);
+}
+
 // The table and, chosen from the seed, up to four features in no man's
 // land, one to each quarter of the table's width: woods, a hill with its
 // crest, a wall and now and then a pond no one may enter.
 void GamePlayer::BuildTable() {
   v1::Table* table = log_.mutable_table();
-  table->set_width_mm(kTableWidthMm);
+  table->set_width_mm(TableWidthMm());
   table->set_depth_mm(kTableDepthMm);
   std::vector<int> kinds = {0, 1, 2, 3};
   for (std::size_t k = 0; k + 1 < kinds.size(); ++k) {
     std::swap(kinds[k], kinds[Uniform(static_cast<int>(k), 3)]);
   }
-  constexpr int kSlotMm = kTableWidthMm / 4;
+  const int kSlotMm = TableWidthMm() / 4;
   for (int slot = 0; slot < 4; ++slot) {
     const int x0 = slot * kSlotMm + Uniform(30, 120);
     const int x1 = std::min((slot + 1) * kSlotMm - 30, x0 + Uniform(180, 300));
@@ -167,7 +176,7 @@ void GamePlayer::DeployUnits() {
           static_cast<int>(std::max<std::uint32_t>(1, unit.stands_per_rank()));
       const int stands = static_cast<int>(unit.stands());
       const int frontage = std::min(per_rank, stands) * base->width_mm;
-      if (x + frontage > kTableWidthMm - kSideMarginMm) {
+      if (x + frontage > TableWidthMm() - kSideMarginMm) {
         ++line;
         x = kSideMarginMm + Uniform(0, 60);
       }

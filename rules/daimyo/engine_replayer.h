@@ -99,6 +99,12 @@ class Replayer final : public rules::EngineBase {
   absl::StatusOr<std::string> SaveCheckpoint() const override;
   absl::Status RestoreCheckpoint(absl::string_view checkpoint) override;
 
+  // The move generator (engine_generate.cc; rules/engine.h).
+  bool ProposeEvents(int clan, bool umpire,
+                     std::vector<rules::ProposedEvent>& out) const override;
+  std::unique_ptr<rules::Engine> Clone(
+      rules::EngineOutput output) const override;
+
   // True when `unit` made a rout move in the current turn (a router makes
   // one a turn: reading 29).
   bool RoutMovedThisTurn(int unit) const {
@@ -120,6 +126,15 @@ class Replayer final : public rules::EngineBase {
                     .max_carried_hits = rules.hits_per_stand - 1},
                    options, output),
         rules_(rules) {}
+
+  // The move generator's parts (engine_generate.cc): the result moves
+  // unit `u` owes or may make, its volleys at each enemy it may fire at,
+  // and a melee round of the contact between `a` and `b` when one of them
+  // is clan `clan`'s.
+  struct Proposals;
+  void ProposeResultMoves(int u, Proposals& add) const;
+  void ProposeFirings(int u, Proposals& add) const;
+  void ProposeMeleeRound(int a, int b, int clan, Proposals& add) const;
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
   absl::Status AddUnitFacts(int index, const gunbai::v1::Unit& unit,

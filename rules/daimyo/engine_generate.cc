@@ -1,0 +1,301 @@
+// The move generator of the Replayer (rules/engine.h, Engine::ProposeEvents):
+// what a clan may append next, read from the state and the Replayer's own
+// bookkeeping (owed tests and moves, charges and rout moves made this turn,
+// leave to counter-charge), and on a table from the tape measure (a
+// volley's range band, arc and sight). A proposal is pseudo-legal: the
+// engine's checks decide when it is tried (replay/legal_actions.h), so that
+// the audit and the forms share one set of rules. What may be proposed is
+// stated in RULES.md, "What may happen next". See engine_replayer.h.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/firing.h"
+#include "rules/daimyo/measure.h"
+
+namespace gunbai::rules::daimyo {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+constexpr MoraleReasons kChargeTestReasons =
+    ReasonBit(2) | ReasonBit(3) | ReasonBit(4);
+constexpr MoraleReasons kEndOfTurnTestReasons =
+    ReasonBit(1) | ReasonBit(5) | ReasonBit(6) | ReasonBit(7);
+
+v1::RangeBand BandToProto(RangeBand band) {
+  switch (band) {
+    case RangeBand::kEffective:
+      return v1::RANGE_BAND_EFFECTIVE;
+    case RangeBand::kLong:
+      return v1::RANGE_BAND_LONG;
+    case RangeBand::kOutOfRange:
+      break;
+  }
+  return v1::RANGE_BAND_OUT_OF_RANGE;
+}
+
+}  // namespace
+
+// The proposals being listed for one clan.
+struct Replayer::Proposals {
+  std::vector<ProposedEvent>& out;
+  const std::string& clan_id;
+
+  ProposedEvent& operator()(absl::string_view kind, int unit, int target) {
+    ProposedEvent& p = out.emplace_back();
+    p.kind = kind;
+    p.unit = unit;
+    p.target = target;
+    p.event.set_clan(clan_id);
+    return p;
+  }
+};
+
+std::unique_ptr<Engine> Replayer::Clone(EngineOutput output) const {
+  std::unique_ptr<Replayer> copy(new Replayer(*this));
+  copy->SetOutput(output);
+  return copy;
+}
+
+bool Replayer::ProposeEvents(int clan, bool umpire,
+                             std::vector<ProposedEvent>& out) const {
+  const BattleState& s = state_;
+  const bool in_turn = TurnInProgress();
+  if (umpire && s.phase != Phase::kGameOver) {
+    if (!in_turn) {
+      ProposedEvent& start = out.emplace_back();
+      start.kind = "turn_start";
+      start.event.mutable_turn_start();
+    }
+    out.emplace_back().kind = "game_end";
+    out.back().event.mutable_game_end();
+  }
+  if (!in_turn || clan < 0 || clan >= static_cast<int>(s.clans.size()) ||
+      (s.turn_ended_clans >> clan & 1u) != 0) {
+    return true;
+  }
+  const std::string& clan_id = s.clans[static_cast<std::size_t>(clan)];
+  Proposals add{out, clan_id};
+  const bool active = s.active_clan == clan;
+  if (!active && (s.activated_clans >> clan & 1u) == 0) {
+    add("activation", -1, -1).event.mutable_activation();
+  }
+  for (std::size_t l = 0; l < s.leaders.size(); ++l) {
+    const LeaderState& leader = s.leaders[l];
+    if (leader.clan != clan || !leader.loss_roll_owed) continue;
+    ProposedEvent& roll = add("leader_loss", leader.attached_unit, -1);
+    roll.leader = static_cast<int>(l);
+    roll.event.mutable_leader_loss()->set_leader(leader.id);
+  }
+  const int units = static_cast<int>(s.units.size());
+  for (int u = 0; u < units; ++u) {
+    const UnitProfile& me = s.profiles[static_cast<std::size_t>(u)];
+    const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
+    if (me.clan != clan || st.removed) continue;
+    if (!st.removal_owed.empty()) {
+      v1::Removal& removal = *add("removal", u, -1).event.mutable_removal();
+      removal.set_unit(me.id);
+      removal.set_reason(st.removal_owed);
+    }
+    // Owed tests: once for each group owed, for the highest reason; a
+    // router's rally test (reason 8).
+    for (const MoraleReasons group :
+         {kChargeTestReasons, kEndOfTurnTestReasons}) {
+      const MoraleReasons owed = st.owed_morale & group;
+      if (owed == 0 || st.frenzied) continue;
+      v1::MoraleTest& test = *add("morale", u, -1).event.mutable_morale_test();
+      test.set_unit(me.id);
+      test.set_reason(static_cast<std::uint32_t>(HighestReason(owed)));
+    }
+    if (st.routing) {
+      v1::MoraleTest& rally = *add("morale", u, -1).event.mutable_morale_test();
+      rally.set_unit(me.id);
+      rally.set_reason(8);
+    }
+    ProposeResultMoves(u, add);
+    if (may_counter_charge_[static_cast<std::size_t>(u)] >= 0) {
+      const int charger = may_counter_charge_[static_cast<std::size_t>(u)];
+      v1::ChargeDeclaration& counter =
+          *add("charge", u, charger).event.mutable_charge();
+      counter.set_unit(me.id);
+      counter.set_target(s.profiles[static_cast<std::size_t>(charger)].id);
+      counter.set_counter_charge(true);
+    }
+    ProposeFirings(u, add);
+    if (active && !st.routing && !st.in_melee) {
+      static constexpr v1::MoveKind kMoves[] = {v1::MOVE_KIND_MOVE,
+                                                v1::MOVE_KIND_MANOEUVRE,
+                                                v1::MOVE_KIND_TURN_ABOUT};
+      for (const v1::MoveKind kind : kMoves) {
+        ProposedEvent& move = add("move", u, -1);
+        move.event.mutable_move()->set_unit(me.id);
+        move.event.mutable_move()->set_kind(kind);
+        if (Measuring(u)) {
+          move.needs_destination = kind != v1::MOVE_KIND_TURN_ABOUT;
+          move.reach_mm = field_->move_mm[static_cast<std::size_t>(u)];
+        }
+      }
+      if (charged_on_turn_[static_cast<std::size_t>(u)] != s.turn) {
+        for (int e = 0; e < units; ++e) {
+          const UnitProfile& enemy = s.profiles[static_cast<std::size_t>(e)];
+          if (enemy.clan == clan || s.units[static_cast<std::size_t>(e)].removed)
+            continue;
+          v1::ChargeDeclaration& charge =
+              *add("charge", u, e).event.mutable_charge();
+          charge.set_unit(me.id);
+          charge.set_target(enemy.id);
+        }
+      }
+    }
+  }
+  // Melee rounds: each contact the clan's units are in, once (the clan
+  // whose unit comes first in the order of battle offers it; either may
+  // append it).
+  for (const MeleeContact& m : s.melees) {
+    ProposeMeleeRound(m.a, m.b, clan, add);
+  }
+  for (int u = 0; u < units; ++u) {
+    const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
+    if (st.removed) continue;
+    const int contact = st.charged_into_contact_with >= 0
+                            ? st.charged_into_contact_with
+                            : st.charging_target;
+    if (contact < 0 || s.FindMelee(u, contact) != nullptr) continue;
+    ProposeMeleeRound(u, contact, clan, add);
+  }
+  add("turn_end", -1, -1).event.mutable_turn_end();
+  return true;
+}
+
+void Replayer::ProposeResultMoves(int u, Proposals& add) const {
+  const BattleState& s = state_;
+  const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
+  const std::string& id = s.profiles[static_cast<std::size_t>(u)].id;
+  const auto propose = [&](v1::ResultMoveKind kind) {
+    v1::ResultMove& move = *add("result_move", u, -1).event.mutable_result_move();
+    move.set_unit(id);
+    move.set_kind(kind);
+  };
+  switch (owed_moves_[static_cast<std::size_t>(u)]) {
+    case OwedMove::kNone:
+      // A router's continuing rout move, once a turn.
+      if (st.routing && !RoutMovedThisTurn(u)) {
+        propose(v1::RESULT_MOVE_KIND_ROUT);
+      }
+      // A frenzied pursuer pursues on.
+      if (st.frenzied && st.pursued_on_turn > 0) {
+        propose(v1::RESULT_MOVE_KIND_PURSUIT);
+      }
+      return;
+    case OwedMove::kPushBack:
+      return propose(v1::RESULT_MOVE_KIND_PUSH_BACK);
+    case OwedMove::kRout:
+      return propose(v1::RESULT_MOVE_KIND_ROUT);
+    case OwedMove::kFollowUp:
+      return propose(v1::RESULT_MOVE_KIND_FOLLOW_UP);
+    case OwedMove::kPursue:
+      return propose(v1::RESULT_MOVE_KIND_PURSUIT);
+    case OwedMove::kMayFollowUp:
+      propose(v1::RESULT_MOVE_KIND_FOLLOW_UP);
+      return propose(v1::RESULT_MOVE_KIND_HOLD);
+    case OwedMove::kMayPursue:
+      propose(v1::RESULT_MOVE_KIND_PURSUIT);
+      return propose(v1::RESULT_MOVE_KIND_HOLD);
+    case OwedMove::kMayFollowUpOrPursue:
+      propose(v1::RESULT_MOVE_KIND_FOLLOW_UP);
+      propose(v1::RESULT_MOVE_KIND_PURSUIT);
+      return propose(v1::RESULT_MOVE_KIND_HOLD);
+    case OwedMove::kHold:
+      return propose(v1::RESULT_MOVE_KIND_HOLD);
+    case OwedMove::kRetire:
+      return propose(v1::RESULT_MOVE_KIND_RETIRE);
+    case OwedMove::kRetreat:
+      return propose(v1::RESULT_MOVE_KIND_RETREAT);
+    case OwedMove::kMayRetire:
+      return propose(v1::RESULT_MOVE_KIND_RETIRE);
+  }
+}
+
+void Replayer::ProposeFirings(int u, Proposals& add) const {
+  const BattleState& s = state_;
+  const UnitProfile& me = s.profiles[static_cast<std::size_t>(u)];
+  const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
+  if (me.missile_weapon == MissileWeapon::kNone || st.fired_this_turn ||
+      st.routing || st.removed) {
+    return;
+  }
+  Shot probe;
+  probe.firer = u;
+  const int most = MaxFiringStands(rules_, s, probe);
+  if (most <= 0) return;
+  const int units = static_cast<int>(s.units.size());
+  for (int e = 0; e < units; ++e) {
+    const UnitProfile& enemy = s.profiles[static_cast<std::size_t>(e)];
+    if (enemy.clan == me.clan || s.units[static_cast<std::size_t>(e)].removed)
+      continue;
+    ProposedEvent* fire = nullptr;
+    if (Measuring(u) && Measuring(e)) {
+      // On a table the tape measure settles the band: a target out of
+      // range, arc or sight is not proposed.
+      const ShotMeasure m = MeasureShot(rules_, *field_, s, u, e);
+      if (!m.in_arc || !m.line_of_sight ||
+          BandAt(rules_, m.distance, m.woods_limit) == RangeBand::kOutOfRange) {
+        continue;
+      }
+      Shot shot;
+      shot.firer = u;
+      shot.target = e;
+      shot.facts.distance_mm = static_cast<int>(std::lround(m.distance * 10));
+      shot.facts.woods_limit = m.woods_limit;
+      shot.facts.measured = true;
+      const ResolvedBand band = ResolveBand(rules_, s, shot);
+      fire = &add("fire", u, e);
+      fire->ranges.push_back(BandToProto(band.band));
+      v1::FiringFacts& facts = *fire->event.mutable_firing()->mutable_facts();
+      facts.set_distance_mm(static_cast<std::uint32_t>(*shot.facts.distance_mm));
+      facts.set_range(BandToProto(band.band));
+    } else {
+      // Without a table the players declare the band: either may be.
+      fire = &add("fire", u, e);
+      fire->ranges.push_back(v1::RANGE_BAND_EFFECTIVE);
+      fire->ranges.push_back(v1::RANGE_BAND_LONG);
+      fire->event.mutable_firing()->mutable_facts()->set_range(
+          v1::RANGE_BAND_EFFECTIVE);
+    }
+    fire->max_stands = most;
+    v1::Firing& firing = *fire->event.mutable_firing();
+    firing.set_unit(me.id);
+    firing.set_target(enemy.id);
+    firing.set_stands_firing(static_cast<std::uint32_t>(most));
+  }
+}
+
+void Replayer::ProposeMeleeRound(int a, int b, int clan, Proposals& add) const {
+  const BattleState& s = state_;
+  if (a < 0 || b < 0) return;
+  const UnitProfile& pa = s.profiles[static_cast<std::size_t>(a)];
+  const UnitProfile& pb = s.profiles[static_cast<std::size_t>(b)];
+  if (pa.clan == pb.clan || (pa.clan != clan && pb.clan != clan)) return;
+  if (s.units[static_cast<std::size_t>(a)].removed ||
+      s.units[static_cast<std::size_t>(b)].removed) {
+    return;
+  }
+  // The clan's own unit first.
+  if (pa.clan != clan) std::swap(a, b);
+  ProposedEvent& round = add("melee", a, b);
+  v1::MeleeRound& r = *round.event.mutable_melee_round();
+  for (const int side : {a, b}) {
+    const UnitStatus& st = s.units[static_cast<std::size_t>(side)];
+    v1::MeleeSide& out = *r.add_sides();
+    out.set_unit(s.profiles[static_cast<std::size_t>(side)].id);
+    out.set_stands_fighting(static_cast<std::uint32_t>(st.stands));
+    out.set_front_stands_in_contact(static_cast<std::uint32_t>(
+        std::min(st.stands, std::max(st.stands_per_rank, 1))));
+  }
+  round.max_stands = s.units[static_cast<std::size_t>(a)].stands;
+}
+
+}  // namespace gunbai::rules::daimyo
