@@ -124,7 +124,8 @@ cmp -s "${work}/table.textproto" \
 grep -q -- "--positions" <("${gunbai}" generate --help) ||
   fail "generate --help does not teach --positions"
 expect_exit 2 "${gunbai}" generate --events 300 --positions
-expect_exit 2 "${gunbai}" generate --units 17 --positions
+# More than 256 units a clan do not fit even on the widened table.
+expect_exit 2 "${gunbai}" generate --units 257 --turns 1 --positions
 expect_exit 2 "${gunbai}" generate --ruleset skf --positions
 expect_exit 2 "${gunbai}" generate --seed 1 -o "${work}/no/such/dir/game"
 
