@@ -126,9 +126,8 @@ void ProposeGeneric(const rules::BattleState& state, int clan, bool umpire,
     const rules::UnitProfile& me = state.profiles[i];
     const rules::UnitStatus& status = state.units[i];
     if (me.clan != clan || status.removed) continue;
-    for (const v1::MoveKind kind :
-         {v1::MOVE_KIND_MOVE, v1::MOVE_KIND_MANOEUVRE,
-          v1::MOVE_KIND_TURN_ABOUT}) {
+    for (const v1::MoveKind kind : {v1::MOVE_KIND_MOVE, v1::MOVE_KIND_MANOEUVRE,
+                                    v1::MOVE_KIND_TURN_ABOUT}) {
       v1::Move& move = *add("move", u, -1).event.mutable_move();
       move.set_unit(me.id);
       move.set_kind(kind);
@@ -160,7 +159,8 @@ void ProposeGeneric(const rules::BattleState& state, int clan, bool umpire,
       round.max_stands = status.stands;
       v1::MeleeRound& r = *round.event.mutable_melee_round();
       for (const int side : {u, e}) {
-        const rules::UnitStatus& st = state.units[static_cast<std::size_t>(side)];
+        const rules::UnitStatus& st =
+            state.units[static_cast<std::size_t>(side)];
         v1::MeleeSide& s = *r.add_sides();
         s.set_unit(state.profiles[static_cast<std::size_t>(side)].id);
         s.set_stands_fighting(static_cast<std::uint32_t>(st.stands));
@@ -239,10 +239,9 @@ std::string Label(const rules::BattleState& state, const ProposedEvent& p,
     case v1::Event::kMove:
       return absl::StrCat(unit, " ", MoveWords(e.move().kind()));
     case v1::Event::kCharge:
-      return absl::StrCat(unit,
-                          e.charge().counter_charge() ? " counter-charges "
-                                                      : " charges ",
-                          target);
+      return absl::StrCat(
+          unit, e.charge().counter_charge() ? " counter-charges " : " charges ",
+          target);
     case v1::Event::kFiring: {
       const v1::Firing& f = e.firing();
       std::string range;
@@ -254,10 +253,9 @@ std::string Label(const rules::BattleState& state, const ProposedEvent& p,
                 ? absl::StrCat(", ", f.facts().distance_mm() / 10, " cm")
                 : "");
       }
-      return absl::StrCat(unit, " fires at ", target, " (up to ",
-                          f.stands_firing(),
-                          f.stands_firing() == 1 ? " stand" : " stands", range,
-                          ")");
+      return absl::StrCat(
+          unit, " fires at ", target, " (up to ", f.stands_firing(),
+          f.stands_firing() == 1 ? " stand" : " stands", range, ")");
     }
     case v1::Event::kMeleeRound: {
       const v1::MeleeRound& r = e.melee_round();
@@ -423,7 +421,8 @@ absl::StatusOr<v1::GetLegalActionsResponse> ListLegalActions(
     out.set_needs_destination(p.needs_destination);
     out.set_reach_mm(static_cast<std::uint32_t>(std::max(p.reach_mm, 0)));
     if (p.unit >= 0) {
-      const rules::UnitStatus& st = state.units[static_cast<std::size_t>(p.unit)];
+      const rules::UnitStatus& st =
+          state.units[static_cast<std::size_t>(p.unit)];
       if (st.placed) {
         out.mutable_from()->set_x_mm(st.pose.x_mm);
         out.mutable_from()->set_y_mm(st.pose.y_mm);
@@ -431,8 +430,8 @@ absl::StatusOr<v1::GetLegalActionsResponse> ListLegalActions(
       }
     }
     if (recorded_dice && game.ruleset->plugin->server_dice != nullptr) {
-      auto plan = game.ruleset->plugin->server_dice(
-          event, game.ruleset->data, state);
+      auto plan =
+          game.ruleset->plugin->server_dice(event, game.ruleset->data, state);
       if (plan.ok() && !plan->open_ended()) {
         out.set_dice(static_cast<std::uint32_t>(plan->dice));
       }

@@ -141,7 +141,8 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
       if (charged_on_turn_[static_cast<std::size_t>(u)] != s.turn) {
         for (int e = 0; e < units; ++e) {
           const UnitProfile& enemy = s.profiles[static_cast<std::size_t>(e)];
-          if (enemy.clan == clan || s.units[static_cast<std::size_t>(e)].removed)
+          if (enemy.clan == clan ||
+              s.units[static_cast<std::size_t>(e)].removed)
             continue;
           v1::ChargeDeclaration& charge =
               *add("charge", u, e).event.mutable_charge();
@@ -175,7 +176,8 @@ void Replayer::ProposeResultMoves(int u, Proposals& add) const {
   const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
   const std::string& id = s.profiles[static_cast<std::size_t>(u)].id;
   const auto propose = [&](v1::ResultMoveKind kind) {
-    v1::ResultMove& move = *add("result_move", u, -1).event.mutable_result_move();
+    v1::ResultMove& move =
+        *add("result_move", u, -1).event.mutable_result_move();
     move.set_unit(id);
     move.set_kind(kind);
   };
@@ -255,7 +257,8 @@ void Replayer::ProposeFirings(int u, Proposals& add) const {
       fire = &add("fire", u, e);
       fire->ranges.push_back(BandToProto(band.band));
       v1::FiringFacts& facts = *fire->event.mutable_firing()->mutable_facts();
-      facts.set_distance_mm(static_cast<std::uint32_t>(*shot.facts.distance_mm));
+      facts.set_distance_mm(
+          static_cast<std::uint32_t>(*shot.facts.distance_mm));
       facts.set_range(BandToProto(band.band));
     } else {
       // Without a table the players declare the band: either may be.

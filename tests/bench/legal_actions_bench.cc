@@ -63,9 +63,9 @@ Point& At(int units) {
   point->log.clear_events();
   point->settings.set_policy(v1::APPEND_POLICY_STRICT);
   point->settings.set_dice_mode(v1::DICE_MODE_RECORDED);
-  auto engine = replay::CreateEngine(point->log, Ruleset(),
-                                     replay::AuditOptions(),
-                                     rules::EngineOutput{&point->findings});
+  auto engine =
+      replay::CreateEngine(point->log, Ruleset(), replay::AuditOptions(),
+                           rules::EngineOutput{&point->findings});
   if (!engine.ok()) {
     std::fprintf(stderr, "%s\n", engine.status().ToString().c_str());
     std::abort();
