@@ -109,6 +109,18 @@ RangeBand BandFromProto(v1::RangeBand b) {
   }
 }
 
+v1::RangeBand BandToProto(RangeBand b) {
+  switch (b) {
+    case RangeBand::kEffective:
+      return v1::RANGE_BAND_EFFECTIVE;
+    case RangeBand::kLong:
+      return v1::RANGE_BAND_LONG;
+    case RangeBand::kOutOfRange:
+      break;
+  }
+  return v1::RANGE_BAND_OUT_OF_RANGE;
+}
+
 Formation FormationFromProto(v1::Formation f) {
   switch (f) {
     case v1::FORMATION_COLUMN:

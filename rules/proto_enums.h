@@ -26,6 +26,7 @@ std::optional<MeleeWeapon> NamedMeleeWeaponFromProto(gunbai::v1::MeleeWeapon w);
 MeleeWeapon MeleeFromProto(gunbai::v1::MeleeWeapon w);
 // UNSPECIFIED reads as effective range.
 RangeBand BandFromProto(gunbai::v1::RangeBand b);
+gunbai::v1::RangeBand BandToProto(RangeBand b);
 // UNSPECIFIED reads as line.
 Formation FormationFromProto(gunbai::v1::Formation f);
 gunbai::v1::Formation FormationToProto(Formation f);

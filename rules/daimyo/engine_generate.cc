@@ -13,6 +13,7 @@
 #include "rules/daimyo/engine_replayer.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/measure.h"
+#include "rules/proto_enums.h"
 
 namespace gunbai::rules::daimyo {
 
@@ -24,18 +25,6 @@ constexpr MoraleReasons kChargeTestReasons =
     ReasonBit(2) | ReasonBit(3) | ReasonBit(4);
 constexpr MoraleReasons kEndOfTurnTestReasons =
     ReasonBit(1) | ReasonBit(5) | ReasonBit(6) | ReasonBit(7);
-
-v1::RangeBand BandToProto(RangeBand band) {
-  switch (band) {
-    case RangeBand::kEffective:
-      return v1::RANGE_BAND_EFFECTIVE;
-    case RangeBand::kLong:
-      return v1::RANGE_BAND_LONG;
-    case RangeBand::kOutOfRange:
-      break;
-  }
-  return v1::RANGE_BAND_OUT_OF_RANGE;
-}
 
 }  // namespace
 
