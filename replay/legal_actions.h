@@ -1,12 +1,14 @@
 // What a clan may append next in a live game (gunbaid's GetLegalActions,
-// the web app's action form): candidate events built from the game's state
-// (the clan's activation, each of its units' moves, charges and firings at
-// each enemy, the morale tests it owes, result moves, melee rounds, its
-// turn end; for the umpire also the turn's start and the game's end), each
-// tried on a copy of the game's replay as a strict game with server dice
+// the web app's action form). The design is a chess program's: the
+// ruleset's move generator (rules::Engine::ProposeEvents) proposes the
+// pseudo-legal events from the game's state, with the domain of each
+// parameter the state settles (a volley's stands and range band, a move's
+// reach on a table); each is then tried on a copy of the game's replay
+// (Engine::Clone, else a checkpoint) as a strict game with server dice
 // would take it, and kept when the engine finds no violation. The rules
-// are the engine's own: nothing here decides what is legal. Thread-
-// compatible: the engine is only read.
+// are the engine's own, the audit's: nothing here decides what is legal. A
+// ruleset without a generator gets generic candidates (every kind of event
+// for each unit and enemy). Thread-compatible: the engine is only read.
 #ifndef GUNBAI_REPLAY_LEGAL_ACTIONS_H_
 #define GUNBAI_REPLAY_LEGAL_ACTIONS_H_
 

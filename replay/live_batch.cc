@@ -93,6 +93,20 @@ absl::Status CheckPlayerTurn(const LiveBatchGame& game,
         "turn start the next); nothing was written",
         event_id));
   }
+  const int open = state.active_clan;
+  if (event.has_activation() && clan >= 0 && open >= 0 && open != clan &&
+      TurnInProgress(state) &&
+      (state.turn_ended_clans & (std::uint32_t{1} << open)) == 0) {
+    // A player's activation does not cut another clan's short: that one
+    // ends with its own clan's turn_end (game_service.proto, "Turns in a
+    // live game").
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "event %s: %s's activation is still open; %s begins its own after "
+        "%s ends its part of turn %d (its turn_end); nothing was written",
+        event_id, Excerpt(state.clans[static_cast<std::size_t>(open)]),
+        Excerpt(game.clan), Excerpt(state.clans[static_cast<std::size_t>(open)]),
+        state.turn));
+  }
   if (clan < 0 || !TurnInProgress(state) ||
       (state.turn_ended_clans & (std::uint32_t{1} << clan)) == 0) {
     return absl::OkStatus();

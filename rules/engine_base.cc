@@ -249,6 +249,7 @@ void EngineBase::EndTurn(const v1::Event& event) {
 }
 
 void EngineBase::EndGame() {
+  ending_game_ = true;
   if (TurnInProgress()) CloseTurn();
   state_.phase = Phase::kGameOver;
 }

@@ -184,6 +184,10 @@ class EngineBase : public Engine, protected FindingSink {
   // event is skipped.
   bool CheckSequence(const gunbai::v1::Event& event);
 
+  // True while game_end closes the turn in progress (CloseTurn may leave
+  // out what an unplayed turn's activations would owe).
+  bool ending_game() const { return ending_game_; }
+
   // Points a copy of an engine (Engine::Clone) at its own output.
   void SetOutput(EngineOutput output) {
     findings_ = output.findings;
@@ -268,6 +272,7 @@ class EngineBase : public Engine, protected FindingSink {
   // Findings left out past Conventions::max_findings, and by severity:
   // violation, dispute, warning, unverifiable. An engine with a bound
   // keeps them in its checkpoints.
+  bool ending_game_ = false;
   std::int64_t findings_left_out_ = 0;
   std::array<std::int64_t, 4> left_out_by_severity_{};
 

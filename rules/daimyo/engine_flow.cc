@@ -97,25 +97,39 @@ void Replayer::CheckRoutersMoved() {
   }
 }
 
-void Replayer::CheckRoutersOfClansNotActivated() {
+void Replayer::CheckRoutersOfClansNotActivated(int only_clan) {
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     const rules::UnitStatus& s = state_.units[u];
     const int clan = state_.profiles[u].clan;
-    if ((state_.activated_clans >> clan & 1u) != 0 || !s.routing || s.removed ||
+    if ((only_clan >= 0 && clan != only_clan) ||
+        (state_.activated_clans >> clan & 1u) != 0 || !s.routing || s.removed ||
         !s.removal_owed.empty() || rout_moved_on_turn_[u] == state_.turn ||
         owed_moves_[u] != OwedMove::kNone) {
       continue;
     }
     Violation("daimyo.rout.move_missing", state_.profiles[u].id,
-              absl::StrFormat("%s is routing, but turn %d ended without %s's "
+              absl::StrFormat("%s is routing, but %s ended without %s's "
                               "activation, in which it makes its rout move "
                               "(or tests to rally).",
                               UnitLabel(state_, static_cast<int>(u)),
-                              state_.turn, state_.clans[clan]));
+                              only_clan >= 0
+                                  ? absl::StrCat(state_.clans[clan],
+                                                 "'s part of turn ",
+                                                 state_.turn)
+                                  : absl::StrCat("turn ", state_.turn),
+                              state_.clans[clan]));
+    // Reported once: the turn's close does not report it again.
+    rout_moved_on_turn_[u] = state_.turn;
   }
 }
 
 void Replayer::OnClanTurnEnded(int clan) {
+  // A clan that ends its part of the turn without an activation leaves its
+  // routers' moves unmade: they are missing now, since it can no longer
+  // activate this turn.
+  if ((state_.activated_clans >> clan & 1u) == 0) {
+    CheckRoutersOfClansNotActivated(clan);
+  }
   if (state_.active_clan != clan) return;
   // The clan's own turn_end closes its activation: what the activation owed
   // falls due here, and nothing of it may follow.

@@ -51,8 +51,23 @@ std::unique_ptr<Engine> Replayer::Clone(EngineOutput output) const {
 
 bool Replayer::ProposeEvents(int clan, bool umpire,
                              std::vector<ProposedEvent>& out) const {
+  if (!pending_pairings_.empty()) {
+    // A melee round's results settle at the next event that is not a round
+    // of the same melee: what they owe (push backs, routs, follow-ups, tests)
+    // is read from a copy settled as that event would settle it.
+    std::unique_ptr<Replayer> settled(new Replayer(*this));
+    settled->SetOutput(EngineOutput{});
+    settled->SettleMelee();
+    return settled->ProposeEvents(clan, umpire, out);
+  }
   const BattleState& s = state_;
   const bool in_turn = TurnInProgress();
+  // A frenzied unit of the active clan owes its charge, which only the
+  // movement phase takes: nothing that ends the phase (a volley, a melee
+  // round, the activation's end) is proposed until it is declared.
+  const bool frenzy_owed = std::any_of(
+      frenzied_this_activation_.begin(), frenzied_this_activation_.end(),
+      [this](int u) { return OwesFrenzyCharge(u); });
   if (umpire && s.phase != Phase::kGameOver) {
     if (!in_turn) {
       ProposedEvent& start = out.emplace_back();
@@ -62,14 +77,20 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
     out.emplace_back().kind = "game_end";
     out.back().event.mutable_game_end();
   }
-  if (!in_turn || clan < 0 || clan >= static_cast<int>(s.clans.size()) ||
-      (s.turn_ended_clans >> clan & 1u) != 0) {
+  if (!in_turn || clan < 0 || clan >= static_cast<int>(s.clans.size())) {
     return true;
   }
+  // A clan that has ended its part of the turn may still pay what the
+  // turn's end owes (tests, leader-loss rolls, result moves, removals).
+  const bool ended = (s.turn_ended_clans >> clan & 1u) != 0;
   const std::string& clan_id = s.clans[static_cast<std::size_t>(clan)];
   Proposals add{out, clan_id};
-  const bool active = s.active_clan == clan;
-  if (!active && (s.activated_clans >> clan & 1u) == 0) {
+  const bool active = s.active_clan == clan && !ended;
+  // Every clan has been activated this turn or has ended its part.
+  const std::uint32_t every = (std::uint32_t{1} << s.clans.size()) - 1;
+  const bool all_in =
+      ((s.activated_clans | s.turn_ended_clans) & every) == every;
+  if (!ended && !active && (s.activated_clans >> clan & 1u) == 0) {
     add("activation", -1, -1).event.mutable_activation();
   }
   for (std::size_t l = 0; l < s.leaders.size(); ++l) {
@@ -95,6 +116,11 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
          {kChargeTestReasons, kEndOfTurnTestReasons}) {
       const MoraleReasons owed = st.owed_morale & group;
       if (owed == 0 || st.frenzied) continue;
+      // End-of-turn tests come after the last activation: while a clan may
+      // still be activated, one taken now would be early once it is
+      // (daimyo.morale.timing, found only then), and the game could not go
+      // on cleanly.
+      if (group == kEndOfTurnTestReasons && !all_in) continue;
       v1::MoraleTest& test = *add("morale", u, -1).event.mutable_morale_test();
       test.set_unit(me.id);
       test.set_reason(static_cast<std::uint32_t>(HighestReason(owed)));
@@ -105,6 +131,7 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
       rally.set_reason(8);
     }
     ProposeResultMoves(u, add);
+    if (ended) continue;
     if (may_counter_charge_[static_cast<std::size_t>(u)] >= 0) {
       const int charger = may_counter_charge_[static_cast<std::size_t>(u)];
       v1::ChargeDeclaration& counter =
@@ -113,7 +140,7 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
       counter.set_target(s.profiles[static_cast<std::size_t>(charger)].id);
       counter.set_counter_charge(true);
     }
-    ProposeFirings(u, add);
+    if (!frenzy_owed) ProposeFirings(u, add);
     if (active && !st.routing && !st.in_melee) {
       static constexpr v1::MoveKind kMoves[] = {v1::MOVE_KIND_MOVE,
                                                 v1::MOVE_KIND_MANOEUVRE,
@@ -141,9 +168,14 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
       }
     }
   }
+  if (ended) return true;
   // Melee rounds: each contact the clan's units are in, once (the clan
   // whose unit comes first in the order of battle offers it; either may
   // append it).
+  if (frenzy_owed) {
+    if (!active) add("turn_end", -1, -1).event.mutable_turn_end();
+    return true;
+  }
   for (const MeleeContact& m : s.melees) {
     ProposeMeleeRound(m.a, m.b, clan, add);
   }

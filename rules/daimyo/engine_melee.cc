@@ -617,9 +617,17 @@ void Replayer::ReleaseWinnersOf(int loser) {
 
 bool Replayer::FollowedUpBy(int loser) const {
   for (std::size_t w = 0; w < owed_moves_.size(); ++w) {
-    if (owed_move_opponent_[w] == loser &&
-        (owed_moves_[w] == OwedMove::kFollowUp ||
-         owed_moves_[w] == OwedMove::kMayFollowUp)) {
+    if (owed_move_opponent_[w] != loser) continue;
+    if (owed_moves_[w] == OwedMove::kFollowUp ||
+        owed_moves_[w] == OwedMove::kMayFollowUp) {
+      return true;
+    }
+    // The winner followed up already, before the loser's push back: the
+    // contact is kept, and its round this turn is fought
+    // (daimyo.melee.once_per_turn holds till the next turn).
+    if (owed_moves_[w] == OwedMove::kNone &&
+        state_.units[w].followed_up_on_turn == state_.turn &&
+        state_.turn > 0) {
       return true;
     }
   }

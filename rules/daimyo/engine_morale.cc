@@ -148,18 +148,20 @@ bool Replayer::AnyEnemyOnTable(int unit) const {
   return false;
 }
 
+bool Replayer::OwesFrenzyCharge(int u) const {
+  const rules::UnitStatus& s = state_.units[u];
+  // A halt forbids the charge that frenzy demands; the halt wins. With no
+  // enemy left on the table there is nobody to charge.
+  return s.frenzied && !s.removed && !s.charging && !s.in_melee &&
+         !s.fought_this_turn && !s.routing && !state_.IsHalted(u) &&
+         AnyEnemyOnTable(u);
+}
+
 void Replayer::EndActivation() {
   CheckChargeTestsTaken();
   CheckRoutersMoved();
   for (int u : frenzied_this_activation_) {
-    const rules::UnitStatus& s = state_.units[u];
-    // A halt forbids the charge that frenzy demands; the halt wins. With no
-    // enemy left on the table there is nobody to charge.
-    if (!s.frenzied || s.removed || s.charging || s.in_melee ||
-        s.fought_this_turn || s.routing || state_.IsHalted(u) ||
-        !AnyEnemyOnTable(u)) {
-      continue;
-    }
+    if (!OwesFrenzyCharge(u)) continue;
     Violation("daimyo.morale.frenzied_must_charge", state_.profiles[u].id,
               absl::StrCat(UnitLabel(state_, u),
                            " is frenzied and must charge the nearest enemy to "

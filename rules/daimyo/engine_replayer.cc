@@ -540,9 +540,14 @@ void Replayer::CheckOwedRolls() {
 
 void Replayer::CloseTurn() {
   if (state_.active_clan >= 0) EndActivation();
-  CheckRoutersOfClansNotActivated();
+  // A game that ends in a turn no clan has begun (the turn_start a
+  // server-dice game appends after the last turn's end, say) leaves that
+  // turn unplayed: its activations owe nothing (reading 33).
+  const bool unplayed = ending_game() && state_.activated_clans == 0 &&
+                        state_.turn_ended_clans == 0;
+  if (!unplayed) CheckRoutersOfClansNotActivated();
   CheckOwedRolls();
-  CheckMeleeAtTurnEnd();
+  if (!unplayed) CheckMeleeAtTurnEnd();
   CheckEndOfTurnTestsTaken();
 }
 

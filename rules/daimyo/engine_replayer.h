@@ -262,8 +262,12 @@ class Replayer final : public rules::EngineBase {
   // is out of turn (reported).
   bool CheckRallyTiming(int unit);
   // Reports the routers of the clans not activated this turn that made no
-  // rout move (end of the turn).
-  void CheckRoutersOfClansNotActivated();
+  // rout move: at the end of the turn, or of one clan's part of it
+  // (`only_clan`) when that clan ends it without an activation.
+  void CheckRoutersOfClansNotActivated(int only_clan = -1);
+  // True when `u`, frenzied in this activation, still owes the charge its
+  // frenzy demands (daimyo.morale.frenzied_must_charge).
+  bool OwesFrenzyCharge(int u) const;
   // A clan's own turn_end: ends its activation if it is the active clan.
   void OnClanTurnEnded(int clan) override;
   bool CheckTestTiming(int unit, int reason);

@@ -176,6 +176,39 @@ TEST_F(LiveBatchTest, TheTurnEndsWhenEveryClanHasEndedIt) {
   EXPECT_EQ(findings_.size(), 0) << findings_[0].message();
 }
 
+// Issue 28: the other clan was offered its own activation in the middle of
+// the active clan's, and sending it cut that activation short. A player's
+// activation waits until the open one's clan has sent its turn_end; the
+// umpire, who writes up games played at a table (activations one after
+// the other, as an offline log has them), is not held to it.
+TEST_F(LiveBatchTest, APlayersActivationWaitsForTheOpenOneToEnd) {
+  v1::AppendEventsRequest start = Batch(TurnStart(1, 1, "red"));
+  ASSERT_TRUE(PlayLiveBatch(game_, start, *engine_, findings_).ok());
+  game_.umpire = false;
+  game_.clan = "red";
+  v1::AppendEventsRequest red = Batch(Activation(2, 1, "red"));
+  ASSERT_TRUE(PlayLiveBatch(game_, red, *engine_, findings_).ok());
+  game_.clan = "blue";
+  v1::AppendEventsRequest early = Batch(Activation(3, 1, "blue"));
+  auto refused = PlayLiveBatch(game_, early, *engine_, findings_);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(refused.status().message(),
+            "event e3: red's activation is still open; blue begins its own "
+            "after red ends its part of turn 1 (its turn_end); nothing was "
+            "written");
+  // The refusal left the engine as it was: red is still active.
+  EXPECT_EQ(engine_->state().active_clan, 0);
+  game_.clan = "red";
+  v1::AppendEventsRequest red_ends = Batch(ClanTurnEnd(3, 1, "red"));
+  ASSERT_TRUE(PlayLiveBatch(game_, red_ends, *engine_, findings_).ok());
+  game_.clan = "blue";
+  v1::AppendEventsRequest now = Batch(Activation(4, 1, "blue"));
+  auto stored = PlayLiveBatch(game_, now, *engine_, findings_);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  EXPECT_EQ(engine_->state().active_clan, 1);
+  EXPECT_EQ(findings_.size(), 0) << findings_[0].message();
+}
+
 TEST_F(LiveBatchTest, ServerDiceStartTheNextTurnWhenTheLastClanEndsIt) {
   settings_.set_dice_mode(v1::DICE_MODE_SERVER);
   const std::string key(kDiceKeyBytes, '\x5a');

@@ -1,0 +1,186 @@
+// Mutations of clean games (issue 28, item 4): generated Daimyo games that
+// audit clean, each changed in one place the way a flow error changes a
+// real game, must no longer audit clean. The kinds, and why each is wrong
+// by the rules (rules/daimyo/RULES.md):
+//
+// - a morale test paid twice (the same test again right after it): a test
+//   is taken once for what owes it (daimyo.morale.not_owed);
+// - a result move paid twice: a result owes one move (not_owed, or
+//   daimyo.rout.once_a_turn for a rout);
+// - a charge declared twice: one charge a turn (daimyo.charge.once_a_turn);
+// - a volley fired twice: once a turn (daimyo.fire.eligibility.once_per_turn);
+// - an owed test left out (daimyo.morale.missing; a rally test is not
+//   owed: a router may leave it);
+// - an owed result move left out (daimyo.result_move.missing, or
+//   daimyo.rout.move_missing);
+// - a move or charge moved into the other clan's activation: only the
+//   active clan moves and charges (daimyo.move.active_clan,
+//   daimyo.charge.active_clan).
+//
+// Every mutation of these kinds must be caught: the recall asked for is
+// 100%, and the test prints the figures for the closing note. (Dropping or
+// repeating any event at random is not a flow error in itself, a second
+// move is legal, so those are not counted.) Seqs are renumbered after a
+// change, so that only the change is found.
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "generate/daimyo/daimyo_game.h"
+#include "gtest/gtest.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "replay/audit.h"
+#include "replay/ruleset_loader.h"
+
+namespace gunbai::generate {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+constexpr int kGames = 60;
+
+bool Clean(const v1::BattleLog& log, const replay::LoadedRuleset& ruleset,
+           std::string* first = nullptr) {
+  auto report = replay::AuditLog(log, ruleset);
+  EXPECT_TRUE(report.ok()) << report.status();
+  if (!report.ok()) return false;
+  for (const v1::Finding& f : report->findings()) {
+    if (f.severity() == v1::SEVERITY_VIOLATION ||
+        f.severity() == v1::SEVERITY_DISPUTE ||
+        f.severity() == v1::SEVERITY_WARNING) {
+      if (first != nullptr) *first = absl::StrCat(f.rule_id(), ": ", f.message());
+      return false;
+    }
+  }
+  return true;
+}
+
+void Renumber(v1::BattleLog& log) {
+  for (int i = 0; i < log.events_size(); ++i) {
+    log.mutable_events(i)->set_seq(static_cast<std::uint64_t>(i + 1));
+  }
+}
+
+v1::BattleLog Repeated(const v1::BattleLog& log, int at) {
+  v1::BattleLog out = log;
+  out.clear_events();
+  for (int i = 0; i < log.events_size(); ++i) {
+    *out.add_events() = log.events(i);
+    if (i == at) *out.add_events() = log.events(i);
+  }
+  Renumber(out);
+  return out;
+}
+
+v1::BattleLog Dropped(const v1::BattleLog& log, int at) {
+  v1::BattleLog out = log;
+  out.clear_events();
+  for (int i = 0; i < log.events_size(); ++i) {
+    if (i != at) *out.add_events() = log.events(i);
+  }
+  Renumber(out);
+  return out;
+}
+
+// The event at `at` moved to just after the next activation of another
+// clan in the same turn; false when there is none.
+bool MovedIntoOtherActivation(const v1::BattleLog& log, int at,
+                              v1::BattleLog& out) {
+  const v1::Event& e = log.events(at);
+  int to = -1;
+  for (int i = at + 1; i < log.events_size(); ++i) {
+    const v1::Event& n = log.events(i);
+    if (n.turn() != e.turn()) break;
+    if (n.has_activation() && n.clan() != e.clan()) {
+      to = i;
+      break;
+    }
+  }
+  if (to < 0) return false;
+  out = log;
+  out.clear_events();
+  for (int i = 0; i < log.events_size(); ++i) {
+    if (i != at) *out.add_events() = log.events(i);
+    if (i == to) *out.add_events() = e;
+  }
+  Renumber(out);
+  return true;
+}
+
+struct Tally {
+  int tried = 0;
+  int caught = 0;
+  std::vector<std::string> missed;
+};
+
+TEST(MutationTest, FlowErrorsInCleanGamesAreCaught) {
+  auto ruleset = replay::BuiltinRuleset("daimyo");
+  ASSERT_TRUE(ruleset.ok()) << ruleset.status();
+  std::map<std::string, Tally> tallies;
+  const auto check = [&](const std::string& kind, const v1::BattleLog& log,
+                         std::uint64_t seed, std::uint64_t seq) {
+    Tally& t = tallies[kind];
+    ++t.tried;
+    if (!Clean(log, *ruleset)) {
+      ++t.caught;
+    } else if (t.missed.size() < 5) {
+      t.missed.push_back(absl::StrCat("seed ", seed, " seq ", seq));
+    }
+  };
+  for (int g = 0; g < kGames; ++g) {
+    GeneratorOptions options;
+    options.seed = 5000 + static_cast<std::uint64_t>(g);
+    options.turns = 3;
+    options.units_per_clan = 4;
+    const v1::BattleLog log = GenerateLog(options);
+    std::string why;
+    ASSERT_TRUE(Clean(log, *ruleset, &why)) << "seed " << options.seed << ": "
+                                            << why;
+    for (int i = 0; i < log.events_size(); ++i) {
+      const v1::Event& e = log.events(i);
+      const std::uint64_t seed = options.seed;
+      if (e.has_morale_test()) {
+        check("test paid twice", Repeated(log, i), seed, e.seq());
+        // A rally test (8) is the router's to take or not.
+        if (e.morale_test().reason() != 8) {
+          check("owed test left out", Dropped(log, i), seed, e.seq());
+        }
+      } else if (e.has_result_move() &&
+                 e.result_move().kind() != v1::RESULT_MOVE_KIND_HOLD) {
+        check("result move paid twice", Repeated(log, i), seed, e.seq());
+        check("owed result move left out", Dropped(log, i), seed, e.seq());
+      } else if (e.has_charge() && !e.charge().counter_charge()) {
+        check("charge declared twice", Repeated(log, i), seed, e.seq());
+        v1::BattleLog moved;
+        if (MovedIntoOtherActivation(log, i, moved)) {
+          check("charge in the other clan's activation", moved, seed, e.seq());
+        }
+      } else if (e.has_firing()) {
+        check("volley fired twice", Repeated(log, i), seed, e.seq());
+      } else if (e.has_move()) {
+        v1::BattleLog moved;
+        if (MovedIntoOtherActivation(log, i, moved)) {
+          check("move in the other clan's activation", moved, seed, e.seq());
+        }
+      }
+    }
+  }
+  int tried = 0;
+  int caught = 0;
+  for (const auto& [kind, t] : tallies) {
+    std::printf("mutation %-40s %5d caught of %5d\n", kind.c_str(), t.caught,
+                t.tried);
+    tried += t.tried;
+    caught += t.caught;
+    EXPECT_EQ(t.caught, t.tried)
+        << kind << " missed, e.g. " << (t.missed.empty() ? "" : t.missed[0]);
+  }
+  std::printf("mutation recall: %d of %d (%d games)\n", caught, tried, kGames);
+  EXPECT_GT(tried, 500);
+}
+
+}  // namespace
+}  // namespace gunbai::generate
