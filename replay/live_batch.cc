@@ -104,8 +104,8 @@ absl::Status CheckPlayerTurn(const LiveBatchGame& game,
         "event %s: %s's activation is still open; %s begins its own after "
         "%s ends its part of turn %d (its turn_end); nothing was written",
         event_id, Excerpt(state.clans[static_cast<std::size_t>(open)]),
-        Excerpt(game.clan), Excerpt(state.clans[static_cast<std::size_t>(open)]),
-        state.turn));
+        Excerpt(game.clan),
+        Excerpt(state.clans[static_cast<std::size_t>(open)]), state.turn));
   }
   if (clan < 0 || !TurnInProgress(state) ||
       (state.turn_ended_clans & (std::uint32_t{1} << clan)) == 0) {

@@ -583,6 +583,8 @@ void GamePlayer::Activate(int clan) {
   event.set_clan(std::string(kClanIds[clan]));
   event.mutable_activation();
   Emit(event);
+  for (std::size_t i : faults_due_next_activation_) faults_[i].seq = seq_;
+  faults_due_next_activation_.clear();
   --pending_frame_events_;
   new_pairings_.clear();
   std::fill(left_this_activation_.begin(), left_this_activation_.end(), false);
@@ -598,6 +600,8 @@ void GamePlayer::EndTurn(TurnKind kind) {
   victory_->EndOfTurn(state());
   for (std::size_t i : deferred_faults_) faults_[i].seq = seq_;
   deferred_faults_.clear();
+  for (std::size_t i : faults_due_next_activation_) faults_[i].seq = seq_;
+  faults_due_next_activation_.clear();
   pending_frame_events_ = 0;
 }
 
@@ -791,6 +795,13 @@ void GamePlayer::RecordDeferredFault(FaultKind kind, std::string subject,
                                      std::string description) {
   RecordFault(kind, 0, std::move(subject), std::move(description));
   deferred_faults_.push_back(faults_.size() - 1);
+}
+
+void GamePlayer::RecordFaultDueNextActivation(FaultKind kind,
+                                              std::string subject,
+                                              std::string description) {
+  RecordFault(kind, 0, std::move(subject), std::move(description));
+  faults_due_next_activation_.push_back(faults_.size() - 1);
 }
 
 // Makes a hold result move for `unit`, which owes none.

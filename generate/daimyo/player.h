@@ -316,6 +316,11 @@ class GamePlayer {
                    std::string description);
   void RecordDeferredFault(FaultKind kind, std::string subject,
                            std::string description);
+  // Records a fault the audit reports at the next activation (a result
+  // move skipped: it is made as soon as its result comes, reading 34), or
+  // at the turn's end when no activation comes first.
+  void RecordFaultDueNextActivation(FaultKind kind, std::string subject,
+                                    std::string description);
   void HoldNotOwed(int unit, FaultKind as);
   int PlantLeftoverFaults(int room);
 
@@ -354,6 +359,8 @@ class GamePlayer {
   std::vector<bool> has_drawn_dice_;
   std::vector<PlantedFault> faults_;
   std::vector<std::size_t> deferred_faults_;  // Waiting for turn_end's seq.
+  // Waiting for the seq of the next activation, or turn_end's.
+  std::vector<std::size_t> faults_due_next_activation_;
 };
 
 }  // namespace gunbai::generate::internal

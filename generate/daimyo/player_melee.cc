@@ -989,7 +989,7 @@ bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
   if (!routs && followed_up && !OwesEndOfTurnTest(loser) &&
       (!positions() || !FriendsWithin(loser, 20)) &&
       MayPlant(FaultKind::kResultMoveMissing)) {
-    RecordDeferredFault(
+    RecordFaultDueNextActivation(
         FaultKind::kResultMoveMissing, UnitId(loser),
         absl::StrCat(UnitId(loser), " is pushed back but does not move"));
     return false;

@@ -95,6 +95,11 @@ absl::StatusOr<std::string> Replayer::SaveCheckpoint() const {
     out.U64(t.seq);
     out.Int(t.reason);
   }
+  out.U64(fought_pairs_.size());
+  for (const auto& [a, b] : fought_pairs_) {
+    out.Int(a);
+    out.Int(b);
+  }
   return out.Take();
 }
 
@@ -185,6 +190,13 @@ absl::Status Replayer::RestoreCheckpoint(absl::string_view checkpoint) {
     t.seq = in.U64();
     t.reason = in.Int(0, kMaxReason);
   }
+  std::vector<std::pair<int, int>> fought(in.Count(
+      static_cast<std::size_t>(units) * static_cast<std::size_t>(units)));
+  for (auto& [a, b] : fought) {
+    if (!in.ok()) break;
+    a = in.Int(0, units - 1);
+    b = in.Int(a, units - 1);
+  }
   GUNBAI_RETURN_IF_ERROR(in.Finish());
   state_ = std::move(state);
   seq_ = seq;
@@ -209,6 +221,8 @@ absl::Status Replayer::RestoreCheckpoint(absl::string_view checkpoint) {
   challenge_awaiting_round_ = challenge;
   loss_rolls_made_ = std::move(loss_rolls);
   end_of_turn_tests_ = std::move(tests);
+  fought_pairs_ = std::move(fought);
+  fought_pairs_.reserve(state_.units.size());
   return absl::OkStatus();
 }
 

@@ -108,16 +108,15 @@ void Replayer::CheckRoutersOfClansNotActivated(int only_clan) {
       continue;
     }
     Violation("daimyo.rout.move_missing", state_.profiles[u].id,
-              absl::StrFormat("%s is routing, but %s ended without %s's "
-                              "activation, in which it makes its rout move "
-                              "(or tests to rally).",
-                              UnitLabel(state_, static_cast<int>(u)),
-                              only_clan >= 0
-                                  ? absl::StrCat(state_.clans[clan],
-                                                 "'s part of turn ",
-                                                 state_.turn)
-                                  : absl::StrCat("turn ", state_.turn),
-                              state_.clans[clan]));
+              absl::StrFormat(
+                  "%s is routing, but %s ended without %s's "
+                  "activation, in which it makes its rout move "
+                  "(or tests to rally).",
+                  UnitLabel(state_, static_cast<int>(u)),
+                  only_clan >= 0 ? absl::StrCat(state_.clans[clan],
+                                                "'s part of turn ", state_.turn)
+                                 : absl::StrCat("turn ", state_.turn),
+                  state_.clans[clan]));
     // Reported once: the turn's close does not report it again.
     rout_moved_on_turn_[u] = state_.turn;
   }

@@ -121,6 +121,9 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
       // (daimyo.morale.timing, found only then), and the game could not go
       // on cleanly.
       if (group == kEndOfTurnTestReasons && !all_in) continue;
+      // A result move still owed comes first: a test whose result owes
+      // another move would find it missing (reading 34), whatever the dice.
+      if (OwesCompulsoryMove(u)) continue;
       v1::MoraleTest& test = *add("morale", u, -1).event.mutable_morale_test();
       test.set_unit(me.id);
       test.set_reason(static_cast<std::uint32_t>(HighestReason(owed)));
@@ -185,7 +188,10 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
     const int contact = st.charged_into_contact_with >= 0
                             ? st.charged_into_contact_with
                             : st.charging_target;
-    if (contact < 0 || s.FindMelee(u, contact) != nullptr) continue;
+    if (contact < 0 || s.FindMelee(u, contact) != nullptr ||
+        FoughtThisTurn(u, contact)) {
+      continue;
+    }
     ProposeMeleeRound(u, contact, clan, add);
   }
   add("turn_end", -1, -1).event.mutable_turn_end();
@@ -208,8 +214,9 @@ void Replayer::ProposeResultMoves(int u, Proposals& add) const {
       if (st.routing && !RoutMovedThisTurn(u)) {
         propose(v1::RESULT_MOVE_KIND_ROUT);
       }
-      // A frenzied pursuer pursues on.
-      if (st.frenzied && st.pursued_on_turn > 0) {
+      // A frenzied pursuer pursues on, once a turn.
+      if (st.frenzied && st.pursued_on_turn > 0 &&
+          st.pursued_on_turn < s.turn) {
         propose(v1::RESULT_MOVE_KIND_PURSUIT);
       }
       return;

@@ -162,6 +162,24 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
                               UnitLabel(state_, b), pairing.round - 1,
                               pairing.round == 2 ? "" : "s", pairing.round));
   }
+  {
+    // The contact's own count catches a second round while it lasts; this
+    // catches one after it ended and a charge or pursuit renewed it.
+    const rules::MeleeContact* contact = state_.FindMelee(a, b);
+    const bool counted =
+        contact != nullptr && contact->last_turn_fought == state_.turn;
+    if (FoughtThisTurn(a, b)) {
+      if (!counted) {
+        Violation("daimyo.melee.once_per_turn", round.sides(0).unit(),
+                  absl::StrFormat("%s and %s already fought each other this "
+                                  "turn; each stand fights one melee "
+                                  "resolution a turn.",
+                                  UnitLabel(state_, a), UnitLabel(state_, b)));
+      }
+    } else {
+      fought_pairs_.emplace_back(std::min(a, b), std::max(a, b));
+    }
+  }
   const bool resolvable =
       rules::daimyo::CheckMeleePairing(rules_, state_, pairing, *this);
   CheckStandsSplit(round, pairing);
@@ -575,7 +593,11 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
       s.followed_up_on_turn = state_.turn;
       break;
     case v1::RESULT_MOVE_KIND_PURSUIT:
-      if (!(s.frenzied && s.pursued_on_turn > 0)) {
+      // A frenzied pursuer pursues on once in each later turn; a second
+      // pursuit in one turn is a move nothing owes.
+      if (!(s.frenzied && s.pursued_on_turn > 0 &&
+            s.pursued_on_turn < state_.turn &&
+            owed_moves_[unit] == OwedMove::kNone)) {
         TakeOwedMove(unit, move,
                      {OwedMove::kPursue, OwedMove::kMayPursue,
                       OwedMove::kMayFollowUpOrPursue});
@@ -626,8 +648,7 @@ bool Replayer::FollowedUpBy(int loser) const {
     // contact is kept, and its round this turn is fought
     // (daimyo.melee.once_per_turn holds till the next turn).
     if (owed_moves_[w] == OwedMove::kNone &&
-        state_.units[w].followed_up_on_turn == state_.turn &&
-        state_.turn > 0) {
+        state_.units[w].followed_up_on_turn == state_.turn && state_.turn > 0) {
       return true;
     }
   }
@@ -742,6 +763,30 @@ void Replayer::OnRemoval(const v1::Removal& removal) {
   rules::EndCharge(state_, unit);
   owed_moves_[unit] = OwedMove::kNone;
   LeaveMelee(unit);
+}
+
+bool Replayer::FoughtThisTurn(int a, int b) const {
+  const std::pair<int, int> pair(std::min(a, b), std::max(a, b));
+  return std::find(fought_pairs_.begin(), fought_pairs_.end(), pair) !=
+         fought_pairs_.end();
+}
+
+bool Replayer::OwesCompulsoryMove(int unit) const {
+  return Compulsory(owed_moves_[static_cast<std::size_t>(unit)]);
+}
+
+void Replayer::CheckResultMovesMade(int unit,
+                                    absl::FunctionRef<std::string()> what) {
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    if (unit >= 0 && static_cast<int>(u) != unit) continue;
+    if (!Compulsory(owed_moves_[u]) || state_.units[u].removed) continue;
+    Violation("daimyo.result_move.missing", state_.profiles[u].id,
+              absl::StrFormat("%s owed %s, but %s came first; a result move "
+                              "is made as soon as its result comes.",
+                              UnitLabel(state_, static_cast<int>(u)),
+                              OwedMoveName(owed_moves_[u]), what()));
+    owed_moves_[u] = OwedMove::kNone;
+  }
 }
 
 void Replayer::CheckMeleeAtTurnEnd() {

@@ -66,8 +66,18 @@ void Replayer::OweChargeTests(int charger, int target, bool counter) {
     state_.units[charger].owed_morale |=
         rules::daimyo::TestsOwedByCharger(state_, charger);
   }
-  state_.units[target].owed_morale |=
-      rules::daimyo::TestsOwedByTarget(state_, target, charger);
+  rules::UnitStatus& t = state_.units[target];
+  // The test for a charge is taken when it is declared: a second charge on
+  // a unit that has not yet tested for the first came too soon (the first
+  // test might have sent it away).
+  const MoraleReasons unpaid = t.owed_morale & kChargeReasons;
+  if (!counter && unpaid != 0 && !t.removed && !t.frenzied) {
+    t.owed_morale &= static_cast<MoraleReasons>(~kChargeReasons);
+    MissingTest(target, rules::daimyo::HighestReason(unpaid),
+                absl::StrFormat("for the charge on it before %s charged it",
+                                UnitLabel(state_, charger)));
+  }
+  t.owed_morale |= rules::daimyo::TestsOwedByTarget(state_, target, charger);
 }
 
 void Replayer::CheckChargeTestsTaken() {
@@ -360,6 +370,14 @@ void Replayer::ApplyTestResult(int unit, int reason, MoraleResult result,
     // A router cannot make an orderly retire, and routing is already the
     // worst result: under this reading the result asks nothing more.
     return;
+  }
+  const bool owes_move = result == MoraleResult::kRetire ||
+                         result == MoraleResult::kRetreat ||
+                         result == MoraleResult::kStandOrRetire ||
+                         result == MoraleResult::kCounterCharge ||
+                         (result == MoraleResult::kRout && !was_routing);
+  if (owes_move) {
+    CheckResultMovesMade(unit, [] { return std::string("its morale test"); });
   }
   rules::daimyo::ApplyMoraleResult(state_, unit, result);
   switch (result) {

@@ -51,6 +51,7 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   router_steps_.assign(state_.units.size(), 0);
   charged_on_turn_.assign(state_.units.size(), 0);
   rout_moved_on_turn_.assign(state_.units.size(), 0);
+  fought_pairs_.reserve(state_.units.size());
   loss_rolls_made_.assign(state_.leaders.size(), 0);
   return absl::OkStatus();
 }
@@ -205,7 +206,10 @@ void Replayer::BeforeEventBody(const v1::Event& event) {
   if (!same_melee) SettleMelee();
 }
 
-void Replayer::OnTurnStarted(const v1::Event&) { end_of_turn_tests_.clear(); }
+void Replayer::OnTurnStarted(const v1::Event&) {
+  end_of_turn_tests_.clear();
+  fought_pairs_.clear();
+}
 
 void Replayer::OnActivation(const v1::Event& event) {
   const int clan = FindClan(event.clan());
@@ -218,6 +222,8 @@ void Replayer::OnActivation(const v1::Event& event) {
                               event.clan(), state_.turn));
   }
   if (state_.active_clan >= 0) EndActivation();
+  CheckResultMovesMade(
+      -1, [&event] { return absl::StrCat(event.clan(), "'s activation"); });
   CheckEarlyEndOfTurnTests(event.clan());
   state_.activated_clans |= bit;
   state_.active_clan = clan;
@@ -301,6 +307,13 @@ void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
     target_status.removal_owed = "contacted by chargers while routing";
   }
   OweChargeTests(unit, target, charge.counter_charge());
+  // A new charge between two units that fought earlier this turn brings a
+  // new melee: they may fight again (the charged unit fights "as normal").
+  const std::pair<int, int> pair(std::min(unit, target),
+                                 std::max(unit, target));
+  fought_pairs_.erase(
+      std::remove(fought_pairs_.begin(), fought_pairs_.end(), pair),
+      fought_pairs_.end());
 }
 
 void Replayer::OnFiring(const v1::Event& event) {

@@ -13,9 +13,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
@@ -92,7 +94,7 @@ class Replayer final : public rules::EngineBase {
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next, in the format of
   // rules/checkpoint_codec.h. Bump the version when a member is added.
-  static constexpr std::uint32_t kCheckpointVersion = 3;
+  static constexpr std::uint32_t kCheckpointVersion = 4;
   std::uint32_t CheckpointVersion() const override {
     return kCheckpointVersion;
   }
@@ -237,6 +239,13 @@ class Replayer final : public rules::EngineBase {
   void OweLeaderDeathTests(
       int unit, const google::protobuf::RepeatedPtrField<std::string>& near);
   void CheckMeleeAtTurnEnd();
+  // A result move is made as soon as its result comes: one still owed when
+  // `what` happens (another clan's activation; a new result for the same
+  // unit) is missing. `unit` -1 checks every unit; `what` names the event,
+  // built only for a finding.
+  void CheckResultMovesMade(int unit, absl::FunctionRef<std::string()> what);
+  // Whether `unit` owes a result move it must make (not one at its choice).
+  bool OwesCompulsoryMove(int unit) const;
 
   // Morale (engine_morale.cc).
   void OweChargeTests(int charger, int target, bool counter);
@@ -422,6 +431,11 @@ class Replayer final : public rules::EngineBase {
     int reason;
   };
   std::vector<EndOfTurnTest> end_of_turn_tests_;  // Taken this turn so far.
+  // The pairs (lower unit index first) that fought a melee round this turn:
+  // a pair fights once a turn even when its contact ended in between (a
+  // push back and follow-up, a rout) and a charge would bring it back.
+  std::vector<std::pair<int, int>> fought_pairs_;
+  bool FoughtThisTurn(int a, int b) const;
 };
 
 }  // namespace gunbai::rules::daimyo

@@ -125,6 +125,12 @@ class SkfEngine final : public EngineBase {
   absl::StatusOr<std::string> SaveCheckpoint() const override;
   absl::Status RestoreCheckpoint(absl::string_view checkpoint) override;
 
+  // The move generator (engine_generate.cc; RULES.md, "What may happen
+  // next") and the copy its proposals are tried on.
+  bool ProposeEvents(int clan, bool umpire,
+                     std::vector<ProposedEvent>& out) const override;
+  std::unique_ptr<Engine> Clone(EngineOutput output) const override;
+
  private:
   // Mechanisms page 6 does not cover, reported once a log each.
   enum class Uncovered {

@@ -594,10 +594,12 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
                stands_firing: 2
                facts { range: RANGE_BAND_EFFECTIVE }
              })pb"}},
-      {asai.get(), {R"pb(seq: 4
-                         turn: 1
-                         clan: "asai"
-                         activation {})pb"}},
+      // Oda ends its part of the turn (a player's own turn_end closes its
+      // activation: readings 31 and 32 of rules/daimyo/RULES.md).
+      {oda.get(), {R"pb(seq: 4
+                        turn: 1
+                        clan: "oda"
+                        turn_end {})pb"}},
       {umpire_.get(), {R"pb(seq: 5
                             turn: 1
                             turn_end {})pb"}},

@@ -297,7 +297,8 @@ case_recorded() {
   done <"${logs}/anegawa/manifest"
   batches+=("${current} ${run_seqs}")
   [[ ${#batches[@]} -eq 11 ]] || fail "anegawa splits into ${#batches[@]} batches, want 11"
-  local b who token file
+  local b who token file refused=0
+  local -A open_activation=()
   for b in "${batches[@]}"; do
     who=${b%% *}
     clan=${who#*/}
@@ -309,10 +310,26 @@ case_recorded() {
     batch "${file}" "$@"
     token="${work}/${id}.${clan}.token"
     [[ "${clan}" == "-" ]] && token="${umpire_file}"
+    # The log was recorded by an umpire at the table: no clan sends its own
+    # turn_end, so the second clan's activation comes while the first's is
+    # open. A player may not do that (reading 32 of rules/daimyo/RULES.md):
+    # the player's batch is refused and nothing is written; the umpire's is
+    # taken.
+    if [[ "${clan}" != "-" && -n "${open_activation[${who%%/*}]:-}" &&
+      "${open_activation[${who%%/*}]}" != "${clan}" ]] &&
+      grep -q "activation {" "${file}"; then
+      game "refused-${version}" "${token}" append --game="${id}" "${file}"
+      expect_rc 2 "${clan}'s activation while ${open_activation[${who%%/*}]}'s is open"
+      expect_contains "${err}" "${open_activation[${who%%/*}]}'s activation is still open; ${clan} begins its own after ${open_activation[${who%%/*}]} ends its part of turn ${who%%/*} (its turn_end); nothing was written" "the refused activation"
+      refused=$((refused + 1))
+      token="${umpire_file}"
+    fi
+    grep -q "activation {" "${file}" && open_activation[${who%%/*}]="${clan}"
     append_ok "append-${version}" "${token}" "${id}" "${file}" "${n}" "${version}"
     heads+=("${version}:${head}")
   done
-  ok "11 batches appended turn by turn, each by the clan that acts (19 events)"
+  [[ ${refused} -eq 2 ]] || fail "${refused} player activations refused, want 2 (asai's in turn 1, oda's in turn 2)"
+  ok "11 batches appended turn by turn, each by the clan that acts (19 events); the 2 activations that open while the other clan's is open were refused to the player and taken from the umpire"
 
   # The state shown is the state the offline log replays to.
   game show "${work}/${id}.asai.token" show --game="${id}"
@@ -417,8 +434,10 @@ events {
   firing { unit: "oda-teppo" target: "asai-cav" stands_firing: 1 dice: [6, 6] }
 }
 EOF
+  # Oda ends its part of the turn: a player's own turn_end closes its
+  # activation (readings 31 and 32 of rules/daimyo/RULES.md).
   cat >"${logs}/sd-3.textproto" <<'EOF'
-events { seq: 4 turn: 1 clan: "asai" activation {} }
+events { seq: 4 turn: 1 clan: "oda" turn_end {} }
 EOF
   cat >"${logs}/sd-4.textproto" <<'EOF'
 events { seq: 5 turn: 1 turn_end {} }
@@ -448,7 +467,7 @@ play_server_dice_game() {
   expect_rc 2 "a batch with dice in a server-dice game"
   grep -qE '^gunbai: event [0-9a-f]{32}: this game rolls its own dice: leave dice empty$' "${err}" ||
     fail "the refusal of dice says: $(cat "${err}")"
-  append_ok sd-append-3 "${work}/${id}.asai.token" "${id}" "${logs}/sd-3.textproto" 1 4
+  append_ok sd-append-3 "${work}/${id}.oda.token" "${id}" "${logs}/sd-3.textproto" 1 4
   append_ok sd-append-4 "${umpire_file}" "${id}" "${logs}/sd-4.textproto" 1 5
   export_game sd-export-before "${work}/${id}.asai.token" "${id}" "${work}/${id}-before-end.textproto"
   append_ok sd-append-5 "${umpire_file}" "${id}" "${logs}/sd-5.textproto" 1 6

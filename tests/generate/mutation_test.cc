@@ -12,7 +12,13 @@
 // - an owed test left out (daimyo.morale.missing; a rally test is not
 //   owed: a router may leave it);
 // - an owed result move left out (daimyo.result_move.missing, or
-//   daimyo.rout.move_missing);
+//   daimyo.rout.move_missing; a retirement after "stand or retire" is
+//   the unit's choice and not owed);
+// - a being-charged test left out where the unit is charged again: the
+//   test is taken when the charge is declared, so the next charge on the
+//   unit finds it missing (daimyo.morale.missing);
+// - a frenzied pursuer's pursuit made twice in a turn: it pursues on once
+//   a turn (daimyo.result_move.not_owed);
 // - a move or charge moved into the other clan's activation: only the
 //   active clan moves and charges (daimyo.move.active_clan,
 //   daimyo.charge.active_clan).
@@ -29,6 +35,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "generate/daimyo/daimyo_game.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
@@ -51,7 +58,8 @@ bool Clean(const v1::BattleLog& log, const replay::LoadedRuleset& ruleset,
     if (f.severity() == v1::SEVERITY_VIOLATION ||
         f.severity() == v1::SEVERITY_DISPUTE ||
         f.severity() == v1::SEVERITY_WARNING) {
-      if (first != nullptr) *first = absl::StrCat(f.rule_id(), ": ", f.message());
+      if (first != nullptr)
+        *first = absl::StrCat(f.rule_id(), ": ", f.message());
       return false;
     }
   }
@@ -110,6 +118,59 @@ bool MovedIntoOtherActivation(const v1::BattleLog& log, int at,
   return true;
 }
 
+// Whether the result move at `at` is one the rules let the unit leave out,
+// read from the log alone (rules/daimyo/RULES.md, "Follow-up and pursuit
+// are compulsory, except", and the charge results):
+// - a retirement after its test gave "stand or retire" (it may stand);
+// - any result move of a unit removed later in the same turn (destroyed:
+//   the removal answers it);
+// - a follow-up or pursuit whose loser is removed later in the turn (the
+//   winner then owes nothing), by a winner defending a linear obstacle
+//   (it may choose), or out of a multi-unit melee (rounds with a
+//   melee_id: only one winner follows up, a winner that drew elsewhere
+//   may not).
+bool Optional(const v1::BattleLog& log, int at) {
+  const v1::Event& event = log.events(at);
+  const v1::ResultMove& move = event.result_move();
+  const auto removed_later = [&](const std::string& unit) {
+    for (int i = at + 1; i < log.events_size(); ++i) {
+      const v1::Event& e = log.events(i);
+      if (e.turn() != event.turn()) break;
+      if (e.has_removal() && e.removal().unit() == unit) return true;
+    }
+    return false;
+  };
+  if (removed_later(move.unit())) return true;
+  if (move.kind() == v1::RESULT_MOVE_KIND_RETIRE) {
+    for (int i = at - 1; i >= 0; --i) {
+      const v1::Event& e = log.events(i);
+      if (e.has_morale_test() && e.morale_test().unit() == move.unit()) {
+        return e.morale_test().claimed_result() ==
+               v1::MORALE_RESULT_STAND_OR_RETIRE;
+      }
+    }
+    return false;
+  }
+  if (move.kind() != v1::RESULT_MOVE_KIND_FOLLOW_UP &&
+      move.kind() != v1::RESULT_MOVE_KIND_PURSUIT) {
+    return false;
+  }
+  for (int i = at - 1; i >= 0; --i) {
+    const v1::Event& e = log.events(i);
+    if (!e.has_melee_round()) continue;
+    const v1::MeleeRound& round = e.melee_round();
+    int mine = -1;
+    for (int k = 0; k < round.sides_size(); ++k) {
+      if (round.sides(k).unit() == move.unit()) mine = k;
+    }
+    if (mine < 0) continue;
+    if (!round.melee_id().empty()) return true;
+    if (round.sides(mine).defending_linear_obstacle()) return true;
+    return removed_later(round.sides(1 - mine).unit());
+  }
+  return false;
+}
+
 struct Tally {
   int tried = 0;
   int caught = 0;
@@ -126,7 +187,7 @@ TEST(MutationTest, FlowErrorsInCleanGamesAreCaught) {
     ++t.tried;
     if (!Clean(log, *ruleset)) {
       ++t.caught;
-    } else if (t.missed.size() < 5) {
+    } else if (t.missed.size() < 60) {
       t.missed.push_back(absl::StrCat("seed ", seed, " seq ", seq));
     }
   };
@@ -137,8 +198,8 @@ TEST(MutationTest, FlowErrorsInCleanGamesAreCaught) {
     options.units_per_clan = 4;
     const v1::BattleLog log = GenerateLog(options);
     std::string why;
-    ASSERT_TRUE(Clean(log, *ruleset, &why)) << "seed " << options.seed << ": "
-                                            << why;
+    ASSERT_TRUE(Clean(log, *ruleset, &why))
+        << "seed " << options.seed << ": " << why;
     for (int i = 0; i < log.events_size(); ++i) {
       const v1::Event& e = log.events(i);
       const std::uint64_t seed = options.seed;
@@ -151,7 +212,9 @@ TEST(MutationTest, FlowErrorsInCleanGamesAreCaught) {
       } else if (e.has_result_move() &&
                  e.result_move().kind() != v1::RESULT_MOVE_KIND_HOLD) {
         check("result move paid twice", Repeated(log, i), seed, e.seq());
-        check("owed result move left out", Dropped(log, i), seed, e.seq());
+        if (!Optional(log, i)) {
+          check("owed result move left out", Dropped(log, i), seed, e.seq());
+        }
       } else if (e.has_charge() && !e.charge().counter_charge()) {
         check("charge declared twice", Repeated(log, i), seed, e.seq());
         v1::BattleLog moved;
@@ -176,7 +239,7 @@ TEST(MutationTest, FlowErrorsInCleanGamesAreCaught) {
     tried += t.tried;
     caught += t.caught;
     EXPECT_EQ(t.caught, t.tried)
-        << kind << " missed, e.g. " << (t.missed.empty() ? "" : t.missed[0]);
+        << kind << " missed: " << absl::StrJoin(t.missed, ", ");
   }
   std::printf("mutation recall: %d of %d (%d games)\n", caught, tried, kGames);
   EXPECT_GT(tried, 500);

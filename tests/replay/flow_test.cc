@@ -3,6 +3,8 @@
 // when a router's move and rally test come, and what a clan's own turn_end
 // closes. Every expectation is worked by hand from the seed sentences the
 // readings quote; the comments give the working.
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -252,27 +254,49 @@ constexpr char kIssue28Log[] = R"pb(
   }
 )pb";
 
-// By hand: seq 4 is a second charge in the turn (reading 28). Seq 5 is
+// By hand: seq 4 is a second charge in the turn (reading 28), and it comes
+// before asai-yumi's test for the first (reason 2, Ashigaru charged), which
+// is taken when a charge is declared: that test is missing at seq 4. Seq 5 is
 // owed (reason 4: Ashigaru missile troops charging) and its unmodified 2
 // routs, as claimed; seq 6 is the rout move it owes. Seq 7 is a rally test
 // after the unit's rout move in the same activation (a rally comes before
 // the move, by a unit routing when the activation began). Seq 8, Oda's own
 // turn_end, closes Oda's activation (reading 31): asai-yumi's being-charged
-// test (reason 2, Ashigaru charged) was owed when the charge was declared
-// and is missing. So seq 9 is a test nothing owes any more (its rout is
-// applied, as the log played it); seq 10 is the rout move that rout owes,
-// and seqs 11-13 are second, third and fourth rout moves in one turn
-// (reading 29).
+// test for the second charge was owed when it was declared and is missing. So
+// seq 9 is a test nothing owes any more (its rout is applied, as the log played
+// it); seq 10 is the rout move that rout owes, and seqs 11-13 are second, third
+// and fourth rout moves in one turn (reading 29).
 TEST(Regression, Issue28RepeatedChargeAndFourRoutMovesAreFound) {
   const v1::AuditReport report = AuditOrDie(SampleLog(kIssue28Log));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("4:SEVERITY_VIOLATION:daimyo.charge.once_a_turn",
+                          "4:SEVERITY_VIOLATION:daimyo.morale.missing",
                           "7:SEVERITY_VIOLATION:daimyo.morale.timing",
                           "8:SEVERITY_VIOLATION:daimyo.morale.missing",
                           "9:SEVERITY_VIOLATION:daimyo.morale.not_owed",
                           "11:SEVERITY_VIOLATION:daimyo.rout.once_a_turn",
                           "12:SEVERITY_VIOLATION:daimyo.rout.once_a_turn",
                           "13:SEVERITY_VIOLATION:daimyo.rout.once_a_turn"));
+}
+
+// Found by a random playout through the legal-action list
+// (tests/data/playout-melee-twice.textproto says how): oda-1 and takeda-1
+// fight a round at seq 12 from oda-1's charge (seq 6), their contact ends,
+// and at seq 20 they fight again in the same turn with no new charge
+// between them. A pairing fights one round a turn
+// (daimyo.melee.once_per_turn), so seq 20 breaks it; the log stops there,
+// mid-turn, so what the turn still owes is unverifiable, and nothing else
+// is found.
+TEST(Regression, PlayoutPairFoughtTwiceInATurn) {
+  std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) +
+                   "/playout-melee-twice.textproto");
+  std::stringstream text;
+  text << in.rdbuf();
+  v1::BattleLog log;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log));
+  EXPECT_THAT(FindingKeys(AuditOrDie(log)),
+              ElementsAre("20:SEVERITY_VIOLATION:daimyo.melee.once_per_turn",
+                          "20:SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
 }
 
 // Turn 1 to Oda's charge and its tests: oda-teppo charges asai-yumi (the

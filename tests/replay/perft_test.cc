@@ -40,9 +40,9 @@ std::string Key(const v1::LegalAction& a) {
   std::string detail;
   const v1::Event& e = a.event();
   if (e.has_move()) {
-    detail = e.move().kind() == v1::MOVE_KIND_MANOEUVRE  ? "manoeuvre"
+    detail = e.move().kind() == v1::MOVE_KIND_MANOEUVRE    ? "manoeuvre"
              : e.move().kind() == v1::MOVE_KIND_TURN_ABOUT ? "turn_about"
-                                                          : "move";
+                                                           : "move";
   } else if (e.has_morale_test()) {
     detail = absl::StrCat(e.morale_test().reason());
   } else if (e.has_result_move()) {
@@ -125,8 +125,8 @@ std::vector<std::string> Join(std::vector<std::vector<std::string>> parts) {
 TEST_F(PerftTest, P1BeforeTheGame) {
   EXPECT_THAT(Offered(LogWithEvents(""), "red", /*umpire=*/true),
               UnorderedElementsAreArray({"turn_start", "game_end"}));
-  EXPECT_THAT(Player("", "red"), UnorderedElementsAreArray(
-                                     std::vector<std::string>{}));
+  EXPECT_THAT(Player("", "red"),
+              UnorderedElementsAreArray(std::vector<std::string>{}));
 }
 
 // Position 2, turn 1 started (red has the initiative), nobody activated:
@@ -142,8 +142,9 @@ TEST_F(PerftTest, P2TurnStarted) {
               UnorderedElementsAreArray({"activation", "turn_end"}));
   EXPECT_THAT(Player(events, "blue"),
               UnorderedElementsAreArray({"activation", "turn_end"}));
-  EXPECT_THAT(Offered(LogWithEvents(events), "red", /*umpire=*/true),
-              UnorderedElementsAreArray({"game_end", "activation", "turn_end"}));
+  EXPECT_THAT(
+      Offered(LogWithEvents(events), "red", /*umpire=*/true),
+      UnorderedElementsAreArray({"game_end", "activation", "turn_end"}));
 }
 
 // Position 3, red's activation begun: each red unit moves (3 kinds: 6),
@@ -157,7 +158,8 @@ TEST_F(PerftTest, P3RedActivated) {
   const std::string events = TurnStart(1, 1, "red") + Activation(2, 1, "red");
   EXPECT_THAT(Player(events, "red"),
               UnorderedElementsAreArray(Join(
-                  {Moves("red-teppo"), Moves("red-samurai"),
+                  {Moves("red-teppo"),
+                   Moves("red-samurai"),
                    {"charge red-teppo blue-yumi", "charge red-teppo blue-hq",
                     "charge red-samurai blue-yumi",
                     "charge red-samurai blue-hq", "fire red-teppo blue-yumi",
@@ -193,8 +195,7 @@ TEST_F(PerftTest, P4AfterAVolley) {
 TEST_F(PerftTest, P5BeingCharged) {
   const std::string events =
       TurnStart(1, 1, "red") + Activation(2, 1, "red") +
-      Ev(3, 1, "red",
-         "charge { unit: \"red-samurai\" target: \"blue-yumi\" }");
+      Ev(3, 1, "red", "charge { unit: \"red-samurai\" target: \"blue-yumi\" }");
   EXPECT_THAT(Player(events, "blue"),
               UnorderedElementsAreArray({"morale blue-yumi 3", "turn_end"}));
 }
@@ -204,8 +205,7 @@ TEST_F(PerftTest, P5BeingCharged) {
 // activation or end its part (2); red, having ended, owes nothing and may
 // append nothing (0).
 TEST_F(PerftTest, P6RedHasEnded) {
-  const std::string events = TurnStart(1, 1, "red") +
-                             Activation(2, 1, "red") +
+  const std::string events = TurnStart(1, 1, "red") + Activation(2, 1, "red") +
                              Ev(3, 1, "red", "turn_end {}");
   EXPECT_THAT(Player(events, "blue"),
               UnorderedElementsAreArray({"activation", "turn_end"}));
@@ -217,25 +217,26 @@ TEST_F(PerftTest, P6RedHasEnded) {
 // charge either red unit (4), blue-yumi fires at either (2), blue ends its
 // part (1): 13.
 TEST_F(PerftTest, P7BlueActivated) {
-  const std::string events =
-      TurnStart(1, 1, "red") + Activation(2, 1, "red") +
-      Ev(3, 1, "red", "turn_end {}") + Activation(4, 1, "blue");
+  const std::string events = TurnStart(1, 1, "red") + Activation(2, 1, "red") +
+                             Ev(3, 1, "red", "turn_end {}") +
+                             Activation(4, 1, "blue");
   EXPECT_THAT(Player(events, "blue"),
               UnorderedElementsAreArray(Join(
-                  {Moves("blue-yumi"), Moves("blue-hq"),
-                   {"charge blue-yumi red-teppo", "charge blue-yumi red-samurai",
-                    "charge blue-hq red-teppo", "charge blue-hq red-samurai",
-                    "fire blue-yumi red-teppo", "fire blue-yumi red-samurai",
-                    "turn_end"}})));
+                  {Moves("blue-yumi"),
+                   Moves("blue-hq"),
+                   {"charge blue-yumi red-teppo",
+                    "charge blue-yumi red-samurai", "charge blue-hq red-teppo",
+                    "charge blue-hq red-samurai", "fire blue-yumi red-teppo",
+                    "fire blue-yumi red-samurai", "turn_end"}})));
 }
 
 // Position 8, both clans have ended turn 1: the turn is over. The umpire
 // starts turn 2 or ends the game (2); a player may do nothing (0).
 TEST_F(PerftTest, P8TurnOver) {
-  const std::string events =
-      TurnStart(1, 1, "red") + Activation(2, 1, "red") +
-      Ev(3, 1, "red", "turn_end {}") + Activation(4, 1, "blue") +
-      Ev(5, 1, "blue", "turn_end {}");
+  const std::string events = TurnStart(1, 1, "red") + Activation(2, 1, "red") +
+                             Ev(3, 1, "red", "turn_end {}") +
+                             Activation(4, 1, "blue") +
+                             Ev(5, 1, "blue", "turn_end {}");
   EXPECT_THAT(Offered(LogWithEvents(events), "red", /*umpire=*/true),
               UnorderedElementsAreArray({"turn_start", "game_end"}));
   EXPECT_THAT(Player(events, "blue"),
@@ -267,11 +268,13 @@ v1::BattleLog RouterLog(const std::string& events) {
 TEST_F(PerftTest, P9RouterInItsActivation) {
   const v1::BattleLog log =
       RouterLog(TurnStart(1, 2, "blue") + Activation(2, 2, "blue"));
-  EXPECT_THAT(Offered(log, "blue", /*umpire=*/false),
-              UnorderedElementsAreArray(Join(
-                  {{"morale blue-yumi 8", "result_move blue-yumi RESULT_MOVE_KIND_ROUT"},
-                   Moves("blue-hq"),
-                   {"charge blue-hq red-teppo", "charge blue-hq red-samurai"}})));
+  EXPECT_THAT(
+      Offered(log, "blue", /*umpire=*/false),
+      UnorderedElementsAreArray(
+          Join({{"morale blue-yumi 8",
+                 "result_move blue-yumi RESULT_MOVE_KIND_ROUT"},
+                Moves("blue-hq"),
+                {"charge blue-hq red-teppo", "charge blue-hq red-samurai"}})));
 }
 
 // Position 10, then blue-yumi makes its rout move: that is its one rout
@@ -285,10 +288,10 @@ TEST_F(PerftTest, P10AfterTheRoutMove) {
       Ev(3, 2, "blue",
          "result_move { unit: \"blue-yumi\" kind: RESULT_MOVE_KIND_ROUT }"));
   EXPECT_THAT(Offered(log, "blue", /*umpire=*/false),
-              UnorderedElementsAreArray(Join(
-                  {Moves("blue-hq"),
-                   {"charge blue-hq red-teppo", "charge blue-hq red-samurai",
-                    "turn_end"}})));
+              UnorderedElementsAreArray(
+                  Join({Moves("blue-hq"),
+                        {"charge blue-hq red-teppo",
+                         "charge blue-hq red-samurai", "turn_end"}})));
 }
 
 }  // namespace

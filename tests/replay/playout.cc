@@ -28,8 +28,7 @@ static_assert(sizeof(kDiceKey) - 1 == 32);
 constexpr int kActionWeight = 4;
 
 std::string Where(const rules::BattleState& state) {
-  return absl::StrCat("after seq ", state.last_seq, " (turn ", state.turn,
-                      ")");
+  return absl::StrCat("after seq ", state.last_seq, " (turn ", state.turn, ")");
 }
 
 class Playout {
@@ -162,7 +161,7 @@ class Playout {
     for (const auto& [kind, indexes] : by_kind) {
       kinds.push_back(&indexes);
       weights.push_back(kind == "turn_end" || kind == "move" ? 1
-                                                            : kActionWeight);
+                                                             : kActionWeight);
     }
     std::discrete_distribution<int> pick_kind(weights.begin(), weights.end());
     const std::vector<std::size_t>& of_kind =
@@ -180,13 +179,14 @@ class Playout {
       const double a = from.facing_deg() * M_PI / 180.0;
       v1::Position& to = *event.mutable_move()->mutable_to();
       to = from;
-      to.set_x_mm(from.x_mm() + static_cast<int>(std::lround(std::sin(a) * step)));
-      to.set_y_mm(from.y_mm() + static_cast<int>(std::lround(std::cos(a) * step)));
+      to.set_x_mm(from.x_mm() +
+                  static_cast<int>(std::lround(std::sin(a) * step)));
+      to.set_y_mm(from.y_mm() +
+                  static_cast<int>(std::lround(std::cos(a) * step)));
       if (!Append(event, chosen.umpire, chosen.clan, chosen.action.kind(),
                   /*may_refuse=*/true)) {
         *event.mutable_move()->mutable_to() = from;
-        return Append(event, chosen.umpire, chosen.clan,
-                      chosen.action.kind());
+        return Append(event, chosen.umpire, chosen.clan, chosen.action.kind());
       }
       return true;
     }
@@ -253,10 +253,9 @@ class Playout {
 
   void Fail(std::string what) {
     if (result_.failure.empty()) {
-      result_.failure = absl::StrCat("seed ", options_.seed, " (",
-                                     options_.ruleset,
-                                     options_.table ? ", table" : "", "): ",
-                                     std::move(what));
+      result_.failure =
+          absl::StrCat("seed ", options_.seed, " (", options_.ruleset,
+                       options_.table ? ", table" : "", "): ", std::move(what));
     }
   }
 

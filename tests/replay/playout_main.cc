@@ -4,10 +4,13 @@
 // exits 1 when any playout fails.
 //
 // Usage: legal_playouts [--games=N] [--seed=S] [--ruleset=daimyo|skf]
-//                       [--table] [--turns=T] [--units=U]
+//                       [--ruleset-file=PATH] [--table] [--turns=T] [--units=U]
 //   --games    playouts (default 100); seeds S, S+1, ...
 //   --seed     the first seed (default 1)
 //   --ruleset  daimyo (default) or skf
+//   --ruleset-file  the ruleset from a file instead of the built-in one of
+//              that name (the SKF smoke plays rules/skf/umpire-example
+//              .textproto: server dice need its morale check)
 //   --table    Daimyo on a table (the generator's deployment)
 //   --turns    turns before the umpire ends each game (default 3)
 //   --units    units a clan (default 4)
@@ -18,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -31,6 +35,7 @@ int main(int argc, char** argv) {
   gunbai::testing::PlayoutOptions options;
   int games = 100;
   std::string dump_dir;
+  std::string ruleset_file;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&arg](absl::string_view flag, int& out) {
@@ -54,6 +59,10 @@ int main(int argc, char** argv) {
       options.ruleset = arg.substr(10);
       continue;
     }
+    if (absl::StartsWith(arg, "--ruleset-file=")) {
+      ruleset_file = arg.substr(15);
+      continue;
+    }
     if (absl::StartsWith(arg, "--dump-dir=")) {
       dump_dir = arg.substr(11);
       continue;
@@ -68,7 +77,21 @@ int main(int argc, char** argv) {
                  arg.c_str());
     return 2;
   }
-  auto ruleset = gunbai::replay::BuiltinRuleset(options.ruleset);
+  absl::StatusOr<gunbai::replay::LoadedRuleset> ruleset;
+  if (ruleset_file.empty()) {
+    ruleset = gunbai::replay::BuiltinRuleset(options.ruleset);
+  } else {
+    std::ifstream in(ruleset_file);
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) {
+      std::fprintf(stderr, "legal_playouts: cannot read %s\n",
+                   ruleset_file.c_str());
+      return 2;
+    }
+    ruleset = gunbai::replay::LoadRuleset(text, ruleset_file);
+    if (ruleset.ok()) options.ruleset = ruleset->data.name();
+  }
   if (!ruleset.ok()) {
     std::fprintf(stderr, "legal_playouts: %s\n",
                  ruleset.status().ToString().c_str());
@@ -98,17 +121,18 @@ int main(int argc, char** argv) {
       }
     }
     if ((g + 1) % 500 == 0) {
-      std::fprintf(stderr, "legal_playouts: %d of %d games, %d failed\n",
-                   g + 1, games, failed);
+      std::fprintf(stderr, "legal_playouts: %d of %d games, %d failed\n", g + 1,
+                   games, failed);
     }
   }
-  std::printf("%d playouts (%s%s, %d units a clan, %d turns, seeds %llu-%llu):"
-              " %d failed; %lld events, %.1f actions offered a point\n",
-              games, options.ruleset.c_str(), options.table ? ", table" : "",
-              options.units_per_clan, options.turns,
-              static_cast<unsigned long long>(first),
-              static_cast<unsigned long long>(first + games - 1), failed,
-              events, events > 0 ? static_cast<double>(offered) / events : 0.0);
+  std::printf(
+      "%d playouts (%s%s, %d units a clan, %d turns, seeds %llu-%llu):"
+      " %d failed; %lld events, %.1f actions offered a point\n",
+      games, options.ruleset.c_str(), options.table ? ", table" : "",
+      options.units_per_clan, options.turns,
+      static_cast<unsigned long long>(first),
+      static_cast<unsigned long long>(first + games - 1), failed, events,
+      events > 0 ? static_cast<double>(offered) / events : 0.0);
   for (const auto& [kind, n] : kinds) {
     std::printf("  %-12s %lld\n", kind.c_str(), n);
   }

@@ -23,5 +23,8 @@ pair() {
 # Knight Fever games: 10,000 in all.
 pair "--games=2000 --seed=1" "--games=2000 --seed=2001"
 pair "--games=1500 --seed=1 --table" "--games=1500 --seed=1501 --table"
-pair "--games=1500 --seed=1 --ruleset=skf" "--games=1500 --seed=1501 --ruleset=skf"
+# SKF under the example ruleset with a morale check: a server-dice game
+# needs it (rules/skf/RULES.md, "Server dice").
+skf="--ruleset-file=$(dirname "$0")/../../rules/skf/umpire-example.textproto"
+pair "--games=1500 --seed=1 ${skf}" "--games=1500 --seed=1501 ${skf}"
 exit "${status}"
