@@ -137,7 +137,17 @@ grpc::Status LogServiceImpl::ParseLogParsed(const v1::ParseLogRequest& request,
       request.file_name().empty() ? "the file" : request.file_name();
   absl::StatusOr<v1::BattleLog> log =
       replay::ParseBattleLog(content, format, name);
-  if (!log.ok()) return ToGrpcStatus(log.status());
+  if (!log.ok()) {
+    // A live game's export (what the live page's Export button and `gunbai
+    // game export` write, with its chain and dice attempts) holds the log:
+    // the audit page opens it as the log it holds.
+    absl::StatusOr<v1::ExportedGame> game =
+        replay::ParseExportedGame(content, name);
+    if (!game.ok() || !game->has_log()) return ToGrpcStatus(log.status());
+    *response->mutable_log() = std::move(*game->mutable_log());
+    response->set_format(FormatName(format));
+    return grpc::Status::OK;
+  }
   *response->mutable_log() = *std::move(log);
   response->set_format(FormatName(format));
   return grpc::Status::OK;
