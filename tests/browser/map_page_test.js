@@ -223,6 +223,10 @@ async function liveGames(browser) {
       await ump.page.waitForFunction(() => document.getElementById('main').dataset.busy === '0');
       await ump.page.focus('.actions .start-turn');
       await ump.page.keyboard.press('Enter');
+      // Starting a turn asks first.
+      await ump.page.waitForSelector('.pending-box .confirm-send', {timeout: 10000});
+      await ump.page.focus('.pending-box .confirm-send');
+      await ump.page.keyboard.press('Enter');
       const started = await shownAt(ump.page, '#live-map', 1);
       assert.equal(started.svg, cliLiveMap(daemon.grpcAddr, gameId, 1));
       assert.equal(started.alt, titleOf(started.svg));
@@ -240,6 +244,9 @@ async function liveGames(browser) {
       await tok.page.waitForSelector('.actions button.action[data-kind="activation"]', {timeout: 10000});
       await tok.page.waitForFunction(() => document.getElementById('main').dataset.busy === '0');
       await tok.page.click('.actions button.action[data-kind="activation"]');
+      // Previewed, then sent.
+      await tok.page.waitForSelector('.pending-box .confirm-send', {timeout: 10000});
+      await tok.page.click('.pending-box .confirm-send');
       const want = cliLiveMap(daemon.grpcAddr, gameId, 2);
       for (const p of [tok, ish, ump]) {
         const drawn = await shownAt(p.page, '#live-map', 2);
