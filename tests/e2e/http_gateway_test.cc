@@ -384,6 +384,28 @@ TEST_F(HttpGatewayTest, LogServiceReadsFilesAndKeepsItsBounds) {
     EXPECT_EQ(parsed.log().SerializeAsString(), log.SerializeAsString())
         << name;
   }
+  // A live game's export as the live page writes it (JSON, with its event
+  // ids, chain hashes and dice attempts beside the log): the log it holds.
+  {
+    v1::ExportedGame exported;
+    *exported.mutable_log() = log;
+    exported.add_event_ids("e1");
+    exported.add_dice_attempts(1);
+    std::string json;
+    ASSERT_TRUE(google::protobuf::util::MessageToJsonString(exported, &json).ok());
+    ASSERT_NE(json.find("diceAttempts"), std::string::npos) << json;
+    v1::ParseLogRequest parse;
+    parse.set_content(json);
+    parse.set_file_name("game.json");
+    auto answer = Post("/v1/logs:parse", Json(parse));
+    ASSERT_TRUE(answer);
+    ASSERT_EQ(answer->status, 200) << answer->body;
+    v1::ParseLogResponse parsed;
+    ASSERT_TRUE(
+        google::protobuf::util::JsonStringToMessage(answer->body, &parsed).ok());
+    EXPECT_EQ(parsed.format(), "json");
+    EXPECT_EQ(parsed.log().SerializeAsString(), log.SerializeAsString());
+  }
   v1::ParseLogRequest big;
   big.set_content(std::string((4 << 20) + 1, ' '));
   auto answer = Post("/v1/logs:parse", Json(big));
