@@ -104,7 +104,9 @@ void Replayer::CheckRoutersOfClansNotActivated(int only_clan) {
     if ((only_clan >= 0 && clan != only_clan) ||
         (state_.activated_clans >> clan & 1u) != 0 || !s.routing || s.removed ||
         !s.removal_owed.empty() || rout_moved_on_turn_[u] == state_.turn ||
-        owed_moves_[u] != OwedMove::kNone) {
+        owed_moves_[u] == OwedMove::kRout) {
+      // A router that owes the move of a fresh rout makes that move outside
+      // any activation; one that owes a push back still owes its rout move.
       continue;
     }
     Violation("daimyo.rout.move_missing", state_.profiles[u].id,

@@ -314,6 +314,8 @@ void Replayer::ProposeMeleeRound(int a, int b, int clan, Proposals& add) const {
       s.units[static_cast<std::size_t>(b)].removed) {
     return;
   }
+  // A unit that owes a result move makes it first (reading 34).
+  if (OwesCompulsoryMove(a) || OwesCompulsoryMove(b)) return;
   // The clan's own unit first.
   if (pa.clan != clan) std::swap(a, b);
   ProposedEvent& round = add("melee", a, b);

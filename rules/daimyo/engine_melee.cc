@@ -143,6 +143,11 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   if (round.melee_id().empty() || round.melee_id() != pending_melee_id_) {
     at_melee_start_.clear();
   }
+  // A result move still owed comes before the unit fights again (reading
+  // 34): a router owes its rout move, a loser its push back.
+  for (const int unit : {a, b}) {
+    CheckResultMovesMade(unit, [] { return std::string("its next melee round"); });
+  }
   rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
   MeasureMelee(pairing);
   if (!round.melee_id().empty()) {

@@ -284,9 +284,13 @@ TEST(Regression, Issue28RepeatedChargeAndFourRoutMovesAreFound) {
 // fight a round at seq 12 from oda-1's charge (seq 6), their contact ends,
 // and at seq 20 they fight again in the same turn with no new charge
 // between them. A pairing fights one round a turn
-// (daimyo.melee.once_per_turn), so seq 20 breaks it; the log stops there,
-// mid-turn, so what the turn still owes is unverifiable, and nothing else
-// is found.
+// (daimyo.melee.once_per_turn), so seq 20 breaks it. At seq 12 oda-1 (+4:
+// improvised +1, general +2, infantry charging +1) hits on 13, 11, 16, 11:
+// 4 hits; takeda-1 (+1: improvised +1, general +2, higher quality -1,
+// disordered -1) on 13, 5, 10: 2 hits. 2 ahead: takeda-1 routs; its rout move never came, so at seq 20, its
+// next melee round, that move is missing (reading 34: a result move is
+// made as soon as its result comes; found first, as the round begins). The log stops there, mid-turn, so what the turn still
+// owes is unverifiable, and nothing else is found.
 TEST(Regression, PlayoutPairFoughtTwiceInATurn) {
   std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) +
                    "/playout-melee-twice.textproto");
@@ -295,7 +299,8 @@ TEST(Regression, PlayoutPairFoughtTwiceInATurn) {
   v1::BattleLog log;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log));
   EXPECT_THAT(FindingKeys(AuditOrDie(log)),
-              ElementsAre("20:SEVERITY_VIOLATION:daimyo.melee.once_per_turn",
+              ElementsAre("20:SEVERITY_VIOLATION:daimyo.result_move.missing",
+                          "20:SEVERITY_VIOLATION:daimyo.melee.once_per_turn",
                           "20:SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
 }
 
