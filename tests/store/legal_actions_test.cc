@@ -101,6 +101,8 @@ class LegalActionsTest : public ::testing::Test {
     *request.mutable_header() = log.header();
     request.mutable_header()->set_game_id(id);
     *request.mutable_order_of_battle() = log.order_of_battle();
+    if (log.has_table()) *request.mutable_table() = log.table();
+    *request.mutable_terrain() = log.terrain();
     request.mutable_settings()->set_policy(v1::APPEND_POLICY_RECORD);
     request.mutable_settings()->set_dice_mode(v1::DICE_MODE_RECORDED);
     grpc::ClientContext context;
@@ -203,6 +205,24 @@ TEST_F(LegalActionsTest, GeneratedCleanGamesAreAlwaysOffered) {
   }
   EXPECT_GT(checked, 30);
   EXPECT_GT(fired_checks_, 0);
+}
+
+// The same on a table (the generator's deployment, its moves given their
+// destinations, its volleys only at targets the tape measure allows): each
+// event a clan appends is among the actions offered at its point.
+TEST_F(LegalActionsTest, GeneratedTableGamesAreAlwaysOffered) {
+  int checked = 0;
+  for (std::uint64_t seed : {21u, 22u}) {
+    generate::GeneratorOptions options;
+    options.seed = seed;
+    options.turns = 2;
+    options.units_per_clan = 4;
+    options.positions = true;
+    checked += PlayChecking(generate::GenerateLog(options),
+                            absl::StrCat("table-", seed));
+    if (HasFailure()) break;
+  }
+  EXPECT_GT(checked, 20);
 }
 
 TEST_F(LegalActionsTest, CredentialsAndWaiting) {
