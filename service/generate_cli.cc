@@ -490,8 +490,8 @@ void AddGenerateCommand(CLI::App& app, CliContext& context) {
       "wall, a pond) and every unit's position; moves and charges give where "
       "they end, and the table settles range, arc, sight, the nearest target, "
       "cover, contact, flank and the 15 cm of morale, which the log then "
-      "declares only as measured. With --turns (not --events), at most 16 "
-      "units a clan");
+      "declares only as measured. With --turns (not --events), at most 256 "
+      "units a clan; past 16 the table is 180 cm wider for each 16 more");
   AddChoiceOption(*command, "--format", f->format, {"text", "json", "binary"},
                   "the log's format: text is protobuf text format, what "
                   "`gunbai audit` reads");
