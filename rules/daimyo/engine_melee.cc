@@ -146,7 +146,8 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   // A result move still owed comes before the unit fights again (reading
   // 34): a router owes its rout move, a loser its push back.
   for (const int unit : {a, b}) {
-    CheckResultMovesMade(unit, [] { return std::string("its next melee round"); });
+    CheckResultMovesMade(unit,
+                         [] { return std::string("its next melee round"); });
   }
   rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
   MeasureMelee(pairing);

@@ -392,7 +392,8 @@ TEST_F(HttpGatewayTest, LogServiceReadsFilesAndKeepsItsBounds) {
     exported.add_event_ids("e1");
     exported.add_dice_attempts(1);
     std::string json;
-    ASSERT_TRUE(google::protobuf::util::MessageToJsonString(exported, &json).ok());
+    ASSERT_TRUE(
+        google::protobuf::util::MessageToJsonString(exported, &json).ok());
     ASSERT_NE(json.find("diceAttempts"), std::string::npos) << json;
     v1::ParseLogRequest parse;
     parse.set_content(json);
@@ -402,7 +403,8 @@ TEST_F(HttpGatewayTest, LogServiceReadsFilesAndKeepsItsBounds) {
     ASSERT_EQ(answer->status, 200) << answer->body;
     v1::ParseLogResponse parsed;
     ASSERT_TRUE(
-        google::protobuf::util::JsonStringToMessage(answer->body, &parsed).ok());
+        google::protobuf::util::JsonStringToMessage(answer->body, &parsed)
+            .ok());
     EXPECT_EQ(parsed.format(), "json");
     EXPECT_EQ(parsed.log().SerializeAsString(), log.SerializeAsString());
   }

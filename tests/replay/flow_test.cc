@@ -287,10 +287,11 @@ TEST(Regression, Issue28RepeatedChargeAndFourRoutMovesAreFound) {
 // (daimyo.melee.once_per_turn), so seq 20 breaks it. At seq 12 oda-1 (+4:
 // improvised +1, general +2, infantry charging +1) hits on 13, 11, 16, 11:
 // 4 hits; takeda-1 (+1: improvised +1, general +2, higher quality -1,
-// disordered -1) on 13, 5, 10: 2 hits. 2 ahead: takeda-1 routs; its rout move never came, so at seq 20, its
-// next melee round, that move is missing (reading 34: a result move is
-// made as soon as its result comes; found first, as the round begins). The log stops there, mid-turn, so what the turn still
-// owes is unverifiable, and nothing else is found.
+// disordered -1) on 13, 5, 10: 2 hits. 2 ahead: takeda-1 routs; its rout move
+// never came, so at seq 20, its next melee round, that move is missing (reading
+// 34: a result move is made as soon as its result comes; found first, as the
+// round begins). The log stops there, mid-turn, so what the turn still owes is
+// unverifiable, and nothing else is found.
 TEST(Regression, PlayoutPairFoughtTwiceInATurn) {
   std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) +
                    "/playout-melee-twice.textproto");
