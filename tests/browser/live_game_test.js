@@ -434,6 +434,10 @@ function runGunbai(args, env) {
         await signIn(p, creds[clan].token);
         await waitForSeq(p, 1);
         assert.equal(await textOf(p, '.state-turn'), '1');
+        // The banner is written when the legal-action list comes, after
+        // the events (slow under ASan): wait for it.
+        await p.waitForFunction(() => /Your move|Not your move/.test(
+            (document.querySelector('.turn-banner') || {}).textContent || ''), {timeout: 20000});
         assert.match(await textOf(p, '.turn-banner'), /Your move|Not your move/);
       }
       await shots(players.oda.page, 'player-turn1-start');
