@@ -202,7 +202,14 @@ void Replayer::ProposeResultMoves(int u, Proposals& add) const {
   const BattleState& s = state_;
   const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
   const std::string& id = s.profiles[static_cast<std::size_t>(u)].id;
+  // On a table the winner follows the loser (reading 35): its follow-up or
+  // pursuit waits for the loser's push back or rout.
+  const bool waits_for_loser = FollowsLoserStillToMove(u);
   const auto propose = [&](v1::ResultMoveKind kind) {
+    if (waits_for_loser && (kind == v1::RESULT_MOVE_KIND_FOLLOW_UP ||
+                            kind == v1::RESULT_MOVE_KIND_PURSUIT)) {
+      return;
+    }
     v1::ResultMove& move =
         *add("result_move", u, -1).event.mutable_result_move();
     move.set_unit(id);

@@ -593,12 +593,14 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
       break;
     }
     case v1::RESULT_MOVE_KIND_FOLLOW_UP:
+      CheckFollowsLoser(unit, move);
       TakeOwedMove(unit, move,
                    {OwedMove::kFollowUp, OwedMove::kMayFollowUp,
                     OwedMove::kMayFollowUpOrPursue});
       s.followed_up_on_turn = state_.turn;
       break;
     case v1::RESULT_MOVE_KIND_PURSUIT:
+      CheckFollowsLoser(unit, move);
       // A frenzied pursuer pursues on once in each later turn; a second
       // pursuit in one turn is a move nothing owes.
       if (!(s.frenzied && s.pursued_on_turn > 0 &&
@@ -630,6 +632,31 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
                 "A result move needs a kind (push back, rout, ...).");
       break;
   }
+}
+
+bool Replayer::FollowsLoserStillToMove(int winner) const {
+  const int loser = owed_move_opponent_[static_cast<std::size_t>(winner)];
+  if (!Measuring(winner) || loser < 0 ||
+      state_.units[static_cast<std::size_t>(loser)].removed) {
+    return false;
+  }
+  const OwedMove owed = owed_moves_[static_cast<std::size_t>(loser)];
+  return owed == OwedMove::kPushBack || owed == OwedMove::kRout;
+}
+
+void Replayer::CheckFollowsLoser(int winner, const v1::ResultMove& move) {
+  if (!FollowsLoserStillToMove(winner)) return;
+  const int loser = owed_move_opponent_[static_cast<std::size_t>(winner)];
+  Violation("daimyo.table.result_move.order", move.unit(),
+            absl::StrFormat(
+                "%s makes its %s before %s has made its %s; on a table the "
+                "winner moves into the ground the loser leaves, so the "
+                "loser moves first (reading 35).",
+                UnitLabel(state_, winner),
+                move.kind() == v1::RESULT_MOVE_KIND_PURSUIT ? "pursuit"
+                                                            : "follow-up",
+                UnitLabel(state_, loser),
+                OwedMoveName(owed_moves_[static_cast<std::size_t>(loser)])));
 }
 
 void Replayer::ReleaseWinnersOf(int loser) {

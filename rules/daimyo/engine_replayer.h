@@ -222,6 +222,11 @@ class Replayer final : public rules::EngineBase {
   bool TakeOwedMove(int unit, const gunbai::v1::ResultMove& move,
                     std::initializer_list<OwedMove> allowed);
   bool FollowedUpBy(int loser) const;
+  // On a table, true while the loser `winner` must follow still owes its
+  // push back or rout (reading 35: the loser moves first); the check
+  // reports a follow-up or pursuit made before it.
+  bool FollowsLoserStillToMove(int winner) const;
+  void CheckFollowsLoser(int winner, const gunbai::v1::ResultMove& move);
   // Makes the follow-up or pursuit owed against `loser`, destroyed by its
   // move, a choice: there is nothing left to keep contact with.
   void ReleaseWinnersOf(int loser);

@@ -43,7 +43,8 @@ class Playout {
     if (!Start()) return std::move(result_);
     while (result_.failure.empty()) {
       if (result_.events >= options_.max_events) {
-        Fail(absl::StrCat("no end after ", result_.events, " events"));
+        Fail(absl::StrCat("no end after ", result_.events,
+                          " events; last offered: ", last_offered_));
         break;
       }
       const rules::BattleState& state = engine_->state();
@@ -158,7 +159,10 @@ class Playout {
     }
     std::vector<int> weights;
     std::vector<const std::vector<std::size_t>*> kinds;
+    last_offered_.clear();
     for (const auto& [kind, indexes] : by_kind) {
+      absl::StrAppend(&last_offered_, last_offered_.empty() ? "" : ", ",
+                      indexes.size(), " ", kind);
       kinds.push_back(&indexes);
       weights.push_back(kind == "turn_end" || kind == "move" ? 1
                                                              : kActionWeight);
@@ -267,6 +271,7 @@ class Playout {
   google::protobuf::RepeatedPtrField<v1::Finding> findings_;
   std::unique_ptr<rules::Engine> engine_;
   std::string head_;
+  std::string last_offered_;  // "3 move, 1 turn_end": the kinds of the last step
   std::uint64_t attempts_ = 0;
   PlayoutResult result_;
 };
