@@ -319,6 +319,34 @@ TEST(TableReplay, AFlankContactIsMeasuredAndThePushBackFollowsTheEnemy) {
   EXPECT_EQ(state->units(2).position().facing_deg(), 270);
 }
 
+// The same melee with blue's follow-up made before red's push back (reading
+// 35): blue still touches red, so its follow-up moves 0 cm and stays at
+// (660, 280); red then slides 3 cm away, and the melee that goes on next
+// turn would be fought 3 cm apart. The follow-up is out of order; red's
+// push back is as owed.
+TEST(TableReplay, AFollowUpBeforeItsLosersPushBackIsOutOfOrder) {
+  Layout layout;
+  layout.blue_yumi = {660, 280, 270};
+  const std::string swapped =
+      Ev(41, 3, "red",
+         "melee_round { round: 2 "
+         "sides { unit: \"red-teppo\" stands_fighting: 2 "
+         "front_stands_in_contact: 1 dice: [4, 4, 4, 4] claimed_hits: 0 } "
+         "sides { unit: \"blue-yumi\" stands_fighting: 2 "
+         "front_stands_in_contact: 2 dice: [4, 4, 1, 1] claimed_hits: 1 } "
+         "claimed_outcome: MELEE_OUTCOME_SECOND_WINS }") +
+      Ev(42, 3, "blue",
+         "result_move { unit: \"blue-yumi\" kind: "
+         "RESULT_MOVE_KIND_FOLLOW_UP }") +
+      Ev(43, 3, "red",
+         "result_move { unit: \"red-teppo\" kind: "
+         "RESULT_MOVE_KIND_PUSH_BACK distance_mm: 30 }");
+  const v1::AuditReport report = AuditOrDie(MeleeLog(layout, swapped));
+  EXPECT_THAT(At(report, 42),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.result_move.order"));
+  EXPECT_THAT(At(report, 43), IsEmpty());
+}
+
 // red-samurai, a friend, stands to red-teppo's left at (450, 300) facing 0:
 // x 37..53, 1 cm from red-teppo's left side at x = 54. Pushed 3 cm towards
 // -x, red-teppo meets it: the push back is blocked by friends, so red-teppo
