@@ -647,16 +647,16 @@ bool Replayer::FollowsLoserStillToMove(int winner) const {
 void Replayer::CheckFollowsLoser(int winner, const v1::ResultMove& move) {
   if (!FollowsLoserStillToMove(winner)) return;
   const int loser = owed_move_opponent_[static_cast<std::size_t>(winner)];
-  Violation("daimyo.table.result_move.order", move.unit(),
-            absl::StrFormat(
-                "%s makes its %s before %s has made its %s; on a table the "
-                "winner moves into the ground the loser leaves, so the "
-                "loser moves first (reading 35).",
-                UnitLabel(state_, winner),
-                move.kind() == v1::RESULT_MOVE_KIND_PURSUIT ? "pursuit"
-                                                            : "follow-up",
-                UnitLabel(state_, loser),
-                OwedMoveName(owed_moves_[static_cast<std::size_t>(loser)])));
+  Violation(
+      "daimyo.table.result_move.order", move.unit(),
+      absl::StrFormat(
+          "%s makes its %s before %s has made its %s; on a table the "
+          "winner moves into the ground the loser leaves, so the "
+          "loser moves first (reading 35).",
+          UnitLabel(state_, winner),
+          move.kind() == v1::RESULT_MOVE_KIND_PURSUIT ? "pursuit" : "follow-up",
+          UnitLabel(state_, loser),
+          OwedMoveName(owed_moves_[static_cast<std::size_t>(loser)])));
 }
 
 void Replayer::ReleaseWinnersOf(int loser) {

@@ -271,7 +271,8 @@ class Playout {
   google::protobuf::RepeatedPtrField<v1::Finding> findings_;
   std::unique_ptr<rules::Engine> engine_;
   std::string head_;
-  std::string last_offered_;  // "3 move, 1 turn_end": the kinds of the last step
+  std::string
+      last_offered_;  // "3 move, 1 turn_end": the kinds of the last step
   std::uint64_t attempts_ = 0;
   PlayoutResult result_;
 };

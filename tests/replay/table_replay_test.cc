@@ -262,14 +262,18 @@ TEST(TableReplay, DeclaredCoverTheTableDoesNotShowIsAViolation) {
 // a hit, and 1+1 = 2, none. Blue wins by one: red is pushed back 3 cm the
 // way blue faces (-x), to (570, 300); blue follows up the 3 cm to (630,
 // 280), in contact again.
-std::string FlankMelee(const std::string& red_block) {
+std::string FlankRound() {
   return Ev(41, 3, "red",
             "melee_round { round: 2 "
             "sides { unit: \"red-teppo\" stands_fighting: 2 "
             "front_stands_in_contact: 1 dice: [4, 4, 4, 4] claimed_hits: 0 } "
             "sides { unit: \"blue-yumi\" stands_fighting: 2 "
             "front_stands_in_contact: 2 dice: [4, 4, 1, 1] claimed_hits: 1 } "
-            "claimed_outcome: MELEE_OUTCOME_SECOND_WINS }") +
+            "claimed_outcome: MELEE_OUTCOME_SECOND_WINS }");
+}
+
+std::string FlankMelee(const std::string& red_block) {
+  return FlankRound() +
          Ev(42, 3, "red",
             absl::StrCat("result_move { unit: \"red-teppo\" kind: "
                          "RESULT_MOVE_KIND_PUSH_BACK distance_mm: 30 ",
@@ -328,13 +332,7 @@ TEST(TableReplay, AFollowUpBeforeItsLosersPushBackIsOutOfOrder) {
   Layout layout;
   layout.blue_yumi = {660, 280, 270};
   const std::string swapped =
-      Ev(41, 3, "red",
-         "melee_round { round: 2 "
-         "sides { unit: \"red-teppo\" stands_fighting: 2 "
-         "front_stands_in_contact: 1 dice: [4, 4, 4, 4] claimed_hits: 0 } "
-         "sides { unit: \"blue-yumi\" stands_fighting: 2 "
-         "front_stands_in_contact: 2 dice: [4, 4, 1, 1] claimed_hits: 1 } "
-         "claimed_outcome: MELEE_OUTCOME_SECOND_WINS }") +
+      FlankRound() +
       Ev(42, 3, "blue",
          "result_move { unit: \"blue-yumi\" kind: "
          "RESULT_MOVE_KIND_FOLLOW_UP }") +
