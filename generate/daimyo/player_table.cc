@@ -319,34 +319,20 @@ bool GamePlayer::EndAccepted(int unit, const rules::Pose& pose) const {
 std::optional<rules::Pose> GamePlayer::ContactPose(int charger,
                                                    int target) const {
   const geometry::OrientedRect t = FootprintOf(target);
-  const std::array<geometry::Vec2, 4> c = geometry::Corners(t);
-  const int facing = status(target).pose.facing_deg;
-  rules::Pose pose;
   const geometry::Side side =
       geometry::SideOf(t, geometry::Centre(FootprintOf(charger)));
   // A melee is fought front to front: a contact on a flank or the rear
   // would open as the unit loses stands (its footprint shrinks from the
   // rear and the sides), and the next round would find the two apart. Only
   // routers, whom the contact destroys at once, are caught from any side.
-  if (side != geometry::Side::kFront && !status(target).routing) {
+  if (side == geometry::Side::kInside ||
+      (side != geometry::Side::kFront && !status(target).routing)) {
     return std::nullopt;
   }
-  switch (side) {
-    case geometry::Side::kFront:
-      pose = PoseAt(t.front_centre, facing + 180);
-      break;
-    case geometry::Side::kRear:
-      pose = PoseAt((c[2] + c[3]) * 0.5, facing);
-      break;
-    case geometry::Side::kLeft:
-      pose = PoseAt((c[0] + c[3]) * 0.5, facing + 90);
-      break;
-    case geometry::Side::kRight:
-      pose = PoseAt((c[1] + c[2]) * 0.5, facing + 270);
-      break;
-    default:
-      return std::nullopt;
-  }
+  // The engine's own contact pose (reading 37), the one the move
+  // generator offers.
+  const rules::Pose pose =
+      rules::daimyo::ChargeContact(*field_, state(), charger, target, 0).to;
   if (!PoseFree(charger, pose, kClearanceCm, target)) return std::nullopt;
   const double gap = geometry::PolygonDistance(
       geometry::ToPolygon(FootprintAt(charger, pose)), geometry::ToPolygon(t));

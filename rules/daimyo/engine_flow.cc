@@ -23,6 +23,16 @@ void Replayer::CheckChargeOnceATurn(int unit, bool counter) {
   charged_on_turn_[unit] = turn;
 }
 
+void Replayer::CheckMoveAfterCharge(int unit) {
+  const int turn = state_.turn;
+  if (charged_on_turn_[unit] != turn || turn <= 0) return;
+  Violation("daimyo.move.after_charge", state_.profiles[unit].id,
+            absl::StrFormat("%s moves after its charge this turn (turn %d); "
+                            "a charge is the charger's move for the turn "
+                            "(reading 39).",
+                            UnitLabel(state_, unit), turn));
+}
+
 void Replayer::CheckRoutMove(int unit, bool owed) {
   const int turn = state_.turn;
   const bool own_activation = state_.profiles[unit].clan == state_.active_clan;

@@ -137,14 +137,18 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
     if (ended) continue;
     if (may_counter_charge_[static_cast<std::size_t>(u)] >= 0) {
       const int charger = may_counter_charge_[static_cast<std::size_t>(u)];
-      v1::ChargeDeclaration& counter =
-          *add("charge", u, charger).event.mutable_charge();
+      ProposedEvent& offer = add("charge", u, charger);
+      v1::ChargeDeclaration& counter = *offer.event.mutable_charge();
       counter.set_unit(me.id);
       counter.set_target(s.profiles[static_cast<std::size_t>(charger)].id);
       counter.set_counter_charge(true);
+      ProposeChargeEnd(u, charger, offer);
     }
     if (!frenzy_owed) ProposeFirings(u, add);
-    if (active && !st.routing && !st.in_melee) {
+    // A charge is the charger's move for the turn (reading 39).
+    const bool charged =
+        charged_on_turn_[static_cast<std::size_t>(u)] == s.turn;
+    if (active && !st.routing && !st.in_melee && !charged) {
       static constexpr v1::MoveKind kMoves[] = {v1::MOVE_KIND_MOVE,
                                                 v1::MOVE_KIND_MANOEUVRE,
                                                 v1::MOVE_KIND_TURN_ABOUT};
@@ -157,17 +161,15 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
           move.reach_mm = field_->move_mm[static_cast<std::size_t>(u)];
         }
       }
-      if (charged_on_turn_[static_cast<std::size_t>(u)] != s.turn) {
-        for (int e = 0; e < units; ++e) {
-          const UnitProfile& enemy = s.profiles[static_cast<std::size_t>(e)];
-          if (enemy.clan == clan ||
-              s.units[static_cast<std::size_t>(e)].removed)
-            continue;
-          v1::ChargeDeclaration& charge =
-              *add("charge", u, e).event.mutable_charge();
-          charge.set_unit(me.id);
-          charge.set_target(enemy.id);
-        }
+      for (int e = 0; e < units; ++e) {
+        const UnitProfile& enemy = s.profiles[static_cast<std::size_t>(e)];
+        if (enemy.clan == clan || s.units[static_cast<std::size_t>(e)].removed)
+          continue;
+        ProposedEvent& offer = add("charge", u, e);
+        v1::ChargeDeclaration& charge = *offer.event.mutable_charge();
+        charge.set_unit(me.id);
+        charge.set_target(enemy.id);
+        ProposeChargeEnd(u, e, offer);
       }
     }
   }
@@ -214,6 +216,15 @@ void Replayer::ProposeResultMoves(int u, Proposals& add) const {
         *add("result_move", u, -1).event.mutable_result_move();
     move.set_unit(id);
     move.set_kind(kind);
+    // On a table the block of a push back or a rout is measured: the offer
+    // declares what the engine will find.
+    if (kind == v1::RESULT_MOVE_KIND_PUSH_BACK ||
+        kind == v1::RESULT_MOVE_KIND_ROUT) {
+      if (const auto end = ResultMoveEnd(move, u); end.has_value()) {
+        const v1::MoveBlock block = MeasuredBlock(move, *end);
+        if (block != v1::MOVE_BLOCK_NONE) move.set_blocked(block);
+      }
+    }
   };
   switch (owed_moves_[static_cast<std::size_t>(u)]) {
     case OwedMove::kNone:
@@ -309,6 +320,26 @@ void Replayer::ProposeFirings(int u, Proposals& add) const {
     firing.set_target(enemy.id);
     firing.set_stands_firing(static_cast<std::uint32_t>(most));
   }
+}
+
+void Replayer::ProposeChargeEnd(int u, int target,
+                                rules::ProposedEvent& offer) const {
+  // On a table a charge moves into contact (reading 37): the offer says
+  // where, and the player may change it. Units already touching stay.
+  if (!Measuring(u) || !Measuring(target) ||
+      rules::InContact(*field_, state_, u, target)) {
+    return;
+  }
+  const int reach = field_->move_mm[static_cast<std::size_t>(u)];
+  const ChargeEnd end = ChargeContact(*field_, state_, u, target, reach);
+  v1::ChargeDeclaration& charge = *offer.event.mutable_charge();
+  v1::Position& to = *charge.mutable_to();
+  to.set_x_mm(end.to.x_mm);
+  to.set_y_mm(end.to.y_mm);
+  to.set_facing_deg(end.to.facing_deg);
+  if (end.falls_short) charge.set_fell_short(true);
+  offer.needs_destination = true;
+  offer.reach_mm = reach;
 }
 
 void Replayer::ProposeMeleeRound(int a, int b, int clan, Proposals& add) const {

@@ -539,6 +539,39 @@ void Replayer::LeaveMelee(int unit) {
                melees.end());
 }
 
+void Replayer::BreakOffOutOfContact(int unit) {
+  if (!Measuring(unit)) return;
+  const auto follows = [this](int w, int l) {
+    const OwedMove owed = owed_moves_[w];
+    return owed_move_opponent_[w] == l &&
+           (owed == OwedMove::kFollowUp || owed == OwedMove::kPursue ||
+            owed == OwedMove::kMayFollowUp || owed == OwedMove::kMayPursue ||
+            owed == OwedMove::kMayFollowUpOrPursue);
+  };
+  auto& melees = state_.melees;
+  const auto apart = [&](const rules::MeleeContact& m) {
+    if (!m.Involves(unit)) return false;
+    const int other = m.a == unit ? m.b : m.a;
+    return Measuring(other) &&
+           !rules::InContact(*field_, state_, unit, other) &&
+           !follows(other, unit) && !follows(unit, other);
+  };
+  std::vector<int> parted;
+  for (const rules::MeleeContact& m : melees) {
+    if (apart(m)) parted.push_back(m.a == unit ? m.b : m.a);
+  }
+  if (parted.empty()) return;
+  melees.erase(std::remove_if(melees.begin(), melees.end(), apart),
+               melees.end());
+  // Each of them is still in a melee while it has another pairing.
+  parted.push_back(unit);
+  for (const int u : parted) {
+    state_.units[u].in_melee = std::any_of(
+        melees.begin(), melees.end(),
+        [u](const rules::MeleeContact& m) { return m.Involves(u); });
+  }
+}
+
 bool Replayer::TakeOwedMove(int unit, const v1::ResultMove& move,
                             std::initializer_list<OwedMove> allowed) {
   const OwedMove owed = owed_moves_[unit];
@@ -584,6 +617,7 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
       s.frenzied = false;
       ApplyBlock(unit, blocked);
       if (!FollowedUpBy(unit)) LeaveMelee(unit);
+      BreakOffOutOfContact(unit);
       break;
     case v1::RESULT_MOVE_KIND_ROUT: {
       const bool owed = !s.routing || owed_moves_[unit] != OwedMove::kNone;
@@ -598,6 +632,7 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
                    {OwedMove::kFollowUp, OwedMove::kMayFollowUp,
                     OwedMove::kMayFollowUpOrPursue});
       s.followed_up_on_turn = state_.turn;
+      BreakOffOutOfContact(unit);
       break;
     case v1::RESULT_MOVE_KIND_PURSUIT:
       CheckFollowsLoser(unit, move);

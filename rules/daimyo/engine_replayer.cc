@@ -255,6 +255,7 @@ void Replayer::OnMove(const v1::Move& move) {
                            " is in melee and may not break off "
                            "voluntarily."));
   }
+  CheckMoveAfterCharge(unit);
   if (move.kind() != v1::MOVE_KIND_TURN_ABOUT) CheckHalted(unit, "moved");
   status.moved_this_turn = true;
   if (move.formation() != v1::FORMATION_UNSPECIFIED) {

@@ -137,6 +137,8 @@ class Replayer final : public rules::EngineBase {
   void ProposeResultMoves(int u, Proposals& add) const;
   void ProposeFirings(int u, Proposals& add) const;
   void ProposeMeleeRound(int a, int b, int clan, Proposals& add) const;
+  // On a table: where a charge of `u` on `target` ends (its `to`).
+  void ProposeChargeEnd(int u, int target, rules::ProposedEvent& offer) const;
 
   absl::Status Init(const gunbai::v1::BattleLog& log);
   absl::Status AddUnitFacts(int index, const gunbai::v1::Unit& unit,
@@ -219,6 +221,10 @@ class Replayer final : public rules::EngineBase {
   void SettleWinner(const PairingResult& r, bool won_everywhere,
                     bool drew_elsewhere, int winners_of_loser);
   void LeaveMelee(int unit);
+  // On a table, after `unit`'s result move: its pairings whose two units
+  // no longer touch end (reading 38), but for a winner still to follow its
+  // loser.
+  void BreakOffOutOfContact(int unit);
   bool TakeOwedMove(int unit, const gunbai::v1::ResultMove& move,
                     std::initializer_list<OwedMove> allowed);
   bool FollowedUpBy(int loser) const;
@@ -264,6 +270,9 @@ class Replayer final : public rules::EngineBase {
   void EndActivation();
   // The flow of a turn (engine_flow.cc): how often a unit may do a thing,
   // and when what a result owes must be paid.
+  // A unit that declared a charge (or counter-charge) this turn makes no
+  // other move in it: the charge was its move (reading 39).
+  void CheckMoveAfterCharge(int unit);
   void CheckChargeOnceATurn(int unit, bool counter);
   // Checks a rout move of `unit` against the once-a-turn rule and its
   // timing (an owed rout move is immediate; a router's rout move of a later
@@ -339,6 +348,12 @@ class Replayer final : public rules::EngineBase {
                    const std::vector<int>& measured);
   // Moves the unit as the result move takes it; returns the block that
   // applies (measured for a push back or a rout; else as declared).
+  // Where a result move on a table ends and what stops it (nothing for a
+  // hold, or off the table), and the block the rules read from that.
+  std::optional<rules::daimyo::MoveMeasure> ResultMoveEnd(
+      const gunbai::v1::ResultMove& move, int unit) const;
+  static gunbai::v1::MoveBlock MeasuredBlock(
+      const gunbai::v1::ResultMove& move, const rules::daimyo::MoveMeasure& m);
   gunbai::v1::MoveBlock MeasureResultMove(const gunbai::v1::ResultMove& move,
                                           int unit);
   // Replaces the friends listed near `unit` (a router's, a dead leader's)

@@ -136,19 +136,6 @@ void Replayer::MeasureMove(const v1::Move& move, int unit) {
                      "; its front centre moved ", f.computed, ".");
     Report(std::move(f));
   }
-  const int rate = field_->move_mm[unit];
-  if (rate > 0 && measured_mm > rate + kDistanceToleranceMm) {
-    Finding f;
-    f.severity = Severity::kViolation;
-    f.rule_id = "daimyo.table.move.rate";
-    f.subject = move.unit();
-    f.claimed = rules::Cm(distance);
-    f.computed = absl::StrCat("at most ", rules::Cm(rate / 10.0));
-    f.message = absl::StrCat(label(), " moved ", f.claimed,
-                             "; the ruleset's move rate for it is ",
-                             rules::Cm(rate / 10.0), ".");
-    Report(std::move(f));
-  }
   PlaceUnit(unit, to);
 }
 
@@ -165,6 +152,16 @@ void Replayer::CheckMoveEnd(const std::string& subject, int unit,
                            " off the table: part of it ends beyond the "
                            "table's edge."));
   }
+  // Bases hold their ground: no unit ends a move on another's (a push back
+  // is stopped by troops in its way; stands cannot fire over other units).
+  const int under = rules::daimyo::OverlappedUnit(*field_, state_, unit, to);
+  if (under >= 0) {
+    Violation("daimyo.table.move.overlap", subject,
+              absl::StrCat(UnitLabel(state_, unit), " ", did, " onto ",
+                           UnitLabel(state_, under),
+                           ": the two bases overlap. A unit ends a move "
+                           "beside another, touching at most."));
+  }
   for (const rules::TerrainFeature& t : field_->terrain) {
     if (t.kind == rules::TerrainKind::kImpassable &&
         geometry::PolygonsIntersect(t.area, shape)) {
@@ -173,6 +170,24 @@ void Replayer::CheckMoveEnd(const std::string& subject, int unit,
                              " into impassable terrain \"", t.id, "\"."));
       break;
     }
+  }
+  // How far its front centre goes, against the move rate (a charge is a
+  // move into contact: reading 37).
+  const rules::Pose& from = state_.units[unit].pose;
+  const double distance =
+      std::hypot(to.x_mm - from.x_mm, to.y_mm - from.y_mm) / 10;
+  const int rate = field_->move_mm[unit];
+  if (rate > 0 && std::lround(distance * 10) > rate + kDistanceToleranceMm) {
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = "daimyo.table.move.rate";
+    f.subject = subject;
+    f.claimed = rules::Cm(distance);
+    f.computed = absl::StrCat("at most ", rules::Cm(rate / 10.0));
+    f.message = absl::StrCat(UnitLabel(state_, unit), " ", did, " ", f.claimed,
+                             "; the ruleset's move rate for it is ",
+                             rules::Cm(rate / 10.0), ".");
+    Report(std::move(f));
   }
 }
 
@@ -476,9 +491,9 @@ void Replayer::CompareNear(int unit, absl::string_view what,
   Report(std::move(f));
 }
 
-v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
-                                          int unit) {
-  if (!Measuring(unit)) return move.blocked();
+std::optional<rules::daimyo::MoveMeasure> Replayer::ResultMoveEnd(
+    const v1::ResultMove& move, int unit) const {
+  if (!Measuring(unit)) return std::nullopt;
   rules::daimyo::ResultPath path = rules::daimyo::ResultPath::kBack;
   int distance = static_cast<int>(
       std::min<uint32_t>(move.distance_mm(), rules::kMaxTableMm));
@@ -512,7 +527,7 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
     case v1::RESULT_MOVE_KIND_RETIRE:
       break;
     default:
-      return move.blocked();  // A hold: it stays.
+      return std::nullopt;  // A hold: it stays.
   }
   rules::Pose to =
       rules::daimyo::ResultPose(*field_, state_, unit, path, distance, ignore);
@@ -524,14 +539,28 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
   const bool routs = move.kind() == v1::RESULT_MOVE_KIND_ROUT;
   // Routers pass through friends (RULES.md): only the table edge and
   // impassable terrain are met here.
-  const rules::daimyo::MoveMeasure m = rules::daimyo::MeasurePath(
-      *field_, state_, unit, to, ignore, /*units_block=*/!routs);
-  v1::MoveBlock measured = v1::MOVE_BLOCK_NONE;
-  if (m.blocked_by_enemy_or_edge) {
-    measured = v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE;
-  } else if (m.blocked_by_friends_or_impassable && !routs) {
-    measured = v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE;
+  return rules::daimyo::MeasurePath(*field_, state_, unit, to, ignore,
+                                    /*units_block=*/!routs);
+}
+
+v1::MoveBlock Replayer::MeasuredBlock(const v1::ResultMove& move,
+                                      const rules::daimyo::MoveMeasure& m) {
+  if (m.blocked_by_enemy_or_edge) return v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE;
+  if (m.blocked_by_friends_or_impassable &&
+      move.kind() != v1::RESULT_MOVE_KIND_ROUT) {
+    return v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE;
   }
+  return v1::MOVE_BLOCK_NONE;
+}
+
+v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
+                                          int unit) {
+  const std::optional<rules::daimyo::MoveMeasure> end =
+      ResultMoveEnd(move, unit);
+  if (!end.has_value()) return move.blocked();
+  const rules::daimyo::MoveMeasure& m = *end;
+  const bool routs = move.kind() == v1::RESULT_MOVE_KIND_ROUT;
+  const v1::MoveBlock measured = MeasuredBlock(move, m);
   const bool pushed = move.kind() == v1::RESULT_MOVE_KIND_PUSH_BACK;
   const v1::MoveBlock declared = move.blocked() == v1::MOVE_BLOCK_UNSPECIFIED
                                      ? v1::MOVE_BLOCK_NONE

@@ -453,6 +453,65 @@ geometry::Polygon InnerShape(const Battlefield& field, const OrientedRect& r) {
   return geometry::ToPolygon(inner);
 }
 
+ChargeEnd ChargeContact(const Battlefield& field, const BattleState& state,
+                        int unit, int target, int reach_mm) {
+  const OrientedRect charger = Footprint(field, state, unit);
+  const OrientedRect enemy = Footprint(field, state, target);
+  const Vec2 forward = geometry::Forward(enemy);
+  const Vec2 left = geometry::Rotate(forward, geometry::kPi / 2);
+  const Vec2 centre = geometry::Centre(enemy);
+  // The middle of the side it meets, and that side's outward direction.
+  Vec2 meet = enemy.front_centre;
+  Vec2 out = forward;
+  switch (geometry::SideOf(enemy, geometry::Centre(charger))) {
+    case Side::kRear:
+      meet = enemy.front_centre - forward * enemy.depth;
+      out = forward * -1.0;
+      break;
+    case Side::kLeft:
+      meet = centre + left * (enemy.frontage / 2);
+      out = left;
+      break;
+    case Side::kRight:
+      meet = centre - left * (enemy.frontage / 2);
+      out = left * -1.0;
+      break;
+    case Side::kFront:
+    case Side::kInside:
+      break;
+  }
+  OrientedRect end = charger;
+  end.front_centre = meet;
+  end.facing = std::atan2(-out.y, -out.x);
+  ChargeEnd result;
+  const double reach = reach_mm / 10.0;
+  const double way = geometry::Distance(charger.front_centre, meet);
+  if (reach_mm > 0 && way > reach) {
+    end.front_centre =
+        charger.front_centre + (meet - charger.front_centre) * (reach / way);
+    result.falls_short = true;
+  }
+  result.to = PoseOf(end);
+  return result;
+}
+
+int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
+                   const Pose& at) {
+  const Polygon shape = InnerShape(field, FootprintAt(field, state, unit, at));
+  const UnitShapes::Box box = BoxOf(shape);
+  const Polygon before = InnerShape(field, Footprint(field, state, unit));
+  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
+    if (u == unit || !Present(state, u)) continue;
+    const Polygon other = Shape(field, state, u);
+    if (BoxGap(box, BoxOf(other)) > geometry::kEpsilon) continue;
+    if (geometry::PolygonsIntersect(shape, other) &&
+        !geometry::PolygonsIntersect(before, other)) {
+      return u;
+    }
+  }
+  return -1;
+}
+
 MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
                         int unit, const Pose& to, int ignore,
                         bool units_block) {

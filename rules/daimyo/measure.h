@@ -122,6 +122,25 @@ struct MoveMeasure {
 geometry::Polygon InnerShape(const Battlefield& field,
                              const geometry::OrientedRect& r);
 
+// Where a charge takes `unit` against `target` (reading 37): turned to
+// face the side of the target its centre lies off (front, flank or rear,
+// cut by the target's diagonals), its front centre on the middle of that
+// side. `reach_mm` > 0 bounds how far its front centre goes: beyond it the
+// charger goes that far straight towards the contact and falls short.
+struct ChargeEnd {
+  Pose to;
+  bool falls_short = false;
+};
+ChargeEnd ChargeContact(const Battlefield& field, const BattleState& state,
+                        int unit, int target, int reach_mm);
+
+// The first other unit (in index order) whose base `unit` would overlap
+// standing at `at` and does not overlap where it stands now, or -1.
+// Touching is not overlapping: the footprint is shrunk by the contact
+// distance.
+int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
+                   const Pose& at);
+
 // The path of `unit` from its pose to `to` (a straight slide, then a turn
 // in place): the footprints it sweeps, tested against impassable terrain,
 // the table's edge and, when `units_block`, other units (except `ignore`,

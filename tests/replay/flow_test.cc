@@ -345,6 +345,35 @@ TEST(Flow, ClanTurnEndClosesItsActivation) {
                           "6:SEVERITY_VIOLATION:daimyo.morale.not_owed"));
 }
 
+// Reading 39: a charge is the charger's move. oda-teppo charges asai-yumi
+// (it falls short), passes its reason-4 test (9 against Seasoned 6), and
+// then turns about (seq 5) and moves (seq 6): both are moves after its
+// charge. asai-yumi stands (seq 7, as above). Without the charge the same
+// two moves are clean (the second log).
+TEST(Flow, AMoveAfterTheUnitsChargeIsAViolation) {
+  const std::string turn_about = Ev(
+      5, 1, "oda", "move { unit: \"oda-teppo\" kind: MOVE_KIND_TURN_ABOUT }");
+  const std::string move =
+      Ev(6, 1, "oda", "move { unit: \"oda-teppo\" kind: MOVE_KIND_MOVE }");
+  const std::string after_charge =
+      TurnStart(1, 1, "oda") + Activation(2, 1, "oda") +
+      Charge(3, 1, "oda-teppo", "asai-yumi") +
+      Morale(4, 1, "oda", "oda-teppo", 4, "5, 4", "CHARGE") + turn_about +
+      move + AsaiYumiStands(7) + ClanTurnEnd(8, 1, "oda") +
+      Activation(9, 1, "asai") + ClanTurnEnd(10, 1, "asai");
+  EXPECT_THAT(FindingKeys(AuditOrDie(SampleLog(after_charge))),
+              ElementsAre("5:SEVERITY_VIOLATION:daimyo.move.after_charge",
+                          "6:SEVERITY_VIOLATION:daimyo.move.after_charge"));
+  const std::string without_charge =
+      TurnStart(1, 1, "oda") + Activation(2, 1, "oda") +
+      Ev(3, 1, "oda", "move { unit: \"oda-teppo\" kind: MOVE_KIND_MOVE }") +
+      Ev(4, 1, "oda",
+         "move { unit: \"oda-teppo\" kind: MOVE_KIND_TURN_ABOUT }") +
+      ClanTurnEnd(5, 1, "oda") + Activation(6, 1, "asai") +
+      ClanTurnEnd(7, 1, "asai");
+  EXPECT_THAT(FindingKeys(AuditOrDie(SampleLog(without_charge))), IsEmpty());
+}
+
 // A charge a turn: the same unit charging in turn 1 and again in turn 2 is
 // two turns' charges, not a repeat. Oda's reason-4 tests pass: 9 against
 // Seasoned 6. asai-cav is Elite mounted Samurai: charged by foot it owes no

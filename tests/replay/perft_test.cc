@@ -71,13 +71,21 @@ class PerftTest : public ::testing::Test {
   // `events`, on `log` (BaseLog with a starting position, or without).
   std::vector<std::string> Offered(const v1::BattleLog& log,
                                    const std::string& clan, bool umpire) {
+    const v1::GetLegalActionsResponse answer = Actions(log, clan, umpire);
+    std::vector<std::string> keys;
+    for (const v1::LegalAction& a : answer.actions()) keys.push_back(Key(a));
+    return keys;
+  }
+
+  v1::GetLegalActionsResponse Actions(const v1::BattleLog& log,
+                                      const std::string& clan, bool umpire) {
     v1::BattleLog base = log;
     base.clear_events();
     google::protobuf::RepeatedPtrField<v1::Finding> findings;
     auto engine = CreateEngine(base, ruleset_, AuditOptions(),
                                rules::EngineOutput{&findings, nullptr});
     EXPECT_TRUE(engine.ok()) << engine.status();
-    if (!engine.ok()) return {};
+    if (!engine.ok()) return v1::GetLegalActionsResponse();
     for (const v1::Event& e : log.events()) (*engine)->Apply(e);
     // The position itself is sound: its events break no rule.
     for (const v1::Finding& f : findings) {
@@ -92,10 +100,7 @@ class PerftTest : public ::testing::Test {
     game.clan = clan;
     auto answer = ListLegalActions(game);
     EXPECT_TRUE(answer.ok()) << answer.status();
-    std::vector<std::string> keys;
-    if (!answer.ok()) return keys;
-    for (const v1::LegalAction& a : answer->actions()) keys.push_back(Key(a));
-    return keys;
+    return answer.ok() ? *std::move(answer) : v1::GetLegalActionsResponse();
   }
 
   std::vector<std::string> Player(const std::string& events,
@@ -292,6 +297,101 @@ TEST_F(PerftTest, P10AfterTheRoutMove) {
                   Join({Moves("blue-hq"),
                         {"charge blue-hq red-teppo",
                          "charge blue-hq red-samurai", "turn_end"}})));
+}
+
+// On a table (reading 37) each charge is offered with the pose it makes
+// contact in. red-samurai (four 4 x 3 cm mounted stands in one rank) stands
+// at (600, 500) facing 0: x 52..68, y 47..50, centre (60, 48.5).
+// blue-yumi (four 4 x 2 cm stands in one rank) at (600, 700) facing 180:
+// its front at y = 70, x 52..68. red-samurai's centre is straight ahead of
+// it, off its front: the charge ends with red-samurai's front centre on
+// blue-yumi's, (600, 700), facing 0, 20 cm from where it stands.
+// blue-hq (one 4 x 4 cm stand) at (1000, 700) facing 180: x 98..102,
+// y 70..74, centre (100, 72). Seen from it red-samurai's centre is 22.5 cm
+// ahead but 40 cm across, towards -x: beyond the diagonals, off its right
+// side (blue-hq faces -y, so its right is -x), the edge x = 98; the charge
+// ends on that edge's middle, (980, 720), facing +x: 90 degrees.
+// red-teppo stands far off at (150, 100).
+v1::BattleLog ChargeTable(const std::string& events) {
+  v1::BattleLog log = LogWithEvents(events);
+  log.mutable_table()->set_width_mm(1800);
+  log.mutable_table()->set_depth_mm(1200);
+  const int places[4][3] = {
+      {150, 100, 0}, {600, 500, 0}, {600, 700, 180}, {1000, 700, 180}};
+  for (int i = 0; i < 4; ++i) {
+    v1::Position& p =
+        *log.mutable_order_of_battle()->mutable_units(i)->mutable_position();
+    p.set_x_mm(places[i][0]);
+    p.set_y_mm(places[i][1]);
+    p.set_facing_deg(places[i][2]);
+  }
+  return log;
+}
+
+const v1::LegalAction* Find(const v1::GetLegalActionsResponse& answer,
+                            const std::string& key) {
+  for (const v1::LegalAction& a : answer.actions()) {
+    if (Key(a) == key) return &a;
+  }
+  return nullptr;
+}
+
+TEST_F(PerftTest, P11ChargesOnATableEndInContact) {
+  const v1::GetLegalActionsResponse answer =
+      Actions(ChargeTable(TurnStart(1, 1, "red") + Activation(2, 1, "red")),
+              "red", /*umpire=*/false);
+  const v1::LegalAction* front = Find(answer, "charge red-samurai blue-yumi");
+  ASSERT_NE(front, nullptr);
+  EXPECT_TRUE(front->needs_destination());
+  EXPECT_EQ(front->reach_mm(), 0u);  // the ruleset gives no move rate
+  EXPECT_EQ(front->event().charge().to().x_mm(), 600);
+  EXPECT_EQ(front->event().charge().to().y_mm(), 700);
+  EXPECT_EQ(front->event().charge().to().facing_deg(), 0);
+  EXPECT_FALSE(front->event().charge().fell_short());
+  const v1::LegalAction* flank = Find(answer, "charge red-samurai blue-hq");
+  ASSERT_NE(flank, nullptr);
+  EXPECT_EQ(flank->event().charge().to().x_mm(), 980);
+  EXPECT_EQ(flank->event().charge().to().y_mm(), 720);
+  EXPECT_EQ(flank->event().charge().to().facing_deg(), 90);
+}
+
+// With a move rate of 15 cm for mounted units the 20 cm to blue-yumi is
+// beyond reach: the charger goes 15 cm straight towards its contact pose,
+// to (600, 650), and falls short.
+TEST_F(PerftTest, P12AChargeBeyondTheMoveRateFallsShort) {
+  v1::MovementRate* mounted = ruleset_.data.mutable_table()->add_movement();
+  mounted->set_mobility(v1::MOBILITY_MOUNTED);
+  mounted->set_move_mm(150);
+  const v1::GetLegalActionsResponse answer =
+      Actions(ChargeTable(TurnStart(1, 1, "red") + Activation(2, 1, "red")),
+              "red", /*umpire=*/false);
+  const v1::LegalAction* front = Find(answer, "charge red-samurai blue-yumi");
+  ASSERT_NE(front, nullptr);
+  EXPECT_EQ(front->reach_mm(), 150u);
+  EXPECT_EQ(front->event().charge().to().x_mm(), 600);
+  EXPECT_EQ(front->event().charge().to().y_mm(), 650);
+  EXPECT_EQ(front->event().charge().to().facing_deg(), 0);
+  EXPECT_TRUE(front->event().charge().fell_short());
+}
+
+// Position 13 (reading 39): red-samurai has charged blue-yumi and reached
+// it. Its charge was its move: none of its three moves is offered, nor
+// another charge; red-teppo's moves still are.
+TEST_F(PerftTest, P13NoMoveAfterTheCharge) {
+  const std::vector<std::string> keys = Offered(
+      ChargeTable(TurnStart(1, 1, "red") + Activation(2, 1, "red") +
+                  Ev(3, 1, "red",
+                     "charge { unit: \"red-samurai\" target: \"blue-yumi\" "
+                     "to { x_mm: 600 y_mm: 700 facing_deg: 0 } }")),
+      "red", /*umpire=*/false);
+  for (const std::string& key : keys) {
+    EXPECT_THAT(key, ::testing::Not(::testing::StartsWith("move red-samurai")));
+    EXPECT_THAT(key,
+                ::testing::Not(::testing::StartsWith("charge red-samurai")));
+  }
+  for (const std::string& move : Moves("red-teppo")) {
+    EXPECT_THAT(keys, ::testing::Contains(move));
+  }
 }
 
 }  // namespace

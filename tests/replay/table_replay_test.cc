@@ -345,6 +345,81 @@ TEST(TableReplay, AFollowUpBeforeItsLosersPushBackIsOutOfOrder) {
   EXPECT_THAT(At(report, 43), IsEmpty());
 }
 
+// Reading 38: a pairing whose units no longer touch is over. red-teppo at
+// (600, 300) facing 0 (x 54..66, y 26..30) fights blue-yumi to its front
+// (at (580, 300) facing 180: x 50..66, y 30..32) and blue-hq on its right
+// (at (660, y) facing 270: its front edge on x = 66, 4 cm long). The
+// blue-hq pairing was fought this turn already. Round 2 with blue-yumi: red
+// rolls 1 + 1 on every stand, no hit whatever its modifiers (at most +2:
+// 4, under the 8 a hit needs); blue's first stand 6 + 6 hits (12, at least
+// 9 after modifiers), the others 1 + 1 do not: blue wins by one and red is
+// pushed back 3 cm the way blue-yumi faces (-y), to (600, 270): y 23..27;
+// blue-yumi follows up to (580, 270). With blue-hq at y = 295 (its front
+// edge y 27.5..31.5) red-teppo's side now ends 0.5 cm short of it, beyond
+// the 2 mm contact: that pairing is over and blue-hq leaves the melee. At
+// y = 285 (26.5..30.5) the two still touch over 0.5 cm and it goes on.
+v1::BattleLog TwoFrontMelee(int hq_y) {
+  Layout layout;
+  layout.blue_yumi = {580, 300, 180};
+  layout.blue_hq = {660, hq_y, 270};
+  v1::BattleLog log = TableLog(
+      layout, Ev(41, 3, "red",
+                 "melee_round { round: 2 "
+                 "sides { unit: \"red-teppo\" stands_fighting: 6 "
+                 "front_stands_in_contact: 3 dice: [1, 1, 1, 1, 1, 1, 1, 1, 1, "
+                 "1, 1, 1] } "
+                 "sides { unit: \"blue-yumi\" stands_fighting: 3 "
+                 "front_stands_in_contact: 3 dice: [6, 6, 1, 1, 1, 1] } }") +
+                  Ev(42, 3, "red",
+                     "result_move { unit: \"red-teppo\" kind: "
+                     "RESULT_MOVE_KIND_PUSH_BACK }") +
+                  Ev(43, 3, "blue",
+                     "result_move { unit: \"blue-yumi\" kind: "
+                     "RESULT_MOVE_KIND_FOLLOW_UP }"));
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(after_seq: 40
+           turn: 3
+           initiative_clan: "red"
+           active_clan: "red"
+           phase: "melee"
+           units { id: "red-teppo" stands: 6 in_melee: true }
+           units { id: "blue-yumi" stands: 4 in_melee: true }
+           units { id: "blue-hq" stands: 1 in_melee: true }
+           melees {
+             unit_a: "red-teppo"
+             unit_b: "blue-yumi"
+             rounds: 1
+             last_turn_fought: 2
+           }
+           melees {
+             unit_a: "red-teppo"
+             unit_b: "blue-hq"
+             rounds: 1
+             last_turn_fought: 3
+           })pb",
+      log.mutable_starting_position()));
+  return log;
+}
+
+TEST(TableReplay, APushBackOutOfContactEndsTheOtherPairing) {
+  auto ruleset = replay::BuiltinRuleset("daimyo");
+  ASSERT_TRUE(ruleset.ok());
+  for (const int hq_y : {295, 285}) {
+    SCOPED_TRACE(::testing::Message() << "blue-hq at y " << hq_y);
+    const v1::BattleLog log = TwoFrontMelee(hq_y);
+    const v1::AuditReport report = AuditOrDie(log);
+    EXPECT_THAT(report.findings(), IsEmpty());
+    auto state = replay::StateAt(log, *ruleset, 43);
+    ASSERT_TRUE(state.ok()) << state.status();
+    EXPECT_EQ(state->units(0).position().y_mm(), 270);
+    EXPECT_EQ(state->units(2).position().y_mm(), 270);
+    const bool apart = hq_y == 295;
+    ASSERT_EQ(state->melees_size(), apart ? 1 : 2);
+    EXPECT_EQ(state->melees(0).unit_b(), "blue-yumi");
+    EXPECT_EQ(state->units(3).in_melee(), !apart);
+  }
+}
+
 // red-samurai, a friend, stands to red-teppo's left at (450, 300) facing 0:
 // x 37..53, 1 cm from red-teppo's left side at x = 54. Pushed 3 cm towards
 // -x, red-teppo meets it: the push back is blocked by friends, so red-teppo
@@ -495,6 +570,60 @@ TEST(TableReplay, MovesIntoImpassableGroundAndBeyondTheRateAreViolations) {
   const v1::Finding* rate = Find(*report, "daimyo.table.move.rate");
   ASSERT_NE(rate, nullptr);
   EXPECT_EQ(rate->claimed(), "31.6 cm");
+  EXPECT_EQ(rate->computed(), "at most 15.0 cm");
+}
+
+// Reading 36: bases hold their ground. red-teppo stands at (600, 300)
+// facing 0: three 4 cm stands a rank, two 2 cm ranks, so x 54..66 and
+// y 26..30 (its front). red-samurai is four 4 x 3 cm mounted stands in one
+// rank: x 52..68 at x = 600. Moved to (600, 320) facing 0 its base is
+// y 29..32, 1 cm deep into red-teppo's (the friend's ground counts as much
+// as an enemy's): a violation. Moved on to (600, 330) it is y 30..33, its
+// rear edge on red-teppo's front: touching, allowed.
+TEST(TableReplay, AMoveMayNotEndOnAnotherUnitsBase) {
+  const v1::AuditReport report = AuditOrDie(TableLog(
+      Layout(), Opening() +
+                    Ev(3, 1, "red",
+                       "move { unit: \"red-samurai\" kind: MOVE_KIND_MOVE "
+                       "to { x_mm: 600 y_mm: 320 } }") +
+                    Ev(4, 1, "red",
+                       "move { unit: \"red-samurai\" kind: MOVE_KIND_MOVE "
+                       "to { x_mm: 600 y_mm: 330 } }") +
+                    TurnEnd(5, 1)));
+  EXPECT_THAT(At(report, 3),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.move.overlap"));
+  const v1::Finding* overlap = Find(report, "daimyo.table.move.overlap");
+  ASSERT_NE(overlap, nullptr);
+  EXPECT_THAT(overlap->message(), HasSubstr("onto red-teppo"));
+  EXPECT_THAT(At(report, 4), IsEmpty());
+}
+
+// Reading 37: a charge is held to the move rate. red-samurai at (600, 500)
+// facing 0 charges blue-yumi at (600, 700) facing 180 and ends in contact,
+// its front centre on blue-yumi's at (600, 700): 20 cm, over a mounted
+// rate of 15 cm.
+TEST(TableReplay, AChargeBeyondTheMoveRateIsAViolation) {
+  Layout layout;
+  layout.red_samurai = {600, 500, 0};
+  layout.blue_yumi = {600, 700, 180};
+  const v1::BattleLog log = TableLog(
+      layout, Opening() + Ev(3, 1, "red",
+                             "charge { unit: \"red-samurai\" target: "
+                             "\"blue-yumi\" to { x_mm: 600 y_mm: 700 } }"));
+  auto ruleset = replay::BuiltinRuleset("daimyo");
+  ASSERT_TRUE(ruleset.ok());
+  v1::MovementRate* mounted = ruleset->data.mutable_table()->add_movement();
+  mounted->set_mobility(v1::MOBILITY_MOUNTED);
+  mounted->set_move_mm(150);
+  auto report = replay::AuditLog(log, *ruleset);
+  ASSERT_TRUE(report.ok()) << report.status();
+  // (The log stops there: the turn is unfinished.)
+  EXPECT_THAT(At(*report, 3),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.move.rate",
+                          "SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
+  const v1::Finding* rate = Find(*report, "daimyo.table.move.rate");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ(rate->claimed(), "20.0 cm");
   EXPECT_EQ(rate->computed(), "at most 15.0 cm");
 }
 
