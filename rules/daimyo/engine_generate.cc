@@ -331,7 +331,7 @@ void Replayer::ProposeChargeEnd(int u, int target,
     return;
   }
   const int reach = field_->move_mm[static_cast<std::size_t>(u)];
-  const ChargeEnd end = ChargeContact(*field_, state_, u, target, reach);
+  const ChargeEnd end = ReachableChargeEnd(*field_, state_, u, target, reach);
   v1::ChargeDeclaration& charge = *offer.event.mutable_charge();
   v1::Position& to = *charge.mutable_to();
   to.set_x_mm(end.to.x_mm);

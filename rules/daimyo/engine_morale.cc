@@ -167,18 +167,24 @@ bool Replayer::OwesFrenzyCharge(int u) const {
          AnyEnemyOnTable(u);
 }
 
-void Replayer::EndActivation() {
-  CheckChargeTestsTaken();
-  CheckRoutersMoved();
+void Replayer::CheckFrenzyChargesDeclared() {
   for (int u : frenzied_this_activation_) {
     if (!OwesFrenzyCharge(u)) continue;
     Violation("daimyo.morale.frenzied_must_charge", state_.profiles[u].id,
               absl::StrCat(UnitLabel(state_, u),
                            " is frenzied and must charge the nearest enemy to "
-                           "its front, but declared no charge this "
-                           "activation."));
+                           "its front, but declared no charge in this "
+                           "activation's movement phase."));
   }
+  // The movement phase is the only place for the charge (reading 41): a
+  // unit freed from a melee after it owes none till its next activation.
   frenzied_this_activation_.clear();
+}
+
+void Replayer::EndActivation() {
+  CheckChargeTestsTaken();
+  CheckRoutersMoved();
+  CheckFrenzyChargesDeclared();
   if (rules_.options.being_charged_lasts ==
       rules::daimyo::BeingChargedLasts::kChargersActivation) {
     // Under this reading a unit is being charged only while the charge is

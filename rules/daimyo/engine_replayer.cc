@@ -189,6 +189,7 @@ bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
   }
   if (state_.phase == Phase::kMovement && phase != Phase::kMovement) {
     CheckChargeTestsTaken();
+    CheckFrenzyChargesDeclared();
   }
   state_.phase = phase;
   return true;

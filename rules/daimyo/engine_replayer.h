@@ -268,6 +268,9 @@ class Replayer final : public rules::EngineBase {
   // Returns true if a unit of another clan than `unit`'s is on the table.
   bool AnyEnemyOnTable(int unit) const;
   void EndActivation();
+  // Reports each frenzied unit that owed its charge and did not declare
+  // it; the movement phase that could take it is over.
+  void CheckFrenzyChargesDeclared();
   // The flow of a turn (engine_flow.cc): how often a unit may do a thing,
   // and when what a result owes must be paid.
   // A unit that declared a charge (or counter-charge) this turn makes no

@@ -380,7 +380,9 @@ void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
         rules::daimyo::MeasureMeleeSide(*field_, state_, side.unit, enemy);
     const std::string what = absl::StrCat(
         UnitLabel(state_, side.unit), " fighting ", UnitLabel(state_, enemy));
-    if (i == 0 && !m.in_contact) {
+    // A pairing already fighting keeps its contact: only its result moves
+    // part it (reading 38), not the stands it loses (reading 40).
+    if (i == 0 && !m.in_contact && state_.FindMelee(a, b) == nullptr) {
       Finding f;
       f.severity = Severity::kViolation;
       f.rule_id = "daimyo.table.melee.contact";

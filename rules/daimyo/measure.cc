@@ -495,6 +495,30 @@ ChargeEnd ChargeContact(const Battlefield& field, const BattleState& state,
   return result;
 }
 
+ChargeEnd ReachableChargeEnd(const Battlefield& field, const BattleState& state,
+                             int unit, int target, int reach_mm) {
+  ChargeEnd end = ChargeContact(field, state, unit, target, reach_mm);
+  const Polygon shape =
+      InnerShape(field, FootprintAt(field, state, unit, end.to));
+  bool clear =
+      OnTable(field, shape) && OverlappedUnit(field, state, unit, end.to) < 0;
+  for (const TerrainFeature& t : field.terrain) {
+    if (t.kind == TerrainKind::kImpassable &&
+        geometry::PolygonsIntersect(t.area, shape)) {
+      clear = false;
+    }
+  }
+  if (clear) return end;
+  const MoveMeasure m =
+      MeasurePath(field, state, unit, end.to, target, /*units_block=*/true);
+  end.to = m.to;
+  const double gap = geometry::PolygonDistance(
+      geometry::ToPolygon(FootprintAt(field, state, unit, end.to)),
+      Shape(field, state, target));
+  end.falls_short = gap * 10 > field.rules.contact_mm + 0.05;
+  return end;
+}
+
 int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
                    const Pose& at) {
   const Polygon shape = InnerShape(field, FootprintAt(field, state, unit, at));

@@ -133,6 +133,11 @@ struct ChargeEnd {
 };
 ChargeEnd ChargeContact(const Battlefield& field, const BattleState& state,
                         int unit, int target, int reach_mm);
+// ChargeContact, but when that pose is not clear (off the table, in
+// impassable ground, on another unit's base) the charger goes straight
+// towards it as far as it can and falls short there (unless it touches).
+ChargeEnd ReachableChargeEnd(const Battlefield& field, const BattleState& state,
+                             int unit, int target, int reach_mm);
 
 // The first other unit (in index order) whose base `unit` would overlap
 // standing at `at` and does not overlap where it stands now, or -1.

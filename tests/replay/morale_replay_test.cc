@@ -778,6 +778,27 @@ TEST(MoraleReplayTest, FrenziedUnitMustCharge) {
       ElementsAre("7:SEVERITY_VIOLATION:daimyo.morale.frenzied_must_charge"));
 }
 
+// Reading 41: the charge belongs to the movement phase. Red's first event
+// after its activation is a volley (red-teppo, one stand, 1 + 1: no hit),
+// which ends the movement phase with red-sam's charge undeclared: the
+// missing charge is found at the volley (seq 7), and only there, not again
+// at the turn's end.
+TEST(MoraleReplayTest, FrenziedChargeIsMissingWhenTheMovementPhaseEnds) {
+  auto report = AuditOrDie(
+      Game(RedSamFrenzied() +
+           Ev(7, 1, "red", R"pb(firing {
+                                  unit: "red-teppo"
+                                  target: "blue-yumi"
+                                  stands_firing: 1
+                                  dice: [ 1, 1 ]
+                                  facts { range: RANGE_BAND_EFFECTIVE }
+                                })pb") +
+           TurnEnd(8, 1)));
+  EXPECT_THAT(
+      FindingKeys(report),
+      ElementsAre("7:SEVERITY_VIOLATION:daimyo.morale.frenzied_must_charge"));
+}
+
 // ---------------------------------------------------------------------------
 // Rally (reason 8).
 

@@ -598,6 +598,62 @@ TEST(TableReplay, AMoveMayNotEndOnAnotherUnitsBase) {
   EXPECT_THAT(At(report, 4), IsEmpty());
 }
 
+// Reading 40: losses do not part a melee. blue-yumi at (600, 320) facing
+// 180 has its front at y = 32, 2 cm from red-teppo's front at y = 30 (as a
+// flank contact stands once the flanked unit has lost a stand). Already
+// fighting (the starting position's melee), their round 2 is fought with
+// no contact finding; as a first round between units never in melee, the
+// same 2 cm is a violation (first round: one rank, 3 stands a side).
+TEST(TableReplay, OnlyAPairingsFirstRoundNeedsContact) {
+  Layout layout;
+  layout.blue_yumi = {600, 320, 180};
+  const std::string red = "sides { unit: \"red-teppo\" stands_fighting: ";
+  const std::string blue = "sides { unit: \"blue-yumi\" stands_fighting: ";
+  v1::BattleLog fighting = TableLog(
+      layout,
+      Ev(41, 3, "red",
+         "melee_round { round: 2 " + red +
+             "6 front_stands_in_contact: 3 dice: [1, 1, 1, 1, 1, 1, 1, 1, 1, "
+             "1, 1, 1] } " +
+             blue +
+             "3 front_stands_in_contact: 3 dice: [6, 6, 1, 1, 1, 1] } }"));
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(after_seq: 40
+           turn: 3
+           initiative_clan: "red"
+           active_clan: "red"
+           phase: "melee"
+           units { id: "red-teppo" stands: 6 in_melee: true }
+           units { id: "blue-yumi" stands: 4 in_melee: true }
+           melees {
+             unit_a: "red-teppo"
+             unit_b: "blue-yumi"
+             rounds: 1
+             last_turn_fought: 2
+           })pb",
+      fighting.mutable_starting_position()));
+  EXPECT_THAT(At(AuditOrDie(fighting), 41),
+              ElementsAre("SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
+  v1::BattleLog first = TableLog(
+      layout,
+      Ev(41, 3, "red",
+         "melee_round { " + red +
+             "3 front_stands_in_contact: 3 dice: [1, 1, "
+             "1, 1, 1, 1] } " +
+             blue +
+             "3 front_stands_in_contact: 3 dice: [6, 6, 1, 1, 1, 1] } }"));
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(after_seq: 40
+           turn: 3
+           initiative_clan: "red"
+           active_clan: "red"
+           phase: "melee")pb",
+      first.mutable_starting_position()));
+  EXPECT_THAT(At(AuditOrDie(first), 41),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.table.melee.contact",
+                          "SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
+}
+
 // Reading 37: a charge is held to the move rate. red-samurai at (600, 500)
 // facing 0 charges blue-yumi at (600, 700) facing 180 and ends in contact,
 // its front centre on blue-yumi's at (600, 700): 20 cm, over a mounted
