@@ -255,9 +255,13 @@
         const far = b.distanceMm ? ` ${mm(b.distanceMm)}` : '';
         return `${u(b.unit)} ${verb}${far}${to}.`;
       }
-      case 'charge':
+      case 'charge': {
+        const to = b.to ? `, to ${Math.round(Number(b.to.xMm || 0) / 10)}, ` +
+            `${Math.round(Number(b.to.yMm || 0) / 10)} cm, facing ` +
+            `${Number(b.to.facingDeg || 0)}°` : '';
         return `${u(b.unit)} ${b.counterCharge ? 'counter-charges' : 'charges'} ${u(b.target)}` +
-            (b.fellShort ? ', and falls short.' : '.');
+            to + (b.fellShort ? ', and falls short.' : '.');
+      }
       case 'firing': {
         const facts = b.facts || {};
         const band = RANGE_WORDS[facts.range] ||
@@ -1027,31 +1031,44 @@
           }
         });
       }
-      if (event.move && action.needsDestination) {
-        // On a table: where the unit's front centre goes, and its facing;
-        // straight ahead by half its reach to start with.
+      const moving = event.move || event.charge;
+      if (moving && action.needsDestination) {
+        // On a table: where the unit's front centre goes, and its facing.
+        // A move starts straight ahead by half its reach; a charge where
+        // the server worked out its contact (the enemy's side it meets).
         const from = action.from || {};
         const reach = Number(action.reachMm || 0);
         const a = Number(from.facingDeg || 0) * Math.PI / 180;
         const step = reach ? Math.floor(reach / 2) : 50;
+        const offered = moving.to || {
+          xMm: Math.round(Number(from.xMm || 0) + Math.sin(a) * step),
+          yMm: Math.round(Number(from.yMm || 0) + Math.cos(a) * step),
+          facingDeg: Number(from.facingDeg || 0)};
         const x = el('input', {type: 'number', class: 'dest-x', step: '10', 'aria-label': 'x in mm',
-                               value: String(Math.round(Number(from.xMm || 0) + Math.sin(a) * step))});
+                               value: String(Number(offered.xMm || 0))});
         const y = el('input', {type: 'number', class: 'dest-y', step: '10', 'aria-label': 'y in mm',
-                               value: String(Math.round(Number(from.yMm || 0) + Math.cos(a) * step))});
+                               value: String(Number(offered.yMm || 0))});
         const facing = el('input', {type: 'number', class: 'dest-facing', step: '15',
                                     'aria-label': 'facing in degrees',
-                                    value: String(Number(from.facingDeg || 0))});
+                                    value: String(Number(offered.facingDeg || 0))});
+        const short = event.charge
+            ? el('input', {type: 'checkbox', class: 'fell-short', checked: Boolean(event.charge.fellShort)})
+            : null;
         const pick = el('button', {type: 'button', class: 'pick-on-map', text: 'Pick on the map',
             on: {click: () => {
               pickDestination = (px, py) => { x.value = String(px); y.value = String(py); };
               if (map) map.node.scrollIntoView({block: 'center'});
             }}});
         controls.push(el('span', {class: 'destination'}, 'to x ', x, ' y ', y, ' mm, facing ', facing, '°',
-            reach ? el('span', {class: 'muted reach', text: ` (reach ${mm(reach)})`}) : null, ' ', pick));
+            reach ? el('span', {class: 'muted reach', text: ` (reach ${mm(reach)})`}) : null, ' ', pick,
+            short ? el('label', {}, ' ', short, ' falls short') : null));
         pickDestination = pickDestination || ((px, py) => { x.value = String(px); y.value = String(py); });
         fills.push(() => {
-          event.move.to = {xMm: Number(x.value || 0), yMm: Number(y.value || 0),
-                           facingDeg: Number(facing.value || 0)};
+          moving.to = {xMm: Number(x.value || 0), yMm: Number(y.value || 0),
+                       facingDeg: Number(facing.value || 0)};
+          if (short) {
+            if (short.checked) event.charge.fellShort = true; else delete event.charge.fellShort;
+          }
         });
       } else if (event.move && event.move.distanceMm !== undefined) {
         const distance = el('input', {type: 'number', min: '0', step: '10', class: 'distance',

@@ -181,7 +181,7 @@ async function act(page, kind, unit, mayFail = false) {
 // What both players' units owe now (tests, result moves, removals, leader
 // rolls), taken on each player's page until nothing is owed. Each page
 // must first show the last event appended (it arrives by the watch).
-const OWED = ['morale', 'result_move', 'removal', 'leader_loss'];
+const OWED = ['morale', 'result_move', 'removal', 'leader_loss', 'melee'];
 let players = {};
 let clansInPlay = [];
 async function settleOwed() {
@@ -207,8 +207,11 @@ async function settleOwed() {
 // One clan's part of a turn through its page: activate, fire (odd turns,
 // when a volley is offered) or move, what is owed, end activation and turn.
 // On a table a move goes to the destination the form proposes (straight
-// ahead by half its reach); one gunbaid refuses is skipped.
-async function playTurn(page, clan, turn) {
+// ahead by half its reach); one gunbaid refuses is skipped. With `charge`,
+// a charge the form offers with its contact pose is made instead (the
+// first gunbaid takes); its tests, melee round and result moves are then
+// owed. Returns whether a charge was made.
+async function playTurn(page, clan, turn, charge = false) {
   let actions = await offered(page);
   assert.ok(actions.some((a) => a.kind === 'activation'),
       `${clan} turn ${turn}: activation offered (${JSON.stringify(actions)})`);
@@ -219,6 +222,7 @@ async function playTurn(page, clan, turn) {
   const fire = actions.find((a) => a.kind === 'fire');
   const move = actions.find((a) => a.kind === 'move');
   let reply = null;
+  let charged = false;
   if (fire && turn % 2 === 1) {
     // One stand fires (the chooser offers 1 to the unit's stands).
     const sel = `.actions button.action[data-kind="fire"][data-unit="${fire.unit}"]`;
@@ -228,6 +232,31 @@ async function playTurn(page, clan, turn) {
     });
     reply = await act(page, 'fire', fire.unit);
     assert.match(reply, /dice: \d/, `${clan}'s firing shows the server's dice`);
+  } else if (charge) {
+    // The charges whose form carries a destination (x, y, facing), each
+    // tried until one is taken.
+    const charges = await page.$$eval('.actions button.action[data-kind="charge"]', (bs) =>
+        bs.filter((b) => b.parentElement.querySelector('.dest-x'))
+          .map((b) => ({unit: b.dataset.unit, target: b.dataset.target,
+                        x: b.parentElement.querySelector('.dest-x').value,
+                        y: b.parentElement.querySelector('.dest-y').value})));
+    assert.ok(charges.length > 0, `${clan} turn ${turn}: charges are offered with a destination`);
+    for (const c of charges) {
+      const sel = `.actions button.action[data-kind="charge"][data-unit="${c.unit}"][data-target="${c.target}"]`;
+      if (!await page.$(sel)) continue;
+      await page.$eval('.reply-area', (n) => { n.textContent = ''; });
+      await press(page, sel);
+      await page.waitForSelector('.pending-box .pending .confirm-send', {timeout: 10000});
+      const sentence = await textOf(page, '.pending-box .pending-sentence');
+      assert.match(sentence, /charges/, sentence);
+      await press(page, '.pending-box .confirm-send');
+      await page.waitForSelector('.reply-area .reply, .reply-area .error', {timeout: 10000});
+      await settled(page);
+      if (!await page.$('.reply-area .error')) {
+        charged = true;
+        break;
+      }
+    }
   } else if (move) {
     reply = await act(page, 'move', move.unit, /*mayFail=*/true);
   }
@@ -235,7 +264,7 @@ async function playTurn(page, clan, turn) {
   await settleOwed();
   reply = await act(page, 'turn_end');
   await settleOwed();
-  return reply;
+  return charged;
 }
 
 function runGunbai(args, env) {
@@ -311,6 +340,7 @@ function runGunbai(args, env) {
 
     // Six turns: in each, the clan with the initiative plays its part, then
     // the other (gunbaid rolls the next turn's start when the last ends).
+    const chargedBy = new Set();
     async function playSixTurns(label) {
       for (let turn = 1; turn <= 6; turn++) {
         const first = await textOf(players[clansInPlay[0]].page, '.state-line dd:nth-of-type(3)');
@@ -325,7 +355,10 @@ function runGunbai(args, env) {
             const last = Math.max(...await seqsShown(other));
             await waitForSeq(p, last);
           }
-          await playTurn(p, clan, turn);
+          // On the table, from turn 2, a clan that has not charged yet
+          // charges: the charge goes to the contact the form offers.
+          const charge = label === 'table' && turn >= 2 && !chargedBy.has(clan);
+          if (await playTurn(p, clan, turn, charge)) chargedBy.add(clan);
         }
         await players[order[0]].page.waitForFunction((t) => document.querySelector('.state-turn') &&
             document.querySelector('.state-turn').textContent === String(t), {timeout: 10000}, turn + 1);
@@ -520,7 +553,7 @@ function runGunbai(args, env) {
       await shots(players.asai.page, 'player-game-ended');
     });
 
-    await check('a game on a table: six turns with moves given their destinations; the audit is clean', async () => {
+    await check('a game on a table: six turns with moves given their destinations and charges into contact; the audit is clean', async () => {
       // The generator's deployment on a 180 x 120 cm table (its events are
       // not read: the page takes the header, armies, table and terrain).
       const deployment = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gunbai-live-')),
@@ -546,6 +579,10 @@ function runGunbai(args, env) {
       const moved = await p.$$eval('.events .event-sentence', (n) =>
           n.map((x) => x.textContent).filter((t) => / moves (\d+ mm )?to -?\d+, -?\d+ cm/.test(t)));
       assert.ok(moved.length > 0, 'some move went to a destination on the table');
+      assert.ok(chargedBy.size > 0, 'a charge was made to the contact the form offered');
+      const charges = await p.$$eval('.events .event-sentence', (n) =>
+          n.map((x) => x.textContent).filter((t) => / charges /.test(t)));
+      assert.ok(charges.length > 0, 'the charge is in the game\'s events');
       await shots(p, 'table-after-six-turns');
       await endExportAudit(game2.gameId, 'table');
       for (const clan of clansInPlay) noProblems(players[clan].problems);
