@@ -151,6 +151,19 @@ absl::StatusOr<std::unique_ptr<rules::Engine>> EngineFor(
   owned.mutable_header()->Swap(log.mutable_header());
   owned.mutable_order_of_battle()->Swap(log.mutable_order_of_battle());
   owned.mutable_terrain()->Swap(log.mutable_terrain());
+  // A strict game refuses what breaks the rules before the first event: the
+  // armies' placement on the table (units off it, or on the same ground).
+  const v1::AppendPolicy policy = request.settings().policy();
+  if (engine.ok() && (policy == v1::APPEND_POLICY_STRICT ||
+                      policy == v1::APPEND_POLICY_UNSPECIFIED)) {
+    for (const v1::Finding& f : findings) {
+      if (f.severity() != v1::SEVERITY_VIOLATION) continue;
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the game is strict and its armies break the rules before the "
+          "first event: ",
+          f.rule_id(), ": ", f.message(), " Nothing was created."));
+    }
+  }
   return engine;
 }
 

@@ -401,9 +401,13 @@ void Replayer::ApplyTestResult(int unit, int reason, MoraleResult result,
       owed_moves_[unit] = OwedMove::kRetreat;
       break;
     case MoraleResult::kRout:
-      if (!was_routing) owed_moves_[unit] = OwedMove::kRout;
       CancelCharge(unit);
-      OweRoutTests(unit, test.friends_near(), {});
+      // Only a new rout owes its friends their tests (reading 42): a router
+      // that fails again is the same router they tested for.
+      if (!was_routing) {
+        owed_moves_[unit] = OwedMove::kRout;
+        OweRoutTests(unit, test.friends_near(), {});
+      }
       break;
     case MoraleResult::kStandOrRetire:
     case MoraleResult::kCounterCharge:

@@ -320,6 +320,8 @@ class Replayer final : public rules::EngineBase {
   // The tape measure (engine_table.cc; rules/daimyo/measure.h): on a log
   // with a table, each measures an event's facts, reports a declared fact
   // the table contradicts, and puts the measured facts in its input.
+  // Reports units that start off the table or on another unit's base.
+  void CheckPlacement();
   absl::Status InitTable(const gunbai::v1::BattleLog& log);
   // True when the log has a table and `unit` is placed on it.
   bool Measuring(int unit) const;

@@ -41,6 +41,7 @@ absl::Status Replayer::InitTable(const v1::BattleLog& log) {
       unplaced.push_back(state_.profiles[u].id);
     }
   }
+  CheckPlacement();
   if (!unplaced.empty()) {
     Finding f;
     f.severity = Severity::kWarning;
@@ -57,6 +58,36 @@ absl::Status Replayer::InitTable(const v1::BattleLog& log) {
     Report(std::move(f));
   }
   return absl::OkStatus();
+}
+
+void Replayer::CheckPlacement() {
+  // Where the armies start (issue 29): wholly on the table, and no two
+  // bases on the same ground (reading 36; touching is allowed).
+  const int units = static_cast<int>(state_.units.size());
+  for (int u = 0; u < units; ++u) {
+    if (!Measuring(u)) continue;
+    const geometry::Polygon shape = rules::daimyo::InnerShape(
+        *field_, rules::Footprint(*field_, state_, u));
+    if (!rules::OnTable(*field_, shape)) {
+      Violation("daimyo.table.placement.off_table", state_.profiles[u].id,
+                absl::StrCat(UnitLabel(state_, u),
+                             " starts with part of its base beyond the "
+                             "table's edge; place every unit wholly on the "
+                             "table."));
+    }
+    for (int o = u + 1; o < units; ++o) {
+      if (!Measuring(o)) continue;
+      const geometry::Polygon other =
+          geometry::ToPolygon(rules::Footprint(*field_, state_, o));
+      if (geometry::PolygonsIntersect(shape, other)) {
+        Violation(
+            "daimyo.table.placement.overlap", state_.profiles[u].id,
+            absl::StrCat(UnitLabel(state_, u), " and ", UnitLabel(state_, o),
+                         " start on the same ground: their bases overlap. "
+                         "Place them apart, touching at most."));
+      }
+    }
+  }
 }
 
 bool Replayer::Measuring(int unit) const {

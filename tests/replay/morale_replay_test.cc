@@ -605,6 +605,38 @@ std::string RedYariRouts(const std::string& rout_move_extra) {
                          rout_move_extra, " }"));
 }
 
+// Reading 42: only a new rout owes friends their tests. red-yari routs near
+// red-teppo (reason 6 owed); red-teppo fails its test on an unmodified 2
+// and routs near red-yari (reason 6 owed to red-yari, a router: routers
+// test too, at -2). red-yari fails on an unmodified 2 as well: it was
+// routing already, so its friends owe nothing new, and the turn ends with
+// nothing missing. (Each claiming the other near, the two used to owe each
+// other a test for ever: a table playout took 2,970 tests in one game.)
+TEST(MoraleReplayTest, ARouterThatFailsAgainOwesItsFriendsNothing) {
+  const std::string events =
+      RedYariRouts(R"pb(friends_near: "red-teppo")pb") +
+      Ev(7, 1, "red", R"pb(morale_test {
+                             unit: "red-teppo"
+                             reason: 6
+                             dice: [ 1, 1 ]
+                             facts { friends_routing_near: "red-yari" }
+                           })pb") +
+      Ev(8, 1, "red", R"pb(result_move {
+                             unit: "red-teppo"
+                             kind: RESULT_MOVE_KIND_ROUT
+                             friends_near: "red-yari"
+                           })pb") +
+      Ev(9, 1, "red", R"pb(morale_test {
+                             unit: "red-yari"
+                             reason: 6
+                             dice: [ 1, 1 ]
+                             facts { friends_routing_near: "red-teppo" }
+                             friends_near: "red-teppo"
+                           })pb") +
+      TurnEnd(10, 1);
+  EXPECT_THAT(FindingKeys(AuditOrDie(Game(events))), IsEmpty());
+}
+
 TEST(MoraleReplayTest, CavalryAndSamuraiIgnoreAshigaruRouters) {
   // red-teppo heeds the Ashigaru router; red-sam (Samurai) and red-cav
   // (cavalry) do not. red-teppo: -1 red-yari (Seasoned, equal) routing near:

@@ -654,6 +654,32 @@ TEST(TableReplay, OnlyAPairingsFirstRoundNeedsContact) {
                           "SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
 }
 
+// Issue 29's two bad placements, as found from outside. red-teppo at
+// (600, 300) facing 0 covers y 26..30; blue-yumi at (600, 290) facing 180
+// (one 2 cm rank) covers y 29..31: the two overlap by 10 mm. blue-hq's
+// front centre at x = 1900 is 100 mm beyond the 1,800 mm table. Both are
+// found before the first event, and name the units.
+TEST(TableReplay, UnitsPlacedOnEachOtherOrOffTheTableAreViolations) {
+  Layout layout;
+  layout.blue_yumi = {600, 290, 180};
+  layout.blue_hq = {1900, 1100, 180};
+  const v1::AuditReport report = AuditOrDie(TableLog(layout, Opening()));
+  const v1::Finding* overlap = Find(report, "daimyo.table.placement.overlap");
+  ASSERT_NE(overlap, nullptr);
+  EXPECT_EQ(overlap->severity(), v1::SEVERITY_VIOLATION);
+  EXPECT_THAT(overlap->message(), HasSubstr("red-teppo and blue-yumi"));
+  const v1::Finding* off = Find(report, "daimyo.table.placement.off_table");
+  ASSERT_NE(off, nullptr);
+  EXPECT_EQ(off->subject(), "blue-hq");
+  // Placed 1 cm apart instead (blue-yumi at y = 310, its front at 31) and
+  // on the table, both are clean.
+  layout.blue_yumi = {600, 310, 180};
+  layout.blue_hq = {1300, 1100, 180};
+  const v1::AuditReport clean = AuditOrDie(TableLog(layout, Opening()));
+  EXPECT_EQ(Find(clean, "daimyo.table.placement.overlap"), nullptr);
+  EXPECT_EQ(Find(clean, "daimyo.table.placement.off_table"), nullptr);
+}
+
 // Reading 37: a charge is held to the move rate. red-samurai at (600, 500)
 // facing 0 charges blue-yumi at (600, 700) facing 180 and ends in contact,
 // its front centre on blue-yumi's at (600, 700): 20 cm, over a mounted

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
@@ -198,6 +199,33 @@ TEST_F(CreateGameOnWireTest, TooManyClansIsTheEnginesRefusal) {
   }
   // Still created when the request is honest.
   EXPECT_TRUE(Create(Anegawa("honest")).ok());
+}
+
+// Issue 29: a strict game refuses armies placed on the same ground. On a
+// 180 x 120 cm table oda-teppo and asai-yumi both stand at (600, 300): their
+// bases overlap wholly. Under the record policy the game is created (the
+// audit reports the violation).
+TEST_F(CreateGameOnWireTest, AStrictGameRefusesOverlappingPlacements) {
+  v1::CreateGameRequest request = Anegawa("overlap");
+  request.mutable_table()->set_width_mm(1800);
+  request.mutable_table()->set_depth_mm(1200);
+  for (int u = 0; u < request.order_of_battle().units_size(); ++u) {
+    v1::Position& p = *request.mutable_order_of_battle()
+                           ->mutable_units(u)
+                           ->mutable_position();
+    p.set_x_mm(u < 2 ? 600 : 300 + 200 * u);
+    p.set_y_mm(u < 2 ? 300 : 900);
+  }
+  request.mutable_settings()->set_policy(v1::APPEND_POLICY_STRICT);
+  const grpc::Status strict = Create(request);
+  EXPECT_EQ(strict.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(strict.error_message(),
+              ::testing::HasSubstr("daimyo.table.placement.overlap"));
+  EXPECT_THAT(strict.error_message(), ::testing::HasSubstr("(oda-teppo)"));
+  EXPECT_THAT(strict.error_message(), ::testing::HasSubstr("(asai-yumi)"));
+  request.mutable_header()->set_game_id("overlap-recorded");
+  request.mutable_settings()->set_policy(v1::APPEND_POLICY_RECORD);
+  EXPECT_TRUE(Create(request).ok());
 }
 
 // A check before the engine's fails the same way whatever the count of
