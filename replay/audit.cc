@@ -141,7 +141,10 @@ void CheckStartingPosition(
   if (!log.has_starting_position() || findings == nullptr) return;
   const std::string& given = log.starting_position().digest();
   const std::string digest = SnapshotFromState(state).digest();
-  if (!given.empty() && digest == given) return;
+  // A position written before digest version 2 carries a version 1 digest.
+  if (!given.empty() && (digest == given || StateDigestV1(state) == given)) {
+    return;
+  }
   if (!given.empty()) {
     StartWarning(
         "log.start.digest", "",
@@ -338,6 +341,7 @@ void Replay::Finish(std::uint64_t events) {
                             "log claims",
                             disputes));
   report.set_final_state_digest(SnapshotFromState(state).digest());
+  report.set_final_state_digest_version(kStateDigestVersion);
   v1::GameResult* result = report.mutable_result();
   for (std::size_t c = 0; c < state.clans.size(); ++c) {
     v1::ClanResult* clan = result->add_clans();

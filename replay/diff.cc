@@ -114,7 +114,13 @@ void CompareEndOfGame(const v1::AuditReport& old_report,
   }
   diff.set_old_final_state_digest(old_report.final_state_digest());
   diff.set_new_final_state_digest(new_report.final_state_digest());
+  // Digests of different versions (a report of an older gunbai) are not
+  // compared: they differ whatever the states.
+  const auto version = [](const v1::AuditReport& r) {
+    return std::max<std::uint32_t>(r.final_state_digest_version(), 1);
+  };
   diff.set_final_state_changed(!old_report.final_state_digest().empty() &&
+                               version(old_report) == version(new_report) &&
                                old_report.final_state_digest() !=
                                    new_report.final_state_digest());
 }

@@ -52,9 +52,8 @@ void AddCarryOver(const rules::BattleState& state,
   }
 }
 
-}  // namespace
-
-v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
+// The snapshot's digested fields of version 1 (the digest not set).
+v1::BattleStateSnapshot DigestedV1(const rules::BattleState& state) {
   v1::BattleStateSnapshot snap;
   snap.set_after_seq(state.last_seq);
   snap.set_turn(static_cast<uint32_t>(state.turn));
@@ -114,7 +113,28 @@ v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
     out->set_killed(l.killed);
     out->set_loss_roll_owed(l.loss_roll_owed);
   }
+  return snap;
+}
+
+}  // namespace
+
+std::string StateDigestV1(const rules::BattleState& state) {
+  return Sha256Hex(DeterministicBytes(DigestedV1(state)));
+}
+
+v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
+  v1::BattleStateSnapshot snap = DigestedV1(state);
+  // Version 2 adds where each unit stands and how it is drawn up: two games
+  // whose units stand in different places differ (issue 29).
+  for (std::size_t i = 0; i < state.units.size(); ++i) {
+    const rules::UnitStatus& s = state.units[i];
+    v1::UnitState* u = snap.mutable_units(static_cast<int>(i));
+    u->set_stands_per_rank(static_cast<uint32_t>(s.stands_per_rank));
+    u->set_formation(rules::FormationToProto(s.formation));
+    if (s.placed) *u->mutable_position() = rules::PoseToProto(s.pose);
+  }
   snap.set_digest(Sha256Hex(DeterministicBytes(snap)));
+  snap.set_digest_version(kStateDigestVersion);
   AddCarryOver(state, snap);
   return snap;
 }

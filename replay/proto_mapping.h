@@ -5,6 +5,7 @@
 #ifndef GUNBAI_REPLAY_PROTO_MAPPING_H_
 #define GUNBAI_REPLAY_PROTO_MAPPING_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -26,9 +27,19 @@ using rules::FormationFromProto;
 using rules::MoraleResultFromProto;
 using rules::MoraleResultToProto;
 
-// Returns a snapshot of `state` with its digest filled in.
+// The version of the state digest SnapshotFromState writes (state.proto,
+// BattleStateSnapshot.digest_version): 2 covers each unit's formation,
+// front width and position on the table besides what version 1 did.
+inline constexpr std::uint32_t kStateDigestVersion = 2;
+
+// Returns a snapshot of `state` with its digest (version 2) filled in.
 gunbai::v1::BattleStateSnapshot SnapshotFromState(
     const rules::BattleState& state);
+
+// The version 1 digest of `state` (without formation, front width and
+// position), which logs and reports written before version 2 carry: a
+// starting position's digest of either version is checked.
+std::string StateDigestV1(const rules::BattleState& state);
 
 // Returns `snapshot` as a log's starting position: the same fields, by
 // name and number (battle_log.proto), the digest kept, so that the log of

@@ -95,8 +95,10 @@ struct ProposedEvent {
   // A firing: the range bands it may be declared at (on a table, the one
   // the tape measure gives, set in the event with its distance).
   absl::InlinedVector<gunbai::v1::RangeBand, 2> ranges;
-  // A move on a table: it needs a destination (Move.to), within reach_mm
-  // of the unit's front centre (0: the ruleset holds it to no rate).
+  // A move or a charge on a table: it needs a destination (Move.to,
+  // ChargeDeclaration.to; a charge's is filled in with the pose it makes
+  // contact in), within reach_mm of the unit's front centre (0: the
+  // ruleset holds it to no rate).
   bool needs_destination = false;
   int reach_mm = 0;
 };

@@ -403,4 +403,32 @@ bool EngineBase::TurnInProgress() const {
          state_.phase != Phase::kTurnEnded && state_.phase != Phase::kGameOver;
 }
 
+bool EngineBase::ProposeTurnFrame(int clan, bool umpire,
+                                  std::vector<ProposedEvent>& out) const {
+  const BattleState& s = state_;
+  const bool in_turn = TurnInProgress();
+  if (umpire && s.phase != Phase::kGameOver) {
+    if (!in_turn) {
+      out.emplace_back().kind = "turn_start";
+      out.back().event.mutable_turn_start();
+    }
+    out.emplace_back().kind = "game_end";
+    out.back().event.mutable_game_end();
+  }
+  if (!in_turn || clan < 0 || clan >= static_cast<int>(s.clans.size())) {
+    return false;
+  }
+  // A clan not yet activated this turn, and not done with it, may begin
+  // its activation (the engine's checks decide whether it may now).
+  const bool ended = (s.turn_ended_clans >> clan & 1u) != 0;
+  const bool active = s.active_clan == clan && !ended;
+  if (!ended && !active && (s.activated_clans >> clan & 1u) == 0) {
+    ProposedEvent& p = out.emplace_back();
+    p.kind = "activation";
+    p.event.set_clan(s.clans[static_cast<std::size_t>(clan)]);
+    p.event.mutable_activation();
+  }
+  return true;
+}
+
 }  // namespace gunbai::rules

@@ -224,6 +224,12 @@ class EngineBase : public Engine, protected FindingSink {
   bool UnitOnTable(int unit, absl::string_view what);
   // True from a turn_start to its turn_end (or the end of the game).
   bool TurnInProgress() const;
+  // The move generator's frame, the same in every ruleset: the umpire's
+  // turn_start (between turns) and game_end, then for `clan` in a turn the
+  // activation it may begin. Returns false when nothing more is offered to
+  // `clan` (outside a turn, or no such clan).
+  bool ProposeTurnFrame(int clan, bool umpire,
+                        std::vector<ProposedEvent>& out) const;
 
  private:
   // The parts of InitStartingPosition, in its order.

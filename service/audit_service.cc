@@ -105,12 +105,15 @@ grpc::Slice SliceOwning(std::string bytes) {
 // `outcomes` (serialized by AppendSerialized; `report` holds none), as
 // protobuf serializes the response: the report's fields in the order of
 // their numbers, the outcomes (10) between the result (9) and the impacts
-// (11). `outcomes` is moved into the answer, not copied.
+// (11), outcomes_recorded (12) and final_state_digest_version (13). `outcomes`
+// is moved into the answer, not copied.
 grpc::ByteBuffer ResponseBytes(v1::AuditReport& report, std::string outcomes) {
   v1::AuditReport after;  // The fields after the outcomes.
   after.mutable_impacts()->Swap(report.mutable_impacts());
   after.set_outcomes_recorded(report.outcomes_recorded());
+  after.set_final_state_digest_version(report.final_state_digest_version());
   report.clear_outcomes_recorded();
+  report.clear_final_state_digest_version();
   report.clear_outcomes();
   const std::size_t report_size =
       report.ByteSizeLong() + outcomes.size() + after.ByteSizeLong();

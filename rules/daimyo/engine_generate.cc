@@ -61,25 +61,13 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
     return settled->ProposeEvents(clan, umpire, out);
   }
   const BattleState& s = state_;
-  const bool in_turn = TurnInProgress();
   // A frenzied unit of the active clan owes its charge, which only the
   // movement phase takes: nothing that ends the phase (a volley, a melee
   // round, the activation's end) is proposed until it is declared.
   const bool frenzy_owed = std::any_of(
       frenzied_this_activation_.begin(), frenzied_this_activation_.end(),
       [this](int u) { return OwesFrenzyCharge(u); });
-  if (umpire && s.phase != Phase::kGameOver) {
-    if (!in_turn) {
-      ProposedEvent& start = out.emplace_back();
-      start.kind = "turn_start";
-      start.event.mutable_turn_start();
-    }
-    out.emplace_back().kind = "game_end";
-    out.back().event.mutable_game_end();
-  }
-  if (!in_turn || clan < 0 || clan >= static_cast<int>(s.clans.size())) {
-    return true;
-  }
+  if (!ProposeTurnFrame(clan, umpire, out)) return true;
   // A clan that has ended its part of the turn may still pay what the
   // turn's end owes (tests, leader-loss rolls, result moves, removals).
   const bool ended = (s.turn_ended_clans >> clan & 1u) != 0;
@@ -90,9 +78,6 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
   const std::uint32_t every = (std::uint32_t{1} << s.clans.size()) - 1;
   const bool all_in =
       ((s.activated_clans | s.turn_ended_clans) & every) == every;
-  if (!ended && !active && (s.activated_clans >> clan & 1u) == 0) {
-    add("activation", -1, -1).event.mutable_activation();
-  }
   for (std::size_t l = 0; l < s.leaders.size(); ++l) {
     const LeaderState& leader = s.leaders[l];
     if (leader.clan != clan || !leader.loss_roll_owed) continue;

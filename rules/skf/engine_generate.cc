@@ -32,19 +32,7 @@ bool SkfEngine::ProposeEvents(int clan, bool umpire,
     return settled->ProposeEvents(clan, umpire, out);
   }
   const BattleState& s = state_;
-  const bool in_turn = TurnInProgress();
-  if (umpire && s.phase != Phase::kGameOver) {
-    if (!in_turn) {
-      ProposedEvent& start = out.emplace_back();
-      start.kind = "turn_start";
-      start.event.mutable_turn_start();
-    }
-    out.emplace_back().kind = "game_end";
-    out.back().event.mutable_game_end();
-  }
-  if (!in_turn || clan < 0 || clan >= static_cast<int>(s.clans.size())) {
-    return true;
-  }
+  if (!ProposeTurnFrame(clan, umpire, out)) return true;
   const std::string& clan_id = s.clans[static_cast<std::size_t>(clan)];
   const auto add = [&out, &clan_id](absl::string_view kind, int unit,
                                     int target) -> ProposedEvent& {
@@ -57,9 +45,6 @@ bool SkfEngine::ProposeEvents(int clan, bool umpire,
   };
   const bool ended = (s.turn_ended_clans >> clan & 1u) != 0;
   const bool active = s.active_clan == clan && !ended;
-  if (!ended && !active && (s.activated_clans >> clan & 1u) == 0) {
-    add("activation", -1, -1).event.mutable_activation();
-  }
   // What the last melee owes: each unit's check, each leader's roll.
   const int units = static_cast<int>(s.units.size());
   for (int u = 0; u < units; ++u) {

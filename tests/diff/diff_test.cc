@@ -504,6 +504,24 @@ TEST(BaselineTest, ReportWithoutResultOrDigest) {
   EXPECT_EQ(diff.status(), v1::LOG_DIFF_STATUS_SAME);
 }
 
+// A report from before digest version 2 (issue 29): its final digest is
+// of the old version (here a different string, version 0), so it is not
+// compared; the same digest string of version 2 that differs is.
+TEST(BaselineTest, DigestsOfAnotherVersionAreNotCompared) {
+  const v1::BattleLog log = LoadLog(GoldenLog("anegawa-clean.textproto"));
+  v1::AuditReport saved = Audit(log, Builtin(), false);
+  ASSERT_EQ(saved.final_state_digest_version(), 2u);
+  saved.set_final_state_digest(std::string(64, '0'));
+  const replay::LoadedRuleset builtin = Builtin();
+  v1::LogDiff same_version =
+      replay::DiffAgainstBaseline("a", log, &saved, {nullptr, &builtin});
+  EXPECT_TRUE(same_version.final_state_changed());
+  saved.clear_final_state_digest_version();
+  const v1::LogDiff old_version =
+      replay::DiffAgainstBaseline("a", log, &saved, {nullptr, &builtin});
+  EXPECT_FALSE(old_version.final_state_changed());
+}
+
 TEST(BaselineTest, NoBaselineIsNotReplayed) {
   v1::BattleLog log;  // would fail to replay: no armies
   log.mutable_header()->set_game_id("lost");

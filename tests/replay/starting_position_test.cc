@@ -385,6 +385,55 @@ TEST(StartingPositionFindings, LeaderOnARemovedUnitAndAWrongDigest) {
                                              "log.start.digest"));
 }
 
+// Digest version 2 (issue 29) covers formation, front width and position;
+// a position written before carries a version 1 digest, which is still
+// checked. The version 1 digest is worked out here from state.proto's own
+// words, not by the engine's function: the snapshot with the carry-over
+// fields cleared (melees, activated_clans, the digest and its version, and
+// every UnitState and LeaderState field numbered 20 and up), serialized
+// deterministically and hashed with SHA-256.
+TEST(StartingPositionFindings, AVersion1DigestIsStillChecked) {
+  v1::BattleLog log = TextLog("ruling-volley.textproto");
+  log.clear_events();
+  log.mutable_starting_position()->clear_digest();
+  absl::StatusOr<v1::BattleStateSnapshot> state =
+      replay::StateAt(log, RulesetFor(log), std::nullopt);
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_EQ(state->digest_version(), 2u);
+  v1::BattleStateSnapshot old = *state;
+  old.clear_digest();
+  old.clear_digest_version();
+  old.clear_melees();
+  old.clear_activated_clans();
+  const auto clear_from_20 = [](google::protobuf::Message& m) {
+    const google::protobuf::Reflection* r = m.GetReflection();
+    const google::protobuf::Descriptor* d = m.GetDescriptor();
+    for (int i = 0; i < d->field_count(); ++i) {
+      if (d->field(i)->number() >= 20) r->ClearField(&m, d->field(i));
+    }
+  };
+  for (v1::UnitState& u : *old.mutable_units()) clear_from_20(u);
+  for (v1::LeaderState& l : *old.mutable_leaders()) clear_from_20(l);
+  const std::string v1_digest =
+      replay::Sha256Hex(replay::DeterministicBytes(old));
+  ASSERT_NE(v1_digest, state->digest());
+  const auto digest_warnings = [&log](const std::string& digest) {
+    log.mutable_starting_position()->set_digest(digest);
+    absl::StatusOr<v1::AuditReport> report = Audit(log);
+    EXPECT_TRUE(report.ok()) << report.status();
+    int warnings = 0;
+    for (const v1::Finding& f : report->findings()) {
+      if (f.rule_id() == "log.start.digest") ++warnings;
+    }
+    return warnings;
+  };
+  EXPECT_EQ(digest_warnings(state->digest()), 0);
+  EXPECT_EQ(digest_warnings(v1_digest), 0);
+  std::string wrong = v1_digest;
+  wrong[0] = wrong[0] == '0' ? '1' : '0';
+  EXPECT_EQ(digest_warnings(wrong), 1);
+}
+
 // The log of `log`'s events after `seq`, starting from the state after it.
 v1::BattleLog TailFrom(const v1::BattleLog& log, std::uint64_t seq) {
   absl::StatusOr<v1::BattleStateSnapshot> state =
