@@ -175,7 +175,8 @@ void CheckRangeAndRanks(const Tables& rules, const BattleState& state,
                               label(), shot.stands_firing,
                               status.formation == Formation::kBuilding
                                   ? "its formation"
-                                  : "declared",
+                              : shot.facts.measured ? "measured on the table"
+                                                    : "declared",
                               max_stands)
             : absl::StrFormat(
                   "%s fired with %d stands; %s with %d stands a rank and %d "

@@ -697,6 +697,31 @@ TEST(TableReplay, TheStateDigestCoversPositions) {
   EXPECT_NE(digest(here), digest(there));
 }
 
+// Issue 29: a building the table shows is not "declared". red-teppo at
+// (600, 300) facing 0 (x 54..66, y 26..30, centre (60, 28)) stands in the
+// building "inn" (x 50..70, y 20..35); blue-yumi at (600, 400) facing 180
+// is 10 cm ahead. From a building at most 2 stands fire (the ruleset's
+// max_stands_from_building); it fires with 3: a violation whose message
+// says the building was measured on the table.
+TEST(TableReplay, AMeasuredBuildingIsNotCalledDeclared) {
+  Layout layout;
+  layout.blue_yumi = {600, 400, 180};
+  v1::BattleLog log = TableLog(
+      layout, Opening() + Volley(3, "red", "red-teppo", "blue-yumi",
+                                 "stands_firing: 3 dice: [1, 1, 1, 1, 1, 1]"));
+  AddTerrain(log, R"pb(id: "inn"
+                       kind: TERRAIN_KIND_BUILDING
+                       outline { x_mm: 500 y_mm: 200 }
+                       outline { x_mm: 700 y_mm: 200 }
+                       outline { x_mm: 700 y_mm: 350 }
+                       outline { x_mm: 500 y_mm: 350 })pb");
+  const v1::AuditReport report = AuditOrDie(log);
+  const v1::Finding* cap = Find(report, "daimyo.fire.eligibility.building");
+  ASSERT_NE(cap, nullptr);
+  EXPECT_THAT(cap->message(),
+              HasSubstr("from a building (measured on the table)"));
+}
+
 // Reading 37: a charge is held to the move rate. red-samurai at (600, 500)
 // facing 0 charges blue-yumi at (600, 700) facing 180 and ends in contact,
 // its front centre on blue-yumi's at (600, 700): 20 cm, over a mounted
