@@ -363,6 +363,17 @@ TEST(MoraleReplayTest, MissileAshigaruAndPeasantsTestToCharge) {
 }
 
 // Turn 1, blue: blue-cav charges red-yari (reason 3 owed at once).
+// One stand of `unit` fires at `target` at effective range, in turn 1, and
+// rolls 1 + 1: whatever its factors (at most +4 here), no hit.
+std::string OneStandFiresOnes(int seq, const std::string& clan,
+                              const std::string& unit,
+                              const std::string& target) {
+  return Ev(seq, 1, clan,
+            absl::StrCat("firing { unit: \"", unit, "\" target: \"", target,
+                         "\" stands_firing: 1 dice: [ 1, 1 ] facts { range: "
+                         "RANGE_BAND_EFFECTIVE } }"));
+}
+
 std::string CavalryChargesRedYariUntested() {
   return TurnStart(1, 1, "blue") + Activation(2, 1, "blue") +
          Ev(3, 1, "blue",
@@ -373,16 +384,9 @@ TEST(MoraleReplayTest, ChargeTestMissingWhenFiringBegins) {
   // blue-yumi fires at red-teppo: +2 first volley +1 effective +1 light
   // armour = +4; 1+1+4 = 6, a miss. The activation has moved on to firing
   // with red-yari's test not taken.
-  auto report = AuditOrDie(
-      Game(CavalryChargesRedYariUntested() +
-           Ev(4, 1, "blue", R"pb(firing {
-                                   unit: "blue-yumi"
-                                   target: "red-teppo"
-                                   stands_firing: 1
-                                   dice: [ 1, 1 ]
-                                   facts { range: RANGE_BAND_EFFECTIVE }
-                                 })pb") +
-           TurnEnd(5, 1)));
+  auto report = AuditOrDie(Game(
+      CavalryChargesRedYariUntested() +
+      OneStandFiresOnes(4, "blue", "blue-yumi", "red-teppo") + TurnEnd(5, 1)));
   EXPECT_THAT(FindingKeys(report),
               ElementsAre("4:SEVERITY_VIOLATION:daimyo.morale.missing"));
 }
@@ -816,16 +820,9 @@ TEST(MoraleReplayTest, FrenziedUnitMustCharge) {
 // missing charge is found at the volley (seq 7), and only there, not again
 // at the turn's end.
 TEST(MoraleReplayTest, FrenziedChargeIsMissingWhenTheMovementPhaseEnds) {
-  auto report = AuditOrDie(
-      Game(RedSamFrenzied() +
-           Ev(7, 1, "red", R"pb(firing {
-                                  unit: "red-teppo"
-                                  target: "blue-yumi"
-                                  stands_firing: 1
-                                  dice: [ 1, 1 ]
-                                  facts { range: RANGE_BAND_EFFECTIVE }
-                                })pb") +
-           TurnEnd(8, 1)));
+  auto report = AuditOrDie(Game(
+      RedSamFrenzied() + OneStandFiresOnes(7, "red", "red-teppo", "blue-yumi") +
+      TurnEnd(8, 1)));
   EXPECT_THAT(
       FindingKeys(report),
       ElementsAre("7:SEVERITY_VIOLATION:daimyo.morale.frenzied_must_charge"));

@@ -96,6 +96,21 @@ const v1::Finding* Find(const v1::AuditReport& report,
   return nullptr;
 }
 
+// The audit of `log` under the built-in Daimyo ruleset with a move rate of
+// `move_mm` for units of `mobility` (the shipped ruleset gives none).
+v1::AuditReport AuditWithMoveRate(const v1::BattleLog& log,
+                                  v1::Mobility mobility, int move_mm) {
+  auto ruleset = replay::BuiltinRuleset("daimyo");
+  EXPECT_TRUE(ruleset.ok());
+  if (!ruleset.ok()) return v1::AuditReport();
+  v1::MovementRate* rate = ruleset->data.mutable_table()->add_movement();
+  rate->set_mobility(mobility);
+  rate->set_move_mm(static_cast<uint32_t>(move_mm));
+  auto report = replay::AuditLog(log, *ruleset);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return report.ok() ? *std::move(report) : v1::AuditReport();
+}
+
 std::string Opening() {
   return TurnStart(1, 1, "red") + Activation(2, 1, "red");
 }
@@ -557,17 +572,11 @@ TEST(TableReplay, MovesIntoImpassableGroundAndBeyondTheRateAreViolations) {
                        outline { x_mm: 1000 y_mm: 350 }
                        outline { x_mm: 1000 y_mm: 450 }
                        outline { x_mm: 800 y_mm: 450 })pb");
-  auto ruleset = replay::BuiltinRuleset("daimyo");
-  ASSERT_TRUE(ruleset.ok());
-  v1::MovementRate* foot = ruleset->data.mutable_table()->add_movement();
-  foot->set_mobility(v1::MOBILITY_FOOT);
-  foot->set_move_mm(150);
-  auto report = replay::AuditLog(log, *ruleset);
-  ASSERT_TRUE(report.ok()) << report.status();
-  EXPECT_THAT(At(*report, 3),
+  const v1::AuditReport report = AuditWithMoveRate(log, v1::MOBILITY_FOOT, 150);
+  EXPECT_THAT(At(report, 3),
               ElementsAre("SEVERITY_VIOLATION:daimyo.table.move.impassable",
                           "SEVERITY_VIOLATION:daimyo.table.move.rate"));
-  const v1::Finding* rate = Find(*report, "daimyo.table.move.rate");
+  const v1::Finding* rate = Find(report, "daimyo.table.move.rate");
   ASSERT_NE(rate, nullptr);
   EXPECT_EQ(rate->claimed(), "31.6 cm");
   EXPECT_EQ(rate->computed(), "at most 15.0 cm");
@@ -734,18 +743,13 @@ TEST(TableReplay, AChargeBeyondTheMoveRateIsAViolation) {
       layout, Opening() + Ev(3, 1, "red",
                              "charge { unit: \"red-samurai\" target: "
                              "\"blue-yumi\" to { x_mm: 600 y_mm: 700 } }"));
-  auto ruleset = replay::BuiltinRuleset("daimyo");
-  ASSERT_TRUE(ruleset.ok());
-  v1::MovementRate* mounted = ruleset->data.mutable_table()->add_movement();
-  mounted->set_mobility(v1::MOBILITY_MOUNTED);
-  mounted->set_move_mm(150);
-  auto report = replay::AuditLog(log, *ruleset);
-  ASSERT_TRUE(report.ok()) << report.status();
+  const v1::AuditReport report =
+      AuditWithMoveRate(log, v1::MOBILITY_MOUNTED, 150);
   // (The log stops there: the turn is unfinished.)
-  EXPECT_THAT(At(*report, 3),
+  EXPECT_THAT(At(report, 3),
               ElementsAre("SEVERITY_VIOLATION:daimyo.table.move.rate",
                           "SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
-  const v1::Finding* rate = Find(*report, "daimyo.table.move.rate");
+  const v1::Finding* rate = Find(report, "daimyo.table.move.rate");
   ASSERT_NE(rate, nullptr);
   EXPECT_EQ(rate->claimed(), "20.0 cm");
   EXPECT_EQ(rate->computed(), "at most 15.0 cm");
