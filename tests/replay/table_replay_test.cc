@@ -377,7 +377,7 @@ v1::BattleLog TwoFrontMelee(int hq_y) {
   Layout layout;
   layout.blue_yumi = {580, 300, 180};
   layout.blue_hq = {660, hq_y, 270};
-  v1::BattleLog log = TableLog(
+  v1::BattleLog log = MeleeLog(
       layout, Ev(41, 3, "red",
                  "melee_round { round: 2 "
                  "sides { unit: \"red-teppo\" stands_fighting: 6 "
@@ -391,28 +391,17 @@ v1::BattleLog TwoFrontMelee(int hq_y) {
                   Ev(43, 3, "blue",
                      "result_move { unit: \"blue-yumi\" kind: "
                      "RESULT_MOVE_KIND_FOLLOW_UP }"));
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      R"pb(after_seq: 40
-           turn: 3
-           initiative_clan: "red"
-           active_clan: "red"
-           phase: "melee"
-           units { id: "red-teppo" stands: 6 in_melee: true }
-           units { id: "blue-yumi" stands: 4 in_melee: true }
-           units { id: "blue-hq" stands: 1 in_melee: true }
-           melees {
-             unit_a: "red-teppo"
-             unit_b: "blue-yumi"
-             rounds: 1
-             last_turn_fought: 2
-           }
-           melees {
-             unit_a: "red-teppo"
-             unit_b: "blue-hq"
-             rounds: 1
-             last_turn_fought: 3
-           })pb",
-      log.mutable_starting_position()));
+  // blue-hq is in the melee too, its pairing fought this turn already.
+  v1::StartingPosition& start = *log.mutable_starting_position();
+  v1::UnitState& hq = *start.add_units();
+  hq.set_id("blue-hq");
+  hq.set_stands(1);
+  hq.set_in_melee(true);
+  v1::MeleeContact& flank = *start.add_melees();
+  flank.set_unit_a("red-teppo");
+  flank.set_unit_b("blue-hq");
+  flank.set_rounds(1);
+  flank.set_last_turn_fought(3);
   return log;
 }
 
@@ -618,7 +607,7 @@ TEST(TableReplay, OnlyAPairingsFirstRoundNeedsContact) {
   layout.blue_yumi = {600, 320, 180};
   const std::string red = "sides { unit: \"red-teppo\" stands_fighting: ";
   const std::string blue = "sides { unit: \"blue-yumi\" stands_fighting: ";
-  v1::BattleLog fighting = TableLog(
+  const v1::BattleLog fighting = MeleeLog(
       layout,
       Ev(41, 3, "red",
          "melee_round { round: 2 " + red +
@@ -626,21 +615,6 @@ TEST(TableReplay, OnlyAPairingsFirstRoundNeedsContact) {
              "1, 1, 1] } " +
              blue +
              "3 front_stands_in_contact: 3 dice: [6, 6, 1, 1, 1, 1] } }"));
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      R"pb(after_seq: 40
-           turn: 3
-           initiative_clan: "red"
-           active_clan: "red"
-           phase: "melee"
-           units { id: "red-teppo" stands: 6 in_melee: true }
-           units { id: "blue-yumi" stands: 4 in_melee: true }
-           melees {
-             unit_a: "red-teppo"
-             unit_b: "blue-yumi"
-             rounds: 1
-             last_turn_fought: 2
-           })pb",
-      fighting.mutable_starting_position()));
   EXPECT_THAT(At(AuditOrDie(fighting), 41),
               ElementsAre("SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
   v1::BattleLog first = TableLog(
