@@ -3,7 +3,7 @@
 // `gunbai` binary with --gunbai=PATH), and classifies every finding on a
 // log the model says is correct.
 //
-//   reference_check --seed-from=A --count=N [--kinds=fire,morale,melee]
+//   reference_check --seed-from=A --count=N [--kinds=fire,morale,melee,table]
 //                   [--keep-failures=DIR] [--gunbai=PATH] [--verbose]
 //
 // Situation i (A <= i < A+N) is of kind kinds[i % kinds] and drawn from
@@ -81,7 +81,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   }
   for (const std::string& k : o->kinds) {
     bool known = false;
-    for (const std::string& s : SituationKinds()) known |= s == k;
+    for (const std::string& s : AllSituationKinds()) known |= s == k;
     if (!known) {
       std::cerr << "reference_check: unknown kind " << k << "\n";
       return false;
@@ -170,7 +170,23 @@ int Run(const Options& o) {
     }
     KindCounts& k = counts[kind];
     ++k.situations;
-    if (report.findings().empty()) {
+    // The findings the model expects (a table volley it finds illegal) are
+    // agreement; any other, or one of them missing, is not.
+    std::vector<const v1::Finding*> unexpected;
+    std::set<std::string> matched;
+    for (const v1::Finding& f : report.findings()) {
+      if (s.optional_findings.count(f.rule_id())) continue;
+      auto it = s.expected_findings.find(f.rule_id());
+      if (it != s.expected_findings.end() && it->second == f.seq()) {
+        matched.insert(f.rule_id());
+        continue;
+      }
+      unexpected.push_back(&f);
+    }
+    std::vector<std::pair<std::string, std::uint64_t>> missing;
+    for (const auto& [id, seq] : s.expected_findings)
+      if (!matched.count(id)) missing.emplace_back(id, seq);
+    if (unexpected.empty() && missing.empty()) {
       ++k.agree;
       continue;
     }
@@ -179,13 +195,9 @@ int Run(const Options& o) {
     std::set<std::string> seen;
     const std::string text =
         SituationText(s) + "# engine findings:\n" + FindingsText(report);
-    for (const v1::Finding& f : report.findings()) {
-      const std::string tag =
-          PendingTagFor(s.pending_tags, f.rule_id(), f.seq());
-      if (tag.empty()) all_pending = false;
-      const std::string key =
-          f.rule_id() + (tag.empty() ? "" : " (pending " + tag + ")");
-      if (!seen.insert(key).second) continue;
+    auto count = [&](const std::string& key, const std::string& tag,
+                     const std::string& example) {
+      if (!seen.insert(key).second) return;
       Group& g = k.groups[key];
       ++g.situations;
       g.pending_tag = tag;
@@ -193,8 +205,23 @@ int Run(const Options& o) {
         g.best_size = text.size();
         g.best_seed = i;
         g.best_text = text;
-        g.example = "seq " + std::to_string(f.seq()) + ": " + f.message();
+        g.example = example;
       }
+    };
+    for (const v1::Finding* f : unexpected) {
+      const std::string tag =
+          PendingTagFor(s.pending_tags, f->rule_id(), f->seq());
+      if (tag.empty()) all_pending = false;
+      count(f->rule_id() + (tag.empty() ? "" : " (pending " + tag + ")"), tag,
+            "seq " + std::to_string(f->seq()) + ": " + f->message());
+    }
+    for (const auto& [id, seq] : missing) {
+      const std::string tag = PendingTagFor(s.pending_tags, "missing " + id, seq);
+      if (tag.empty()) all_pending = false;
+      count("missing " + id + (tag.empty() ? "" : " (pending " + tag + ")"),
+            tag,
+            "seq " + std::to_string(seq) + ": the model expects " + id +
+                "; the engine does not report it");
     }
     if (all_pending) ++k.disagree_pending_only;
     if (o.verbose) std::cerr << text;

@@ -13,39 +13,13 @@
 
 #include "google/protobuf/text_format.h"
 #include "tests/reference/model.h"
+#include "tests/reference/proto_mapping.h"
+#include "tests/reference/rng.h"
 
 namespace gunbai::reference {
 namespace {
 
 namespace pb = gunbai::v1;
-
-// ---- Deterministic randomness (splitmix64; our own, so that a seed gives
-// the same situation with every standard library). ----
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 7) {}
-  std::uint64_t Next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int In(int lo, int hi) {  // inclusive
-    return lo +
-           static_cast<int>(Next() % static_cast<std::uint64_t>(hi - lo + 1));
-  }
-  bool Chance(double p) {
-    return (Next() >> 11) * (1.0 / 9007199254740992.0) < p;
-  }
-  int Die() { return In(1, 6); }
-  template <typename T>
-  const T& Pick(const std::vector<T>& v) {
-    return v[In(0, static_cast<int>(v.size()) - 1)];
-  }
-
- private:
-  std::uint64_t state_;
-};
 
 struct Weights {
   int min_turns = 1, max_turns = 3;
@@ -269,69 +243,6 @@ class Game {
   int turns_ = 0;      // turns in this situation
   int melee_ids_ = 0;  // multi-unit melees so far
 };
-
-// ---- Proto mapping (the log is the only place our types meet the schema).
-pb::TroopType ToPb(Troop t) {
-  switch (t) {
-    case Troop::kSamurai:
-      return pb::TROOP_TYPE_SAMURAI;
-    case Troop::kAshigaru:
-      return pb::TROOP_TYPE_ASHIGARU;
-    case Troop::kRonin:
-      return pb::TROOP_TYPE_RONIN;
-    case Troop::kMonk:
-      return pb::TROOP_TYPE_WARRIOR_MONK;
-    case Troop::kPeasant:
-      return pb::TROOP_TYPE_PEASANT;
-    case Troop::kHatamoto:
-      return pb::TROOP_TYPE_HATAMOTO;
-    case Troop::kHeadquarters:
-      return pb::TROOP_TYPE_HEADQUARTERS;
-  }
-  return pb::TROOP_TYPE_UNSPECIFIED;
-}
-pb::Quality ToPb(Quality q) {
-  return static_cast<pb::Quality>(static_cast<int>(q) + 1);
-}
-pb::Armour ToPb(Armour a) {
-  return static_cast<pb::Armour>(static_cast<int>(a) + 1);
-}
-pb::MeleeWeapon ToPb(MeleeWeapon m) {
-  return static_cast<pb::MeleeWeapon>(static_cast<int>(m) + 1);
-}
-pb::MissileWeapon ToPb(Missile m) {
-  return static_cast<pb::MissileWeapon>(static_cast<int>(m) + 1);
-}
-pb::Formation ToPb(Formation f) {
-  return static_cast<pb::Formation>(static_cast<int>(f) + 1);
-}
-pb::MoraleResult ToPb(MoraleResult r) {
-  switch (r) {
-    case MoraleResult::kNoEffect:
-      return pb::MORALE_RESULT_NO_EFFECT;
-    case MoraleResult::kHalt:
-      return pb::MORALE_RESULT_HALT;
-    case MoraleResult::kRetire:
-      return pb::MORALE_RESULT_RETIRE;
-    case MoraleResult::kRetreat:
-      return pb::MORALE_RESULT_RETREAT;
-    case MoraleResult::kRout:
-      return pb::MORALE_RESULT_ROUT;
-    case MoraleResult::kStandOrRetire:
-      return pb::MORALE_RESULT_STAND_OR_RETIRE;
-    case MoraleResult::kCounterCharge:
-      return pb::MORALE_RESULT_COUNTER_CHARGE;
-    case MoraleResult::kCharge:
-      return pb::MORALE_RESULT_CHARGE;
-    case MoraleResult::kRally:
-      return pb::MORALE_RESULT_RALLY;
-    case MoraleResult::kDispersed:
-      return pb::MORALE_RESULT_DISPERSED;
-    case MoraleResult::kFrenzy:
-      return pb::MORALE_RESULT_FRENZY;
-  }
-  return pb::MORALE_RESULT_UNSPECIFIED;
-}
 
 const char* TroopName(Troop t) {
   switch (t) {
@@ -1753,7 +1664,14 @@ const std::vector<std::string>& SituationKinds() {
   return kKinds;
 }
 
+const std::vector<std::string>& AllSituationKinds() {
+  static const std::vector<std::string> kKinds = {"fire", "morale", "melee",
+                                                  "multi", "table"};
+  return kKinds;
+}
+
 Situation MakeSituation(const std::string& kind, std::uint64_t seed) {
+  if (kind == "table") return MakeTableSituation(seed);
   Game g(kind, seed);
   return g.Play();
 }
@@ -1772,6 +1690,12 @@ std::string SituationText(const Situation& s) {
     head += "# pending readings relied on:";
     for (const auto& [t, seq] : s.pending_tags)
       head += " " + t + " (from seq " + std::to_string(seq) + ")";
+    head += "\n";
+  }
+  if (!s.expected_findings.empty()) {
+    head += "# findings the model expects:";
+    for (const auto& [id, seq] : s.expected_findings)
+      head += " " + id + " (seq " + std::to_string(seq) + ")";
     head += "\n";
   }
   head += "# model workings:\n";

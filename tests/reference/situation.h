@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ namespace gunbai::reference {
 // (charges and melee rounds over several turns), "multi" (multi-unit
 // melees, two against one, and counter-charges).
 const std::vector<std::string>& SituationKinds();
+// Every kind reference_check knows: SituationKinds() and "table" (a volley
+// on a table, every fact measured by the reference geometry,
+// table_model.h; run on its own, --kinds=table).
+const std::vector<std::string>& AllSituationKinds();
 
 struct Situation {
   std::string kind;
@@ -32,10 +37,20 @@ struct Situation {
   // Model workings, one line per claimed event ("seq 7: ..."), for the
   // reproducer files.
   std::vector<std::string> workings;
+  // Findings the model expects, rule id -> seq (a log that breaks a rule on
+  // purpose: a table volley out of arc, sight or range, or not at the
+  // nearest enemy). Any other finding, or one of these missing, is a
+  // disagreement.
+  std::map<std::string, std::uint64_t> expected_findings;
+  // Findings that may come or not (rule ids): neither agreement nor not.
+  std::set<std::string> optional_findings;
 };
 
 // Builds situation `seed` of `kind` (one of SituationKinds()).
 Situation MakeSituation(const std::string& kind, std::uint64_t seed);
+
+// Builds table situation `seed` (table_situation.cc).
+Situation MakeTableSituation(std::uint64_t seed);
 
 // Renders a situation as a commented text-format battle log.
 std::string SituationText(const Situation& s);
