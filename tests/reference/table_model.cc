@@ -24,6 +24,10 @@ constexpr double kCrestNearMm = 20;    // R: a crest within 2 cm of either
 constexpr double kObstacleNearMm = 30; // R: lines an obstacle within 3 cm
 constexpr double kWoodsDepthMm = 30;   // R: firing out beyond 3 cm inside
 
+// R: distances "in cm with one decimal": the rules compare whole mm
+// (A: rounded half up).
+double ToTheMm(double mm) { return std::floor(mm + 0.5); }
+
 Vec Add(Vec a, Vec b) { return {a.x + b.x, a.y + b.y}; }
 Vec Sub(Vec a, Vec b) { return {a.x - b.x, a.y - b.y}; }
 Vec Scale(Vec a, double k) { return {a.x * k, a.y * k}; }
@@ -196,10 +200,17 @@ struct SightCheck {
   bool all_round = false;
   std::vector<Footprint> shapes;
   std::vector<bool> terrain_open;  // a building or crest that does not block
+  // A crest that would block but one of the two stands within 2 cm of it.
+  bool crest_opened = false;
+  // Positive: a stricter sight (a wider gap, less woods); negative: a
+  // laxer one. For telling a narrow line from a plain one.
+  double margin = 0;
 };
 
-SightCheck MakeSightCheck(const Scene& scene, int firer, int target) {
+SightCheck MakeSightCheck(const Scene& scene, int firer, int target,
+                          double margin = 0) {
   SightCheck c;
+  c.margin = margin;
   c.scene = &scene;
   c.firer = firer;
   c.target = target;
@@ -211,10 +222,14 @@ SightCheck MakeSightCheck(const Scene& scene, int firer, int target) {
     bool open = false;
     if (ter.kind == TerrainKind::kBuilding)  // R: a building neither stands in
       open = Inside(ter.outline, f.centre) || Inside(ter.outline, t.centre);
-    if (ter.kind == TerrainKind::kHill)  // R: unless one stands within 2 cm
+    if (ter.kind == TerrainKind::kHill) {  // R: unless one stands within 2 cm
       open = ter.crest.size() < 2 ||
              FootprintLineDistance(f, ter.crest) <= kCrestNearMm + kEps ||
              FootprintLineDistance(t, ter.crest) <= kCrestNearMm + kEps;
+      if (open && ter.crest.size() >= 2 &&
+          SegmentCrossesLine(ter.crest, f.centre, t.centre))
+        c.crest_opened = true;
+    }
     c.terrain_open.push_back(open);
   }
   return c;
@@ -239,10 +254,11 @@ bool FarApart(const Footprint& f, double lo_x, double hi_x, double lo_y,
 // gap or of woods), or kSolid for a wall of terrain. `why` names a blocker.
 double Shortfall(const SightCheck& c, Vec a, Vec b, std::string* why) {
   double short_by = 0;
-  const double lo_x = std::min(a.x, b.x) - kHalfGapMm - 1;
-  const double hi_x = std::max(a.x, b.x) + kHalfGapMm + 1;
-  const double lo_y = std::min(a.y, b.y) - kHalfGapMm - 1;
-  const double hi_y = std::max(a.y, b.y) + kHalfGapMm + 1;
+  const double half_gap = kHalfGapMm + c.margin;
+  const double lo_x = std::min(a.x, b.x) - half_gap - 1;
+  const double hi_x = std::max(a.x, b.x) + half_gap + 1;
+  const double lo_y = std::min(a.y, b.y) - half_gap - 1;
+  const double hi_y = std::max(a.y, b.y) + half_gap + 1;
   for (std::size_t i = 0; i < c.shapes.size(); ++i) {
     if (static_cast<int>(i) == c.firer || static_cast<int>(i) == c.target)
       continue;
@@ -250,9 +266,9 @@ double Shortfall(const SightCheck& c, Vec a, Vec b, std::string* why) {
     if (FarApart(f, lo_x, hi_x, lo_y, hi_y)) continue;
     // R: no other unit nearer than half the 4 cm gap.
     const double d = SegmentFootprintDistance(f, a, b);
-    if (d < kHalfGapMm - kEps) {
+    if (d < half_gap - kEps) {
       if (short_by == 0 && why) *why = c.scene->units[i].id;
-      short_by = std::max(short_by, kHalfGapMm - d);
+      short_by = std::max(short_by, half_gap - d);
     }
   }
   double woods = 0;
@@ -280,7 +296,7 @@ double Shortfall(const SightCheck& c, Vec a, Vec b, std::string* why) {
         break;
     }
   }
-  if (woods > kWoodsSightMm + kEps) {
+  if (ToTheMm(woods + c.margin) > kWoodsSightMm) {  // A: to the mm
     if (short_by == 0 && why) *why = "woods";
     short_by = std::max(short_by, woods - kWoodsSightMm);
   }
@@ -295,7 +311,7 @@ struct Candidate {
 // perimeter (s in [0, 4)): a grid, then finer grids around the lines that
 // missed by less than 4 mm. A: "some line" is searched, not solved; the
 // fine grids step 1/16 of the coarse step (under 0.2 mm on a 4 cm edge).
-bool FindClearLine(const SightCheck& c, std::string* why) {
+bool FindClearLine(const SightCheck& c, std::string* why, Segment* line) {
   const Footprint& f = c.shapes[c.firer];
   const Footprint& g = c.shapes[c.target];
   const double t_span = c.all_round ? 4.0 : 1.0;
@@ -310,12 +326,37 @@ bool FindClearLine(const SightCheck& c, std::string* why) {
       const double s = 4.0 * j / s_steps;
       std::string w;
       const double sf = Shortfall(c, a, PerimeterPoint(g, s), &w);
-      if (sf == 0) return true;
+      if (sf == 0) {
+        if (line) *line = {a, PerimeterPoint(g, s)};
+        return true;
+      }
       if (!named && why) {
         *why = w;
         named = true;
       }
       if (sf < 4.0) near.push_back({sf, t, s});
+    }
+  }
+  // Straight-across lines the grid may step over: from each source point to
+  // its nearest point on each edge of the target, and back.
+  for (int i = 0; i <= t_steps; ++i) {
+    const Vec a = SourcePoint(f, c.all_round, t_span * i / t_steps);
+    for (int e = 0; e < 4; ++e) {
+      const Vec b = ClosestOnSegment(a, g.corner[e], g.corner[(e + 1) % 4]);
+      if (Shortfall(c, a, b, nullptr) == 0) {
+        if (line) *line = {a, b};
+        return true;
+      }
+    }
+  }
+  for (int j = 0; j < s_steps; ++j) {
+    const Vec b = PerimeterPoint(g, 4.0 * j / s_steps);
+    for (int e = 0; e < (c.all_round ? 4 : 1); ++e) {
+      const Vec a = ClosestOnSegment(b, f.corner[e], f.corner[(e + 1) % 4]);
+      if (Shortfall(c, a, b, nullptr) == 0) {
+        if (line) *line = {a, b};
+        return true;
+      }
     }
   }
   std::sort(near.begin(), near.end(),
@@ -330,8 +371,11 @@ bool FindClearLine(const SightCheck& c, std::string* why) {
       if (!c.all_round && (t < 0 || t > 1)) continue;
       const Vec a = SourcePoint(f, c.all_round, t);
       for (int j = -16; j <= 16; ++j) {
-        if (Shortfall(c, a, PerimeterPoint(g, n.s + ds * j / 16), nullptr) == 0)
+        const Vec b = PerimeterPoint(g, n.s + ds * j / 16);
+        if (Shortfall(c, a, b, nullptr) == 0) {
+          if (line) *line = {a, b};
           return true;
+        }
       }
     }
   }
@@ -349,10 +393,6 @@ bool LinesObstacle(const Scene& scene, const Footprint& f, const Segment& fire) 
   }
   return false;
 }
-
-// R: distances "in cm with one decimal": the rules compare whole mm
-// (A: rounded half up).
-double ToTheMm(double mm) { return std::floor(mm + 0.5); }
 
 }  // namespace
 
@@ -574,9 +614,91 @@ Band BandAt(double distance_mm, bool woods_limit) {
 }
 
 bool LineOfSight(const Scene& scene, int firer, int target,
-                 std::string* blocked_by) {
-  return FindClearLine(MakeSightCheck(scene, firer, target), blocked_by);
+                 std::string* blocked_by, Segment* line) {
+  return FindClearLine(MakeSightCheck(scene, firer, target), blocked_by, line);
 }
+
+namespace {
+
+constexpr double kFragileMm = 1;  // a verdict that turns within 1 mm
+
+// Sight is "narrow" when 1 mm more gap (and woods) would change it.
+// A: 4 mm (a tenth of the gap), the order of a finite set of lines'
+// spacing on a 4 cm base.
+// Or sight is clear but neither plain line is: front centre to centre, the
+// line of fire (the nearest points).
+bool NarrowSight(const Scene& scene, int firer, int target, bool sight) {
+  constexpr double kNarrowMm = 4;
+  const double m = sight ? kNarrowMm : -kNarrowMm;
+  if (FindClearLine(MakeSightCheck(scene, firer, target, m), nullptr,
+                    nullptr) != sight)
+    return true;
+  if (!sight) return false;
+  const SightCheck c = MakeSightCheck(scene, firer, target);
+  const Footprint& f = c.shapes[firer];
+  const Footprint& t = c.shapes[target];
+  const Segment fire = LineOfFire(f, t);
+  return Shortfall(c, f.front_centre, t.centre, nullptr) != 0 &&
+         Shortfall(c, fire.a, fire.b, nullptr) != 0;
+}
+
+// The arc widened or narrowed by 1 mm.
+bool ArcNearBoundary(const Footprint& firer, bool mounted,
+                     const Footprint& target) {
+  if (mounted) return false;
+  Footprint wide = firer, narrow = firer;
+  wide.half_width += kFragileMm;
+  narrow.half_width -= kFragileMm;
+  wide.front_centre = Sub(firer.front_centre, Scale(firer.forward, kFragileMm));
+  narrow.front_centre = Add(firer.front_centre, Scale(firer.forward, kFragileMm));
+  return InArc(wide, false, target) != InArc(narrow, false, target);
+}
+
+// The woods limit and the cover on other lines of fire than the nearest
+// points': centre to centre, and front centre to the target's centre.
+bool LineOfFireMatters(const Scene& scene, const Footprint& f,
+                       const Footprint& t, bool woods_limit) {
+  const bool cover = LinesObstacle(scene, t, LineOfFire(f, t));
+  const bool firer_cover = LinesObstacle(scene, f, LineOfFire(f, t));
+  std::vector<Segment> lines = {{f.centre, t.centre},
+                                {f.front_centre, t.centre},
+                                {f.front_centre, t.front_centre}};
+  for (const Vec& a : {f.corner[0], f.corner[1]})
+    for (const Vec& b : t.corner) lines.push_back({a, b});
+  for (const Segment& fire : lines) {
+    if (LinesObstacle(scene, t, fire) != cover && !InWoods(scene, t))
+      return true;
+    if (LinesObstacle(scene, f, fire) != firer_cover) return true;
+    if (InWoods(scene, t)) continue;
+    for (const Terrain& w : scene.terrain) {
+      if (w.kind != TerrainKind::kWoods || !Inside(w.outline, f.centre))
+        continue;
+      if ((LengthInside(w.outline, fire.a, fire.b) > kWoodsDepthMm) !=
+          woods_limit)
+        return true;
+    }
+  }
+  return false;
+}
+
+// An enemy about as near as the target, or whose range, arc or sight turns
+// within 1 mm: whether it is a nearer enemy in range, arc and sight is
+// close to a boundary.
+bool NearerEnemyFragile(const Scene& scene, int firer, std::size_t enemy,
+                        double d, double target_d) {
+  if (std::abs(d - target_d) < kFragileMm) return true;
+  const Footprint f = scene.units[firer].Shape();
+  const Footprint g = scene.units[enemy].Shape();
+  const bool woods = WoodsLimit(scene, f, g);
+  if (BandAt(ToTheMm(d - kFragileMm), woods) !=
+      BandAt(ToTheMm(d + kFragileMm), woods))
+    return true;
+  if (ArcNearBoundary(f, scene.units[firer].mounted, g)) return true;
+  const bool sight = LineOfSight(scene, firer, static_cast<int>(enemy), nullptr);
+  return NarrowSight(scene, firer, static_cast<int>(enemy), sight);
+}
+
+}  // namespace
 
 ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
   const TableUnit& fu = scene.units[firer];
@@ -588,7 +710,18 @@ ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
   s.woods_limit = WoodsLimit(scene, f, t);
   s.band = BandAt(s.measured_mm, s.woods_limit);
   s.in_arc = InArc(f, fu.mounted, t);
-  s.line_of_sight = LineOfSight(scene, firer, target, &s.sight_blocked_by);
+  s.line_of_sight =
+      LineOfSight(scene, firer, target, &s.sight_blocked_by, &s.sight_line);
+  if (s.band == Band::kOut && s.in_arc && !fu.mounted)
+    s.fragile.insert("T1");  // see table_situation.cc
+  if (NarrowSight(scene, firer, target, s.line_of_sight)) s.fragile.insert("T3");
+  if (MakeSightCheck(scene, firer, target).crest_opened) s.fragile.insert("T4");
+  if (fu.mounted && s.line_of_sight) {
+    SightCheck front = MakeSightCheck(scene, firer, target);
+    front.all_round = false;
+    if (!FindClearLine(front, nullptr, nullptr)) s.fragile.insert("T9");
+  }
+  if (ArcNearBoundary(f, fu.mounted, t)) s.fragile.insert("T6");
   // R `daimyo.table.fire.nearest`: no enemy nearer than the target within
   // range, arc and sight; units in melee are not counted.
   double nearest = s.distance_mm;
@@ -598,7 +731,13 @@ ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
       continue;
     const Footprint g = e.Shape();
     const double d = FootprintDistance(f, g);
+    if (d < s.distance_mm + kFragileMm && NearerEnemyFragile(scene, firer, i, d, s.distance_mm))
+      s.fragile.insert("T7");
     if (d >= nearest - kEps) continue;  // A: "nearer" is strictly nearer
+    if (BandAt(ToTheMm(d), false) != Band::kOut &&
+        BandAt(ToTheMm(d), WoodsLimit(scene, f, g)) == Band::kOut &&
+        InArc(f, fu.mounted, g))
+      s.fragile.insert("T8");
     if (BandAt(ToTheMm(d), WoodsLimit(scene, f, g)) == Band::kOut) continue;
     if (!InArc(f, fu.mounted, g)) continue;
     if (!LineOfSight(scene, firer, static_cast<int>(i), nullptr)) continue;
@@ -610,11 +749,16 @@ ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
   s.firer_in_building = InBuilding(scene, fu);
   // R `daimyo.table.fire.cover`: in woods or lining a crossed obstacle; the
   // firers likewise, or in a building.
-  s.target_in_cover = InWoods(scene, t) || LinesObstacle(scene, t, fire);
+  // R reading 5 (a building, never also cover): a target in a building is
+  // not in cover (found with the engine, reading T2 in README.md).
+  s.target_in_cover = !s.target_in_building &&
+                      (InWoods(scene, t) || LinesObstacle(scene, t, fire));
   s.firer_in_cover = InWoods(scene, f) || s.firer_in_building ||
                      LinesObstacle(scene, f, fire);
   s.target_column_or_flanked =
       tu.formation == Formation::kColumn || OffFlankOrRear(t, f.centre);
+  if (LineOfFireMatters(scene, f, t, s.woods_limit))
+    s.fragile.insert("T5");
   return s;
 }
 

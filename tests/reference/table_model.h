@@ -12,6 +12,7 @@
 #ifndef GUNBAI_TESTS_REFERENCE_TABLE_MODEL_H_
 #define GUNBAI_TESTS_REFERENCE_TABLE_MODEL_H_
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -124,11 +125,15 @@ struct ShotFacts {
   bool in_arc = false;
   bool line_of_sight = false;
   std::string sight_blocked_by;  // the first thing that blocked a line
+  Segment sight_line;            // a clear line, when there is one
   // An enemy nearer than the target within range, arc and sight ("" none).
   std::string nearer_enemy;
   bool target_in_cover = false, firer_in_cover = false;
   bool target_in_building = false, firer_in_building = false;
   bool target_column_or_flanked = false;
+  // Where the verdict is close to a boundary or a reading the engine may
+  // take otherwise: the tags of README.md, "Table geometry" (T1 ...).
+  std::set<std::string> fragile;
 };
 
 // Measures the volley of units[firer] at units[target].
@@ -139,8 +144,9 @@ bool InWoods(const Scene& scene, const Footprint& f);
 bool InBuilding(const Scene& scene, const TableUnit& u);
 bool WoodsLimit(const Scene& scene, const Footprint& firer,
                 const Footprint& target);
+// Some clear line (in `line`, when given), or a blocker's name.
 bool LineOfSight(const Scene& scene, int firer, int target,
-                 std::string* blocked_by);
+                 std::string* blocked_by, Segment* line = nullptr);
 Band BandAt(double distance_mm, bool woods_limit);
 
 }  // namespace gunbai::reference
