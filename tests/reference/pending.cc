@@ -53,6 +53,14 @@ const std::vector<PendingReading>& PendingReadings() {
        "(RULES.md: all round for mounted firers): the engine looks from the "
        "front only",
        {"daimyo.table.fire.line_of_sight"}},
+      {"T10",
+       "a linear obstacle 3 cm (within 1 mm) from the target or the "
+       "firers: the engine's 'within 3 cm' excludes exactly 3 cm",
+       {"daimyo.table.fire.cover", "daimyo.fire.hit"}},
+      {"T12",
+       "a target out of arc seen only by a line back through the firers' "
+       "own footprint (the rule names only other units)",
+       {"daimyo.table.fire.line_of_sight"}},
   };
   return kPending;
 }

@@ -298,7 +298,7 @@ double Shortfall(const SightCheck& c, Vec a, Vec b, std::string* why) {
   }
   if (ToTheMm(woods + c.margin) > kWoodsSightMm) {  // A: to the mm
     if (short_by == 0 && why) *why = "woods";
-    short_by = std::max(short_by, woods - kWoodsSightMm);
+    short_by = std::max({short_by, woods + c.margin - kWoodsSightMm, 0.01});
   }
   return short_by;
 }
@@ -716,6 +716,12 @@ ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
     s.fragile.insert("T1");  // see table_situation.cc
   if (NarrowSight(scene, firer, target, s.line_of_sight)) s.fragile.insert("T3");
   if (MakeSightCheck(scene, firer, target).crest_opened) s.fragile.insert("T4");
+  if (s.line_of_sight && !s.in_arc) {  // a line back through the firers
+    const Vec d = Sub(s.sight_line.b, s.sight_line.a);
+    const double len = Len(d);
+    if (len > 0 && InFootprint(f, Add(s.sight_line.a, Scale(d, 1 / len))))
+      s.fragile.insert("T12");
+  }
   if (fu.mounted && s.line_of_sight) {
     SightCheck front = MakeSightCheck(scene, firer, target);
     front.all_round = false;
@@ -759,6 +765,13 @@ ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
       tu.formation == Formation::kColumn || OffFlankOrRear(t, f.centre);
   if (LineOfFireMatters(scene, f, t, s.woods_limit))
     s.fragile.insert("T5");
+  for (const Terrain& o : scene.terrain) {
+    if (o.kind != TerrainKind::kLinearObstacle) continue;
+    for (const Footprint* u : {&f, &t}) {
+      const double d = FootprintLineDistance(*u, o.outline.points);
+      if (std::abs(d - kObstacleNearMm) < kFragileMm) s.fragile.insert("T10");
+    }
+  }
   return s;
 }
 
