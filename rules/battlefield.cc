@@ -1,6 +1,7 @@
 #include "rules/battlefield.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "absl/strings/str_format.h"
@@ -54,8 +55,10 @@ int FacingDegrees(double radians) {
   return NormalFacing(static_cast<int>(std::lround(std::fmod(deg, 360))));
 }
 
-geometry::OrientedRect Footprint(const Battlefield& field,
-                                 const BattleState& state, int unit) {
+namespace {
+
+geometry::OrientedRect FootprintOf(const Battlefield& field,
+                                   const BattleState& state, int unit) {
   const UnitStatus& u = state.units[unit];
   const int per_rank = std::max(1, u.stands_per_rank);
   const int stands = std::max(1, u.stands);
@@ -67,6 +70,51 @@ geometry::OrientedRect Footprint(const Battlefield& field,
   r.frontage = front * field.base_width_mm[unit] / 10.0;
   r.depth = ranks * field.base_depth_mm[unit] / 10.0;
   return r;
+}
+
+}  // namespace
+
+const UnitShape& ShapeCache::Get(const Battlefield& field,
+                                 const BattleState& state, int unit) const {
+  const std::size_t n = state.units.size();
+  if (keys_.size() != n) {
+    keys_.assign(n, Key{});
+    shapes_.assign(n, UnitShape{});
+    made_.assign(n, false);
+  }
+  const UnitStatus& u = state.units[unit];
+  const Key key{u.pose, u.stands, u.stands_per_rank,
+                u.placed && !u.removed && u.stands > 0};
+  UnitShape& shape = shapes_[unit];
+  if (made_[unit] && keys_[unit] == key) return shape;
+  keys_[unit] = key;
+  made_[unit] = true;
+  shape.present = key.present;
+  shape.rect = FootprintOf(field, state, unit);
+  const std::array<geometry::Vec2, 4> corners = geometry::Corners(shape.rect);
+  shape.polygon.vertices.assign(corners.begin(), corners.end());
+  shape.box = geometry::BoxOf(shape.polygon);
+  shape.centre = geometry::Centre(shape.rect);
+  return shape;
+}
+
+const geometry::Box& ShapeCache::TerrainBox(const Battlefield& field,
+                                            int index) const {
+  if (terrain_boxes_.size() != field.terrain.size()) {
+    terrain_boxes_.clear();
+    for (const TerrainFeature& f : field.terrain) {
+      geometry::Polygon all = f.area;
+      all.vertices.insert(all.vertices.end(), f.line.points.begin(),
+                          f.line.points.end());
+      terrain_boxes_.push_back(geometry::BoxOf(all));
+    }
+  }
+  return terrain_boxes_[index];
+}
+
+geometry::OrientedRect Footprint(const Battlefield& field,
+                                 const BattleState& state, int unit) {
+  return field.Shape(state, unit).rect;
 }
 
 geometry::OrientedRect FootprintAt(const Battlefield& field,
@@ -88,9 +136,8 @@ Pose PoseOf(const geometry::OrientedRect& r) {
 
 double UnitDistance(const Battlefield& field, const BattleState& state, int a,
                     int b) {
-  return geometry::PolygonDistance(
-      geometry::ToPolygon(Footprint(field, state, a)),
-      geometry::ToPolygon(Footprint(field, state, b)));
+  return geometry::PolygonDistance(field.Shape(state, a).polygon,
+                                   field.Shape(state, b).polygon);
 }
 
 bool InContact(const Battlefield& field, const BattleState& state, int a,
@@ -112,8 +159,7 @@ const TerrainFeature* FeatureAt(const Battlefield& field, TerrainKind kind,
 
 const TerrainFeature* FeatureAt(const Battlefield& field, TerrainKind kind,
                                 const BattleState& state, int unit) {
-  return FeatureAt(field, kind,
-                   geometry::Centre(Footprint(field, state, unit)));
+  return FeatureAt(field, kind, field.Shape(state, unit).centre);
 }
 
 bool OnTable(const Battlefield& field, const geometry::Polygon& shape) {

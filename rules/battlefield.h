@@ -3,8 +3,9 @@
 // geometry library's shapes, so that a ruleset measures what players would
 // otherwise declare. Every ruleset's; the Daimyo readings of what is
 // measured are in rules/daimyo/measure.h. Pure: no proto types (they are
-// read by rules/battlefield_proto.h), no I/O. Thread-compatible; a
-// Battlefield is immutable once built.
+// read by rules/battlefield_proto.h), no I/O. Thread-compatible: a
+// Battlefield's table is fixed once built, and its only mutable part is the
+// cache of unit shapes (ShapeCache), so give each thread its own copy.
 //
 // Units stand in whole millimetres and whole degrees (rules::Pose): a pose
 // worked out by a rule (a push back, a rout) is rounded to them, so that the
@@ -78,6 +79,50 @@ struct TableRules {
   std::vector<TableEntry> movement;
 };
 
+// A unit's footprint and the shapes measuring asks of it, worked out once.
+struct UnitShape {
+  // Placed, not removed, with stands left: on the table to be measured.
+  bool present = false;
+  geometry::OrientedRect rect;
+  geometry::Polygon polygon;  // Its corners (geometry::Corners order).
+  geometry::Box box;
+  geometry::Vec2 centre;
+};
+
+// Each unit's shape, kept from one measurement to the next until the
+// unit's pose, stands, ranks or presence change: each access compares those
+// few integers with the ones the shape was made from, so a shape is never
+// stale and one that has not changed is not worked out again. The cache is
+// a Battlefield's only mutable part: a Battlefield is thread-compatible
+// (give each thread its own copy), and copying one copies its cache.
+class ShapeCache {
+ public:
+  const UnitShape& Get(const struct Battlefield& field,
+                       const BattleState& state, int unit) const;
+  // The box around terrain feature `index`'s area and line (worked out for
+  // every feature at the first call, and again if the terrain's count
+  // changes).
+  const geometry::Box& TerrainBox(const struct Battlefield& field,
+                                  int index) const;
+
+ private:
+  struct Key {
+    Pose pose;
+    int stands = -1;
+    int per_rank = -1;
+    bool present = false;
+    bool operator==(const Key& o) const {
+      return pose.x_mm == o.pose.x_mm && pose.y_mm == o.pose.y_mm &&
+             pose.facing_deg == o.pose.facing_deg && stands == o.stands &&
+             per_rank == o.per_rank && present == o.present;
+    }
+  };
+  mutable std::vector<Key> keys_;
+  mutable std::vector<UnitShape> shapes_;
+  mutable std::vector<bool> made_;
+  mutable std::vector<geometry::Box> terrain_boxes_;
+};
+
 struct Battlefield {
   int width_mm = 0;
   int depth_mm = 0;
@@ -87,9 +132,17 @@ struct Battlefield {
   std::vector<int> base_depth_mm;
   std::vector<int> move_mm;
   TableRules rules;
+  ShapeCache shapes;
 
   // The table as a polygon, cm.
   geometry::Polygon Outline() const;
+  // The shape of `unit` as it stands in `state` (cached: ShapeCache).
+  const UnitShape& Shape(const BattleState& state, int unit) const {
+    return shapes.Get(*this, state, unit);
+  }
+  const geometry::Box& TerrainBox(int index) const {
+    return shapes.TerrainBox(*this, index);
+  }
 };
 
 // Returns the first entry of `entries` matching `profile`, or null.

@@ -32,16 +32,20 @@ bool Present(const BattleState& state, int u) {
   return s.placed && !s.removed && s.stands > 0;
 }
 
-Polygon Shape(const Battlefield& field, const BattleState& state, int u) {
-  return geometry::ToPolygon(Footprint(field, state, u));
+const Polygon& Shape(const Battlefield& field, const BattleState& state,
+                     int u) {
+  return field.Shape(state, u).polygon;
 }
 
 // The least distance from a polyline to a polygon's region.
 double LineToPolygon(const geometry::Polyline& line, const Polygon& shape) {
   double best = std::numeric_limits<double>::infinity();
-  for (const Segment& s : geometry::Segments(line)) {
+  const std::size_t n = shape.vertices.size();
+  for (std::size_t i = 0; i + 1 < line.points.size(); ++i) {
+    const Segment s{line.points[i], line.points[i + 1]};
     if (geometry::SegmentIntersectsPolygon(s, shape)) return 0;
-    for (const Segment& e : geometry::Edges(shape)) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const Segment e{shape.vertices[j], shape.vertices[(j + 1) % n]};
       best = std::min(best, geometry::SegmentDistance(s, e));
     }
   }
@@ -84,53 +88,14 @@ SightPointList SightPoints(const OrientedRect& r, bool front_only) {
   return points;
 }
 
-// The units' shapes for one measurement, each computed once (every line
-// of sight is tried against each), with a box around each for a quick
-// rejection. An absent unit's shape is empty.
-struct UnitShapes {
-  struct Box {
-    double min_x = 0, min_y = 0, max_x = 0, max_y = 0;
-  };
-  std::vector<Polygon> polygons;
-  std::vector<Box> boxes;
-};
-
-UnitShapes::Box BoxOf(const Polygon& p) {
-  UnitShapes::Box b{p.vertices[0].x, p.vertices[0].y, p.vertices[0].x,
-                    p.vertices[0].y};
-  for (const Vec2 v : p.vertices) {
-    b.min_x = std::min(b.min_x, v.x);
-    b.min_y = std::min(b.min_y, v.y);
-    b.max_x = std::max(b.max_x, v.x);
-    b.max_y = std::max(b.max_y, v.y);
-  }
-  return b;
-}
-
-// A lower bound on the distance between two regions: the gap between their
-// boxes (0 when the boxes overlap).
-double BoxGap(const UnitShapes::Box& a, const UnitShapes::Box& b) {
-  const double dx = std::max({0.0, a.min_x - b.max_x, b.min_x - a.max_x});
-  const double dy = std::max({0.0, a.min_y - b.max_y, b.min_y - a.max_y});
-  return std::sqrt(dx * dx + dy * dy);
-}
-
-UnitShapes ShapesOf(const Battlefield& field, const BattleState& state) {
-  UnitShapes shapes;
-  shapes.polygons.resize(state.units.size());
-  shapes.boxes.resize(state.units.size());
-  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
-    if (!Present(state, u)) continue;
-    shapes.polygons[u] = Shape(field, state, u);
-    shapes.boxes[u] = BoxOf(shapes.polygons[u]);
-  }
-  return shapes;
-}
+using geometry::Box;
+using geometry::BoxGap;
+using geometry::BoxOf;
 
 // True when `line` passes within `clearance` of the region `shape`
 // (crossing it, or inside it, included).
-bool LineNear(const Segment& line, const Polygon& shape,
-              const UnitShapes::Box& box, double clearance) {
+bool LineNear(const Segment& line, const Polygon& shape, const Box& box,
+              double clearance) {
   if (std::max(line.a.x, line.b.x) + clearance < box.min_x ||
       std::min(line.a.x, line.b.x) - clearance > box.max_x ||
       std::max(line.a.y, line.b.y) + clearance < box.min_y ||
@@ -146,36 +111,37 @@ bool LineNear(const Segment& line, const Polygon& shape,
   return false;
 }
 
-// What terrain blocks one line of fire, if any.
-const TerrainFeature* TerrainBlocking(const Tables& rules,
-                                      const Battlefield& field,
-                                      const Segment& line, Vec2 firer_at,
-                                      Vec2 target_at) {
+// What terrain blocks one line of fire, if any: of `candidates`, the
+// features near enough to the lines to block one (in terrain order).
+const TerrainFeature* TerrainBlocking(
+    const Tables& rules, const absl::InlinedVector<const TerrainFeature*, 8>&
+                             candidates,
+    const Segment& line, Vec2 firer_at, Vec2 target_at) {
   const double woods_range = rules.firing.woods_range_mm / 10.0;
-  for (const TerrainFeature& f : field.terrain) {
+  for (const TerrainFeature* f : candidates) {
     bool blocks = false;
-    switch (f.kind) {
+    switch (f->kind) {
       case TerrainKind::kImpassable:
-        blocks = geometry::SegmentIntersectsPolygon(line, f.area);
+        blocks = geometry::SegmentIntersectsPolygon(line, f->area);
         break;
       case TerrainKind::kBuilding:
-        blocks = !geometry::Contains(f.area, firer_at) &&
-                 !geometry::Contains(f.area, target_at) &&
-                 geometry::SegmentIntersectsPolygon(line, f.area);
+        blocks = !geometry::Contains(f->area, firer_at) &&
+                 !geometry::Contains(f->area, target_at) &&
+                 geometry::SegmentIntersectsPolygon(line, f->area);
         break;
       case TerrainKind::kWoods:
-        blocks = geometry::LengthInside(line, f.area) > woods_range + 0.05;
+        blocks = geometry::LengthInside(line, f->area) > woods_range + 0.05;
         break;
       case TerrainKind::kHill:
-        blocks = f.line.points.size() >= 2 &&
-                 geometry::SegmentCrossesPolyline(line, f.line) &&
-                 geometry::DistanceToPolyline(line.a, f.line) > kCrestReach &&
-                 geometry::DistanceToPolyline(line.b, f.line) > kCrestReach;
+        blocks = f->line.points.size() >= 2 &&
+                 geometry::SegmentCrossesPolyline(line, f->line) &&
+                 geometry::DistanceToPolyline(line.a, f->line) > kCrestReach &&
+                 geometry::DistanceToPolyline(line.b, f->line) > kCrestReach;
         break;
       default:
         break;
     }
-    if (blocks) return &f;
+    if (blocks) return f;
   }
   return nullptr;
 }
@@ -183,34 +149,53 @@ const TerrainFeature* TerrainBlocking(const Tables& rules,
 // What blocks every line of fire from `firer` to `target` (nothing: the
 // firer sees the target). Lines run from the firer's front edge (all round
 // for mounted firers) to the target's corners and edge points; the first
-// clear one ends the search.
+// clear one ends the search. Every line lies within the box around the
+// points it joins, so only the units and terrain that box meets are tried
+// (in index order, as the rules report the first); with none, every line
+// is clear and the answer is exact without trying one.
 Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
-                         const BattleState& state, const UnitShapes& shapes,
-                         int firer, int target) {
-  const OrientedRect fr = Footprint(field, state, firer);
-  const OrientedRect tr = Footprint(field, state, target);
+                         const BattleState& state, int firer, int target) {
+  const UnitShape& fs = field.Shape(state, firer);
+  const UnitShape& ts = field.Shape(state, target);
   const bool mounted = state.profiles[firer].mobility == Mobility::kMounted;
   const double clearance = field.rules.fire_gap_mm / 20.0;
-  const Vec2 firer_at = geometry::Centre(fr);
-  const Vec2 target_at = geometry::Centre(tr);
+  const SightPointList from = SightPoints(fs.rect, !mounted);
+  const SightPointList to = SightPoints(ts.rect, false);
+  Box lines = geometry::Union(fs.box, ts.box);
+  absl::InlinedVector<int, 8> units;
+  const Box near_lines = geometry::Inflated(lines, clearance);
+  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
+    if (u == firer || u == target) continue;
+    const UnitShape& us = field.Shape(state, u);
+    if (us.present && geometry::BoxesMeet(near_lines, us.box)) {
+      units.push_back(u);
+    }
+  }
+  absl::InlinedVector<const TerrainFeature*, 8> terrain;
+  for (int t = 0; t < static_cast<int>(field.terrain.size()); ++t) {
+    const TerrainKind kind = field.terrain[t].kind;
+    if ((kind == TerrainKind::kImpassable || kind == TerrainKind::kBuilding ||
+         kind == TerrainKind::kWoods || kind == TerrainKind::kHill) &&
+        geometry::BoxesMeet(lines, field.TerrainBox(t))) {
+      terrain.push_back(&field.terrain[t]);
+    }
+  }
   Obstruction first;
-  const SightPointList from = SightPoints(fr, !mounted);
-  const SightPointList to = SightPoints(tr, false);
+  if (units.empty() && terrain.empty()) return first;
   for (const Vec2 a : from) {
     for (const Vec2 b : to) {
       const Segment line{a, b};
       Obstruction o;
-      for (int u = 0; u < static_cast<int>(shapes.polygons.size()); ++u) {
-        if (u == firer || u == target || shapes.polygons[u].vertices.empty()) {
-          continue;
-        }
-        if (LineNear(line, shapes.polygons[u], shapes.boxes[u], clearance)) {
+      for (const int u : units) {
+        const UnitShape& us = field.Shape(state, u);
+        if (LineNear(line, us.polygon, us.box, clearance)) {
           o.unit = u;
           break;
         }
       }
       if (!o.any()) {
-        o.terrain = TerrainBlocking(rules, field, line, firer_at, target_at);
+        o.terrain =
+            TerrainBlocking(rules, terrain, line, fs.centre, ts.centre);
       }
       if (!o.any()) return o;
       if (!first.any()) first = o;
@@ -222,30 +207,38 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
 bool InArc(const Tables& rules, const Battlefield& field,
            const BattleState& state, int firer, const Polygon& target) {
   if (state.profiles[firer].mobility == Mobility::kMounted) return true;
-  return geometry::InFrontArc(Footprint(field, state, firer),
+  return geometry::InFrontArc(field.Shape(state, firer).rect,
                               Radians(field.rules.infantry_fire_arc_deg),
                               rules.firing.long_range_mm / 10.0 + 1, target);
 }
 
 // An enemy of the firer nearer than `distance`, within range and arc and
 // in sight, not in melee (fire is not aimed into a melee: RULES.md).
+// The gap between the boxes, a lower bound on the distance, turns away the
+// units too far to matter before any exact measure.
 void FindNearerEnemy(const Tables& rules, const Battlefield& field,
-                     const BattleState& state, const UnitShapes& shapes,
-                     int firer, int target, ShotMeasure& m) {
-  const Polygon& fp = shapes.polygons[firer];
+                     const BattleState& state, int firer, int target,
+                     ShotMeasure& m) {
+  const UnitShape& fs = field.Shape(state, firer);
   const double range = rules.firing.long_range_mm / 10.0;
   for (int e = 0; e < static_cast<int>(state.units.size()); ++e) {
-    if (e == target || shapes.polygons[e].vertices.empty() ||
-        state.units[e].in_melee ||
+    if (e == target || state.units[e].in_melee ||
         state.profiles[e].clan == state.profiles[firer].clan) {
       continue;
     }
-    const Polygon& ep = shapes.polygons[e];
-    const double d = geometry::PolygonDistance(fp, ep);
+    const UnitShape& es = field.Shape(state, e);
+    if (!es.present) continue;
+    const double gap = BoxGap(fs.box, es.box);
+    if (gap + 0.05 >= m.distance || gap > range ||
+        (m.nearer_enemy >= 0 && gap >= m.nearer_distance)) {
+      continue;
+    }
+    const Polygon& ep = es.polygon;
+    const double d = geometry::PolygonDistance(fs.polygon, ep);
     if (d + 0.05 >= m.distance || d > range) continue;
     if (m.nearer_enemy >= 0 && d >= m.nearer_distance) continue;
     if (!InArc(rules, field, state, firer, ep)) continue;
-    if (SightBlocked(rules, field, state, shapes, firer, e).any()) continue;
+    if (SightBlocked(rules, field, state, firer, e).any()) continue;
     m.nearer_enemy = e;
     m.nearer_distance = d;
   }
@@ -309,10 +302,12 @@ RangeBand BandAt(const Tables& rules, double distance_cm, bool woods_limit) {
 ShotMeasure MeasureShot(const Tables& rules, const Battlefield& field,
                         const BattleState& state, int firer, int target) {
   ShotMeasure m;
-  const OrientedRect fr = Footprint(field, state, firer);
-  const OrientedRect tr = Footprint(field, state, target);
-  const Polygon fp = geometry::ToPolygon(fr);
-  const Polygon tp = geometry::ToPolygon(tr);
+  const UnitShape& fs = field.Shape(state, firer);
+  const UnitShape& ts = field.Shape(state, target);
+  const OrientedRect& fr = fs.rect;
+  const OrientedRect& tr = ts.rect;
+  const Polygon& fp = fs.polygon;
+  const Polygon& tp = ts.polygon;
   m.distance = geometry::PolygonDistance(fp, tp);
   const std::array<Vec2, 2> ends = geometry::NearestPoints(fp, tp);
   m.from = ends[0];
@@ -336,30 +331,30 @@ ShotMeasure MeasureShot(const Tables& rules, const Battlefield& field,
                      BehindObstacle(field, fp, line);
   m.target_in_column_or_flanked =
       state.units[target].formation == Formation::kColumn ||
-      OffFlankOrRear(tr, geometry::Centre(fr));
-  const UnitShapes shapes = ShapesOf(field, state);
-  m.blocked_by = SightBlocked(rules, field, state, shapes, firer, target);
+      OffFlankOrRear(tr, fs.centre);
+  m.blocked_by = SightBlocked(rules, field, state, firer, target);
   m.line_of_sight = !m.blocked_by.any();
-  FindNearerEnemy(rules, field, state, shapes, firer, target, m);
+  FindNearerEnemy(rules, field, state, firer, target, m);
   return m;
 }
 
 MeleeMeasure MeasureMeleeSide(const Battlefield& field,
                               const BattleState& state, int side, int enemy) {
   MeleeMeasure m;
-  const OrientedRect sr = Footprint(field, state, side);
-  const OrientedRect er = Footprint(field, state, enemy);
-  m.distance = geometry::PolygonDistance(geometry::ToPolygon(sr),
-                                         geometry::ToPolygon(er));
+  const UnitShape& ss = field.Shape(state, side);
+  const UnitShape& es = field.Shape(state, enemy);
+  const OrientedRect& sr = ss.rect;
+  const OrientedRect& er = es.rect;
+  m.distance = geometry::PolygonDistance(ss.polygon, es.polygon);
   m.in_contact = m.distance * 10 <= field.rules.contact_mm + 0.05;
   m.enemy_fighting_to_flank_or_rear = OffFlankOrRear(sr, FrontPoint(er));
   m.enemy_in_building = InBuilding(field, state, enemy);
   m.in_building = InBuilding(field, state, side);
-  const Vec2 s_at = geometry::Centre(sr);
-  const Vec2 e_at = geometry::Centre(er);
+  const Vec2 s_at = ss.centre;
+  const Vec2 e_at = es.centre;
   m.enemy_uphill_or_behind_obstacle =
       Uphill(field, e_at, s_at) ||
-      BehindObstacle(field, geometry::ToPolygon(er), Segment{s_at, e_at});
+      BehindObstacle(field, es.polygon, Segment{s_at, e_at});
   return m;
 }
 
@@ -367,15 +362,16 @@ std::vector<int> UnitsNear(const Tables& rules, const Battlefield& field,
                            const BattleState& state, int unit, bool friends) {
   std::vector<int> near;
   if (!Present(state, unit)) return near;
-  const UnitShapes shapes = ShapesOf(field, state);
+  const UnitShape& us = field.Shape(state, unit);
   for (int o = 0; o < static_cast<int>(state.units.size()); ++o) {
-    if (o == unit || shapes.polygons[o].vertices.empty()) continue;
+    if (o == unit) continue;
     const bool same = state.profiles[o].clan == state.profiles[unit].clan;
     if (same != friends) continue;
+    const UnitShape& os = field.Shape(state, o);
+    if (!os.present) continue;
     const double within = Proximity(rules, state, o) + 0.05;
-    if (BoxGap(shapes.boxes[unit], shapes.boxes[o]) <= within &&
-        geometry::PolygonDistance(shapes.polygons[unit], shapes.polygons[o]) <=
-            within) {
+    if (BoxGap(us.box, os.box) <= within &&
+        geometry::PolygonDistance(us.polygon, os.polygon) <= within) {
       near.push_back(o);
     }
   }
@@ -386,35 +382,37 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
                             const BattleState& state, int unit) {
   MoraleMeasure m;
   m.proximity = Proximity(rules, state, unit);
-  const OrientedRect ur = Footprint(field, state, unit);
-  const Polygon up = geometry::ToPolygon(ur);
-  const UnitShapes::Box ubox = BoxOf(up);
-  const Vec2 u_at = geometry::Centre(ur);
+  const UnitShape& us = field.Shape(state, unit);
+  const OrientedRect& ur = us.rect;
+  const Polygon& up = us.polygon;
+  const Vec2 u_at = us.centre;
   bool any_enemy_near = false;
   bool uphill_of_all = true;
   for (int o = 0; o < static_cast<int>(state.units.size()); ++o) {
-    if (o == unit || !Present(state, o)) continue;
-    const OrientedRect orr = Footprint(field, state, o);
-    const Polygon op = geometry::ToPolygon(orr);
-    if (BoxGap(ubox, BoxOf(op)) > m.proximity + 0.05 ||
+    if (o == unit) continue;
+    const UnitShape& os = field.Shape(state, o);
+    if (!os.present) continue;
+    const OrientedRect& orr = os.rect;
+    const Polygon& op = os.polygon;
+    if (BoxGap(us.box, os.box) > m.proximity + 0.05 ||
         geometry::PolygonDistance(up, op) > m.proximity + 0.05) {
       continue;
     }
     const bool friendly = state.profiles[o].clan == state.profiles[unit].clan;
-    const UnitStatus& os = state.units[o];
+    const bool routing = state.units[o].routing;
     if (friendly) {
-      if (os.routing) m.friends_routing_near.push_back(o);
+      if (routing) m.friends_routing_near.push_back(o);
       continue;
     }
-    if (os.routing) {
+    if (routing) {
       m.enemies_routing_near.push_back(o);
       continue;
     }
     any_enemy_near = true;
-    uphill_of_all = uphill_of_all && Uphill(field, u_at, geometry::Centre(orr));
+    uphill_of_all = uphill_of_all && Uphill(field, u_at, os.centre);
     if (m.enemy_facing_flank_or_rear < 0 &&
         geometry::InFrontArc(orr, geometry::kPi / 4, m.proximity + 1, up) &&
-        OffFlankOrRear(ur, geometry::Centre(orr))) {
+        OffFlankOrRear(ur, os.centre)) {
       m.enemy_facing_flank_or_rear = o;
     }
   }
@@ -522,12 +520,13 @@ ChargeEnd ReachableChargeEnd(const Battlefield& field, const BattleState& state,
 int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
                    const Pose& at) {
   const Polygon shape = InnerShape(field, FootprintAt(field, state, unit, at));
-  const UnitShapes::Box box = BoxOf(shape);
+  const Box box = BoxOf(shape);
   const Polygon before = InnerShape(field, Footprint(field, state, unit));
   for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
-    if (u == unit || !Present(state, u)) continue;
-    const Polygon other = Shape(field, state, u);
-    if (BoxGap(box, BoxOf(other)) > geometry::kEpsilon) continue;
+    if (u == unit) continue;
+    const UnitShape& us = field.Shape(state, u);
+    if (!us.present || !geometry::BoxesMeet(box, us.box)) continue;
+    const Polygon& other = us.polygon;
     if (geometry::PolygonsIntersect(shape, other) &&
         !geometry::PolygonsIntersect(before, other)) {
       return u;
@@ -536,6 +535,12 @@ int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
   return -1;
 }
 
+// The slide is tried every kPathStep against what it may meet: the
+// impassable terrain and (when `units_block`) the units whose boxes meet
+// the box around the whole path, in index order. Each corner of the
+// footprint moves in a straight line and the table (grown by kEpsilon) is
+// convex, so a slide that starts and ends on the table stays on it between;
+// with nothing else near, the slide is clear without trying a step.
 MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
                         int unit, const Pose& to, int ignore,
                         bool units_block) {
@@ -547,36 +552,68 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   m.distance = geometry::Distance(start.front_centre, end.front_centre);
   const int steps =
       std::clamp(static_cast<int>(m.distance / kPathStep), 1, 100000);
+  OrientedRect turned = end;
+  turned.facing = FacingRadians(to.facing_deg);
+  const Polygon start_shape = InnerShape(field, start);
+  const Polygon slide_end = InnerShape(field, end);
+  const Polygon turned_shape = InnerShape(field, turned);
+  const Box path = geometry::Union(
+      geometry::Union(BoxOf(start_shape), BoxOf(slide_end)),
+      BoxOf(turned_shape));
+  absl::InlinedVector<const TerrainFeature*, 8> impassable;
+  for (int t = 0; t < static_cast<int>(field.terrain.size()); ++t) {
+    if (field.terrain[t].kind == TerrainKind::kImpassable &&
+        geometry::BoxesMeet(path, field.TerrainBox(t))) {
+      impassable.push_back(&field.terrain[t]);
+    }
+  }
+  absl::InlinedVector<int, 8> units;
+  for (int u = 0; units_block && u < static_cast<int>(state.units.size());
+       ++u) {
+    if (u == unit || u == ignore) continue;
+    const UnitShape& us = field.Shape(state, u);
+    if (us.present && geometry::BoxesMeet(path, us.box)) units.push_back(u);
+  }
+  const bool slide_on_table =
+      OnTable(field, start_shape) && OnTable(field, slide_end);
+  const auto blocked_at = [&](const Polygon& shape, bool slide) {
+    Obstruction o;
+    if (!(slide && slide_on_table) && !OnTable(field, shape)) {
+      o.table_edge = true;
+    }
+    for (const TerrainFeature* f : impassable) {
+      if (!o.any() && geometry::PolygonsIntersect(f->area, shape)) {
+        o.terrain = f;
+      }
+    }
+    const Box box = BoxOf(shape);
+    for (const int u : units) {
+      if (o.any()) break;
+      const UnitShape& us = field.Shape(state, u);
+      if (geometry::BoxesMeet(box, us.box) &&
+          geometry::PolygonsIntersect(shape, us.polygon)) {
+        o.unit = u;
+      }
+    }
+    return o;
+  };
   OrientedRect last_clear = start;
-  const UnitShapes shapes = units_block ? ShapesOf(field, state) : UnitShapes{};
+  const bool try_slide = !slide_on_table || !impassable.empty() ||
+                         !units.empty();
   for (int i = 1; i <= steps + 1; ++i) {
     OrientedRect r = start;
     if (i <= steps) {
       r.front_centre =
           start.front_centre +
           (end.front_centre - start.front_centre) * (double(i) / steps);
-    } else {
-      r = end;
-      r.facing = FacingRadians(to.facing_deg);
-    }
-    const Polygon shape = InnerShape(field, r);
-    const UnitShapes::Box box = BoxOf(shape);
-    Obstruction o;
-    if (!OnTable(field, shape)) o.table_edge = true;
-    for (const TerrainFeature& f : field.terrain) {
-      if (!o.any() && f.kind == TerrainKind::kImpassable &&
-          geometry::PolygonsIntersect(f.area, shape)) {
-        o.terrain = &f;
-      }
-    }
-    for (int u = 0; u < static_cast<int>(shapes.polygons.size()) && !o.any();
-         ++u) {
-      if (u == unit || u == ignore || shapes.polygons[u].vertices.empty() ||
-          BoxGap(box, shapes.boxes[u]) > geometry::kEpsilon) {
+      if (!try_slide) {
+        if (i == steps) last_clear = r;
         continue;
       }
-      if (geometry::PolygonsIntersect(shape, shapes.polygons[u])) o.unit = u;
+    } else {
+      r = turned;
     }
+    const Obstruction o = blocked_at(InnerShape(field, r), i <= steps);
     if (o.any()) {
       m.blocked_by = o;
       m.off_table = o.table_edge;

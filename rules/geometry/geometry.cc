@@ -158,8 +158,14 @@ double PolygonDistance(const Polygon& a, const Polygon& b) {
   // Apart: the nearest points include a vertex of one and the other's
   // boundary (neither holds the other).
   double best = std::numeric_limits<double>::infinity();
-  for (Vec2 p : a.vertices) best = std::min(best, DistanceToPolygon(p, b));
-  for (Vec2 p : b.vertices) best = std::min(best, DistanceToPolygon(p, a));
+  // Apart, no vertex is inside the other region: the distance to it is the
+  // distance to its boundary.
+  for (Vec2 p : a.vertices) {
+    best = std::min(best, DistanceToBoundary(p, b.vertices));
+  }
+  for (Vec2 p : b.vertices) {
+    best = std::min(best, DistanceToBoundary(p, a.vertices));
+  }
   return best;
 }
 
@@ -179,8 +185,9 @@ std::array<Vec2, 2> NearestPoints(const Polygon& a, const Polygon& b) {
   double best_d = std::numeric_limits<double>::infinity();
   const auto consider = [&](const Polygon& p, const Polygon& q, bool swap) {
     for (Vec2 v : p.vertices) {
-      for (const Segment& e : Edges(q)) {
-        const Vec2 n = NearestPointOnSegment(v, e);
+      for (std::size_t i = 0; q.vertices.size() >= 2 && i < q.vertices.size();
+           ++i) {
+        const Vec2 n = NearestPointOnSegment(v, EdgeAt(q.vertices, i));
         const double d = Distance(v, n);
         if (d < best_d) {
           best_d = d;
@@ -200,8 +207,9 @@ double LengthInside(const Segment& s, const Polygon& polygon) {
   const Vec2 d = s.b - s.a;
   const double length = Length(d);
   if (length == 0 || polygon.vertices.size() < 3) return 0;
-  std::vector<double> cuts = {0.0, 1.0};
-  for (const Segment& e : Edges(polygon)) {
+  absl::InlinedVector<double, 8> cuts = {0.0, 1.0};
+  for (std::size_t i = 0; i < polygon.vertices.size(); ++i) {
+    const Segment e = EdgeAt(polygon.vertices, i);
     const Vec2 f = e.b - e.a;
     const double denominator = Cross(d, f);
     if (denominator == 0) continue;  // Parallel: no single crossing.
@@ -220,6 +228,44 @@ double LengthInside(const Segment& s, const Polygon& polygon) {
   return inside;
 }
 
+Box BoxOf(const Polygon& polygon) {
+  if (polygon.vertices.empty()) return Box{};
+  Box b{polygon.vertices[0].x, polygon.vertices[0].y, polygon.vertices[0].x,
+        polygon.vertices[0].y};
+  for (const Vec2 v : polygon.vertices) {
+    b.min_x = std::min(b.min_x, v.x);
+    b.min_y = std::min(b.min_y, v.y);
+    b.max_x = std::max(b.max_x, v.x);
+    b.max_y = std::max(b.max_y, v.y);
+  }
+  return b;
+}
+
+Box BoxOf(const Segment& s) {
+  return {std::min(s.a.x, s.b.x), std::min(s.a.y, s.b.y),
+          std::max(s.a.x, s.b.x), std::max(s.a.y, s.b.y)};
+}
+
+Box Union(const Box& a, const Box& b) {
+  return {std::min(a.min_x, b.min_x), std::min(a.min_y, b.min_y),
+          std::max(a.max_x, b.max_x), std::max(a.max_y, b.max_y)};
+}
+
+Box Inflated(const Box& b, double by) {
+  return {b.min_x - by, b.min_y - by, b.max_x + by, b.max_y + by};
+}
+
+double BoxGap(const Box& a, const Box& b) {
+  const double dx = std::max({0.0, a.min_x - b.max_x, b.min_x - a.max_x});
+  const double dy = std::max({0.0, a.min_y - b.max_y, b.min_y - a.max_y});
+  return std::sqrt(dx * dx + dy * dy);
+}
+
+bool BoxesMeet(const Box& a, const Box& b) {
+  return a.min_x <= b.max_x + kEpsilon && b.min_x <= a.max_x + kEpsilon &&
+         a.min_y <= b.max_y + kEpsilon && b.min_y <= a.max_y + kEpsilon;
+}
+
 std::vector<Segment> Segments(const Polyline& line) {
   std::vector<Segment> segments;
   for (std::size_t i = 0; i + 1 < line.points.size(); ++i) {
@@ -229,8 +275,8 @@ std::vector<Segment> Segments(const Polyline& line) {
 }
 
 bool SegmentCrossesPolyline(const Segment& s, const Polyline& line) {
-  for (const Segment& t : Segments(line)) {
-    if (SegmentsIntersect(s, t)) return true;
+  for (std::size_t i = 0; i + 1 < line.points.size(); ++i) {
+    if (SegmentsIntersect(s, {line.points[i], line.points[i + 1]})) return true;
   }
   return false;
 }
@@ -238,8 +284,9 @@ bool SegmentCrossesPolyline(const Segment& s, const Polyline& line) {
 double DistanceToPolyline(Vec2 p, const Polyline& line) {
   if (line.points.size() == 1) return Distance(p, line.points[0]);
   double best = std::numeric_limits<double>::infinity();
-  for (const Segment& t : Segments(line)) {
-    best = std::min(best, DistanceToSegment(p, t));
+  for (std::size_t i = 0; i + 1 < line.points.size(); ++i) {
+    best = std::min(best,
+                    DistanceToSegment(p, {line.points[i], line.points[i + 1]}));
   }
   return best;
 }

@@ -95,6 +95,28 @@ bool SegmentIntersectsPolygon(const Segment& s, const Polygon& polygon);
 // The polygon may be concave.
 double LengthInside(const Segment& s, const Polygon& polygon);
 
+// An axis-aligned box around a shape, for the quick rejection before an
+// exact test: two shapes whose boxes are apart are apart.
+struct Box {
+  double min_x = 0;
+  double min_y = 0;
+  double max_x = 0;
+  double max_y = 0;
+};
+// The box around the polygon's vertices (an empty box at the origin for
+// none).
+Box BoxOf(const Polygon& polygon);
+Box BoxOf(const Segment& s);
+// The smallest box holding both.
+Box Union(const Box& a, const Box& b);
+// `b` grown by `by` on every side.
+Box Inflated(const Box& b, double by);
+// A lower bound on the distance between two regions inside the boxes: the
+// gap between the boxes, 0 when they overlap or touch.
+double BoxGap(const Box& a, const Box& b);
+// True when the boxes share a point, within kEpsilon.
+bool BoxesMeet(const Box& a, const Box& b);
+
 // A polyline: a hedge, a wall, a stream, a hill's crest line.
 struct Polyline {
   std::vector<Vec2> points;

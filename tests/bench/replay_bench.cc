@@ -121,6 +121,7 @@ void BM_ParseBinaryOnATable(benchmark::State& state) {
 BENCHMARK(BM_ParseBinaryOnATable)
     ->Arg(8)
     ->Arg(16)
+    ->Arg(64)
     ->Unit(benchmark::kMicrosecond);
 
 void BM_ReplayAuditOnATable(benchmark::State& state) {
@@ -138,6 +139,7 @@ void BM_ReplayAuditOnATable(benchmark::State& state) {
 BENCHMARK(BM_ReplayAuditOnATable)
     ->Arg(8)
     ->Arg(16)
+    ->Arg(64)
     ->Unit(benchmark::kMicrosecond);
 
 void BM_ParseAndAudit(benchmark::State& state) {
