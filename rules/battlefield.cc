@@ -74,22 +74,17 @@ geometry::OrientedRect FootprintOf(const Battlefield& field,
 
 }  // namespace
 
-const UnitShape& ShapeCache::Get(const Battlefield& field,
-                                 const BattleState& state, int unit) const {
+const UnitShape& ShapeCache::Make(const Battlefield& field,
+                                  const BattleState& state, int unit) const {
   const std::size_t n = state.units.size();
   if (keys_.size() != n) {
     keys_.assign(n, Key{});
     shapes_.assign(n, UnitShape{});
-    made_.assign(n, false);
   }
   const UnitStatus& u = state.units[unit];
-  const Key key{u.pose, u.stands, u.stands_per_rank,
-                u.placed && !u.removed && u.stands > 0};
+  keys_[unit] = Key{u.pose, u.stands, u.stands_per_rank, u.placed, u.removed};
   UnitShape& shape = shapes_[unit];
-  if (made_[unit] && keys_[unit] == key) return shape;
-  keys_[unit] = key;
-  made_[unit] = true;
-  shape.present = key.present;
+  shape.present = u.placed && !u.removed && u.stands > 0;
   shape.rect = FootprintOf(field, state, unit);
   const std::array<geometry::Vec2, 4> corners = geometry::Corners(shape.rect);
   shape.polygon.vertices.assign(corners.begin(), corners.end());
@@ -163,10 +158,18 @@ const TerrainFeature* FeatureAt(const Battlefield& field, TerrainKind kind,
 }
 
 bool OnTable(const Battlefield& field, const geometry::Polygon& shape) {
-  const geometry::Polygon table = field.Outline();
-  return std::all_of(
-      shape.vertices.begin(), shape.vertices.end(),
-      [&table](geometry::Vec2 p) { return geometry::Contains(table, p); });
+  // geometry::Contains(field.Outline(), p) for each vertex, without making
+  // the outline: the table is the rectangle from (0, 0) to (w, d), and a
+  // point within kEpsilon of its edge is on it.
+  const double w = field.width_mm / 10.0;
+  const double d = field.depth_mm / 10.0;
+  constexpr double e = geometry::kEpsilon;
+  return std::all_of(shape.vertices.begin(), shape.vertices.end(),
+                     [w, d](geometry::Vec2 p) {
+                       const double dx = std::max({0.0, -p.x, p.x - w});
+                       const double dy = std::max({0.0, -p.y, p.y - d});
+                       return dx * dx + dy * dy <= e * e;
+                     });
 }
 
 std::string Cm(double cm) { return absl::StrFormat("%.1f cm", cm); }

@@ -97,8 +97,17 @@ struct UnitShape {
 // (give each thread its own copy), and copying one copies its cache.
 class ShapeCache {
  public:
+  // The hit path (a few integer compares) is here to be inlined: scans over
+  // every unit call it once per unit.
   const UnitShape& Get(const struct Battlefield& field,
-                       const BattleState& state, int unit) const;
+                       const BattleState& state, int unit) const {
+    const std::size_t i = static_cast<std::size_t>(unit);
+    if (i < keys_.size() && keys_.size() == state.units.size() &&
+        keys_[i].Matches(state.units[i])) {
+      return shapes_[i];
+    }
+    return Make(field, state, unit);
+  }
   // The box around terrain feature `index`'s area and line (worked out for
   // every feature at the first call, and again if the terrain's count
   // changes).
@@ -106,20 +115,24 @@ class ShapeCache {
                                   int index) const;
 
  private:
+  // What a shape is made from. stands -1: not made yet.
   struct Key {
     Pose pose;
     int stands = -1;
     int per_rank = -1;
-    bool present = false;
-    bool operator==(const Key& o) const {
-      return pose.x_mm == o.pose.x_mm && pose.y_mm == o.pose.y_mm &&
-             pose.facing_deg == o.pose.facing_deg && stands == o.stands &&
-             per_rank == o.per_rank && present == o.present;
+    bool placed = false;
+    bool removed = false;
+    bool Matches(const UnitStatus& u) const {
+      return stands == u.stands && pose == u.pose &&
+             per_rank == u.stands_per_rank && placed == u.placed &&
+             removed == u.removed;
     }
   };
+  const UnitShape& Make(const struct Battlefield& field,
+                        const BattleState& state, int unit) const;
+
   mutable std::vector<Key> keys_;
   mutable std::vector<UnitShape> shapes_;
-  mutable std::vector<bool> made_;
   mutable std::vector<geometry::Box> terrain_boxes_;
 };
 

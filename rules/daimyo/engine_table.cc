@@ -77,9 +77,8 @@ void Replayer::CheckPlacement() {
     }
     for (int o = u + 1; o < units; ++o) {
       if (!Measuring(o)) continue;
-      const geometry::Polygon other =
-          geometry::ToPolygon(rules::Footprint(*field_, state_, o));
-      if (geometry::PolygonsIntersect(shape, other)) {
+      if (geometry::PolygonsIntersect(shape,
+                                      field_->Shape(state_, o).polygon)) {
         Violation(
             "daimyo.table.placement.overlap", state_.profiles[u].id,
             absl::StrCat(UnitLabel(state_, u), " and ", UnitLabel(state_, o),

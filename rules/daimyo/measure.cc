@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
@@ -114,8 +115,8 @@ bool LineNear(const Segment& line, const Polygon& shape, const Box& box,
 // What terrain blocks one line of fire, if any: of `candidates`, the
 // features near enough to the lines to block one (in terrain order).
 const TerrainFeature* TerrainBlocking(
-    const Tables& rules, const absl::InlinedVector<const TerrainFeature*, 8>&
-                             candidates,
+    const Tables& rules,
+    const absl::InlinedVector<const TerrainFeature*, 8>& candidates,
     const Segment& line, Vec2 firer_at, Vec2 target_at) {
   const double woods_range = rules.firing.woods_range_mm / 10.0;
   for (const TerrainFeature* f : candidates) {
@@ -194,8 +195,7 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
         }
       }
       if (!o.any()) {
-        o.terrain =
-            TerrainBlocking(rules, terrain, line, fs.centre, ts.centre);
+        o.terrain = TerrainBlocking(rules, terrain, line, fs.centre, ts.centre);
       }
       if (!o.any()) return o;
       if (!first.any()) first = o;
@@ -204,12 +204,27 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
   return first;
 }
 
-bool InArc(const Tables& rules, const Battlefield& field,
-           const BattleState& state, int firer, const Polygon& target) {
+bool InArc(const Battlefield& field, const BattleState& state, int firer,
+           const Polygon& target) {
   if (state.profiles[firer].mobility == Mobility::kMounted) return true;
+  // The arc has no end (RULES.md "The table"): the 45 degree lines run on
+  // across the whole table, so a target beyond range straight ahead is out
+  // of range, not out of arc.
+  const double across = (field.width_mm + field.depth_mm) / 10.0 + 1;
   return geometry::InFrontArc(field.Shape(state, firer).rect,
                               Radians(field.rules.infantry_fire_arc_deg),
-                              rules.firing.long_range_mm / 10.0 + 1, target);
+                              across, target);
+}
+
+// The woods limit on a volley along `line` (RULES.md "The table"): the
+// target in woods, or the firers in woods with more than the woods range of
+// the line inside theirs.
+bool WoodsLimit(const Tables& rules, const TerrainFeature* firer_woods,
+                const TerrainFeature* target_woods, const Segment& line) {
+  return target_woods != nullptr ||
+         (firer_woods != nullptr &&
+          geometry::LengthInside(line, firer_woods->area) >
+              rules.firing.woods_range_mm / 10.0);
 }
 
 // An enemy of the firer nearer than `distance`, within range and arc and
@@ -220,6 +235,8 @@ void FindNearerEnemy(const Tables& rules, const Battlefield& field,
                      const BattleState& state, int firer, int target,
                      ShotMeasure& m) {
   const UnitShape& fs = field.Shape(state, firer);
+  const TerrainFeature* firer_woods =
+      FeatureAt(field, TerrainKind::kWoods, fs.centre);
   const double range = rules.firing.long_range_mm / 10.0;
   for (int e = 0; e < static_cast<int>(state.units.size()); ++e) {
     if (e == target || state.units[e].in_melee ||
@@ -237,7 +254,17 @@ void FindNearerEnemy(const Tables& rules, const Battlefield& field,
     const double d = geometry::PolygonDistance(fs.polygon, ep);
     if (d + 0.05 >= m.distance || d > range) continue;
     if (m.nearer_enemy >= 0 && d >= m.nearer_distance) continue;
-    if (!InArc(rules, field, state, firer, ep)) continue;
+    // Within range as a volley at it would measure it: 3 cm when the
+    // woods limit holds (reference class T8).
+    if (firer_woods != nullptr ||
+        FeatureAt(field, TerrainKind::kWoods, es.centre) != nullptr) {
+      const std::array<Vec2, 2> ends = geometry::NearestPoints(fs.polygon, ep);
+      const bool limit = WoodsLimit(
+          rules, firer_woods, FeatureAt(field, TerrainKind::kWoods, es.centre),
+          Segment{ends[0], ends[1]});
+      if (BandAt(rules, d, limit) == RangeBand::kOutOfRange) continue;
+    }
+    if (!InArc(field, state, firer, ep)) continue;
     if (SightBlocked(rules, field, state, firer, e).any()) continue;
     m.nearer_enemy = e;
     m.nearer_distance = d;
@@ -304,7 +331,6 @@ ShotMeasure MeasureShot(const Tables& rules, const Battlefield& field,
   ShotMeasure m;
   const UnitShape& fs = field.Shape(state, firer);
   const UnitShape& ts = field.Shape(state, target);
-  const OrientedRect& fr = fs.rect;
   const OrientedRect& tr = ts.rect;
   const Polygon& fp = fs.polygon;
   const Polygon& tp = ts.polygon;
@@ -312,16 +338,13 @@ ShotMeasure MeasureShot(const Tables& rules, const Battlefield& field,
   const std::array<Vec2, 2> ends = geometry::NearestPoints(fp, tp);
   m.from = ends[0];
   m.to = ends[1];
-  m.in_arc = InArc(rules, field, state, firer, tp);
+  m.in_arc = InArc(field, state, firer, tp);
   const Segment line{m.from, m.to};
   const TerrainFeature* firer_woods =
       FeatureAt(field, TerrainKind::kWoods, state, firer);
   const TerrainFeature* target_woods =
       FeatureAt(field, TerrainKind::kWoods, state, target);
-  m.woods_limit = target_woods != nullptr ||
-                  (firer_woods != nullptr &&
-                   geometry::LengthInside(line, firer_woods->area) >
-                       rules.firing.woods_range_mm / 10.0);
+  m.woods_limit = WoodsLimit(rules, firer_woods, target_woods, line);
   m.target_in_building = InBuilding(field, state, target);
   m.firing_from_building = InBuilding(field, state, firer);
   m.target_in_cover =
@@ -521,16 +544,18 @@ int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
                    const Pose& at) {
   const Polygon shape = InnerShape(field, FootprintAt(field, state, unit, at));
   const Box box = BoxOf(shape);
-  const Polygon before = InnerShape(field, Footprint(field, state, unit));
+  // Where it stood before, worked out only when the end meets a unit.
+  std::optional<Polygon> before;
   for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
     if (u == unit) continue;
     const UnitShape& us = field.Shape(state, u);
     if (!us.present || !geometry::BoxesMeet(box, us.box)) continue;
     const Polygon& other = us.polygon;
-    if (geometry::PolygonsIntersect(shape, other) &&
-        !geometry::PolygonsIntersect(before, other)) {
-      return u;
+    if (!geometry::PolygonsIntersect(shape, other)) continue;
+    if (!before.has_value()) {
+      before = InnerShape(field, Footprint(field, state, unit));
     }
+    if (!geometry::PolygonsIntersect(*before, other)) return u;
   }
   return -1;
 }
@@ -557,9 +582,9 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   const Polygon start_shape = InnerShape(field, start);
   const Polygon slide_end = InnerShape(field, end);
   const Polygon turned_shape = InnerShape(field, turned);
-  const Box path = geometry::Union(
-      geometry::Union(BoxOf(start_shape), BoxOf(slide_end)),
-      BoxOf(turned_shape));
+  const Box path =
+      geometry::Union(geometry::Union(BoxOf(start_shape), BoxOf(slide_end)),
+                      BoxOf(turned_shape));
   absl::InlinedVector<const TerrainFeature*, 8> impassable;
   for (int t = 0; t < static_cast<int>(field.terrain.size()); ++t) {
     if (field.terrain[t].kind == TerrainKind::kImpassable &&
@@ -598,8 +623,8 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
     return o;
   };
   OrientedRect last_clear = start;
-  const bool try_slide = !slide_on_table || !impassable.empty() ||
-                         !units.empty();
+  const bool try_slide =
+      !slide_on_table || !impassable.empty() || !units.empty();
   for (int i = 1; i <= steps + 1; ++i) {
     OrientedRect r = start;
     if (i <= steps) {

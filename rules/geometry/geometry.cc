@@ -54,6 +54,14 @@ int Orientation(Vec2 a, Vec2 b, Vec2 p) {
 }  // namespace
 
 bool SegmentsIntersect(const Segment& s, const Segment& t) {
+  // Apart by more than kEpsilon along an axis: neither crossing nor
+  // touching (the distance is at least that gap), so no test is needed.
+  if (std::max(s.a.x, s.b.x) + kEpsilon < std::min(t.a.x, t.b.x) ||
+      std::max(t.a.x, t.b.x) + kEpsilon < std::min(s.a.x, s.b.x) ||
+      std::max(s.a.y, s.b.y) + kEpsilon < std::min(t.a.y, t.b.y) ||
+      std::max(t.a.y, t.b.y) + kEpsilon < std::min(s.a.y, s.b.y)) {
+    return false;
+  }
   const int o1 = Orientation(s.a, s.b, t.a);
   const int o2 = Orientation(s.a, s.b, t.b);
   const int o3 = Orientation(t.a, t.b, s.a);
@@ -113,19 +121,31 @@ double DistanceToBoundary(Vec2 p, const Vertices& v) {
 bool Contains(const Polygon& polygon, Vec2 p) {
   const Vertices& v = polygon.vertices;
   if (v.size() < 2) return false;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (DistanceToSegment(p, EdgeAt(v, i)) <= kEpsilon) return true;
-  }
-  // Even-odd rule: count the edges a ray towards +x crosses.
+  // Even-odd rule: count the edges a ray towards +x crosses. Inside, or
+  // within kEpsilon of the boundary (tried only when the ray says outside,
+  // and not at all for a point beyond the vertices' box by more than that).
   bool inside = false;
+  double min_x = v[0].x, max_x = v[0].x, min_y = v[0].y, max_y = v[0].y;
   for (std::size_t i = 0; i < v.size(); ++i) {
     const Segment e = EdgeAt(v, i);
+    min_x = std::min(min_x, e.a.x);
+    max_x = std::max(max_x, e.a.x);
+    min_y = std::min(min_y, e.a.y);
+    max_y = std::max(max_y, e.a.y);
     const bool straddles = (e.a.y > p.y) != (e.b.y > p.y);
     if (!straddles) continue;
     const double x = e.a.x + (p.y - e.a.y) * (e.b.x - e.a.x) / (e.b.y - e.a.y);
     if (x > p.x) inside = !inside;
   }
-  return inside;
+  if (inside) return true;
+  if (p.x < min_x - kEpsilon || p.x > max_x + kEpsilon ||
+      p.y < min_y - kEpsilon || p.y > max_y + kEpsilon) {
+    return false;
+  }
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (DistanceToSegment(p, EdgeAt(v, i)) <= kEpsilon) return true;
+  }
+  return false;
 }
 
 double DistanceToPolygon(Vec2 p, const Polygon& polygon) {
@@ -138,6 +158,9 @@ double DistanceToPolygon(Vec2 p, const Polygon& polygon) {
 
 bool PolygonsIntersect(const Polygon& a, const Polygon& b) {
   if (a.vertices.empty() || b.vertices.empty()) return false;
+  // Boxes apart by more than kEpsilon: so are the regions (the common case
+  // on a table, settled in one pass over the vertices).
+  if (!BoxesMeet(BoxOf(a), BoxOf(b))) return false;
   // One inside the other, or their boundaries meet.
   if (Contains(a, b.vertices[0]) || Contains(b, a.vertices[0])) return true;
   if (a.vertices.size() < 2 || b.vertices.size() < 2) return false;
@@ -253,17 +276,6 @@ Box Union(const Box& a, const Box& b) {
 
 Box Inflated(const Box& b, double by) {
   return {b.min_x - by, b.min_y - by, b.max_x + by, b.max_y + by};
-}
-
-double BoxGap(const Box& a, const Box& b) {
-  const double dx = std::max({0.0, a.min_x - b.max_x, b.min_x - a.max_x});
-  const double dy = std::max({0.0, a.min_y - b.max_y, b.min_y - a.max_y});
-  return std::sqrt(dx * dx + dy * dy);
-}
-
-bool BoxesMeet(const Box& a, const Box& b) {
-  return a.min_x <= b.max_x + kEpsilon && b.min_x <= a.max_x + kEpsilon &&
-         a.min_y <= b.max_y + kEpsilon && b.min_y <= a.max_y + kEpsilon;
 }
 
 std::vector<Segment> Segments(const Polyline& line) {

@@ -185,6 +185,51 @@ TEST(TableReplay, ATargetOutsideTheArcOfFireIsAViolation) {
               ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.arc"));
 }
 
+// blue-yumi at (600, 500) facing 180, straight ahead: its front edge at
+// y = 50, 20 cm from red-teppo's front at y = 30, beyond the 15 cm long
+// range. It lies between the 45 degree lines (they run on across the table:
+// the arc has no end), so the volley is out of range and in arc: one
+// finding, not an arc finding too (reference class T1).
+TEST(TableReplay, ATargetBeyondRangeStraightAheadIsNotOutOfArc) {
+  Layout layout;
+  layout.blue_yumi = {600, 500, 180};
+  const v1::AuditReport report = AuditOrDie(
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-yumi",
+                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
+                           TurnEnd(4, 1)));
+  EXPECT_THAT(At(report, 3),
+              ElementsAre("SEVERITY_VIOLATION:daimyo.fire.eligibility.range"));
+}
+
+// blue-hq at (700, 360) facing 180: x 68..72, y 36..40, 6.3 cm from
+// red-teppo's front right corner (66, 30) (a 2 cm by 6 cm offset), inside
+// the arc (the right 45 degree line is at x = 72 by y = 36) and nearer than
+// blue-yumi at 12.5 cm. But its centre (70, 38) is in a wood (x 65..75, y
+// 34..42), where the range is 3 cm: a volley at it would be out of range,
+// so it is not an enemy "within range" and the volley at blue-yumi (not in
+// the wood, the line straight ahead at x = 60 clear of it) is right. Dice
+// and claim as in ARangeTheTableSettlesNeedNotBeDeclared: clean (reference
+// class T8).
+TEST(TableReplay, AnEnemyInWoodsBeyondTheWoodsRangeIsNotTheNearestTarget) {
+  Layout layout;
+  layout.blue_hq = {700, 360, 180};
+  layout.blue_yumi = {600, 425, 180};
+  v1::BattleLog log =
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-yumi",
+                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                                  "claimed_hits: 1") +
+                           TurnEnd(4, 1));
+  AddTerrain(log, R"pb(id: "wood-1"
+                       kind: TERRAIN_KIND_WOODS
+                       outline { x_mm: 650 y_mm: 340 }
+                       outline { x_mm: 750 y_mm: 340 }
+                       outline { x_mm: 750 y_mm: 420 }
+                       outline { x_mm: 650 y_mm: 420 })pb");
+  EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
+}
+
 // blue-hq at (600, 380) facing 180: its front edge at y = 38, x 58..62, 8.0
 // cm from red-teppo; blue-yumi behind it at 12.5 cm. Lines of fire to
 // blue-yumi pass clear of blue-hq on either side (from (54, 30) to (52,
