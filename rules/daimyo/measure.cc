@@ -147,6 +147,119 @@ const TerrainFeature* TerrainBlocking(
   return nullptr;
 }
 
+// The search that settles what the sampled lines leave open (reference
+// class T3: a 4 cm gap, a line 2 cm from a unit). Of the segments from the
+// firers' edge (all round when mounted) to the target, those clear of the
+// units (at least `clearance` from each) and of blocking terrain form a
+// region of lines; where it is not empty it has a corner, a line touching
+// two of: a circle of the clearance about a candidate unit's corner, an end
+// of the firers' edge, a corner of the target, a corner of a candidate
+// feature (a woods', building's or impassable area's, a crest's point).
+// Every such line is tried, placed a hair (kEpsilon) to one side of each
+// point and outside each circle, so the line at the corner's free side is
+// among them; on each, the segment from where it leaves the firers' edge to
+// where it meets the target. Exact for units, impassable ground, buildings
+// and crests; for woods (a length, not a side) it adds the lines by the
+// woods' corners to the sampled ones.
+template <typename Blocking>
+bool TangentLineClear(
+    const UnitShape& fs, const UnitShape& ts, bool mounted,
+    const absl::InlinedVector<int, 8>& units,
+    const absl::InlinedVector<const TerrainFeature*, 8>& terrain,
+    const Battlefield& field, const BattleState& state, double clearance,
+    const Blocking& blocking) {
+  struct Circle {
+    Vec2 centre;
+    double radius;
+  };
+  constexpr double kHair = geometry::kEpsilon;
+  absl::InlinedVector<Circle, 64> circles;
+  const std::array<Vec2, 4> fc = geometry::Corners(fs.rect);
+  for (int i = 0; i < (mounted ? 4 : 2); ++i) circles.push_back({fc[i], kHair});
+  for (const Vec2 p : ts.polygon.vertices) circles.push_back({p, kHair});
+  for (const int u : units) {
+    for (const Vec2 p : field.Shape(state, u).polygon.vertices) {
+      circles.push_back({p, clearance + kHair});
+    }
+  }
+  for (const TerrainFeature* f : terrain) {
+    for (const Vec2 p : f->area.vertices) circles.push_back({p, kHair});
+    for (const Vec2 p : f->line.points) circles.push_back({p, kHair});
+  }
+  const Segment front{fc[0], fc[1]};
+  // First the shortest segment from the firers' edge(s) to the target: the
+  // line least in woods.
+  {
+    Segment shortest;
+    double best = std::numeric_limits<double>::infinity();
+    const auto consider = [&](Vec2 a, Vec2 b) {
+      const double d = geometry::Distance(a, b);
+      if (d < best) {
+        best = d;
+        shortest = Segment{a, b};
+      }
+    };
+    const std::size_t tn = ts.polygon.vertices.size();
+    for (int e = 0; e < (mounted ? 4 : 1); ++e) {
+      const Segment edge{fc[e], fc[(e + 1) % 4]};
+      for (const Vec2 p : ts.polygon.vertices) {
+        consider(geometry::NearestPointOnSegment(p, edge), p);
+      }
+      for (std::size_t k = 0; k < tn; ++k) {
+        const Segment side{ts.polygon.vertices[k],
+                           ts.polygon.vertices[(k + 1) % tn]};
+        consider(edge.a, geometry::NearestPointOnSegment(edge.a, side));
+        consider(edge.b, geometry::NearestPointOnSegment(edge.b, side));
+      }
+    }
+    if (best > 0 && !blocking(shortest, clearance).any()) return true;
+  }
+  for (std::size_t i = 0; i < circles.size(); ++i) {
+    for (std::size_t j = i + 1; j < circles.size(); ++j) {
+      for (const geometry::Line& line :
+           geometry::CommonTangents(circles[i].centre, circles[i].radius,
+                                    circles[j].centre, circles[j].radius)) {
+        const std::optional<std::array<double, 2>> at =
+            geometry::ClipToConvex(line, ts.polygon, 0);
+        if (!at.has_value()) continue;
+        // Where the line leaves the firers: their front edge, or (mounted)
+        // either side of their footprint.
+        absl::InlinedVector<double, 2> starts;
+        if (mounted) {
+          const std::optional<std::array<double, 2>> own =
+              geometry::ClipToConvex(line, fs.polygon, 0);
+          if (!own.has_value()) continue;
+          starts = {(*own)[0], (*own)[1]};
+        } else {
+          const Vec2 e = front.b - front.a;
+          const double rate = geometry::Cross(line.direction, e);
+          if (rate == 0) continue;
+          // line.point + t direction = front.a + s e, with s in [0, 1].
+          const Vec2 w = front.a - line.point;
+          const double t = geometry::Cross(w, e) / rate;
+          const double s = geometry::Cross(w, line.direction) / rate;
+          if (s < 0 || s > 1) continue;
+          starts = {t};
+        }
+        for (const double t : starts) {
+          double end = 0;
+          if (t < (*at)[0]) {
+            end = (*at)[0];
+          } else if (t > (*at)[1]) {
+            end = (*at)[1];
+          } else {
+            continue;  // The firers and target overlap on this line.
+          }
+          const Segment sight{line.point + line.direction * t,
+                              line.point + line.direction * end};
+          if (!blocking(sight, clearance).any()) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 // What blocks every line of fire from `firer` to `target` (nothing: the
 // firer sees the target). Lines run from the firer's front edge (all round
 // for mounted firers) to the target's corners and edge points; the first
@@ -183,23 +296,28 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
   }
   Obstruction first;
   if (units.empty() && terrain.empty()) return first;
+  const auto blocking = [&](const Segment& line, double clear) {
+    Obstruction o;
+    for (const int u : units) {
+      const UnitShape& us = field.Shape(state, u);
+      if (LineNear(line, us.polygon, us.box, clear)) {
+        o.unit = u;
+        return o;
+      }
+    }
+    o.terrain = TerrainBlocking(rules, terrain, line, fs.centre, ts.centre);
+    return o;
+  };
   for (const Vec2 a : from) {
     for (const Vec2 b : to) {
-      const Segment line{a, b};
-      Obstruction o;
-      for (const int u : units) {
-        const UnitShape& us = field.Shape(state, u);
-        if (LineNear(line, us.polygon, us.box, clearance)) {
-          o.unit = u;
-          break;
-        }
-      }
-      if (!o.any()) {
-        o.terrain = TerrainBlocking(rules, terrain, line, fs.centre, ts.centre);
-      }
+      const Obstruction o = blocking(Segment{a, b}, clearance);
       if (!o.any()) return o;
       if (!first.any()) first = o;
     }
+  }
+  if (TangentLineClear(fs, ts, mounted, units, terrain, field, state, clearance,
+                       blocking)) {
+    return Obstruction();
   }
   return first;
 }
@@ -237,7 +355,8 @@ void FindNearerEnemy(const Tables& rules, const Battlefield& field,
   const UnitShape& fs = field.Shape(state, firer);
   const TerrainFeature* firer_woods =
       FeatureAt(field, TerrainKind::kWoods, fs.centre);
-  const double range = rules.firing.long_range_mm / 10.0;
+  // The long range to the mm, as BandAt reads it (15.04 cm is within).
+  const double range = rules.firing.long_range_mm / 10.0 + 0.05;
   for (int e = 0; e < static_cast<int>(state.units.size()); ++e) {
     if (e == target || state.units[e].in_melee ||
         state.profiles[e].clan == state.profiles[firer].clan) {

@@ -278,6 +278,70 @@ Box Inflated(const Box& b, double by) {
   return {b.min_x - by, b.min_y - by, b.max_x + by, b.max_y + by};
 }
 
+absl::InlinedVector<Line, 4> CommonTangents(Vec2 c1, double r1, Vec2 c2,
+                                            double r2) {
+  // A line {x : n.x = d} with |n| = 1 lies at signed distance n.c - d from
+  // c; tangent to both when that is +-r1 at c1 and +-r2 at c2, so n.v = k
+  // for v = c2 - c1 and k the difference of the signed radii.
+  absl::InlinedVector<Line, 4> lines;
+  const Vec2 v = c2 - c1;
+  const double length = Length(v);
+  if (length == 0) return lines;
+  const Vec2 u = v * (1 / length);
+  const Vec2 across{-u.y, u.x};
+  for (const double s2 : {r2, -r2}) {
+    const double k = (s2 - r1) / length;
+    if (std::abs(k) > 1) continue;
+    const double h = std::sqrt(std::max(0.0, 1 - k * k));
+    for (const double sign : {1.0, -1.0}) {
+      const Vec2 n = u * k + across * (sign * h);
+      const double d = Dot(n, c1) - r1;
+      lines.push_back(Line{n * d, Vec2{-n.y, n.x}});
+      if (h == 0) break;  // One tangent where the two coincide.
+    }
+    if (r2 == 0) break;  // +-0 give the same lines.
+  }
+  return lines;
+}
+
+std::optional<std::array<double, 2>> ClipToConvex(const Line& line,
+                                                  const Polygon& convex,
+                                                  double tolerance) {
+  // Cyrus-Beck against each edge's outward side, the polygon taken either
+  // way round.
+  const Vertices& v = convex.vertices;
+  const std::size_t n = v.size();
+  if (n < 3) return std::nullopt;
+  double area = 0;
+  for (std::size_t i = 0; i < n; ++i) area += Cross(v[i], v[(i + 1) % n]);
+  const double turn = area >= 0 ? 1 : -1;
+  double enter = -std::numeric_limits<double>::infinity();
+  double leave = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 a = v[i];
+    const Vec2 e = v[(i + 1) % n] - a;
+    const double len = Length(e);
+    if (len == 0) continue;
+    // Outward normal (for a counter-clockwise polygon, e turned clockwise).
+    const Vec2 out = Vec2{e.y, -e.x} * (turn / len);
+    // Inside this edge: out.(p - a) <= tolerance.
+    const double at = Dot(out, line.point - a) - tolerance;
+    const double rate = Dot(out, line.direction);
+    if (rate == 0) {
+      if (at > 0) return std::nullopt;
+      continue;
+    }
+    const double t = -at / rate;
+    if (rate < 0) {
+      enter = std::max(enter, t);
+    } else {
+      leave = std::min(leave, t);
+    }
+  }
+  if (enter > leave) return std::nullopt;
+  return std::array<double, 2>{enter, leave};
+}
+
 std::vector<Segment> Segments(const Polyline& line) {
   std::vector<Segment> segments;
   for (std::size_t i = 0; i + 1 < line.points.size(); ++i) {

@@ -129,6 +129,24 @@ inline bool BoxesMeet(const Box& a, const Box& b) {
          a.min_y <= b.max_y + kEpsilon && b.min_y <= a.max_y + kEpsilon;
 }
 
+// An infinite line: a point on it and its unit direction.
+struct Line {
+  Vec2 point;
+  Vec2 direction;
+};
+// The lines tangent to both circles (centre, radius; a radius of 0 is a
+// point): up to 4 (2 outer, 2 inner), fewer when one circle holds or
+// touches the other; none for equal centres. Each touches each circle (lies
+// at exactly its radius from its centre, up to rounding).
+absl::InlinedVector<Line, 4> CommonTangents(Vec2 c1, double r1, Vec2 c2,
+                                            double r2);
+// Where `line` runs through the convex polygon grown by `tolerance`: the
+// parameters [enter, leave] (point + t * direction), or none when it
+// misses.
+std::optional<std::array<double, 2>> ClipToConvex(const Line& line,
+                                                  const Polygon& convex,
+                                                  double tolerance);
+
 // A polyline: a hedge, a wall, a stream, a hill's crest line.
 struct Polyline {
   std::vector<Vec2> points;

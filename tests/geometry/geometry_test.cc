@@ -285,5 +285,67 @@ TEST(GeometryProperties, DistanceToASetIsOneLipschitz) {
   }
 }
 
+// Two circles of radius 1 about (0, 0) and (4, 0): the outer tangents are
+// y = 1 and y = -1; the inner ones cross at the midpoint (2, 0) at the
+// angle whose sine is 1 / 2 (radius over the distance to the midpoint), so
+// 30 degrees either way. Each line lies at exactly 1 from both centres.
+TEST(Lines, CommonTangentsOfTwoCircles) {
+  const auto lines = CommonTangents({0, 0}, 1, {4, 0}, 1);
+  ASSERT_EQ(lines.size(), 4u);
+  int outer = 0;
+  int inner = 0;
+  for (const Line& l : lines) {
+    const auto off = [&l](Vec2 c) {
+      return std::abs(Cross(l.direction, c - l.point));
+    };
+    EXPECT_NEAR(off({0, 0}), 1, kTight);
+    EXPECT_NEAR(off({4, 0}), 1, kTight);
+    EXPECT_NEAR(Length(l.direction), 1, kTight);
+    if (std::abs(l.direction.y) < kTight) {
+      ++outer;
+    } else {
+      ++inner;
+      EXPECT_NEAR(std::abs(l.direction.y), 0.5, kTight);  // sin 30.
+      EXPECT_NEAR(off({2, 0}), 0, kTight);  // Through the midpoint.
+    }
+  }
+  EXPECT_EQ(outer, 2);
+  EXPECT_EQ(inner, 2);
+  // One circle inside the other: no common tangent.
+  EXPECT_TRUE(CommonTangents({0, 0}, 3, {1, 0}, 1).empty());
+  // A point (radius 0) and a circle of radius 3 at distance 5: the two
+  // tangents from the point touch at 4 from it (3-4-5), at 3 from the
+  // centre.
+  const auto from_point = CommonTangents({5, 0}, 0, {0, 0}, 3);
+  ASSERT_GE(from_point.size(), 2u);
+  for (const Line& l : from_point) {
+    EXPECT_NEAR(std::abs(Cross(l.direction, Vec2{0, 0} - l.point)), 3, kTight);
+    EXPECT_NEAR(std::abs(Cross(l.direction, Vec2{5, 0} - l.point)), 0, kTight);
+  }
+}
+
+// The line y = 1 through the square 0..4 x 0..4 (given either way round)
+// runs inside from x = 0 to x = 4; from (-1, 1) along +x that is t in
+// [1, 5]. Grown by 0.5 it is [0.5, 5.5]. The line y = 5 misses it, and
+// touches it grown by 1.
+TEST(Lines, ClipToConvex) {
+  const Polygon ccw = Square(0, 0, 4, 4);
+  Polygon cw = ccw;
+  std::reverse(cw.vertices.begin(), cw.vertices.end());
+  const Line l{{-1, 1}, {1, 0}};
+  for (const Polygon& p : {ccw, cw}) {
+    const auto at = ClipToConvex(l, p, 0);
+    ASSERT_TRUE(at.has_value());
+    EXPECT_NEAR((*at)[0], 1, kTight);
+    EXPECT_NEAR((*at)[1], 5, kTight);
+    const auto grown = ClipToConvex(l, p, 0.5);
+    ASSERT_TRUE(grown.has_value());
+    EXPECT_NEAR((*grown)[0], 0.5, kTight);
+    EXPECT_NEAR((*grown)[1], 5.5, kTight);
+    EXPECT_FALSE(ClipToConvex(Line{{0, 5}, {1, 0}}, p, 0).has_value());
+    EXPECT_TRUE(ClipToConvex(Line{{0, 5}, {1, 0}}, p, 1).has_value());
+  }
+}
+
 }  // namespace
 }  // namespace gunbai::geometry

@@ -273,6 +273,38 @@ TEST(TableReplay, FireDoesNotPassThroughAUnit) {
   EXPECT_THAT(los->message(), HasSubstr("red-samurai"));
 }
 
+// A line of fire through a narrow channel that no line between the firers'
+// usual sight points passes (reference class T3). red-samurai, a friend, at
+// (480, 380) facing 0: x 40..56, y 35..38; fire keeps 2 cm from it, so
+// x >= 58 there. Impassable ground x 58.6..75, y 33..41. blue-hq at (600,
+// 440) facing 180: x 58..62, y 44..48, 14 cm away. The straight line x =
+// 58.3 from red-teppo's front (58.3, 30) to blue-hq's front (58.3, 44) is
+// 2.3 cm from the samurai and 0.3 cm short of the impassable ground: clear.
+// From the front's corners and quarter points (x 54, 57, 60, 63, 66) every
+// line is blocked: from (57, 30) a line needs x >= 58 at y = 35 (a slope of
+// 0.2 or more) and x <= 58.6 at y = 41 (0.145 or less); from (60, 30) x <=
+// 58.6 at y = 33 (-0.47 or less) and x >= 58 at y = 38 (-0.25 or more); the
+// others further still. Dice all ones: 2 each, with at most +4 short of the
+// 8 a hit needs, so nothing follows: clean.
+TEST(TableReplay, ALineOfFireThroughANarrowChannelIsFound) {
+  Layout layout;
+  layout.red_samurai = {480, 380, 0};
+  layout.blue_hq = {600, 440, 180};
+  v1::BattleLog log =
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-hq",
+                                  "stands_firing: 3 dice: [1, 1, 1, 1, 1, 1] "
+                                  "claimed_hits: 0") +
+                           TurnEnd(4, 1));
+  AddTerrain(log, R"pb(id: "rocks-1"
+                       kind: TERRAIN_KIND_IMPASSABLE
+                       outline { x_mm: 586 y_mm: 330 }
+                       outline { x_mm: 750 y_mm: 330 }
+                       outline { x_mm: 750 y_mm: 410 }
+                       outline { x_mm: 586 y_mm: 410 })pb");
+  EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
+}
+
 // blue-yumi at (600, 325) facing 180: y 32.5..34.5, its centre (60, 33.5)
 // in a wood from y = 32 to 40. In the wood the range is 3 cm; it is 2.5 cm
 // away: effective (+1), and in cover (-1), with the first volley (+2): +2.
