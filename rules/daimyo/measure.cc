@@ -54,13 +54,14 @@ double LineToPolygon(const geometry::Polyline& line, const Polygon& shape) {
 }
 
 // A linear obstacle the line crosses that lies within kObstacleReach of
-// `shape`: the unit is behind it, seen along `line`.
+// `shape`, to the mm as every distance (3.04 cm is within): the unit is
+// behind it, seen along `line`.
 bool BehindObstacle(const Battlefield& field, const Polygon& shape,
                     const Segment& line) {
   for (const TerrainFeature& f : field.terrain) {
     if (f.kind != TerrainKind::kLinearObstacle) continue;
     if (geometry::SegmentCrossesPolyline(line, f.line) &&
-        LineToPolygon(f.line, shape) <= kObstacleReach) {
+        LineToPolygon(f.line, shape) <= kObstacleReach + 0.05) {
       return true;
     }
   }
@@ -134,10 +135,9 @@ const TerrainFeature* TerrainBlocking(
         blocks = geometry::LengthInside(line, f->area) > woods_range + 0.05;
         break;
       case TerrainKind::kHill:
+        // Only crests neither unit stands near reach here (SightBlocked).
         blocks = f->line.points.size() >= 2 &&
-                 geometry::SegmentCrossesPolyline(line, f->line) &&
-                 geometry::DistanceToPolyline(line.a, f->line) > kCrestReach &&
-                 geometry::DistanceToPolyline(line.b, f->line) > kCrestReach;
+                 geometry::SegmentCrossesPolyline(line, f->line);
         break;
       default:
         break;
@@ -291,6 +291,15 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
     if ((kind == TerrainKind::kImpassable || kind == TerrainKind::kBuilding ||
          kind == TerrainKind::kWoods || kind == TerrainKind::kHill) &&
         geometry::BoxesMeet(lines, field.TerrainBox(t))) {
+      // A crest blocks no line when the firers or the target stand within
+      // 2 cm of it (any part of the footprint, to the mm): they see over.
+      if (kind == TerrainKind::kHill &&
+          (LineToPolygon(field.terrain[t].line, fs.polygon) <=
+               kCrestReach + 0.05 ||
+           LineToPolygon(field.terrain[t].line, ts.polygon) <=
+               kCrestReach + 0.05)) {
+        continue;
+      }
       terrain.push_back(&field.terrain[t]);
     }
   }
@@ -345,6 +354,9 @@ bool WoodsLimit(const Tables& rules, const TerrainFeature* firer_woods,
               rules.firing.woods_range_mm / 10.0);
 }
 
+// A distance in cm as the tape reads it: whole millimetres, half up.
+double Mm(double cm) { return std::floor(cm * 10 + 0.5); }
+
 // An enemy of the firer nearer than `distance`, within range and arc and
 // in sight, not in melee (fire is not aimed into a melee: RULES.md).
 // The gap between the boxes, a lower bound on the distance, turns away the
@@ -365,19 +377,20 @@ void FindNearerEnemy(const Tables& rules, const Battlefield& field,
     const UnitShape& es = field.Shape(state, e);
     if (!es.present) continue;
     const double gap = BoxGap(fs.box, es.box);
-    if (gap + 0.05 >= m.distance || gap > range ||
+    if (Mm(gap) >= Mm(m.distance) || gap > range ||
         (m.nearer_enemy >= 0 && gap >= m.nearer_distance)) {
       continue;
     }
     const Polygon& ep = es.polygon;
     const double d = geometry::PolygonDistance(fs.polygon, ep);
-    if (d + 0.05 >= m.distance || d > range) continue;
+    if (Mm(d) >= Mm(m.distance) || d > range) continue;
     if (m.nearer_enemy >= 0 && d >= m.nearer_distance) continue;
     // Within range as a volley at it would measure it: 3 cm when the
     // woods limit holds (reference class T8).
     if (firer_woods != nullptr ||
         FeatureAt(field, TerrainKind::kWoods, es.centre) != nullptr) {
-      const std::array<Vec2, 2> ends = geometry::NearestPoints(fs.polygon, ep);
+      const std::array<Vec2, 2> ends =
+          geometry::NearestPointsMiddle(fs.polygon, ep);
       const bool limit = WoodsLimit(
           rules, firer_woods, FeatureAt(field, TerrainKind::kWoods, es.centre),
           Segment{ends[0], ends[1]});
@@ -454,7 +467,7 @@ ShotMeasure MeasureShot(const Tables& rules, const Battlefield& field,
   const Polygon& fp = fs.polygon;
   const Polygon& tp = ts.polygon;
   m.distance = geometry::PolygonDistance(fp, tp);
-  const std::array<Vec2, 2> ends = geometry::NearestPoints(fp, tp);
+  const std::array<Vec2, 2> ends = geometry::NearestPointsMiddle(fp, tp);
   m.from = ends[0];
   m.to = ends[1];
   m.in_arc = InArc(field, state, firer, tp);

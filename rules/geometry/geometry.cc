@@ -224,6 +224,46 @@ std::array<Vec2, 2> NearestPoints(const Polygon& a, const Polygon& b) {
   return best;
 }
 
+std::array<Vec2, 2> NearestPointsMiddle(const Polygon& a, const Polygon& b) {
+  // Every vertex against every edge of the other, as NearestPoints; of the
+  // pairs at the least distance, the two whose ends on `a` lie furthest
+  // apart bound the shared stretch.
+  absl::InlinedVector<std::array<Vec2, 2>, 32> pairs;
+  absl::InlinedVector<double, 32> lengths;
+  const auto consider = [&](const Polygon& p, const Polygon& q, bool swap) {
+    for (Vec2 v : p.vertices) {
+      for (std::size_t i = 0; q.vertices.size() >= 2 && i < q.vertices.size();
+           ++i) {
+        const Vec2 n = NearestPointOnSegment(v, EdgeAt(q.vertices, i));
+        pairs.push_back(swap ? std::array<Vec2, 2>{n, v}
+                             : std::array<Vec2, 2>{v, n});
+        lengths.push_back(Distance(v, n));
+      }
+    }
+  };
+  consider(a, b, false);
+  consider(b, a, true);
+  if (pairs.empty()) return NearestPoints(a, b);
+  const double best = *std::min_element(lengths.begin(), lengths.end());
+  std::size_t lo = 0;
+  std::size_t hi = 0;
+  double spread = -1;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (lengths[i] > best + 1e-6) continue;
+    for (std::size_t j = i; j < pairs.size(); ++j) {
+      if (lengths[j] > best + 1e-6) continue;
+      const double s = Distance(pairs[i][0], pairs[j][0]);
+      if (s > spread) {
+        spread = s;
+        lo = i;
+        hi = j;
+      }
+    }
+  }
+  return {(pairs[lo][0] + pairs[hi][0]) * 0.5,
+          (pairs[lo][1] + pairs[hi][1]) * 0.5};
+}
+
 double LengthInside(const Segment& s, const Polygon& polygon) {
   // Cut s at every edge crossing; each piece is wholly inside or outside,
   // which its midpoint tells.

@@ -91,6 +91,10 @@ double PolygonDistance(const Polygon& a, const Polygon& b);
 // that do not intersect (their distance is PolygonDistance); for ones that
 // do, the nearest vertex-to-edge pair.
 std::array<Vec2, 2> NearestPoints(const Polygon& a, const Polygon& b);
+// As NearestPoints, but where the nearest points are not one pair (two
+// parallel edges facing each other), the middle of the stretch the edges
+// share: the line straight across between them.
+std::array<Vec2, 2> NearestPointsMiddle(const Polygon& a, const Polygon& b);
 // True when `s` crosses or touches the region (inside included).
 bool SegmentIntersectsPolygon(const Segment& s, const Polygon& polygon);
 // The length of `s` inside the region (for "more than 5 cm into a wood").

@@ -221,11 +221,11 @@ SightCheck MakeSightCheck(const Scene& scene, int firer, int target,
   for (const Terrain& ter : scene.terrain) {
     bool open = false;
     if (ter.kind == TerrainKind::kBuilding)  // R: a building neither stands in
-      open = Inside(ter.outline, f.centre) || Inside(ter.outline, t.centre);
+      open = CentreIn(ter.outline, f.centre) || CentreIn(ter.outline, t.centre);
     if (ter.kind == TerrainKind::kHill) {  // R: unless one stands within 2 cm
       open = ter.crest.size() < 2 ||
-             FootprintLineDistance(f, ter.crest) <= kCrestNearMm + kEps ||
-             FootprintLineDistance(t, ter.crest) <= kCrestNearMm + kEps;
+             ToTheMm(FootprintLineDistance(f, ter.crest)) <= kCrestNearMm ||
+             ToTheMm(FootprintLineDistance(t, ter.crest)) <= kCrestNearMm;
       if (open && ter.crest.size() >= 2 &&
           SegmentCrossesLine(ter.crest, f.centre, t.centre))
         c.crest_opened = true;
@@ -383,12 +383,13 @@ bool FindClearLine(const SightCheck& c, std::string* why, Segment* line) {
 }
 
 // R: the target (or firer) lines a linear obstacle the line of fire
-// crosses, within 3 cm of it.
+// crosses, within 3 cm of it: measured to the mm as every distance
+// (RULES.md reading 43; 30.4 mm reads 30 and is within).
 bool LinesObstacle(const Scene& scene, const Footprint& f, const Segment& fire) {
   for (const Terrain& t : scene.terrain) {
     if (t.kind != TerrainKind::kLinearObstacle) continue;
     if (SegmentCrossesLine(t.outline.points, fire.a, fire.b) &&
-        FootprintLineDistance(f, t.outline.points) <= kObstacleNearMm + kEps)
+        ToTheMm(FootprintLineDistance(f, t.outline.points)) <= kObstacleNearMm)
       return true;
   }
   return false;
@@ -564,6 +565,15 @@ bool Inside(const Polygon& p, const Vec& point) {
   return in;
 }
 
+bool CentreIn(const Polygon& p, const Vec& centre) {
+  if (Inside(p, centre)) return true;
+  const std::size_t n = p.points.size();
+  for (std::size_t i = 0; i < n; ++i)
+    if (PointSegmentDistance(centre, p.points[i], p.points[(i + 1) % n]) <= 0.01)
+      return true;
+  return false;
+}
+
 bool FootprintMeetsPolygon(const Footprint& f, const Polygon& p) {
   for (const Vec& k : p.points)
     if (InFootprint(f, k)) return true;
@@ -574,7 +584,7 @@ bool FootprintMeetsPolygon(const Footprint& f, const Polygon& p) {
 
 bool InWoods(const Scene& scene, const Footprint& f) {
   for (const Terrain& t : scene.terrain)
-    if (t.kind == TerrainKind::kWoods && Inside(t.outline, f.centre))
+    if (t.kind == TerrainKind::kWoods && CentreIn(t.outline, f.centre))
       return true;
   return false;
 }
@@ -585,7 +595,7 @@ bool InBuilding(const Scene& scene, const TableUnit& u) {
   if (u.formation == Formation::kBuilding) return true;
   const Footprint f = u.Shape();
   for (const Terrain& t : scene.terrain)
-    if (t.kind == TerrainKind::kBuilding && Inside(t.outline, f.centre))
+    if (t.kind == TerrainKind::kBuilding && CentreIn(t.outline, f.centre))
       return true;
   return false;
 }
@@ -597,7 +607,7 @@ bool WoodsLimit(const Scene& scene, const Footprint& firer,
   if (InWoods(scene, target)) return true;
   const Segment fire = LineOfFire(firer, target);
   for (const Terrain& t : scene.terrain) {
-    if (t.kind != TerrainKind::kWoods || !Inside(t.outline, firer.centre))
+    if (t.kind != TerrainKind::kWoods || !CentreIn(t.outline, firer.centre))
       continue;
     if (LengthInside(t.outline, fire.a, fire.b) > kWoodsDepthMm + kEps)
       return true;
@@ -671,7 +681,7 @@ bool LineOfFireMatters(const Scene& scene, const Footprint& f,
     if (LinesObstacle(scene, f, fire) != firer_cover) return true;
     if (InWoods(scene, t)) continue;
     for (const Terrain& w : scene.terrain) {
-      if (w.kind != TerrainKind::kWoods || !Inside(w.outline, f.centre))
+      if (w.kind != TerrainKind::kWoods || !CentreIn(w.outline, f.centre))
         continue;
       if ((LengthInside(w.outline, fire.a, fire.b) > kWoodsDepthMm) !=
           woods_limit)
@@ -739,7 +749,9 @@ ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
     const double d = FootprintDistance(f, g);
     if (d < s.distance_mm + kFragileMm && NearerEnemyFragile(scene, firer, i, d, s.distance_mm))
       s.fragile.insert("T7");
-    if (d >= nearest - kEps) continue;  // A: "nearer" is strictly nearer
+    // "Nearer" as the tape reads it, to the mm (RULES.md reading 43): 26.4
+    // mm is nearer than 26.7 (26 against 27), 26.6 is not.
+    if (ToTheMm(d) >= ToTheMm(nearest)) continue;
     if (BandAt(ToTheMm(d), false) != Band::kOut &&
         BandAt(ToTheMm(d), WoodsLimit(scene, f, g)) == Band::kOut &&
         InArc(f, fu.mounted, g))
@@ -769,7 +781,8 @@ ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
     if (o.kind != TerrainKind::kLinearObstacle) continue;
     for (const Footprint* u : {&f, &t}) {
       const double d = FootprintLineDistance(*u, o.outline.points);
-      if (std::abs(d - kObstacleNearMm) < kFragileMm) s.fragile.insert("T10");
+      if (std::abs(d - (kObstacleNearMm + 0.5)) < kFragileMm)
+        s.fragile.insert("T10");
     }
   }
   return s;

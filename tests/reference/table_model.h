@@ -85,6 +85,9 @@ struct Polygon {
   std::vector<Vec> points;
 };
 bool Inside(const Polygon& p, const Vec& point);
+// A unit's centre in woods or a building: inside, or on the edge (within
+// 0.01 mm; RULES.md reading 43: a centre on the edge is in).
+bool CentreIn(const Polygon& p, const Vec& centre);
 // True when the footprint and the polygon's area share a point.
 bool FootprintMeetsPolygon(const Footprint& f, const Polygon& p);
 // Between the footprint and a line (a linear obstacle, a crest).

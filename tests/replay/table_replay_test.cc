@@ -305,6 +305,62 @@ TEST(TableReplay, ALineOfFireThroughANarrowChannelIsFound) {
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
 }
 
+// A crest near the firers' rear opens their sight (reference class T4;
+// RULES.md: no crest blocks "unless one of them stands within 2 cm of
+// it", any part of the unit). red-teppo: x 54..66, y 28..30; blue-yumi at
+// (600, 425): y 42.5..44.5, 12.5 cm, long range. The crest runs from (60,
+// 26.5), 1.5 cm behind red-teppo's rear edge (y = 28), left to (45, 26.5),
+// up to (45, 36) and right to (100, 36): every line from the front edge to
+// the target crosses y = 36 between x 45 and 100, and the front edge is 3.5
+// cm or more from the crest, the target 6.5 cm. Red-teppo stands within 2
+// cm of it, so it sees over: the volley of ARangeTheTableSettlesNeedNotBe-
+// Declared (1 hit claimed) audits clean.
+TEST(TableReplay, ACrestWithin2CmOfAnyPartOfTheFirersOpensTheirSight) {
+  Layout layout;
+  layout.blue_yumi = {600, 425, 180};
+  v1::BattleLog log =
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-yumi",
+                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                                  "claimed_hits: 1") +
+                           TurnEnd(4, 1));
+  AddTerrain(log, R"pb(id: "hill-1"
+                       kind: TERRAIN_KIND_HILL
+                       outline { x_mm: 300 y_mm: 200 }
+                       outline { x_mm: 1200 y_mm: 200 }
+                       outline { x_mm: 1200 y_mm: 600 }
+                       outline { x_mm: 300 y_mm: 600 }
+                       crest { x_mm: 600 y_mm: 265 }
+                       crest { x_mm: 450 y_mm: 265 }
+                       crest { x_mm: 450 y_mm: 360 }
+                       crest { x_mm: 1000 y_mm: 360 })pb");
+  EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
+}
+
+// "Within 3 cm" read to the mm (RULES.md reading 43; reference class T10).
+// A wall from (40, 39.5) to (80, 39.4) crosses the line of fire from
+// red-teppo (front y = 30) to blue-yumi (front y = 42.5, x 52..68). Its
+// nearest point to blue-yumi is by x = 52, where it is at y = 39.47: 3.03
+// cm, which the tape reads 3.0 cm: blue-yumi lines it and is in cover.
+// Long range +2 (as in TheMeasuredDistanceSettlesTheRangeBand), cover -1:
+// +1. Dice 3+3, 3+3, 1+1: 7, 7, 3, no hit (without the cover 8, 8, 4: two).
+// The log claims none: clean.
+TEST(TableReplay, AnObstacleAt3Point03CmIsWithin3Cm) {
+  Layout layout;
+  layout.blue_yumi = {600, 425, 180};
+  v1::BattleLog log =
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-yumi",
+                                  "stands_firing: 3 dice: [3, 3, 3, 3, 1, 1] "
+                                  "claimed_hits: 0") +
+                           TurnEnd(4, 1));
+  AddTerrain(log, R"pb(id: "wall-1"
+                       kind: TERRAIN_KIND_LINEAR_OBSTACLE
+                       outline { x_mm: 400 y_mm: 395 }
+                       outline { x_mm: 800 y_mm: 394 })pb");
+  EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
+}
+
 // blue-yumi at (600, 325) facing 180: y 32.5..34.5, its centre (60, 33.5)
 // in a wood from y = 32 to 40. In the wood the range is 3 cm; it is 2.5 cm
 // away: effective (+1), and in cover (-1), with the first volley (+2): +2.
