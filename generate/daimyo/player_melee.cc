@@ -1020,19 +1020,9 @@ bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
     if (blocked != v1::MOVE_BLOCK_NONE) move->set_blocked(blocked);
     loser_blocked_by_enemy_ = blocked == v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE;
     if (routs) {
-      // Routers pass through friends: the first friend on the way is the one
-      // named as passed through (it is disordered and tests).
-      const rules::daimyo::MoveMeasure through = rules::daimyo::MeasurePath(
-          *field_, state(), loser,
-          rules::daimyo::ResultPose(*field_, state(), loser,
-                                    rules::daimyo::ResultPath::kTurnAndAway,
-                                    static_cast<int>(move->distance_mm())),
-          opponent, /*units_block=*/true);
-      const int met = through.blocked_by.unit;
-      if (met >= 0 && plans_[met].clan == plans_[loser].clan &&
-          !status(met).in_melee) {
-        move->add_interpenetrated(UnitId(met));
-      }
+      // Routers pass through friends: those whose bases the rout crosses
+      // (the engine measures the same list; they are disordered and test).
+      AddPassedThrough(loser, *move, nullptr, opponent);
     }
   } else if (routs) {
     move->set_kind(v1::RESULT_MOVE_KIND_ROUT);

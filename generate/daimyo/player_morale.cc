@@ -265,6 +265,8 @@ void GamePlayer::MakeResultMove(int unit, v1::ResultMoveKind kind) {
                   unit, kind, static_cast<int>(move->distance_mm()),
                   to.has_value() ? &*to : nullptr, MeleeOpponent(unit)));
     if (block != v1::MOVE_BLOCK_NONE) move->set_blocked(block);
+    AddPassedThrough(unit, *move, to.has_value() ? &*to : nullptr,
+                     MeleeOpponent(unit));
   }
   Emit(event);
   left_this_activation_[unit] = true;

@@ -515,6 +515,17 @@ rules::daimyo::MoveMeasure GamePlayer::PredictResultMove(
                                     kind != v1::RESULT_MOVE_KIND_ROUT);
 }
 
+void GamePlayer::AddPassedThrough(int unit, v1::ResultMove& move,
+                                  const rules::Pose* to, int ignore) const {
+  const rules::daimyo::MoveMeasure m =
+      PredictResultMove(unit, v1::RESULT_MOVE_KIND_ROUT,
+                        static_cast<int>(move.distance_mm()), to, ignore);
+  for (const int u :
+       rules::daimyo::FriendsPassedThrough(*field_, state(), unit, m.to)) {
+    move.add_interpenetrated(UnitId(u));
+  }
+}
+
 // The block a push back or rout move declares: the measured one.
 v1::MoveBlock GamePlayer::PredictedBlock(
     v1::ResultMoveKind kind, const rules::daimyo::MoveMeasure& m) const {

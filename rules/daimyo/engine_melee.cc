@@ -816,6 +816,11 @@ void Replayer::OweRoutTests(
     }
   }
   ResolveUnitList(through, "interpenetrated unit", list_units_);
+  if (measured_through_.has_value()) {
+    CompareThrough(router, *measured_through_);
+    list_units_ = *std::move(measured_through_);
+    measured_through_.reset();
+  }
   for (const int u : list_units_) {
     if (state_.units[u].removed) continue;
     state_.units[u].disordered = true;

@@ -351,6 +351,9 @@ class Replayer final : public rules::EngineBase {
   void CompareNear(int unit, absl::string_view what, absl::string_view list,
                    const std::vector<int>& declared,
                    const std::vector<int>& measured);
+  // The rout of `router` listed `list_units_` as passed through; reports
+  // those its measured path (`measured`) does not cross.
+  void CompareThrough(int router, const std::vector<int>& measured);
   // Moves the unit as the result move takes it; returns the block that
   // applies (measured for a push back or a rout; else as declared).
   // Where a result move on a table ends and what stops it (nothing for a
@@ -419,6 +422,10 @@ class Replayer final : public rules::EngineBase {
   std::vector<std::uint32_t> list_mark_;
   std::uint32_t list_generation_ = 0;
   std::vector<int> list_units_;  // Scratch for the lists of one event.
+  // On a table, the friends the rout just measured passes through
+  // (MeasureResultMove), for OweRoutTests to use in place of the declared
+  // list; empty otherwise.
+  std::optional<std::vector<int>> measured_through_;
   std::vector<OwedMove> owed_moves_;
   std::vector<int> owed_move_opponent_;
   std::vector<int> owed_move_rounds_;

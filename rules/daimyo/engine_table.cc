@@ -523,6 +523,34 @@ void Replayer::CompareNear(int unit, absl::string_view what,
   Report(std::move(f));
 }
 
+void Replayer::CompareThrough(int router, const std::vector<int>& measured) {
+  std::vector<std::string> not_crossed;
+  for (const int d : list_units_) {
+    if (std::find(measured.begin(), measured.end(), d) == measured.end() &&
+        state_.units[d].placed) {
+      not_crossed.push_back(state_.profiles[d].id);
+    }
+  }
+  if (not_crossed.empty()) return;
+  Finding f;
+  f.severity = Severity::kViolation;
+  f.rule_id = "daimyo.table.rout.interpenetrated";
+  f.subject = state_.profiles[router].id;
+  const auto ids = [this](std::string* out, int u) {
+    out->append(state_.profiles[u].id);
+  };
+  f.claimed = absl::StrJoin(list_units_, ", ", ids);
+  f.computed = measured.empty() ? "none" : absl::StrJoin(measured, ", ", ids);
+  f.message = absl::StrCat(
+      UnitLabel(state_, router), "'s rout move lists ",
+      absl::StrJoin(not_crossed, ", "),
+      " as passed through, but on the table its path does not cross ",
+      not_crossed.size() == 1 ? "that unit's" : "those units'",
+      " base; the measured list is used (",
+      measured.empty() ? "none" : f.computed, ").");
+  Report(std::move(f));
+}
+
 std::optional<rules::daimyo::MoveMeasure> Replayer::ResultMoveEnd(
     const v1::ResultMove& move, int unit) const {
   if (!Measuring(unit)) return std::nullopt;
@@ -613,6 +641,10 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
         declared == v1::MOVE_BLOCK_NONE ? "no block" : f.claimed,
         "; the measured block applies.");
     Report(std::move(f));
+  }
+  if (routs) {
+    measured_through_ =
+        rules::daimyo::FriendsPassedThrough(*field_, state_, unit, m.to);
   }
   PlaceUnit(unit, m.to);
   return (pushed || routs) ? measured : move.blocked();

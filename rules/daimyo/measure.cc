@@ -786,6 +786,60 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   return m;
 }
 
+std::vector<int> FriendsPassedThrough(const Battlefield& field,
+                                      const BattleState& state, int unit,
+                                      const Pose& to) {
+  std::vector<int> through;
+  const OrientedRect start = Footprint(field, state, unit);
+  OrientedRect end = start;
+  end.front_centre = {to.x_mm / 10.0, to.y_mm / 10.0};
+  OrientedRect turned = end;
+  turned.facing = FacingRadians(to.facing_deg);
+  const Polygon start_shape = InnerShape(field, start);
+  const Box path = geometry::Union(
+      geometry::Union(BoxOf(start_shape), BoxOf(InnerShape(field, end))),
+      BoxOf(InnerShape(field, turned)));
+  absl::InlinedVector<int, 8> friends;
+  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
+    if (u == unit || state.profiles[u].clan != state.profiles[unit].clan) {
+      continue;
+    }
+    const UnitShape& us = field.Shape(state, u);
+    if (us.present && geometry::BoxesMeet(path, us.box) &&
+        !geometry::PolygonsIntersect(start_shape, us.polygon)) {
+      friends.push_back(u);
+    }
+  }
+  if (friends.empty()) return through;
+  const double distance =
+      geometry::Distance(start.front_centre, end.front_centre);
+  const int steps =
+      std::clamp(static_cast<int>(distance / kPathStep), 1, 100000);
+  std::vector<bool> met(friends.size(), false);
+  for (int i = 1; i <= steps + 1; ++i) {
+    OrientedRect r = turned;
+    if (i <= steps) {
+      r = start;
+      r.front_centre =
+          start.front_centre +
+          (end.front_centre - start.front_centre) * (double(i) / steps);
+    }
+    const Polygon shape = InnerShape(field, r);
+    const Box box = BoxOf(shape);
+    for (std::size_t k = 0; k < friends.size(); ++k) {
+      const UnitShape& us = field.Shape(state, friends[k]);
+      if (!met[k] && geometry::BoxesMeet(box, us.box) &&
+          geometry::PolygonsIntersect(shape, us.polygon)) {
+        met[k] = true;
+      }
+    }
+  }
+  for (std::size_t k = 0; k < friends.size(); ++k) {
+    if (met[k]) through.push_back(friends[k]);
+  }
+  return through;
+}
+
 Pose ResultPose(const Battlefield& field, const BattleState& state, int unit,
                 ResultPath path, int distance_mm, int opponent) {
   OrientedRect r = Footprint(field, state, unit);

@@ -154,6 +154,14 @@ int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
 MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
                         int unit, const Pose& to, int ignore, bool units_block);
 
+// The friends (units of `unit`'s clan) whose bases the path of `unit` to
+// `to` passes through, as MeasurePath sweeps it (a slide, then a turn;
+// touching is not meeting), in index order: those a rout interpenetrates.
+// A friend it already overlapped where it stood is not counted.
+std::vector<int> FriendsPassedThrough(const Battlefield& field,
+                                      const BattleState& state, int unit,
+                                      const Pose& to);
+
 // The pose a result move gives when the log does not: `distance_mm` back
 // keeping its facing (a push back, a retire: straight away from
 // `opponent`'s front, the way the enemy pushes, or straight back when there

@@ -866,6 +866,55 @@ TEST(TableReplay, AChargeBeyondTheMoveRateIsAViolation) {
 // table blue-yumi (routing; x 157..173 against blue-hq's x 128..132) is 25 cm
 // from it, beyond the
 // 15 cm: the list is corrected to the units measured near (none).
+// blue-yumi, routing from an earlier turn, flees in blue's activation from
+// (165, 110) facing 180 (x 157..173, y 110..112) to (165, 100): its base
+// slides 10 cm to y 100..102, then faces 180 again. blue-hq at (1650,
+// 1050) facing 180 is x 163..167, y 105..109: on the way, so the rout
+// passes through it; placed at (1300, 1100) it is 22 cm aside and is not.
+v1::BattleLog RoutThrough(const Place& hq, const std::string& listed) {
+  Layout layout;
+  layout.blue_yumi = {1650, 1100, 180};
+  layout.blue_hq = hq;
+  v1::BattleLog log = TableLog(
+      layout, TurnStart(1, 1, "blue") + Activation(2, 1, "blue") +
+                  Ev(3, 1, "blue",
+                     absl::StrCat("result_move { unit: \"blue-yumi\" kind: "
+                                  "RESULT_MOVE_KIND_ROUT distance_mm: 100 "
+                                  "dice: [5, 5] ",
+                                  listed,
+                                  " to { x_mm: 1650 y_mm: 1000 "
+                                  "facing_deg: 180 } }")));
+  EXPECT_TRUE(
+      google::protobuf::TextFormat::ParseFromString(
+          R"pb(units {
+                 id: "blue-yumi"
+                 stands: 4
+                 routing: true
+                 has_routed: true
+               })pb",
+          log.mutable_starting_position()));
+  return log;
+}
+
+TEST(TableReplay, FriendsARoutPassesThroughAreMeasured) {
+  // Listed and crossed: no violation at the rout (the log stops there, its
+  // turn unfinished, which is not one).
+  EXPECT_THAT(At(AuditOrDie(RoutThrough({1650, 1050, 180},
+                                        "interpenetrated: [\"blue-hq\"]")),
+                 3),
+              ::testing::Not(::testing::Contains(HasSubstr("VIOLATION"))));
+  // Listed but 22 cm aside: a violation, and the measured list (none).
+  const v1::AuditReport aside = AuditOrDie(
+      RoutThrough({1300, 1100, 180}, "interpenetrated: [\"blue-hq\"]"));
+  EXPECT_THAT(
+      At(aside, 3),
+      ElementsAre("SEVERITY_VIOLATION:daimyo.table.rout.interpenetrated"));
+  const v1::Finding* f = Find(aside, "daimyo.table.rout.interpenetrated");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->claimed(), "blue-hq");
+  EXPECT_EQ(f->computed(), "none");
+}
+
 TEST(TableReplay, RoutersListedNearAreMeasured) {
   Layout layout;
   layout.blue_hq = {1300, 1100, 180};
