@@ -126,8 +126,15 @@ bool GamePlayer::TryFire(int firer, int charger, bool second_volley) {
     facts->set_chargers_began_beyond_effective(true);
     if (!facts->has_distance_mm()) facts->set_range(v1::RANGE_BAND_LONG);
   }
-  const rules::daimyo::Shot probe =
+  rules::daimyo::Shot probe =
       rules::daimyo::ShotFromProto(*firing, firer, /*target=*/-1);
+  if (positions()) {
+    // On a table the firers hold a building when their centre stands in
+    // one (the engine measures it): at most 2 stands fire from it.
+    probe.facts.firing_from_building =
+        rules::FeatureAt(*field_, rules::TerrainKind::kBuilding, state(),
+                         firer) != nullptr;
+  }
   const int max_stands = rules::daimyo::MaxFiringStands(rules_, state(), probe);
   if (max_stands <= 0) return false;
   const int stands = Chance(85) ? max_stands : Uniform(1, max_stands);

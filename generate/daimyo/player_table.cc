@@ -82,7 +82,7 @@ int GamePlayer::TableWidthMm() const {
 
 // The table and, chosen from the seed, up to four features in no man's
 // land, one to each quarter of the table's width: woods, a hill with its
-// crest, a wall and now and then a pond no one may enter.
+// crest, a wall and now and then a pond no one may enter or a house.
 void GamePlayer::BuildTable() {
   v1::Table* table = log_.mutable_table();
   table->set_width_mm(TableWidthMm());
@@ -135,6 +135,22 @@ void GamePlayer::BuildTable() {
       }
       default: {
         if (!Chance(45)) break;
+        if (Chance(50)) {
+          // A house (issue 29): it blocks sight across it, and a unit
+          // whose centre stands in it holds it (in a building).
+          v1::TerrainFeature* house = log_.add_terrain();
+          house->set_id("house");
+          house->set_kind(v1::TERRAIN_KIND_BUILDING);
+          const int hx = x0 + Uniform(0, 60);
+          const int hy = Uniform(kTerrainNearMm + 10, kTerrainNearMm + 40);
+          const int w = Uniform(80, 120);
+          const int d = Uniform(50, 70);
+          *house->add_outline() = Point(hx, hy);
+          *house->add_outline() = Point(hx + w, hy);
+          *house->add_outline() = Point(hx + w, hy + d);
+          *house->add_outline() = Point(hx, hy + d);
+          break;
+        }
         v1::TerrainFeature* pond = log_.add_terrain();
         pond->set_id("pond");
         pond->set_kind(v1::TERRAIN_KIND_IMPASSABLE);
