@@ -526,7 +526,7 @@ std::vector<int> UnitsNear(const Tables& rules, const Battlefield& field,
     if (!os.present) continue;
     const double within = Proximity(rules, state, o) + 0.05;
     if (BoxGap(us.box, os.box) <= within &&
-        geometry::PolygonDistance(us.polygon, os.polygon) <= within) {
+        geometry::PolygonsWithin(us.polygon, os.polygon, within)) {
       near.push_back(o);
     }
   }
@@ -550,7 +550,7 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
     const OrientedRect& orr = os.rect;
     const Polygon& op = os.polygon;
     if (BoxGap(us.box, os.box) > m.proximity + 0.05 ||
-        geometry::PolygonDistance(up, op) > m.proximity + 0.05) {
+        !geometry::PolygonsWithin(up, op, m.proximity + 0.05)) {
       continue;
     }
     const bool friendly = state.profiles[o].clan == state.profiles[unit].clan;
@@ -583,8 +583,8 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
     }
     const int a = l.attached_unit;
     if (Present(state, a) && !state.units[a].routing &&
-        geometry::PolygonDistance(up, Shape(field, state, a)) <=
-            m.proximity + 0.05) {
+        geometry::PolygonsWithin(up, Shape(field, state, a),
+                                 m.proximity + 0.05)) {
       m.general_near = true;
     }
   }
@@ -757,20 +757,27 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   OrientedRect last_clear = start;
   const bool try_slide =
       !slide_on_table || !impassable.empty() || !units.empty();
+  // The slide keeps the facing: each step's shape is the start's moved on
+  // (no trigonometry per step).
+  Polygon moved = start_shape;
   for (int i = 1; i <= steps + 1; ++i) {
     OrientedRect r = start;
+    const Vec2 offset =
+        (end.front_centre - start.front_centre) * (double(i) / steps);
     if (i <= steps) {
-      r.front_centre =
-          start.front_centre +
-          (end.front_centre - start.front_centre) * (double(i) / steps);
+      r.front_centre = start.front_centre + offset;
       if (!try_slide) {
         if (i == steps) last_clear = r;
         continue;
       }
+      for (std::size_t k = 0; k < moved.vertices.size(); ++k) {
+        moved.vertices[k] = start_shape.vertices[k] + offset;
+      }
     } else {
       r = turned;
+      moved = turned_shape;
     }
-    const Obstruction o = blocked_at(InnerShape(field, r), i <= steps);
+    const Obstruction o = blocked_at(moved, i <= steps);
     if (o.any()) {
       m.blocked_by = o;
       m.off_table = o.table_edge;
@@ -816,15 +823,19 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
   const int steps =
       std::clamp(static_cast<int>(distance / kPathStep), 1, 100000);
   std::vector<bool> met(friends.size(), false);
+  const Polygon turned_shape = InnerShape(field, turned);
+  Polygon shape = start_shape;
   for (int i = 1; i <= steps + 1; ++i) {
-    OrientedRect r = turned;
     if (i <= steps) {
-      r = start;
-      r.front_centre =
-          start.front_centre +
+      // The slide keeps the facing: the start's shape moved on.
+      const Vec2 offset =
           (end.front_centre - start.front_centre) * (double(i) / steps);
+      for (std::size_t k = 0; k < shape.vertices.size(); ++k) {
+        shape.vertices[k] = start_shape.vertices[k] + offset;
+      }
+    } else {
+      shape = turned_shape;
     }
-    const Polygon shape = InnerShape(field, r);
     const Box box = BoxOf(shape);
     for (std::size_t k = 0; k < friends.size(); ++k) {
       const UnitShape& us = field.Shape(state, friends[k]);

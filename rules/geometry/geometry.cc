@@ -202,6 +202,21 @@ bool SegmentIntersectsPolygon(const Segment& s, const Polygon& polygon) {
   return false;
 }
 
+bool PolygonsWithin(const Polygon& a, const Polygon& b, double d) {
+  if (a.vertices.empty() || b.vertices.empty()) return false;
+  if (BoxGap(BoxOf(a), BoxOf(b)) > d) return false;
+  if (PolygonsIntersect(a, b)) return true;
+  // Apart: as PolygonDistance, the least of the vertex-to-boundary
+  // distances both ways.
+  for (Vec2 p : a.vertices) {
+    if (DistanceToBoundary(p, b.vertices) <= d) return true;
+  }
+  for (Vec2 p : b.vertices) {
+    if (DistanceToBoundary(p, a.vertices) <= d) return true;
+  }
+  return false;
+}
+
 std::array<Vec2, 2> NearestPoints(const Polygon& a, const Polygon& b) {
   std::array<Vec2, 2> best = {a.vertices.empty() ? Vec2{} : a.vertices[0],
                               b.vertices.empty() ? Vec2{} : b.vertices[0]};

@@ -87,6 +87,9 @@ bool PolygonsIntersect(const Polygon& a, const Polygon& b);
 // The least distance between the two regions: 0 when they intersect. This
 // is the rules' "distance between units": between their nearest points.
 double PolygonDistance(const Polygon& a, const Polygon& b);
+// PolygonDistance(a, b) <= d, answered without the whole distance: true at
+// the first vertex found within d of the other's boundary.
+bool PolygonsWithin(const Polygon& a, const Polygon& b, double d);
 // A point of `a` and a point of `b` that are nearest each other, for regions
 // that do not intersect (their distance is PolygonDistance); for ones that
 // do, the nearest vertex-to-edge pair.
