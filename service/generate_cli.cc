@@ -487,7 +487,8 @@ void AddGenerateCommand(CLI::App& app, CliContext& context) {
   command->add_flag(
       "--positions", o.positions,
       "Daimyo: play on a 180 x 120 cm table with terrain (woods, a hill, a "
-      "wall, a pond) and every unit's position; moves and charges give where "
+      "wall, a pond or a house) and every unit's position; moves and charges "
+      "give where "
       "they end, and the table settles range, arc, sight, the nearest target, "
       "cover, contact, flank and the 15 cm of morale, which the log then "
       "declares only as measured. With --turns (not --events), at most 256 "
