@@ -513,6 +513,8 @@ rules::daimyo::MoveMeasure GamePlayer::PredictResultMove(
       if (distance == 0) distance = rules_.melee.push_back_mm;
       break;
     case v1::RESULT_MOVE_KIND_ROUT:
+      path = rules::daimyo::ResultPath::kFlee;
+      break;
     case v1::RESULT_MOVE_KIND_RETREAT:
       path = rules::daimyo::ResultPath::kTurnAndAway;
       break;
@@ -561,10 +563,13 @@ rules::Pose GamePlayer::FlightPose(int router, int distance_mm) const {
     const rules::Pose pose = rules::PoseOf(moved);
     if (rules::OnTable(*field_,
                        geometry::ToPolygon(FootprintAt(router, pose)))) {
-      return pose;
+      // On past any friend it ends on, as the rules make it (the engine
+      // measures it): off the table then, if that is where clearing goes.
+      return rules::daimyo::ClearOfFriends(*field_, state(), router, pose);
     }
   }
-  return status(router).pose;
+  return rules::daimyo::ClearOfFriends(*field_, state(), router,
+                                       status(router).pose);
 }
 
 // Gives a pursuit its end: straight ahead its distance, stopping where it

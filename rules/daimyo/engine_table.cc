@@ -568,6 +568,8 @@ std::optional<rules::daimyo::MoveMeasure> Replayer::ResultMoveEnd(
       if (distance == 0) distance = rules_.melee.push_back_mm;
       break;
     case v1::RESULT_MOVE_KIND_ROUT:
+      path = rules::daimyo::ResultPath::kFlee;
+      break;
     case v1::RESULT_MOVE_KIND_RETREAT:
       path = rules::daimyo::ResultPath::kTurnAndAway;
       break;
@@ -645,6 +647,28 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
   if (routs) {
     measured_through_ =
         rules::daimyo::FriendsPassedThrough(*field_, state_, unit, m.to);
+    // Routers go on until clear of the friends they meet (RULES.md): one
+    // the log leaves on a friend's base has stopped short.
+    if (!m.blocked_by.any()) {
+      const rules::Pose clear =
+          rules::daimyo::ClearOfFriends(*field_, state_, unit, m.to);
+      if (!(clear == m.to)) {
+        const int under =
+            rules::daimyo::OverlappedUnit(*field_, state_, unit, m.to);
+        Violation(
+            "daimyo.table.rout.clear", move.unit(),
+            absl::StrCat(
+                UnitLabel(state_, unit), "'s rout move ends on ",
+                under >= 0 ? UnitLabel(state_, under) : "a friend",
+                "'s base; a router that meets friends passes through them "
+                "and goes on far enough to clear them, past its rout "
+                "distance if need be (",
+                rules::Cm(
+                    std::hypot(clear.x_mm - m.to.x_mm, clear.y_mm - m.to.y_mm) /
+                    10),
+                " more here)."));
+      }
+    }
   }
   PlaceUnit(unit, m.to);
   return (pushed || routs) ? measured : move.blocked();

@@ -868,15 +868,56 @@ Pose ResultPose(const Battlefield& field, const BattleState& state, int unit,
     case ResultPath::kAhead:
       r = geometry::MovedForward(r, d);
       break;
-    case ResultPath::kTurnAndAway: {
+    case ResultPath::kTurnAndAway:
+    case ResultPath::kFlee: {
       // Turned about in place: the rear edge becomes the front.
       OrientedRect about = r;
       about.front_centre = r.front_centre - geometry::Forward(r) * r.depth;
       about.facing = r.facing + geometry::kPi;
       r = geometry::MovedForward(about, d);
+      if (path == ResultPath::kFlee) {
+        return ClearOfFriends(field, state, unit, PoseOf(r));
+      }
       break;
     }
   }
+  return PoseOf(r);
+}
+
+Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
+                    int unit, const Pose& at) {
+  absl::InlinedVector<int, 8> friends;
+  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
+    if (u != unit && state.profiles[u].clan == state.profiles[unit].clan &&
+        field.Shape(state, u).present) {
+      friends.push_back(u);
+    }
+  }
+  const OrientedRect start = FootprintAt(field, state, unit, at);
+  const Polygon start_shape = InnerShape(field, start);
+  const Vec2 step = geometry::Forward(start) * kPathStep;
+  const int most =
+      static_cast<int>((field.width_mm + field.depth_mm) / 10.0 / kPathStep);
+  Polygon shape = start_shape;
+  for (int i = 0; i <= most; ++i) {
+    for (std::size_t k = 0; k < shape.vertices.size(); ++k) {
+      shape.vertices[k] = start_shape.vertices[k] + step * double(i);
+    }
+    const Box box = BoxOf(shape);
+    const bool on_friend =
+        std::any_of(friends.begin(), friends.end(), [&](int u) {
+          const UnitShape& us = field.Shape(state, u);
+          return geometry::BoxesMeet(box, us.box) &&
+                 geometry::PolygonsIntersect(shape, us.polygon);
+        });
+    if (!on_friend) {
+      OrientedRect r = start;
+      r.front_centre = start.front_centre + step * double(i);
+      return i == 0 ? at : PoseOf(r);
+    }
+  }
+  OrientedRect r = start;
+  r.front_centre = start.front_centre + step * double(most);
   return PoseOf(r);
 }
 

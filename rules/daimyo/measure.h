@@ -162,12 +162,22 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
                                       const BattleState& state, int unit,
                                       const Pose& to);
 
+// `at` moved straight on (the way it faces), half a centimetre at a time,
+// until `unit`'s base there overlaps no friend's (touching is allowed): a
+// router meeting friends "must pass straight through them and will move
+// sufficiently far enough to clear them", past its rout distance if need
+// be. Gives up (returning how far it got) after the table's width and
+// depth; one that leaves the table meets its edge.
+Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
+                    int unit, const Pose& at);
+
 // The pose a result move gives when the log does not: `distance_mm` back
 // keeping its facing (a push back, a retire: straight away from
 // `opponent`'s front, the way the enemy pushes, or straight back when there
 // is none), turned about and moved away (a rout, a retreat), or straight
-// ahead (a follow up, a pursuit).
-enum class ResultPath { kBack, kTurnAndAway, kAhead };
+// ahead (a follow up, a pursuit). A rout (kFlee) turns about and moves
+// away as kTurnAndAway, then on until clear of friends (ClearOfFriends).
+enum class ResultPath { kBack, kTurnAndAway, kAhead, kFlee };
 Pose ResultPose(const Battlefield& field, const BattleState& state, int unit,
                 ResultPath path, int distance_mm, int opponent = -1);
 

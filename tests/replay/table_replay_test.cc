@@ -915,6 +915,21 @@ TEST(TableReplay, FriendsARoutPassesThroughAreMeasured) {
   EXPECT_EQ(f->computed(), "none");
 }
 
+// The same flight ending on a friend: blue-hq at (1650, 1000) facing 180
+// is x 163..167, y 100..104, and blue-yumi's `to` puts it at y 100..102,
+// on the headquarters' base. A router goes on until clear of the friends
+// it meets: 2 cm more (the half-centimetre steps reach y 98..100, touching
+// the headquarters' front at y = 100), so the log's end is a violation.
+TEST(TableReplay, ARoutEndingOnAFriendHasStoppedShort) {
+  const v1::AuditReport report = AuditOrDie(RoutThrough({1650, 1000, 180}, ""));
+  EXPECT_THAT(At(report, 3), ::testing::Contains(
+                                 "SEVERITY_VIOLATION:daimyo.table.rout.clear"));
+  const v1::Finding* f = Find(report, "daimyo.table.rout.clear");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->message(), HasSubstr("blue-hq"));
+  EXPECT_THAT(f->message(), HasSubstr("2.0 cm more"));
+}
+
 TEST(TableReplay, RoutersListedNearAreMeasured) {
   Layout layout;
   layout.blue_hq = {1300, 1100, 180};
