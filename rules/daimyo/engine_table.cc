@@ -366,8 +366,12 @@ void Replayer::MeasureShotFacts(rules::daimyo::Shot& shot,
   facts.target_in_cover = MeasuredFact(
       "daimyo.table.fire.cover", firer, what, "the target in cover",
       facts.target_in_cover, m.target_in_cover,
-      "the target is not in woods and no linear obstacle on the line of "
-      "fire lies within 3 cm of it");
+      m.target_in_building
+          ? "the target is in a building, and a target in a building is "
+            "not also in cover (the building's own factor applies, "
+            "reading 5)"
+          : "the target is not in woods and no linear obstacle on the line "
+            "of fire lies within 3 cm of it");
   facts.target_in_building = MeasuredFact(
       "daimyo.table.fire.building", firer, what, "the target in a building",
       facts.target_in_building, m.target_in_building,

@@ -305,6 +305,32 @@ TEST(TableReplay, ALineOfFireThroughANarrowChannelIsFound) {
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
 }
 
+// The same declared cover for a target whose centre (60, 43.5) stands in a
+// house (x 50..70, y 40..48): the house is its protection, not cover
+// (reading 5), and the finding says so rather than that no obstacle is
+// near. The house does not block the line, the target being in it. The
+// dice are not the point: only the cover finding is looked at.
+TEST(TableReplay, DeclaredCoverForATargetInABuildingSaysWhy) {
+  Layout layout;
+  layout.blue_yumi = {600, 425, 180};
+  v1::BattleLog log =
+      TableLog(layout, Opening() +
+                           Volley(3, "red", "red-teppo", "blue-yumi",
+                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                                  "facts { target_in_cover: true }") +
+                           TurnEnd(4, 1));
+  AddTerrain(log, R"pb(id: "house-1"
+                       kind: TERRAIN_KIND_BUILDING
+                       outline { x_mm: 500 y_mm: 400 }
+                       outline { x_mm: 700 y_mm: 400 }
+                       outline { x_mm: 700 y_mm: 480 }
+                       outline { x_mm: 500 y_mm: 480 })pb");
+  const v1::AuditReport report = AuditOrDie(log);
+  const v1::Finding* f = Find(report, "daimyo.table.fire.cover");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->message(), HasSubstr("the target is in a building"));
+}
+
 // A crest near the firers' rear opens their sight (reference class T4;
 // RULES.md: no crest blocks "unless one of them stands within 2 cm of
 // it", any part of the unit). red-teppo: x 54..66, y 28..30; blue-yumi at
