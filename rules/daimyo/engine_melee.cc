@@ -802,9 +802,10 @@ void Replayer::OweRoutTests(
       state_.AttachedLeader(router, rules::LeaderKind::kDaimyo) >= 0;
   ResolveUnitList(near, "unit near the routers", list_units_);
   if (Measuring(router)) {
-    MeasureFriendsNear(router,
-                       absl::StrCat(UnitLabel(state_, router), "'s rout move"),
-                       list_units_);
+    MeasureFriendsNear(
+        router,
+        [&] { return absl::StrCat(UnitLabel(state_, router), "'s rout move"); },
+        list_units_);
   }
   for (const int u : list_units_) {
     if (u == router || state_.units[u].removed) continue;
@@ -1015,7 +1016,10 @@ void Replayer::OweLeaderDeathTests(
   if (Measuring(unit)) {
     MeasureFriendsNear(
         unit,
-        absl::StrCat("The death of the leader with ", UnitLabel(state_, unit)),
+        [&] {
+          return absl::StrCat("The death of the leader with ",
+                              UnitLabel(state_, unit));
+        },
         list_units_);
   }
   for (const int u : list_units_) {

@@ -325,11 +325,15 @@ class Replayer final : public rules::EngineBase {
   absl::Status InitTable(const gunbai::v1::BattleLog& log);
   // True when the log has a table and `unit` is placed on it.
   bool Measuring(int unit) const;
+  // What an event is, for a finding's words: built only when a finding is
+  // made (most measured events make none, and the words cost more than
+  // measuring a fact).
+  using Text = absl::FunctionRef<std::string()>;
   // Reports a fact declared but not measured (rule_id, naming `what` and
   // why not); returns the measured fact.
-  bool MeasuredFact(absl::string_view rule_id, int subject,
-                    absl::string_view what, absl::string_view fact,
-                    bool declared, bool measured, absl::string_view why_not);
+  bool MeasuredFact(absl::string_view rule_id, int subject, Text what,
+                    absl::string_view fact, bool declared, bool measured,
+                    absl::string_view why_not);
   void PlaceUnit(int unit, const rules::Pose& pose);
   void MeasureMove(const gunbai::v1::Move& move, int unit);
   void CheckMoveEnd(const std::string& subject, int unit, const rules::Pose& to,
@@ -338,17 +342,15 @@ class Replayer final : public rules::EngineBase {
                      int target);
   void MeasureFiring(rules::daimyo::Shot& shot);
   void ReportShotGeometry(const rules::daimyo::Shot& shot,
-                          const rules::daimyo::ShotMeasure& m,
-                          const std::string& what);
+                          const rules::daimyo::ShotMeasure& m, Text what);
   void MeasureShotFacts(rules::daimyo::Shot& shot,
-                        const rules::daimyo::ShotMeasure& m,
-                        const std::string& what);
+                        const rules::daimyo::ShotMeasure& m, Text what);
   void MeasureMelee(rules::daimyo::MeleePairing& pairing);
   void MeasureMorale(const gunbai::v1::MoraleTest& test,
                      rules::daimyo::MoraleTestInput& in,
                      std::vector<int>& friends);
   // Reports the units of `declared` that are not in `measured`.
-  void CompareNear(int unit, absl::string_view what, absl::string_view list,
+  void CompareNear(int unit, Text what, absl::string_view list,
                    const std::vector<int>& declared,
                    const std::vector<int>& measured);
   // The rout of `router` listed `list_units_` as passed through; reports
@@ -366,8 +368,7 @@ class Replayer final : public rules::EngineBase {
                                           int unit);
   // Replaces the friends listed near `unit` (a router's, a dead leader's)
   // with those measured near it; `what` names the event in a finding.
-  void MeasureFriendsNear(int unit, absl::string_view what,
-                          std::vector<int>& near);
+  void MeasureFriendsNear(int unit, Text what, std::vector<int>& near);
 
   void CheckOwedRolls();
   // Runs every end-of-turn check: the last activation's, owed leader-loss

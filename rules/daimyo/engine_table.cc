@@ -94,10 +94,9 @@ bool Replayer::Measuring(int unit) const {
          !state_.units[unit].removed;
 }
 
-bool Replayer::MeasuredFact(absl::string_view rule_id, int subject,
-                            absl::string_view what, absl::string_view fact,
-                            bool declared, bool measured,
-                            absl::string_view why_not) {
+bool Replayer::MeasuredFact(absl::string_view rule_id, int subject, Text what,
+                            absl::string_view fact, bool declared,
+                            bool measured, absl::string_view why_not) {
   if (declared && !measured) {
     Finding f;
     f.severity = Severity::kViolation;
@@ -105,7 +104,7 @@ bool Replayer::MeasuredFact(absl::string_view rule_id, int subject,
     f.subject = state_.profiles[subject].id;
     f.claimed = std::string(fact);
     f.computed = absl::StrCat("not ", fact);
-    f.message = absl::StrCat(what, ": the log declares ", fact,
+    f.message = absl::StrCat(what(), ": the log declares ", fact,
                              "; measured on the table, not: ", why_not, ".");
     Report(std::move(f));
   }
@@ -184,7 +183,7 @@ void Replayer::CheckMoveEnd(const std::string& subject, int unit,
   }
   // Bases hold their ground: no unit ends a move on another's (a push back
   // is stopped by troops in its way; stands cannot fire over other units).
-  const int under = rules::daimyo::OverlappedUnit(*field_, state_, unit, to);
+  const int under = rules::daimyo::OverlappedUnit(*field_, state_, unit, shape);
   if (under >= 0) {
     Violation("daimyo.table.move.overlap", subject,
               absl::StrCat(UnitLabel(state_, unit), " ", did, " onto ",
@@ -263,9 +262,10 @@ void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
   const rules::daimyo::ShotMeasure m = rules::daimyo::MeasureShot(
       rules_, *field_, state_, shot.firer, shot.target);
   rules::daimyo::ShotFacts& facts = shot.facts;
-  const std::string what =
-      absl::StrCat(UnitLabel(state_, shot.firer), " firing at ",
-                   UnitLabel(state_, shot.target));
+  const auto what = [&] {
+    return absl::StrCat(UnitLabel(state_, shot.firer), " firing at ",
+                        UnitLabel(state_, shot.target));
+  };
   const std::string& subject = state_.profiles[shot.firer].id;
   const std::optional<RangeBand> declared_band = facts.declared_band;
   const int measured_mm = static_cast<int>(std::lround(m.distance * 10));
@@ -277,7 +277,7 @@ void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
     f.subject = subject;
     f.claimed = rules::Cm(*facts.distance_mm / 10.0);
     f.computed = rules::Cm(m.distance);
-    f.message = absl::StrCat(what, ": the log declares ", f.claimed,
+    f.message = absl::StrCat(what(), ": the log declares ", f.claimed,
                              "; measured between the nearest points, ",
                              f.computed, ".");
     Report(std::move(f));
@@ -300,7 +300,7 @@ void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
     f.computed =
         absl::StrCat(rules::Cm(m.distance), ", ", RangeBandName(band.band));
     f.message = absl::StrCat(
-        what, ": the log declares ", f.claimed, "; measured ",
+        what(), ": the log declares ", f.claimed, "; measured ",
         rules::Cm(m.distance), m.woods_limit ? " with the woods limit" : "",
         ", ",
         band.forced_long
@@ -316,14 +316,14 @@ void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
 
 void Replayer::ReportShotGeometry(const rules::daimyo::Shot& shot,
                                   const rules::daimyo::ShotMeasure& m,
-                                  const std::string& what) {
+                                  Text what) {
   const std::string& subject = state_.profiles[shot.firer].id;
   if (!m.in_arc) {
     Violation("daimyo.table.fire.arc", subject,
               absl::StrFormat("%s: the target is outside the arc of fire "
                               "(%d degrees off straight ahead from the front "
                               "corners).",
-                              what, field_->rules.infantry_fire_arc_deg));
+                              what(), field_->rules.infantry_fire_arc_deg));
   }
   if (!m.line_of_sight) {
     Violation("daimyo.table.fire.line_of_sight", subject,
@@ -331,7 +331,7 @@ void Replayer::ReportShotGeometry(const rules::daimyo::Shot& shot,
                               "firers' front to the target is blocked (by %s), "
                               "and fire passes no unit nearer than half the "
                               "%s gap.",
-                              what, m.blocked_by.Describe(state_),
+                              what(), m.blocked_by.Describe(state_),
                               rules::Cm(field_->rules.fire_gap_mm / 10.0)));
   }
   const bool charged = rules::daimyo::FirerBeingCharged(state_, shot);
@@ -344,7 +344,7 @@ void Replayer::ReportShotGeometry(const rules::daimyo::Shot& shot,
                              rules::Cm(m.distance));
     f.computed = absl::StrCat(state_.profiles[m.nearer_enemy].id, " at ",
                               rules::Cm(m.nearer_distance));
-    f.message = absl::StrCat(what, " (", rules::Cm(m.distance),
+    f.message = absl::StrCat(what(), " (", rules::Cm(m.distance),
                              "): ", UnitLabel(state_, m.nearer_enemy),
                              " is nearer (", rules::Cm(m.nearer_distance),
                              "), within range and arc and in sight; fire is at "
@@ -355,7 +355,7 @@ void Replayer::ReportShotGeometry(const rules::daimyo::Shot& shot,
 
 void Replayer::MeasureShotFacts(rules::daimyo::Shot& shot,
                                 const rules::daimyo::ShotMeasure& m,
-                                const std::string& what) {
+                                Text what) {
   rules::daimyo::ShotFacts& facts = shot.facts;
   const int firer = shot.firer;
   facts.woods_limit =
@@ -412,8 +412,10 @@ void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
     const int enemy = pairing.sides[1 - i].unit;
     const rules::daimyo::MeleeMeasure m =
         rules::daimyo::MeasureMeleeSide(*field_, state_, side.unit, enemy);
-    const std::string what = absl::StrCat(
-        UnitLabel(state_, side.unit), " fighting ", UnitLabel(state_, enemy));
+    const auto what = [&] {
+      return absl::StrCat(UnitLabel(state_, side.unit), " fighting ",
+                          UnitLabel(state_, enemy));
+    };
     // A pairing already fighting keeps its contact: only its result moves
     // part it (reading 38), not the stands it loses (reading 40).
     if (i == 0 && !m.in_contact && state_.FindMelee(a, b) == nullptr) {
@@ -423,7 +425,7 @@ void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
       f.subject = state_.profiles[side.unit].id;
       f.claimed = "in contact";
       f.computed = absl::StrCat(rules::Cm(m.distance), " apart");
-      f.message = absl::StrCat(what, ": the two are ", rules::Cm(m.distance),
+      f.message = absl::StrCat(what(), ": the two are ", rules::Cm(m.distance),
                                " apart on the table; units fight a melee in "
                                "base-to-base contact.");
       Report(std::move(f));
@@ -461,14 +463,20 @@ void Replayer::MeasureMorale(const v1::MoraleTest& test,
   if (!Measuring(unit)) return;
   const rules::daimyo::MoraleMeasure m =
       rules::daimyo::MeasureMorale(rules_, *field_, state_, unit);
-  const std::string what =
-      absl::StrCat(UnitLabel(state_, unit), "'s morale test");
-  const std::string within = absl::StrCat("within ", rules::Cm(m.proximity));
+  const auto what = [&] {
+    return absl::StrCat(UnitLabel(state_, unit), "'s morale test");
+  };
+  const auto within = [&] {
+    return absl::StrCat("within ", rules::Cm(m.proximity));
+  };
   rules::daimyo::MoraleFacts& facts = in.facts;
   facts.measured = true;
   facts.general_near = MeasuredFact(
       "daimyo.table.morale.general_near", unit, what,
-      absl::StrCat("a general ", within), facts.general_near, m.general_near,
+      facts.general_near && !m.general_near
+          ? absl::StrCat("a general ", within())
+          : std::string(),
+      facts.general_near, m.general_near,
       "no unit of its clan with its general attached is that near");
   facts.uphill_or_in_cover = MeasuredFact(
       "daimyo.table.morale.uphill_or_in_cover", unit, what,
@@ -478,7 +486,10 @@ void Replayer::MeasureMorale(const v1::MoraleTest& test,
       "enemy near");
   facts.enemy_facing_flank_or_rear_near = MeasuredFact(
       "daimyo.table.morale.enemy_flank_or_rear", unit, what,
-      absl::StrCat("an enemy facing its flank or rear ", within),
+      facts.enemy_facing_flank_or_rear_near &&
+              !m.enemy_facing_flank_or_rear_near
+          ? absl::StrCat("an enemy facing its flank or rear ", within())
+          : std::string(),
       facts.enemy_facing_flank_or_rear_near, m.enemy_facing_flank_or_rear_near,
       "no non-routing enemy that near has it in its front arc from off its "
       "flank or rear");
@@ -498,8 +509,7 @@ void Replayer::MeasureMorale(const v1::MoraleTest& test,
   facts.enemies_routing_near = static_cast<int>(m.enemies_routing_near.size());
 }
 
-void Replayer::CompareNear(int unit, absl::string_view what,
-                           absl::string_view list,
+void Replayer::CompareNear(int unit, Text what, absl::string_view list,
                            const std::vector<int>& declared,
                            const std::vector<int>& measured) {
   std::vector<std::string> not_near;
@@ -520,7 +530,7 @@ void Replayer::CompareNear(int unit, absl::string_view what,
   f.computed = absl::StrJoin(measured, ", ", [this](std::string* out, int u) {
     out->append(state_.profiles[u].id);
   });
-  f.message = absl::StrCat(what, " lists ", absl::StrJoin(not_near, ", "),
+  f.message = absl::StrCat(what(), " lists ", absl::StrJoin(not_near, ", "),
                            " among its ", list,
                            ", but on the table they are farther than the "
                            "rules' distance; the measured list is used.");
@@ -678,8 +688,7 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
   return (pushed || routs) ? measured : move.blocked();
 }
 
-void Replayer::MeasureFriendsNear(int unit, absl::string_view what,
-                                  std::vector<int>& near) {
+void Replayer::MeasureFriendsNear(int unit, Text what, std::vector<int>& near) {
   if (!Measuring(unit)) return;
   std::vector<int> measured =
       rules::daimyo::UnitsNear(rules_, *field_, state_, unit, true);

@@ -654,7 +654,7 @@ ChargeEnd ReachableChargeEnd(const Battlefield& field, const BattleState& state,
   const Polygon shape =
       InnerShape(field, FootprintAt(field, state, unit, end.to));
   bool clear =
-      OnTable(field, shape) && OverlappedUnit(field, state, unit, end.to) < 0;
+      OnTable(field, shape) && OverlappedUnit(field, state, unit, shape) < 0;
   for (const TerrainFeature& t : field.terrain) {
     if (t.kind == TerrainKind::kImpassable &&
         geometry::PolygonsIntersect(t.area, shape)) {
@@ -674,7 +674,12 @@ ChargeEnd ReachableChargeEnd(const Battlefield& field, const BattleState& state,
 
 int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
                    const Pose& at) {
-  const Polygon shape = InnerShape(field, FootprintAt(field, state, unit, at));
+  return OverlappedUnit(field, state, unit,
+                        InnerShape(field, FootprintAt(field, state, unit, at)));
+}
+
+int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
+                   const Polygon& shape) {
   const Box box = BoxOf(shape);
   // Where it stood before, worked out only when the end meets a unit.
   std::optional<Polygon> before;

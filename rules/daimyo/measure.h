@@ -145,6 +145,9 @@ ChargeEnd ReachableChargeEnd(const Battlefield& field, const BattleState& state,
 // distance.
 int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
                    const Pose& at);
+// The same, given the inner shape (InnerShape) of its footprint there.
+int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
+                   const geometry::Polygon& inner);
 
 // The path of `unit` from its pose to `to` (a straight slide, then a turn
 // in place): the footprints it sweeps, tested against impassable terrain,
