@@ -426,7 +426,8 @@ Vec2 Forward(const OrientedRect& r) { return Direction(r.facing); }
 
 std::array<Vec2, 4> Corners(const OrientedRect& r) {
   const Vec2 forward = Forward(r);
-  const Vec2 left = Rotate(forward, kPi / 2);
+  // A quarter turn left, exactly (no second cosine and sine).
+  const Vec2 left{-forward.y, forward.x};
   const Vec2 half_front = left * (r.frontage / 2);
   const Vec2 back = forward * r.depth;
   const Vec2 front_left = r.front_centre + half_front;
