@@ -605,13 +605,16 @@ std::optional<rules::daimyo::MoveMeasure> Replayer::ResultMoveEnd(
     default:
       return std::nullopt;  // A hold: it stays.
   }
-  rules::Pose to =
-      rules::daimyo::ResultPose(*field_, state_, unit, path, distance, ignore);
+  std::optional<rules::Pose> given;
   if (move.has_to()) {
     absl::StatusOr<rules::Pose> read =
         rules::PoseFromProto(move.to(), "result_move.to");
-    if (read.ok()) to = *read;
+    if (read.ok()) given = *read;
   }
+  const rules::Pose to =
+      given.has_value() ? *given
+                        : rules::daimyo::ResultPose(*field_, state_, unit, path,
+                                                    distance, ignore);
   const bool routs = move.kind() == v1::RESULT_MOVE_KIND_ROUT;
   // Routers pass through friends (RULES.md): only the table edge and
   // impassable terrain are met here.
@@ -663,7 +666,8 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
         rules::daimyo::FriendsPassedThrough(*field_, state_, unit, m.to);
     // Routers go on until clear of the friends they meet (RULES.md): one
     // the log leaves on a friend's base has stopped short.
-    if (!m.blocked_by.any()) {
+    // (Without `to` the engine's own pose is clear already.)
+    if (move.has_to() && !m.blocked_by.any()) {
       const rules::Pose clear =
           rules::daimyo::ClearOfFriends(*field_, state_, unit, m.to);
       if (!(clear == m.to)) {
