@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
@@ -122,6 +123,25 @@ std::string Volley(int seq, const std::string& clan, const std::string& unit,
                          "\" ", rest, " }"));
 }
 
+// A turn of one volley by red-teppo at `target` (`rest`: its stands, dice,
+// facts and claims), on the table `layout` sets.
+v1::BattleLog VolleyLog(const Layout& layout, const std::string& target,
+                        const std::string& rest) {
+  return TableLog(
+      layout,
+      Opening() + Volley(3, "red", "red-teppo", target, rest) + TurnEnd(4, 1));
+}
+
+// A rectangle of terrain, x0..x1 by y0..y1 mm.
+void AddArea(v1::BattleLog& log, const std::string& id, const std::string& kind,
+             int x0, int y0, int x1, int y1) {
+  AddTerrain(log, absl::StrFormat(
+                      "id: \"%s\" kind: %s outline { x_mm: %d y_mm: %d } "
+                      "outline { x_mm: %d y_mm: %d } outline { x_mm: %d y_mm: "
+                      "%d } outline { x_mm: %d y_mm: %d }",
+                      id, kind, x0, y0, x1, y0, x1, y1, x0, y1));
+}
+
 // blue-yumi at (600, 425) facing 180: its front edge at y = 42.5 cm, 12.5 cm
 // from red-teppo's front at y = 30: long range (over 8, up to 15 cm). The
 // log declares effective. At long range the factors are +2 first volley
@@ -131,13 +151,11 @@ std::string Volley(int seq, const std::string& clan, const std::string& unit,
 TEST(TableReplay, TheMeasuredDistanceSettlesTheRangeBand) {
   Layout layout;
   layout.blue_yumi = {600, 425, 180};
-  const v1::AuditReport report = AuditOrDie(
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-yumi",
-                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
-                                  "facts { range: RANGE_BAND_EFFECTIVE } "
-                                  "claimed_hits: 3") +
-                           TurnEnd(4, 1)));
+  const v1::AuditReport report =
+      AuditOrDie(VolleyLog(layout, "blue-yumi",
+                           "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                           "facts { range: RANGE_BAND_EFFECTIVE } "
+                           "claimed_hits: 3"));
   EXPECT_THAT(At(report, 3),
               ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.range",
                           "SEVERITY_DISPUTE:daimyo.fire.hit"));
@@ -159,12 +177,10 @@ TEST(TableReplay, TheMeasuredDistanceSettlesTheRangeBand) {
 TEST(TableReplay, ARangeTheTableSettlesNeedNotBeDeclared) {
   Layout layout;
   layout.blue_yumi = {600, 425, 180};
-  const v1::AuditReport report = AuditOrDie(
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-yumi",
-                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
-                                  "claimed_hits: 1") +
-                           TurnEnd(4, 1)));
+  const v1::AuditReport report =
+      AuditOrDie(VolleyLog(layout, "blue-yumi",
+                           "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                           "claimed_hits: 1"));
   EXPECT_THAT(report.findings(), IsEmpty());
 }
 
@@ -176,11 +192,8 @@ TEST(TableReplay, ARangeTheTableSettlesNeedNotBeDeclared) {
 TEST(TableReplay, ATargetOutsideTheArcOfFireIsAViolation) {
   Layout layout;
   layout.blue_yumi = {800, 280, 270};
-  const v1::AuditReport report = AuditOrDie(
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-yumi",
-                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
-                           TurnEnd(4, 1)));
+  const v1::AuditReport report = AuditOrDie(VolleyLog(
+      layout, "blue-yumi", "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]"));
   EXPECT_THAT(At(report, 3),
               ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.arc"));
 }
@@ -193,11 +206,8 @@ TEST(TableReplay, ATargetOutsideTheArcOfFireIsAViolation) {
 TEST(TableReplay, ATargetBeyondRangeStraightAheadIsNotOutOfArc) {
   Layout layout;
   layout.blue_yumi = {600, 500, 180};
-  const v1::AuditReport report = AuditOrDie(
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-yumi",
-                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
-                           TurnEnd(4, 1)));
+  const v1::AuditReport report = AuditOrDie(VolleyLog(
+      layout, "blue-yumi", "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]"));
   EXPECT_THAT(At(report, 3),
               ElementsAre("SEVERITY_VIOLATION:daimyo.fire.eligibility.range"));
 }
@@ -215,18 +225,10 @@ TEST(TableReplay, AnEnemyInWoodsBeyondTheWoodsRangeIsNotTheNearestTarget) {
   Layout layout;
   layout.blue_hq = {700, 360, 180};
   layout.blue_yumi = {600, 425, 180};
-  v1::BattleLog log =
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-yumi",
-                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
-                                  "claimed_hits: 1") +
-                           TurnEnd(4, 1));
-  AddTerrain(log, R"pb(id: "wood-1"
-                       kind: TERRAIN_KIND_WOODS
-                       outline { x_mm: 650 y_mm: 340 }
-                       outline { x_mm: 750 y_mm: 340 }
-                       outline { x_mm: 750 y_mm: 420 }
-                       outline { x_mm: 650 y_mm: 420 })pb");
+  v1::BattleLog log = VolleyLog(layout, "blue-yumi",
+                                "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                                "claimed_hits: 1");
+  AddArea(log, "wood-1", "TERRAIN_KIND_WOODS", 650, 340, 750, 420);
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
 }
 
@@ -239,11 +241,8 @@ TEST(TableReplay, FireIsAtTheNearestEnemy) {
   Layout layout;
   layout.blue_hq = {600, 380, 180};
   layout.blue_yumi = {600, 425, 180};
-  const v1::AuditReport report = AuditOrDie(
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-yumi",
-                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
-                           TurnEnd(4, 1)));
+  const v1::AuditReport report = AuditOrDie(VolleyLog(
+      layout, "blue-yumi", "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]"));
   EXPECT_THAT(At(report, 3),
               ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.nearest"));
   const v1::Finding* nearest = Find(report, "daimyo.table.fire.nearest");
@@ -260,11 +259,8 @@ TEST(TableReplay, FireDoesNotPassThroughAUnit) {
   Layout layout;
   layout.red_samurai = {600, 380, 0};
   layout.blue_hq = {600, 440, 180};
-  const v1::AuditReport report = AuditOrDie(
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-hq",
-                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]") +
-                           TurnEnd(4, 1)));
+  const v1::AuditReport report = AuditOrDie(VolleyLog(
+      layout, "blue-hq", "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6]"));
   EXPECT_THAT(
       At(report, 3),
       ElementsAre("SEVERITY_VIOLATION:daimyo.table.fire.line_of_sight"));
@@ -290,18 +286,10 @@ TEST(TableReplay, ALineOfFireThroughANarrowChannelIsFound) {
   Layout layout;
   layout.red_samurai = {480, 380, 0};
   layout.blue_hq = {600, 440, 180};
-  v1::BattleLog log =
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-hq",
-                                  "stands_firing: 3 dice: [1, 1, 1, 1, 1, 1] "
-                                  "claimed_hits: 0") +
-                           TurnEnd(4, 1));
-  AddTerrain(log, R"pb(id: "rocks-1"
-                       kind: TERRAIN_KIND_IMPASSABLE
-                       outline { x_mm: 586 y_mm: 330 }
-                       outline { x_mm: 750 y_mm: 330 }
-                       outline { x_mm: 750 y_mm: 410 }
-                       outline { x_mm: 586 y_mm: 410 })pb");
+  v1::BattleLog log = VolleyLog(layout, "blue-hq",
+                                "stands_firing: 3 dice: [1, 1, 1, 1, 1, 1] "
+                                "claimed_hits: 0");
+  AddArea(log, "rocks-1", "TERRAIN_KIND_IMPASSABLE", 586, 330, 750, 410);
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
 }
 
@@ -313,18 +301,10 @@ TEST(TableReplay, ALineOfFireThroughANarrowChannelIsFound) {
 TEST(TableReplay, DeclaredCoverForATargetInABuildingSaysWhy) {
   Layout layout;
   layout.blue_yumi = {600, 425, 180};
-  v1::BattleLog log =
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-yumi",
-                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
-                                  "facts { target_in_cover: true }") +
-                           TurnEnd(4, 1));
-  AddTerrain(log, R"pb(id: "house-1"
-                       kind: TERRAIN_KIND_BUILDING
-                       outline { x_mm: 500 y_mm: 400 }
-                       outline { x_mm: 700 y_mm: 400 }
-                       outline { x_mm: 700 y_mm: 480 }
-                       outline { x_mm: 500 y_mm: 480 })pb");
+  v1::BattleLog log = VolleyLog(layout, "blue-yumi",
+                                "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                                "facts { target_in_cover: true }");
+  AddArea(log, "house-1", "TERRAIN_KIND_BUILDING", 500, 400, 700, 480);
   const v1::AuditReport report = AuditOrDie(log);
   const v1::Finding* f = Find(report, "daimyo.table.fire.cover");
   ASSERT_NE(f, nullptr);
@@ -344,12 +324,9 @@ TEST(TableReplay, DeclaredCoverForATargetInABuildingSaysWhy) {
 TEST(TableReplay, ACrestWithin2CmOfAnyPartOfTheFirersOpensTheirSight) {
   Layout layout;
   layout.blue_yumi = {600, 425, 180};
-  v1::BattleLog log =
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-yumi",
-                                  "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
-                                  "claimed_hits: 1") +
-                           TurnEnd(4, 1));
+  v1::BattleLog log = VolleyLog(layout, "blue-yumi",
+                                "stands_firing: 3 dice: [3, 2, 3, 2, 6, 6] "
+                                "claimed_hits: 1");
   AddTerrain(log, R"pb(id: "hill-1"
                        kind: TERRAIN_KIND_HILL
                        outline { x_mm: 300 y_mm: 200 }
@@ -374,12 +351,9 @@ TEST(TableReplay, ACrestWithin2CmOfAnyPartOfTheFirersOpensTheirSight) {
 TEST(TableReplay, AnObstacleAt3Point03CmIsWithin3Cm) {
   Layout layout;
   layout.blue_yumi = {600, 425, 180};
-  v1::BattleLog log =
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-yumi",
-                                  "stands_firing: 3 dice: [3, 3, 3, 3, 1, 1] "
-                                  "claimed_hits: 0") +
-                           TurnEnd(4, 1));
+  v1::BattleLog log = VolleyLog(layout, "blue-yumi",
+                                "stands_firing: 3 dice: [3, 3, 3, 3, 1, 1] "
+                                "claimed_hits: 0");
   AddTerrain(log, R"pb(id: "wall-1"
                        kind: TERRAIN_KIND_LINEAR_OBSTACLE
                        outline { x_mm: 400 y_mm: 395 }
@@ -396,18 +370,10 @@ TEST(TableReplay, AnObstacleAt3Point03CmIsWithin3Cm) {
 TEST(TableReplay, WoodsGiveCoverAndTheWoodsRange) {
   Layout layout;
   layout.blue_yumi = {600, 325, 180};
-  v1::BattleLog log =
-      TableLog(layout, Opening() +
-                           Volley(3, "red", "red-teppo", "blue-yumi",
-                                  "stands_firing: 3 dice: [3, 2, 3, 2, 3, 2] "
-                                  "claimed_hits: 0") +
-                           TurnEnd(4, 1));
-  AddTerrain(log, R"pb(id: "wood-1"
-                       kind: TERRAIN_KIND_WOODS
-                       outline { x_mm: 400 y_mm: 320 }
-                       outline { x_mm: 800 y_mm: 320 }
-                       outline { x_mm: 800 y_mm: 400 }
-                       outline { x_mm: 400 y_mm: 400 })pb");
+  v1::BattleLog log = VolleyLog(layout, "blue-yumi",
+                                "stands_firing: 3 dice: [3, 2, 3, 2, 3, 2] "
+                                "claimed_hits: 0");
+  AddArea(log, "wood-1", "TERRAIN_KIND_WOODS", 400, 320, 800, 400);
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
 }
 
@@ -714,12 +680,7 @@ TEST(TableReplay, MovesIntoImpassableGroundAndBeyondTheRateAreViolations) {
                        "move { unit: \"red-teppo\" kind: MOVE_KIND_MOVE "
                        "to { x_mm: 900 y_mm: 400 } }") +
                     TurnEnd(4, 1));
-  AddTerrain(log, R"pb(id: "marsh"
-                       kind: TERRAIN_KIND_IMPASSABLE
-                       outline { x_mm: 800 y_mm: 350 }
-                       outline { x_mm: 1000 y_mm: 350 }
-                       outline { x_mm: 1000 y_mm: 450 }
-                       outline { x_mm: 800 y_mm: 450 })pb");
+  AddArea(log, "marsh", "TERRAIN_KIND_IMPASSABLE", 800, 350, 1000, 450);
   const v1::AuditReport report = AuditWithMoveRate(log, v1::MOBILITY_FOOT, 150);
   EXPECT_THAT(At(report, 3),
               ElementsAre("SEVERITY_VIOLATION:daimyo.table.move.impassable",
@@ -851,12 +812,7 @@ TEST(TableReplay, AMeasuredBuildingIsNotCalledDeclared) {
   v1::BattleLog log = TableLog(
       layout, Opening() + Volley(3, "red", "red-teppo", "blue-yumi",
                                  "stands_firing: 3 dice: [1, 1, 1, 1, 1, 1]"));
-  AddTerrain(log, R"pb(id: "inn"
-                       kind: TERRAIN_KIND_BUILDING
-                       outline { x_mm: 500 y_mm: 200 }
-                       outline { x_mm: 700 y_mm: 200 }
-                       outline { x_mm: 700 y_mm: 350 }
-                       outline { x_mm: 500 y_mm: 350 })pb");
+  AddArea(log, "inn", "TERRAIN_KIND_BUILDING", 500, 200, 700, 350);
   const v1::AuditReport report = AuditOrDie(log);
   const v1::Finding* cap = Find(report, "daimyo.fire.eligibility.building");
   ASSERT_NE(cap, nullptr);
