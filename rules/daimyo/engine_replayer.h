@@ -353,6 +353,12 @@ class Replayer final : public rules::EngineBase {
   void CompareNear(int unit, Text what, absl::string_view list,
                    const std::vector<int>& declared,
                    const std::vector<int>& measured);
+  // Reports the units of `declared` (listed `as` ...) that are not in
+  // `measured`, saying `why_not`; the finding gives both lists.
+  void CompareListed(absl::string_view rule_id, int unit, Text what,
+                     absl::string_view as, const std::vector<int>& declared,
+                     const std::vector<int>& measured,
+                     absl::string_view why_not);
   // The rout of `router` listed `list_units_` as passed through; reports
   // those its measured path (`measured`) does not cross.
   void CompareThrough(int router, const std::vector<int>& measured);

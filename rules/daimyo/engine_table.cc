@@ -512,57 +512,45 @@ void Replayer::MeasureMorale(const v1::MoraleTest& test,
 void Replayer::CompareNear(int unit, Text what, absl::string_view list,
                            const std::vector<int>& declared,
                            const std::vector<int>& measured) {
-  std::vector<std::string> not_near;
+  CompareListed("daimyo.table.near", unit, what,
+                absl::StrCat("among its ", list), declared, measured,
+                "on the table they are farther than the rules' distance");
+}
+
+void Replayer::CompareListed(absl::string_view rule_id, int unit, Text what,
+                             absl::string_view as,
+                             const std::vector<int>& declared,
+                             const std::vector<int>& measured,
+                             absl::string_view why_not) {
+  std::vector<std::string> wrong;
   for (const int d : declared) {
     if (std::find(measured.begin(), measured.end(), d) == measured.end() &&
         state_.units[d].placed) {
-      not_near.push_back(state_.profiles[d].id);
+      wrong.push_back(state_.profiles[d].id);
     }
   }
-  if (not_near.empty()) return;
+  if (wrong.empty()) return;
+  const auto ids = [this](std::string* out, int u) {
+    out->append(state_.profiles[u].id);
+  };
   Finding f;
   f.severity = Severity::kViolation;
-  f.rule_id = "daimyo.table.near";
+  f.rule_id = rule_id;
   f.subject = state_.profiles[unit].id;
-  f.claimed = absl::StrJoin(declared, ", ", [this](std::string* out, int u) {
-    out->append(state_.profiles[u].id);
-  });
-  f.computed = absl::StrJoin(measured, ", ", [this](std::string* out, int u) {
-    out->append(state_.profiles[u].id);
-  });
-  f.message = absl::StrCat(what(), " lists ", absl::StrJoin(not_near, ", "),
-                           " among its ", list,
-                           ", but on the table they are farther than the "
-                           "rules' distance; the measured list is used.");
+  f.claimed = absl::StrJoin(declared, ", ", ids);
+  f.computed = measured.empty() ? "none" : absl::StrJoin(measured, ", ", ids);
+  f.message =
+      absl::StrCat(what(), " lists ", absl::StrJoin(wrong, ", "), " ", as,
+                   ", but ", why_not, "; the measured list is used.");
   Report(std::move(f));
 }
 
 void Replayer::CompareThrough(int router, const std::vector<int>& measured) {
-  std::vector<std::string> not_crossed;
-  for (const int d : list_units_) {
-    if (std::find(measured.begin(), measured.end(), d) == measured.end() &&
-        state_.units[d].placed) {
-      not_crossed.push_back(state_.profiles[d].id);
-    }
-  }
-  if (not_crossed.empty()) return;
-  Finding f;
-  f.severity = Severity::kViolation;
-  f.rule_id = "daimyo.table.rout.interpenetrated";
-  f.subject = state_.profiles[router].id;
-  const auto ids = [this](std::string* out, int u) {
-    out->append(state_.profiles[u].id);
-  };
-  f.claimed = absl::StrJoin(list_units_, ", ", ids);
-  f.computed = measured.empty() ? "none" : absl::StrJoin(measured, ", ", ids);
-  f.message = absl::StrCat(
-      UnitLabel(state_, router), "'s rout move lists ",
-      absl::StrJoin(not_crossed, ", "),
-      " as passed through, but on the table its path does not cross ",
-      not_crossed.size() == 1 ? "that unit's" : "those units'",
-      " base; the measured list is used (",
-      measured.empty() ? "none" : f.computed, ").");
-  Report(std::move(f));
+  CompareListed(
+      "daimyo.table.rout.interpenetrated", router,
+      [&] { return absl::StrCat(UnitLabel(state_, router), "'s rout move"); },
+      "as passed through", list_units_, measured,
+      "on the table its path does not cross their bases");
 }
 
 std::optional<rules::daimyo::MoveMeasure> Replayer::ResultMoveEnd(
