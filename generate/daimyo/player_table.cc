@@ -61,6 +61,14 @@ v1::Position Point(int x, int y) {
   return p;
 }
 
+// Gives `feature` the outline of a w x d mm rectangle from (x, y).
+void AddRectangle(v1::TerrainFeature& feature, int x, int y, int w, int d) {
+  *feature.add_outline() = Point(x, y);
+  *feature.add_outline() = Point(x + w, y);
+  *feature.add_outline() = Point(x + w, y + d);
+  *feature.add_outline() = Point(x, y + d);
+}
+
 rules::Pose PoseAt(geometry::Vec2 cm, int facing_deg) {
   return {static_cast<int>(std::lround(cm.x * 10)),
           static_cast<int>(std::lround(cm.y * 10)),
@@ -145,10 +153,7 @@ void GamePlayer::BuildTable() {
           const int hy = Uniform(kTerrainNearMm + 10, kTerrainNearMm + 40);
           const int w = Uniform(80, 120);
           const int d = Uniform(50, 70);
-          *house->add_outline() = Point(hx, hy);
-          *house->add_outline() = Point(hx + w, hy);
-          *house->add_outline() = Point(hx + w, hy + d);
-          *house->add_outline() = Point(hx, hy + d);
+          AddRectangle(*house, hx, hy, w, d);
           break;
         }
         v1::TerrainFeature* pond = log_.add_terrain();
@@ -158,10 +163,7 @@ void GamePlayer::BuildTable() {
         const int py = Uniform(kTerrainNearMm + 20, kTerrainNearMm + 50);
         const int w = Uniform(80, 130);
         const int d = Uniform(50, 60);
-        *pond->add_outline() = Point(px, py);
-        *pond->add_outline() = Point(px + w, py);
-        *pond->add_outline() = Point(px + w, py + d);
-        *pond->add_outline() = Point(px, py + d);
+        AddRectangle(*pond, px, py, w, d);
         break;
       }
     }
