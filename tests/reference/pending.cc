@@ -31,7 +31,8 @@ const std::vector<PendingReading>& PendingReadings() {
         "daimyo.table.fire.range", "daimyo.fire.hit",
         "daimyo.fire.eligibility.range",
         "missing daimyo.fire.eligibility.range"}},
-      {"T6", "the arc's 45 degree line within 1 mm of the target",
+      {"T6",
+       "the arc's 45 degree line within 1 mm of the target",
        {"daimyo.table.fire.arc", "missing daimyo.table.fire.arc",
         "daimyo.table.fire.nearest", "missing daimyo.table.fire.nearest"}},
   };

@@ -14,15 +14,15 @@
 namespace gunbai::reference {
 namespace {
 
-constexpr double kEps = 1e-7;          // A: exact comparisons, float noise
-constexpr double kEffectiveMm = 80;    // F/N: effective up to 8 cm inclusive
-constexpr double kLongMm = 150;        // F/N: long over 8 up to 15 cm
-constexpr double kWoodsRangeMm = 30;   // F: 3 cm in woods
-constexpr double kHalfGapMm = 20;      // F "4cm gap"; R: half of it each side
-constexpr double kWoodsSightMm = 30;   // R: no more than 3 cm of woods
-constexpr double kCrestNearMm = 20;    // R: a crest within 2 cm of either
-constexpr double kObstacleNearMm = 30; // R: lines an obstacle within 3 cm
-constexpr double kWoodsDepthMm = 30;   // R: firing out beyond 3 cm inside
+constexpr double kEps = 1e-7;           // A: exact comparisons, float noise
+constexpr double kEffectiveMm = 80;     // F/N: effective up to 8 cm inclusive
+constexpr double kLongMm = 150;         // F/N: long over 8 up to 15 cm
+constexpr double kWoodsRangeMm = 30;    // F: 3 cm in woods
+constexpr double kHalfGapMm = 20;       // F "4cm gap"; R: half of it each side
+constexpr double kWoodsSightMm = 30;    // R: no more than 3 cm of woods
+constexpr double kCrestNearMm = 20;     // R: a crest within 2 cm of either
+constexpr double kObstacleNearMm = 30;  // R: lines an obstacle within 3 cm
+constexpr double kWoodsDepthMm = 30;    // R: firing out beyond 3 cm inside
 
 // R: distances "in cm with one decimal": the rules compare whole mm
 // (A: rounded half up).
@@ -40,10 +40,22 @@ Vec Lerp(Vec a, Vec b, double t) { return Add(a, Scale(Sub(b, a), t)); }
 void SinCos(int deg, double* s, double* c) {
   deg = ((deg % 360) + 360) % 360;
   switch (deg) {
-    case 0: *s = 0; *c = 1; return;
-    case 90: *s = 1; *c = 0; return;
-    case 180: *s = 0; *c = -1; return;
-    case 270: *s = -1; *c = 0; return;
+    case 0:
+      *s = 0;
+      *c = 1;
+      return;
+    case 90:
+      *s = 1;
+      *c = 0;
+      return;
+    case 180:
+      *s = 0;
+      *c = -1;
+      return;
+    case 270:
+      *s = -1;
+      *c = 0;
+      return;
   }
   const double r = deg * M_PI / 180.0;
   *s = std::sin(r);
@@ -88,7 +100,8 @@ bool SegmentsIntersect(Vec a, Vec b, Vec c, Vec d) {
 double SegmentDistance(Vec a, Vec b, Vec c, Vec d) {
   if (SegmentsIntersect(a, b, c, d)) return 0;
   return std::min({PointSegmentDistance(a, c, d), PointSegmentDistance(b, c, d),
-                   PointSegmentDistance(c, a, b), PointSegmentDistance(d, a, b)});
+                   PointSegmentDistance(c, a, b),
+                   PointSegmentDistance(d, a, b)});
 }
 
 // Local coordinates of p: across the front (u, to the right of the front
@@ -102,13 +115,15 @@ void Local(const Footprint& f, Vec p, double* u, double* s) {
 bool InFootprint(const Footprint& f, Vec p) {
   double u, s;
   Local(f, p, &u, &s);
-  return std::abs(u) <= f.half_width + kEps && s <= kEps && s >= -f.depth - kEps;
+  return std::abs(u) <= f.half_width + kEps && s <= kEps &&
+         s >= -f.depth - kEps;
 }
 
 bool SegmentMeetsFootprint(const Footprint& f, Vec a, Vec b) {
   if (InFootprint(f, a) || InFootprint(f, b)) return true;
   for (int i = 0; i < 4; ++i)
-    if (SegmentsIntersect(a, b, f.corner[i], f.corner[(i + 1) % 4])) return true;
+    if (SegmentsIntersect(a, b, f.corner[i], f.corner[(i + 1) % 4]))
+      return true;
   return false;
 }
 
@@ -125,8 +140,10 @@ double PointFootprintDistance(const Footprint& f, Vec p) {
 // endpoint of the segment or a corner of the area.
 double SegmentFootprintDistance(const Footprint& f, Vec a, Vec b) {
   if (SegmentMeetsFootprint(f, a, b)) return 0;
-  double best = std::min(PointFootprintDistance(f, a), PointFootprintDistance(f, b));
-  for (const Vec& k : f.corner) best = std::min(best, PointSegmentDistance(k, a, b));
+  double best =
+      std::min(PointFootprintDistance(f, a), PointFootprintDistance(f, b));
+  for (const Vec& k : f.corner)
+    best = std::min(best, PointSegmentDistance(k, a, b));
   return best;
 }
 
@@ -134,7 +151,8 @@ bool SegmentMeetsPolygon(const Polygon& p, Vec a, Vec b) {
   if (Inside(p, a) || Inside(p, b)) return true;
   const std::size_t n = p.points.size();
   for (std::size_t i = 0; i < n; ++i)
-    if (SegmentsIntersect(a, b, p.points[i], p.points[(i + 1) % n])) return true;
+    if (SegmentsIntersect(a, b, p.points[i], p.points[(i + 1) % n]))
+      return true;
   return false;
 }
 
@@ -189,7 +207,8 @@ Vec PerimeterPoint(const Footprint& f, double t) {
 // A point on the firer's edge that lines of fire start from: its front
 // edge (t in [0, 1]), or all round for mounted firers (t in [0, 4)).
 Vec SourcePoint(const Footprint& f, bool all_round, double t) {
-  if (!all_round) return Lerp(f.corner[0], f.corner[1], std::clamp(t, 0.0, 1.0));
+  if (!all_round)
+    return Lerp(f.corner[0], f.corner[1], std::clamp(t, 0.0, 1.0));
   return PerimeterPoint(f, t);
 }
 
@@ -385,7 +404,8 @@ bool FindClearLine(const SightCheck& c, std::string* why, Segment* line) {
 // R: the target (or firer) lines a linear obstacle the line of fire
 // crosses, within 3 cm of it: measured to the mm as every distance
 // (RULES.md reading 43; 30.4 mm reads 30 and is within).
-bool LinesObstacle(const Scene& scene, const Footprint& f, const Segment& fire) {
+bool LinesObstacle(const Scene& scene, const Footprint& f,
+                   const Segment& fire) {
   for (const Terrain& t : scene.terrain) {
     if (t.kind != TerrainKind::kLinearObstacle) continue;
     if (SegmentCrossesLine(t.outline.points, fire.a, fire.b) &&
@@ -440,8 +460,9 @@ double FootprintDistance(const Footprint& a, const Footprint& b) {
   double best = std::numeric_limits<double>::infinity();
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j)
-      best = std::min(best, SegmentDistance(a.corner[i], a.corner[(i + 1) % 4],
-                                            b.corner[j], b.corner[(j + 1) % 4]));
+      best =
+          std::min(best, SegmentDistance(a.corner[i], a.corner[(i + 1) % 4],
+                                         b.corner[j], b.corner[(j + 1) % 4]));
   return best;
 }
 
@@ -484,10 +505,12 @@ Segment LineOfFire(const Footprint& firer, const Footprint& target) {
   for (int i = 0; i < 4; ++i) {
     for (int j = 0; j < 4; ++j) {
       const Vec p = firer.corner[i];
-      const Vec q = ClosestOnSegment(p, target.corner[j], target.corner[(j + 1) % 4]);
+      const Vec q =
+          ClosestOnSegment(p, target.corner[j], target.corner[(j + 1) % 4]);
       pairs.push_back({p, q, Len(Sub(p, q))});
       const Vec r = target.corner[i];
-      const Vec o = ClosestOnSegment(r, firer.corner[j], firer.corner[(j + 1) % 4]);
+      const Vec o =
+          ClosestOnSegment(r, firer.corner[j], firer.corner[(j + 1) % 4]);
       pairs.push_back({o, r, Len(Sub(o, r))});
     }
   }
@@ -569,7 +592,8 @@ bool CentreIn(const Polygon& p, const Vec& centre) {
   if (Inside(p, centre)) return true;
   const std::size_t n = p.points.size();
   for (std::size_t i = 0; i < n; ++i)
-    if (PointSegmentDistance(centre, p.points[i], p.points[(i + 1) % n]) <= 0.01)
+    if (PointSegmentDistance(centre, p.points[i], p.points[(i + 1) % n]) <=
+        0.01)
       return true;
   return false;
 }
@@ -660,7 +684,8 @@ bool ArcNearBoundary(const Footprint& firer, bool mounted,
   wide.half_width += kFragileMm;
   narrow.half_width -= kFragileMm;
   wide.front_centre = Sub(firer.front_centre, Scale(firer.forward, kFragileMm));
-  narrow.front_centre = Add(firer.front_centre, Scale(firer.forward, kFragileMm));
+  narrow.front_centre =
+      Add(firer.front_centre, Scale(firer.forward, kFragileMm));
   return InArc(wide, false, target) != InArc(narrow, false, target);
 }
 
@@ -704,7 +729,8 @@ bool NearerEnemyFragile(const Scene& scene, int firer, std::size_t enemy,
       BandAt(ToTheMm(d + kFragileMm), woods))
     return true;
   if (ArcNearBoundary(f, scene.units[firer].mounted, g)) return true;
-  const bool sight = LineOfSight(scene, firer, static_cast<int>(enemy), nullptr);
+  const bool sight =
+      LineOfSight(scene, firer, static_cast<int>(enemy), nullptr);
   return NarrowSight(scene, firer, static_cast<int>(enemy), sight);
 }
 
@@ -724,7 +750,8 @@ ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
       LineOfSight(scene, firer, target, &s.sight_blocked_by, &s.sight_line);
   if (s.band == Band::kOut && s.in_arc && !fu.mounted)
     s.fragile.insert("T1");  // see table_situation.cc
-  if (NarrowSight(scene, firer, target, s.line_of_sight)) s.fragile.insert("T3");
+  if (NarrowSight(scene, firer, target, s.line_of_sight))
+    s.fragile.insert("T3");
   if (MakeSightCheck(scene, firer, target).crest_opened) s.fragile.insert("T4");
   if (s.line_of_sight && !s.in_arc) {  // a line back through the firers
     const Vec d = Sub(s.sight_line.b, s.sight_line.a);
@@ -747,7 +774,8 @@ ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
       continue;
     const Footprint g = e.Shape();
     const double d = FootprintDistance(f, g);
-    if (d < s.distance_mm + kFragileMm && NearerEnemyFragile(scene, firer, i, d, s.distance_mm))
+    if (d < s.distance_mm + kFragileMm &&
+        NearerEnemyFragile(scene, firer, i, d, s.distance_mm))
       s.fragile.insert("T7");
     // "Nearer" as the tape reads it, to the mm (RULES.md reading 43): 26.4
     // mm is nearer than 26.7 (26 against 27), 26.6 is not.
@@ -771,12 +799,11 @@ ShotFacts MeasureShot(const Scene& scene, int firer, int target) {
   // not in cover (found with the engine, reading T2 in README.md).
   s.target_in_cover = !s.target_in_building &&
                       (InWoods(scene, t) || LinesObstacle(scene, t, fire));
-  s.firer_in_cover = InWoods(scene, f) || s.firer_in_building ||
-                     LinesObstacle(scene, f, fire);
+  s.firer_in_cover =
+      InWoods(scene, f) || s.firer_in_building || LinesObstacle(scene, f, fire);
   s.target_column_or_flanked =
       tu.formation == Formation::kColumn || OffFlankOrRear(t, f.centre);
-  if (LineOfFireMatters(scene, f, t, s.woods_limit))
-    s.fragile.insert("T5");
+  if (LineOfFireMatters(scene, f, t, s.woods_limit)) s.fragile.insert("T5");
   for (const Terrain& o : scene.terrain) {
     if (o.kind != TerrainKind::kLinearObstacle) continue;
     for (const Footprint* u : {&f, &t}) {

@@ -73,8 +73,7 @@ Segment LineOfFire(const Footprint& firer, const Footprint& target);
 // `daimyo.table.fire.arc`: some part of the target lies ahead of the front
 // edge and within 45 degrees outwards of the rays from the front corners
 // (boundary included). Mounted firers fire all round.
-bool InArc(const Footprint& firer, bool firer_mounted,
-           const Footprint& target);
+bool InArc(const Footprint& firer, bool firer_mounted, const Footprint& target);
 
 // R `daimyo.table.fire.column_or_flanked`: `point` lies off the footprint's
 // flank or rear, the plane around it cut by its diagonals (a point on a
@@ -93,7 +92,13 @@ bool FootprintMeetsPolygon(const Footprint& f, const Polygon& p);
 // Between the footprint and a line (a linear obstacle, a crest).
 double FootprintLineDistance(const Footprint& f, const std::vector<Vec>& line);
 
-enum class TerrainKind { kWoods, kBuilding, kHill, kLinearObstacle, kImpassable };
+enum class TerrainKind {
+  kWoods,
+  kBuilding,
+  kHill,
+  kLinearObstacle,
+  kImpassable
+};
 struct Terrain {
   std::string id;
   TerrainKind kind = TerrainKind::kWoods;
