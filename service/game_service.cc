@@ -1062,7 +1062,10 @@ grpc::Status GameServiceImpl::GetLegalActions(
   auto game = Authorized(context, request->game_id(), &caller);
   if (!game.ok()) return ToGrpcStatus(game.status());
   LiveGame& g = **game;
-  absl::ReaderMutexLock lock(&g.mu);
+  // Exclusive, not shared: listing the actions measures on the live
+  // replayer's table, whose shape cache (rules::ShapeCache) a measurement
+  // fills in, so two listings at once would write it together.
+  absl::MutexLock lock(&g.mu);
   if (!g.ruleset_problem.ok()) return ToGrpcStatus(g.ruleset_problem);
   if (!g.loaded || g.replayer == nullptr) {
     return grpc::Status(grpc::StatusCode::UNAVAILABLE,
