@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 
@@ -214,6 +215,13 @@ bool TangentLineClear(
     }
     if (best > 0 && !blocking(shortest, clearance).any()) return true;
   }
+  // A bound on the work, so that a crowd (a log may put hundreds of units
+  // about one line) cannot stall an audit: past kSightWork unit-line tests
+  // the sampled answer stands. Ordinary play (a dozen units near) needs a
+  // few tens of thousands.
+  constexpr std::int64_t kSightWork = 2'000'000;
+  const std::int64_t per_line = static_cast<std::int64_t>(units.size()) + 1;
+  std::int64_t work = 0;
   for (std::size_t i = 0; i < circles.size(); ++i) {
     for (std::size_t j = i + 1; j < circles.size(); ++j) {
       for (const geometry::Line& line :
@@ -222,6 +230,8 @@ bool TangentLineClear(
         const std::optional<std::array<double, 2>> at =
             geometry::ClipToConvex(line, ts.polygon, 0);
         if (!at.has_value()) continue;
+        work += per_line;
+        if (work > kSightWork) return false;
         // Where the line leaves the firers: their front edge, or (mounted)
         // either side of their footprint.
         absl::InlinedVector<double, 2> starts;
