@@ -911,8 +911,10 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
   const OrientedRect start = FootprintAt(field, state, unit, at);
   const Polygon start_shape = InnerShape(field, start);
   const Vec2 step = geometry::Forward(start) * kPathStep;
-  const int most =
-      static_cast<int>((field.width_mm + field.depth_mm) / 10.0 / kPathStep);
+  // At most 3 m on (or the table's width and depth, if less): past any
+  // friends a real table holds, and a bound for a log that lines up more.
+  const int most = static_cast<int>(
+      std::min(300.0, (field.width_mm + field.depth_mm) / 10.0) / kPathStep);
   Polygon shape = start_shape;
   for (int i = 0; i <= most; ++i) {
     for (std::size_t k = 0; k < shape.vertices.size(); ++k) {

@@ -169,8 +169,8 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
 // until `unit`'s base there overlaps no friend's (touching is allowed): a
 // router meeting friends "must pass straight through them and will move
 // sufficiently far enough to clear them", past its rout distance if need
-// be. Gives up (returning how far it got) after the table's width and
-// depth; one that leaves the table meets its edge.
+// be. Gives up (returning how far it got) after 3 m, or the table's width
+// and depth if less; one that leaves the table meets its edge.
 Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
                     int unit, const Pose& at);
 
