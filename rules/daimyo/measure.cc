@@ -610,10 +610,18 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
 
 geometry::Polygon InnerShape(const Battlefield& field, const OrientedRect& r) {
   const double c = field.rules.contact_mm / 10.0 + 0.01;
-  OrientedRect inner = geometry::MovedForward(r, -c);
-  inner.frontage = std::max(0.0, r.frontage - 2 * c);
-  inner.depth = std::max(0.0, r.depth - 2 * c);
-  return geometry::ToPolygon(inner);
+  // geometry::ToPolygon of the rectangle moved back c and narrowed 2c each
+  // way, worked out with one cosine and sine (the same operations, so the
+  // same bits, as MovedForward then Corners).
+  const Vec2 forward = geometry::Forward(r);
+  const Vec2 front = r.front_centre + forward * -c;
+  const Vec2 left{-forward.y, forward.x};
+  const Vec2 half_front = left * (std::max(0.0, r.frontage - 2 * c) / 2);
+  const Vec2 back = forward * std::max(0.0, r.depth - 2 * c);
+  const Vec2 front_left = front + half_front;
+  const Vec2 front_right = front - half_front;
+  return Polygon{
+      {front_left, front_right, front_right - back, front_left - back}};
 }
 
 ChargeEnd ChargeContact(const Battlefield& field, const BattleState& state,
