@@ -575,9 +575,9 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
     }
     any_enemy_near = true;
     uphill_of_all = uphill_of_all && Uphill(field, u_at, os.centre);
-    if (m.enemy_facing_flank_or_rear < 0 &&
-        geometry::InFrontArc(orr, geometry::kPi / 4, m.proximity + 1, up) &&
-        OffFlankOrRear(ur, os.centre)) {
+    // (The cheap side test first: most enemies near stand to the front.)
+    if (m.enemy_facing_flank_or_rear < 0 && OffFlankOrRear(ur, os.centre) &&
+        geometry::InFrontArc(orr, geometry::kPi / 4, m.proximity + 1, up)) {
       m.enemy_facing_flank_or_rear = o;
     }
   }
