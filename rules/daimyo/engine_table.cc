@@ -75,10 +75,12 @@ void Replayer::CheckPlacement() {
                              "table's edge; place every unit wholly on the "
                              "table."));
     }
+    const geometry::Box box = geometry::BoxOf(shape);
     for (int o = u + 1; o < units; ++o) {
       if (!Measuring(o)) continue;
-      if (geometry::PolygonsIntersect(shape,
-                                      field_->Shape(state_, o).polygon)) {
+      const rules::UnitShape& other = field_->Shape(state_, o);
+      if (geometry::BoxesMeet(box, other.box) &&
+          geometry::PolygonsIntersect(shape, other.polygon)) {
         Violation(
             "daimyo.table.placement.overlap", state_.profiles[u].id,
             absl::StrCat(UnitLabel(state_, u), " and ", UnitLabel(state_, o),
