@@ -300,10 +300,11 @@ class GamePlayer {
   void ApplyMoraleMeasure(rules::daimyo::MoraleTestInput& in,
                           std::vector<int>& friends) const;
   int MeleeOpponent(int unit) const;
-  // Lists in the rout `move` of `unit` the friends it passes through, as
-  // the engine measures them (rules::daimyo::FriendsPassedThrough).
-  void AddPassedThrough(int unit, v1::ResultMove& move, const rules::Pose* to,
-                        int ignore) const;
+  // Lists in the rout `move` of `unit`, ending at `end` (as
+  // PredictResultMove works it out), the friends it passes through, as the
+  // engine measures them (rules::daimyo::FriendsPassedThrough).
+  void AddPassedThrough(int unit, const rules::Pose& end,
+                        v1::ResultMove& move) const;
   rules::daimyo::MoveMeasure PredictResultMove(int unit,
                                                v1::ResultMoveKind kind,
                                                int distance_mm,

@@ -1013,16 +1013,15 @@ bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
       move->set_distance_mm(kPushBackMm);
     }
     const int opponent = MeleeOpponent(loser);
-    const v1::MoveBlock blocked = PredictedBlock(
-        kind,
-        PredictResultMove(loser, kind, static_cast<int>(move->distance_mm()),
-                          nullptr, opponent));
+    const rules::daimyo::MoveMeasure predicted = PredictResultMove(
+        loser, kind, static_cast<int>(move->distance_mm()), nullptr, opponent);
+    const v1::MoveBlock blocked = PredictedBlock(kind, predicted);
     if (blocked != v1::MOVE_BLOCK_NONE) move->set_blocked(blocked);
     loser_blocked_by_enemy_ = blocked == v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE;
     if (routs) {
       // Routers pass through friends: those whose bases the rout crosses
       // (the engine measures the same list; they are disordered and test).
-      AddPassedThrough(loser, *move, nullptr, opponent);
+      AddPassedThrough(loser, predicted.to, *move);
     }
   } else if (routs) {
     move->set_kind(v1::RESULT_MOVE_KIND_ROUT);

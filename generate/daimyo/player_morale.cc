@@ -260,13 +260,12 @@ void GamePlayer::MakeResultMove(int unit, v1::ResultMoveKind kind) {
       to = FlightPose(unit, static_cast<int>(move->distance_mm()));
       *move->mutable_to() = rules::PoseToProto(*to);
     }
-    const v1::MoveBlock block = PredictedBlock(
-        kind, PredictResultMove(
-                  unit, kind, static_cast<int>(move->distance_mm()),
-                  to.has_value() ? &*to : nullptr, MeleeOpponent(unit)));
+    const rules::daimyo::MoveMeasure predicted =
+        PredictResultMove(unit, kind, static_cast<int>(move->distance_mm()),
+                          to.has_value() ? &*to : nullptr, MeleeOpponent(unit));
+    const v1::MoveBlock block = PredictedBlock(kind, predicted);
     if (block != v1::MOVE_BLOCK_NONE) move->set_blocked(block);
-    AddPassedThrough(unit, *move, to.has_value() ? &*to : nullptr,
-                     MeleeOpponent(unit));
+    AddPassedThrough(unit, predicted.to, *move);
   }
   Emit(event);
   left_this_activation_[unit] = true;

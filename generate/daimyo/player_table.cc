@@ -535,13 +535,10 @@ rules::daimyo::MoveMeasure GamePlayer::PredictResultMove(
                                     kind != v1::RESULT_MOVE_KIND_ROUT);
 }
 
-void GamePlayer::AddPassedThrough(int unit, v1::ResultMove& move,
-                                  const rules::Pose* to, int ignore) const {
-  const rules::daimyo::MoveMeasure m =
-      PredictResultMove(unit, v1::RESULT_MOVE_KIND_ROUT,
-                        static_cast<int>(move.distance_mm()), to, ignore);
+void GamePlayer::AddPassedThrough(int unit, const rules::Pose& end,
+                                  v1::ResultMove& move) const {
   for (const int u :
-       rules::daimyo::FriendsPassedThrough(*field_, state(), unit, m.to)) {
+       rules::daimyo::FriendsPassedThrough(*field_, state(), unit, end)) {
     move.add_interpenetrated(UnitId(u));
   }
 }

@@ -355,8 +355,8 @@ class Replayer final : public rules::EngineBase {
                    const std::vector<int>& measured);
   // Reports the units of `declared` (listed `as` ...) that are not in
   // `measured`, saying `why_not`; the finding gives both lists.
-  void CompareListed(absl::string_view rule_id, int unit, Text what,
-                     absl::string_view as, const std::vector<int>& declared,
+  void CompareListed(absl::string_view rule_id, int unit, Text what, Text as,
+                     const std::vector<int>& declared,
                      const std::vector<int>& measured,
                      absl::string_view why_not);
   // The rout of `router` listed `list_units_` as passed through; reports

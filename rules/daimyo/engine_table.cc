@@ -514,14 +514,14 @@ void Replayer::MeasureMorale(const v1::MoraleTest& test,
 void Replayer::CompareNear(int unit, Text what, absl::string_view list,
                            const std::vector<int>& declared,
                            const std::vector<int>& measured) {
-  CompareListed("daimyo.table.near", unit, what,
-                absl::StrCat("among its ", list), declared, measured,
-                "on the table they are farther than the rules' distance");
+  CompareListed(
+      "daimyo.table.near", unit, what,
+      [&] { return absl::StrCat("among its ", list); }, declared, measured,
+      "on the table they are farther than the rules' distance");
 }
 
 void Replayer::CompareListed(absl::string_view rule_id, int unit, Text what,
-                             absl::string_view as,
-                             const std::vector<int>& declared,
+                             Text as, const std::vector<int>& declared,
                              const std::vector<int>& measured,
                              absl::string_view why_not) {
   std::vector<std::string> wrong;
@@ -542,7 +542,7 @@ void Replayer::CompareListed(absl::string_view rule_id, int unit, Text what,
   f.claimed = absl::StrJoin(declared, ", ", ids);
   f.computed = measured.empty() ? "none" : absl::StrJoin(measured, ", ", ids);
   f.message =
-      absl::StrCat(what(), " lists ", absl::StrJoin(wrong, ", "), " ", as,
+      absl::StrCat(what(), " lists ", absl::StrJoin(wrong, ", "), " ", as(),
                    ", but ", why_not, "; the measured list is used.");
   Report(std::move(f));
 }
@@ -551,7 +551,7 @@ void Replayer::CompareThrough(int router, const std::vector<int>& measured) {
   CompareListed(
       "daimyo.table.rout.interpenetrated", router,
       [&] { return absl::StrCat(UnitLabel(state_, router), "'s rout move"); },
-      "as passed through", list_units_, measured,
+      [] { return std::string("as passed through"); }, list_units_, measured,
       "on the table its path does not cross their bases");
 }
 

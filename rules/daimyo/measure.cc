@@ -95,6 +95,14 @@ using geometry::Box;
 using geometry::BoxGap;
 using geometry::BoxOf;
 
+// `to` (with as many vertices) set to `from` moved by `offset`: a slide's
+// next step, without trigonometry or allocation.
+void ShiftInto(const Polygon& from, Vec2 offset, Polygon& to) {
+  for (std::size_t k = 0; k < from.vertices.size(); ++k) {
+    to.vertices[k] = from.vertices[k] + offset;
+  }
+}
+
 // True when `line` passes within `clearance` of the region `shape`
 // (crossing it, or inside it, included).
 bool LineNear(const Segment& line, const Polygon& shape, const Box& box,
@@ -213,7 +221,7 @@ bool TangentLineClear(
         consider(edge.b, geometry::NearestPointOnSegment(edge.b, side));
       }
     }
-    if (best > 0 && !blocking(shortest, clearance).any()) return true;
+    if (best > 0 && !blocking(shortest).any()) return true;
   }
   // A bound on the work, so that a crowd (a log may put hundreds of units
   // about one line) cannot stall an audit: past kSightWork unit-line tests
@@ -262,7 +270,7 @@ bool TangentLineClear(
           }
           const Segment sight{line.point + line.direction * t,
                               line.point + line.direction * end};
-          if (!blocking(sight, clearance).any()) return true;
+          if (!blocking(sight).any()) return true;
         }
       }
     }
@@ -285,7 +293,7 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
   const double clearance = field.rules.fire_gap_mm / 20.0;
   const SightPointList from = SightPoints(fs.rect, !mounted);
   const SightPointList to = SightPoints(ts.rect, false);
-  Box lines = geometry::Union(fs.box, ts.box);
+  const Box lines = geometry::Union(fs.box, ts.box);
   absl::InlinedVector<int, 8> units;
   const Box near_lines = geometry::Inflated(lines, clearance);
   for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
@@ -315,11 +323,11 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
   }
   Obstruction first;
   if (units.empty() && terrain.empty()) return first;
-  const auto blocking = [&](const Segment& line, double clear) {
+  const auto blocking = [&](const Segment& line) {
     Obstruction o;
     for (const int u : units) {
       const UnitShape& us = field.Shape(state, u);
-      if (LineNear(line, us.polygon, us.box, clear)) {
+      if (LineNear(line, us.polygon, us.box, clearance)) {
         o.unit = u;
         return o;
       }
@@ -329,7 +337,7 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
   };
   for (const Vec2 a : from) {
     for (const Vec2 b : to) {
-      const Obstruction o = blocking(Segment{a, b}, clearance);
+      const Obstruction o = blocking(Segment{a, b});
       if (!o.any()) return o;
       if (!first.any()) first = o;
     }
@@ -793,9 +801,7 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
         if (i == steps) last_clear = r;
         continue;
       }
-      for (std::size_t k = 0; k < moved.vertices.size(); ++k) {
-        moved.vertices[k] = start_shape.vertices[k] + offset;
-      }
+      ShiftInto(start_shape, offset, moved);
     } else {
       r = turned;
       moved = turned_shape;
@@ -826,9 +832,10 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
   OrientedRect turned = end;
   turned.facing = FacingRadians(to.facing_deg);
   const Polygon start_shape = InnerShape(field, start);
+  const Polygon turned_shape = InnerShape(field, turned);
   const Box path = geometry::Union(
       geometry::Union(BoxOf(start_shape), BoxOf(InnerShape(field, end))),
-      BoxOf(InnerShape(field, turned)));
+      BoxOf(turned_shape));
   absl::InlinedVector<int, 8> friends;
   for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
     if (u == unit || state.profiles[u].clan != state.profiles[unit].clan) {
@@ -846,16 +853,13 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
   const int steps =
       std::clamp(static_cast<int>(distance / kPathStep), 1, 100000);
   std::vector<bool> met(friends.size(), false);
-  const Polygon turned_shape = InnerShape(field, turned);
   Polygon shape = start_shape;
   for (int i = 1; i <= steps + 1; ++i) {
     if (i <= steps) {
       // The slide keeps the facing: the start's shape moved on.
-      const Vec2 offset =
-          (end.front_centre - start.front_centre) * (double(i) / steps);
-      for (std::size_t k = 0; k < shape.vertices.size(); ++k) {
-        shape.vertices[k] = start_shape.vertices[k] + offset;
-      }
+      ShiftInto(start_shape,
+                (end.front_centre - start.front_centre) * (double(i) / steps),
+                shape);
     } else {
       shape = turned_shape;
     }
@@ -924,10 +928,8 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
   const int most = static_cast<int>(
       std::min(300.0, (field.width_mm + field.depth_mm) / 10.0) / kPathStep);
   Polygon shape = start_shape;
-  for (int i = 0; i <= most; ++i) {
-    for (std::size_t k = 0; k < shape.vertices.size(); ++k) {
-      shape.vertices[k] = start_shape.vertices[k] + step * double(i);
-    }
+  for (int i = 0;; ++i) {
+    ShiftInto(start_shape, step * double(i), shape);
     const Box box = BoxOf(shape);
     const bool on_friend =
         std::any_of(friends.begin(), friends.end(), [&](int u) {
@@ -935,15 +937,13 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
           return geometry::BoxesMeet(box, us.box) &&
                  geometry::PolygonsIntersect(shape, us.polygon);
         });
-    if (!on_friend) {
+    if (i == 0 && !on_friend) return at;
+    if (!on_friend || i == most) {
       OrientedRect r = start;
       r.front_centre = start.front_centre + step * double(i);
-      return i == 0 ? at : PoseOf(r);
+      return PoseOf(r);
     }
   }
-  OrientedRect r = start;
-  r.front_centre = start.front_centre + step * double(most);
-  return PoseOf(r);
 }
 
 }  // namespace gunbai::rules::daimyo
