@@ -31,6 +31,7 @@ void AddCarryOver(const rules::BattleState& state,
     u->set_stands_lost_this_turn(
         static_cast<uint32_t>(s.stands_lost_this_turn));
     u->set_charge_fell_short(s.charge_fell_short);
+    u->set_leader_killed_near(s.leader_killed_near);
     u->set_halted_by_seq(s.halt_cause_seq);
     if (s.placed) *u->mutable_position() = rules::PoseToProto(s.pose);
   }

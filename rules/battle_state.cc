@@ -185,6 +185,7 @@ void StartNewTurn(BattleState& state, int turn, int initiative_clan) {
     u.may_not_fire = false;
     u.fought_this_turn = false;
     u.pursuing = false;
+    u.leader_killed_near = false;
   }
 }
 

@@ -107,6 +107,9 @@ struct UnitStatus {
   // The distance to its target when it declared its charge, mm (for fire
   // at chargers that began beyond effective range); -1: not measured.
   int charge_start_mm = -1;
+  // On a log with a table: a leader of its clan was killed this turn with
+  // this unit near him (measured at his death; his own unit included).
+  bool leader_killed_near = false;
 };
 
 // Two units in melee contact and how many rounds they have fought.

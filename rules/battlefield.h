@@ -77,6 +77,8 @@ struct TableRules {
   int fire_gap_mm = 40;
   int contact_mm = 2;
   std::vector<TableEntry> movement;
+  // 0: command reach is not measured (out of command is as declared).
+  int command_reach_mm = 0;
 };
 
 // A unit's footprint and the shapes measuring asks of it, worked out once.

@@ -173,6 +173,9 @@ absl::StatusOr<TableRules> TableRulesFromProto(const v1::TableRules& t,
   r.infantry_fire_arc_deg = static_cast<int>(t.infantry_fire_arc_deg());
   r.fire_gap_mm = static_cast<int>(t.fire_gap_mm());
   r.contact_mm = static_cast<int>(t.contact_mm());
+  GUNBAI_RETURN_IF_ERROR(
+      InRange(at + "command_reach_mm", t.command_reach_mm(), 0, 10000));
+  r.command_reach_mm = static_cast<int>(t.command_reach_mm());
   for (int i = 0; i < t.movement_size(); ++i) {
     const v1::MovementRate& m = t.movement(i);
     GUNBAI_RETURN_IF_ERROR(InRange(

@@ -213,7 +213,7 @@ void WriteUnit(const UnitStatus& u, CheckpointWriter& out) {
         u.hit_by_fire_this_turn, u.moved_this_turn, u.first_volley_spent,
         u.charging, u.in_melee, u.routing, u.has_routed, u.frenzied, u.pursuing,
         u.pursued_from_long_melee, u.fought_this_turn, u.removed,
-        u.charge_fell_short, u.charge_spent, u.placed}) {
+        u.charge_fell_short, u.charge_spent, u.placed, u.leader_killed_near}) {
     out.Bool(b);
   }
   out.String(u.removal_owed);
@@ -247,7 +247,8 @@ void ReadUnit(CheckpointReader& in, const UnitProfile& profile, int units,
         &u.hit_by_fire_this_turn, &u.moved_this_turn, &u.first_volley_spent,
         &u.charging, &u.in_melee, &u.routing, &u.has_routed, &u.frenzied,
         &u.pursuing, &u.pursued_from_long_melee, &u.fought_this_turn,
-        &u.removed, &u.charge_fell_short, &u.charge_spent, &u.placed}) {
+        &u.removed, &u.charge_fell_short, &u.charge_spent, &u.placed,
+        &u.leader_killed_near}) {
     *b = in.Bool();
   }
   u.removal_owed = in.String();

@@ -242,7 +242,6 @@ class GamePlayer {
                           std::array<int, 2> hits) const;
   bool FollowUpFallsShort(const rules::daimyo::MeleePairing& pairing,
                           std::array<int, 2> hits) const;
-  bool FriendsWithin(int unit, double cm) const;
   bool PlantMeleeDiceFault(v1::MeleeRound& round);
   void PlantMeleeHitsFault(v1::MeleeRound& round,
                            const rules::daimyo::MeleePairing& pairing,

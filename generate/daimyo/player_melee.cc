@@ -983,11 +983,13 @@ void GamePlayer::MakeMeleeResultMoves(const RoundResult& result) {
 // Pushes the loser back 3 cm (sometimes blocked by friends, which disorders
 // it, or by enemies, which destroys it), or routs it with the friends it
 // passes through or routs near. A planted fault skips a push back that a
-// follow-up keeps in contact, when the loser owes no other move this turn.
-// Returns true when the loser moved.
+// follow-up keeps in contact, when the loser owes no other move this turn;
+// not on a table, where the winner's follow-up would then come before its
+// loser's push back, a second finding (daimyo.table.result_move.order,
+// reading 35): there the fault comes as its stand-in. Returns true when the
+// loser moved.
 bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
-  if (!routs && followed_up && !OwesEndOfTurnTest(loser) &&
-      (!positions() || !FriendsWithin(loser, 20)) &&
+  if (!routs && followed_up && !OwesEndOfTurnTest(loser) && !positions() &&
       MayPlant(FaultKind::kResultMoveMissing)) {
     RecordFaultDueNextActivation(
         FaultKind::kResultMoveMissing, UnitId(loser),

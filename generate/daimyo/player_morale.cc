@@ -100,14 +100,15 @@ void GamePlayer::TakeEndOfTurnTests() {
 void GamePlayer::FillMoraleFacts(int unit, v1::MoraleTest& test) {
   v1::MoraleFacts facts;
   if (positions()) {
-    // On a table every fact the engine measures is left to it: only being
-    // out of command and a leader killed near are declared.
-    facts.set_out_of_command(Chance(8));
-    for (const rules::LeaderState& leader : state().leaders) {
-      if (leader.killed && leader.killed_on_turn == static_cast<int>(turn_) &&
-          Chance(50)) {
-        facts.set_leader_killed_near(true);
-      }
+    // On a table every fact the engine measures is left to it, but now and
+    // then one is declared as the table has it (a leader killed near);
+    // being out of command is declared only when the ruleset gives no
+    // command reach to measure it by.
+    if (rules_.table.command_reach_mm == 0) {
+      facts.set_out_of_command(Chance(8));
+    }
+    if (status(unit).leader_killed_near && Chance(50)) {
+      facts.set_leader_killed_near(true);
     }
     if (facts.ByteSizeLong() > 0) *test.mutable_facts() = facts;
     return;

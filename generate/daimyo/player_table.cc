@@ -477,21 +477,11 @@ void GamePlayer::ApplyMoraleMeasure(rules::daimyo::MoraleTestInput& in,
   f.uphill_or_in_cover = m.uphill_or_in_cover;
   f.enemy_facing_flank_or_rear_near = m.enemy_facing_flank_or_rear_near;
   f.charged_frontally = m.charged_frontally;
+  f.leader_killed_near = state().units[in.unit].leader_killed_near;
+  if (m.out_of_command.has_value()) f.out_of_command = *m.out_of_command;
   friends = m.friends_routing_near;
   f.friends_routing_near = friends;
   f.enemies_routing_near = static_cast<int>(m.enemies_routing_near.size());
-}
-
-// True when a friend of `unit` stands within `cm` of it: near enough that a
-// rout of it could owe `unit` a test (measured, 15 cm after the rout move).
-bool GamePlayer::FriendsWithin(int unit, double cm) const {
-  for (int u = 0; u < UnitCount(); ++u) {
-    if (u != unit && plans_[u].clan == plans_[unit].clan &&
-        Present(state(), u) && Gap(unit, u) <= cm) {
-      return true;
-    }
-  }
-  return false;
 }
 
 // The unit `unit` is in melee contact with (the first), or -1.

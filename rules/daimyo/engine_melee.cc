@@ -1021,6 +1021,10 @@ void Replayer::OweLeaderDeathTests(
                               UnitLabel(state_, unit));
         },
         list_units_);
+    // "-2 Leader killed this turn within 15cm", measured as reason 5 is, at
+    // the death: his own unit (0 cm) and the friends then near (reading 44).
+    state_.units[unit].leader_killed_near = true;
+    for (const int u : list_units_) state_.units[u].leader_killed_near = true;
   }
   for (const int u : list_units_) {
     if (state_.units[u].removed) continue;

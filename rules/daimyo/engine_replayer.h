@@ -94,7 +94,7 @@ class Replayer final : public rules::EngineBase {
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next, in the format of
   // rules/checkpoint_codec.h. Bump the version when a member is added.
-  static constexpr std::uint32_t kCheckpointVersion = 4;
+  static constexpr std::uint32_t kCheckpointVersion = 5;
   std::uint32_t CheckpointVersion() const override {
     return kCheckpointVersion;
   }

@@ -499,6 +499,20 @@ void Replayer::MeasureMorale(const v1::MoraleTest& test,
       "daimyo.table.morale.charged_frontally", unit, what,
       "being charged frontally", facts.charged_frontally, m.charged_frontally,
       "no charger's front is against its front");
+  facts.leader_killed_near = MeasuredFact(
+      "daimyo.table.morale.leader_killed_near", unit, what,
+      "a leader killed near this turn", facts.leader_killed_near,
+      state_.units[unit].leader_killed_near,
+      "no leader of its clan died this turn with it within the distance (15 "
+      "cm, 5 cm for a unit in melee) of his unit");
+  if (m.out_of_command.has_value()) {
+    facts.out_of_command = MeasuredFact(
+        "daimyo.table.morale.out_of_command", unit, what,
+        "out of command reach", facts.out_of_command, *m.out_of_command,
+        absl::StrCat("a unit of its clan with its Daimyo or a General "
+                     "attached is within the command reach, ",
+                     rules::Cm(field_->rules.command_reach_mm / 10.0)));
+  }
   CompareNear(unit, what, "friendly routers near", friends,
               m.friends_routing_near);
   friends = m.friends_routing_near;

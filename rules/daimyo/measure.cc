@@ -551,6 +551,30 @@ std::vector<int> UnitsNear(const Tables& rules, const Battlefield& field,
   return near;
 }
 
+namespace {
+
+// In command reach: its own Daimyo or General attached, or the base of a
+// unit of its clan with one attached within the reach (reading 44).
+bool InCommand(const Battlefield& field, const BattleState& state, int unit) {
+  const double reach = field.rules.command_reach_mm / 10.0 + 0.05;
+  const UnitShape& us = field.Shape(state, unit);
+  for (const LeaderState& l : state.leaders) {
+    if (l.killed || l.attached_unit < 0 ||
+        l.clan != state.profiles[unit].clan) {
+      continue;
+    }
+    if (l.attached_unit == unit) return true;
+    const UnitShape& ls = field.Shape(state, l.attached_unit);
+    if (ls.present && BoxGap(us.box, ls.box) <= reach &&
+        geometry::PolygonsWithin(us.polygon, ls.polygon, reach)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
                             const BattleState& state, int unit) {
   MoraleMeasure m;
@@ -605,6 +629,9 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
                                  m.proximity + 0.05)) {
       m.general_near = true;
     }
+  }
+  if (field.rules.command_reach_mm > 0) {
+    m.out_of_command = !InCommand(field, state, unit);
   }
   for (int c = 0; c < static_cast<int>(state.units.size()); ++c) {
     if (Present(state, c) && state.IsChargedBy(unit, c) &&

@@ -13,6 +13,7 @@
 #ifndef GUNBAI_RULES_DAIMYO_MEASURE_H_
 #define GUNBAI_RULES_DAIMYO_MEASURE_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,9 @@ struct MoraleMeasure {
   int enemy_facing_flank_or_rear = -1;
   bool uphill_or_in_cover = false;
   bool charged_frontally = false;
+  // Out of command reach (table.command_reach_mm); none when the ruleset
+  // gives no reach.
+  std::optional<bool> out_of_command;
 };
 MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
                             const BattleState& state, int unit);

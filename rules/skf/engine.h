@@ -118,7 +118,7 @@ class SkfEngine final : public EngineBase {
   // Checkpoints (rules/engine.h; engine_checkpoint.cc): every member that
   // carries state from one event to the next. Bump the version when a
   // member is added.
-  static constexpr std::uint32_t kCheckpointVersion = 2;
+  static constexpr std::uint32_t kCheckpointVersion = 3;
   std::uint32_t CheckpointVersion() const override {
     return kCheckpointVersion;
   }

@@ -400,16 +400,17 @@ TEST_F(BadCheckpoint, EveryByteChangedIsRefusedOrReplayable) {
 
 TEST_F(BadCheckpoint, AnotherVersionEngineOrOrderOfBattleIsRefused) {
   // The opening is "GBCK", the engine's name (length 6, "daimyo"), then the
-  // version, 4 (1 had no poses, 2 no charge and rout-move turns, 3 not the
-  // pairs that fought this turn): byte 11.
+  // version, 5 (1 had no poses, 2 no charge and rout-move turns, 3 not the
+  // pairs that fought this turn, 4 not the units near a leader's death):
+  // byte 11.
   ASSERT_EQ(checkpoint_.substr(0, 11), std::string("GBCK\x06") + "daimyo");
-  ASSERT_EQ(checkpoint_[11], '\x04');
+  ASSERT_EQ(checkpoint_[11], '\x05');
   std::string v2 = checkpoint_;
-  v2[11] = '\x03';
+  v2[11] = '\x04';
   Replaying run(log_);
   absl::Status s = run.engine->RestoreCheckpoint(v2);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("format 4"), absl::string_view::npos) << s;
+  EXPECT_NE(s.message().find("format 5"), absl::string_view::npos) << s;
   std::string other_engine = checkpoint_;
   other_engine.replace(5, 6, "skfskf");
   EXPECT_TRUE(Refused(other_engine));

@@ -208,10 +208,9 @@ TEST(PositionsTest, PlantedFaultsAreFoundExactly) {
     EXPECT_EQ(found, planted);
   }
   // Every kind of the catalogue applies on a table too, but a skipped push
-  // back: on a table it is planted only with no friend within 20 cm of the
-  // loser (a rout near, measured, could owe it a test and a move that
-  // answers the missing one), which melees in the lines hardly leave, so it
-  // mostly comes as its stand-in (in_place_of), a result move nothing owes.
+  // back: on a table the winner's follow-up would come before the push back
+  // it skipped (daimyo.table.result_move.order, a second finding), so it
+  // comes as its stand-in (in_place_of), a result move nothing owes.
   for (const FaultSpec& spec : FaultCatalogue()) {
     if (spec.kind == FaultKind::kResultMoveMissing) continue;
     EXPECT_GT(kinds[std::string(spec.name)], 0)

@@ -935,6 +935,127 @@ TEST(TableReplay, RoutersListedNearAreMeasured) {
               ::testing::Contains("SEVERITY_VIOLATION:daimyo.table.near"));
 }
 
+// A leader killed near, measured at his death (reading 44). blue-yumi at
+// (600, 360) facing 180 has its front edge at y = 36 cm, x 52..68;
+// red-samurai at (600, 300) facing 0 is x 52..68, y 27..30: 6 cm, effective
+// range, straight ahead. Four bow stands roll 6+6 each: four hits, one
+// stand lost (3 hits a stand), so red-gen (attached) rolls for his life:
+// die 1 + 3 stands left = 4, killed (4 or less). red-teppo stands at `at`:
+// at (800, 300) it is x 74..86, y 26..30, 6 cm from red-samurai's base
+// (near, 15 cm); at (1000, 300) it is 26 cm away. It then tests for reason
+// 5 with 4+4 = 8. Its modifiers: none but the -2 when near (no general
+// near, red-gen being dead; blue-yumi, 8.5 cm away, has its centre in
+// red-teppo's front sector, so no enemy faces its flank). Seasoned passes
+// on 6: near, 8 - 2 = 6, passes; a pass for reason 5 has no effect.
+v1::BattleLog LeaderKilledLog(const Place& teppo, const std::string& facts,
+                              int claimed_total) {
+  Layout layout;
+  layout.red_samurai = {600, 300, 0};
+  layout.red_teppo = teppo;
+  layout.blue_yumi = {600, 360, 180};
+  return TableLog(
+      layout,
+      TurnStart(1, 1, "blue") + Activation(2, 1, "blue") +
+          Volley(3, "blue", "blue-yumi", "red-samurai",
+                 "stands_firing: 4 dice: [6, 6, 6, 6, 6, 6, 6, 6]") +
+          Ev(4, 1, "red",
+             "leader_loss { leader: \"red-gen\" die: 1 claimed_killed: true "
+             "}") +
+          Activation(5, 1, "red") +
+          Ev(6, 1, "red",
+             absl::StrCat("morale_test { unit: \"red-teppo\" reason: 5 dice: "
+                          "[4, 4] facts { ",
+                          facts, " } claimed_total: ", claimed_total,
+                          " claimed_result: MORALE_RESULT_NO_EFFECT }")) +
+          TurnEnd(7, 1));
+}
+
+TEST(TableReplay, ALeaderKilledNearIsMeasuredAtHisDeath) {
+  // Near, not declared: the -2 applies (total 6) and the test was owed.
+  EXPECT_THAT(At(AuditOrDie(LeaderKilledLog({800, 300, 0}, "", 6)), 6),
+              IsEmpty());
+  // Near and declared: the same.
+  EXPECT_THAT(At(AuditOrDie(LeaderKilledLog({800, 300, 0},
+                                            "leader_killed_near: true", 6)),
+                 6),
+              IsEmpty());
+  // 26 cm away: no test is owed, the declared fact is a violation, and the
+  // total is 8 without the -2, so the claimed 6 is disputed.
+  const v1::AuditReport far = AuditOrDie(
+      LeaderKilledLog({1000, 300, 0}, "leader_killed_near: true", 6));
+  EXPECT_THAT(
+      At(far, 6),
+      ElementsAre("SEVERITY_VIOLATION:daimyo.table.morale.leader_killed_near",
+                  "SEVERITY_VIOLATION:daimyo.morale.not_owed",
+                  "SEVERITY_DISPUTE:daimyo.morale.total"));
+  const v1::Finding* total = Find(far, "daimyo.morale.total");
+  ASSERT_NE(total, nullptr);
+  EXPECT_EQ(total->computed(), "total 8");
+}
+
+// Command reach, which the seed does not give: a ruleset may (reading 44).
+// blue-yumi at (600, 360) facing 180 fires at red-teppo (x 54..66, y
+// 26..30): 6 cm, four stands of 6+6, four hits, one stand lost: reason 1.
+// red-teppo tests with 4+4 = 8, -2 for the stand. red-samurai, with red-gen
+// attached, stands at `samurai`: at (850, 300) it is x 77..93, 11 cm from
+// red-teppo: a general near (+1, 15 cm) and within a 20 cm reach: 8 + 1 - 2
+// = 7, a pass (Seasoned, 6), no effect. In its corner (150, 100) it is far:
+// with the reach, out of command, 8 - 2 - 1 = 5, fails by 1 for a stand
+// lost: halt; without a reach the fact is as declared (none): 6, a pass.
+v1::AuditReport CommandLog(int reach_mm, const Place& samurai,
+                           const std::string& facts, int claimed_total,
+                           const std::string& claimed_result) {
+  Layout layout;
+  layout.red_samurai = samurai;
+  layout.blue_yumi = {600, 360, 180};
+  const v1::BattleLog log = TableLog(
+      layout,
+      TurnStart(1, 1, "blue") + Activation(2, 1, "blue") +
+          Volley(3, "blue", "blue-yumi", "red-teppo",
+                 "stands_firing: 4 dice: [6, 6, 6, 6, 6, 6, 6, 6]") +
+          Activation(4, 1, "red") +
+          Ev(5, 1, "red",
+             absl::StrCat("morale_test { unit: \"red-teppo\" reason: 1 dice: "
+                          "[4, 4] facts { ",
+                          facts, " } claimed_total: ", claimed_total,
+                          " claimed_result: ", claimed_result, " }")));
+  auto ruleset = replay::BuiltinRuleset("daimyo");
+  EXPECT_TRUE(ruleset.ok());
+  if (!ruleset.ok()) return v1::AuditReport();
+  ruleset->data.mutable_table()->set_command_reach_mm(
+      static_cast<uint32_t>(reach_mm));
+  auto report = replay::AuditLog(log, *ruleset);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return report.ok() ? *std::move(report) : v1::AuditReport();
+}
+
+TEST(TableReplay, OutOfCommandIsMeasuredWhenTheRulesetGivesAReach) {
+  EXPECT_THAT(
+      At(CommandLog(200, {850, 300, 0}, "", 7, "MORALE_RESULT_NO_EFFECT"), 5),
+      IsEmpty());
+  EXPECT_THAT(
+      At(CommandLog(200, {150, 100, 0}, "", 5, "MORALE_RESULT_HALT"), 5),
+      IsEmpty());
+  // Declared out of command 11 cm from the general: a violation, and the
+  // measured fact (in command) is used.
+  const v1::AuditReport declared = CommandLog(
+      200, {850, 300, 0}, "out_of_command: true", 7, "MORALE_RESULT_NO_EFFECT");
+  EXPECT_THAT(
+      At(declared, 5),
+      ElementsAre("SEVERITY_VIOLATION:daimyo.table.morale.out_of_command"));
+  const v1::Finding* f = Find(declared, "daimyo.table.morale.out_of_command");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->message(), HasSubstr("20.0 cm"));
+  // The shipped ruleset gives no reach: the fact is as declared.
+  EXPECT_THAT(
+      At(CommandLog(0, {150, 100, 0}, "", 6, "MORALE_RESULT_NO_EFFECT"), 5),
+      IsEmpty());
+  EXPECT_THAT(At(CommandLog(0, {150, 100, 0}, "out_of_command: true", 5,
+                            "MORALE_RESULT_HALT"),
+                 5),
+              IsEmpty());
+}
+
 // Where the table stands and which way it is turned cannot change a
 // measurement: the sample game with positions (tests/data/table-game),
 // moved 25 cm and 13 cm on a larger table, turned about, and turned a
