@@ -359,6 +359,36 @@ absl::InlinedVector<Line, 4> CommonTangents(Vec2 c1, double r1, Vec2 c2,
   return lines;
 }
 
+Polygon ConvexHull(Vertices points) {
+  std::sort(points.begin(), points.end(), [](Vec2 a, Vec2 b) {
+    return a.y < b.y || (a.y == b.y && a.x < b.x);
+  });
+  points.erase(
+      std::unique(points.begin(), points.end(),
+                  [](Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; }),
+      points.end());
+  Polygon hull;
+  const std::size_t n = points.size();
+  if (n < 3) {
+    hull.vertices = std::move(points);
+    return hull;
+  }
+  // The right chain bottom to top, then the left chain top to bottom, a
+  // point kept only while its chain turns left.
+  Vertices& h = hull.vertices;
+  h.resize(2 * n);
+  std::size_t k = 0;
+  const auto add = [&](Vec2 p, std::size_t floor) {
+    while (k >= floor && Cross(h[k - 1] - h[k - 2], p - h[k - 2]) <= 0) --k;
+    h[k++] = p;
+  };
+  for (std::size_t i = 0; i < n; ++i) add(points[i], 2);
+  const std::size_t right = k + 1;
+  for (std::size_t i = n - 1; i-- > 0;) add(points[i], right);
+  h.resize(k - 1);  // The last is the first again.
+  return hull;
+}
+
 std::optional<std::array<double, 2>> ClipToConvex(const Line& line,
                                                   const Polygon& convex,
                                                   double tolerance) {

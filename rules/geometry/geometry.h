@@ -147,6 +147,10 @@ struct Line {
 // at exactly its radius from its centre, up to rounding).
 absl::InlinedVector<Line, 4> CommonTangents(Vec2 c1, double r1, Vec2 c2,
                                             double r2);
+// The convex hull of `points`, counter-clockwise from the lowest (then
+// leftmost) point, without repeated or collinear points (Andrew's monotone
+// chain); fewer than three points when they are all on one line.
+Polygon ConvexHull(Vertices points);
 // Where `line` runs through the convex polygon grown by `tolerance`: the
 // parameters [enter, leave] (point + t * direction), or none when it
 // misses.

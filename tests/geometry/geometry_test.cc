@@ -347,5 +347,25 @@ TEST(Lines, ClipToConvex) {
   }
 }
 
+// The hull of the square 0..4 x 0..4's corners with a point inside (2, 2),
+// one on an edge (2, 0), a corner given twice, and (5, 2) outside the right
+// edge: counter-clockwise from the lowest, then leftmost, point (0, 0):
+// (4, 0), (5, 2), (4, 4), (0, 4). The edge point and the inner point are
+// not corners. Points on one line give their two ends.
+TEST(Hull, ConvexHullKeepsOnlyTheCornersCounterClockwise) {
+  const Polygon hull = ConvexHull(
+      {{2, 2}, {4, 4}, {0, 0}, {2, 0}, {4, 0}, {0, 4}, {4, 4}, {5, 2}});
+  ASSERT_EQ(hull.vertices.size(), 5u);
+  const Vec2 expected[] = {{0, 0}, {4, 0}, {5, 2}, {4, 4}, {0, 4}};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(hull.vertices[i].x, expected[i].x) << i;
+    EXPECT_EQ(hull.vertices[i].y, expected[i].y) << i;
+  }
+  const Polygon line = ConvexHull({{0, 0}, {2, 2}, {1, 1}, {3, 3}});
+  ASSERT_EQ(line.vertices.size(), 2u);
+  EXPECT_EQ(line.vertices[0].x, 0);
+  EXPECT_EQ(line.vertices[1].x, 3);
+}
+
 }  // namespace
 }  // namespace gunbai::geometry
