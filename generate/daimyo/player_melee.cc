@@ -446,14 +446,23 @@ GamePlayer::RoundResult GamePlayer::FightRound(int a, int b,
   if (Chance(20)) front = Uniform(1, front);
   const int units[2] = {a, b};
   for (int s = 0; s < 2; ++s) {
+    // On a table a first round's front contact is the one measured (a side
+    // fought in its flank or rear keeps the declared count: reading 45).
+    int in_contact = front;
+    if (positions() && pairing.round == 1) {
+      const int measured = rules::daimyo::MeasureMeleeSide(
+                               *field_, state(), units[s], units[1 - s])
+                               .front_stands_in_contact;
+      if (measured > 0) in_contact = measured;
+    }
     v1::MeleeSide* side = round->add_sides();
     side->set_unit(UnitId(units[s]));
-    side->set_front_stands_in_contact(static_cast<uint32_t>(front));
+    side->set_front_stands_in_contact(static_cast<uint32_t>(in_contact));
     rules::daimyo::MeleeSideInput& in = pairing.sides[s];
     in.unit = units[s];
-    in.facts.front_stands_in_contact = front;
+    in.facts.front_stands_in_contact = in_contact;
     if (pairing.round >= rules_.melee.overlaps_from_round &&
-        front_width(units[s]) > front && Chance(25)) {
+        front_width(units[s]) > in_contact && Chance(25)) {
       side->set_overlap_stands(1);
       in.facts.overlap_stands = 1;
     }

@@ -343,13 +343,21 @@ void Replayer::ProposeMeleeRound(int a, int b, int clan, Proposals& add) const {
   if (pa.clan != clan) std::swap(a, b);
   ProposedEvent& round = add("melee", a, b);
   v1::MeleeRound& r = *round.event.mutable_melee_round();
+  // On a table a first round's front contact is the measured one.
+  const bool measured = Measuring(a) && Measuring(b) && NextRound(s, a, b) == 1;
   for (const int side : {a, b}) {
     const UnitStatus& st = s.units[static_cast<std::size_t>(side)];
     v1::MeleeSide& out = *r.add_sides();
     out.set_unit(s.profiles[static_cast<std::size_t>(side)].id);
     out.set_stands_fighting(static_cast<std::uint32_t>(st.stands));
-    out.set_front_stands_in_contact(static_cast<std::uint32_t>(
-        std::min(st.stands, std::max(st.stands_per_rank, 1))));
+    int front = std::min(st.stands, std::max(st.stands_per_rank, 1));
+    if (measured) {
+      const int in_contact =
+          MeasureMeleeSide(*field_, s, side, side == a ? b : a)
+              .front_stands_in_contact;
+      if (in_contact > 0) front = in_contact;
+    }
+    out.set_front_stands_in_contact(static_cast<std::uint32_t>(front));
   }
   round.max_stands = s.units[static_cast<std::size_t>(a)].stands;
 }

@@ -434,6 +434,32 @@ void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
     }
     rules::daimyo::MeleeSideFacts& facts = side.facts;
     facts.measured = true;
+    // The stands in front-edge contact, at a pairing's first round only:
+    // after it, losses narrow the footprints while the fight stays whole
+    // (reading 40). A side whose front is not against the enemy (fought in
+    // its flank or rear) keeps its declared count (reading 45).
+    if (pairing.round == 1 && m.front_stands_in_contact > 0) {
+      if (facts.front_stands_in_contact > 0 &&
+          facts.front_stands_in_contact != m.front_stands_in_contact) {
+        Finding f;
+        f.severity = Severity::kViolation;
+        f.rule_id = "daimyo.table.melee.front_stands";
+        f.subject = state_.profiles[side.unit].id;
+        f.claimed =
+            absl::StrCat(facts.front_stands_in_contact, " in front contact");
+        f.computed =
+            absl::StrCat(m.front_stands_in_contact, " in front contact");
+        f.message = absl::StrFormat(
+            "%s: the log gives %d stand%s in front-edge contact; on the "
+            "table the enemy's base is against the front edge of %d of its "
+            "front rank's stands, and that count is used.",
+            what(), facts.front_stands_in_contact,
+            facts.front_stands_in_contact == 1 ? "" : "s",
+            m.front_stands_in_contact);
+        Report(std::move(f));
+      }
+      facts.front_stands_in_contact = m.front_stands_in_contact;
+    }
     facts.enemy_fighting_to_flank_or_rear =
         MeasuredFact("daimyo.table.melee.flank_or_rear", side.unit, what,
                      "the enemy fighting its flank or rear",

@@ -557,6 +557,63 @@ ShotMeasure MeasureShot(const Tables& rules, const Battlefield& field,
   return m;
 }
 
+namespace {
+
+// The stands of `side`'s front rank that `enemy` is against (reading 45):
+// of the enemy's base, the part within the contact distance of the line of
+// the side's front edge, either way, is taken across onto the edge; a stand
+// whose stretch of the edge it covers by more than the contact distance is
+// in contact (a corner touching, or a flank along the end of the edge, is
+// not).
+int FrontStandsInContact(const Battlefield& field, const BattleState& state,
+                         const UnitShape& ss, const UnitShape& es, int side) {
+  const double c = field.rules.contact_mm / 10.0 + 0.005;
+  const OrientedRect& r = ss.rect;
+  const Vec2 forward = geometry::Forward(r);
+  const Vec2 right{forward.y, -forward.x};  // The unit's own right.
+  const Vec2 front_left = r.front_centre - right * (r.frontage / 2);
+  // Across the edge from its left end, and ahead of it, of a point.
+  const auto across = [&](Vec2 p) {
+    return geometry::Dot(p - front_left, right);
+  };
+  const auto ahead = [&](Vec2 p) {
+    return geometry::Dot(p - front_left, forward);
+  };
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -lo;
+  const auto take = [&](Vec2 p) {
+    lo = std::min(lo, across(p));
+    hi = std::max(hi, across(p));
+  };
+  const geometry::Vertices& v = es.polygon.vertices;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const Vec2 p = v[i];
+    const Vec2 q = v[(i + 1) % v.size()];
+    const double dp = ahead(p);
+    const double dq = ahead(q);
+    if (std::abs(dp) <= c) take(p);
+    // Where the edge p-q crosses the two lines of the strip.
+    for (const double line : {-c, c}) {
+      if ((dp - line) * (dq - line) < 0) {
+        take(p + (q - p) * ((line - dp) / (dq - dp)));
+      }
+    }
+  }
+  if (lo > hi) return 0;
+  const int front = std::min(std::max(1, state.units[side].stands),
+                             std::max(1, state.units[side].stands_per_rank));
+  const double width = r.frontage / front;
+  int count = 0;
+  for (int k = 0; k < front; ++k) {
+    const double covered =
+        std::min(hi, (k + 1) * width) - std::max(lo, k * width);
+    if (covered > c) ++count;
+  }
+  return count;
+}
+
+}  // namespace
+
 MeleeMeasure MeasureMeleeSide(const Battlefield& field,
                               const BattleState& state, int side, int enemy) {
   MeleeMeasure m;
@@ -569,6 +626,10 @@ MeleeMeasure MeasureMeleeSide(const Battlefield& field,
   m.enemy_fighting_to_flank_or_rear = OffFlankOrRear(sr, FrontPoint(er));
   m.enemy_in_building = InBuilding(field, state, enemy);
   m.in_building = InBuilding(field, state, side);
+  if (m.in_contact) {
+    m.front_stands_in_contact =
+        FrontStandsInContact(field, state, ss, es, side);
+  }
   const Vec2 s_at = ss.centre;
   const Vec2 e_at = es.centre;
   m.enemy_uphill_or_behind_obstacle =

@@ -78,6 +78,10 @@ struct MeleeMeasure {
   bool enemy_uphill_or_behind_obstacle = false;
   bool enemy_in_building = false;
   bool in_building = false;
+  // The stands of its front rank whose front edge the enemy's base is
+  // against (more than the contact distance of the edge within it); 0 when
+  // its front is not against the enemy (reading 45).
+  int front_stands_in_contact = 0;
 };
 MeleeMeasure MeasureMeleeSide(const Battlefield& field,
                               const BattleState& state, int side, int enemy);

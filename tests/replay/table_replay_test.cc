@@ -757,6 +757,52 @@ TEST(TableReplay, OnlyAPairingsFirstRoundNeedsContact) {
                           "SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
 }
 
+// Reading 45: the stands in front-edge contact, measured at a pairing's
+// first round. red-teppo at (600, 300) facing 0 has its front at y = 30
+// from x 54 to 66, three 4 cm stands: 54..58, 58..62, 62..66. blue-yumi at
+// (660, 300) facing 180 has its front on that line from x 58 to 74 (16 cm,
+// four stands, its own left at x = 74): 70..74, 66..70, 62..66, 58..62.
+// red-teppo's stands 58..62 and 62..66 are covered by blue's base; 54..58
+// only meets it at x = 58, a corner: 2 in contact. Of blue's, 62..66 and
+// 58..62 are covered, 66..70 meets red's only at x = 66: 2. First round,
+// one rank: 2 stands a side may fight. The log declares 3 for red-teppo
+// (a violation; the measured 2 is used, so its 2 stands fighting are all
+// that may) and nothing for blue-yumi (the measured 2 is used, no
+// undeclared contact).
+TEST(TableReplay, StandsInFrontContactAreMeasuredAtTheFirstRound) {
+  Layout layout;
+  layout.blue_yumi = {660, 300, 180};
+  const auto log = [&](const std::string& red_front) {
+    v1::BattleLog log = TableLog(
+        layout,
+        Ev(41, 3, "red",
+           "melee_round { sides { unit: \"red-teppo\" stands_fighting: 2 " +
+               red_front +
+               " dice: [1, 1, 1, 1] } sides { unit: \"blue-yumi\" "
+               "stands_fighting: 2 dice: [1, 1, 1, 1] } }"));
+    EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
+        R"pb(after_seq: 40
+             turn: 3
+             initiative_clan: "red"
+             active_clan: "red"
+             phase: "melee")pb",
+        log.mutable_starting_position()));
+    return log;
+  };
+  const v1::AuditReport declared =
+      AuditOrDie(log("front_stands_in_contact: 3"));
+  EXPECT_THAT(
+      At(declared, 41),
+      ElementsAre("SEVERITY_VIOLATION:daimyo.table.melee.front_stands"));
+  const v1::Finding* f = Find(declared, "daimyo.table.melee.front_stands");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->subject(), "red-teppo");
+  EXPECT_EQ(f->claimed(), "3 in front contact");
+  EXPECT_EQ(f->computed(), "2 in front contact");
+  EXPECT_THAT(At(AuditOrDie(log("front_stands_in_contact: 2")), 41), IsEmpty());
+  EXPECT_THAT(At(AuditOrDie(log("")), 41), IsEmpty());
+}
+
 // Issue 29's two bad placements, as found from outside. red-teppo at
 // (600, 300) facing 0 covers y 26..30; blue-yumi at (600, 290) facing 180
 // (one 2 cm rank) covers y 29..31: the two overlap by 10 mm. blue-hq's
