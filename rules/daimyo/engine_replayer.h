@@ -322,6 +322,8 @@ class Replayer final : public rules::EngineBase {
   // the table contradicts, and puts the measured facts in its input.
   // Reports units that start off the table or on another unit's base.
   void CheckPlacement();
+  void CheckMeleePlacement();
+  double LossSlack(int unit) const;
   absl::Status InitTable(const gunbai::v1::BattleLog& log);
   // True when the log has a table and `unit` is placed on it.
   bool Measuring(int unit) const;

@@ -89,6 +89,52 @@ void Replayer::CheckPlacement() {
       }
     }
   }
+  CheckMeleePlacement();
+}
+
+// How far a unit's footprint has drawn in from its edges at full strength
+// (cm): half the frontage and all the depth its lost stands took, the most
+// a point of contact on its base can have moved since it was made.
+double Replayer::LossSlack(int unit) const {
+  const rules::UnitStatus& s = state_.units[unit];
+  const int per_rank = std::max(1, s.stands_per_rank);
+  const int full = std::max(1, state_.profiles[unit].starting_stands);
+  const int now = std::max(1, s.stands);
+  const auto ranks = [per_rank](int stands) {
+    return (stands + per_rank - 1) / per_rank;
+  };
+  const double width = field_->base_width_mm[unit] / 10.0;
+  const double depth = field_->base_depth_mm[unit] / 10.0;
+  return std::max(0, std::min(full, per_rank) - std::min(now, per_rank)) *
+             width / 2 +
+         std::max(0, ranks(full) - ranks(now)) * depth;
+}
+
+void Replayer::CheckMeleePlacement() {
+  // A starting position's melees: the two units in contact, or as near it
+  // as the stands they have lost allow (reading 40: a fight keeps its
+  // contact as losses narrow the footprints; reading 46).
+  for (const rules::MeleeContact& c : state_.melees) {
+    if (!Measuring(c.a) || !Measuring(c.b)) continue;
+    const double gap = geometry::PolygonDistance(
+        field_->Shape(state_, c.a).polygon, field_->Shape(state_, c.b).polygon);
+    const double allowed =
+        field_->rules.contact_mm / 10.0 + LossSlack(c.a) + LossSlack(c.b);
+    if (gap <= allowed + 0.05) continue;
+    Finding f;
+    f.severity = Severity::kViolation;
+    f.rule_id = "daimyo.table.placement.melee_apart";
+    f.subject = state_.profiles[c.a].id;
+    f.claimed = "in melee";
+    f.computed = absl::StrCat(rules::Cm(gap), " apart");
+    f.message = absl::StrCat(
+        "The starting position has ", UnitLabel(state_, c.a), " and ",
+        UnitLabel(state_, c.b), " in melee, but they start ", rules::Cm(gap),
+        " apart; with the stands they have lost, a melee's units are at most ",
+        rules::Cm(allowed),
+        " apart (reading 46). Place them in contact, or leave the melee out.");
+    Report(std::move(f));
+  }
 }
 
 bool Replayer::Measuring(int unit) const {

@@ -719,15 +719,17 @@ TEST(TableReplay, AMoveMayNotEndOnAnotherUnitsBase) {
 // Reading 40: losses do not part a melee. blue-yumi at (600, 320) facing
 // 180 has its front at y = 32, 2 cm from red-teppo's front at y = 30 (as a
 // flank contact stands once the flanked unit has lost a stand). Already
-// fighting (the starting position's melee), their round 2 is fought with
-// no contact finding; as a first round between units never in melee, the
+// fighting (the starting position's melee, blue-yumi down to 3 stands: its
+// 12 cm front has drawn in 2 cm from each end of its 16, so the two may
+// start up to 2.2 cm apart, reading 46), their round 2 is fought with no
+// contact finding; as a first round between units never in melee, the
 // same 2 cm is a violation (first round: one rank, 3 stands a side).
 TEST(TableReplay, OnlyAPairingsFirstRoundNeedsContact) {
   Layout layout;
   layout.blue_yumi = {600, 320, 180};
   const std::string red = "sides { unit: \"red-teppo\" stands_fighting: ";
   const std::string blue = "sides { unit: \"blue-yumi\" stands_fighting: ";
-  const v1::BattleLog fighting = MeleeLog(
+  v1::BattleLog fighting = MeleeLog(
       layout,
       Ev(41, 3, "red",
          "melee_round { round: 2 " + red +
@@ -735,7 +737,10 @@ TEST(TableReplay, OnlyAPairingsFirstRoundNeedsContact) {
              "1, 1, 1] } " +
              blue +
              "3 front_stands_in_contact: 3 dice: [6, 6, 1, 1, 1, 1] } }"));
-  EXPECT_THAT(At(AuditOrDie(fighting), 41),
+  fighting.mutable_starting_position()->mutable_units(1)->set_stands(3);
+  const v1::AuditReport kept = AuditOrDie(fighting);
+  EXPECT_THAT(At(kept, 0), IsEmpty());
+  EXPECT_THAT(At(kept, 41),
               ElementsAre("SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
   v1::BattleLog first = TableLog(
       layout,
@@ -827,6 +832,37 @@ TEST(TableReplay, UnitsPlacedOnEachOtherOrOffTheTableAreViolations) {
   const v1::AuditReport clean = AuditOrDie(TableLog(layout, Opening()));
   EXPECT_EQ(Find(clean, "daimyo.table.placement.overlap"), nullptr);
   EXPECT_EQ(Find(clean, "daimyo.table.placement.off_table"), nullptr);
+}
+
+// Reading 46: a starting position's melee whose units stand apart. With
+// blue-yumi at (600, 350) facing 180 its front is at y = 35, 5 cm from
+// red-teppo's at y = 30. Both at full strength, their footprints are as
+// they were when the fight began: at most the 2 mm contact apart, so 5 cm
+// is a violation found before the first event. With blue-yumi down to 2 of
+// its 4 stands its 16 cm front is 8 cm, drawn in 4 cm from each end: up to
+// 4.2 cm apart may be a contact its losses narrowed. 5 cm still is not;
+// 4 cm (blue-yumi at y = 340) is.
+TEST(TableReplay, AStartingMeleeWhoseUnitsStandApartIsAViolation) {
+  Layout layout;
+  layout.blue_yumi = {600, 350, 180};
+  const v1::AuditReport apart = AuditOrDie(MeleeLog(layout, ""));
+  EXPECT_THAT(
+      At(apart, 0),
+      ElementsAre("SEVERITY_VIOLATION:daimyo.table.placement.melee_apart"));
+  const v1::Finding* f = Find(apart, "daimyo.table.placement.melee_apart");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->computed(), "5.0 cm apart");
+  EXPECT_THAT(f->message(), HasSubstr("at most 0.2 cm apart"));
+  v1::BattleLog narrowed = MeleeLog(layout, "");
+  narrowed.mutable_starting_position()->mutable_units(1)->set_stands(2);
+  const v1::AuditReport still = AuditOrDie(narrowed);
+  ASSERT_NE(Find(still, "daimyo.table.placement.melee_apart"), nullptr);
+  EXPECT_THAT(Find(still, "daimyo.table.placement.melee_apart")->message(),
+              HasSubstr("at most 4.2 cm apart"));
+  layout.blue_yumi = {600, 340, 180};
+  v1::BattleLog near = MeleeLog(layout, "");
+  near.mutable_starting_position()->mutable_units(1)->set_stands(2);
+  EXPECT_THAT(At(AuditOrDie(near), 0), IsEmpty());
 }
 
 // The final state digest covers where the units stand (version 2, issue
