@@ -202,19 +202,43 @@ bool SegmentIntersectsPolygon(const Segment& s, const Polygon& polygon) {
   return false;
 }
 
+namespace {
+
+// Some edge of the closed polyline `v` is within sqrt(d2) of `p` (squared
+// distances, so no root is taken).
+bool BoundaryWithin(Vec2 p, const Vertices& v, double d2) {
+  const std::size_t n = v.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 a = v[i];
+    const Vec2 e = v[i + 1 == n ? 0 : i + 1] - a;
+    const Vec2 w = p - a;
+    const double length_squared = Dot(e, e);
+    const double t = length_squared == 0
+                         ? 0
+                         : std::clamp(Dot(w, e) / length_squared, 0.0, 1.0);
+    const Vec2 off = w - e * t;
+    if (Dot(off, off) <= d2) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool PolygonsWithin(const Polygon& a, const Polygon& b, double d) {
   if (a.vertices.empty() || b.vertices.empty()) return false;
   if (BoxGap(BoxOf(a), BoxOf(b)) > d) return false;
-  if (PolygonsIntersect(a, b)) return true;
-  // Apart: as PolygonDistance, the least of the vertex-to-boundary
-  // distances both ways.
+  // Apart or not, the distance is at most each vertex-to-boundary distance
+  // either way (the cheap tests first: units near each other are found by
+  // them); apart, it is the least of them (as PolygonDistance); only when
+  // none is within d must the two be tried for overlapping.
+  const double d2 = d < 0 ? -1 : d * d;
   for (Vec2 p : a.vertices) {
-    if (DistanceToBoundary(p, b.vertices) <= d) return true;
+    if (BoundaryWithin(p, b.vertices, d2)) return true;
   }
   for (Vec2 p : b.vertices) {
-    if (DistanceToBoundary(p, a.vertices) <= d) return true;
+    if (BoundaryWithin(p, a.vertices, d2)) return true;
   }
-  return false;
+  return PolygonsIntersect(a, b);
 }
 
 std::array<Vec2, 2> NearestPoints(const Polygon& a, const Polygon& b) {
