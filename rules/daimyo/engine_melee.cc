@@ -113,6 +113,7 @@ rules::daimyo::MeleePairing Replayer::PairingFromProto(
     if (start != at_melee_start_.end()) in.stands = start->second.stands;
   }
   pairing.round = rules::daimyo::NextRound(state_, a, b);
+  pairing.multi_unit = !round.melee_id().empty();
   return pairing;
 }
 

@@ -121,7 +121,9 @@ void CheckStands(const Tables& rules, const BattleState& state,
             RanksFighting(rules, state, pairing, side) == 1 ? "" : "s",
             pairing.round >= rules.melee.overlaps_from_round ? ", plus overlaps"
                                                              : ""));
-  } else if (in.stands_fighting < max) {
+  } else if (in.stands_fighting < max && !pairing.multi_unit) {
+    // (In a multi-unit melee a unit may keep stands eligible here for its
+    // other pairing, which the round cannot see: reading 26 (f).)
     Report(sink, Severity::kWarning, "daimyo.melee.stands_fewer", id,
            absl::StrFormat("%s fights with %d stands but %d may fight; every "
                            "eligible stand rolls.",

@@ -51,6 +51,9 @@ struct MeleeSideInput {
 struct MeleePairing {
   std::array<MeleeSideInput, 2> sides;
   int round = 1;  // From the melee contact: 1 for a new melee.
+  // One of the pairings of a multi-unit melee (a `melee_id`): a stand
+  // eligible against two enemies fights one of them (reading 26 (f)).
+  bool multi_unit = false;
 };
 
 // Returns the round this pairing fights now: one more than the rounds its

@@ -808,6 +808,56 @@ TEST(TableReplay, StandsInFrontContactAreMeasuredAtTheFirstRound) {
   EXPECT_THAT(At(AuditOrDie(log("")), 41), IsEmpty());
 }
 
+// A multi-unit melee on a table (reading 26 (f)). red-teppo at (600, 300)
+// facing 0 (front x 54..66 at y = 30) and blue-yumi at (600, 300) facing
+// 180 (x 52..68, y 30..32) fight front to front; red-samurai at (520, 310)
+// facing 90 (+x) has its front along x = 52 from y 23 to 39, against
+// blue-yumi's right flank (x = 52, y 30..32). Measured at round 1:
+// red-teppo has its 3 front stands in contact; blue-yumi's 4 stands (70..74
+// is its left, at +x; 52..56 its right) all touch red-teppo's front (the
+// end ones by 2 cm); red-samurai's stands hold 39..35, 35..31, 31..27 and
+// 27..23 of its front, and the flank's 30..32 covers 1 cm of the second
+// and third: 2; blue-yumi's front is not against red-samurai, so its count
+// there is the declared 1, and red-samurai's front centre (52, 31) on its
+// flank makes it fought in the flank. blue-yumi's right-hand stand may
+// fight either enemy, not both: 3 stands against red-teppo and 1 against
+// red-samurai (its 4). The first round, seen alone, could have taken all
+// 4; in a melee of several units that is no shortfall. All dice are 1s: no
+// hits, both pairings drawn.
+TEST(TableReplay, AMultiUnitMeleeSplitsAStandEligibleAgainstBoth) {
+  Layout layout;
+  layout.blue_yumi = {600, 300, 180};
+  layout.red_samurai = {520, 310, 90};
+  v1::BattleLog log = TableLog(
+      layout,
+      Ev(41, 3, "red",
+         "melee_round { melee_id: \"m\" sides { unit: \"red-teppo\" "
+         "stands_fighting: 3 dice: [1, 1, 1, 1, 1, 1] } sides { unit: "
+         "\"blue-yumi\" stands_fighting: 3 dice: [1, 1, 1, 1, 1, 1] } }") +
+          Ev(42, 3, "red",
+             "melee_round { melee_id: \"m\" sides { unit: \"red-samurai\" "
+             "stands_fighting: 2 dice: [1, 1, 1, 1] } sides { unit: "
+             "\"blue-yumi\" stands_fighting: 1 front_stands_in_contact: 1 "
+             "dice: [1, 1] } }"));
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(after_seq: 40
+           turn: 3
+           initiative_clan: "red"
+           active_clan: "red"
+           phase: "melee")pb",
+      log.mutable_starting_position()));
+  const v1::AuditReport report = AuditOrDie(log);
+  EXPECT_THAT(report.findings(), IsEmpty());
+  // Without the melee_id the two rounds are separate melees: blue-yumi's 3
+  // against red-teppo is then fewer than the 4 that may fight (a warning).
+  v1::BattleLog apart = log;
+  for (v1::Event& e : *apart.mutable_events()) {
+    e.mutable_melee_round()->clear_melee_id();
+  }
+  EXPECT_THAT(At(AuditOrDie(apart), 41),
+              ElementsAre("SEVERITY_WARNING:daimyo.melee.stands_fewer"));
+}
+
 // Issue 29's two bad placements, as found from outside. red-teppo at
 // (600, 300) facing 0 covers y 26..30; blue-yumi at (600, 290) facing 180
 // (one 2 cm rank) covers y 29..31: the two overlap by 10 mm. blue-hq's
