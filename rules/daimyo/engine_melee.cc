@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "rules/daimyo/engine_replayer.h"
@@ -151,7 +152,25 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
                          [] { return std::string("its next melee round"); });
   }
   rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
-  MeasureMelee(pairing);
+  {
+    // The pairings of a multi-unit melee are fought at once (reading 26
+    // (a)): a later one is measured on the footprints the melee began with,
+    // not on one narrowed by the stands an earlier pairing took (a flank
+    // contact would open by half a stand's width).
+    absl::InlinedVector<std::pair<int, int>, 2> now;
+    for (const int unit : {a, b}) {
+      const auto start = at_melee_start_.find(unit);
+      rules::UnitStatus& s = state_.units[static_cast<std::size_t>(unit)];
+      if (start != at_melee_start_.end() && start->second.stands != s.stands) {
+        now.emplace_back(unit, s.stands);
+        s.stands = start->second.stands;
+      }
+    }
+    MeasureMelee(pairing);
+    for (const auto& [unit, stands] : now) {
+      state_.units[static_cast<std::size_t>(unit)].stands = stands;
+    }
+  }
   if (!round.melee_id().empty()) {
     for (int unit : {a, b}) {
       const rules::UnitStatus& u = state_.units[unit];

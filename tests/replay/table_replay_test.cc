@@ -858,6 +858,62 @@ TEST(TableReplay, AMultiUnitMeleeSplitsAStandEligibleAgainstBoth) {
               ElementsAre("SEVERITY_WARNING:daimyo.melee.stands_fewer"));
 }
 
+// The same melee with red-teppo's dice all 6s. Its 3 stands roll 6+6, +1
+// improvised weapon against foot (blue-yumi is lower in quality and
+// unarmoured: nothing else): 13, 3 hits; blue-yumi's 3 roll 1+1 +1 -1
+// (red-teppo is Seasoned, it Raw) = 2: none. Won by 3, 2 or more: a rout,
+// and blue-yumi loses a stand (3 hits a stand), down to 3. Against
+// red-samurai all dice are 1s: a draw. blue-yumi takes its worst outcome,
+// the rout, while red-samurai fights its flank (measured: nothing in the
+// log declares it), so it is destroyed (reading 26 (c), also by an enemy it
+// drew with): it makes its rout move (turned about, 7 cm up the table,
+// nothing in the way) and is removed; red-teppo, whose loser is destroyed,
+// halts. The second pairing is measured on blue-yumi's footprint as the
+// melee began: the stand the first pairing took would have narrowed its
+// 16 cm front to 12, and opened its flank 2 cm from red-samurai's front,
+// which the engine reported as a melee out of contact before (reading 26
+// (a): the pairings are fought at once).
+TEST(TableReplay, AMultiUnitMeleeOnATableIsMeasuredAsItBegan) {
+  Layout layout;
+  layout.blue_yumi = {600, 300, 180};
+  layout.red_samurai = {520, 310, 90};
+  v1::BattleLog log = TableLog(
+      layout,
+      Ev(41, 3, "red",
+         "melee_round { melee_id: \"m\" sides { unit: \"red-teppo\" "
+         "stands_fighting: 3 dice: [6, 6, 6, 6, 6, 6] } sides { unit: "
+         "\"blue-yumi\" stands_fighting: 3 dice: [1, 1, 1, 1, 1, 1] } }") +
+          Ev(42, 3, "red",
+             "melee_round { melee_id: \"m\" sides { unit: \"red-samurai\" "
+             "stands_fighting: 2 dice: [1, 1, 1, 1] } sides { unit: "
+             "\"blue-yumi\" stands_fighting: 1 front_stands_in_contact: 1 "
+             "dice: [1, 1] } }") +
+          Ev(43, 3, "blue",
+             "result_move { unit: \"blue-yumi\" kind: RESULT_MOVE_KIND_ROUT "
+             "dice: [3, 4] distance_mm: 70 }") +
+          Ev(44, 3, "red",
+             "result_move { unit: \"red-teppo\" kind: RESULT_MOVE_KIND_HOLD "
+             "}") +
+          Ev(45, 3, "blue",
+             "removal { unit: \"blue-yumi\" reason: \"destroyed in melee\" }") +
+          TurnEnd(46, 3));
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(after_seq: 40
+           turn: 3
+           initiative_clan: "red"
+           active_clan: "red"
+           phase: "melee")pb",
+      log.mutable_starting_position()));
+  EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
+  // Without the removal, the measured flank still destroyed it (and, left
+  // on the table, it owes its test for the stand lost).
+  log.mutable_events()->DeleteSubrange(4, 1);
+  EXPECT_THAT(
+      At(AuditOrDie(log), 46),
+      ElementsAre("SEVERITY_VIOLATION:daimyo.melee.destroyed_not_removed",
+                  "SEVERITY_VIOLATION:daimyo.morale.missing"));
+}
+
 // Issue 29's two bad placements, as found from outside. red-teppo at
 // (600, 300) facing 0 covers y 26..30; blue-yumi at (600, 290) facing 180
 // (one 2 cm rank) covers y 29..31: the two overlap by 10 mm. blue-hq's
