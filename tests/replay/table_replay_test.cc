@@ -914,6 +914,57 @@ TEST(TableReplay, AMultiUnitMeleeOnATableIsMeasuredAsItBegan) {
                   "SEVERITY_VIOLATION:daimyo.morale.missing"));
 }
 
+// The same melee, each red unit winning by one hit. red-teppo's first stand
+// rolls 6+6 +1 = 13, a hit, its others 1+1 +1 = 3; blue-yumi's 1+1 +1 -1 =
+// 2: won by 1, a push back. red-samurai's first stand 3+2, +1 lance against
+// foot, +2 lance in good order in round 1 = 8, a hit, its second 1+1 +3 =
+// 5; blue-yumi's 1+1 +1 -1 (Veteran) -2 (heavy armour) -2 (fought in the
+// flank, measured) < 8: won by 1, a push back. Two hits, no stand lost.
+// Lost to two enemies, one of them on its flank: pushed back from two
+// directions at once, destroyed; it makes its push back and is removed, and
+// the winners of a destroyed loser halt.
+TEST(TableReplay, PushedBackFromTheFrontAndTheMeasuredFlankIsDestroyed) {
+  Layout layout;
+  layout.blue_yumi = {600, 300, 180};
+  layout.red_samurai = {520, 310, 90};
+  v1::BattleLog log = TableLog(
+      layout,
+      Ev(41, 3, "red",
+         "melee_round { melee_id: \"m\" sides { unit: \"red-teppo\" "
+         "stands_fighting: 3 dice: [6, 6, 1, 1, 1, 1] } sides { unit: "
+         "\"blue-yumi\" stands_fighting: 3 dice: [1, 1, 1, 1, 1, 1] } }") +
+          Ev(42, 3, "red",
+             "melee_round { melee_id: \"m\" sides { unit: \"red-samurai\" "
+             "stands_fighting: 2 dice: [3, 2, 1, 1] } sides { unit: "
+             "\"blue-yumi\" stands_fighting: 1 front_stands_in_contact: 1 "
+             "dice: [1, 1] } }") +
+          Ev(43, 3, "blue",
+             "result_move { unit: \"blue-yumi\" kind: "
+             "RESULT_MOVE_KIND_PUSH_BACK distance_mm: 30 }") +
+          Ev(44, 3, "red",
+             "result_move { unit: \"red-teppo\" kind: RESULT_MOVE_KIND_HOLD "
+             "}") +
+          Ev(45, 3, "red",
+             "result_move { unit: \"red-samurai\" kind: RESULT_MOVE_KIND_HOLD "
+             "}") +
+          Ev(46, 3, "blue",
+             "removal { unit: \"blue-yumi\" reason: \"destroyed in melee\" }") +
+          TurnEnd(47, 3));
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(after_seq: 40
+           turn: 3
+           initiative_clan: "red"
+           active_clan: "red"
+           phase: "melee")pb",
+      log.mutable_starting_position()));
+  EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
+  // Without the removal it stays on the table, destroyed.
+  log.mutable_events()->DeleteSubrange(5, 1);
+  EXPECT_THAT(
+      At(AuditOrDie(log), 47),
+      ElementsAre("SEVERITY_VIOLATION:daimyo.melee.destroyed_not_removed"));
+}
+
 // Issue 29's two bad placements, as found from outside. red-teppo at
 // (600, 300) facing 0 covers y 26..30; blue-yumi at (600, 290) facing 180
 // (one 2 cm rank) covers y 29..31: the two overlap by 10 mm. blue-hq's
