@@ -116,6 +116,9 @@ struct Unit {
   bool rally_tested = false, own_leader_killed = false;
   bool routed_this_turn = false;  // Mo: a rout "may not fire", this turn
   std::string charge_target;      // a charge declared this turn, still on
+  // R reading 28: a unit charges (or counter-charges) once a turn, even
+  // when that charge has ended since (a rout cancels it).
+  bool charged_this_turn = false;
   bool counter_charging = false;  // the charge is a counter-charge
   bool charge_fell_short = false;
   // R reading 24: the charge made its contact and that melee has fought a
@@ -242,6 +245,13 @@ class Game {
   bool end_of_turn_ = false;
   int turns_ = 0;      // turns in this situation
   int melee_ids_ = 0;  // multi-unit melees so far
+  // R melee.once_per_turn: the pairs that fought a round this turn; each
+  // stand fights one resolution a turn, so a melee declared in contact does
+  // not bring them together again (a new charge would).
+  std::set<std::pair<std::string, std::string>> fought_pairs_;
+  bool FoughtThisTurn(const Unit& a, const Unit& b) const {
+    return fought_pairs_.count(std::minmax(a.id, b.id)) > 0;
+  }
 };
 
 const char* TroopName(Troop t) {
@@ -441,6 +451,7 @@ void Game::PlayTurn() {
     u.pursued = u.tested_eot = u.rally_tested = u.own_leader_killed = false;
     u.routed_this_turn = false;
     u.charge_target.clear();
+    u.charged_this_turn = false;
     u.charge_fell_short = false;
     u.charge_spent = false;
     u.counter_charging = false;
@@ -449,6 +460,7 @@ void Game::PlayTurn() {
     u.owed.clear();
   }
   for (Contact& c : contacts_) c.new_this_turn = false;
+  fought_pairs_.clear();
   const std::string first = rng_.Chance(0.5) ? "red" : "blue";
   initiative_ = first;
   pb::Event* e = Ev("");
@@ -483,7 +495,7 @@ void Game::Activation(const std::string& clan) {
   // Movement phase: frenzied units must charge; moves; charges.
   for (Unit* u : UnitsOf(clan)) {
     if (u->removed || !u->frenzied || InMelee(*u) || Halted(*u) || u->routing ||
-        !u->charge_target.empty())
+        !u->charge_target.empty() || u->charged_this_turn)
       continue;
     std::vector<Unit*> targets;
     for (Unit* e : Enemies(*u))
@@ -504,7 +516,8 @@ void Game::Activation(const std::string& clan) {
     std::vector<Unit*> chargers;
     for (Unit* u : UnitsOf(clan))
       if (!u->removed && !u->routing && !InMelee(*u) && !Halted(*u) &&
-          u->charge_target.empty() && !u->retired && !u->retreated && !u->fired)
+          u->charge_target.empty() && !u->charged_this_turn && !u->retired &&
+          !u->retreated && !u->fired)
         chargers.push_back(u);
     if (!chargers.empty()) {
       Unit& c = *rng_.Pick(chargers);
@@ -569,7 +582,7 @@ void Game::Activation(const std::string& clan) {
       std::vector<Unit*> theirs, their_pursuers;
       for (Unit* e : Enemies(a))
         if (!e->routing && !InMelee(*e) && !e->fired && e->chargers.empty() &&
-            e->charge_target.empty()) {
+            e->charge_target.empty() && !FoughtThisTurn(a, *e)) {
           theirs.push_back(e);
           if (e->pursuit_bonus_from_turn == turn_) their_pursuers.push_back(e);
         }
@@ -624,6 +637,7 @@ void Game::DeclareCharge(Unit& charger, Unit& target, bool forced) {
   const bool fell_short = rng_.Chance(0.1) || !rng_.Chance(w_.melee_on_charge);
   if (fell_short) c->set_fell_short(true);
   charger.charge_target = target.id;
+  charger.charged_this_turn = true;
   charger.charge_fell_short = fell_short;
   charger.charge_spent = false;
   charger.moved = true;
@@ -673,8 +687,9 @@ void Game::MaybeCounterCharge(Unit& target, Unit& charger,
     return;  // Mo: "foot may not counter-charge cavalry"
   if (target.removed || target.remove_at_turn_end || target.routing ||
       Halted(target) || InMelee(target) || !target.charge_target.empty() ||
-      target.fired || target.retired || target.retreated ||
-      target.formation == Formation::kBuilding || InMelee(charger))
+      target.charged_this_turn || target.fired || target.retired ||
+      target.retreated || target.formation == Formation::kBuilding ||
+      InMelee(charger))
     return;
   const bool charger_owes_test =
       !charger.frenzied &&
@@ -688,6 +703,7 @@ void Game::MaybeCounterCharge(Unit& target, Unit& charger,
   c->set_target(charger.id);
   c->set_counter_charge(true);
   target.charge_target = charger.id;
+  target.charged_this_turn = true;
   target.charge_fell_short = false;
   target.charge_spent = false;
   target.counter_charging = true;
@@ -1186,6 +1202,7 @@ void Game::MaybeChallenge(Unit& a, Unit& b) {
 void Game::SetUpPairing(Contact& c, Unit* first, Unit* second, PairingPlay* p) {
   p->round = ++c.rounds;
   c.fought_turn = turn_;
+  fought_pairs_.insert(std::minmax(first->id, second->id));
   pb::MeleeRound& r = p->msg;
   if (rng_.Chance(0.5)) r.set_round(p->round);
   p->us[0] = first;
