@@ -761,7 +761,10 @@ void Replayer::ApplyRout(int unit, const v1::ResultMove& move,
     s.removal_owed = "routed a second time (removed at the end of the turn)";
   }
   s.routing = s.has_routed = s.disordered = s.may_not_fire = true;
-  s.frenzied = false;
+  // Frenzy ends when the unit is "pushed back or worse in melee": a new
+  // rout does it, a router's continuing rout move does not (a router that
+  // became frenzied on its test for a lost stand stays frenzied).
+  if (new_rout) s.frenzied = false;
   rules::EndCharge(state_, unit);  // A charge ends when its charger routs.
   LeaveMelee(unit);
   ApplyBlock(unit, blocked);

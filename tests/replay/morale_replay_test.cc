@@ -787,6 +787,46 @@ TEST(MoraleReplayTest, SamuraiFrenzyOnUnmodifiedTwelve) {
   EXPECT_TRUE(Unit(StateAfter(log, 4), "red-sam").frenzied());
 }
 
+// The seed: frenzied troops "continue to be frenzied until they take the
+// optional rally test ... or they are pushed back or worse in melee". A
+// router can become frenzied (a Samurai's unmodified 12 on its test for a
+// lost stand is not a rally test); its next rout move is not a melee, so it
+// stays frenzied. red-sam starts routing and frenzied; it makes its rout
+// move in red's activation (seq 3); then blue-yumi's three stands hit it
+// (6+6, +2 first volley +1 effective: 15, 8+ hits: 3 hits, a stand lost).
+// Frenzied, it owes no test for the stand: the turn ends clean. (The
+// engine ended the frenzy at the rout move and wanted the test: found by
+// the reference model.)
+TEST(MoraleReplayTest, ARoutersFrenzyOutlastsItsRoutMove) {
+  v1::BattleLog log = Game(
+      TurnStart(1, 1, "red") + Activation(2, 1, "red") +
+      Ev(3, 1, "red",
+         R"pb(result_move { unit: "red-sam" kind: RESULT_MOVE_KIND_ROUT })pb") +
+      Activation(4, 1, "blue") +
+      Ev(5, 1, "blue", R"pb(firing {
+                              unit: "blue-yumi"
+                              target: "red-sam"
+                              stands_firing: 3
+                              dice: [ 6, 6, 6, 6, 6, 6 ]
+                              facts { range: RANGE_BAND_EFFECTIVE }
+                              claimed_hits: 3
+                              claimed_stands_lost: 1
+                            })pb") +
+      TurnEnd(6, 1));
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(units {
+             id: "red-sam"
+             stands: 6
+             routing: true
+             has_routed: true
+             disordered: true
+             frenzied: true
+           })pb",
+      log.mutable_starting_position()));
+  EXPECT_THAT(FindingKeys(AuditOrDie(log)), IsEmpty());
+  EXPECT_TRUE(Unit(StateAfter(log, 3), "red-sam").frenzied());
+}
+
 TEST(MoraleReplayTest, FrenziedUnitTakesNoTest) {
   // A reason-1 test by the frenzied unit: -2 stand lost -1 infantry charged
   // by cavalry (blue-cav's charge stands), 6+5 = 11 - 3 = 8 against 6+, a
