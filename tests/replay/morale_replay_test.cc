@@ -749,6 +749,20 @@ TEST(MoraleReplayTest, InterpenetratedUnitIsDisorderedAndTestsForReason7) {
 // ---------------------------------------------------------------------------
 // Frenzy.
 
+// blue-yumi's three stands at red-sam at seq `seq` of turn 1, at effective
+// range: 6+6 each, +2 first volley +1 effective, 3 hits, a stand lost.
+std::string BlueYumiHitsRedSam(int seq) {
+  return Ev(seq, 1, "blue", R"pb(firing {
+                                   unit: "blue-yumi"
+                                   target: "red-sam"
+                                   stands_firing: 3
+                                   dice: [ 6, 6, 6, 6, 6, 6 ]
+                                   facts { range: RANGE_BAND_EFFECTIVE }
+                                   claimed_hits: 3
+                                   claimed_stands_lost: 1
+                                 })pb");
+}
+
 // Turn 1, blue: blue-cav charges red-sam (reason 3), which rolls 6+6: an
 // unmodified 12, and a Samurai unit becomes frenzied (total 12 - 1 infantry
 // charged by cavalry = 11). blue-yumi then takes a stand off it (3 hits, as
@@ -764,16 +778,7 @@ std::string RedSamFrenzied() {
                                 claimed_total: 11
                                 claimed_result: MORALE_RESULT_FRENZY
                               })pb") +
-         Ev(5, 1, "blue", R"pb(firing {
-                                 unit: "blue-yumi"
-                                 target: "red-sam"
-                                 stands_firing: 3
-                                 dice: [ 6, 6, 6, 6, 6, 6 ]
-                                 facts { range: RANGE_BAND_EFFECTIVE }
-                                 claimed_hits: 3
-                                 claimed_stands_lost: 1
-                               })pb") +
-         Activation(6, 1, "red");
+         BlueYumiHitsRedSam(5) + Activation(6, 1, "red");
 }
 
 TEST(MoraleReplayTest, SamuraiFrenzyOnUnmodifiedTwelve) {
@@ -802,17 +807,7 @@ TEST(MoraleReplayTest, ARoutersFrenzyOutlastsItsRoutMove) {
       TurnStart(1, 1, "red") + Activation(2, 1, "red") +
       Ev(3, 1, "red",
          R"pb(result_move { unit: "red-sam" kind: RESULT_MOVE_KIND_ROUT })pb") +
-      Activation(4, 1, "blue") +
-      Ev(5, 1, "blue", R"pb(firing {
-                              unit: "blue-yumi"
-                              target: "red-sam"
-                              stands_firing: 3
-                              dice: [ 6, 6, 6, 6, 6, 6 ]
-                              facts { range: RANGE_BAND_EFFECTIVE }
-                              claimed_hits: 3
-                              claimed_stands_lost: 1
-                            })pb") +
-      TurnEnd(6, 1));
+      Activation(4, 1, "blue") + BlueYumiHitsRedSam(5) + TurnEnd(6, 1));
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
       R"pb(units {
              id: "red-sam"

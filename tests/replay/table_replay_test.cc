@@ -423,6 +423,18 @@ std::string FlankMelee(const std::string& red_block) {
             "RESULT_MOVE_KIND_FOLLOW_UP }");
 }
 
+// Starts `log` after seq 40, in turn 3's melee phase with red active (red
+// holding the initiative): a pairing's round comes next.
+void StartInTurnThreesMelee(v1::BattleLog& log) {
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(after_seq: 40
+           turn: 3
+           initiative_clan: "red"
+           active_clan: "red"
+           phase: "melee")pb",
+      log.mutable_starting_position()));
+}
+
 v1::BattleLog MeleeLog(const Layout& layout, const std::string& events) {
   v1::BattleLog log = TableLog(layout, events);
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
@@ -750,13 +762,7 @@ TEST(TableReplay, OnlyAPairingsFirstRoundNeedsContact) {
              "1, 1, 1, 1] } " +
              blue +
              "3 front_stands_in_contact: 3 dice: [6, 6, 1, 1, 1, 1] } }"));
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      R"pb(after_seq: 40
-           turn: 3
-           initiative_clan: "red"
-           active_clan: "red"
-           phase: "melee")pb",
-      first.mutable_starting_position()));
+  StartInTurnThreesMelee(first);
   EXPECT_THAT(At(AuditOrDie(first), 41),
               ElementsAre("SEVERITY_VIOLATION:daimyo.table.melee.contact",
                           "SEVERITY_UNVERIFIABLE:log.turn_unfinished"));
@@ -785,13 +791,7 @@ TEST(TableReplay, StandsInFrontContactAreMeasuredAtTheFirstRound) {
                red_front +
                " dice: [1, 1, 1, 1] } sides { unit: \"blue-yumi\" "
                "stands_fighting: 2 dice: [1, 1, 1, 1] } }"));
-    EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
-        R"pb(after_seq: 40
-             turn: 3
-             initiative_clan: "red"
-             active_clan: "red"
-             phase: "melee")pb",
-        log.mutable_starting_position()));
+    StartInTurnThreesMelee(log);
     return log;
   };
   const v1::AuditReport declared =
@@ -806,6 +806,37 @@ TEST(TableReplay, StandsInFrontContactAreMeasuredAtTheFirstRound) {
   EXPECT_EQ(f->computed(), "2 in front contact");
   EXPECT_THAT(At(AuditOrDie(log("front_stands_in_contact: 2")), 41), IsEmpty());
   EXPECT_THAT(At(AuditOrDie(log("")), 41), IsEmpty());
+}
+
+// The multi-unit melee of the three tests below, in turn 3's melee phase
+// (red active, after seq 40): red-teppo and blue-yumi front to front,
+// red-samurai on blue-yumi's right flank. Seq 41 is red-teppo's round (its
+// 3 stands rolling `teppo_dice`), seq 42 red-samurai's (its 2 stands
+// rolling `samurai_dice`); blue-yumi fights 3 stands and 1, all 1s. Then
+// `then`.
+v1::BattleLog MultiMeleeLog(const std::string& teppo_dice,
+                            const std::string& samurai_dice,
+                            const std::string& then) {
+  Layout layout;
+  layout.blue_yumi = {600, 300, 180};
+  layout.red_samurai = {520, 310, 90};
+  v1::BattleLog log = TableLog(
+      layout,
+      Ev(41, 3, "red",
+         "melee_round { melee_id: \"m\" sides { unit: \"red-teppo\" "
+         "stands_fighting: 3 dice: " +
+             teppo_dice +
+             " } sides { unit: \"blue-yumi\" stands_fighting: 3 dice: [1, 1, "
+             "1, 1, 1, 1] } }") +
+          Ev(42, 3, "red",
+             "melee_round { melee_id: \"m\" sides { unit: \"red-samurai\" "
+             "stands_fighting: 2 dice: " +
+                 samurai_dice +
+                 " } sides { unit: \"blue-yumi\" stands_fighting: 1 "
+                 "front_stands_in_contact: 1 dice: [1, 1] } }") +
+          then);
+  StartInTurnThreesMelee(log);
+  return log;
 }
 
 // A multi-unit melee on a table (reading 26 (f)). red-teppo at (600, 300)
@@ -825,27 +856,8 @@ TEST(TableReplay, StandsInFrontContactAreMeasuredAtTheFirstRound) {
 // 4; in a melee of several units that is no shortfall. All dice are 1s: no
 // hits, both pairings drawn.
 TEST(TableReplay, AMultiUnitMeleeSplitsAStandEligibleAgainstBoth) {
-  Layout layout;
-  layout.blue_yumi = {600, 300, 180};
-  layout.red_samurai = {520, 310, 90};
-  v1::BattleLog log = TableLog(
-      layout,
-      Ev(41, 3, "red",
-         "melee_round { melee_id: \"m\" sides { unit: \"red-teppo\" "
-         "stands_fighting: 3 dice: [1, 1, 1, 1, 1, 1] } sides { unit: "
-         "\"blue-yumi\" stands_fighting: 3 dice: [1, 1, 1, 1, 1, 1] } }") +
-          Ev(42, 3, "red",
-             "melee_round { melee_id: \"m\" sides { unit: \"red-samurai\" "
-             "stands_fighting: 2 dice: [1, 1, 1, 1] } sides { unit: "
-             "\"blue-yumi\" stands_fighting: 1 front_stands_in_contact: 1 "
-             "dice: [1, 1] } }"));
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      R"pb(after_seq: 40
-           turn: 3
-           initiative_clan: "red"
-           active_clan: "red"
-           phase: "melee")pb",
-      log.mutable_starting_position()));
+  const v1::BattleLog log =
+      MultiMeleeLog("[1, 1, 1, 1, 1, 1]", "[1, 1, 1, 1]", "");
   const v1::AuditReport report = AuditOrDie(log);
   EXPECT_THAT(report.findings(), IsEmpty());
   // Without the melee_id the two rounds are separate melees: blue-yumi's 3
@@ -874,36 +886,18 @@ TEST(TableReplay, AMultiUnitMeleeSplitsAStandEligibleAgainstBoth) {
 // which the engine reported as a melee out of contact before (reading 26
 // (a): the pairings are fought at once).
 TEST(TableReplay, AMultiUnitMeleeOnATableIsMeasuredAsItBegan) {
-  Layout layout;
-  layout.blue_yumi = {600, 300, 180};
-  layout.red_samurai = {520, 310, 90};
-  v1::BattleLog log = TableLog(
-      layout,
-      Ev(41, 3, "red",
-         "melee_round { melee_id: \"m\" sides { unit: \"red-teppo\" "
-         "stands_fighting: 3 dice: [6, 6, 6, 6, 6, 6] } sides { unit: "
-         "\"blue-yumi\" stands_fighting: 3 dice: [1, 1, 1, 1, 1, 1] } }") +
-          Ev(42, 3, "red",
-             "melee_round { melee_id: \"m\" sides { unit: \"red-samurai\" "
-             "stands_fighting: 2 dice: [1, 1, 1, 1] } sides { unit: "
-             "\"blue-yumi\" stands_fighting: 1 front_stands_in_contact: 1 "
-             "dice: [1, 1] } }") +
-          Ev(43, 3, "blue",
-             "result_move { unit: \"blue-yumi\" kind: RESULT_MOVE_KIND_ROUT "
-             "dice: [3, 4] distance_mm: 70 }") +
+  v1::BattleLog log = MultiMeleeLog(
+      "[6, 6, 6, 6, 6, 6]", "[1, 1, 1, 1]",
+      Ev(43, 3, "blue",
+         "result_move { unit: \"blue-yumi\" kind: RESULT_MOVE_KIND_ROUT "
+         "dice: [3, 4] distance_mm: 70 }") +
           Ev(44, 3, "red",
              "result_move { unit: \"red-teppo\" kind: RESULT_MOVE_KIND_HOLD "
              "}") +
           Ev(45, 3, "blue",
-             "removal { unit: \"blue-yumi\" reason: \"destroyed in melee\" }") +
+             "removal { unit: \"blue-yumi\" reason: \"destroyed in melee\" "
+             "}") +
           TurnEnd(46, 3));
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      R"pb(after_seq: 40
-           turn: 3
-           initiative_clan: "red"
-           active_clan: "red"
-           phase: "melee")pb",
-      log.mutable_starting_position()));
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
   // Without the removal, the measured flank still destroyed it (and, left
   // on the table, it owes its test for the stand lost).
@@ -924,23 +918,11 @@ TEST(TableReplay, AMultiUnitMeleeOnATableIsMeasuredAsItBegan) {
 // directions at once, destroyed; it makes its push back and is removed, and
 // the winners of a destroyed loser halt.
 TEST(TableReplay, PushedBackFromTheFrontAndTheMeasuredFlankIsDestroyed) {
-  Layout layout;
-  layout.blue_yumi = {600, 300, 180};
-  layout.red_samurai = {520, 310, 90};
-  v1::BattleLog log = TableLog(
-      layout,
-      Ev(41, 3, "red",
-         "melee_round { melee_id: \"m\" sides { unit: \"red-teppo\" "
-         "stands_fighting: 3 dice: [6, 6, 1, 1, 1, 1] } sides { unit: "
-         "\"blue-yumi\" stands_fighting: 3 dice: [1, 1, 1, 1, 1, 1] } }") +
-          Ev(42, 3, "red",
-             "melee_round { melee_id: \"m\" sides { unit: \"red-samurai\" "
-             "stands_fighting: 2 dice: [3, 2, 1, 1] } sides { unit: "
-             "\"blue-yumi\" stands_fighting: 1 front_stands_in_contact: 1 "
-             "dice: [1, 1] } }") +
-          Ev(43, 3, "blue",
-             "result_move { unit: \"blue-yumi\" kind: "
-             "RESULT_MOVE_KIND_PUSH_BACK distance_mm: 30 }") +
+  v1::BattleLog log = MultiMeleeLog(
+      "[6, 6, 1, 1, 1, 1]", "[3, 2, 1, 1]",
+      Ev(43, 3, "blue",
+         "result_move { unit: \"blue-yumi\" kind: RESULT_MOVE_KIND_PUSH_BACK "
+         "distance_mm: 30 }") +
           Ev(44, 3, "red",
              "result_move { unit: \"red-teppo\" kind: RESULT_MOVE_KIND_HOLD "
              "}") +
@@ -948,15 +930,9 @@ TEST(TableReplay, PushedBackFromTheFrontAndTheMeasuredFlankIsDestroyed) {
              "result_move { unit: \"red-samurai\" kind: RESULT_MOVE_KIND_HOLD "
              "}") +
           Ev(46, 3, "blue",
-             "removal { unit: \"blue-yumi\" reason: \"destroyed in melee\" }") +
+             "removal { unit: \"blue-yumi\" reason: \"destroyed in melee\" "
+             "}") +
           TurnEnd(47, 3));
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
-      R"pb(after_seq: 40
-           turn: 3
-           initiative_clan: "red"
-           active_clan: "red"
-           phase: "melee")pb",
-      log.mutable_starting_position()));
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
   // Without the removal it stays on the table, destroyed.
   log.mutable_events()->DeleteSubrange(5, 1);
