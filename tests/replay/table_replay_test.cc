@@ -808,6 +808,19 @@ TEST(TableReplay, StandsInFrontContactAreMeasuredAtTheFirstRound) {
   EXPECT_THAT(At(AuditOrDie(log("")), 41), IsEmpty());
 }
 
+// A red winner of turn 3's melee halting (its result move), at `seq`.
+std::string Halt(int seq, const std::string& unit) {
+  return Ev(seq, 3, "red",
+            absl::StrCat("result_move { unit: \"", unit,
+                         "\" kind: RESULT_MOVE_KIND_HOLD }"));
+}
+
+// blue-yumi, destroyed in turn 3's melee, removed at `seq`.
+std::string RemoveBlueYumi(int seq) {
+  return Ev(seq, 3, "blue",
+            "removal { unit: \"blue-yumi\" reason: \"destroyed in melee\" }");
+}
+
 // The multi-unit melee of the three tests below, in turn 3's melee phase
 // (red active, after seq 40): red-teppo and blue-yumi front to front,
 // red-samurai on blue-yumi's right flank. Seq 41 is red-teppo's round (its
@@ -891,13 +904,7 @@ TEST(TableReplay, AMultiUnitMeleeOnATableIsMeasuredAsItBegan) {
       Ev(43, 3, "blue",
          "result_move { unit: \"blue-yumi\" kind: RESULT_MOVE_KIND_ROUT "
          "dice: [3, 4] distance_mm: 70 }") +
-          Ev(44, 3, "red",
-             "result_move { unit: \"red-teppo\" kind: RESULT_MOVE_KIND_HOLD "
-             "}") +
-          Ev(45, 3, "blue",
-             "removal { unit: \"blue-yumi\" reason: \"destroyed in melee\" "
-             "}") +
-          TurnEnd(46, 3));
+          Halt(44, "red-teppo") + RemoveBlueYumi(45) + TurnEnd(46, 3));
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
   // Without the removal, the measured flank still destroyed it (and, left
   // on the table, it owes its test for the stand lost).
@@ -923,15 +930,7 @@ TEST(TableReplay, PushedBackFromTheFrontAndTheMeasuredFlankIsDestroyed) {
       Ev(43, 3, "blue",
          "result_move { unit: \"blue-yumi\" kind: RESULT_MOVE_KIND_PUSH_BACK "
          "distance_mm: 30 }") +
-          Ev(44, 3, "red",
-             "result_move { unit: \"red-teppo\" kind: RESULT_MOVE_KIND_HOLD "
-             "}") +
-          Ev(45, 3, "red",
-             "result_move { unit: \"red-samurai\" kind: RESULT_MOVE_KIND_HOLD "
-             "}") +
-          Ev(46, 3, "blue",
-             "removal { unit: \"blue-yumi\" reason: \"destroyed in melee\" "
-             "}") +
+          Halt(44, "red-teppo") + Halt(45, "red-samurai") + RemoveBlueYumi(46) +
           TurnEnd(47, 3));
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
   // Without the removal it stays on the table, destroyed.
