@@ -1,11 +1,19 @@
 #include "rules/battle_state.h"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 
 namespace gunbai::rules {
+
+std::uint64_t FootprintChanges::NewId() {
+  // Names a state to its table index only (never output): any distinct
+  // number will do, so a relaxed counter shared by all threads.
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 absl::string_view PhaseName(Phase p) {
   switch (p) {

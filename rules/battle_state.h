@@ -142,6 +142,48 @@ struct LeaderState {
   absl::InlinedVector<int, 2> later_loss_rolls;
 };
 
+// The units whose footprints may have changed, in order, so that a table's
+// spatial index (rules::ShapeCache's grid) catches up with a state by
+// looking at those units only: every writer of a unit's pose, stands,
+// ranks, placement or removal calls BattleState::FootprintChanged (a Debug
+// build checks the index against every unit at each query, so a writer
+// that forgets fails the suite). A copy is another state to the index: it
+// gets a new id, and the index starts again from a full look. The id only
+// names a state to its index; it never reaches a report or a digest.
+class FootprintChanges {
+ public:
+  FootprintChanges() : id_(NewId()) {}
+  FootprintChanges(const FootprintChanges&) : id_(NewId()) {}
+  FootprintChanges& operator=(const FootprintChanges&) {
+    id_ = NewId();
+    epoch_ = 0;
+    units_.clear();
+    return *this;
+  }
+  ~FootprintChanges() = default;
+
+  void Add(int unit) {
+    // Bounded: past this many, the list starts again in a new epoch (an
+    // index that had not caught up looks at every unit once).
+    if (units_.size() == kMaxKept) {
+      units_.clear();
+      ++epoch_;
+    }
+    units_.push_back(unit);
+  }
+  std::uint64_t id() const { return id_; }
+  std::uint64_t epoch() const { return epoch_; }
+  const std::vector<int>& units() const { return units_; }
+
+ private:
+  static constexpr std::size_t kMaxKept = 256;
+  static std::uint64_t NewId();
+
+  std::uint64_t id_;
+  std::uint64_t epoch_ = 0;
+  std::vector<int> units_;
+};
+
 enum class Phase {
   kBeforeGame,  // No turn has started yet.
   kTurnStart,   // Turn started, no clan activated yet.
@@ -170,6 +212,12 @@ struct BattleState {
   Phase phase = Phase::kBeforeGame;
   std::uint64_t last_seq = 0;
   bool any_event = false;
+  // Whose footprints changed (FootprintChanges): not part of the game.
+  FootprintChanges footprint_changes;
+
+  // Records that `unit`'s pose, stands, ranks, placement or removal may
+  // have changed. Every writer of those fields calls it.
+  void FootprintChanged(int unit) { footprint_changes.Add(unit); }
 
   // Returns true if `charger` is charging `target`: it declared the charge
   // and the charge has not ended (the charger has not routed or left the

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 
+#include "absl/base/internal/raw_logging.h"
 #include "absl/strings/str_format.h"
 
 namespace gunbai::rules {
@@ -105,6 +107,147 @@ const geometry::Box& ShapeCache::TerrainBox(const Battlefield& field,
     }
   }
   return terrain_boxes_[index];
+}
+
+namespace {
+
+// The grid's cells: at least this wide, and at most this many along the
+// table's longer side (a 1.8 m table has 12 by 8 cells of 15 cm; a 100 m
+// one 64 of 156 cm). A unit's box meets a few cells, a 15 cm query around
+// it a few more.
+constexpr double kMinCellCm = 15;
+constexpr int kMostCells = 64;
+// A query covering more cells than this lists every unit on the table
+// instead (a long path, a whole-table box): fewer words to read.
+constexpr int kMostCellsRead = 96;
+
+// The cell holding coordinate `v` cm, clamped to 0..n-1 (NaN to 0).
+int CellIndex(double v, double cell, int n) {
+  if (!(v > 0)) return 0;
+  const double c = v / cell;
+  if (!(c < n)) return n - 1;
+  return static_cast<int>(c);
+}
+
+}  // namespace
+
+ShapeCache::Cells ShapeCache::CellsOf(const geometry::Box& box) const {
+  const Grid& g = grid_;
+  return Cells{CellIndex(box.min_x, g.cell, g.nx),
+               CellIndex(box.min_y, g.cell, g.ny),
+               CellIndex(box.max_x, g.cell, g.nx),
+               CellIndex(box.max_y, g.cell, g.ny)};
+}
+
+ShapeCache::Cells ShapeCache::CellsNow(const Battlefield& field,
+                                       const BattleState& state,
+                                       int unit) const {
+  const UnitShape& shape = Get(field, state, unit);
+  return shape.present ? CellsOf(shape.box) : Cells{};
+}
+
+void ShapeCache::SetBits(const Cells& c, int unit, bool on) const {
+  if (c.x0 < 0) return;
+  Grid& g = grid_;
+  const std::size_t word = static_cast<std::size_t>(unit) / 64;
+  const std::uint64_t bit = std::uint64_t{1} << (unit % 64);
+  for (int y = c.y0; y <= c.y1; ++y) {
+    for (int x = c.x0; x <= c.x1; ++x) {
+      std::uint64_t& w =
+          g.bits[static_cast<std::size_t>(y * g.nx + x) * g.words + word];
+      w = on ? (w | bit) : (w & ~bit);
+    }
+  }
+}
+
+void ShapeCache::Regrid(const Battlefield& field, const BattleState& state,
+                        int unit) const {
+  Cells& at = grid_.at[static_cast<std::size_t>(unit)];
+  const Cells now = CellsNow(field, state, unit);
+  if (now == at) return;
+  SetBits(at, unit, false);
+  SetBits(now, unit, true);
+  at = now;
+}
+
+void ShapeCache::Rebuild(const Battlefield& field,
+                         const BattleState& state) const {
+  Grid& g = grid_;
+  const double w = std::max(field.width_mm, 1) / 10.0;
+  const double d = std::max(field.depth_mm, 1) / 10.0;
+  g.cell = std::max(kMinCellCm, std::max(w, d) / kMostCells);
+  g.nx = std::clamp(static_cast<int>(std::ceil(w / g.cell)), 1, kMostCells);
+  g.ny = std::clamp(static_cast<int>(std::ceil(d / g.cell)), 1, kMostCells);
+  g.units = state.units.size();
+  g.words = static_cast<int>((g.units + 63) / 64);
+  g.bits.assign(static_cast<std::size_t>(g.nx * g.ny) * g.words, 0);
+  g.at.assign(g.units, Cells{});
+  for (int u = 0; u < static_cast<int>(g.units); ++u) Regrid(field, state, u);
+}
+
+void ShapeCache::SyncGrid(const Battlefield& field,
+                          const BattleState& state) const {
+  Grid& g = grid_;
+  const FootprintChanges& changes = state.footprint_changes;
+  const std::vector<int>& changed = changes.units();
+  if (g.state_id != changes.id() || g.epoch != changes.epoch() ||
+      g.units != state.units.size() || g.seen > changed.size()) {
+    Rebuild(field, state);
+  } else {
+    for (std::size_t k = g.seen; k < changed.size(); ++k) {
+      const int u = changed[k];
+      if (u >= 0 && static_cast<std::size_t>(u) < g.units) {
+        Regrid(field, state, u);
+      }
+    }
+  }
+  g.state_id = changes.id();
+  g.epoch = changes.epoch();
+  g.seen = changed.size();
+#ifndef NDEBUG
+  // A writer of a footprint that did not call FootprintChanged leaves the
+  // grid behind: found here, in every Debug build's query.
+  for (int u = 0; u < static_cast<int>(g.units); ++u) {
+    if (!(CellsNow(field, state, u) == g.at[static_cast<std::size_t>(u)])) {
+      ABSL_RAW_LOG(FATAL,
+                   "unit %d's footprint changed without "
+                   "BattleState::FootprintChanged",
+                   u);
+    }
+  }
+#endif
+}
+
+UnitList ShapeCache::UnitsMeeting(const Battlefield& field,
+                                  const BattleState& state,
+                                  const geometry::Box& box) const {
+  SyncGrid(field, state);
+  const Grid& g = grid_;
+  UnitList out;
+  if (g.units == 0) return out;
+  const Cells c = CellsOf(box);
+  if ((c.x1 - c.x0 + 1) * (c.y1 - c.y0 + 1) > kMostCellsRead) {
+    for (int u = 0; u < static_cast<int>(g.units); ++u) {
+      if (g.at[static_cast<std::size_t>(u)].x0 >= 0) out.push_back(u);
+    }
+    return out;
+  }
+  absl::InlinedVector<std::uint64_t, 16> set(
+      static_cast<std::size_t>(g.words), 0);
+  for (int y = c.y0; y <= c.y1; ++y) {
+    const std::uint64_t* row =
+        &g.bits[static_cast<std::size_t>(y * g.nx + c.x0) * g.words];
+    for (int x = c.x0; x <= c.x1; ++x) {
+      for (int k = 0; k < g.words; ++k) set[k] |= row[k];
+      row += g.words;
+    }
+  }
+  for (int k = 0; k < g.words; ++k) {
+    for (std::uint64_t w = set[k]; w != 0; w &= w - 1) {
+      out.push_back(k * 64 + std::countr_zero(w));
+    }
+  }
+  return out;
 }
 
 geometry::OrientedRect Footprint(const Battlefield& field,

@@ -14,9 +14,13 @@
 #ifndef GUNBAI_RULES_BATTLEFIELD_H_
 #define GUNBAI_RULES_BATTLEFIELD_H_
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "absl/container/inlined_vector.h"
 
 #include "rules/battle_state.h"
 #include "rules/geometry/geometry.h"
@@ -91,6 +95,9 @@ struct UnitShape {
   geometry::Vec2 centre;
 };
 
+// Unit indices in index order: the units a query of the grid may meet.
+using UnitList = absl::InlinedVector<int, 16>;
+
 // Each unit's shape, kept from one measurement to the next until the
 // unit's pose, stands, ranks or presence change: each access compares those
 // few integers with the ones the shape was made from, so a shape is never
@@ -115,6 +122,15 @@ class ShapeCache {
   // changes).
   const geometry::Box& TerrainBox(const struct Battlefield& field,
                                   int index) const;
+  // Returns, in index order, the units on the table (placed, not removed,
+  // with stands) whose boxes may meet `box`: every one whose box does, and
+  // perhaps a few near it, for the caller to test as before. Answered from
+  // a grid of the table's cells that follows the state's changed
+  // footprints (BattleState::FootprintChanged), so that its cost grows with
+  // the units near `box`, not with all of them.
+  UnitList UnitsMeeting(const struct Battlefield& field,
+                        const BattleState& state,
+                        const geometry::Box& box) const;
 
  private:
   // What a shape is made from. stands -1: not made yet.
@@ -130,12 +146,48 @@ class ShapeCache {
              removed == u.removed;
     }
   };
+  // The cells a box covers (clamped to the grid: a unit off the table is
+  // in the edge's cells). x0 < 0: none (a unit not on the table).
+  struct Cells {
+    int x0 = -1;
+    int y0 = 0;
+    int x1 = -1;
+    int y1 = 0;
+    friend bool operator==(const Cells& a, const Cells& b) {
+      return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1;
+    }
+  };
+  // A uniform grid over the table: for each cell, a bit per unit whose box
+  // meets it. It has caught up with the state named `state_id` up to
+  // `seen` of its changed units in `epoch` (rules::FootprintChanges).
+  struct Grid {
+    std::uint64_t state_id = 0;
+    std::uint64_t epoch = 0;
+    std::size_t seen = 0;
+    std::size_t units = 0;
+    double cell = 1;
+    int nx = 0;
+    int ny = 0;
+    int words = 0;  // 64-bit words of unit bits per cell.
+    std::vector<std::uint64_t> bits;  // Cell (x, y) at (y * nx + x) * words.
+    std::vector<Cells> at;            // Per unit: the cells it is in.
+  };
   const UnitShape& Make(const struct Battlefield& field,
                         const BattleState& state, int unit) const;
+  void SyncGrid(const struct Battlefield& field, const BattleState& state) const;
+  void Rebuild(const struct Battlefield& field, const BattleState& state) const;
+  // Moves `unit` to the cells its shape covers now.
+  void Regrid(const struct Battlefield& field, const BattleState& state,
+              int unit) const;
+  void SetBits(const Cells& c, int unit, bool on) const;
+  Cells CellsOf(const geometry::Box& box) const;
+  Cells CellsNow(const struct Battlefield& field, const BattleState& state,
+                 int unit) const;
 
   mutable std::vector<Key> keys_;
   mutable std::vector<UnitShape> shapes_;
   mutable std::vector<geometry::Box> terrain_boxes_;
+  mutable Grid grid_;
 };
 
 struct Battlefield {
@@ -157,6 +209,12 @@ struct Battlefield {
   }
   const geometry::Box& TerrainBox(int index) const {
     return shapes.TerrainBox(*this, index);
+  }
+  // The units on the table whose boxes may meet `box`, in index order
+  // (ShapeCache::UnitsMeeting).
+  UnitList UnitsMeeting(const BattleState& state,
+                        const geometry::Box& box) const {
+    return shapes.UnitsMeeting(*this, state, box);
   }
 };
 

@@ -247,6 +247,7 @@ absl::Status EngineBase::StartUnit(int i, const v1::UnitState& u,
   s.removed = u.removed();
   s.charge_fell_short = u.charge_fell_short();
   s.leader_killed_near = u.leader_killed_near();
+  state_.FootprintChanged(unit);
   s.followed_up_on_turn = static_cast<int>(u.followed_up_on_turn());
   s.pursued_on_turn = static_cast<int>(u.pursued_on_turn());
   s.pursued_from_long_melee = u.pursued_from_long_melee();

@@ -883,6 +883,7 @@ bool GamePlayer::FollowUpFallsShort(const rules::daimyo::MeleePairing& pairing,
     u.stands -= std::min(rules::StandsLostByHits(u.carried_hits, hits[1 - side],
                                                  rules_.hits_per_stand),
                          u.stands);
+    s.FootprintChanged(pairing.sides[side].unit);
   }
   const rules::daimyo::MoveMeasure push = rules::daimyo::MeasurePath(
       *field_, s, loser,
@@ -892,6 +893,7 @@ bool GamePlayer::FollowUpFallsShort(const rules::daimyo::MeleePairing& pairing,
       winner, /*units_block=*/true);
   if (push.blocked_by_enemy_or_edge) return false;  // Destroyed: no follow-up.
   s.units[loser].pose = push.to;
+  s.FootprintChanged(loser);
   const int gap = static_cast<int>(
       std::lround(rules::UnitDistance(*field_, s, winner, loser) * 10));
   const rules::daimyo::MoveMeasure follow = rules::daimyo::MeasurePath(
@@ -900,6 +902,7 @@ bool GamePlayer::FollowUpFallsShort(const rules::daimyo::MeleePairing& pairing,
                                 rules::daimyo::ResultPath::kAhead, gap, loser),
       loser, /*units_block=*/true);
   s.units[winner].pose = follow.to;
+  s.FootprintChanged(winner);
   return !rules::InContact(*field_, s, winner, loser);
 }
 

@@ -164,11 +164,13 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
       if (start != at_melee_start_.end() && start->second.stands != s.stands) {
         now.emplace_back(unit, s.stands);
         s.stands = start->second.stands;
+        state_.FootprintChanged(unit);
       }
     }
     MeasureMelee(pairing);
     for (const auto& [unit, stands] : now) {
       state_.units[static_cast<std::size_t>(unit)].stands = stands;
+      state_.FootprintChanged(unit);
     }
   }
   if (!round.melee_id().empty()) {
@@ -856,6 +858,7 @@ void Replayer::OnRemoval(const v1::Removal& removal) {
   const int unit = ResolveUnit(removal.unit(), "removed unit");
   if (unit < 0 || !UnitOnTable(unit, "be removed again")) return;
   state_.units[unit].removed = true;
+  state_.FootprintChanged(unit);
   state_.units[unit].removal_owed.clear();
   rules::EndCharge(state_, unit);
   owed_moves_[unit] = OwedMove::kNone;

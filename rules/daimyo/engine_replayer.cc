@@ -265,6 +265,7 @@ void Replayer::OnMove(const v1::Move& move) {
   if (move.stands_per_rank() > 0) {
     status.stands_per_rank = static_cast<int>(
         std::min<uint32_t>(move.stands_per_rank(), kMaxStands));
+    state_.FootprintChanged(unit);
   }
   MeasureMove(move, unit);
 }

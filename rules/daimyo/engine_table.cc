@@ -163,6 +163,7 @@ void Replayer::PlaceUnit(int unit, const rules::Pose& pose) {
   rules::UnitStatus& s = state_.units[unit];
   s.pose = pose;
   s.placed = true;
+  state_.FootprintChanged(unit);
 }
 
 void Replayer::MeasureMove(const v1::Move& move, int unit) {

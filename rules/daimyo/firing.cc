@@ -408,6 +408,7 @@ int ApplyFiring(const Tables& rules, BattleState& state, const Shot& shot,
   if (target.removed) return 0;
   if (hits > 0) target.hit_by_fire_this_turn = true;
   const int lost = ApplyHits(target, hits, rules.hits_per_stand, stands_lost);
+  state.FootprintChanged(shot.target);
   if (lost > 0) {
     target.owed_morale |= ReasonBit(1);
     OweLeaderLossRolls(state, shot.target, rules.headquarters_counts_as_stands,

@@ -340,7 +340,7 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
   corners.insert(corners.end(), ts.polygon.vertices.begin(),
                  ts.polygon.vertices.end());
   const geometry::Polygon hull = geometry::ConvexHull(std::move(corners));
-  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
+  for (const int u : field.UnitsMeeting(state, near_lines)) {
     if (u == firer || u == target) continue;
     const UnitShape& us = field.Shape(state, u);
     if (us.present && geometry::BoxesMeet(near_lines, us.box) &&
@@ -452,7 +452,8 @@ void FindNearerEnemy(const Tables& rules, const Battlefield& field,
       FeatureAt(field, TerrainKind::kWoods, fs.centre);
   // The long range to the mm, as BandAt reads it (15.04 cm is within).
   const double range = rules.firing.long_range_mm / 10.0 + 0.05;
-  for (int e = 0; e < static_cast<int>(state.units.size()); ++e) {
+  for (const int e :
+       field.UnitsMeeting(state, geometry::Inflated(fs.box, range))) {
     if (e == target || state.units[e].in_melee ||
         state.profiles[e].clan == state.profiles[firer].clan) {
       continue;
@@ -662,7 +663,12 @@ std::vector<int> UnitsNear(const Tables& rules, const Battlefield& field,
   std::vector<int> near;
   if (!Present(state, unit)) return near;
   const UnitShape& us = field.Shape(state, unit);
-  for (int o = 0; o < static_cast<int>(state.units.size()); ++o) {
+  const double most = std::max(rules.morale.proximity_mm,
+                               rules.morale.proximity_in_melee_mm) /
+                          10.0 +
+                      0.05;
+  for (const int o :
+       field.UnitsMeeting(state, geometry::Inflated(us.box, most))) {
     if (o == unit) continue;
     const bool same = state.profiles[o].clan == state.profiles[unit].clan;
     if (same != friends) continue;
@@ -711,7 +717,8 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
   const Vec2 u_at = us.centre;
   bool any_enemy_near = false;
   bool uphill_of_all = true;
-  for (int o = 0; o < static_cast<int>(state.units.size()); ++o) {
+  for (const int o : field.UnitsMeeting(
+           state, geometry::Inflated(us.box, m.proximity + 0.05))) {
     if (o == unit) continue;
     const UnitShape& os = field.Shape(state, o);
     if (!os.present) continue;
@@ -759,7 +766,11 @@ MoraleMeasure MeasureMorale(const Tables& rules, const Battlefield& field,
   if (field.rules.command_reach_mm > 0) {
     m.out_of_command = !InCommand(field, state, unit);
   }
-  for (int c = 0; c < static_cast<int>(state.units.size()); ++c) {
+  // (Charges declared on it are counted: none, no charger to look for.)
+  const int chargers = state.units[unit].charges_received > 0
+                           ? static_cast<int>(state.units.size())
+                           : 0;
+  for (int c = 0; c < chargers; ++c) {
     if (Present(state, c) && state.IsChargedBy(unit, c) &&
         geometry::SideOf(ur, FrontPoint(Footprint(field, state, c))) ==
             Side::kFront) {
@@ -862,7 +873,7 @@ int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
   const Box box = BoxOf(shape);
   // Where it stood before, worked out only when the end meets a unit.
   std::optional<Polygon> before;
-  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
+  for (const int u : field.UnitsMeeting(state, box)) {
     if (u == unit) continue;
     const UnitShape& us = field.Shape(state, u);
     if (!us.present || !geometry::BoxesMeet(box, us.box)) continue;
@@ -909,11 +920,12 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
     }
   }
   absl::InlinedVector<int, 8> units;
-  for (int u = 0; units_block && u < static_cast<int>(state.units.size());
-       ++u) {
-    if (u == unit || u == ignore) continue;
-    const UnitShape& us = field.Shape(state, u);
-    if (us.present && geometry::BoxesMeet(path, us.box)) units.push_back(u);
+  if (units_block) {
+    for (const int u : field.UnitsMeeting(state, path)) {
+      if (u == unit || u == ignore) continue;
+      const UnitShape& us = field.Shape(state, u);
+      if (us.present && geometry::BoxesMeet(path, us.box)) units.push_back(u);
+    }
   }
   const bool slide_on_table =
       OnTable(field, start_shape) && OnTable(field, slide_end);
@@ -990,7 +1002,7 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
       geometry::Union(BoxOf(start_shape), BoxOf(InnerShape(field, end))),
       BoxOf(turned_shape));
   absl::InlinedVector<int, 8> friends;
-  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
+  for (const int u : field.UnitsMeeting(state, path)) {
     if (u == unit || state.profiles[u].clan != state.profiles[unit].clan) {
       continue;
     }
@@ -1066,13 +1078,6 @@ Pose ResultPose(const Battlefield& field, const BattleState& state, int unit,
 
 Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
                     int unit, const Pose& at) {
-  absl::InlinedVector<int, 8> friends;
-  for (int u = 0; u < static_cast<int>(state.units.size()); ++u) {
-    if (u != unit && state.profiles[u].clan == state.profiles[unit].clan &&
-        field.Shape(state, u).present) {
-      friends.push_back(u);
-    }
-  }
   const OrientedRect start = FootprintAt(field, state, unit, at);
   const Polygon start_shape = InnerShape(field, start);
   const Vec2 step = geometry::Forward(start) * kPathStep;
@@ -1081,6 +1086,16 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
   const int most = static_cast<int>(
       std::min(300.0, (field.width_mm + field.depth_mm) / 10.0) / kPathStep);
   Polygon shape = start_shape;
+  // The friends the whole way on may meet (the boxes of its ends hold it).
+  ShiftInto(start_shape, step * double(most), shape);
+  const Box way = geometry::Union(BoxOf(start_shape), BoxOf(shape));
+  absl::InlinedVector<int, 8> friends;
+  for (const int u : field.UnitsMeeting(state, way)) {
+    if (u != unit && state.profiles[u].clan == state.profiles[unit].clan &&
+        field.Shape(state, u).present) {
+      friends.push_back(u);
+    }
+  }
   for (int i = 0;; ++i) {
     ShiftInto(start_shape, step * double(i), shape);
     const Box box = BoxOf(shape);

@@ -376,6 +376,7 @@ std::array<int, 2> ApplyMeleeRound(const Tables& rules, BattleState& state,
     const int target = pairing.sides[1 - side].unit;
     lost[1 - side] = ApplyHits(state.units[target], hits[side],
                                rules.hits_per_stand, stands_lost[1 - side]);
+    state.FootprintChanged(target);
     if (lost[1 - side] > 0) {
       state.units[target].owed_morale |= ReasonBit(1);
       OweLeaderLossRolls(state, target, rules.headquarters_counts_as_stands,

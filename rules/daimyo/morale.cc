@@ -475,6 +475,7 @@ void ApplyMoraleResult(BattleState& state, int unit, MoraleResult result) {
       break;
     case MoraleResult::kDispersed:
       s.removed = true;
+      state.FootprintChanged(unit);
       break;
     case MoraleResult::kFrenzy:
       s.frenzied = true;
