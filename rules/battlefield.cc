@@ -133,10 +133,9 @@ int CellIndex(double v, double cell, int n) {
 
 ShapeCache::Cells ShapeCache::CellsOf(const geometry::Box& box) const {
   const Grid& g = grid_;
-  return Cells{CellIndex(box.min_x, g.cell, g.nx),
-               CellIndex(box.min_y, g.cell, g.ny),
-               CellIndex(box.max_x, g.cell, g.nx),
-               CellIndex(box.max_y, g.cell, g.ny)};
+  return Cells{
+      CellIndex(box.min_x, g.cell, g.nx), CellIndex(box.min_y, g.cell, g.ny),
+      CellIndex(box.max_x, g.cell, g.nx), CellIndex(box.max_y, g.cell, g.ny)};
 }
 
 ShapeCache::Cells ShapeCache::CellsNow(const Battlefield& field,
@@ -232,8 +231,8 @@ UnitList ShapeCache::UnitsMeeting(const Battlefield& field,
     }
     return out;
   }
-  absl::InlinedVector<std::uint64_t, 16> set(
-      static_cast<std::size_t>(g.words), 0);
+  absl::InlinedVector<std::uint64_t, 16> set(static_cast<std::size_t>(g.words),
+                                             0);
   for (int y = c.y0; y <= c.y1; ++y) {
     const std::uint64_t* row =
         &g.bits[static_cast<std::size_t>(y * g.nx + c.x0) * g.words];
@@ -286,11 +285,18 @@ bool InContact(const Battlefield& field, const BattleState& state, int a,
 
 const TerrainFeature* FeatureAt(const Battlefield& field, TerrainKind kind,
                                 geometry::Vec2 point) {
-  for (const TerrainFeature& f : field.terrain) {
-    if (f.kind == kind && f.area.vertices.size() >= 3 &&
-        geometry::Contains(f.area, point)) {
-      return &f;
+  for (int t = 0; t < static_cast<int>(field.terrain.size()); ++t) {
+    const TerrainFeature& f = field.terrain[t];
+    if (f.kind != kind || f.area.vertices.size() < 3) continue;
+    // (The box first: a point outside it is outside the area.)
+    const geometry::Box& box = field.TerrainBox(t);
+    if (point.x < box.min_x - geometry::kEpsilon ||
+        point.x > box.max_x + geometry::kEpsilon ||
+        point.y < box.min_y - geometry::kEpsilon ||
+        point.y > box.max_y + geometry::kEpsilon) {
+      continue;
     }
+    if (geometry::Contains(f.area, point)) return &f;
   }
   return nullptr;
 }

@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-
 #include "rules/battle_state.h"
 #include "rules/geometry/geometry.h"
 #include "rules/types.h"
@@ -168,13 +167,14 @@ class ShapeCache {
     double cell = 1;
     int nx = 0;
     int ny = 0;
-    int words = 0;  // 64-bit words of unit bits per cell.
+    int words = 0;                    // 64-bit words of unit bits per cell.
     std::vector<std::uint64_t> bits;  // Cell (x, y) at (y * nx + x) * words.
     std::vector<Cells> at;            // Per unit: the cells it is in.
   };
   const UnitShape& Make(const struct Battlefield& field,
                         const BattleState& state, int unit) const;
-  void SyncGrid(const struct Battlefield& field, const BattleState& state) const;
+  void SyncGrid(const struct Battlefield& field,
+                const BattleState& state) const;
   void Rebuild(const struct Battlefield& field, const BattleState& state) const;
   // Moves `unit` to the cells its shape covers now.
   void Regrid(const struct Battlefield& field, const BattleState& state,

@@ -663,10 +663,10 @@ std::vector<int> UnitsNear(const Tables& rules, const Battlefield& field,
   std::vector<int> near;
   if (!Present(state, unit)) return near;
   const UnitShape& us = field.Shape(state, unit);
-  const double most = std::max(rules.morale.proximity_mm,
-                               rules.morale.proximity_in_melee_mm) /
-                          10.0 +
-                      0.05;
+  const double most =
+      std::max(rules.morale.proximity_mm, rules.morale.proximity_in_melee_mm) /
+          10.0 +
+      0.05;
   for (const int o :
        field.UnitsMeeting(state, geometry::Inflated(us.box, most))) {
     if (o == unit) continue;
