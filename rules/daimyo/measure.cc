@@ -913,10 +913,13 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
       geometry::Union(geometry::Union(BoxOf(start_shape), BoxOf(slide_end)),
                       BoxOf(turned_shape));
   absl::InlinedVector<const TerrainFeature*, 8> impassable;
+  // The boxes of what may block it (the impassable ground's, the units').
+  absl::InlinedVector<Box, 16> blocker_boxes;
   for (int t = 0; t < static_cast<int>(field.terrain.size()); ++t) {
     if (field.terrain[t].kind == TerrainKind::kImpassable &&
         geometry::BoxesMeet(path, field.TerrainBox(t))) {
       impassable.push_back(&field.terrain[t]);
+      blocker_boxes.push_back(field.TerrainBox(t));
     }
   }
   absl::InlinedVector<int, 8> units;
@@ -924,7 +927,10 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
     for (const int u : field.UnitsMeeting(state, path)) {
       if (u == unit || u == ignore) continue;
       const UnitShape& us = field.Shape(state, u);
-      if (us.present && geometry::BoxesMeet(path, us.box)) units.push_back(u);
+      if (us.present && geometry::BoxesMeet(path, us.box)) {
+        units.push_back(u);
+        blocker_boxes.push_back(us.box);
+      }
     }
   }
   const bool slide_on_table =
@@ -953,9 +959,78 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   OrientedRect last_clear = start;
   const bool try_slide =
       !slide_on_table || !impassable.empty() || !units.empty();
+  const auto blocked = [&](const Obstruction& o, const OrientedRect& clear) {
+    m.blocked_by = o;
+    m.off_table = o.table_edge;
+    m.blocked_by_enemy_or_edge =
+        o.table_edge || (o.unit >= 0 && state.profiles[o.unit].clan !=
+                                            state.profiles[unit].clan);
+    m.blocked_by_friends_or_impassable = !m.blocked_by_enemy_or_edge;
+    m.to = PoseOf(clear);
+    return m;
+  };
   // The slide keeps the facing: each step's shape is the start's moved on
   // (no trigonometry per step).
   Polygon moved = start_shape;
+  if (slide_on_table && try_slide) {
+    // On the table all the way, only a step whose box meets a blocker's
+    // can be blocked: the steps each blocker's box may meet are worked out
+    // from the slide's line (with a margin of ten times the boxes'
+    // tolerance, rounded outwards), and only those are tried, in order, as
+    // the loop below would try them.
+    const Box from = BoxOf(start_shape);
+    const Vec2 way = end.front_centre - start.front_centre;
+    constexpr double kMargin = 10 * geometry::kEpsilon;
+    absl::InlinedVector<std::pair<int, int>, 16> spans;
+    for (const Box& b : blocker_boxes) {
+      double lo = 0;
+      double hi = 1;
+      // Overlap along one axis: a + w t <= bmax and a_max + w t >= bmin.
+      const auto axis = [&](double a_min, double a_max, double b_min,
+                            double b_max, double w) {
+        const double t0 = (b_min - kMargin - a_max);
+        const double t1 = (b_max + kMargin - a_min);
+        if (w == 0) {
+          if (t0 > 0 || t1 < 0) hi = -1;  // Never meets on this axis.
+          return;
+        }
+        const double x = t0 / w;
+        const double y = t1 / w;
+        lo = std::max(lo, std::min(x, y));
+        hi = std::min(hi, std::max(x, y));
+      };
+      axis(from.min_x, from.max_x, b.min_x, b.max_x, way.x);
+      axis(from.min_y, from.max_y, b.min_y, b.max_y, way.y);
+      if (!(lo <= hi)) continue;
+      spans.emplace_back(
+          std::max(1, static_cast<int>(std::floor(lo * steps)) - 1),
+          std::min(steps, static_cast<int>(std::ceil(hi * steps)) + 1));
+    }
+    std::sort(spans.begin(), spans.end());
+    int next = 1;  // The first step not yet tried.
+    for (const auto& [first, last] : spans) {
+      for (int i = std::max(first, next); i <= last; ++i) {
+        ShiftInto(start_shape, way * (double(i) / steps), moved);
+        const Obstruction o = blocked_at(moved, true);
+        if (o.any()) {
+          OrientedRect clear = start;
+          if (i > 1) {
+            clear.front_centre =
+                start.front_centre + way * (double(i - 1) / steps);
+          }
+          return blocked(o, clear);
+        }
+      }
+      next = std::max(next, last + 1);
+    }
+    // Then the turn at the end, from the slide's last step.
+    last_clear = start;
+    last_clear.front_centre =
+        start.front_centre + way * (double(steps) / steps);
+    const Obstruction o = blocked_at(turned_shape, false);
+    if (o.any()) return blocked(o, last_clear);
+    return m;
+  }
   for (int i = 1; i <= steps + 1; ++i) {
     OrientedRect r = start;
     const Vec2 offset =
@@ -972,16 +1047,7 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
       moved = turned_shape;
     }
     const Obstruction o = blocked_at(moved, i <= steps);
-    if (o.any()) {
-      m.blocked_by = o;
-      m.off_table = o.table_edge;
-      m.blocked_by_enemy_or_edge =
-          o.table_edge || (o.unit >= 0 && state.profiles[o.unit].clan !=
-                                              state.profiles[unit].clan);
-      m.blocked_by_friends_or_impassable = !m.blocked_by_enemy_or_edge;
-      m.to = PoseOf(last_clear);
-      return m;
-    }
+    if (o.any()) return blocked(o, last_clear);
     last_clear = r;
   }
   return m;
