@@ -103,6 +103,35 @@ void ShiftInto(const Polygon& from, Vec2 offset, Polygon& to) {
   }
 }
 
+// The steps, first to last, of a slide of a shape with box `from` by
+// `way` * i / `steps` (i from `first` to `steps`) at which its box may meet
+// `box`: every step at which it does, with a margin of ten times the
+// boxes' tolerance and a step more each way, so that a scan trying only
+// these steps finds what one trying every step finds. Empty: first > last.
+std::pair<int, int> StepSpan(const Box& from, Vec2 way, int first, int steps,
+                             const Box& box) {
+  constexpr double kMargin = 10 * geometry::kEpsilon;
+  double lo = 0;
+  double hi = 1;
+  // Overlap along one axis: a_min + w t <= b_max and a_max + w t >= b_min.
+  const auto axis = [&](double a_min, double a_max, double b_min, double b_max,
+                        double w) {
+    const double t0 = b_min - kMargin - a_max;
+    const double t1 = b_max + kMargin - a_min;
+    if (w == 0) {
+      if (t0 > 0 || t1 < 0) hi = -1;  // Never meets along this axis.
+      return;
+    }
+    lo = std::max(lo, std::min(t0 / w, t1 / w));
+    hi = std::min(hi, std::max(t0 / w, t1 / w));
+  };
+  axis(from.min_x, from.max_x, box.min_x, box.max_x, way.x);
+  axis(from.min_y, from.max_y, box.min_y, box.max_y, way.y);
+  if (!(lo <= hi)) return {1, 0};
+  return {std::max(first, static_cast<int>(std::floor(lo * steps)) - 1),
+          std::min(steps, static_cast<int>(std::ceil(hi * steps)) + 1)};
+}
+
 // True when `line` passes within `clearance` of the region `shape`
 // (crossing it, or inside it, included).
 bool LineNear(const Segment& line, const Polygon& shape, const Box& box,
@@ -980,31 +1009,10 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
     // the loop below would try them.
     const Box from = BoxOf(start_shape);
     const Vec2 way = end.front_centre - start.front_centre;
-    constexpr double kMargin = 10 * geometry::kEpsilon;
     absl::InlinedVector<std::pair<int, int>, 16> spans;
     for (const Box& b : blocker_boxes) {
-      double lo = 0;
-      double hi = 1;
-      // Overlap along one axis: a + w t <= bmax and a_max + w t >= bmin.
-      const auto axis = [&](double a_min, double a_max, double b_min,
-                            double b_max, double w) {
-        const double t0 = (b_min - kMargin - a_max);
-        const double t1 = (b_max + kMargin - a_min);
-        if (w == 0) {
-          if (t0 > 0 || t1 < 0) hi = -1;  // Never meets on this axis.
-          return;
-        }
-        const double x = t0 / w;
-        const double y = t1 / w;
-        lo = std::max(lo, std::min(x, y));
-        hi = std::min(hi, std::max(x, y));
-      };
-      axis(from.min_x, from.max_x, b.min_x, b.max_x, way.x);
-      axis(from.min_y, from.max_y, b.min_y, b.max_y, way.y);
-      if (!(lo <= hi)) continue;
-      spans.emplace_back(
-          std::max(1, static_cast<int>(std::floor(lo * steps)) - 1),
-          std::min(steps, static_cast<int>(std::ceil(hi * steps)) + 1));
+      const std::pair<int, int> span = StepSpan(from, way, 1, steps, b);
+      if (span.first <= span.second) spans.push_back(span);
     }
     std::sort(spans.begin(), spans.end());
     int next = 1;  // The first step not yet tried.
@@ -1083,28 +1091,25 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
       geometry::Distance(start.front_centre, end.front_centre);
   const int steps =
       std::clamp(static_cast<int>(distance / kPathStep), 1, 100000);
-  std::vector<bool> met(friends.size(), false);
+  // Each friend is tried at the steps of the slide its box may meet
+  // (StepSpan), then at the turn at the end.
+  const Box from = BoxOf(start_shape);
+  const Vec2 way = end.front_centre - start.front_centre;
   Polygon shape = start_shape;
-  for (int i = 1; i <= steps + 1; ++i) {
-    if (i <= steps) {
+  for (const int u : friends) {
+    const UnitShape& us = field.Shape(state, u);
+    const auto meets = [&](const Polygon& at) {
+      return geometry::BoxesMeet(BoxOf(at), us.box) &&
+             geometry::PolygonsIntersect(at, us.polygon);
+    };
+    bool met = false;
+    const auto [first, last] = StepSpan(from, way, 1, steps, us.box);
+    for (int i = first; !met && i <= last; ++i) {
       // The slide keeps the facing: the start's shape moved on.
-      ShiftInto(start_shape,
-                (end.front_centre - start.front_centre) * (double(i) / steps),
-                shape);
-    } else {
-      shape = turned_shape;
+      ShiftInto(start_shape, way * (double(i) / steps), shape);
+      met = meets(shape);
     }
-    const Box box = BoxOf(shape);
-    for (std::size_t k = 0; k < friends.size(); ++k) {
-      const UnitShape& us = field.Shape(state, friends[k]);
-      if (!met[k] && geometry::BoxesMeet(box, us.box) &&
-          geometry::PolygonsIntersect(shape, us.polygon)) {
-        met[k] = true;
-      }
-    }
-  }
-  for (std::size_t k = 0; k < friends.size(); ++k) {
-    if (met[k]) through.push_back(friends[k]);
+    if (met || meets(turned_shape)) through.push_back(u);
   }
   return through;
 }
@@ -1156,21 +1161,33 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
   ShiftInto(start_shape, step * double(most), shape);
   const Box way = geometry::Union(BoxOf(start_shape), BoxOf(shape));
   absl::InlinedVector<int, 8> friends;
+  // The steps on at which a friend's box may meet (StepSpan): at any other
+  // it is clear without a test.
+  absl::InlinedVector<std::pair<int, int>, 8> spans;
   for (const int u : field.UnitsMeeting(state, way)) {
     if (u != unit && state.profiles[u].clan == state.profiles[unit].clan &&
         field.Shape(state, u).present) {
       friends.push_back(u);
+      const std::pair<int, int> span =
+          StepSpan(BoxOf(start_shape), step * double(most), 0, most,
+                   field.Shape(state, u).box);
+      if (span.first <= span.second) spans.push_back(span);
     }
   }
   for (int i = 0;; ++i) {
-    ShiftInto(start_shape, step * double(i), shape);
-    const Box box = BoxOf(shape);
-    const bool on_friend =
-        std::any_of(friends.begin(), friends.end(), [&](int u) {
-          const UnitShape& us = field.Shape(state, u);
-          return geometry::BoxesMeet(box, us.box) &&
-                 geometry::PolygonsIntersect(shape, us.polygon);
-        });
+    const bool near_friend = std::any_of(
+        spans.begin(), spans.end(),
+        [i](std::pair<int, int> s) { return s.first <= i && i <= s.second; });
+    bool on_friend = false;
+    if (near_friend) {
+      ShiftInto(start_shape, step * double(i), shape);
+      const Box box = BoxOf(shape);
+      on_friend = std::any_of(friends.begin(), friends.end(), [&](int u) {
+        const UnitShape& us = field.Shape(state, u);
+        return geometry::BoxesMeet(box, us.box) &&
+               geometry::PolygonsIntersect(shape, us.polygon);
+      });
+    }
     if (i == 0 && !on_friend) return at;
     if (!on_friend || i == most) {
       OrientedRect r = start;
