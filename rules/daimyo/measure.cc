@@ -1192,7 +1192,23 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
     if (!on_friend || i == most) {
       OrientedRect r = start;
       r.front_centre = start.front_centre + step * double(i);
-      return PoseOf(r);
+      const Pose pose = PoseOf(r);
+      // Rounded to the mm, the pose may lie a hair back on the friend: then
+      // on a step more, so that the pose given is clear itself (a log that
+      // gives it is not found stopping short).
+      if (i < most && near_friend) {
+        const Polygon rounded =
+            InnerShape(field, FootprintAt(field, state, unit, pose));
+        const Box box = BoxOf(rounded);
+        if (std::any_of(friends.begin(), friends.end(), [&](int u) {
+              const UnitShape& us = field.Shape(state, u);
+              return geometry::BoxesMeet(box, us.box) &&
+                     geometry::PolygonsIntersect(rounded, us.polygon);
+            })) {
+          continue;
+        }
+      }
+      return pose;
     }
   }
 }

@@ -178,7 +178,9 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
 // router meeting friends "must pass straight through them and will move
 // sufficiently far enough to clear them", past its rout distance if need
 // be. Gives up (returning how far it got) after 3 m, or the table's width
-// and depth if less; one that leaves the table meets its edge.
+// and depth if less; one that leaves the table meets its edge. The pose it
+// gives, rounded to the mm and the degree, is clear itself: given again, it
+// comes back unchanged.
 Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
                     int unit, const Pose& at);
 
