@@ -694,11 +694,16 @@ bool GamePlayer::MoveUnit(int unit) {
 }
 
 void GamePlayer::TurnAbout(int unit) {
-  if (positions() &&
-      !EndAccepted(unit, rules::daimyo::ResultPose(
-                             *field_, state(), unit,
-                             rules::daimyo::ResultPath::kTurnAndAway, 0))) {
-    return;  // Left against the table's edge or a pond: it stays as it is.
+  if (positions()) {
+    // Turned about, it stands on the ground behind it: not when that is
+    // beyond the table's edge, in a pond or under another unit (a second
+    // line close behind): it stays as it is.
+    const rules::Pose about = rules::daimyo::ResultPose(
+        *field_, state(), unit, rules::daimyo::ResultPath::kTurnAndAway, 0);
+    if (!EndAccepted(unit, about) ||
+        rules::daimyo::OverlappedUnit(*field_, state(), unit, about) >= 0) {
+      return;
+    }
   }
   v1::Event event;
   event.set_clan(ClanOf(unit));

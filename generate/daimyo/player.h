@@ -213,7 +213,7 @@ class GamePlayer {
   std::vector<int> ContactTargets(int charger) const;
   std::vector<int> FallShortTargets(int charger) const;
   bool MaybeCharge(int unit);
-  void Charge(int charger, int target, bool falls_short);
+  void Charge(int charger, int target, bool falls_short, bool join = false);
   void AnswerCharge(int charger, int target, rules::MoraleResult result);
   bool ContactMade(const Pairing& p) const;
   void MeleePhase(int clan);
@@ -248,7 +248,8 @@ class GamePlayer {
                            std::array<int, 2>& hits);
   void PlantMeleeOutcomeFault(v1::MeleeRound& round);
   void DeclareMeleeFacts(v1::MeleeRound& round,
-                         rules::daimyo::MeleePairing& pairing);
+                         rules::daimyo::MeleePairing& pairing,
+                         const rules::BattleState& at);
   void MaybeDeclarePursuing(v1::MeleeRound& round,
                             rules::daimyo::MeleePairing& pairing, int s);
   void MakeMeleeResultMoves(const RoundResult& result);
@@ -290,12 +291,14 @@ class GamePlayer {
   std::optional<rules::Pose> MoveTo(int unit);
   bool EndAccepted(int unit, const rules::Pose& pose) const;
   std::optional<rules::Pose> ContactPose(int charger, int target) const;
+  std::optional<rules::Pose> JoinPose(int charger, int target) const;
   bool ChargeReaches(int charger, int target) const;
   rules::Pose ShortPose(int charger, int target);
   bool MayShoot(int firer, int target, bool at_charger) const;
   void ApplyShotMeasure(rules::daimyo::Shot& shot) const;
   void DeclareMeasuredMeleeFacts(v1::MeleeRound& round,
-                                 rules::daimyo::MeleePairing& pairing) const;
+                                 rules::daimyo::MeleePairing& pairing,
+                                 const rules::BattleState& at) const;
   void ApplyMoraleMeasure(rules::daimyo::MoraleTestInput& in,
                           std::vector<int>& friends) const;
   int MeleeOpponent(int unit) const;

@@ -36,6 +36,9 @@ constexpr int kPushBackMm = 30;
 // A unit that may charge joins a friend's charge of this activation on the
 // same target, when it may (see JoinTarget), this often: a multi-unit melee.
 constexpr int kJoinChargePercent = 25;
+// On a table fewer chargers stand where they may join (off the target's
+// flank or rear, with a free pose there): those that do join this often.
+constexpr int kJoinChargeOnATablePercent = 80;
 // The second charger of a multi-unit melee comes at the target's flank or
 // rear this often.
 constexpr int kJoinFlankPercent = 40;
@@ -207,9 +210,12 @@ int GamePlayer::FrontStandsMax(int unit) const {
 // lost in the first still fights in the second: RULES.md reading 26). Neither
 // round can take a unit's last stand: the target survives both chargers' every
 // stand hitting, and the second charger the target's.
+//
+// On a table the second charger comes at the target's flank or rear (its
+// front is the first charger's), from where it stands, to a free contact
+// pose within its charge (JoinPose).
 int GamePlayer::JoinTarget(int charger) const {
-  // On a table melees are one against one (the player's simplification).
-  if (plans_[charger].missile || positions()) return -1;
+  if (plans_[charger].missile) return -1;
   const rules::UnitStatus& c = status(charger);
   for (const Pairing& p : new_pairings_) {
     const int target = p.target;
@@ -229,6 +235,7 @@ int GamePlayer::JoinTarget(int charger) const {
             c.stands) {
       continue;
     }
+    if (positions() && !JoinPose(charger, target).has_value()) continue;
     return target;
   }
   return -1;
@@ -238,8 +245,11 @@ int GamePlayer::JoinTarget(int charger) const {
 // activation (see JoinTarget). Returns true when it charged.
 bool GamePlayer::MaybeJoinCharge(int charger) {
   const int target = JoinTarget(charger);
-  if (target < 0 || !Variety(kJoinChargePercent)) return false;
-  Charge(charger, target, /*falls_short=*/false);
+  if (target < 0 ||
+      !Variety(positions() ? kJoinChargeOnATablePercent : kJoinChargePercent)) {
+    return false;
+  }
+  Charge(charger, target, /*falls_short=*/false, /*join=*/true);
   return true;
 }
 
@@ -247,7 +257,7 @@ bool GamePlayer::MaybeJoinCharge(int charger) {
 // (the charger's for initiating it, the target's for being charged), lets
 // the target answer, and keeps the pairing for the melee phase when the
 // charge reaches contact.
-void GamePlayer::Charge(int charger, int target, bool falls_short) {
+void GamePlayer::Charge(int charger, int target, bool falls_short, bool join) {
   const bool target_routing = status(target).routing;
   targeted_this_turn_[target] = true;
   v1::Event event;
@@ -259,7 +269,8 @@ void GamePlayer::Charge(int charger, int target, bool falls_short) {
   if (positions()) {
     // Where it ends: in contact with the side of the target it comes at,
     // or part of the way there when it falls short.
-    std::optional<rules::Pose> contact = ContactPose(charger, target);
+    std::optional<rules::Pose> contact =
+        join ? JoinPose(charger, target) : ContactPose(charger, target);
     // A charger touching its target already cannot fall short of it.
     if (falls_short && contact.has_value() && Gap(charger, target) >= 1.5) {
       contact.reset();
@@ -445,14 +456,24 @@ GamePlayer::RoundResult GamePlayer::FightRound(int a, int b,
   int front = std::min(front_width(a), front_width(b));
   if (Chance(20)) front = Uniform(1, front);
   const int units[2] = {a, b};
+  // On a table the second pairing of a multi-unit melee is measured as the
+  // engine measures it, on the footprints the melee began with (RULES.md
+  // reading 26 (g)): the shared unit with the stands it had then.
+  std::optional<rules::BattleState> at_start;
+  if (positions() && share != nullptr && share->first != nullptr) {
+    at_start = state();
+    at_start->units[share->shared].stands = share->start_stands;
+    at_start->FootprintChanged(share->shared);
+  }
+  const rules::BattleState& at = at_start.has_value() ? *at_start : state();
   for (int s = 0; s < 2; ++s) {
     // On a table a first round's front contact is the one measured (a side
     // fought in its flank or rear keeps the declared count: reading 45).
     int in_contact = front;
     if (positions() && pairing.round == 1) {
-      const int measured = rules::daimyo::MeasureMeleeSide(
-                               *field_, state(), units[s], units[1 - s])
-                               .front_stands_in_contact;
+      const int measured =
+          rules::daimyo::MeasureMeleeSide(*field_, at, units[s], units[1 - s])
+              .front_stands_in_contact;
       if (measured > 0) in_contact = measured;
     }
     v1::MeleeSide* side = round->add_sides();
@@ -467,11 +488,18 @@ GamePlayer::RoundResult GamePlayer::FightRound(int a, int b,
       in.facts.overlap_stands = 1;
     }
   }
-  DeclareMeleeFacts(*round, pairing);
+  DeclareMeleeFacts(*round, pairing, at);
   if (share != nullptr) FitShare(*share, *round, pairing);
   for (int s = 0; s < 2; ++s) {
     pairing.sides[s].stands_fighting =
         rules::daimyo::MaxFightingStands(rules_, state(), pairing, s);
+    // On a table the front in contact is measured, not narrowed to the
+    // budget (FitShare): the shared unit fights with fewer stands than it
+    // may instead, which a pairing of a multi-unit melee may (reading 26).
+    if (positions() && share != nullptr && units[s] == share->shared) {
+      pairing.sides[s].stands_fighting =
+          std::min(pairing.sides[s].stands_fighting, share->stands_budget);
+    }
     round->mutable_sides(s)->set_stands_fighting(
         static_cast<uint32_t>(pairing.sides[s].stands_fighting));
   }
@@ -537,6 +565,12 @@ void GamePlayer::FitShare(const MeleeShare& share, v1::MeleeRound& round,
     // round's limit counts the stands the shared unit began with, a stand
     // lost in the first still fighting there.
     pairing.sides[s].stands = share.start_stands;
+  }
+  // On a table the sides' facts and the front are the measured ones
+  // (DeclareMeasuredMeleeFacts); FightRound keeps the shared unit's stands
+  // to its budget.
+  if (positions()) return;
+  if (share.first != nullptr) {
     const bool flank = Chance(kJoinFlankPercent);
     for (int side = 0; side < 2; ++side) {
       rules::daimyo::MeleeSideFacts& f = pairing.sides[side].facts;
@@ -568,8 +602,9 @@ void GamePlayer::FitShare(const MeleeShare& share, v1::MeleeRound& round,
 // obstacle, a side defending a linear obstacle, one side holding a
 // building (its enemy then fights a unit in a building).
 void GamePlayer::DeclareMeleeFacts(v1::MeleeRound& round,
-                                   rules::daimyo::MeleePairing& pairing) {
-  if (positions()) DeclareMeasuredMeleeFacts(round, pairing);
+                                   rules::daimyo::MeleePairing& pairing,
+                                   const rules::BattleState& at) {
+  if (positions()) DeclareMeasuredMeleeFacts(round, pairing, at);
   const int flanked = !positions() && Chance(6) ? Uniform(0, 1) : -1;
   const int in_building = !positions() && Chance(6) ? Uniform(0, 1) : -1;
   for (int s = 0; s < 2; ++s) {

@@ -45,6 +45,9 @@ void GamePlayer::MoveRouters(int clan) {
       MakeResultMove(unit, v1::RESULT_MOVE_KIND_ROUT);
     }
   }
+  // A router that clearing its friends took off the table, or one that
+  // met the enemy, is destroyed: removed now.
+  RemoveDestroyed();
 }
 
 // Returns the rout moves `clan`'s routers owe this turn.

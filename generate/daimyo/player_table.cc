@@ -32,10 +32,11 @@ constexpr int kTableWidthMm = 1800;
 constexpr int kTableDepthMm = 1200;
 constexpr int kUnitsPerTableWidth = 16;
 // Each clan's first line: its front this far from its own edge, facing the
-// enemy; further lines behind it. The ground between is no man's land,
-// where the terrain stands.
+// enemy; further lines behind it, each a unit's deepest (four ranks of
+// 40 mm bases) and a centimetre more back. The ground between the first
+// lines is no man's land, where the terrain stands.
 constexpr int kFirstLineMm = 500;
-constexpr int kLineSpacingMm = 180;
+constexpr int kLineSpacingMm = 170;
 constexpr int kMaxLines = 3;
 constexpr int kSideMarginMm = 60;
 constexpr int kTerrainNearMm = 540;  // No man's land, y from here ...
@@ -201,7 +202,9 @@ void GamePlayer::DeployUnits() {
       if (line >= kMaxLines) {
         Die("--positions: the armies do not fit on the table (fewer units)");
       }
-      const int front = kFirstLineMm + line * kLineSpacingMm;
+      // (Behind the first line: a second line once stood in front of it,
+      // among the enemy's, and two units could start on one ground.)
+      const int front = kFirstLineMm - line * kLineSpacingMm;
       v1::Position* p = unit.mutable_position();
       p->set_x_mm(x + frontage / 2);
       p->set_y_mm(c == 0 ? front : kTableDepthMm - front);
@@ -358,6 +361,38 @@ std::optional<rules::Pose> GamePlayer::ContactPose(int charger,
   return pose;
 }
 
+// The pose in which `charger` joins a friend's charge on `target`: against
+// the flank or rear of it the charger stands off (the front is the first
+// charger's), front to that side, centred on it, as the engine's contact
+// pose; nothing when the charger stands off the target's front, when that
+// pose is not free of every other unit by the usual clearance (the first
+// charger included) or on the table, or when it is beyond the charge's
+// reach. Its losses narrow the target from the sides and the rear while
+// the fight stays whole (RULES.md reading 40).
+std::optional<rules::Pose> GamePlayer::JoinPose(int charger, int target) const {
+  const geometry::OrientedRect t = FootprintOf(target);
+  const geometry::Side side =
+      geometry::SideOf(t, geometry::Centre(FootprintOf(charger)));
+  if (side == geometry::Side::kInside || side == geometry::Side::kFront) {
+    return std::nullopt;
+  }
+  const rules::Pose pose =
+      rules::daimyo::ChargeContact(*field_, state(), charger, target, 0).to;
+  if (!PoseFree(charger, pose, kClearanceCm, target) ||
+      !EndAccepted(charger, pose)) {
+    return std::nullopt;
+  }
+  const double gap = geometry::PolygonDistance(
+      geometry::ToPolygon(FootprintAt(charger, pose)), geometry::ToPolygon(t));
+  if (gap * 10 > field_->rules.contact_mm - 0.5) return std::nullopt;
+  const rules::Pose& from = status(charger).pose;
+  const double mm = std::hypot(pose.x_mm - from.x_mm, pose.y_mm - from.y_mm);
+  const bool mounted =
+      state().profiles[charger].mobility == rules::Mobility::kMounted;
+  if (mm > (mounted ? kMountedChargeMm : kFootChargeMm)) return std::nullopt;
+  return pose;
+}
+
 // True when a charge of `charger` reaches `target`: a contact pose within
 // 20 cm of its front centre (30 cm mounted).
 bool GamePlayer::ChargeReaches(int charger, int target) const {
@@ -443,11 +478,12 @@ void GamePlayer::ApplyShotMeasure(rules::daimyo::Shot& shot) const {
 // Declares a round's measured facts exactly as measured, on the log's sides
 // and on the pairing the claims are worked out on. No side claims to defend
 // a linear obstacle (a declared fact this player leaves out on a table).
-void GamePlayer::DeclareMeasuredMeleeFacts(
-    v1::MeleeRound& round, rules::daimyo::MeleePairing& pairing) const {
+void GamePlayer::DeclareMeasuredMeleeFacts(v1::MeleeRound& round,
+                                           rules::daimyo::MeleePairing& pairing,
+                                           const rules::BattleState& at) const {
   for (int s = 0; s < 2; ++s) {
     const rules::daimyo::MeleeMeasure m = rules::daimyo::MeasureMeleeSide(
-        *field_, state(), pairing.sides[s].unit, pairing.sides[1 - s].unit);
+        *field_, at, pairing.sides[s].unit, pairing.sides[1 - s].unit);
     rules::daimyo::MeleeSideFacts& f = pairing.sides[s].facts;
     f.measured = true;
     f.enemy_fighting_to_flank_or_rear = m.enemy_fighting_to_flank_or_rear;
