@@ -103,33 +103,89 @@ void ShiftInto(const Polygon& from, Vec2 offset, Polygon& to) {
   }
 }
 
-// The steps, first to last, of a slide of a shape with box `from` by
-// `way` * i / `steps` (i from `first` to `steps`) at which its box may meet
-// `box`: every step at which it does, with a margin of ten times the
-// boxes' tolerance and a step more each way, so that a scan trying only
-// these steps finds what one trying every step finds. Empty: first > last.
-std::pair<int, int> StepSpan(const Box& from, Vec2 way, int first, int steps,
-                             const Box& box) {
-  constexpr double kMargin = 10 * geometry::kEpsilon;
-  double lo = 0;
-  double hi = 1;
-  // Overlap along one axis: a_min + w t <= b_max and a_max + w t >= b_min.
-  const auto axis = [&](double a_min, double a_max, double b_min, double b_max,
-                        double w) {
+// The part of a slide, t from 0 to 1 of `way`, in which a moving shape may
+// come within a margin (ten times the tolerance of the exact tests) of a
+// still one, narrowed axis by axis: apart along any one axis by more than
+// the margin, they are farther apart than that (their distance is at least
+// the gap between their shadows on a line).
+class SlideSpan {
+ public:
+  explicit SlideSpan(Vec2 way) : way_(way) {}
+  // The shapes' shadows along unit direction `n`: the moving one's at the
+  // slide's start, [a_min, a_max], and the still one's, [b_min, b_max].
+  void Axis(Vec2 n, double a_min, double a_max, double b_min, double b_max) {
+    constexpr double kMargin = 10 * geometry::kEpsilon;
+    const double w = way_.x * n.x + way_.y * n.y;
     const double t0 = b_min - kMargin - a_max;
     const double t1 = b_max + kMargin - a_min;
     if (w == 0) {
-      if (t0 > 0 || t1 < 0) hi = -1;  // Never meets along this axis.
+      if (t0 > 0 || t1 < 0) hi_ = -1;  // Never meets along this axis.
       return;
     }
-    lo = std::max(lo, std::min(t0 / w, t1 / w));
-    hi = std::min(hi, std::max(t0 / w, t1 / w));
+    lo_ = std::max(lo_, std::min(t0 / w, t1 / w));
+    hi_ = std::min(hi_, std::max(t0 / w, t1 / w));
+  }
+  // The steps, first to last, of a slide made `steps` steps from `first`
+  // (step i at i / steps of the way) that lie in the part, and a step more
+  // each way, so that a scan trying only these steps finds what one trying
+  // every step finds. Empty: first > last.
+  std::pair<int, int> Steps(int first, int steps) const {
+    if (!(lo_ <= hi_)) return {1, 0};
+    return {std::max(first, static_cast<int>(std::floor(lo_ * steps)) - 1),
+            std::min(steps, static_cast<int>(std::ceil(hi_ * steps)) + 1)};
+  }
+
+ private:
+  Vec2 way_;
+  double lo_ = 0;
+  double hi_ = 1;
+};
+
+// The steps (SlideSpan::Steps) of a slide of a shape with box `from` at
+// which its box may meet `box`.
+std::pair<int, int> StepSpan(const Box& from, Vec2 way, int first, int steps,
+                             const Box& box) {
+  SlideSpan span(way);
+  span.Axis({1, 0}, from.min_x, from.max_x, box.min_x, box.max_x);
+  span.Axis({0, 1}, from.min_y, from.max_y, box.min_y, box.max_y);
+  return span.Steps(first, steps);
+}
+
+// The steps (SlideSpan::Steps) of a slide of convex `from` at which it may
+// meet convex `other`: along the normals of both shapes' edges (with the
+// boxes' axes, the separating axes of two convex polygons), so that a
+// neighbour the slide passes alongside, a hair apart, is not tried at
+// every step.
+std::pair<int, int> StepSpan(const Polygon& from, Vec2 way, int first,
+                             int steps, const Polygon& other) {
+  SlideSpan span(way);
+  const auto shadow = [](const Polygon& p, Vec2 n) {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    for (const Vec2 v : p.vertices) {
+      const double d = v.x * n.x + v.y * n.y;
+      lo = std::min(lo, d);
+      hi = std::max(hi, d);
+    }
+    return std::pair{lo, hi};
   };
-  axis(from.min_x, from.max_x, box.min_x, box.max_x, way.x);
-  axis(from.min_y, from.max_y, box.min_y, box.max_y, way.y);
-  if (!(lo <= hi)) return {1, 0};
-  return {std::max(first, static_cast<int>(std::floor(lo * steps)) - 1),
-          std::min(steps, static_cast<int>(std::ceil(hi * steps)) + 1)};
+  const auto along = [&](Vec2 n) {
+    const auto [a_min, a_max] = shadow(from, n);
+    const auto [b_min, b_max] = shadow(other, n);
+    span.Axis(n, a_min, a_max, b_min, b_max);
+  };
+  along({1, 0});
+  along({0, 1});
+  for (const Polygon* p : {&from, &other}) {
+    const std::size_t n = p->vertices.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      const Vec2 e = p->vertices[(k + 1) % n] - p->vertices[k];
+      const double length = std::sqrt(e.x * e.x + e.y * e.y);
+      if (!(length > 1e-9)) continue;
+      along({-e.y / length, e.x / length});
+    }
+  }
+  return span.Steps(first, steps);
 }
 
 // True when `line` passes within `clearance` of the region `shape`
@@ -942,7 +998,7 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
       geometry::Union(geometry::Union(BoxOf(start_shape), BoxOf(slide_end)),
                       BoxOf(turned_shape));
   absl::InlinedVector<const TerrainFeature*, 8> impassable;
-  // The boxes of what may block it (the impassable ground's, the units').
+  // The boxes of the impassable ground that may block it.
   absl::InlinedVector<Box, 16> blocker_boxes;
   for (int t = 0; t < static_cast<int>(field.terrain.size()); ++t) {
     if (field.terrain[t].kind == TerrainKind::kImpassable &&
@@ -956,10 +1012,7 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
     for (const int u : field.UnitsMeeting(state, path)) {
       if (u == unit || u == ignore) continue;
       const UnitShape& us = field.Shape(state, u);
-      if (us.present && geometry::BoxesMeet(path, us.box)) {
-        units.push_back(u);
-        blocker_boxes.push_back(us.box);
-      }
+      if (us.present && geometry::BoxesMeet(path, us.box)) units.push_back(u);
     }
   }
   const bool slide_on_table =
@@ -1012,6 +1065,11 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
     absl::InlinedVector<std::pair<int, int>, 16> spans;
     for (const Box& b : blocker_boxes) {
       const std::pair<int, int> span = StepSpan(from, way, 1, steps, b);
+      if (span.first <= span.second) spans.push_back(span);
+    }
+    for (const int u : units) {
+      const std::pair<int, int> span =
+          StepSpan(start_shape, way, 1, steps, field.Shape(state, u).polygon);
       if (span.first <= span.second) spans.push_back(span);
     }
     std::sort(spans.begin(), spans.end());
@@ -1091,9 +1149,8 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
       geometry::Distance(start.front_centre, end.front_centre);
   const int steps =
       std::clamp(static_cast<int>(distance / kPathStep), 1, 100000);
-  // Each friend is tried at the steps of the slide its box may meet
+  // Each friend is tried at the steps of the slide that may meet it
   // (StepSpan), then at the turn at the end.
-  const Box from = BoxOf(start_shape);
   const Vec2 way = end.front_centre - start.front_centre;
   Polygon shape = start_shape;
   for (const int u : friends) {
@@ -1103,7 +1160,7 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
              geometry::PolygonsIntersect(at, us.polygon);
     };
     bool met = false;
-    const auto [first, last] = StepSpan(from, way, 1, steps, us.box);
+    const auto [first, last] = StepSpan(start_shape, way, 1, steps, us.polygon);
     for (int i = first; !met && i <= last; ++i) {
       // The slide keeps the facing: the start's shape moved on.
       ShiftInto(start_shape, way * (double(i) / steps), shape);
@@ -1161,16 +1218,16 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
   ShiftInto(start_shape, step * double(most), shape);
   const Box way = geometry::Union(BoxOf(start_shape), BoxOf(shape));
   absl::InlinedVector<int, 8> friends;
-  // The steps on at which a friend's box may meet (StepSpan): at any other
-  // it is clear without a test.
+  // The steps on at which a friend may be met (StepSpan): at any other it
+  // is clear without a test.
   absl::InlinedVector<std::pair<int, int>, 8> spans;
   for (const int u : field.UnitsMeeting(state, way)) {
     if (u != unit && state.profiles[u].clan == state.profiles[unit].clan &&
         field.Shape(state, u).present) {
       friends.push_back(u);
       const std::pair<int, int> span =
-          StepSpan(BoxOf(start_shape), step * double(most), 0, most,
-                   field.Shape(state, u).box);
+          StepSpan(start_shape, step * double(most), 0, most,
+                   field.Shape(state, u).polygon);
       if (span.first <= span.second) spans.push_back(span);
     }
   }
