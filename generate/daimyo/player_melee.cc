@@ -552,11 +552,13 @@ GamePlayer::RoundResult GamePlayer::ResultOf(
   return result;
 }
 
-// Fits a round of a multi-unit melee to `share`: the second round's side
-// facts (a charger on the flank or rear now and then, the target in the
-// building it held or not), then a front narrowed until the shared unit's
-// stands fighting fit its budget (one stand in front always does: see
-// JoinTarget).
+// Fits a round of a multi-unit melee to `share`: the second round counts
+// the shared unit's stands as the melee began. Without a table, the second
+// round's side facts (a charger on the flank or rear now and then, the
+// target in the building it held or not), then a front narrowed until the
+// shared unit's stands fighting fit its budget (one stand in front always
+// does: see JoinTarget); on a table those are measured, and FightRound
+// keeps the shared unit's stands fighting to the budget instead.
 void GamePlayer::FitShare(const MeleeShare& share, v1::MeleeRound& round,
                           rules::daimyo::MeleePairing& pairing) {
   const int s = pairing.sides[0].unit == share.shared ? 0 : 1;
