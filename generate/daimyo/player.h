@@ -292,6 +292,8 @@ class GamePlayer {
   bool EndAccepted(int unit, const rules::Pose& pose) const;
   std::optional<rules::Pose> ContactPose(int charger, int target) const;
   std::optional<rules::Pose> JoinPose(int charger, int target) const;
+  std::optional<rules::Pose> FreeContactPose(int charger, int target) const;
+  bool WithinCharge(int charger, const rules::Pose& pose) const;
   bool ChargeReaches(int charger, int target) const;
   rules::Pose ShortPose(int charger, int target);
   bool MayShoot(int firer, int target, bool at_charger) const;

@@ -342,23 +342,39 @@ std::optional<rules::Pose> GamePlayer::ContactPose(int charger,
   const geometry::OrientedRect t = FootprintOf(target);
   const geometry::Side side =
       geometry::SideOf(t, geometry::Centre(FootprintOf(charger)));
-  // A melee is fought front to front: a contact on a flank or the rear
-  // would open as the unit loses stands (its footprint shrinks from the
-  // rear and the sides), and the next round would find the two apart. Only
+  // A charge meets the target's front (the player's choice: a flank or
+  // rear comes only as a second charger joining a melee, JoinPose); only
   // routers, whom the contact destroys at once, are caught from any side.
   if (side == geometry::Side::kInside ||
       (side != geometry::Side::kFront && !status(target).routing)) {
     return std::nullopt;
   }
-  // The engine's own contact pose (reading 37), the one the move
-  // generator offers.
+  return FreeContactPose(charger, target);
+}
+
+// The engine's own contact pose (reading 37, the one the move generator
+// offers) of `charger` against the side of `target` it stands off, when it
+// is free of other units and touches the target; nothing otherwise.
+std::optional<rules::Pose> GamePlayer::FreeContactPose(int charger,
+                                                       int target) const {
   const rules::Pose pose =
       rules::daimyo::ChargeContact(*field_, state(), charger, target, 0).to;
   if (!PoseFree(charger, pose, kClearanceCm, target)) return std::nullopt;
-  const double gap = geometry::PolygonDistance(
-      geometry::ToPolygon(FootprintAt(charger, pose)), geometry::ToPolygon(t));
+  const double gap =
+      geometry::PolygonDistance(geometry::ToPolygon(FootprintAt(charger, pose)),
+                                geometry::ToPolygon(FootprintOf(target)));
   if (gap * 10 > field_->rules.contact_mm - 0.5) return std::nullopt;
   return pose;
+}
+
+// True when `pose` is within `charger`'s charge: 20 cm of its front centre
+// (30 cm mounted).
+bool GamePlayer::WithinCharge(int charger, const rules::Pose& pose) const {
+  const rules::Pose& from = status(charger).pose;
+  const double mm = std::hypot(pose.x_mm - from.x_mm, pose.y_mm - from.y_mm);
+  const bool mounted =
+      state().profiles[charger].mobility == rules::Mobility::kMounted;
+  return mm <= (mounted ? kMountedChargeMm : kFootChargeMm);
 }
 
 // The pose in which `charger` joins a friend's charge on `target`: against
@@ -376,20 +392,11 @@ std::optional<rules::Pose> GamePlayer::JoinPose(int charger, int target) const {
   if (side == geometry::Side::kInside || side == geometry::Side::kFront) {
     return std::nullopt;
   }
-  const rules::Pose pose =
-      rules::daimyo::ChargeContact(*field_, state(), charger, target, 0).to;
-  if (!PoseFree(charger, pose, kClearanceCm, target) ||
-      !EndAccepted(charger, pose)) {
+  const std::optional<rules::Pose> pose = FreeContactPose(charger, target);
+  if (!pose.has_value() || !EndAccepted(charger, *pose) ||
+      !WithinCharge(charger, *pose)) {
     return std::nullopt;
   }
-  const double gap = geometry::PolygonDistance(
-      geometry::ToPolygon(FootprintAt(charger, pose)), geometry::ToPolygon(t));
-  if (gap * 10 > field_->rules.contact_mm - 0.5) return std::nullopt;
-  const rules::Pose& from = status(charger).pose;
-  const double mm = std::hypot(pose.x_mm - from.x_mm, pose.y_mm - from.y_mm);
-  const bool mounted =
-      state().profiles[charger].mobility == rules::Mobility::kMounted;
-  if (mm > (mounted ? kMountedChargeMm : kFootChargeMm)) return std::nullopt;
   return pose;
 }
 
@@ -397,12 +404,7 @@ std::optional<rules::Pose> GamePlayer::JoinPose(int charger, int target) const {
 // 20 cm of its front centre (30 cm mounted).
 bool GamePlayer::ChargeReaches(int charger, int target) const {
   const std::optional<rules::Pose> pose = ContactPose(charger, target);
-  if (!pose.has_value()) return false;
-  const rules::Pose& from = status(charger).pose;
-  const double mm = std::hypot(pose->x_mm - from.x_mm, pose->y_mm - from.y_mm);
-  const bool mounted =
-      state().profiles[charger].mobility == rules::Mobility::kMounted;
-  return mm <= (mounted ? kMountedChargeMm : kFootChargeMm);
+  return pose.has_value() && WithinCharge(charger, *pose);
 }
 
 // Where a charge that falls short ends: part of the way to its contact

@@ -972,12 +972,13 @@ int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
   return -1;
 }
 
-// The slide is tried every kPathStep against what it may meet: the
+// The slide is tried in kPathStep steps against what it may meet: the
 // impassable terrain and (when `units_block`) the units whose boxes meet
-// the box around the whole path, in index order. Each corner of the
-// footprint moves in a straight line and the table (grown by kEpsilon) is
-// convex, so a slide that starts and ends on the table stays on it between;
-// with nothing else near, the slide is clear without trying a step.
+// the box around the whole path, in index order, each only at the steps
+// where the two may meet (StepSpan). Each corner of the footprint moves in
+// a straight line and the table (grown by kEpsilon) is convex, so a slide
+// that starts and ends on the table stays on it between; with nothing else
+// near, the slide is clear without trying a step.
 MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
                         int unit, const Pose& to, int ignore,
                         bool units_block) {
@@ -1038,9 +1039,6 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
     }
     return o;
   };
-  OrientedRect last_clear = start;
-  const bool try_slide =
-      !slide_on_table || !impassable.empty() || !units.empty();
   const auto blocked = [&](const Obstruction& o, const OrientedRect& clear) {
     m.blocked_by = o;
     m.off_table = o.table_edge;
@@ -1054,15 +1052,16 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   // The slide keeps the facing: each step's shape is the start's moved on
   // (no trigonometry per step).
   Polygon moved = start_shape;
-  if (slide_on_table && try_slide) {
-    // On the table all the way, only a step whose box meets a blocker's
-    // can be blocked: the steps each blocker's box may meet are worked out
-    // from the slide's line (with a margin of ten times the boxes'
-    // tolerance, rounded outwards), and only those are tried, in order, as
-    // the loop below would try them.
+  // Only a step that meets a blocker can be blocked: on the table all the
+  // way, the steps each blocker may meet are worked out from the slide's
+  // line (StepSpan, rounded outwards) and only those are tried, in order;
+  // a slide that leaves the table tries every step for the edge.
+  const Vec2 way = end.front_centre - start.front_centre;
+  absl::InlinedVector<std::pair<int, int>, 16> spans;
+  if (!slide_on_table) {
+    spans.emplace_back(1, steps);
+  } else {
     const Box from = BoxOf(start_shape);
-    const Vec2 way = end.front_centre - start.front_centre;
-    absl::InlinedVector<std::pair<int, int>, 16> spans;
     for (const Box& b : blocker_boxes) {
       const std::pair<int, int> span = StepSpan(from, way, 1, steps, b);
       if (span.first <= span.second) spans.push_back(span);
@@ -1073,49 +1072,28 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
       if (span.first <= span.second) spans.push_back(span);
     }
     std::sort(spans.begin(), spans.end());
-    int next = 1;  // The first step not yet tried.
-    for (const auto& [first, last] : spans) {
-      for (int i = std::max(first, next); i <= last; ++i) {
-        ShiftInto(start_shape, way * (double(i) / steps), moved);
-        const Obstruction o = blocked_at(moved, true);
-        if (o.any()) {
-          OrientedRect clear = start;
-          if (i > 1) {
-            clear.front_centre =
-                start.front_centre + way * (double(i - 1) / steps);
-          }
-          return blocked(o, clear);
+  }
+  int next = 1;  // The first step not yet tried.
+  for (const auto& [first, last] : spans) {
+    for (int i = std::max(first, next); i <= last; ++i) {
+      ShiftInto(start_shape, way * (double(i) / steps), moved);
+      const Obstruction o = blocked_at(moved, true);
+      if (o.any()) {
+        OrientedRect clear = start;
+        if (i > 1) {
+          clear.front_centre =
+              start.front_centre + way * (double(i - 1) / steps);
         }
+        return blocked(o, clear);
       }
-      next = std::max(next, last + 1);
     }
-    // Then the turn at the end, from the slide's last step.
-    last_clear = start;
-    last_clear.front_centre =
-        start.front_centre + way * (double(steps) / steps);
-    const Obstruction o = blocked_at(turned_shape, false);
-    if (o.any()) return blocked(o, last_clear);
-    return m;
+    next = std::max(next, last + 1);
   }
-  for (int i = 1; i <= steps + 1; ++i) {
-    OrientedRect r = start;
-    const Vec2 offset =
-        (end.front_centre - start.front_centre) * (double(i) / steps);
-    if (i <= steps) {
-      r.front_centre = start.front_centre + offset;
-      if (!try_slide) {
-        if (i == steps) last_clear = r;
-        continue;
-      }
-      ShiftInto(start_shape, offset, moved);
-    } else {
-      r = turned;
-      moved = turned_shape;
-    }
-    const Obstruction o = blocked_at(moved, i <= steps);
-    if (o.any()) return blocked(o, last_clear);
-    last_clear = r;
-  }
+  // Then the turn at the end, from the slide's last step.
+  OrientedRect last_clear = start;
+  last_clear.front_centre = start.front_centre + way * (double(steps) / steps);
+  const Obstruction o = blocked_at(turned_shape, false);
+  if (o.any()) return blocked(o, last_clear);
   return m;
 }
 
@@ -1231,6 +1209,14 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
       if (span.first <= span.second) spans.push_back(span);
     }
   }
+  const auto on_a_friend = [&](const Polygon& at_step) {
+    const Box box = BoxOf(at_step);
+    return std::any_of(friends.begin(), friends.end(), [&](int u) {
+      const UnitShape& us = field.Shape(state, u);
+      return geometry::BoxesMeet(box, us.box) &&
+             geometry::PolygonsIntersect(at_step, us.polygon);
+    });
+  };
   for (int i = 0;; ++i) {
     const bool near_friend = std::any_of(
         spans.begin(), spans.end(),
@@ -1238,12 +1224,7 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
     bool on_friend = false;
     if (near_friend) {
       ShiftInto(start_shape, step * double(i), shape);
-      const Box box = BoxOf(shape);
-      on_friend = std::any_of(friends.begin(), friends.end(), [&](int u) {
-        const UnitShape& us = field.Shape(state, u);
-        return geometry::BoxesMeet(box, us.box) &&
-               geometry::PolygonsIntersect(shape, us.polygon);
-      });
+      on_friend = on_a_friend(shape);
     }
     if (i == 0 && !on_friend) return at;
     if (!on_friend || i == most) {
@@ -1253,17 +1234,10 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
       // Rounded to the mm, the pose may lie a hair back on the friend: then
       // on a step more, so that the pose given is clear itself (a log that
       // gives it is not found stopping short).
-      if (i < most && near_friend) {
-        const Polygon rounded =
-            InnerShape(field, FootprintAt(field, state, unit, pose));
-        const Box box = BoxOf(rounded);
-        if (std::any_of(friends.begin(), friends.end(), [&](int u) {
-              const UnitShape& us = field.Shape(state, u);
-              return geometry::BoxesMeet(box, us.box) &&
-                     geometry::PolygonsIntersect(rounded, us.polygon);
-            })) {
-          continue;
-        }
+      if (i < most && near_friend &&
+          on_a_friend(
+              InnerShape(field, FootprintAt(field, state, unit, pose)))) {
+        continue;
       }
       return pose;
     }
