@@ -151,15 +151,49 @@ std::pair<int, int> StepSpan(const Box& from, Vec2 way, int first, int steps,
   return span.Steps(first, steps);
 }
 
-// The steps (SlideSpan::Steps) of a slide of convex `from` at which it may
-// meet convex `other`: along the normals of both shapes' edges (with the
-// boxes' axes, the separating axes of two convex polygons), so that a
-// neighbour the slide passes alongside, a hair apart, is not tried at
-// every step.
-std::pair<int, int> StepSpan(const Polygon& from, Vec2 way, int first,
-                             int steps, const Polygon& other) {
-  SlideSpan span(way);
-  const auto shadow = [](const Polygon& p, Vec2 n) {
+// The steps (SlideSpan::Steps) of a slide of convex `from` along `way` at
+// which it may meet a convex shape: along the boxes' axes and the normals of
+// both shapes' edges (the separating axes of two convex polygons), so that
+// a neighbour the slide passes alongside, a hair apart, is not tried at
+// every step. The moving shape's normals and shadows are worked out once
+// for all the shapes a slide is tried against; an edge parallel to one
+// already taken (a rectangle's far side) adds nothing and is skipped. Any
+// set of axes gives a part that holds every step where the two meet, so
+// skipping one never drops a step that meets.
+class ConvexSlide {
+ public:
+  ConvexSlide(const Polygon& from, Vec2 way)
+      : from_(from), way_(way), from_box_(BoxOf(from)) {
+    AddNormals(from, normals_);
+    for (const Vec2 n : normals_) from_shadows_.push_back(Shadow(from, n));
+  }
+
+  std::pair<int, int> Steps(int first, int steps, const Polygon& other,
+                            const Box& other_box) const {
+    SlideSpan span(way_);
+    span.Axis({1, 0}, from_box_.min_x, from_box_.max_x, other_box.min_x,
+              other_box.max_x);
+    span.Axis({0, 1}, from_box_.min_y, from_box_.max_y, other_box.min_y,
+              other_box.max_y);
+    for (std::size_t k = 0; k < normals_.size(); ++k) {
+      const auto [b_min, b_max] = Shadow(other, normals_[k]);
+      span.Axis(normals_[k], from_shadows_[k].first, from_shadows_[k].second,
+                b_min, b_max);
+    }
+    Normals others;
+    AddNormals(other, others);
+    for (const Vec2 n : others) {
+      const auto [a_min, a_max] = Shadow(from_, n);
+      const auto [b_min, b_max] = Shadow(other, n);
+      span.Axis(n, a_min, a_max, b_min, b_max);
+    }
+    return span.Steps(first, steps);
+  }
+
+ private:
+  using Normals = absl::InlinedVector<Vec2, 4>;
+
+  static std::pair<double, double> Shadow(const Polygon& p, Vec2 n) {
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     for (const Vec2 v : p.vertices) {
@@ -167,26 +201,31 @@ std::pair<int, int> StepSpan(const Polygon& from, Vec2 way, int first,
       lo = std::min(lo, d);
       hi = std::max(hi, d);
     }
-    return std::pair{lo, hi};
-  };
-  const auto along = [&](Vec2 n) {
-    const auto [a_min, a_max] = shadow(from, n);
-    const auto [b_min, b_max] = shadow(other, n);
-    span.Axis(n, a_min, a_max, b_min, b_max);
-  };
-  along({1, 0});
-  along({0, 1});
-  for (const Polygon* p : {&from, &other}) {
-    const std::size_t n = p->vertices.size();
+    return {lo, hi};
+  }
+
+  // The unit normals of `p`'s edges, one per direction.
+  static void AddNormals(const Polygon& p, Normals& out) {
+    const std::size_t n = p.vertices.size();
     for (std::size_t k = 0; k < n; ++k) {
-      const Vec2 e = p->vertices[(k + 1) % n] - p->vertices[k];
+      const Vec2 e = p.vertices[(k + 1) % n] - p.vertices[k];
       const double length = std::sqrt(e.x * e.x + e.y * e.y);
       if (!(length > 1e-9)) continue;
-      along({-e.y / length, e.x / length});
+      const Vec2 normal{-e.y / length, e.x / length};
+      const bool parallel =
+          std::any_of(out.begin(), out.end(), [normal](Vec2 m) {
+            return std::abs(normal.x * m.y - normal.y * m.x) < 1e-12;
+          });
+      if (!parallel) out.push_back(normal);
     }
   }
-  return span.Steps(first, steps);
-}
+
+  const Polygon& from_;
+  Vec2 way_;
+  Box from_box_;
+  Normals normals_;
+  absl::InlinedVector<std::pair<double, double>, 4> from_shadows_;
+};
 
 // True when `line` passes within `clearance` of the region `shape`
 // (crossing it, or inside it, included).
@@ -975,7 +1014,7 @@ int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
 // The slide is tried in kPathStep steps against what it may meet: the
 // impassable terrain and (when `units_block`) the units whose boxes meet
 // the box around the whole path, in index order, each only at the steps
-// where the two may meet (StepSpan). Each corner of the footprint moves in
+// where the two may meet (ConvexSlide). Each corner of the footprint moves in
 // a straight line and the table (grown by kEpsilon) is convex, so a slide
 // that starts and ends on the table stays on it between; with nothing else
 // near, the slide is clear without trying a step.
@@ -1054,7 +1093,7 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   Polygon moved = start_shape;
   // Only a step that meets a blocker can be blocked: on the table all the
   // way, the steps each blocker may meet are worked out from the slide's
-  // line (StepSpan, rounded outwards) and only those are tried, in order;
+  // line (ConvexSlide, rounded outwards) and only those are tried, in order;
   // a slide that leaves the table tries every step for the edge.
   const Vec2 way = end.front_centre - start.front_centre;
   absl::InlinedVector<std::pair<int, int>, 16> spans;
@@ -1066,9 +1105,11 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
       const std::pair<int, int> span = StepSpan(from, way, 1, steps, b);
       if (span.first <= span.second) spans.push_back(span);
     }
+    const ConvexSlide slide(start_shape, way);
     for (const int u : units) {
+      const UnitShape& us = field.Shape(state, u);
       const std::pair<int, int> span =
-          StepSpan(start_shape, way, 1, steps, field.Shape(state, u).polygon);
+          slide.Steps(1, steps, us.polygon, us.box);
       if (span.first <= span.second) spans.push_back(span);
     }
     std::sort(spans.begin(), spans.end());
@@ -1128,9 +1169,10 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
   const int steps =
       std::clamp(static_cast<int>(distance / kPathStep), 1, 100000);
   // Each friend is tried at the steps of the slide that may meet it
-  // (StepSpan), then at the turn at the end.
+  // (ConvexSlide), then at the turn at the end.
   const Vec2 way = end.front_centre - start.front_centre;
   Polygon shape = start_shape;
+  const ConvexSlide slide(start_shape, way);
   for (const int u : friends) {
     const UnitShape& us = field.Shape(state, u);
     const auto meets = [&](const Polygon& at) {
@@ -1138,7 +1180,7 @@ std::vector<int> FriendsPassedThrough(const Battlefield& field,
              geometry::PolygonsIntersect(at, us.polygon);
     };
     bool met = false;
-    const auto [first, last] = StepSpan(start_shape, way, 1, steps, us.polygon);
+    const auto [first, last] = slide.Steps(1, steps, us.polygon, us.box);
     for (int i = first; !met && i <= last; ++i) {
       // The slide keeps the facing: the start's shape moved on.
       ShiftInto(start_shape, way * (double(i) / steps), shape);
@@ -1191,31 +1233,45 @@ Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
   // friends a real table holds, and a bound for a log that lines up more.
   const int most = static_cast<int>(
       std::min(300.0, (field.width_mm + field.depth_mm) / 10.0) / kPathStep);
+  const auto is_friend = [&](int u) {
+    return u != unit && state.profiles[u].clan == state.profiles[unit].clan &&
+           field.Shape(state, u).present;
+  };
+  const auto meets = [&](const Polygon& at_step, const Box& box, int u) {
+    const UnitShape& us = field.Shape(state, u);
+    return geometry::BoxesMeet(box, us.box) &&
+           geometry::PolygonsIntersect(at_step, us.polygon);
+  };
+  // Most routers end clear of their friends: settled by the friends near
+  // where they stand before the whole way on is looked at.
+  const Box start_box = BoxOf(start_shape);
+  const UnitList near = field.UnitsMeeting(state, start_box);
+  if (std::none_of(near.begin(), near.end(), [&](int u) {
+        return is_friend(u) && meets(start_shape, start_box, u);
+      })) {
+    return at;
+  }
   Polygon shape = start_shape;
   // The friends the whole way on may meet (the boxes of its ends hold it).
   ShiftInto(start_shape, step * double(most), shape);
-  const Box way = geometry::Union(BoxOf(start_shape), BoxOf(shape));
+  const Box way = geometry::Union(start_box, BoxOf(shape));
   absl::InlinedVector<int, 8> friends;
-  // The steps on at which a friend may be met (StepSpan): at any other it
+  // The steps on at which a friend may be met (ConvexSlide): at any other it
   // is clear without a test.
   absl::InlinedVector<std::pair<int, int>, 8> spans;
+  const ConvexSlide slide(start_shape, step * double(most));
   for (const int u : field.UnitsMeeting(state, way)) {
-    if (u != unit && state.profiles[u].clan == state.profiles[unit].clan &&
-        field.Shape(state, u).present) {
+    if (is_friend(u)) {
       friends.push_back(u);
-      const std::pair<int, int> span =
-          StepSpan(start_shape, step * double(most), 0, most,
-                   field.Shape(state, u).polygon);
+      const UnitShape& us = field.Shape(state, u);
+      const std::pair<int, int> span = slide.Steps(0, most, us.polygon, us.box);
       if (span.first <= span.second) spans.push_back(span);
     }
   }
   const auto on_a_friend = [&](const Polygon& at_step) {
     const Box box = BoxOf(at_step);
-    return std::any_of(friends.begin(), friends.end(), [&](int u) {
-      const UnitShape& us = field.Shape(state, u);
-      return geometry::BoxesMeet(box, us.box) &&
-             geometry::PolygonsIntersect(at_step, us.polygon);
-    });
+    return std::any_of(friends.begin(), friends.end(),
+                       [&](int u) { return meets(at_step, box, u); });
   };
   for (int i = 0;; ++i) {
     const bool near_friend = std::any_of(
