@@ -877,8 +877,11 @@ bool Replayer::OwesCompulsoryMove(int unit) const {
 
 void Replayer::CheckResultMovesMade(int unit,
                                     absl::FunctionRef<std::string()> what) {
-  for (std::size_t u = 0; u < state_.units.size(); ++u) {
-    if (unit >= 0 && static_cast<int>(u) != unit) continue;
+  // One unit's, or (unit -1) every unit's.
+  const std::size_t first = unit >= 0 ? static_cast<std::size_t>(unit) : 0;
+  const std::size_t end = unit >= 0 ? std::min(first + 1, state_.units.size())
+                                    : state_.units.size();
+  for (std::size_t u = first; u < end; ++u) {
     if (!Compulsory(owed_moves_[u]) || state_.units[u].removed) continue;
     Violation("daimyo.result_move.missing", state_.profiles[u].id,
               absl::StrFormat("%s owed %s, but %s came first; a result move "

@@ -156,11 +156,59 @@ double DistanceToPolygon(Vec2 p, const Polygon& polygon) {
   return DistanceToBoundary(p, v);
 }
 
+namespace {
+
+// True when the shadows of `a` and `b` on the normal of one of `edges`'
+// edges lie apart by more than ten times kEpsilon: the regions are then
+// farther apart than that (a gap between shadows is at most the distance),
+// so neither holds a point of the other and no edges of theirs come within
+// kEpsilon. Square roots avoided: the gap along the unnormalized normal n
+// is compared, squared, with the margin times |n|.
+bool ApartAlongAnEdgeNormal(const Vertices& edges, const Vertices& a,
+                            const Vertices& b) {
+  constexpr double kMargin = 10 * kEpsilon;
+  const std::size_t n = edges.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 e = edges[i + 1 == n ? 0 : i + 1] - edges[i];
+    const Vec2 normal{-e.y, e.x};
+    double a_min = std::numeric_limits<double>::infinity();
+    double a_max = -a_min;
+    for (const Vec2 v : a) {
+      const double d = Dot(v, normal);
+      a_min = std::min(a_min, d);
+      a_max = std::max(a_max, d);
+    }
+    double b_min = std::numeric_limits<double>::infinity();
+    double b_max = -b_min;
+    for (const Vec2 v : b) {
+      const double d = Dot(v, normal);
+      b_min = std::min(b_min, d);
+      b_max = std::max(b_max, d);
+    }
+    const double gap = std::max(b_min - a_max, a_min - b_max);
+    if (gap > 0 && gap * gap > kMargin * kMargin * Dot(normal, normal)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 bool PolygonsIntersect(const Polygon& a, const Polygon& b) {
   if (a.vertices.empty() || b.vertices.empty()) return false;
   // Boxes apart by more than kEpsilon: so are the regions (the common case
   // on a table, settled in one pass over the vertices).
   if (!BoxesMeet(BoxOf(a), BoxOf(b))) return false;
+  // Small shapes (units' bases) whose boxes meet but that stand apart, as
+  // neighbours in a line do at an angle, settled along their edges'
+  // normals before the edges are tried pair by pair.
+  constexpr std::size_t kSmall = 8;
+  if (a.vertices.size() <= kSmall && b.vertices.size() <= kSmall &&
+      (ApartAlongAnEdgeNormal(a.vertices, a.vertices, b.vertices) ||
+       ApartAlongAnEdgeNormal(b.vertices, a.vertices, b.vertices))) {
+    return false;
+  }
   // One inside the other, or their boundaries meet.
   if (Contains(a, b.vertices[0]) || Contains(b, a.vertices[0])) return true;
   if (a.vertices.size() < 2 || b.vertices.size() < 2) return false;
