@@ -17,6 +17,7 @@
 #include "grpcpp/support/method_handler.h"
 #include "grpcpp/support/sync_stream.h"
 #include "replay/audit.h"
+#include "replay/corpus.h"
 #include "replay/dice_stats.h"
 #include "replay/diff.h"
 #include "replay/impact.h"
@@ -25,7 +26,6 @@
 #include "replay/wire_tag.h"
 #include "rules/status_macros.h"
 #include "service/decode_errors.h"
-#include "service/diff_cli.h"
 #include "service/diff_wire.h"
 #include "service/grpc_status.h"
 #include "service/wire_request.h"
@@ -674,7 +674,7 @@ grpc::Status AuditServiceImpl::DiffEncoded(
   return DiffLogsWith(
       context,
       [&](const std::function<bool(std::size_t, v1::LogDiff)>& on_diff) {
-        return DiffLogs(
+        return replay::DiffLogs(
             settings, parts.logs.size(), /*jobs=*/0,
             [&](std::size_t i, const replay::DiffRulesets& sides) {
               return DiffOfInputBytes(parts.logs[i], baselines, sides);
@@ -696,7 +696,7 @@ grpc::Status AuditServiceImpl::DiffParsed(
   return DiffLogsWith(
       context,
       [&](const std::function<bool(std::size_t, v1::LogDiff)>& on_diff) {
-        return DiffRequestLogs(
+        return replay::DiffRequestLogs(
             request, /*jobs=*/0, [&](std::size_t index, v1::LogDiff diff) {
               // DiffRequestLogs reads a log no more once its diff is done
               // (the workers read other logs only): free it now.

@@ -34,6 +34,7 @@
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/support/channel_arguments.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
+#include "replay/corpus.h"
 #include "replay/diff.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
@@ -311,7 +312,7 @@ absl::StatusOr<std::map<std::string, std::string>> IndexBaselines(
     const std::vector<std::string>& paths, int jobs) {
   const std::vector<std::string> files = ExpandPaths(paths, {".json"});
   std::vector<absl::StatusOr<std::string>> ids(files.size(), std::string());
-  ParallelFor(files.size(), jobs, [&](std::size_t i) {
+  replay::ParallelFor(files.size(), jobs, [&](std::size_t i) {
     auto report = LoadBaselineFile(files[i]);
     ids[i] = report.ok() ? absl::StatusOr<std::string>(report->game_id())
                          : report.status();
@@ -848,7 +849,7 @@ void RunLocally(const std::vector<CorpusEntry>& corpus, const Sides& sides,
                 int jobs, const std::string& branch_out,
                 const std::vector<std::size_t>& positions,
                 OrderedCollector& collector) {
-  ParallelFor(corpus.size(), jobs, [&](std::size_t i) {
+  replay::ParallelFor(corpus.size(), jobs, [&](std::size_t i) {
     collector.WaitForRoom(i);
     const CorpusEntry& entry = corpus[i];
     auto log = LoadLogFile(entry.path);
@@ -986,7 +987,7 @@ std::vector<std::optional<v1::DiffLogInput>> ReadBatch(
     const Sides& sides, const StoredGames* games, int jobs,
     OrderedCollector& collector) {
   std::vector<std::optional<v1::DiffLogInput>> inputs(end - begin);
-  ParallelFor(end - begin, jobs, [&](std::size_t k) {
+  replay::ParallelFor(end - begin, jobs, [&](std::size_t k) {
     const CorpusEntry& entry = corpus[begin + k];
     auto log = entry.stored_game_id.empty()
                    ? LoadLogFile(entry.path)
@@ -1116,97 +1117,6 @@ Progress::Mode ProgressMode(const DiffOptions& o, const std::ostream& err) {
   return Progress::Mode::kLines;
 }
 
-}  // namespace
-
-int WorkerCount(int jobs) {
-  if (jobs > 0) return jobs;
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
-void ParallelFor(std::size_t n, int jobs,
-                 const std::function<bool(std::size_t)>& work) {
-  const std::size_t workers =
-      std::min<std::size_t>(n, static_cast<std::size_t>(WorkerCount(jobs)));
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
-  auto run = [&] {
-    while (!stop.load()) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= n) return;
-      if (!work(i)) stop = true;
-    }
-  };
-  if (workers <= 1) {
-    run();
-    return;
-  }
-  std::vector<std::thread> threads;
-  threads.reserve(workers);
-  for (std::size_t w = 0; w < workers; ++w) threads.emplace_back(run);
-  for (std::thread& t : threads) t.join();
-}
-
-v1::LogDiff DiffOfInput(const v1::DiffLogInput& input,
-                        bool compare_to_baselines,
-                        const replay::DiffRulesets& sides) {
-  return compare_to_baselines
-             ? replay::DiffAgainstBaseline(
-                   input.name(), input.log(),
-                   input.has_baseline() ? &input.baseline() : nullptr, sides)
-             : replay::DiffUnderRulesets(input.name(), input.log(), sides);
-}
-
-absl::Status DiffLogs(
-    const v1::DiffRequest& settings, std::size_t logs, int jobs,
-    const std::function<v1::LogDiff(std::size_t, const replay::DiffRulesets&)>&
-        diff_log,
-    const std::function<bool(std::size_t, v1::LogDiff)>& on_diff) {
-  if (settings.compare_to_baselines() &&
-      !settings.old_ruleset_textproto().empty()) {
-    return absl::InvalidArgumentError(
-        "compare_to_baselines takes the old side from the baselines; leave "
-        "old_ruleset_textproto empty");
-  }
-  GUNBAI_ASSIGN_OR_RETURN(auto builtin, replay::RulesetCatalog::Builtin());
-  std::optional<replay::LoadedRuleset> old_ruleset, new_ruleset;
-  for (auto [text, source, slot] :
-       {std::tuple(&settings.old_ruleset_textproto(),
-                   "request.old_ruleset_textproto", &old_ruleset),
-        std::tuple(&settings.new_ruleset_textproto(),
-                   "request.new_ruleset_textproto", &new_ruleset)}) {
-    if (text->empty()) continue;
-    GUNBAI_ASSIGN_OR_RETURN(auto loaded, replay::LoadRuleset(*text, source));
-    *slot = std::move(loaded);
-  }
-  const replay::DiffRulesets sides{old_ruleset ? &*old_ruleset : nullptr,
-                                   new_ruleset ? &*new_ruleset : nullptr,
-                                   &builtin};
-  absl::Mutex mu;
-  bool stopped = false;
-  ParallelFor(logs, jobs, [&](std::size_t i) {
-    v1::LogDiff diff = diff_log(i, sides);
-    absl::MutexLock lock(&mu);
-    if (stopped) return false;
-    stopped = !on_diff(i, std::move(diff));
-    return !stopped;
-  });
-  return absl::OkStatus();
-}
-
-absl::Status DiffRequestLogs(
-    const v1::DiffRequest& request, int jobs,
-    const std::function<bool(std::size_t, v1::LogDiff)>& on_diff) {
-  return DiffLogs(
-      request, static_cast<std::size_t>(request.logs_size()), jobs,
-      [&request](std::size_t i, const replay::DiffRulesets& sides) {
-        return DiffOfInput(request.logs(static_cast<int>(i)),
-                           request.compare_to_baselines(), sides);
-      },
-      on_diff);
-}
-
-namespace {
-
 // ---- Shards and their merge ----
 
 // `gunbai diff --merge PART...`: the report one host would have written.
@@ -1312,7 +1222,8 @@ int Diff(const DiffOptions& o, std::ostream& out, std::ostream& err) {
   }
   const Progress::Mode mode = ProgressMode(o, err);
   Progress progress(err, mode, corpus.size());
-  OrderedCollector collector(8 * WorkerCount(o.jobs) + 16, printer, progress,
+  OrderedCollector collector(8 * replay::WorkerCount(o.jobs) + 16, printer,
+                             progress,
                              mode == Progress::Mode::kBar &&
                                  &out == &std::cout && isatty(STDOUT_FILENO));
   {

@@ -10,10 +10,10 @@
 #include "google/protobuf/stubs/common.h"
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/wire_format_lite.h"
+#include "replay/corpus.h"
 #include "replay/log_bytes.h"
 #include "replay/text_errors.h"
 #include "replay/wire_tag.h"
-#include "service/diff_cli.h"
 
 namespace gunbai::service {
 
@@ -194,7 +194,7 @@ v1::LogDiff DiffOfInputBytes(absl::string_view input, bool compare_to_baselines,
                          static_cast<int>(input.size()));
   whole.SetRecursionLimit(kInputFieldsLimit);
   parsed.MergePartialFromCodedStream(&whole);
-  return DiffOfInput(parsed, compare_to_baselines, sides);
+  return replay::DiffOfInput(parsed, compare_to_baselines, sides);
 }
 
 }  // namespace gunbai::service

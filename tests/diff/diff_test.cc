@@ -24,6 +24,7 @@
 #include "gunbai/v1/diff.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/audit.h"
+#include "replay/corpus.h"
 #include "replay/dice_stats.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
@@ -610,7 +611,7 @@ TEST(DiffRequestLogsTest, SameDiffsAsLocally) {
   request.add_logs()->set_name("empty");  // no armies: fails alone
   std::vector<v1::LogDiff> got(request.logs_size());
   ASSERT_TRUE(
-      service::DiffRequestLogs(request, 4, [&](std::size_t i, v1::LogDiff d) {
+      replay::DiffRequestLogs(request, 4, [&](std::size_t i, v1::LogDiff d) {
         got[i] = std::move(d);
         return true;
       }).ok());
@@ -628,11 +629,11 @@ TEST(DiffRequestLogsTest, SameDiffsAsLocally) {
   v1::DiffRequest both = request;
   both.set_compare_to_baselines(true);
   both.set_old_ruleset_textproto("name: \"daimyo\"");
-  EXPECT_EQ(service::DiffRequestLogs(both, 1, nullptr).code(),
+  EXPECT_EQ(replay::DiffRequestLogs(both, 1, nullptr).code(),
             absl::StatusCode::kInvalidArgument);
   v1::DiffRequest bad = request;
   bad.set_new_ruleset_textproto("firing {");
-  EXPECT_EQ(service::DiffRequestLogs(bad, 1, nullptr).code(),
+  EXPECT_EQ(replay::DiffRequestLogs(bad, 1, nullptr).code(),
             absl::StatusCode::kInvalidArgument);
 }
 
