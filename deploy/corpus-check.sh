@@ -3,12 +3,15 @@
 # user sees, on a corpus of a few thousand generated games of both
 # rulesets, for a person to run before and after the change.
 #
-#   deploy/corpus-check.sh save DIR [DAIMYO] [SKF]
-#       Writes DIR/logs: DAIMYO Daimyo games (default 1,000) and SKF
-#       Samurai Knight Fever games (default 500), each once clean and once
-#       with 3 planted faults, from `gunbai generate` (seeds 1..N; Daimyo's
-#       unit count varies with the seed), (with the manifests of the planted faults) and DIR/reports: each log's
-#       `gunbai audit --outcomes --format=json`, with its exit code.
+#   deploy/corpus-check.sh save DIR [DAIMYO] [SKF] [TABLE]
+#       Writes DIR/logs: DAIMYO Daimyo games (default 1,000), SKF Samurai
+#       Knight Fever games (default 500) and TABLE Daimyo games on a table
+#       (`--positions`, 10 turns; default 500), each once clean and once
+#       with 3 planted faults, from `gunbai generate` (seeds 1..N; the
+#       Daimyo unit count varies with the seed: 4-12 a clan, 4-16 on a
+#       table), with the manifests of the planted faults, and DIR/reports:
+#       each log's `gunbai audit --outcomes --format=json`, with its exit
+#       code.
 #   deploy/corpus-check.sh check DIR
 #       With the gunbai built now: audits every saved log again and requires
 #       (1) `gunbai diff --baseline=DIR/reports DIR/logs` to report no
@@ -24,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  echo "usage: deploy/corpus-check.sh save DIR [DAIMYO] [SKF]" >&2
+  echo "usage: deploy/corpus-check.sh save DIR [DAIMYO] [SKF] [TABLE]" >&2
   echo "       deploy/corpus-check.sh check DIR" >&2
   exit 2
 }
@@ -33,7 +36,8 @@ mode=$1
 dir=$2
 daimyo=${3:-1000}
 skf=${4:-500}
-for n in "${daimyo}" "${skf}"; do
+table=${5:-500}
+for n in "${daimyo}" "${skf}" "${table}"; do
   [[ ${n} =~ ^[0-9]+$ ]] || usage
 done
 
@@ -51,6 +55,8 @@ generate_args() {
   case ${name} in
     daimyo-clean-*) echo "--seed ${seed} --units $((4 + seed % 9))" ;;
     daimyo-faults-*) echo "--seed ${seed} --units $((4 + seed % 9)) --faults 3 --manifest MANIFEST" ;;
+    table-clean-*) echo "--seed ${seed} --units $((4 + seed % 13)) --positions --turns 10" ;;
+    table-faults-*) echo "--seed ${seed} --units $((4 + seed % 13)) --positions --turns 10 --faults 3 --manifest MANIFEST" ;;
     skf-clean-*) echo "--ruleset skf --seed ${seed}" ;;
     skf-faults-*) echo "--ruleset skf --seed ${seed} --faults 3 --manifest MANIFEST" ;;
   esac
@@ -63,6 +69,9 @@ names() {
   done
   for ((s = 1; s <= skf; s++)); do
     printf 'skf-clean-%05d.textproto\nskf-faults-%05d.textproto\n' "$s" "$s"
+  done
+  for ((s = 1; s <= table; s++)); do
+    printf 'table-clean-%05d.textproto\ntable-faults-%05d.textproto\n' "$s" "$s"
   done
 }
 
