@@ -3,7 +3,7 @@
 // RulesetPlugins() chooses an engine. Each entry is written in its
 // ruleset's folder (generate/<name>/<name>_plugin.cc); the list itself is
 // generate/plugins.cc, a build target of its own (gunbai_generator_plugins),
-// so that a caller such as service/generate_cli.cc reaches every generator
+// so that a caller such as service/cli/generate_cli.cc reaches every generator
 // through this header and names none. Thread-safe: constant data.
 #ifndef GUNBAI_GENERATE_PLUGINS_H_
 #define GUNBAI_GENERATE_PLUGINS_H_

@@ -198,7 +198,7 @@ v1::AppendedEvent NextTurnStart(const rules::BattleState& state,
 
 // The status refusing a strict batch: the findings from `from` in the
 // message, and as many as fit in kMaxRefusalDetailBytes as an
-// AppendRefusal payload (service/grpc_status.h sends it as the status
+// AppendRefusal payload (service/common/grpc_status.h sends it as the status
 // details).
 absl::Status StrictRefusal(
     const google::protobuf::RepeatedPtrField<v1::Finding>& findings, int from) {

@@ -39,8 +39,8 @@
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
-#include "service/game_service.h"
-#include "service/sqlite_game_store.h"
+#include "service/daemon/game_service.h"
+#include "service/store/sqlite_game_store.h"
 #include "tests/store/in_process_games.h"
 
 namespace gunbai::service {

@@ -36,8 +36,8 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
-#include "service/audit_service.h"
-#include "service/overload.h"
+#include "service/daemon/audit_service.h"
+#include "service/daemon/overload.h"
 
 namespace gunbai::service {
 namespace {

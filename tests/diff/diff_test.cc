@@ -1,5 +1,5 @@
 // Tests of `gunbai diff`: the comparison of two audits (replay/diff), the
-// baseline mode, the summary, and the CLI in process (service/diff_cli):
+// baseline mode, the summary, and the CLI in process (service/cli/diff_cli):
 // deterministic output for any number of workers, JSON that parses, logs
 // that fail. Every expected change is worked by hand below from the dice in
 // the logs; the traces of the built-in audit give the modifiers.
@@ -28,11 +28,11 @@
 #include "replay/dice_stats.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "service/audit_service.h"
-#include "service/diff_cli.h"
-#include "service/game_service.h"
-#include "service/report_format.h"
-#include "service/sqlite_game_store.h"
+#include "service/cli/diff_cli.h"
+#include "service/daemon/audit_service.h"
+#include "service/daemon/game_service.h"
+#include "service/render/report_format.h"
+#include "service/store/sqlite_game_store.h"
 
 namespace gunbai {
 namespace {
@@ -892,7 +892,7 @@ TEST(ListGamesTest, PagesThroughSortedIdsForTheUmpireOnly) {
   EXPECT_EQ(first.games(1).game_id(), "kawanakajima");
   EXPECT_EQ(first.games(0).version(), 0u);
   EXPECT_FALSE(first.games(0).ended());
-  // The token is opaque (service/game_service.cc: the page's last id and
+  // The token is opaque (service/daemon/game_service.cc: the page's last id and
   // its MAC), and checked: an edited or made-up one is refused.
   EXPECT_NE(first.next_page_token(), "");
   EXPECT_NE(first.next_page_token(), "kawanakajima");

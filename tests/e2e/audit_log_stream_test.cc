@@ -23,8 +23,8 @@
 #include "gtest/gtest.h"
 #include "gunbai/v1/audit_service.grpc.pb.h"
 #include "replay/ruleset_loader.h"
-#include "service/audit_client.h"
-#include "service/audit_service.h"
+#include "service/cli/audit_client.h"
+#include "service/daemon/audit_service.h"
 #include "tests/e2e/gunbaid_process.h"
 
 namespace gunbai {

@@ -1,4 +1,4 @@
-// AuditService reads its requests off the wire itself (service/
+// AuditService reads its requests off the wire itself (service/daemon/
 // audit_service.h): the request budget admits a request by its size on the
 // wire before any of it is parsed, a request that does not decode is
 // INVALID_ARGUMENT, and DiceStats parses its logs one at a time. In process,
@@ -17,8 +17,8 @@
 #include "gtest/gtest.h"
 #include "gunbai/v1/audit_service.grpc.pb.h"
 #include "replay/ruleset_loader.h"
-#include "service/audit_service.h"
-#include "service/overload.h"
+#include "service/daemon/audit_service.h"
+#include "service/daemon/overload.h"
 
 namespace gunbai::service {
 namespace {
@@ -34,12 +34,12 @@ v1::BattleLog FiringLog(const std::string& game_id, const std::string& dice) {
   const std::string text = absl::StrCat(
       R"pb(
         header { game_id: ")pb",
-      game_id, R"pb(                                                     "
+      game_id, R"pb(                                                                         "
       ruleset { name: "daimyo" }
       clans { id: "red" player: "Aki" }
       clans { id: "blue" player: "Ben" }
     }
-                                                                         order_of_battle {
+                                                                                             order_of_battle {
       units { id: "red-teppo" clan: "red" }
       units { id: "blue-yumi" clan: "blue" }
     }
@@ -48,8 +48,9 @@ v1::BattleLog FiringLog(const std::string& game_id, const std::string& dice) {
       turn: 1
       clan: "red"
       firing { unit: "red-teppo" target: "blue-yumi" dice: [ )pb",
-      dice, R"pb(                                                ] }
-                                                                 })pb");
+      dice,
+      R"pb(                                                           ] }
+                                                                      })pb");
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &log));
   return log;
 }

@@ -1,7 +1,7 @@
 // AuditLog replays the log of its request from the wire bytes one event at a
-// time (service/audit_service.cc, replay/log_stream.h) instead of parsing
-// the log whole first. Whatever the bytes, the answer must be the one the
-// whole parse gives: for each request below, AuditEncodedLog (streamed) and
+// time (service/daemon/audit_service.cc, replay/log_stream.h) instead of
+// parsing the log whole first. Whatever the bytes, the answer must be the one
+// the whole parse gives: for each request below, AuditEncodedLog (streamed) and
 // AuditParsedLog of the request parsed whole (the path every request took
 // before, and still takes when the stream gives up) give the same status,
 // code and message, and the same report, byte for byte. A request whose
@@ -27,8 +27,8 @@
 #include "gtest/gtest.h"
 #include "gunbai/v1/audit_service.grpc.pb.h"
 #include "replay/ruleset_loader.h"
-#include "service/audit_service.h"
-#include "service/decode_errors.h"
+#include "service/daemon/audit_service.h"
+#include "service/daemon/decode_errors.h"
 
 namespace gunbai::service {
 namespace {

@@ -13,8 +13,8 @@
 #include "gtest/gtest.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "service/cli.h"
-#include "service/cli_input.h"
+#include "service/cli/cli.h"
+#include "service/cli/cli_input.h"
 
 namespace gunbai {
 namespace {

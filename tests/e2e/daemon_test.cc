@@ -37,7 +37,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "rules/daimyo/engine.h"
 #include "rules/daimyo/engine_replayer.h"
-#include "service/audit_client.h"
+#include "service/cli/audit_client.h"
 
 extern char** environ;
 

@@ -1,8 +1,8 @@
 // Diff diffs each log of its request from the request's bytes
-// (service/diff_wire.h, replay/log_bytes.h) instead of parsing the request
-// whole first. Whatever the bytes, the answers must be the whole parse's:
-// for each request below, DiffEncoded (from the bytes) and DiffParsed of
-// the request parsed whole (the path every request took before, and still
+// (service/daemon/diff_wire.h, replay/log_bytes.h) instead of parsing the
+// request whole first. Whatever the bytes, the answers must be the whole
+// parse's: for each request below, DiffEncoded (from the bytes) and DiffParsed
+// of the request parsed whole (the path every request took before, and still
 // takes when the bytes are not read) give the same status, code and
 // message, and the same replies, byte for byte, log by log (the workers
 // finish in any order, so the replies are compared by index), and the same
@@ -26,9 +26,9 @@
 #include "replay/audit.h"
 #include "replay/log_bytes.h"
 #include "replay/ruleset_loader.h"
-#include "service/audit_service.h"
-#include "service/decode_errors.h"
-#include "service/diff_wire.h"
+#include "service/daemon/audit_service.h"
+#include "service/daemon/decode_errors.h"
+#include "service/daemon/diff_wire.h"
 
 namespace gunbai::service {
 namespace {

@@ -203,7 +203,7 @@ TEST_F(HttpGatewayTest, StaticPageHasStrictHeaders) {
   EXPECT_EQ(page->get_header_value("Content-Security-Policy"), kExpectedPolicy);
   EXPECT_EQ(page->get_header_value("X-Content-Type-Options"), "nosniff");
   EXPECT_EQ(page->get_header_value("Referrer-Policy"), "no-referrer");
-  // The page is service/web/index.html, embedded: it names its script.
+  // The page is service/daemon/web/index.html, embedded: it names its script.
   EXPECT_TRUE(absl::StrContains(page->body, "<script src=\"/app/app.js\""));
   EXPECT_FALSE(absl::StrContains(page->body, "<script>")) << "inline script";
 

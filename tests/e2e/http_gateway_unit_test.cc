@@ -1,12 +1,12 @@
 // The pieces of the HTTP front door that need no daemon: the gRPC code to
 // HTTP status table, the JSON error body (hostile messages stay text), and
 // the embedded files with their content types. Each expectation is worked
-// by hand from google.api's HTTP mapping, RFC 8259 and service/web/.
+// by hand from google.api's HTTP mapping, RFC 8259 and service/daemon/web/.
 #include <string>
 
 #include "gtest/gtest.h"
-#include "service/http_gateway.h"
-#include "service/web_assets.h"
+#include "service/daemon/http_gateway.h"
+#include "service/daemon/web_assets.h"
 
 namespace gunbai::service {
 namespace {

@@ -2,7 +2,7 @@
 # Live games through the `gunbai game` CLI against a real gunbaid: every case
 # starts its own daemon on 127.0.0.1:0 over a fresh data directory, with the
 # umpire credential in a file, and kills it on exit. The expected outputs
-# are derived from service/game_cli.cc, service/game_service.cc and the hand
+# are derived from service/cli/game_cli.cc, service/daemon/game_service.cc and the hand
 # workings of tests/data/README.md.
 #
 # Usage: live_game_test.sh GUNBAID GUNBAI DATA_DIR CASE

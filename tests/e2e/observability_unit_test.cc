@@ -12,9 +12,9 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "gunbai/v1/audit_service.pb.h"
-#include "service/logger.h"
-#include "service/metrics.h"
-#include "service/request_observer.h"
+#include "service/daemon/logger.h"
+#include "service/daemon/metrics.h"
+#include "service/daemon/request_observer.h"
 
 namespace gunbai::service {
 namespace {

@@ -49,8 +49,8 @@
 #include "rules/battle_state.h"
 #include "rules/daimyo/engine.h"
 #include "rules/engine.h"
-#include "service/cli.h"
-#include "service/game_cli.h"
+#include "service/cli/cli.h"
+#include "service/cli/game_cli.h"
 #include "sqlite3.h"
 #include "tests/e2e/gunbaid_process.h"
 

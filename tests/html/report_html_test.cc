@@ -1,8 +1,8 @@
-// The HTML report (service/report_html): escaping, worked by hand; the
+// The HTML report (service/render/report_html): escaping, worked by hand; the
 // stands and dice it draws, against the hand working of
 // tests/data/README.md; that the same log gives the same bytes; that a page
 // holds no markup from a name; and the bound on the event list.
-#include "service/report_html.h"
+#include "service/render/report_html.h"
 
 #include <fstream>
 #include <sstream>
@@ -15,7 +15,7 @@
 #include "replay/audit.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "service/cli.h"
+#include "service/cli/cli.h"
 
 namespace gunbai::service {
 namespace {

@@ -9,7 +9,12 @@ The layers, lowest first (README, "Layout"):
   generate/ (generic)   the game generator: options, fault planning, manifests,
                         the generator plug-in list
   generate/<name>/      one ruleset's generator and its plug-in entry
-  service/              gunbaid, the CLI
+  service/common/, service/store/, service/render/
+                        what both programs share: the command line's
+                        plumbing, gRPC status, the stores, reports as text
+                        and HTML
+  service/daemon/       gunbaid
+  service/cli/          gunbai
   tests/                anything
 
 What is checked, on the project's own #include "..." lines:
@@ -23,6 +28,10 @@ What is checked, on the project's own #include "..." lines:
      plug-in lists (rules/plugins.cc, generate/plugins.cc).
   4. A pure rule file (PURE below) reaches no generated proto header and no
      protobuf header, directly or through the project's headers it includes.
+  5. The two programs never include each other: nothing under
+     service/daemon/ includes service/cli/, and nothing under service/cli/
+     includes service/daemon/; the folders both share (service/common/,
+     service/store/, service/render/) include neither.
 
 Includes that break a rule today and are to go in the restructure of issue
 12 are listed in wrong_way_includes.txt, one "FILE -> INCLUDED" a line. The
@@ -123,7 +132,29 @@ def breaks(path):
               inc.startswith("rules/")):
             out.append((inc, "the generic generator includes a ruleset's "
                         "folder"))
+        elif top == "service" and inc.startswith("service/"):
+            why = program_break(path.split("/")[1], inc.split("/")[1])
+            if why:
+                out.append((inc, why))
     return out
+
+
+# service/'s folders: each program's, and those both share.
+PROGRAMS = ("daemon", "cli")
+SHARED_SERVICE_FOLDERS = ("common", "store", "render")
+
+
+def program_break(own, theirs):
+    """Why service/<own>/ may not include service/<theirs>/, or None."""
+    if own in PROGRAMS and theirs in PROGRAMS and own != theirs:
+        return f"service/{own}/ includes the other program's service/{theirs}/"
+    if own in SHARED_SERVICE_FOLDERS and theirs in PROGRAMS:
+        return (f"service/{own}/, shared by both programs, includes "
+                f"service/{theirs}/")
+    if own not in PROGRAMS + SHARED_SERVICE_FOLDERS:
+        return (f"service/{own}: a file in no folder of service/ (daemon/, "
+                "cli/, common/, store/, render/)")
+    return None
 
 
 def proto_reached(path):

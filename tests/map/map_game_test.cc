@@ -11,7 +11,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "service/cli.h"
+#include "service/cli/cli.h"
 #include "tests/map/raster.h"
 
 namespace gunbai::testing {

@@ -13,7 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "service/cli.h"
+#include "service/cli/cli.h"
 #include "tests/replay/test_logs.h"
 
 namespace gunbai::replay {

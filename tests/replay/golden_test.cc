@@ -16,7 +16,7 @@
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
 #include "rules/daimyo/engine.h"
-#include "service/cli.h"
+#include "service/cli/cli.h"
 
 namespace gunbai::testing {
 namespace {

@@ -61,8 +61,8 @@ absl::StatusOr<v1::AuditReport> WholeImpacts(const v1::BattleLog& log) {
 }
 
 // The streamed audit of `bytes` and its impacts with every branch read
-// from them too: AuditLog's path (service/audit_service.cc). The streamed
-// audit checks every event; a branch may stop before the last one.
+// from them too: AuditLog's path (service/daemon/audit_service.cc). The
+// streamed audit checks every event; a branch may stop before the last one.
 absl::StatusOr<v1::AuditReport> StreamedImpacts(const std::string& bytes) {
   const std::int64_t size = static_cast<std::int64_t>(bytes.size());
   absl::StatusOr<v1::AuditReport> report = replay::AuditBinaryLogStream(

@@ -27,9 +27,9 @@
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
 #include "rules/daimyo/engine_replayer.h"
-#include "service/cli.h"
-#include "service/cli_input.h"
-#include "service/report_format.h"
+#include "service/cli/cli.h"
+#include "service/cli/cli_input.h"
+#include "service/render/report_format.h"
 #include "tests/replay/test_logs.h"
 
 namespace gunbai::testing {

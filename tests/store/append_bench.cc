@@ -43,9 +43,9 @@
 #include "benchmark/benchmark.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
-#include "service/game_store.h"
-#include "service/postgres_game_store.h"
-#include "service/sqlite_game_store.h"
+#include "service/store/game_store.h"
+#include "service/store/postgres_game_store.h"
+#include "service/store/sqlite_game_store.h"
 #include "tests/store/postgres_server.h"
 
 namespace gunbai::service {

@@ -1,12 +1,12 @@
 // CreateGame reads its request on the wire before parsing it
-// (service/create_game_wire.h): a header of more clans than any engine
+// (service/daemon/create_game_wire.h): a header of more clans than any engine
 // takes is refused from a skeleton of the request (its first
 // kSkeletonClans clans), so that 1.5 million clans in 16 MiB are not parsed
 // whole (about ten times their size) to be refused. The refusal a client
 // sees must be the one the whole parse gives: same code, same message.
 // Unit tests of the wire reading, then calls through a real gRPC server in
 // process over a real SQLite store.
-#include "service/create_game_wire.h"
+#include "service/daemon/create_game_wire.h"
 
 #include <unistd.h>
 
@@ -25,8 +25,8 @@
 #include "gtest/gtest.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/ruleset_loader.h"
-#include "service/game_service.h"
-#include "service/sqlite_game_store.h"
+#include "service/daemon/game_service.h"
+#include "service/store/sqlite_game_store.h"
 #include "tests/store/in_process_games.h"
 
 namespace gunbai::service {

@@ -6,7 +6,7 @@
 // checkpoints and concurrent writers. Then each store's own tests: SQLite's
 // file, WAL, locks and migrations; PostgreSQL's URI checks, schema, and
 // two stores (two replicas) on one database.
-#include "service/game_store.h"
+#include "service/store/game_store.h"
 
 #include <libpq-fe.h>
 #include <sqlite3.h>
@@ -34,8 +34,8 @@
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
-#include "service/postgres_game_store.h"
-#include "service/sqlite_game_store.h"
+#include "service/store/postgres_game_store.h"
+#include "service/store/sqlite_game_store.h"
 #include "tests/store/postgres_server.h"
 
 namespace gunbai::service {

@@ -14,8 +14,8 @@
 #include "grpcpp/grpcpp.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/ruleset_loader.h"
-#include "service/game_service.h"
-#include "service/game_store.h"
+#include "service/daemon/game_service.h"
+#include "service/store/game_store.h"
 
 namespace gunbai::testing {
 

@@ -21,9 +21,9 @@
 #include "replay/ledger.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "service/game_client.h"
-#include "service/game_service.h"
-#include "service/sqlite_game_store.h"
+#include "service/cli/game_client.h"
+#include "service/daemon/game_service.h"
+#include "service/store/sqlite_game_store.h"
 #include "tests/store/in_process_games.h"
 
 namespace gunbai::service {

@@ -30,8 +30,8 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/ledger.h"
-#include "service/game_store.h"
-#include "service/sqlite_game_store.h"
+#include "service/store/game_store.h"
+#include "service/store/sqlite_game_store.h"
 #include "tests/store/fault_vfs.h"
 
 namespace gunbai::service {

@@ -1,0 +1,833 @@
+#include "service/daemon/http_gateway.h"
+
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <list>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "google/protobuf/any.pb.h"
+#include "google/protobuf/message.h"
+#include "google/protobuf/util/json_util.h"
+#include "grpcpp/grpcpp.h"
+#include "gunbai/v1/audit_service.grpc.pb.h"
+#include "gunbai/v1/game_service.grpc.pb.h"
+#include "gunbai/v1/log_service.grpc.pb.h"
+#include "gunbai/v1/rules_service.grpc.pb.h"
+#include "httplib.h"
+#include "rules/status_macros.h"
+#include "service/daemon/json_string.h"
+#include "service/daemon/logger.h"
+#include "service/daemon/metrics.h"
+#include "service/daemon/request_observer.h"
+#include "service/daemon/web_assets.h"
+
+namespace gunbai::service {
+
+using AuditStub = v1::AuditService::Stub;
+using GameStub = v1::GameService::Stub;
+using RulesStub = v1::RulesService::Stub;
+using LogStub = v1::LogService::Stub;
+
+struct HttpGateway::Stubs {
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<AuditStub> audit;
+  std::unique_ptr<GameStub> games;
+  std::unique_ptr<RulesStub> rules;
+  std::unique_ptr<LogStub> logs;
+};
+
+namespace {
+
+// The most of a JSON parser's message an error body quotes.
+constexpr std::size_t kMaxParseMessageBytes = 300;
+// Messages of a stream converted and waiting for the HTTP client; past it
+// the in-process call waits, and gRPC's flow control holds the server.
+constexpr std::size_t kMaxQueuedMessages = 16;
+// How long a stream waits for a message before it looks whether gunbaid is
+// shutting down; every kTicksPerHeartbeat ticks without a message it sends
+// an SSE comment, whose failure tells that the client went away.
+constexpr absl::Duration kStreamTick = absl::Milliseconds(250);
+constexpr int kTicksPerHeartbeat = 4;
+// How long a stream waits for its first message or its end before it
+// sends the 200 and its headers: an error in that time (a refused
+// credential, a game that does not exist) is an HTTP status, later it is
+// an `event: error`.
+constexpr absl::Duration kCommitWait = absl::Milliseconds(500);
+// How long BeginShutdown waits for the streams to send their last event.
+constexpr absl::Duration kStreamShutdownWait = absl::Seconds(2);
+// The longest Authorization header forwarded (a token is 64 characters).
+constexpr std::size_t kMaxAuthorizationBytes = 1024;
+
+// Requests one keep-alive connection may make before it is closed.
+constexpr std::size_t kMaxRequestsPerConnection = 100;
+
+constexpr char kJson[] = "application/json";
+// Prometheus' text exposition format.
+constexpr char kMetricsContentType[] =
+    "text/plain; version=0.0.4; charset=utf-8";
+
+// httplib's thread pool with a bound on the accepted connections waiting
+// for a worker: past it the accepting thread waits, and new connections
+// wait in the kernel's listen backlog.
+class BoundedThreadPool : public httplib::TaskQueue {
+ public:
+  BoundedThreadPool(int threads, std::size_t max_waiting)
+      : max_waiting_(max_waiting) {
+    for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(); });
+  }
+  ~BoundedThreadPool() override = default;
+
+  void enqueue(std::function<void()> job) override {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(this, &BoundedThreadPool::HasRoom));
+    jobs_.push_back(std::move(job));
+  }
+
+  void shutdown() override {
+    {
+      absl::MutexLock lock(&mu_);
+      stopping_ = true;
+    }
+    for (std::thread& worker : workers_) worker.join();
+  }
+
+ private:
+  bool HasRoom() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return jobs_.size() < max_waiting_;
+  }
+  bool HasJobOrStops() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return !jobs_.empty() || stopping_;
+  }
+
+  void Work() {
+    while (true) {
+      std::function<void()> job;
+      {
+        absl::MutexLock lock(&mu_);
+        mu_.Await(absl::Condition(this, &BoundedThreadPool::HasJobOrStops));
+        if (jobs_.empty()) return;
+        job = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      job();
+    }
+  }
+
+  const std::size_t max_waiting_;
+  std::vector<std::thread> workers_;
+  absl::Mutex mu_;
+  std::list<std::function<void()>> jobs_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+// Returns at most `limit` bytes of `text`, not cutting a UTF-8 sequence,
+// with "..." when cut.
+std::string Excerpt(absl::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  std::size_t end = limit;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
+    --end;
+  }
+  return absl::StrCat(text.substr(0, end), "...");
+}
+
+// Answers `response` with the JSON error body of `code` and `message`
+// under HTTP status `http_status`.
+void WriteError(int http_status, grpc::StatusCode code,
+                absl::string_view message, httplib::Response& response) {
+  response.status = http_status;
+  response.set_content(ErrorJson(code, message), kJson);
+}
+
+// Returns the message of a call that ended with `status`; when gRPC gave
+// none, one saying what happened. An empty UNIMPLEMENTED is a service
+// gunbaid does not serve: AuditService always is, so it is GameService.
+std::string StatusMessage(const grpc::Status& status) {
+  if (!status.error_message().empty()) return status.error_message();
+  if (status.error_code() == grpc::StatusCode::UNIMPLEMENTED) {
+    return "gunbaid does not serve this call: live games (/v1/games:...) are "
+           "off unless gunbaid is started with an umpire credential "
+           "(--umpire-token-file or GUNBAI_UMPIRE_TOKEN)";
+  }
+  return absl::StrCat("the call ended with ", GrpcCodeName(status.error_code()),
+                      " and no message");
+}
+
+// Returns the error body of a call that ended with `status`: ErrorJson's,
+// with `details` when the status carries them (gRPC's rich error model, a
+// gunbai.v1.RpcStatus in error_details: a refused strict batch's
+// AppendRefusal), each detail in the proto3 JSON mapping of Any ("@type"
+// and its fields), as google.api's HTTP error body has them.
+std::string StatusJson(const grpc::Status& status) {
+  std::string body = ErrorJson(status.error_code(), StatusMessage(status));
+  v1::RpcStatus rich;
+  if (status.error_details().empty() ||
+      !rich.ParseFromString(status.error_details()) ||
+      rich.details_size() == 0) {
+    return body;
+  }
+  std::vector<std::string> details;
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = false;
+  for (const google::protobuf::Any& detail : rich.details()) {
+    std::string json;
+    if (!google::protobuf::util::MessageToJsonString(detail, &json, options)
+             .ok()) {
+      return body;  // A type this gunbaid cannot print: the message says it.
+    }
+    details.push_back(std::move(json));
+  }
+  body.pop_back();  // The closing brace.
+  absl::StrAppend(&body, ",\"details\":[", absl::StrJoin(details, ","), "]}");
+  return body;
+}
+
+// Answers `response` with the error of a call that ended with `status`.
+void WriteStatus(const grpc::Status& status, httplib::Response& response) {
+  response.status = HttpStatusOf(status.error_code());
+  response.set_content(StatusJson(status), kJson);
+}
+
+// Returns `message` in the proto3 JSON mapping, on one line, fields in
+// their numbers' order, default values left out.
+absl::StatusOr<std::string> MessageJson(
+    const google::protobuf::Message& message) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = false;
+  std::string json;
+  auto printed =
+      google::protobuf::util::MessageToJsonString(message, &json, options);
+  if (!printed.ok()) {
+    return absl::InternalError(absl::StrCat("cannot write the answer as JSON: ",
+                                            printed.message().as_string()));
+  }
+  return json;
+}
+
+// Answers `response` with `message` as JSON.
+void WriteMessage(const google::protobuf::Message& message,
+                  httplib::Response& response) {
+  absl::StatusOr<std::string> json = MessageJson(message);
+  if (!json.ok()) {
+    WriteError(500, grpc::StatusCode::INTERNAL, json.status().message(),
+               response);
+    return;
+  }
+  response.set_content(*std::move(json), kJson);
+}
+
+// Returns true when `value` is a printable ASCII string, as gRPC metadata
+// values must be.
+bool PrintableAscii(absl::string_view value) {
+  for (char c : value) {
+    if (c < 0x20 || c > 0x7E) return false;
+  }
+  return true;
+}
+
+// What the access log knows of the request a worker thread is serving:
+// when it started, and whether it became an RPC (whose line the gRPC
+// server's observer writes). Set per request on that thread.
+thread_local absl::Time request_start = absl::InfinitePast();
+thread_local bool made_rpc = false;
+
+// Notes that the request being served became an RPC.
+void MadeRpc() { made_rpc = true; }
+
+// The longest part of a path a log line quotes.
+constexpr std::size_t kMaxLoggedPathBytes = 200;
+
+// Logs and counts an answer the gateway gave without an RPC: a refusal (a
+// body that is not JSON, a credential header that is not one line, an
+// unknown path, a body over the limit, a GET of an API path) at info, a
+// page, a file of the web app or a scrape of /metrics at debug. The line
+// has the request id (X-Request-Id when it is one, else generated), the
+// path and the HTTP status; never a header's value or the body.
+void LogAnswerWithoutRpc(const httplib::Request& request,
+                         const httplib::Response& response) {
+  const absl::Time start = request_start;
+  request_start = absl::InfinitePast();
+  if (std::exchange(made_rpc, false)) return;
+  const bool refused = response.status >= 400;
+  if (refused) ProcessMetrics().RecordHttpRefusal(response.status);
+  const LogLevel level = refused ? LogLevel::kInfo : LogLevel::kDebug;
+  if (!LogEnabled(level)) return;
+  const std::string& given = request.get_header_value("X-Request-Id");
+  const std::string id = IsValidRequestId(given) ? given : NewRequestId();
+  const std::string path(Excerpt(request.path, kMaxLoggedPathBytes));
+  if (start == absl::InfinitePast()) {
+    Log(level, "http",
+        {{"request_id", id},
+         {"transport", "http"},
+         {"path", path},
+         {"http_status", response.status}});
+    return;
+  }
+  Log(level, "http",
+      {{"request_id", id},
+       {"transport", "http"},
+       {"path", path},
+       {"http_status", response.status},
+       {"latency_ms", absl::ToDoubleMilliseconds(absl::Now() - start)}});
+}
+
+// Reads the HTTP request `http` into `request` and forwards its
+// credential into `context`. On a problem answers `response` with the
+// error and returns false: a query string (400: a credential never goes in
+// a URL), a body that is not JSON (415), that does not parse as the
+// request message (400, with the parser's message), or an Authorization
+// header that is not one printable line (401).
+bool ReadRequest(const httplib::Request& http, httplib::Response& response,
+                 google::protobuf::Message& request,
+                 grpc::ClientContext& context) {
+  if (http.target.find('?') != std::string::npos) {
+    WriteError(400, grpc::StatusCode::INVALID_ARGUMENT,
+               "the API takes no query string: the request goes in the JSON "
+               "body, a credential in the Authorization header",
+               response);
+    return false;
+  }
+  if (!absl::StartsWithIgnoreCase(http.get_header_value("Content-Type"),
+                                  kJson)) {
+    WriteError(415, grpc::StatusCode::INVALID_ARGUMENT,
+               absl::StrCat("send the body as Content-Type: application/json ",
+                            "(the proto3 JSON of ",
+                            request.GetDescriptor()->full_name(), ")"),
+               response);
+    return false;
+  }
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = false;
+  const absl::string_view body = http.body.empty()
+                                     ? absl::string_view("{}")
+                                     : absl::string_view(http.body);
+  auto parsed = google::protobuf::util::JsonStringToMessage(
+      google::protobuf::StringPiece(body.data(), body.size()), &request,
+      options);
+  if (!parsed.ok()) {
+    WriteError(400, grpc::StatusCode::INVALID_ARGUMENT,
+               absl::StrCat("the body is not a ",
+                            request.GetDescriptor()->full_name(), " in JSON: ",
+                            Excerpt(parsed.message().as_string(),
+                                    kMaxParseMessageBytes)),
+               response);
+    return false;
+  }
+  // The request id, for the gRPC server's log line; the observer checks
+  // it (service/daemon/request_observer.h).
+  const std::string& request_id = http.get_header_value("X-Request-Id");
+  if (!request_id.empty() && request_id.size() <= kMaxAuthorizationBytes &&
+      PrintableAscii(request_id)) {
+    context.AddMetadata("x-request-id", request_id);
+  }
+  if (http.get_header_value_count("Authorization") == 0) return true;
+  const std::string& credential = http.get_header_value("Authorization");
+  if (http.get_header_value_count("Authorization") > 1 ||
+      credential.size() > kMaxAuthorizationBytes ||
+      !PrintableAscii(credential)) {
+    WriteError(401, grpc::StatusCode::UNAUTHENTICATED,
+               "send one Authorization header reading \"Bearer TOKEN\"",
+               response);
+    return false;
+  }
+  context.AddMetadata("authorization", credential);
+  return true;
+}
+
+// One streaming call in flight for an HTTP client: a thread of its own
+// runs the in-process call and queues each message as JSON; the HTTP
+// worker takes them off the queue and sends them as events. Thread-safe.
+class StreamCall {
+ public:
+  // Runs the call on `context`, handing each message to Push; returns its
+  // status.
+  using Body = std::function<grpc::Status(grpc::ClientContext*, StreamCall&)>;
+
+  explicit StreamCall(std::atomic<int>* active) : active_(active) {
+    ++*active_;
+  }
+  ~StreamCall() {
+    Abandon();
+    if (thread_.joinable()) thread_.join();
+    --*active_;
+  }
+  StreamCall(const StreamCall&) = delete;
+  StreamCall& operator=(const StreamCall&) = delete;
+
+  grpc::ClientContext& context() { return context_; }
+
+  // Starts `body` in the call's thread.
+  void Start(Body body) {
+    thread_ = std::thread([this, body = std::move(body)] {
+      grpc::Status status = body(&context_, *this);
+      absl::MutexLock lock(&mu_);
+      if (failure_.ok()) failure_ = std::move(status);
+      finished_ = true;
+    });
+  }
+
+  // Call's thread: queues one message, waiting while the queue is full.
+  // Returns false when the HTTP side has given up (then cancel the call).
+  bool Push(absl::StatusOr<std::string> json) {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(this, &StreamCall::HasRoomOrAbandoned));
+    if (abandoned_) return false;
+    if (!json.ok()) {
+      failure_ = grpc::Status(grpc::StatusCode::INTERNAL,
+                              std::string(json.status().message()));
+      return false;
+    }
+    queue_.push_back(*std::move(json));
+    return true;
+  }
+
+  // HTTP side: waits up to `timeout` for a message or the end, without
+  // taking it. Returns true when the call ended with nothing queued, its
+  // status in `status`.
+  bool WaitForStart(absl::Duration timeout, grpc::Status& status) {
+    absl::MutexLock lock(&mu_);
+    mu_.AwaitWithTimeout(absl::Condition(this, &StreamCall::HasNews), timeout);
+    if (!queue_.empty() || !finished_) return false;
+    status = failure_;
+    return true;
+  }
+
+  enum class Next { kMessage, kEnd, kNothing };
+
+  // HTTP side: waits up to `timeout` for the next message (into `json`) or
+  // the end of the call (its status into `status`).
+  Next Wait(absl::Duration timeout, std::string& json, grpc::Status& status) {
+    absl::MutexLock lock(&mu_);
+    mu_.AwaitWithTimeout(absl::Condition(this, &StreamCall::HasNews), timeout);
+    if (!queue_.empty()) {
+      json = std::move(queue_.front());
+      queue_.pop_front();
+      return Next::kMessage;
+    }
+    if (!finished_) return Next::kNothing;
+    status = failure_;
+    return Next::kEnd;
+  }
+
+  // HTTP side: gives up on the call (the client went away or gunbaid shuts
+  // down) and cancels it.
+  void Abandon() {
+    {
+      absl::MutexLock lock(&mu_);
+      abandoned_ = true;
+    }
+    context_.TryCancel();
+  }
+
+ private:
+  bool HasRoomOrAbandoned() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return queue_.size() < kMaxQueuedMessages || abandoned_;
+  }
+  bool HasNews() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return !queue_.empty() || finished_;
+  }
+
+  std::atomic<int>* const active_;
+  grpc::ClientContext context_;
+  std::thread thread_;
+  absl::Mutex mu_;
+  std::deque<std::string> queue_ ABSL_GUARDED_BY(mu_);
+  grpc::Status failure_ ABSL_GUARDED_BY(mu_);
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  bool abandoned_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+// Returns one server-sent event: `data:` and the JSON, after `event:` and
+// `kind` when `kind` is not empty.
+std::string Event(absl::string_view kind, absl::string_view json) {
+  if (kind.empty()) return absl::StrCat("data: ", json, "\n\n");
+  return absl::StrCat("event: ", kind, "\ndata: ", json, "\n\n");
+}
+
+// Returns the last event of a stream that ended with `status`: `end` when
+// OK, else `error` with the error body.
+std::string LastEvent(const grpc::Status& status) {
+  if (status.ok()) return Event("end", "{}");
+  return Event("error", StatusJson(status));
+}
+
+// Answers `response` with the events of `call`: an error before the first
+// message (within kCommitWait) as an HTTP status, else 200 and
+// text/event-stream, one `data:` event per message, then `event: end` or
+// `event: error`. A stream ends early when `shutting_down` is set or the
+// client goes away (a write fails), cancelling the call.
+void ServeEvents(std::shared_ptr<StreamCall> call, httplib::Response& response,
+                 const std::atomic<bool>* shutting_down) {
+  grpc::Status early;
+  if (call->WaitForStart(kCommitWait, early) && !early.ok()) {
+    WriteStatus(early, response);
+    return;
+  }
+  int quiet_ticks = 0;
+  // A stream is the connection's last answer: its worker is free when it
+  // ends, not kept for keep-alive.
+  response.set_header("Connection", "close");
+  response.set_chunked_content_provider(
+      "text/event-stream", [call, shutting_down, quiet_ticks](
+                               std::size_t, httplib::DataSink& sink) mutable {
+        std::string json;
+        grpc::Status status;
+        switch (call->Wait(kStreamTick, json, status)) {
+          case StreamCall::Next::kMessage: {
+            quiet_ticks = 0;
+            const std::string event = Event("", json);
+            return sink.write(event.data(), event.size());
+          }
+          case StreamCall::Next::kEnd: {
+            const std::string event = LastEvent(status);
+            if (!sink.write(event.data(), event.size())) return false;
+            sink.done();
+            return true;
+          }
+          case StreamCall::Next::kNothing:
+            break;
+        }
+        if (shutting_down->load()) {
+          call->Abandon();
+          const std::string event = LastEvent(grpc::Status(
+              grpc::StatusCode::UNAVAILABLE,
+              "gunbaid is shutting down; ask again when it is back"));
+          if (!sink.write(event.data(), event.size())) return false;
+          sink.done();
+          return true;
+        }
+        if (++quiet_ticks < kTicksPerHeartbeat) return true;
+        quiet_ticks = 0;
+        return sink.write(":\n\n", 3);
+      });
+}
+
+template <class Stub, class Request, class Response>
+using UnaryMethod = grpc::Status (Stub::*)(grpc::ClientContext*, const Request&,
+                                           Response*);
+template <class Stub, class Request, class Response>
+using StreamMethod = std::unique_ptr<grpc::ClientReader<Response>> (Stub::*)(
+    grpc::ClientContext*, const Request&);
+
+// Answers a GET of an API path: 405, the API takes POST.
+void PostOnly(const httplib::Request&, httplib::Response& response) {
+  response.set_header("Allow", "POST");
+  WriteError(405, grpc::StatusCode::UNIMPLEMENTED,
+             "this path takes POST with a JSON body", response);
+}
+
+// Serves the unary RPC `method` of `stub` at POST `path`.
+template <class Stub, class Request, class Response>
+void ServeUnary(httplib::Server& http, const char* path, Stub* stub,
+                UnaryMethod<Stub, Request, Response> method) {
+  http.Post(path, [stub, method](const httplib::Request& http_request,
+                                 httplib::Response& http_response) {
+    Request request;
+    grpc::ClientContext context;
+    if (!ReadRequest(http_request, http_response, request, context)) return;
+    MadeRpc();
+    Response response;
+    const grpc::Status status = (stub->*method)(&context, request, &response);
+    if (!status.ok()) {
+      WriteStatus(status, http_response);
+      return;
+    }
+    WriteMessage(response, http_response);
+  });
+  http.Get(path, PostOnly);
+}
+
+// Serves the server-streaming RPC `method` of `stub` at POST `path`, as
+// server-sent events; `active` counts the streams in flight.
+template <class Stub, class Request, class Response>
+void ServeStream(httplib::Server& http, const char* path, Stub* stub,
+                 StreamMethod<Stub, Request, Response> method,
+                 std::atomic<int>* active,
+                 const std::atomic<bool>* shutting_down) {
+  http.Post(path, [=](const httplib::Request& http_request,
+                      httplib::Response& http_response) {
+    auto request = std::make_shared<Request>();
+    auto call = std::make_shared<StreamCall>(active);
+    if (!ReadRequest(http_request, http_response, *request, call->context())) {
+      return;
+    }
+    MadeRpc();
+    call->Start([stub, method, request](grpc::ClientContext* context,
+                                        StreamCall& queue) {
+      std::unique_ptr<grpc::ClientReader<Response>> reader =
+          (stub->*method)(context, *request);
+      Response response;
+      bool wanted = true;
+      while (reader->Read(&response)) {
+        if (wanted && !queue.Push(MessageJson(response))) {
+          context->TryCancel();
+          wanted = false;
+        }
+      }
+      return reader->Finish();
+    });
+    ServeEvents(std::move(call), http_response, shutting_down);
+  });
+  http.Get(path, PostOnly);
+}
+
+// Returns the JSON body for an error httplib answers itself (no route,
+// a body over the limit, a request it cannot read).
+std::string HttplibErrorJson(int http_status, std::size_t max_body_bytes) {
+  switch (http_status) {
+    case 404:
+      return ErrorJson(grpc::StatusCode::NOT_FOUND,
+                       "no such path: the web app is at /, the API at "
+                       "POST /v1/audit:... and /v1/games:... (listed on /)");
+    case 413:
+      return ErrorJson(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                       absl::StrCat("the request body is over ", max_body_bytes,
+                                    " bytes, gunbaid's --max-message-bytes"));
+    default:
+      return ErrorJson(grpc::StatusCode::INVALID_ARGUMENT,
+                       absl::StrCat("HTTP ", http_status,
+                                    ": gunbaid could not read the request"));
+  }
+}
+
+// Splits "HOST:PORT" (an IPv6 host in brackets) into `host` and `port`.
+// Returns InvalidArgument when it is not that.
+absl::Status SplitAddress(const std::string& address, std::string& host,
+                          int& port) {
+  const std::size_t colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0 ||
+      !absl::SimpleAtoi(address.substr(colon + 1), &port) || port < 0 ||
+      port > 65535) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--http wants HOST:PORT, e.g. 127.0.0.1:8080; got \"", address, "\"."));
+  }
+  host = address.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int HttpStatusOf(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::OK:
+      return 200;
+    case grpc::StatusCode::INVALID_ARGUMENT:
+    case grpc::StatusCode::FAILED_PRECONDITION:
+    case grpc::StatusCode::OUT_OF_RANGE:
+      return 400;
+    case grpc::StatusCode::UNAUTHENTICATED:
+      return 401;
+    case grpc::StatusCode::PERMISSION_DENIED:
+      return 403;
+    case grpc::StatusCode::NOT_FOUND:
+      return 404;
+    case grpc::StatusCode::ALREADY_EXISTS:
+    case grpc::StatusCode::ABORTED:
+      return 409;
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      return 429;
+    case grpc::StatusCode::CANCELLED:
+      return 499;
+    case grpc::StatusCode::UNIMPLEMENTED:
+      return 501;
+    case grpc::StatusCode::UNAVAILABLE:
+      return 503;
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      return 504;
+    default:
+      return 500;
+  }
+}
+
+std::string ErrorJson(grpc::StatusCode code, absl::string_view message) {
+  return absl::StrCat("{\"code\":", static_cast<int>(code),
+                      ",\"status\":", JsonString(GrpcCodeName(code)),
+                      ",\"message\":", JsonString(message), "}");
+}
+
+HttpGateway::HttpGateway() = default;
+
+HttpGateway::~HttpGateway() {
+  BeginShutdown();
+  Wait();
+}
+
+absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
+    grpc::Server& server, const HttpOptions& options) {
+  std::string host;
+  int port = 0;
+  GUNBAI_RETURN_IF_ERROR(SplitAddress(options.address, host, port));
+  auto gateway = std::unique_ptr<HttpGateway>(new HttpGateway());
+  if (!options.tls_cert.empty()) {
+    auto tls = std::make_unique<httplib::SSLServer>(options.tls_cert.c_str(),
+                                                    options.tls_key.c_str());
+    if (!tls->is_valid()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot serve HTTPS with --tls-cert ", options.tls_cert,
+                       " and --tls-key ", options.tls_key,
+                       ": give a PEM certificate and its PEM private key."));
+    }
+    SSL_CTX_set_min_proto_version(tls->ssl_context(), TLS1_2_VERSION);
+    gateway->http_ = std::move(tls);
+  } else {
+    gateway->http_ = std::make_unique<httplib::Server>();
+  }
+  httplib::Server& http = *gateway->http_;
+  const int threads = options.threads;
+  http.new_task_queue = [threads] {
+    return new BoundedThreadPool(threads, static_cast<std::size_t>(threads));
+  };
+  // SO_REUSEADDR only, never SO_REUSEPORT: a second gunbaid cannot take
+  // the same port (gRPC's port likewise, GRPC_ARG_ALLOW_REUSEPORT 0).
+  http.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
+  // Without it a small answer waits for the client's delayed ACK (40 ms
+  // a request on Linux: httplib writes headers and body apart).
+  http.set_tcp_nodelay(true);
+  http.set_read_timeout(options.io_timeout_seconds);
+  http.set_write_timeout(options.io_timeout_seconds);
+  http.set_keep_alive_timeout(options.keep_alive_seconds);
+  http.set_keep_alive_max_count(kMaxRequestsPerConnection);
+  http.set_payload_max_length(options.max_body_bytes);
+  http.set_default_headers({
+      {"Content-Security-Policy", kContentSecurityPolicy},
+      {"X-Content-Type-Options", "nosniff"},
+      {"Referrer-Policy", "no-referrer"},
+      {"Cache-Control", "no-store"},
+  });
+  http.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+    request_start = absl::Now();
+    made_rpc = false;
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  http.set_logger(LogAnswerWithoutRpc);
+  const std::size_t max_body_bytes = options.max_body_bytes;
+  http.set_error_handler(httplib::Server::HandlerWithResponse(
+      [max_body_bytes](const httplib::Request&, httplib::Response& response) {
+        if (!response.body.empty()) {
+          return httplib::Server::HandlerResponse::Unhandled;
+        }
+        response.set_content(HttplibErrorJson(response.status, max_body_bytes),
+                             kJson);
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+  // The gRPC server's limits are the only ones: the in-process channel
+  // takes any size.
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxReceiveMessageSize(-1);
+  arguments.SetMaxSendMessageSize(-1);
+  gateway->stubs_ = std::make_unique<Stubs>();
+  gateway->stubs_->channel = server.InProcessChannel(arguments);
+  gateway->stubs_->audit = v1::AuditService::NewStub(gateway->stubs_->channel);
+  gateway->stubs_->games = v1::GameService::NewStub(gateway->stubs_->channel);
+  gateway->stubs_->rules = v1::RulesService::NewStub(gateway->stubs_->channel);
+  gateway->stubs_->logs = v1::LogService::NewStub(gateway->stubs_->channel);
+  gateway->DefineRoutes();
+  gateway->DefineStaticFiles();
+  gateway->DefineMetrics(options.metrics);
+  gateway->port_ = port == 0 ? http.bind_to_any_port(host)
+                             : (http.bind_to_port(host, port) ? port : -1);
+  if (gateway->port_ <= 0) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen for HTTP on ", options.address,
+        ": the address is in use, not of this machine, or not HOST:PORT; "
+        "pick another with --http (port 0 picks a free port)."));
+  }
+  gateway->listener_ = std::thread([&http] { http.listen_after_bind(); });
+  // BeginShutdown's stop() does nothing before the accept loop runs.
+  while (!http.is_running()) absl::SleepFor(absl::Milliseconds(1));
+  return gateway;
+}
+
+void HttpGateway::DefineRoutes() {
+  httplib::Server& http = *http_;
+  AuditStub* audit = stubs_->audit.get();
+  GameStub* games = stubs_->games.get();
+  ServeUnary(http, "/v1/audit:log", audit, &AuditStub::AuditLog);
+  ServeStream(http, "/v1/audit:logStream", audit, &AuditStub::AuditLogStream,
+              &active_streams_, &shutting_down_);
+  ServeStream(http, "/v1/audit:diff", audit, &AuditStub::Diff, &active_streams_,
+              &shutting_down_);
+  ServeUnary(http, "/v1/audit:diceStats", audit, &AuditStub::DiceStats);
+  ServeUnary(http, "/v1/games:create", games, &GameStub::CreateGame);
+  ServeUnary(http, "/v1/games:append", games, &GameStub::AppendEvents);
+  ServeUnary(http, "/v1/games:read", games, &GameStub::ReadEvents);
+  ServeUnary(http, "/v1/games:state", games, &GameStub::GetGameState);
+  ServeUnary(http, "/v1/games:audit", games, &GameStub::AuditGame);
+  ServeStream(http, "/v1/games:watch", games, &GameStub::WatchGame,
+              &active_streams_, &shutting_down_);
+  ServeUnary(http, "/v1/games:export", games, &GameStub::ExportGame);
+  ServeUnary(http, "/v1/games:list", games, &GameStub::ListGames);
+  ServeUnary(http, "/v1/games:legalActions", games, &GameStub::GetLegalActions);
+  RulesStub* rules = stubs_->rules.get();
+  ServeUnary(http, "/v1/rules:explain", rules, &RulesStub::ExplainRule);
+  ServeUnary(http, "/v1/rulesets:describe", rules,
+             &RulesStub::DescribeRulesets);
+  LogStub* logs = stubs_->logs.get();
+  ServeUnary(http, "/v1/logs:parse", logs, &LogStub::ParseLog);
+  ServeUnary(http, "/v1/logs:states", logs, &LogStub::LogStates);
+  ServeUnary(http, "/v1/logs:map", logs, &LogStub::DrawMap);
+}
+
+void HttpGateway::DefineMetrics(std::function<std::string()> metrics) {
+  if (metrics == nullptr) return;
+  http_->Get("/metrics",
+             [metrics = std::move(metrics)](const httplib::Request&,
+                                            httplib::Response& response) {
+               response.set_content(metrics(), kMetricsContentType);
+             });
+}
+
+void HttpGateway::DefineStaticFiles() {
+  const auto serve = [](const WebAsset* asset, httplib::Response& response) {
+    if (asset == nullptr) {
+      response.status = 404;
+      return;
+    }
+    response.set_content(std::string(asset->bytes()),
+                         std::string(WebContentType(asset->name)));
+  };
+  http_->Get("/",
+             [serve](const httplib::Request&, httplib::Response& response) {
+               serve(FindWebAsset("index.html"), response);
+             });
+  http_->Get(
+      R"(/app/([A-Za-z0-9._-]+))",
+      [serve](const httplib::Request& request, httplib::Response& response) {
+        serve(FindWebAsset(request.matches[1].str()), response);
+      });
+}
+
+void HttpGateway::BeginShutdown() {
+  if (shutting_down_.exchange(true)) return;
+  // Each stream sees the flag within a tick and sends its last event; the
+  // accept loop then stops (httplib stops writing a stream once stopped).
+  const absl::Time deadline = absl::Now() + kStreamShutdownWait;
+  while (active_streams_.load() > 0 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  if (http_ != nullptr) http_->stop();
+}
+
+void HttpGateway::Wait() {
+  if (listener_.joinable()) listener_.join();
+}
+
+}  // namespace gunbai::service

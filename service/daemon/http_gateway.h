@@ -1,0 +1,126 @@
+// gunbaid's HTTP front door (`gunbaid --http`): the JSON API and the
+// embedded web app, served with cpp-httplib beside gRPC.
+//
+// The JSON API is the gRPC API. Each RPC of gunbai.v1.AuditService and
+// gunbai.v1.GameService has a path of its own (/v1/audit:log ...
+// /v1/games:list, listed in http_gateway.cc's DefineRoutes), takes a POST
+// whose body is the request message in the proto3 JSON mapping, and answers
+// the response message likewise; a streaming RPC answers server-sent events.
+// Every call goes to the real gRPC server over Server::InProcessChannel, so
+// credentials, size limits, admission, overload and every check are the
+// gRPC ones, written once: the gateway only converts JSON, forwards the
+// `Authorization` header as the `authorization` metadata and maps the
+// status (HttpStatusOf). The X-Request-Id header goes as `x-request-id`
+// metadata, for the server's log line; a request answered without an RPC
+// (a refusal, a file, a scrape) is logged and, when refused, counted in
+// ProcessMetrics by the gateway itself. With HttpOptions::metrics, GET
+// /metrics serves the daemon's metrics.
+//
+// Thread-safe: HttpGateway's methods may be called from any thread.
+#ifndef GUNBAI_SERVICE_DAEMON_HTTP_GATEWAY_H_
+#define GUNBAI_SERVICE_DAEMON_HTTP_GATEWAY_H_
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "grpcpp/server.h"
+#include "grpcpp/support/status.h"
+#include "service/daemon/grpc_code_name.h"
+
+namespace httplib {
+class Server;
+}  // namespace httplib
+
+namespace gunbai::service {
+
+// The headers on every answer: a strict Content-Security-Policy (no inline
+// script or style, nothing from elsewhere), nosniff and no referrer.
+inline constexpr char kContentSecurityPolicy[] =
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'";
+
+// Returns the HTTP status for a gRPC code, as google.api's HTTP mapping
+// does: INVALID_ARGUMENT and FAILED_PRECONDITION 400, UNAUTHENTICATED 401,
+// PERMISSION_DENIED 403, NOT_FOUND 404, ALREADY_EXISTS and ABORTED 409,
+// RESOURCE_EXHAUSTED 429, CANCELLED 499, UNIMPLEMENTED 501, UNAVAILABLE
+// 503, DEADLINE_EXCEEDED 504, OUT_OF_RANGE 400, OK 200, the rest 500.
+int HttpStatusOf(grpc::StatusCode code);
+
+// Returns the JSON error body for `code` and `message`:
+// {"code":3,"status":"INVALID_ARGUMENT","message":"..."}, the message
+// escaped as a JSON string (also <, > and &, so that it is never markup).
+std::string ErrorJson(grpc::StatusCode code, absl::string_view message);
+
+struct HttpOptions {
+  // HOST:PORT to listen on; port 0 picks a free port. An IPv6 host in
+  // brackets ("[::1]:8080").
+  std::string address;
+  // PEM certificate and key files: HTTPS when both are given.
+  std::string tls_cert;
+  std::string tls_key;
+  // The largest request body; beyond it the answer is 413.
+  std::size_t max_body_bytes = 64 << 20;
+  // Worker threads, each serving one connection at a time; at most as many
+  // accepted connections wait for a worker, then the kernel's backlog.
+  int threads = 32;
+  // Read and write timeout of one socket operation, and how long an idle
+  // keep-alive connection is kept (also how long such a connection can
+  // hold up shutdown: httplib looks at it only between requests).
+  int io_timeout_seconds = 10;
+  int keep_alive_seconds = 2;
+  // When set, GET /metrics answers what it returns, as Prometheus' text
+  // exposition format; called from any worker thread at once.
+  std::function<std::string()> metrics;
+};
+
+class HttpGateway {
+ public:
+  // Listens on `options.address` and serves the API through `server`
+  // (which must outlive the gateway and be started). Returns
+  // InvalidArgument for an address that is not HOST:PORT or TLS files that
+  // do not load, Unavailable when the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<HttpGateway>> Start(
+      grpc::Server& server, const HttpOptions& options);
+
+  // Stops and waits (BeginShutdown, then Wait).
+  ~HttpGateway();
+  HttpGateway(const HttpGateway&) = delete;
+  HttpGateway& operator=(const HttpGateway&) = delete;
+
+  // The bound port.
+  int port() const { return port_; }
+
+  // Stops taking connections; each stream in flight ends within a second
+  // with an `event: error` saying UNAVAILABLE (gunbaid is shutting down).
+  // Returns at once; unary calls in flight finish (or are cancelled by the
+  // gRPC server's shutdown).
+  void BeginShutdown();
+
+  // Waits until every connection is closed and every worker has stopped.
+  void Wait();
+
+ private:
+  struct Stubs;
+  HttpGateway();
+  void DefineRoutes();
+  void DefineStaticFiles();
+  void DefineMetrics(std::function<std::string()> metrics);
+
+  std::unique_ptr<httplib::Server> http_;
+  std::unique_ptr<Stubs> stubs_;
+  std::atomic<bool> shutting_down_{false};
+  std::atomic<int> active_streams_{0};
+  std::thread listener_;
+  int port_ = 0;
+};
+
+}  // namespace gunbai::service
+
+#endif  // GUNBAI_SERVICE_DAEMON_HTTP_GATEWAY_H_
