@@ -63,7 +63,8 @@ absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
     return absl::InvalidArgumentError(absl::StrCat(
         source_name, ": name: \"", Excerpt(loaded.data.name()),
         "\" is not a ruleset gunbai knows (it knows ", KnownRulesetNames(),
-        "); a new ruleset needs its engine in rules/ (README, \"Adding a "
+        "); a new ruleset needs its engine in rules/ (rules/README.md, "
+        "\"Adding a "
         "ruleset\")."));
   }
   GUNBAI_RETURN_IF_ERROR(loaded.plugin->validate(loaded.data, source_name));

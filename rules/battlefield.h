@@ -1,11 +1,11 @@
-// The table of a log with positions (README, "The table"): its size, its
-// terrain, each unit's base size, and the units' footprints as the
-// geometry library's shapes, so that a ruleset measures what players would
-// otherwise declare. Every ruleset's; the Daimyo readings of what is
-// measured are in rules/daimyo/measure.h. Pure: no proto types (they are
-// read by rules/battlefield_proto.h), no I/O. Thread-compatible: a
-// Battlefield's table is fixed once built, and its only mutable part is the
-// cache of unit shapes (ShapeCache), so give each thread its own copy.
+// The table of a log with positions (rules/README.md, "The table"): its size,
+// its terrain, each unit's base size, and the units' footprints as the geometry
+// library's shapes, so that a ruleset measures what players would otherwise
+// declare. Every ruleset's; the Daimyo readings of what is measured are in
+// rules/daimyo/measure.h. Pure: no proto types (they are read by
+// rules/battlefield_proto.h), no I/O. Thread-compatible: a Battlefield's table
+// is fixed once built, and its only mutable part is the cache of unit shapes
+// (ShapeCache), so give each thread its own copy.
 //
 // Units stand in whole millimetres and whole degrees (rules::Pose): a pose
 // worked out by a rule (a push back, a rout) is rounded to them, so that the

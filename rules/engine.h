@@ -3,8 +3,8 @@
 // embedded) and an Engine that folds the log's events into a BattleState,
 // reporting findings and, when asked, every outcome it works out, on
 // rules::EngineBase (rules/engine_base.h). replay/ and service/ only see this
-// interface; rules/plugins.cc lists the rulesets (README, "Adding a ruleset").
-// Thread-compatible: one Engine per replay.
+// interface; rules/plugins.cc lists the rulesets (rules/README.md, "Adding a
+// ruleset"). Thread-compatible: one Engine per replay.
 #ifndef GUNBAI_RULES_ENGINE_H_
 #define GUNBAI_RULES_ENGINE_H_
 

@@ -1,4 +1,5 @@
-// The rulesets gunbai knows. Adding one: see the README, "Adding a ruleset".
+// The rulesets gunbai knows. Adding one: see rules/README.md, "Adding a
+// ruleset".
 #include <array>
 #include <vector>
 

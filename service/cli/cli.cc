@@ -110,7 +110,7 @@ Exit codes: 0 printed, 2 unusable input or bad command line.)";
 
 constexpr char kMapFooter[] =
     R"(The log must have a table (its size, each unit's position, and its
-terrain: README, "The table"). The picture shows the terrain, every unit on
+terrain: rules/README.md, "The table"). The picture shows the terrain, every unit on
 the table in its clan's colour with its facing and markers (D disordered,
 R routing, F frenzied, H halted, M in melee, +N hits carried, and the
 leaders with it), and what the event did: a volley's line of fire with its

@@ -65,7 +65,7 @@ theirs), the SHA-256 commitment of the dice secret and the digest of the
 ruleset the game is bound to (a gunbaid with another ruleset of that name
 refuses the game). A LOG with a table (its size, terrain and each unit's
 position) makes a game on that table: gunbaid measures every appended
-event's facts (README, "The table"), and the export carries the table.
+event's facts (rules/README.md, "The table"), and the export carries the table.
 
 Examples:
   gunbai game create --server=127.0.0.1:50051 armies.textproto

@@ -1,5 +1,5 @@
 // The exit codes of gunbai and gunbaid's command line, which scripts rely
-// on (README, "Exit codes"). Every subcommand returns one of these.
+// on (service/README.md, "The CLI"). Every subcommand returns one of these.
 #ifndef GUNBAI_SERVICE_COMMON_EXIT_CODES_H_
 #define GUNBAI_SERVICE_COMMON_EXIT_CODES_H_
 

@@ -101,7 +101,7 @@ by transport, method and code with latency histograms, appends, events
 replayed, findings by rule, games cached, store errors). stderr is JSON
 lines: one per RPC at info (request_id, from an x-request-id header or
 metadata, else generated; transport; method; game_id; code; latency_ms),
-never a credential or a body. See "Observability" in README.md.
+never a credential or a body. See "Observability" in deploy/README.md.
 
 Overload: beyond a limit a call gets RESOURCE_EXHAUSTED at once, saying
 which limit; memory stays bounded.
@@ -300,7 +300,7 @@ void DefineLogFlags(CLI::App& app, Options& options) {
                  "The least severe log lines written: error, warn, info "
                  "(default: also a line per request) or debug (also health "
                  "checks). Each line on stderr is a JSON object; see "
-                 "\"Observability\" in README.md.")
+                 "\"Observability\" in deploy/README.md.")
       ->type_name("LEVEL")
       ->check(CLI::IsMember({"error", "warn", "info", "debug"}));
 }

@@ -1103,7 +1103,7 @@ wait_exit() {
 }
 
 # 10. The shipped play-by-email example (samples/pbem) played through by
-# the umpire and both players with server dice, as the README walks through
+# the umpire and both players with server dice, as samples/pbem/README.md walks through
 # it: the players end their own turns, gunbaid starts the next turn with
 # its initiative dice, each append says what the dice did, and the export
 # verifies. Each volley is one stand's two dice: at most one hit (a stand

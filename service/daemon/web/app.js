@@ -32,7 +32,7 @@ Gunbai.page('home', {
                            'gunbai reads it.'}))));
     main.appendChild(el('p', {class: 'muted', text:
         'Programs use the same API as gRPC, in JSON: POST ' + location.origin +
-        '/v1/audit:log and the other paths the README lists.'}));
+        '/v1/audit:log and the other paths proto/README.md lists.'}));
   },
 });
 
