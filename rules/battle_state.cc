@@ -84,9 +84,9 @@ const MeleeContact* BattleState::FindMelee(int x, int y) const {
 int ApplyHits(UnitStatus& unit, int hits, int hits_per_stand,
               int stands_lost_override) {
   const int total = unit.carried_hits + hits;
-  int lost =
-      stands_lost_override >= 0 ? stands_lost_override : total / hits_per_stand;
-  lost = std::min(lost, unit.stands);
+  const int lost = stands_lost_override >= 0
+                       ? std::min(stands_lost_override, unit.stands)
+                       : StandsLost(unit, hits, hits_per_stand);
   unit.carried_hits =
       std::clamp(total - lost * hits_per_stand, 0, hits_per_stand - 1);
   unit.stands -= lost;

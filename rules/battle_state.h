@@ -5,6 +5,7 @@
 #ifndef GUNBAI_RULES_BATTLE_STATE_H_
 #define GUNBAI_RULES_BATTLE_STATE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -264,10 +265,12 @@ void ReportViolation(FindingSink& sink, const BattleState& state, int unit,
 int ApplyHits(UnitStatus& unit, int hits, int hits_per_stand,
               int stands_lost_override);
 
-// Computes the stands lost when `hits` more land on a unit carrying
-// `carried_hits`, without changing anything.
-inline int StandsLostByHits(int carried_hits, int hits, int hits_per_stand) {
-  return (carried_hits + hits) / hits_per_stand;
+// The stand-loss rule, the one place it is written: the stands `unit` loses
+// when `hits` more land on it, a stand for every `hits_per_stand` of its
+// carried and new hits, at most the stands it has. Changes nothing (the
+// engines, their generators' predictions and ApplyHits all ask it).
+inline int StandsLost(const UnitStatus& unit, int hits, int hits_per_stand) {
+  return std::min((unit.carried_hits + hits) / hits_per_stand, unit.stands);
 }
 
 // Marks `stands_lost` leader-loss rolls owed (one a stand) for every live

@@ -77,8 +77,8 @@ void GamePlayer::FillFacts(v1::FiringFacts& facts) {
 // `stands_firing` stands, with one hit to spare for a planted fault.
 bool GamePlayer::SurvivesVolley(int target, int stands_firing) const {
   const rules::UnitStatus& t = status(target);
-  const int worst_loss = rules::StandsLostByHits(
-      t.carried_hits, stands_firing + 1, rules_.hits_per_stand);
+  const int worst_loss =
+      rules::StandsLost(t, stands_firing + 1, rules_.hits_per_stand);
   return t.stands > kFewStands && t.stands > worst_loss;
 }
 
@@ -187,11 +187,8 @@ bool GamePlayer::TryFire(int firer, int charger, bool second_volley) {
   if (!second_volley) PlantFiringFault(*firing, hits, target);
   const rules::UnitStatus& t = status(target);
   // The stands lost follow the hits as claimed: the game as played.
-  const int lost =
-      std::min(rules::StandsLostByHits(t.carried_hits,
-                                       static_cast<int>(firing->claimed_hits()),
-                                       rules_.hits_per_stand),
-               t.stands);
+  const int lost = rules::StandsLost(
+      t, static_cast<int>(firing->claimed_hits()), rules_.hits_per_stand);
   firing->set_claimed_stands_lost(static_cast<uint32_t>(lost));
   Emit(event);
   if (second_volley) {

@@ -100,8 +100,7 @@ std::vector<int> GamePlayer::ContactTargets(int charger) const {
     const int front =
         std::min({u.stands_per_rank, u.stands, e.stands_per_rank, e.stands});
     const int fighting = std::min(e.stands, 2 * front + 2);
-    return rules::StandsLostByHits(u.carried_hits, fighting + 1,
-                                   rules_.hits_per_stand) < u.stands;
+    return rules::StandsLost(u, fighting + 1, rules_.hits_per_stand) < u.stands;
   };
   std::vector<int> out;
   for (int unit = 0; unit < UnitCount(); ++unit) {
@@ -229,10 +228,9 @@ int GamePlayer::JoinTarget(int charger) const {
     const int hits_per_stand = rules_.hits_per_stand;
     const int needed = FrontStandsMax(target);
     if (t.stands - needed < needed) continue;
-    if (rules::StandsLostByHits(t.carried_hits, first + c.stands + 1,
-                                hits_per_stand) >= t.stands ||
-        rules::StandsLostByHits(c.carried_hits, t.stands + 1, hits_per_stand) >=
-            c.stands) {
+    if (rules::StandsLost(t, first + c.stands + 1, hits_per_stand) >=
+            t.stands ||
+        rules::StandsLost(c, t.stands + 1, hits_per_stand) >= c.stands) {
       continue;
     }
     if (positions() && !JoinPose(charger, target).has_value()) continue;
@@ -512,9 +510,7 @@ GamePlayer::RoundResult GamePlayer::FightRound(int a, int b,
   for (int s = 0; s < 2; ++s) {
     const rules::UnitStatus& u = status(units[s]);
     round->mutable_sides(s)->set_claimed_stands_lost(static_cast<uint32_t>(
-        std::min(rules::StandsLostByHits(u.carried_hits, hits[1 - s],
-                                         rules_.hits_per_stand),
-                 u.stands)));
+        rules::StandsLost(u, hits[1 - s], rules_.hits_per_stand)));
   }
   const rules::daimyo::MeleeOutcome outcome =
       rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
@@ -758,8 +754,7 @@ bool GamePlayer::MultiRoundAcceptable(
     std::array<int, 2> hits) const {
   for (int s = 0; s < 2; ++s) {
     const rules::UnitStatus& u = status(pairing.sides[s].unit);
-    if (rules::StandsLostByHits(u.carried_hits, hits[1 - s],
-                                rules_.hits_per_stand) >= u.stands) {
+    if (rules::StandsLost(u, hits[1 - s], rules_.hits_per_stand) >= u.stands) {
       return false;
     }
   }
@@ -886,8 +881,8 @@ bool GamePlayer::LeavesContactStuck(const rules::daimyo::MeleePairing& pairing,
   std::array<bool, 2> destroyed;
   for (int s = 0; s < 2; ++s) {
     const rules::UnitStatus& u = status(pairing.sides[s].unit);
-    destroyed[s] = rules::StandsLostByHits(u.carried_hits, hits[1 - s],
-                                           rules_.hits_per_stand) >= u.stands;
+    destroyed[s] =
+        rules::StandsLost(u, hits[1 - s], rules_.hits_per_stand) >= u.stands;
   }
   if (!destroyed[0] && !destroyed[1]) {
     return positions() && FollowUpFallsShort(pairing, hits);
@@ -917,9 +912,7 @@ bool GamePlayer::FollowUpFallsShort(const rules::daimyo::MeleePairing& pairing,
   rules::BattleState s = state();
   for (int side = 0; side < 2; ++side) {
     rules::UnitStatus& u = s.units[pairing.sides[side].unit];
-    u.stands -= std::min(rules::StandsLostByHits(u.carried_hits, hits[1 - side],
-                                                 rules_.hits_per_stand),
-                         u.stands);
+    u.stands -= rules::StandsLost(u, hits[1 - side], rules_.hits_per_stand);
     s.FootprintChanged(pairing.sides[side].unit);
   }
   const rules::daimyo::MoveMeasure push = rules::daimyo::MeasurePath(

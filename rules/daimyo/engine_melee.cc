@@ -244,19 +244,15 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
     if (recording_outcomes()) {
       const rules::UnitStatus& u = state_.units[pairing.sides[side].unit];
       RecordOutcome(s.unit(), "stands_lost",
-                    absl::StrCat(std::min(
-                        rules::StandsLostByHits(u.carried_hits, hits[1 - side],
-                                                rules_.hits_per_stand),
-                        u.stands)),
+                    absl::StrCat(rules::StandsLost(u, hits[1 - side],
+                                                   rules_.hits_per_stand)),
                     nullptr);
     }
     if (resolvable && FollowComputed()) continue;
     if (!s.has_claimed_stands_lost()) continue;
     const rules::UnitStatus& u = state_.units[pairing.sides[side].unit];
     const int computed =
-        std::min(rules::StandsLostByHits(u.carried_hits, hits[1 - side],
-                                         rules_.hits_per_stand),
-                 u.stands);
+        rules::StandsLost(u, hits[1 - side], rules_.hits_per_stand);
     stands_lost[side] =
         static_cast<int>(std::min<uint32_t>(s.claimed_stands_lost(), 64));
     if (stands_lost[side] != computed) {
@@ -299,9 +295,7 @@ void Replayer::WriteBranchMeleeClaims(
     if (s->has_claimed_hits()) s->set_claimed_hits(hits[side]);
     if (s->has_claimed_stands_lost()) {
       s->set_claimed_stands_lost(
-          std::min(rules::StandsLostByHits(u.carried_hits, hits[1 - side],
-                                           rules_.hits_per_stand),
-                   u.stands));
+          rules::StandsLost(u, hits[1 - side], rules_.hits_per_stand));
     }
   }
   if (claims->claimed_outcome() != v1::MELEE_OUTCOME_UNSPECIFIED) {

@@ -357,9 +357,7 @@ void Replayer::OnFiring(const v1::Event& event) {
     if (recording_outcomes()) {
       RecordOutcome(
           firing.target(), "stands_lost",
-          absl::StrCat(std::min(rules::StandsLostByHits(t.carried_hits, hits,
-                                                        rules_.hits_per_stand),
-                                t.stands)),
+          absl::StrCat(rules::StandsLost(t, hits, rules_.hits_per_stand)),
           nullptr);
     }
     if (branch_event_ != nullptr) {
@@ -367,9 +365,7 @@ void Replayer::OnFiring(const v1::Event& event) {
       if (claims->has_claimed_hits()) claims->set_claimed_hits(hits);
       if (claims->has_claimed_stands_lost()) {
         claims->set_claimed_stands_lost(
-            std::min(rules::StandsLostByHits(t.carried_hits, hits,
-                                             rules_.hits_per_stand),
-                     t.stands));
+            rules::StandsLost(t, hits, rules_.hits_per_stand));
       }
     }
     rules::daimyo::ApplyFiring(rules_, state_, shot, hits, -1);
@@ -387,16 +383,12 @@ void Replayer::OnFiring(const v1::Event& event) {
     const rules::UnitStatus& t = state_.units[target];
     RecordOutcome(
         firing.target(), "stands_lost",
-        absl::StrCat(std::min(rules::StandsLostByHits(t.carried_hits, hits,
-                                                      rules_.hits_per_stand),
-                              t.stands)),
+        absl::StrCat(rules::StandsLost(t, hits, rules_.hits_per_stand)),
         nullptr);
   }
   if (firing.has_claimed_stands_lost()) {
     const rules::UnitStatus& t = state_.units[target];
-    const int computed = std::min(
-        rules::StandsLostByHits(t.carried_hits, hits, rules_.hits_per_stand),
-        t.stands);
+    const int computed = rules::StandsLost(t, hits, rules_.hits_per_stand);
     stands_lost = static_cast<int>(
         std::min<uint32_t>(firing.claimed_stands_lost(), kMaxStands));
     if (stands_lost != computed) {
