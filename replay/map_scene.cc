@@ -290,6 +290,9 @@ absl::StatusOr<MapScene> SceneAt(const v1::BattleLog& log,
   GUNBAI_ASSIGN_OR_RETURN(
       std::optional<rules::Battlefield> field,
       rules::BattlefieldFromLog(log, table, engine->state()));
+  if (!field.has_value()) {  // Not reached: the log has a table (above).
+    return absl::InternalError("the log's table did not read");
+  }
   SceneInput in;
   in.log = &log;
   in.ruleset = &ruleset;

@@ -346,8 +346,8 @@ absl::StatusOr<GameServiceImpl::GamePin> GameServiceImpl::Load(
   }
   if (game == nullptr) {
     // Only games the store knows get a cache entry: made-up ids cost a
-    // lookup, not memory.
-    GUNBAI_ASSIGN_OR_RETURN(auto version, store_->Version(game_id));
+    // lookup, not memory (the version itself is not needed here).
+    GUNBAI_RETURN_IF_ERROR(store_->Version(game_id).status());
     absl::MutexLock lock(&games_mu_);
     game = PinCached(game_id);
     if (game == nullptr) {

@@ -229,7 +229,9 @@ class ObservabilityTest : public ::testing::Test {
     // The id goes back to the client.
     auto echoed = context.GetServerInitialMetadata().find("x-request-id");
     ASSERT_NE(echoed, context.GetServerInitialMetadata().end());
-    if (!request_id.empty()) EXPECT_EQ(echoed->second, request_id);
+    if (!request_id.empty()) {
+      EXPECT_EQ(echoed->second, request_id);
+    }
   }
 
   // CreateGame over gRPC with `token`; returns its status.

@@ -150,7 +150,7 @@ struct Row {
   bool against_game = false;
   std::int64_t growth = 0;
   double cpu_seconds = 0;
-  std::string status;
+  std::string status = {};
   bool alive = true;
 };
 
