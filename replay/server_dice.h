@@ -87,7 +87,7 @@ std::vector<std::uint32_t> RollOffDice(
 // Returns InvalidArgument, leaving `event` unchanged, when the event already
 // carries dice, the key is not kDiceKeyBytes long, or the ruleset refuses
 // the event (Daimyo: a stand count above kMaxStands
-// (rules/daimyo/engine_replayer.h), a melee round with other than two sides, a
+// (rules/daimyo/daimyo_engine.h), a melee round with other than two sides, a
 // challenge naming an unknown leader); FailedPrecondition when the ruleset has
 // no server dice.
 absl::Status RollServerDice(const rules::BattleState& state,

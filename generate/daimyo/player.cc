@@ -243,7 +243,7 @@ GeneratedGame GamePlayer::Play() && {
     BuildTable();
     DeployUnits();
   }
-  auto replayer = rules::daimyo::Replayer::Create(log_, rules_, &findings_);
+  auto replayer = rules::daimyo::DaimyoEngine::Create(log_, rules_, &findings_);
   if (!replayer.ok()) Die(replayer.status().ToString());
   replayer_ = *std::move(replayer);
   if (positions()) {

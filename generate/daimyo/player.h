@@ -26,7 +26,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 #include "rules/battlefield.h"
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/measure.h"
 #include "rules/daimyo/melee.h"
@@ -344,7 +344,7 @@ class GamePlayer {
 
   v1::BattleLog log_;
   google::protobuf::RepeatedPtrField<v1::Finding> findings_;
-  std::unique_ptr<rules::daimyo::Replayer> replayer_;
+  std::unique_ptr<rules::daimyo::DaimyoEngine> replayer_;
   // The table of a game with positions, as the engine reads it from the log.
   std::optional<rules::Battlefield> field_;
   // The scenario's victory by points, scored as each turn ends.

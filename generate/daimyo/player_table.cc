@@ -314,7 +314,7 @@ std::optional<rules::Pose> GamePlayer::MoveTo(int unit) {
 }
 
 // True when the engine takes `pose` as an end for `unit`
-// (Replayer::CheckMoveEnd): wholly on the table and out of impassable
+// (DaimyoEngine::CheckMoveEnd): wholly on the table and out of impassable
 // ground.
 bool GamePlayer::EndAccepted(int unit, const rules::Pose& pose) const {
   const geometry::Polygon shape = geometry::ToPolygon(FootprintAt(unit, pose));
@@ -456,7 +456,7 @@ bool GamePlayer::MayShoot(int firer, int target, bool at_charger) const {
 }
 
 // Puts the measured facts into `shot` as the engine does before it works
-// out the hits (Replayer::MeasureFiring).
+// out the hits (DaimyoEngine::MeasureFiring).
 void GamePlayer::ApplyShotMeasure(rules::daimyo::Shot& shot) const {
   const rules::daimyo::ShotMeasure m = rules::daimyo::MeasureShot(
       rules_, *field_, state(), shot.firer, shot.target);
@@ -504,7 +504,8 @@ void GamePlayer::DeclareMeasuredMeleeFacts(v1::MeleeRound& round,
 }
 
 // Puts the measured morale facts into a test as the engine does
-// (Replayer::MeasureMorale): `friends` then holds the friendly routers near.
+// (DaimyoEngine::MeasureMorale): `friends` then holds the friendly routers
+// near.
 void GamePlayer::ApplyMoraleMeasure(rules::daimyo::MoraleTestInput& in,
                                     std::vector<int>& friends) const {
   const rules::daimyo::MoraleMeasure m =
@@ -530,7 +531,7 @@ int GamePlayer::MeleeOpponent(int unit) const {
   return -1;
 }
 
-// Works out a result move as the engine will (Replayer::MeasureResultMove):
+// Works out a result move as the engine will (DaimyoEngine::MeasureResultMove):
 // where it ends, unless `to` says, and what it meets; `ignore` is the enemy
 // it fought.
 rules::daimyo::MoveMeasure GamePlayer::PredictResultMove(

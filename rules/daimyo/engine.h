@@ -1,5 +1,5 @@
 // The Daimyo ruleset's plug-in entry points (rules/engine.h): the engine is
-// the Replayer (rules/daimyo/engine_replayer.h), its data conversion and
+// the DaimyoEngine (rules/daimyo/daimyo_engine.h), its data conversion and
 // checks are in data.cc, its server dice in server_dice.cc.
 #ifndef GUNBAI_RULES_DAIMYO_ENGINE_H_
 #define GUNBAI_RULES_DAIMYO_ENGINE_H_

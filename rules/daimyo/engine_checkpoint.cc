@@ -1,5 +1,5 @@
 // The Daimyo engine's checkpoints (rules/engine.h): what each member of the
-// Replayer that outlives an event holds, written in a fixed order with
+// DaimyoEngine that outlives an event holds, written in a fixed order with
 // rules/checkpoint_codec.h. The order of battle's fixed parts (profiles,
 // ids, the indices built from them) come from the freshly created engine a
 // checkpoint is restored into; the checkpoint only fingerprints them. The
@@ -16,7 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "rules/checkpoint_codec.h"
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
@@ -40,7 +40,7 @@ std::vector<int> SortedKeys(const Map& map) {
 
 }  // namespace
 
-absl::StatusOr<std::string> Replayer::SaveCheckpoint() const {
+absl::StatusOr<std::string> DaimyoEngine::SaveCheckpoint() const {
   rules::CheckpointWriter out(kEngineName, kCheckpointVersion);
   rules::WriteBattleState(state_, out);
   out.U64(seq_);
@@ -75,7 +75,7 @@ absl::StatusOr<std::string> Replayer::SaveCheckpoint() const {
     out.Enum(owed_moves_[u]);
     out.Int(owed_move_opponent_[u]);
     out.Int(owed_move_rounds_[u]);
-    // Where the Replayer kept it before UnitStatus did: the format is the
+    // Where the DaimyoEngine kept it before UnitStatus did: the format is the
     // same.
     out.U64(state_.units[u].halt_cause_seq);
     out.Int(may_counter_charge_[u]);
@@ -103,7 +103,7 @@ absl::StatusOr<std::string> Replayer::SaveCheckpoint() const {
   return out.Take();
 }
 
-absl::Status Replayer::RestoreCheckpoint(absl::string_view checkpoint) {
+absl::Status DaimyoEngine::RestoreCheckpoint(absl::string_view checkpoint) {
   if (state_.any_event || seq_ != 0) {
     return absl::FailedPreconditionError(
         "a checkpoint is restored into a fresh engine, before any event");

@@ -1,13 +1,13 @@
-// The flow part of the Replayer: how often a unit may do a thing in a turn,
+// The flow part of the DaimyoEngine: how often a unit may do a thing in a turn,
 // and when what a result owes is paid (RULES.md, "The flow of a turn").
-// See engine_replayer.h.
+// See daimyo_engine.h.
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 
 namespace gunbai::rules::daimyo {
 
-void Replayer::CheckChargeOnceATurn(int unit, bool counter) {
+void DaimyoEngine::CheckChargeOnceATurn(int unit, bool counter) {
   const int turn = state_.turn;
   if (counter) {
     // One counter-charge for each passed being-charged test: the test's
@@ -23,7 +23,7 @@ void Replayer::CheckChargeOnceATurn(int unit, bool counter) {
   charged_on_turn_[unit] = turn;
 }
 
-void Replayer::CheckMoveAfterCharge(int unit) {
+void DaimyoEngine::CheckMoveAfterCharge(int unit) {
   const int turn = state_.turn;
   if (charged_on_turn_[unit] != turn || turn <= 0) return;
   Violation("daimyo.move.after_charge", state_.profiles[unit].id,
@@ -33,7 +33,7 @@ void Replayer::CheckMoveAfterCharge(int unit) {
                             UnitLabel(state_, unit), turn));
 }
 
-void Replayer::CheckRoutMove(int unit, bool owed) {
+void DaimyoEngine::CheckRoutMove(int unit, bool owed) {
   const int turn = state_.turn;
   const bool own_activation = state_.profiles[unit].clan == state_.active_clan;
   if (!owed) {
@@ -59,7 +59,7 @@ void Replayer::CheckRoutMove(int unit, bool owed) {
   if (own_activation) router_steps_[unit] |= kRoutMovedThisActivation;
 }
 
-bool Replayer::CheckRallyTiming(int unit) {
+bool DaimyoEngine::CheckRallyTiming(int unit) {
   const std::uint8_t steps = router_steps_[unit];
   const auto refuse = [this, unit](absl::string_view rule_id,
                                    absl::string_view why) {
@@ -89,7 +89,7 @@ bool Replayer::CheckRallyTiming(int unit) {
   return true;
 }
 
-void Replayer::CheckRoutersMoved() {
+void DaimyoEngine::CheckRoutersMoved() {
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     if ((router_steps_[u] & kRoutingAtActivationStart) == 0) continue;
     const rules::UnitStatus& s = state_.units[u];
@@ -107,7 +107,7 @@ void Replayer::CheckRoutersMoved() {
   }
 }
 
-void Replayer::CheckRoutersOfClansNotActivated(int only_clan) {
+void DaimyoEngine::CheckRoutersOfClansNotActivated(int only_clan) {
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     const rules::UnitStatus& s = state_.units[u];
     const int clan = state_.profiles[u].clan;
@@ -134,7 +134,7 @@ void Replayer::CheckRoutersOfClansNotActivated(int only_clan) {
   }
 }
 
-void Replayer::OnClanTurnEnded(int clan) {
+void DaimyoEngine::OnClanTurnEnded(int clan) {
   // A clan that ends its part of the turn without an activation leaves its
   // routers' moves unmade: they are missing now, since it can no longer
   // activate this turn.

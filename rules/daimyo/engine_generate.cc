@@ -1,16 +1,16 @@
-// The move generator of the Replayer (rules/engine.h, Engine::ProposeEvents):
-// what a clan may append next, read from the state and the Replayer's own
-// bookkeeping (owed tests and moves, charges and rout moves made this turn,
-// leave to counter-charge), and on a table from the tape measure (a
-// volley's range band, arc and sight). A proposal is pseudo-legal: the
-// engine's checks decide when it is tried (replay/legal_actions.h), so that
+// The move generator of the DaimyoEngine (rules/engine.h,
+// Engine::ProposeEvents): what a clan may append next, read from the state and
+// the DaimyoEngine's own bookkeeping (owed tests and moves, charges and rout
+// moves made this turn, leave to counter-charge), and on a table from the tape
+// measure (a volley's range band, arc and sight). A proposal is pseudo-legal:
+// the engine's checks decide when it is tried (replay/legal_actions.h), so that
 // the audit and the forms share one set of rules. What may be proposed is
-// stated in RULES.md, "What may happen next". See engine_replayer.h.
+// stated in RULES.md, "What may happen next". See daimyo_engine.h.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/measure.h"
 #include "rules/proto_enums.h"
@@ -29,7 +29,7 @@ constexpr MoraleReasons kEndOfTurnTestReasons =
 }  // namespace
 
 // The proposals being listed for one clan.
-struct Replayer::Proposals {
+struct DaimyoEngine::Proposals {
   std::vector<ProposedEvent>& out;
   const std::string& clan_id;
 
@@ -43,19 +43,19 @@ struct Replayer::Proposals {
   }
 };
 
-std::unique_ptr<Engine> Replayer::Clone(EngineOutput output) const {
-  std::unique_ptr<Replayer> copy(new Replayer(*this));
+std::unique_ptr<Engine> DaimyoEngine::Clone(EngineOutput output) const {
+  std::unique_ptr<DaimyoEngine> copy(new DaimyoEngine(*this));
   copy->SetOutput(output);
   return copy;
 }
 
-bool Replayer::ProposeEvents(int clan, bool umpire,
-                             std::vector<ProposedEvent>& out) const {
+bool DaimyoEngine::ProposeEvents(int clan, bool umpire,
+                                 std::vector<ProposedEvent>& out) const {
   if (!pending_pairings_.empty()) {
     // A melee round's results settle at the next event that is not a round
     // of the same melee: what they owe (push backs, routs, follow-ups, tests)
     // is read from a copy settled as that event would settle it.
-    std::unique_ptr<Replayer> settled(new Replayer(*this));
+    std::unique_ptr<DaimyoEngine> settled(new DaimyoEngine(*this));
     settled->SetOutput(EngineOutput{});
     settled->SettleMelee();
     return settled->ProposeEvents(clan, umpire, out);
@@ -185,7 +185,7 @@ bool Replayer::ProposeEvents(int clan, bool umpire,
   return true;
 }
 
-void Replayer::ProposeResultMoves(int u, Proposals& add) const {
+void DaimyoEngine::ProposeResultMoves(int u, Proposals& add) const {
   const BattleState& s = state_;
   const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
   const std::string& id = s.profiles[static_cast<std::size_t>(u)].id;
@@ -252,7 +252,7 @@ void Replayer::ProposeResultMoves(int u, Proposals& add) const {
   }
 }
 
-void Replayer::ProposeFirings(int u, Proposals& add) const {
+void DaimyoEngine::ProposeFirings(int u, Proposals& add) const {
   const BattleState& s = state_;
   const UnitProfile& me = s.profiles[static_cast<std::size_t>(u)];
   const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
@@ -307,8 +307,8 @@ void Replayer::ProposeFirings(int u, Proposals& add) const {
   }
 }
 
-void Replayer::ProposeChargeEnd(int u, int target,
-                                rules::ProposedEvent& offer) const {
+void DaimyoEngine::ProposeChargeEnd(int u, int target,
+                                    rules::ProposedEvent& offer) const {
   // On a table a charge moves into contact (reading 37): the offer says
   // where, and the player may change it. Units already touching stay.
   if (!Measuring(u) || !Measuring(target) ||
@@ -327,7 +327,8 @@ void Replayer::ProposeChargeEnd(int u, int target,
   offer.reach_mm = reach;
 }
 
-void Replayer::ProposeMeleeRound(int a, int b, int clan, Proposals& add) const {
+void DaimyoEngine::ProposeMeleeRound(int a, int b, int clan,
+                                     Proposals& add) const {
   const BattleState& s = state_;
   if (a < 0 || b < 0) return;
   const UnitProfile& pa = s.profiles[static_cast<std::size_t>(a)];

@@ -1,4 +1,4 @@
-// The melee part of the Replayer: rounds, duels, the moves an outcome owes,
+// The melee part of the DaimyoEngine: rounds, duels, the moves an outcome owes,
 // and removals. See replayer.h.
 #include <algorithm>
 #include <string>
@@ -8,7 +8,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
 #include "rules/daimyo/proto_mapping.h"
@@ -21,7 +21,7 @@ namespace v1 = ::gunbai::v1;
 using rules::Finding;
 using rules::Phase;
 using rules::Severity;
-using OwedMove = Replayer::OwedMove;
+using OwedMove = DaimyoEngine::OwedMove;
 
 // How bad an outcome is for one unit in one pairing, worst last.
 enum class Standing { kWon, kDrew, kPushedBack, kRouted };
@@ -86,7 +86,7 @@ bool Compulsory(OwedMove m) {
 
 }  // namespace
 
-rules::daimyo::MeleePairing Replayer::PairingFromProto(
+rules::daimyo::MeleePairing DaimyoEngine::PairingFromProto(
     const v1::MeleeRound& round, int a, int b) const {
   rules::daimyo::MeleePairing pairing;
   const int units[2] = {a, b};
@@ -118,7 +118,7 @@ rules::daimyo::MeleePairing Replayer::PairingFromProto(
   return pairing;
 }
 
-void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
+void DaimyoEngine::OnMeleeRound(const v1::MeleeRound& round) {
   EnterPhase(Phase::kMelee, "melee round");
   if (round.sides_size() != 2) {
     Violation("log.melee.sides", "",
@@ -285,7 +285,7 @@ void Replayer::OnMeleeRound(const v1::MeleeRound& round) {
   }
 }
 
-void Replayer::WriteBranchMeleeClaims(
+void DaimyoEngine::WriteBranchMeleeClaims(
     const rules::daimyo::MeleePairing& pairing, std::array<int, 2> hits) {
   if (branch_event_ == nullptr) return;
   v1::MeleeRound* claims = branch_event_->mutable_melee_round();
@@ -309,8 +309,9 @@ void Replayer::WriteBranchMeleeClaims(
   }
 }
 
-void Replayer::ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,
-                                     int side, uint32_t claimed, int computed) {
+void DaimyoEngine::ReportMeleeHitDispute(
+    const rules::daimyo::MeleePairing& pairing, int side, uint32_t claimed,
+    int computed) {
   Finding f;
   f.severity = Severity::kDispute;
   f.rule_id = "daimyo.melee.hit";
@@ -329,10 +330,9 @@ void Replayer::ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,
   Report(std::move(f));
 }
 
-void Replayer::CheckClaimedOutcome(const v1::MeleeRound& round,
-                                   const rules::daimyo::MeleePairing& pairing,
-                                   std::array<int, 2> hits,
-                                   rules::daimyo::MeleeOutcome outcome) {
+void DaimyoEngine::CheckClaimedOutcome(
+    const v1::MeleeRound& round, const rules::daimyo::MeleePairing& pairing,
+    std::array<int, 2> hits, rules::daimyo::MeleeOutcome outcome) {
   if (round.claimed_outcome() == v1::MELEE_OUTCOME_UNSPECIFIED) return;
   const v1::MeleeOutcome computed =
       outcome.winner < 0
@@ -358,8 +358,8 @@ void Replayer::CheckClaimedOutcome(const v1::MeleeRound& round,
   Report(std::move(f));
 }
 
-void Replayer::CheckStandsSplit(const v1::MeleeRound& round,
-                                const rules::daimyo::MeleePairing& pairing) {
+void DaimyoEngine::CheckStandsSplit(
+    const v1::MeleeRound& round, const rules::daimyo::MeleePairing& pairing) {
   // The pairings of one multi-unit melee share each unit's stands: a stand
   // fights one resolution, so a unit's stands across them add up to at most
   // its size.
@@ -382,9 +382,10 @@ void Replayer::CheckStandsSplit(const v1::MeleeRound& round,
   }
 }
 
-void Replayer::RecordPairing(const v1::MeleeRound& round,
-                             const rules::daimyo::MeleePairing& pairing,
-                             rules::daimyo::MeleeOutcome outcome, int rounds) {
+void DaimyoEngine::RecordPairing(const v1::MeleeRound& round,
+                                 const rules::daimyo::MeleePairing& pairing,
+                                 rules::daimyo::MeleeOutcome outcome,
+                                 int rounds) {
   PairingResult r;
   r.a = pairing.sides[0].unit;
   r.b = pairing.sides[1].unit;
@@ -405,7 +406,7 @@ void Replayer::RecordPairing(const v1::MeleeRound& round,
   pending_pairings_.push_back(r);
 }
 
-Replayer::SettlingUnit& Replayer::SettlingOf(int unit) {
+DaimyoEngine::SettlingUnit& DaimyoEngine::SettlingOf(int unit) {
   for (SettlingUnit& s : settling_) {
     if (s.unit == unit) return s;
   }
@@ -414,7 +415,7 @@ Replayer::SettlingUnit& Replayer::SettlingOf(int unit) {
   return settling_.back();
 }
 
-void Replayer::SettleMelee() {
+void DaimyoEngine::SettleMelee() {
   if (pending_pairings_.empty()) return;
   // Each unit's worst standing over the pairings, and how it lost.
   settling_.clear();
@@ -479,7 +480,7 @@ void Replayer::SettleMelee() {
   at_melee_start_.clear();
 }
 
-void Replayer::KeepBonusesForTheWholeMelee(
+void DaimyoEngine::KeepBonusesForTheWholeMelee(
     const rules::daimyo::MeleePairing& pairing) {
   for (const rules::daimyo::MeleeSideInput& side : pairing.sides) {
     const auto start = at_melee_start_.find(side.unit);
@@ -490,8 +491,8 @@ void Replayer::KeepBonusesForTheWholeMelee(
   }
 }
 
-void Replayer::SettleLoser(const PairingResult& r, bool routs, int losses,
-                           bool lost_to_flank, bool flanked) {
+void DaimyoEngine::SettleLoser(const PairingResult& r, bool routs, int losses,
+                               bool lost_to_flank, bool flanked) {
   const int u = r.loser;
   owed_moves_[u] = routs ? OwedMove::kRout : OwedMove::kPushBack;
   owed_move_rounds_[u] = r.rounds;
@@ -505,8 +506,8 @@ void Replayer::SettleLoser(const PairingResult& r, bool routs, int losses,
   }
 }
 
-void Replayer::SettleWinner(const PairingResult& r, bool won_everywhere,
-                            bool drew_elsewhere, int winners_of_loser) {
+void DaimyoEngine::SettleWinner(const PairingResult& r, bool won_everywhere,
+                                bool drew_elsewhere, int winners_of_loser) {
   const int w = r.winner;
   if (!won_everywhere) {
     // A unit that lost elsewhere moves as a loser; one that drew elsewhere
@@ -536,7 +537,7 @@ void Replayer::SettleWinner(const PairingResult& r, bool won_everywhere,
   }
 }
 
-void Replayer::LeaveMelee(int unit) {
+void DaimyoEngine::LeaveMelee(int unit) {
   state_.units[unit].in_melee = false;
   auto& melees = state_.melees;
   for (const rules::MeleeContact& m : melees) {
@@ -555,7 +556,7 @@ void Replayer::LeaveMelee(int unit) {
                melees.end());
 }
 
-void Replayer::BreakOffOutOfContact(int unit) {
+void DaimyoEngine::BreakOffOutOfContact(int unit) {
   if (!Measuring(unit)) return;
   const auto follows = [this](int w, int l) {
     const OwedMove owed = owed_moves_[w];
@@ -588,8 +589,8 @@ void Replayer::BreakOffOutOfContact(int unit) {
   }
 }
 
-bool Replayer::TakeOwedMove(int unit, const v1::ResultMove& move,
-                            std::initializer_list<OwedMove> allowed) {
+bool DaimyoEngine::TakeOwedMove(int unit, const v1::ResultMove& move,
+                                std::initializer_list<OwedMove> allowed) {
   const OwedMove owed = owed_moves_[unit];
   if (std::find(allowed.begin(), allowed.end(), owed) != allowed.end()) {
     owed_moves_[unit] = OwedMove::kNone;
@@ -621,7 +622,7 @@ bool Replayer::TakeOwedMove(int unit, const v1::ResultMove& move,
   return false;
 }
 
-void Replayer::OnResultMove(const v1::ResultMove& move) {
+void DaimyoEngine::OnResultMove(const v1::ResultMove& move) {
   const int unit = ResolveUnit(move.unit(), "unit");
   if (unit < 0 || !UnitOnTable(unit, "make a result move")) return;
   CheckDiceFaces(move.dice(), "move roll", move.unit());
@@ -685,7 +686,7 @@ void Replayer::OnResultMove(const v1::ResultMove& move) {
   }
 }
 
-bool Replayer::FollowsLoserStillToMove(int winner) const {
+bool DaimyoEngine::FollowsLoserStillToMove(int winner) const {
   const int loser = owed_move_opponent_[static_cast<std::size_t>(winner)];
   if (!Measuring(winner) || loser < 0 ||
       state_.units[static_cast<std::size_t>(loser)].removed) {
@@ -695,7 +696,7 @@ bool Replayer::FollowsLoserStillToMove(int winner) const {
   return owed == OwedMove::kPushBack || owed == OwedMove::kRout;
 }
 
-void Replayer::CheckFollowsLoser(int winner, const v1::ResultMove& move) {
+void DaimyoEngine::CheckFollowsLoser(int winner, const v1::ResultMove& move) {
   if (!FollowsLoserStillToMove(winner)) return;
   const int loser = owed_move_opponent_[static_cast<std::size_t>(winner)];
   Violation(
@@ -710,7 +711,7 @@ void Replayer::CheckFollowsLoser(int winner, const v1::ResultMove& move) {
           OwedMoveName(owed_moves_[static_cast<std::size_t>(loser)])));
 }
 
-void Replayer::ReleaseWinnersOf(int loser) {
+void DaimyoEngine::ReleaseWinnersOf(int loser) {
   for (std::size_t w = 0; w < owed_moves_.size(); ++w) {
     if (owed_move_opponent_[w] != loser) continue;
     if (owed_moves_[w] == OwedMove::kFollowUp) {
@@ -721,7 +722,7 @@ void Replayer::ReleaseWinnersOf(int loser) {
   }
 }
 
-bool Replayer::FollowedUpBy(int loser) const {
+bool DaimyoEngine::FollowedUpBy(int loser) const {
   for (std::size_t w = 0; w < owed_moves_.size(); ++w) {
     if (owed_move_opponent_[w] != loser) continue;
     if (owed_moves_[w] == OwedMove::kFollowUp ||
@@ -739,7 +740,7 @@ bool Replayer::FollowedUpBy(int loser) const {
   return false;
 }
 
-void Replayer::ApplyBlock(int unit, v1::MoveBlock blocked) {
+void DaimyoEngine::ApplyBlock(int unit, v1::MoveBlock blocked) {
   rules::UnitStatus& s = state_.units[unit];
   if (blocked == v1::MOVE_BLOCK_FRIENDS_OR_IMPASSABLE) {
     s.disordered = true;
@@ -749,8 +750,8 @@ void Replayer::ApplyBlock(int unit, v1::MoveBlock blocked) {
   }
 }
 
-void Replayer::ApplyRout(int unit, const v1::ResultMove& move,
-                         v1::MoveBlock blocked) {
+void DaimyoEngine::ApplyRout(int unit, const v1::ResultMove& move,
+                             v1::MoveBlock blocked) {
   rules::UnitStatus& s = state_.units[unit];
   const bool new_rout = !s.routing;
   if (new_rout && s.has_routed && s.removal_owed.empty()) {
@@ -767,7 +768,7 @@ void Replayer::ApplyRout(int unit, const v1::ResultMove& move,
   OweRoutTests(unit, move.friends_near(), move.interpenetrated());
 }
 
-void Replayer::DisorderPursuersMeetingFreshEnemy(
+void DaimyoEngine::DisorderPursuersMeetingFreshEnemy(
     const rules::daimyo::MeleePairing& pairing) {
   if (rules_.options.pursuit_disorder !=
       rules::daimyo::PursuitDisorder::kFreshEnemy) {
@@ -793,7 +794,7 @@ void Replayer::DisorderPursuersMeetingFreshEnemy(
   }
 }
 
-void Replayer::ApplyPursuit(int unit, const v1::ResultMove& move) {
+void DaimyoEngine::ApplyPursuit(int unit, const v1::ResultMove& move) {
   rules::UnitStatus& s = state_.units[unit];
   const int router = owed_move_opponent_[unit];
   s.pursued_from_long_melee = owed_move_rounds_[unit] > 1;
@@ -813,7 +814,7 @@ void Replayer::ApplyPursuit(int unit, const v1::ResultMove& move) {
   owed_move_opponent_[unit] = -1;
 }
 
-void Replayer::OweRoutTests(
+void DaimyoEngine::OweRoutTests(
     int router, const google::protobuf::RepeatedPtrField<std::string>& near,
     const google::protobuf::RepeatedPtrField<std::string>& through) {
   const bool leader_routs =
@@ -848,7 +849,7 @@ void Replayer::OweRoutTests(
   }
 }
 
-void Replayer::OnRemoval(const v1::Removal& removal) {
+void DaimyoEngine::OnRemoval(const v1::Removal& removal) {
   const int unit = ResolveUnit(removal.unit(), "removed unit");
   if (unit < 0 || !UnitOnTable(unit, "be removed again")) return;
   state_.units[unit].removed = true;
@@ -859,18 +860,18 @@ void Replayer::OnRemoval(const v1::Removal& removal) {
   LeaveMelee(unit);
 }
 
-bool Replayer::FoughtThisTurn(int a, int b) const {
+bool DaimyoEngine::FoughtThisTurn(int a, int b) const {
   const std::pair<int, int> pair(std::min(a, b), std::max(a, b));
   return std::find(fought_pairs_.begin(), fought_pairs_.end(), pair) !=
          fought_pairs_.end();
 }
 
-bool Replayer::OwesCompulsoryMove(int unit) const {
+bool DaimyoEngine::OwesCompulsoryMove(int unit) const {
   return Compulsory(owed_moves_[static_cast<std::size_t>(unit)]);
 }
 
-void Replayer::CheckResultMovesMade(int unit,
-                                    absl::FunctionRef<std::string()> what) {
+void DaimyoEngine::CheckResultMovesMade(int unit,
+                                        absl::FunctionRef<std::string()> what) {
   // One unit's, or (unit -1) every unit's.
   const std::size_t first = unit >= 0 ? static_cast<std::size_t>(unit) : 0;
   const std::size_t end = unit >= 0 ? std::min(first + 1, state_.units.size())
@@ -886,7 +887,7 @@ void Replayer::CheckResultMovesMade(int unit,
   }
 }
 
-void Replayer::CheckMeleeAtTurnEnd() {
+void DaimyoEngine::CheckMeleeAtTurnEnd() {
   SettleMelee();
   // A unit that lost its last stand is off the table: its melees are over,
   // and its opponents are free (they need not fight on next turn).
@@ -932,7 +933,7 @@ void Replayer::CheckMeleeAtTurnEnd() {
   }
 }
 
-void Replayer::OnChallenge(const v1::Challenge& challenge) {
+void DaimyoEngine::OnChallenge(const v1::Challenge& challenge) {
   auto challenger = leader_index_.find(challenge.challenger());
   auto challenged = leader_index_.find(challenge.challenged());
   if (challenger == leader_index_.end() || challenged == leader_index_.end()) {
@@ -1011,7 +1012,7 @@ void Replayer::OnChallenge(const v1::Challenge& challenge) {
   if (loser_unit >= 0) OweLeaderDeathTests(loser_unit, challenge.units_near());
 }
 
-void Replayer::CheckChallengeFollowedByRound(const v1::Event& event) {
+void DaimyoEngine::CheckChallengeFollowedByRound(const v1::Event& event) {
   if (challenge_awaiting_round_.seq == 0) return;
   const ChallengeAwaitingRound c = challenge_awaiting_round_;
   challenge_awaiting_round_ = ChallengeAwaitingRound();
@@ -1033,7 +1034,7 @@ void Replayer::CheckChallengeFollowedByRound(const v1::Event& event) {
                 c.seq, UnitLabel(state_, c.a), UnitLabel(state_, c.b)));
 }
 
-void Replayer::OweLeaderDeathTests(
+void DaimyoEngine::OweLeaderDeathTests(
     int unit, const google::protobuf::RepeatedPtrField<std::string>& near) {
   ResolveUnitList(near, "unit near the dead leader", list_units_);
   if (Measuring(unit)) {

@@ -1,4 +1,4 @@
-// The morale part of the Replayer: which tests the state owes and when, the
+// The morale part of the DaimyoEngine: which tests the state owes and when, the
 // test itself, and what its result forbids afterwards. See replayer.h.
 #include <string>
 #include <utility>
@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/morale.h"
 #include "rules/daimyo/proto_mapping.h"
 
@@ -61,7 +61,7 @@ bool SameResult(MoraleResult claimed, MoraleResult computed) {
 
 }  // namespace
 
-void Replayer::OweChargeTests(int charger, int target, bool counter) {
+void DaimyoEngine::OweChargeTests(int charger, int target, bool counter) {
   if (!counter) {
     state_.units[charger].owed_morale |=
         rules::daimyo::TestsOwedByCharger(state_, charger);
@@ -80,7 +80,7 @@ void Replayer::OweChargeTests(int charger, int target, bool counter) {
   t.owed_morale |= rules::daimyo::TestsOwedByTarget(state_, target, charger);
 }
 
-void Replayer::CheckChargeTestsTaken() {
+void DaimyoEngine::CheckChargeTestsTaken() {
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     rules::UnitStatus& s = state_.units[u];
     const MoraleReasons owed = s.owed_morale & kChargeReasons;
@@ -92,7 +92,7 @@ void Replayer::CheckChargeTestsTaken() {
   }
 }
 
-void Replayer::CheckEndOfTurnTestsTaken() {
+void DaimyoEngine::CheckEndOfTurnTestsTaken() {
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     rules::UnitStatus& s = state_.units[u];
     const MoraleReasons owed = s.owed_morale & kEndOfTurnReasons;
@@ -104,14 +104,14 @@ void Replayer::CheckEndOfTurnTestsTaken() {
   }
 }
 
-void Replayer::MissingTest(int unit, int reason, absl::string_view when) {
+void DaimyoEngine::MissingTest(int unit, int reason, absl::string_view when) {
   Violation("daimyo.morale.missing", state_.profiles[unit].id,
             absl::StrFormat("%s owed a morale test (reason %s) %s; the log "
                             "has none.",
                             UnitLabel(state_, unit), ReasonName(reason), when));
 }
 
-void Replayer::CheckEarlyEndOfTurnTests(absl::string_view clan) {
+void DaimyoEngine::CheckEarlyEndOfTurnTests(absl::string_view clan) {
   for (const EndOfTurnTest& t : end_of_turn_tests_) {
     // The test is the event that breaks the rule: the finding sits at its
     // seq, though only this activation shows that it came too early.
@@ -129,7 +129,7 @@ void Replayer::CheckEarlyEndOfTurnTests(absl::string_view clan) {
   end_of_turn_tests_.clear();
 }
 
-void Replayer::StartActivation() {
+void DaimyoEngine::StartActivation() {
   frenzied_this_activation_.clear();
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     const rules::UnitStatus& s = state_.units[u];
@@ -148,7 +148,7 @@ void Replayer::StartActivation() {
   }
 }
 
-bool Replayer::AnyEnemyOnTable(int unit) const {
+bool DaimyoEngine::AnyEnemyOnTable(int unit) const {
   for (std::size_t e = 0; e < state_.units.size(); ++e) {
     if (!state_.units[e].removed &&
         state_.profiles[e].clan != state_.profiles[unit].clan) {
@@ -158,7 +158,7 @@ bool Replayer::AnyEnemyOnTable(int unit) const {
   return false;
 }
 
-bool Replayer::OwesFrenzyCharge(int u) const {
+bool DaimyoEngine::OwesFrenzyCharge(int u) const {
   const rules::UnitStatus& s = state_.units[u];
   // A halt forbids the charge that frenzy demands; the halt wins. With no
   // enemy left on the table there is nobody to charge.
@@ -167,7 +167,7 @@ bool Replayer::OwesFrenzyCharge(int u) const {
          AnyEnemyOnTable(u);
 }
 
-void Replayer::CheckFrenzyChargesDeclared() {
+void DaimyoEngine::CheckFrenzyChargesDeclared() {
   for (int u : frenzied_this_activation_) {
     if (!OwesFrenzyCharge(u)) continue;
     Violation("daimyo.morale.frenzied_must_charge", state_.profiles[u].id,
@@ -181,7 +181,7 @@ void Replayer::CheckFrenzyChargesDeclared() {
   frenzied_this_activation_.clear();
 }
 
-void Replayer::EndActivation() {
+void DaimyoEngine::EndActivation() {
   CheckChargeTestsTaken();
   CheckRoutersMoved();
   CheckFrenzyChargesDeclared();
@@ -193,7 +193,7 @@ void Replayer::EndActivation() {
   }
 }
 
-bool Replayer::CheckTestTiming(int unit, int reason) {
+bool DaimyoEngine::CheckTestTiming(int unit, int reason) {
   rules::UnitStatus& s = state_.units[unit];
   const std::string& id = state_.profiles[unit].id;
   const MoraleReasons bit = rules::ReasonBit(reason);
@@ -225,7 +225,7 @@ bool Replayer::CheckTestTiming(int unit, int reason) {
   return true;
 }
 
-rules::daimyo::MoraleTestInput Replayer::MoraleInputFromProto(
+rules::daimyo::MoraleTestInput DaimyoEngine::MoraleInputFromProto(
     const v1::MoraleTest& test, int unit, std::vector<int>& friends) {
   rules::daimyo::MoraleTestInput in;
   in.unit = unit;
@@ -250,8 +250,8 @@ rules::daimyo::MoraleTestInput Replayer::MoraleInputFromProto(
   return in;
 }
 
-int Replayer::KeepRoutersNear(int tester, bool friends,
-                              std::vector<int>& units) {
+int DaimyoEngine::KeepRoutersNear(int tester, bool friends,
+                                  std::vector<int>& units) {
   const int clan = state_.profiles[tester].clan;
   int dropped = 0;
   int first_dropped = -1;
@@ -285,7 +285,7 @@ int Replayer::KeepRoutersNear(int tester, bool friends,
   return static_cast<int>(kept);
 }
 
-void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
+void DaimyoEngine::OnMoraleTest(const v1::MoraleTest& test) {
   const int unit = ResolveUnit(test.unit(), "testing unit");
   if (unit < 0 || !UnitOnTable(unit, "test morale")) return;
   std::vector<int> friends;
@@ -327,7 +327,7 @@ void Replayer::OnMoraleTest(const v1::MoraleTest& test) {
   ApplyTestResult(unit, in.reason, result, test);
 }
 
-void Replayer::ReportMoraleDisputes(
+void DaimyoEngine::ReportMoraleDisputes(
     const v1::MoraleTest& test, const rules::daimyo::MoraleTestInput& in,
     const rules::daimyo::MoraleResolution& res) {
   const bool total_wrong =
@@ -365,8 +365,8 @@ void Replayer::ReportMoraleDisputes(
   Report(std::move(f));
 }
 
-void Replayer::ApplyTestResult(int unit, int reason, MoraleResult result,
-                               const v1::MoraleTest& test) {
+void DaimyoEngine::ApplyTestResult(int unit, int reason, MoraleResult result,
+                                   const v1::MoraleTest& test) {
   rules::UnitStatus& s = state_.units[unit];
   const bool was_routing = s.routing;
   if (was_routing &&
@@ -419,7 +419,7 @@ void Replayer::ApplyTestResult(int unit, int reason, MoraleResult result,
   }
 }
 
-int Replayer::FirstChargerOf(int target) const {
+int DaimyoEngine::FirstChargerOf(int target) const {
   for (std::size_t c = 0; c < state_.units.size(); ++c) {
     if (state_.IsChargedBy(target, static_cast<int>(c))) {
       return static_cast<int>(c);
@@ -428,7 +428,7 @@ int Replayer::FirstChargerOf(int target) const {
   return -1;
 }
 
-void Replayer::CancelCharge(int unit) {
+void DaimyoEngine::CancelCharge(int unit) {
   // A charger halted or routed before its charge fought never made contact.
   rules::UnitStatus& s = state_.units[unit];
   if (s.charging && !s.charge_spent &&
@@ -438,7 +438,7 @@ void Replayer::CancelCharge(int unit) {
   rules::EndCharge(state_, unit);
 }
 
-bool Replayer::CheckHalted(int unit, absl::string_view what) {
+bool DaimyoEngine::CheckHalted(int unit, absl::string_view what) {
   if (!state_.IsHalted(unit)) return true;
   Violation("daimyo.morale.halted", state_.profiles[unit].id,
             absl::StrFormat("%s %s, but it is halted until the end of turn "
@@ -449,7 +449,7 @@ bool Replayer::CheckHalted(int unit, absl::string_view what) {
   return false;
 }
 
-void Replayer::CheckCounterCharge(int unit, int target) {
+void DaimyoEngine::CheckCounterCharge(int unit, int target) {
   const std::string& id = state_.profiles[unit].id;
   // Any unit charging it this turn: with several chargers, each charge owes
   // its own test, and the unit that passed may counter the one it chooses

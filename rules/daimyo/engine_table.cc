@@ -16,7 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "rules/battlefield_proto.h"
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/measure.h"
 #include "rules/status_macros.h"
 
@@ -31,7 +31,7 @@ constexpr int kDistanceToleranceMm = 5;
 
 }  // namespace
 
-absl::Status Replayer::InitTable(const v1::BattleLog& log) {
+absl::Status DaimyoEngine::InitTable(const v1::BattleLog& log) {
   GUNBAI_ASSIGN_OR_RETURN(field_,
                           rules::BattlefieldFromLog(log, rules_.table, state_));
   if (!field_.has_value()) return absl::OkStatus();
@@ -60,7 +60,7 @@ absl::Status Replayer::InitTable(const v1::BattleLog& log) {
   return absl::OkStatus();
 }
 
-void Replayer::CheckPlacement() {
+void DaimyoEngine::CheckPlacement() {
   // Where the armies start (issue 29): wholly on the table, and no two
   // bases on the same ground (reading 36; touching is allowed).
   const int units = static_cast<int>(state_.units.size());
@@ -95,7 +95,7 @@ void Replayer::CheckPlacement() {
 // How far a unit's footprint has drawn in from its edges at full strength
 // (cm): half the frontage and all the depth its lost stands took, the most
 // a point of contact on its base can have moved since it was made.
-double Replayer::LossSlack(int unit) const {
+double DaimyoEngine::LossSlack(int unit) const {
   const rules::UnitStatus& s = state_.units[unit];
   const int per_rank = std::max(1, s.stands_per_rank);
   const int full = std::max(1, state_.profiles[unit].starting_stands);
@@ -110,7 +110,7 @@ double Replayer::LossSlack(int unit) const {
          std::max(0, ranks(full) - ranks(now)) * depth;
 }
 
-void Replayer::CheckMeleePlacement() {
+void DaimyoEngine::CheckMeleePlacement() {
   // A starting position's melees: the two units in contact, or as near it
   // as the stands they have lost allow (reading 40: a fight keeps its
   // contact as losses narrow the footprints; reading 46).
@@ -137,14 +137,15 @@ void Replayer::CheckMeleePlacement() {
   }
 }
 
-bool Replayer::Measuring(int unit) const {
+bool DaimyoEngine::Measuring(int unit) const {
   return field_.has_value() && unit >= 0 && state_.units[unit].placed &&
          !state_.units[unit].removed;
 }
 
-bool Replayer::MeasuredFact(absl::string_view rule_id, int subject, Text what,
-                            absl::string_view fact, bool declared,
-                            bool measured, absl::string_view why_not) {
+bool DaimyoEngine::MeasuredFact(absl::string_view rule_id, int subject,
+                                Text what, absl::string_view fact,
+                                bool declared, bool measured,
+                                absl::string_view why_not) {
   if (declared && !measured) {
     Finding f;
     f.severity = Severity::kViolation;
@@ -159,14 +160,14 @@ bool Replayer::MeasuredFact(absl::string_view rule_id, int subject, Text what,
   return measured;
 }
 
-void Replayer::PlaceUnit(int unit, const rules::Pose& pose) {
+void DaimyoEngine::PlaceUnit(int unit, const rules::Pose& pose) {
   rules::UnitStatus& s = state_.units[unit];
   s.pose = pose;
   s.placed = true;
   state_.FootprintChanged(unit);
 }
 
-void Replayer::MeasureMove(const v1::Move& move, int unit) {
+void DaimyoEngine::MeasureMove(const v1::Move& move, int unit) {
   if (!Measuring(unit)) return;
   const auto label = [this, unit] { return UnitLabel(state_, unit); };
   rules::Pose to = state_.units[unit].pose;
@@ -217,8 +218,8 @@ void Replayer::MeasureMove(const v1::Move& move, int unit) {
   PlaceUnit(unit, to);
 }
 
-void Replayer::CheckMoveEnd(const std::string& subject, int unit,
-                            const rules::Pose& to, absl::string_view did) {
+void DaimyoEngine::CheckMoveEnd(const std::string& subject, int unit,
+                                const rules::Pose& to, absl::string_view did) {
   // Where it ends, shrunk by the contact distance: touching an edge or a
   // feature is not crossing it. The way there is the players' (a move may
   // wheel round what is in its way): only the end is measured.
@@ -269,8 +270,8 @@ void Replayer::CheckMoveEnd(const std::string& subject, int unit,
   }
 }
 
-void Replayer::MeasureCharge(const v1::ChargeDeclaration& charge, int unit,
-                             int target) {
+void DaimyoEngine::MeasureCharge(const v1::ChargeDeclaration& charge, int unit,
+                                 int target) {
   rules::UnitStatus& s = state_.units[unit];
   s.charge_start_mm = -1;
   if (!Measuring(unit) || !Measuring(target)) return;
@@ -306,7 +307,7 @@ void Replayer::MeasureCharge(const v1::ChargeDeclaration& charge, int unit,
   Report(std::move(f));
 }
 
-void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
+void DaimyoEngine::MeasureFiring(rules::daimyo::Shot& shot) {
   if (!Measuring(shot.firer) || !Measuring(shot.target)) return;
   const rules::daimyo::ShotMeasure m = rules::daimyo::MeasureShot(
       rules_, *field_, state_, shot.firer, shot.target);
@@ -363,9 +364,9 @@ void Replayer::MeasureFiring(rules::daimyo::Shot& shot) {
   }
 }
 
-void Replayer::ReportShotGeometry(const rules::daimyo::Shot& shot,
-                                  const rules::daimyo::ShotMeasure& m,
-                                  Text what) {
+void DaimyoEngine::ReportShotGeometry(const rules::daimyo::Shot& shot,
+                                      const rules::daimyo::ShotMeasure& m,
+                                      Text what) {
   const std::string& subject = state_.profiles[shot.firer].id;
   if (!m.in_arc) {
     Violation("daimyo.table.fire.arc", subject,
@@ -402,9 +403,9 @@ void Replayer::ReportShotGeometry(const rules::daimyo::Shot& shot,
   }
 }
 
-void Replayer::MeasureShotFacts(rules::daimyo::Shot& shot,
-                                const rules::daimyo::ShotMeasure& m,
-                                Text what) {
+void DaimyoEngine::MeasureShotFacts(rules::daimyo::Shot& shot,
+                                    const rules::daimyo::ShotMeasure& m,
+                                    Text what) {
   rules::daimyo::ShotFacts& facts = shot.facts;
   const int firer = shot.firer;
   facts.woods_limit =
@@ -452,7 +453,7 @@ void Replayer::MeasureShotFacts(rules::daimyo::Shot& shot,
   }
 }
 
-void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
+void DaimyoEngine::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
   const int a = pairing.sides[0].unit;
   const int b = pairing.sides[1].unit;
   if (!Measuring(a) || !Measuring(b)) return;
@@ -531,9 +532,9 @@ void Replayer::MeasureMelee(rules::daimyo::MeleePairing& pairing) {
   }
 }
 
-void Replayer::MeasureMorale(const v1::MoraleTest& test,
-                             rules::daimyo::MoraleTestInput& in,
-                             std::vector<int>& friends) {
+void DaimyoEngine::MeasureMorale(const v1::MoraleTest& test,
+                                 rules::daimyo::MoraleTestInput& in,
+                                 std::vector<int>& friends) {
   const int unit = in.unit;
   if (!Measuring(unit)) return;
   const rules::daimyo::MoraleMeasure m =
@@ -598,19 +599,19 @@ void Replayer::MeasureMorale(const v1::MoraleTest& test,
   facts.enemies_routing_near = static_cast<int>(m.enemies_routing_near.size());
 }
 
-void Replayer::CompareNear(int unit, Text what, absl::string_view list,
-                           const std::vector<int>& declared,
-                           const std::vector<int>& measured) {
+void DaimyoEngine::CompareNear(int unit, Text what, absl::string_view list,
+                               const std::vector<int>& declared,
+                               const std::vector<int>& measured) {
   CompareListed(
       "daimyo.table.near", unit, what,
       [&] { return absl::StrCat("among its ", list); }, declared, measured,
       "on the table they are farther than the rules' distance");
 }
 
-void Replayer::CompareListed(absl::string_view rule_id, int unit, Text what,
-                             Text as, const std::vector<int>& declared,
-                             const std::vector<int>& measured,
-                             absl::string_view why_not) {
+void DaimyoEngine::CompareListed(absl::string_view rule_id, int unit, Text what,
+                                 Text as, const std::vector<int>& declared,
+                                 const std::vector<int>& measured,
+                                 absl::string_view why_not) {
   std::vector<std::string> wrong;
   for (const int d : declared) {
     if (std::find(measured.begin(), measured.end(), d) == measured.end() &&
@@ -634,7 +635,8 @@ void Replayer::CompareListed(absl::string_view rule_id, int unit, Text what,
   Report(std::move(f));
 }
 
-void Replayer::CompareThrough(int router, const std::vector<int>& measured) {
+void DaimyoEngine::CompareThrough(int router,
+                                  const std::vector<int>& measured) {
   CompareListed(
       "daimyo.table.rout.interpenetrated", router,
       [&] { return absl::StrCat(UnitLabel(state_, router), "'s rout move"); },
@@ -642,7 +644,7 @@ void Replayer::CompareThrough(int router, const std::vector<int>& measured) {
       "on the table its path does not cross their bases");
 }
 
-std::optional<rules::daimyo::MoveMeasure> Replayer::ResultMoveEnd(
+std::optional<rules::daimyo::MoveMeasure> DaimyoEngine::ResultMoveEnd(
     const v1::ResultMove& move, int unit) const {
   if (!Measuring(unit)) return std::nullopt;
   rules::daimyo::ResultPath path = rules::daimyo::ResultPath::kBack;
@@ -699,8 +701,8 @@ std::optional<rules::daimyo::MoveMeasure> Replayer::ResultMoveEnd(
                                     /*units_block=*/!routs);
 }
 
-v1::MoveBlock Replayer::MeasuredBlock(const v1::ResultMove& move,
-                                      const rules::daimyo::MoveMeasure& m) {
+v1::MoveBlock DaimyoEngine::MeasuredBlock(const v1::ResultMove& move,
+                                          const rules::daimyo::MoveMeasure& m) {
   if (m.blocked_by_enemy_or_edge) return v1::MOVE_BLOCK_ENEMY_OR_TABLE_EDGE;
   if (m.blocked_by_friends_or_impassable &&
       move.kind() != v1::RESULT_MOVE_KIND_ROUT) {
@@ -709,8 +711,8 @@ v1::MoveBlock Replayer::MeasuredBlock(const v1::ResultMove& move,
   return v1::MOVE_BLOCK_NONE;
 }
 
-v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
-                                          int unit) {
+v1::MoveBlock DaimyoEngine::MeasureResultMove(const v1::ResultMove& move,
+                                              int unit) {
   const std::optional<rules::daimyo::MoveMeasure> end =
       ResultMoveEnd(move, unit);
   if (!end.has_value()) return move.blocked();
@@ -769,7 +771,8 @@ v1::MoveBlock Replayer::MeasureResultMove(const v1::ResultMove& move,
   return (pushed || routs) ? measured : move.blocked();
 }
 
-void Replayer::MeasureFriendsNear(int unit, Text what, std::vector<int>& near) {
+void DaimyoEngine::MeasureFriendsNear(int unit, Text what,
+                                      std::vector<int>& near) {
   if (!Measuring(unit)) return;
   std::vector<int> measured =
       rules::daimyo::UnitsNear(rules_, *field_, state_, unit, true);

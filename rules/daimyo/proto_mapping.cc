@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "rules/proto_enums.h"
 
 namespace gunbai::rules::daimyo {

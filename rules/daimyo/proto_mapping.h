@@ -1,6 +1,6 @@
 // Maps the gunbai.v1 protos of a Daimyo log to the rules engine's domain
 // types (Cartographer's FromProto): a firing's shot (the order of battle is
-// read by the engine, rules/engine_base.h and Replayer::AddUnitFacts).
+// read by the engine, rules/engine_base.h and DaimyoEngine::AddUnitFacts).
 // Thread-safe: functions only.
 #ifndef GUNBAI_RULES_DAIMYO_PROTO_MAPPING_H_
 #define GUNBAI_RULES_DAIMYO_PROTO_MAPPING_H_

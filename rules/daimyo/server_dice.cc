@@ -7,8 +7,8 @@
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "rules/battle_state.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/engine.h"
-#include "rules/daimyo/engine_replayer.h"
 #include "rules/excerpt.h"
 
 namespace gunbai::rules::daimyo {

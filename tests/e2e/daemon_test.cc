@@ -35,8 +35,8 @@
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/engine.h"
-#include "rules/daimyo/engine_replayer.h"
 #include "service/cli/audit_client.h"
 
 extern char** environ;

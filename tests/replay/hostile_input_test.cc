@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "tests/replay/test_logs.h"
 
 namespace gunbai::testing {
@@ -20,7 +20,7 @@ using ::testing::HasSubstr;
 // `ids` (text format), then the turn ends.
 v1::BattleLog TestListing(const std::string& ids) {
   return LogWithEvents(absl::StrCat(
-      R"pb(                                            events { seq: 1 turn: 1 turn_start { initiative_clan: "red" } }
+      R"pb(                                                       events { seq: 1 turn: 1 turn_start { initiative_clan: "red" } }
            events { seq: 2 turn: 1 clan: "red" activation {} }
            events {
              seq: 3
@@ -31,8 +31,8 @@ v1::BattleLog TestListing(const std::string& ids) {
                reason: 1
                dice: [ 3, 3 ]
                facts { friends_routing_near: [)pb",
-      ids, R"pb(                                                                 ] }
-                                                                                 }
+      ids, R"pb(                                                                                 ] }
+                                                                                                 }
            }
            events { seq: 4 turn: 1 turn_end {} })pb"));
 }

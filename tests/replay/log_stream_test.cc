@@ -26,7 +26,7 @@
 #include "replay/audit.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 #include "service/cli/cli.h"
 #include "service/cli/cli_input.h"
 #include "service/render/report_format.h"

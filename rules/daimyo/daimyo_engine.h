@@ -1,11 +1,14 @@
-// Replays a battle log event by event through the rules engine: resolves ids,
-// enforces the sequence of a turn, calls the checks and transitions of
-// rules/, and reports findings. After a disputed outcome it goes on with the
-// outcome as played (the claimed one), so one error does not cascade.
-// Thread-compatible: one Replayer per log; distinct Replayers may run on
+// The Daimyo ruleset's engine (a rules::Engine, on rules::EngineBase): takes
+// a battle log's events one at a time, resolves their ids, enforces the
+// sequence of a turn, measures the table, calls the pure rules of this
+// folder (firing, melee, morale, leader loss) and reports findings. After a
+// disputed outcome it goes on with the outcome as played (the claimed one),
+// so one error does not cascade. Its methods are spread over the
+// engine_*.cc files by part of the turn.
+// Thread-compatible: one DaimyoEngine per game; distinct engines may run on
 // distinct threads.
-#ifndef GUNBAI_RULES_DAIMYO_ENGINE_REPLAYER_H_
-#define GUNBAI_RULES_DAIMYO_ENGINE_REPLAYER_H_
+#ifndef GUNBAI_RULES_DAIMYO_DAIMYO_ENGINE_H_
+#define GUNBAI_RULES_DAIMYO_DAIMYO_ENGINE_H_
 
 #include <array>
 #include <cstdint>
@@ -58,7 +61,7 @@ inline constexpr int kMaxFindingsPerLog = 20000;
 // on rules::EngineBase (rules/engine_base.h): the base applies each event
 // and holds the findings, outcomes, ids and order of battle; this class
 // supplies the Daimyo rules through the base's hooks.
-class Replayer final : public rules::EngineBase {
+class DaimyoEngine final : public rules::EngineBase {
  public:
   // What a unit owes after a melee round or a morale result.
   enum class OwedMove {
@@ -79,15 +82,15 @@ class Replayer final : public rules::EngineBase {
   };
 
   // Builds the starting state from the log's header and order of battle.
-  // `ruleset` must outlive the Replayer. Findings are appended to
-  // `findings`, which must outlive the Replayer too. Returns InvalidArgument
-  // naming the unit or leader when the order of battle is unusable (unknown
-  // clan, duplicate id, stands out of range).
-  static absl::StatusOr<std::unique_ptr<Replayer>> Create(
+  // `ruleset` must outlive the DaimyoEngine. Findings are appended to
+  // `findings`, which must outlive the DaimyoEngine too. Returns
+  // InvalidArgument naming the unit or leader when the order of battle is
+  // unusable (unknown clan, duplicate id, stands out of range).
+  static absl::StatusOr<std::unique_ptr<DaimyoEngine>> Create(
       const gunbai::v1::BattleLog& log, const rules::daimyo::Tables& rules,
       google::protobuf::RepeatedPtrField<gunbai::v1::Finding>* findings);
   // The same with the engine options and outputs of rules/engine.h.
-  static absl::StatusOr<std::unique_ptr<Replayer>> Create(
+  static absl::StatusOr<std::unique_ptr<DaimyoEngine>> Create(
       const gunbai::v1::BattleLog& log, const rules::daimyo::Tables& rules,
       const rules::EngineOptions& options, rules::EngineOutput output);
 
@@ -114,8 +117,8 @@ class Replayer final : public rules::EngineBase {
   }
 
  private:
-  Replayer(const rules::daimyo::Tables& rules,
-           const rules::EngineOptions& options, rules::EngineOutput output)
+  DaimyoEngine(const rules::daimyo::Tables& rules,
+               const rules::EngineOptions& options, rules::EngineOutput output)
       : EngineBase({.max_findings = kMaxFindingsPerLog,
                     .excerpt_ids = true,
                     .removed_unit_tail = ".",
@@ -388,7 +391,7 @@ class Replayer final : public rules::EngineBase {
   void ReportStandLossDispute(absl::string_view rule_id, int target, int hits,
                               int claimed, int computed);
 
-  // Owned: a Replayer outlives no caller's copy of the ruleset.
+  // Owned: a DaimyoEngine outlives no caller's copy of the ruleset.
   const rules::daimyo::Tables rules_;
   // The table, on a log with one (fixed once built: not checkpointed).
   std::optional<rules::Battlefield> field_;
@@ -481,4 +484,4 @@ class Replayer final : public rules::EngineBase {
 
 }  // namespace gunbai::rules::daimyo
 
-#endif  // GUNBAI_RULES_DAIMYO_ENGINE_REPLAYER_H_
+#endif  // GUNBAI_RULES_DAIMYO_DAIMYO_ENGINE_H_

@@ -1,4 +1,4 @@
-#include "rules/daimyo/engine_replayer.h"
+#include "rules/daimyo/daimyo_engine.h"
 
 #include <algorithm>
 #include <optional>
@@ -26,22 +26,23 @@ using rules::Severity;
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
+absl::StatusOr<std::unique_ptr<DaimyoEngine>> DaimyoEngine::Create(
     const v1::BattleLog& log, const rules::daimyo::Tables& rules,
     google::protobuf::RepeatedPtrField<v1::Finding>* findings) {
   return Create(log, rules, rules::EngineOptions(),
                 rules::EngineOutput{findings, nullptr});
 }
 
-absl::StatusOr<std::unique_ptr<Replayer>> Replayer::Create(
+absl::StatusOr<std::unique_ptr<DaimyoEngine>> DaimyoEngine::Create(
     const v1::BattleLog& log, const rules::daimyo::Tables& rules,
     const rules::EngineOptions& options, rules::EngineOutput output) {
-  std::unique_ptr<Replayer> replayer(new Replayer(rules, options, output));
+  std::unique_ptr<DaimyoEngine> replayer(
+      new DaimyoEngine(rules, options, output));
   GUNBAI_RETURN_IF_ERROR(replayer->Init(log));
   return replayer;
 }
 
-absl::Status Replayer::Init(const v1::BattleLog& log) {
+absl::Status DaimyoEngine::Init(const v1::BattleLog& log) {
   GUNBAI_RETURN_IF_ERROR(InitOrderOfBattle(log));
   GUNBAI_RETURN_IF_ERROR(InitTable(log));
   owed_moves_.assign(state_.units.size(), OwedMove::kNone);
@@ -56,9 +57,9 @@ absl::Status Replayer::Init(const v1::BattleLog& log) {
   return absl::OkStatus();
 }
 
-absl::Status Replayer::AddUnitFacts(int i, const v1::Unit& u,
-                                    rules::UnitProfile& p,
-                                    rules::UnitStatus& s) {
+absl::Status DaimyoEngine::AddUnitFacts(int i, const v1::Unit& u,
+                                        rules::UnitProfile& p,
+                                        rules::UnitStatus& s) {
   const std::optional<rules::TroopType> troop =
       rules::TroopTypeFromProto(u.troop_type());
   if (!troop.has_value()) return UnitError(i, u, "troop_type is not set");
@@ -97,8 +98,8 @@ absl::Status Replayer::AddUnitFacts(int i, const v1::Unit& u,
   return absl::OkStatus();
 }
 
-absl::Status Replayer::AddLeaderFacts(int i, const v1::Leader& l,
-                                      rules::LeaderState& leader) {
+absl::Status DaimyoEngine::AddLeaderFacts(int i, const v1::Leader& l,
+                                          rules::LeaderState& leader) {
   if (l.kind() == v1::LEADER_KIND_UNSPECIFIED) {
     return LeaderError(i, l, "kind (General or Daimyo) is not set.");
   }
@@ -114,7 +115,7 @@ absl::Status Replayer::AddLeaderFacts(int i, const v1::Leader& l,
   return absl::OkStatus();
 }
 
-void Replayer::ResolveUnitList(
+void DaimyoEngine::ResolveUnitList(
     const google::protobuf::RepeatedPtrField<std::string>& ids,
     absl::string_view role, std::vector<int>& out) {
   out.clear();
@@ -163,7 +164,7 @@ void Replayer::ResolveUnitList(
   }
 }
 
-void Replayer::CheckDiceFaces(
+void DaimyoEngine::CheckDiceFaces(
     const google::protobuf::RepeatedField<uint32_t>& dice,
     absl::string_view what, absl::string_view subject) {
   rules::CheckDieFaces(
@@ -171,7 +172,7 @@ void Replayer::CheckDiceFaces(
       [what] { return absl::StrCat("the ", what); }, subject, *this);
 }
 
-bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
+bool DaimyoEngine::EnterPhase(Phase phase, absl::string_view what) {
   if (state_.active_clan < 0) {
     Violation(
         "daimyo.sequence.no_active_clan", "",
@@ -195,11 +196,11 @@ bool Replayer::EnterPhase(Phase phase, absl::string_view what) {
   return true;
 }
 
-void Replayer::BeforeSequenceChecks(const v1::Event& event) {
+void DaimyoEngine::BeforeSequenceChecks(const v1::Event& event) {
   CheckChallengeFollowedByRound(event);
 }
 
-void Replayer::BeforeEventBody(const v1::Event& event) {
+void DaimyoEngine::BeforeEventBody(const v1::Event& event) {
   const bool same_melee =
       (event.has_melee_round() && !pending_melee_id_.empty() &&
        event.melee_round().melee_id() == pending_melee_id_) ||
@@ -207,12 +208,12 @@ void Replayer::BeforeEventBody(const v1::Event& event) {
   if (!same_melee) SettleMelee();
 }
 
-void Replayer::OnTurnStarted(const v1::Event&) {
+void DaimyoEngine::OnTurnStarted(const v1::Event&) {
   end_of_turn_tests_.clear();
   fought_pairs_.clear();
 }
 
-void Replayer::OnActivation(const v1::Event& event) {
+void DaimyoEngine::OnActivation(const v1::Event& event) {
   const int clan = FindClan(event.clan());
   if (clan < 0) return;  // CheckSequence reported it.
   const std::uint32_t bit = 1u << clan;
@@ -232,7 +233,7 @@ void Replayer::OnActivation(const v1::Event& event) {
   StartActivation();
 }
 
-void Replayer::OnMove(const v1::Move& move) {
+void DaimyoEngine::OnMove(const v1::Move& move) {
   const int unit = ResolveUnit(move.unit(), "moving unit");
   if (unit < 0 || !UnitOnTable(unit, "move")) return;
   EnterPhase(Phase::kMovement, "move");
@@ -270,7 +271,7 @@ void Replayer::OnMove(const v1::Move& move) {
   MeasureMove(move, unit);
 }
 
-void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
+void DaimyoEngine::OnCharge(const v1::ChargeDeclaration& charge) {
   const int unit = ResolveUnit(charge.unit(), "charging unit");
   const int target = ResolveUnit(charge.target(), "charge target");
   if (unit < 0 || target < 0 || !UnitOnTable(unit, "charge")) return;
@@ -319,7 +320,7 @@ void Replayer::OnCharge(const v1::ChargeDeclaration& charge) {
       fought_pairs_.end());
 }
 
-void Replayer::OnFiring(const v1::Event& event) {
+void DaimyoEngine::OnFiring(const v1::Event& event) {
   const v1::Firing& firing = event.firing();
   const int firer = ResolveUnit(firing.unit(), "firing unit");
   const int target = ResolveUnit(firing.target(), "target");
@@ -399,9 +400,9 @@ void Replayer::OnFiring(const v1::Event& event) {
   rules::daimyo::ApplyFiring(rules_, state_, shot, hits, stands_lost);
 }
 
-void Replayer::ReportFiringDispute(const v1::Firing& firing,
-                                   const rules::daimyo::Shot& shot,
-                                   int computed) {
+void DaimyoEngine::ReportFiringDispute(const v1::Firing& firing,
+                                       const rules::daimyo::Shot& shot,
+                                       int computed) {
   Finding f;
   f.severity = Severity::kDispute;
   f.rule_id = "daimyo.fire.hit";
@@ -418,8 +419,8 @@ void Replayer::ReportFiringDispute(const v1::Firing& firing,
   Report(std::move(f));
 }
 
-void Replayer::ReportStandLossDispute(absl::string_view rule_id, int target,
-                                      int hits, int claimed, int computed) {
+void DaimyoEngine::ReportStandLossDispute(absl::string_view rule_id, int target,
+                                          int hits, int claimed, int computed) {
   const rules::UnitStatus& t = state_.units[target];
   Finding f;
   f.severity = Severity::kDispute;
@@ -446,7 +447,7 @@ void Replayer::ReportStandLossDispute(absl::string_view rule_id, int target,
   Report(std::move(f));
 }
 
-void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
+void DaimyoEngine::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
   const int leader = ResolveLeader(roll.leader());
   if (leader < 0) return;
   rules::LeaderState& l = state_.leaders[leader];
@@ -502,12 +503,12 @@ void Replayer::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
   if (killed && unit >= 0) OweLeaderDeathTests(unit, roll.units_near());
 }
 
-void Replayer::ApplyLeaderLoss(int leader, bool killed) {
+void DaimyoEngine::ApplyLeaderLoss(int leader, bool killed) {
   ++loss_rolls_made_[static_cast<std::size_t>(leader)];
   rules::daimyo::ApplyLeaderLoss(state_, leader, killed);
 }
 
-void Replayer::CheckOwedRolls() {
+void DaimyoEngine::CheckOwedRolls() {
   for (std::size_t i = 0; i < state_.leaders.size(); ++i) {
     rules::LeaderState& leader = state_.leaders[i];
     const int owed = rules::LeaderLossRollsOwed(leader);
@@ -546,7 +547,7 @@ void Replayer::CheckOwedRolls() {
   }
 }
 
-void Replayer::CloseTurn() {
+void DaimyoEngine::CloseTurn() {
   if (state_.active_clan >= 0) EndActivation();
   // A game that ends in a turn no clan has begun (the turn_start a
   // server-dice game appends after the last turn's end, say) leaves that
@@ -559,13 +560,13 @@ void Replayer::CloseTurn() {
   CheckEndOfTurnTestsTaken();
 }
 
-void Replayer::OnLogEnd() {
+void DaimyoEngine::OnLogEnd() {
   CheckChallengeFollowedByRound(v1::Event());  // The log ends awaiting it.
   SettleMelee();
   ReportUnfinishedTurn();
 }
 
-void Replayer::ReportUnfinishedTurn() {
+void DaimyoEngine::ReportUnfinishedTurn() {
   // A log may stop mid-turn (a game still being played). What falls due at
   // the end of the turn is not overdue yet; the report lists it instead.
   if (state_.phase == Phase::kTurnEnded || state_.phase == Phase::kGameOver ||
@@ -607,7 +608,7 @@ absl::StatusOr<std::unique_ptr<Engine>> CreateDaimyoEngine(
     const gunbai::v1::BattleLog& log, const gunbai::v1::Ruleset& data,
     const EngineOptions& options, EngineOutput output) {
   auto replayer =
-      Replayer::Create(log, DaimyoRulesFromData(data), options, output);
+      DaimyoEngine::Create(log, DaimyoRulesFromData(data), options, output);
   if (!replayer.ok()) return replayer.status();
   return std::unique_ptr<Engine>(*std::move(replayer));
 }
