@@ -497,8 +497,8 @@ void ExpectTailAuditsTheSame(const v1::BattleLog& log,
 // The seqs of the turn_starts and turn_ends: the cuts a starting position
 // carries whole, where the bookkeeping of a turn that a state does not show
 // (tests taken, result moves owed, a melee not yet settled) is empty
-// (rules/README.md, "Starting positions"). A cut inside a turn keeps every unit's
-// state but starts that bookkeeping afresh, so its findings may differ:
+// (rules/README.md, "Starting positions"). A cut inside a turn keeps every
+// unit's state but starts that bookkeeping afresh, so its findings may differ:
 // such positions are for rulings, not for continuing a game.
 std::vector<std::uint64_t> TurnBoundaries(const v1::BattleLog& log) {
   std::vector<std::uint64_t> out;
