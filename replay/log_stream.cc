@@ -367,6 +367,23 @@ absl::StatusOr<v1::AuditReport> AuditBinaryLogStream(
       .Run();
 }
 
+absl::StatusOr<StreamedAuditResult> AuditBinaryLogStreamOrGiveUp(
+    const OpenLogStream& open, const RulesetForHead& ruleset_for,
+    const AuditOptions& options, std::int64_t max_bytes,
+    const AfterStreamedEvent& after_event) {
+  absl::StatusOr<v1::AuditReport> report =
+      AuditBinaryLogStream(open, ruleset_for, options, max_bytes, after_event);
+  StreamedAuditResult result;
+  if (report.ok()) {
+    result.report = *std::move(report);
+  } else if (absl::IsFailedPrecondition(report.status())) {
+    result.read_whole_because = std::string(report.status().message());
+  } else {
+    return report.status();
+  }
+  return result;
+}
+
 absl::StatusOr<v1::BattleLog> ReadBinaryLogHead(const OpenLogStream& open,
                                                 std::int64_t max_bytes) {
   google::protobuf::LogSilencer silence;

@@ -16,6 +16,8 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -69,6 +71,22 @@ using AfterStreamedEvent = std::function<bool(gunbai::v1::AuditReport&)>;
 // passes over the bytes, the first two only skipping events. Whether the
 // log is audited here or given up on is the same either way.
 absl::StatusOr<gunbai::v1::AuditReport> AuditBinaryLogStream(
+    const OpenLogStream& open, const RulesetForHead& ruleset_for,
+    const AuditOptions& options, std::int64_t max_bytes,
+    const AfterStreamedEvent& after_event = {});
+
+// What a streamed audit came to: its report, or none when the log is not
+// audited as a stream and must be read whole, `read_whole_because` saying
+// why (the reasons AuditBinaryLogStream gives up).
+struct StreamedAuditResult {
+  std::optional<gunbai::v1::AuditReport> report;
+  std::string read_whole_because;
+};
+
+// AuditBinaryLogStream with its giving up as a result, not a status, for a
+// caller that then audits the log parsed whole: an error is only an error
+// (CANCELLED, or the audit's own).
+absl::StatusOr<StreamedAuditResult> AuditBinaryLogStreamOrGiveUp(
     const OpenLogStream& open, const RulesetForHead& ruleset_for,
     const AuditOptions& options, std::int64_t max_bytes,
     const AfterStreamedEvent& after_event = {});

@@ -295,12 +295,14 @@ std::optional<v1::AuditReport> AuditStreamed(const Options& o) {
   }
   replay::AuditOptions options;
   options.record_outcomes = o.outcomes;
-  absl::StatusOr<v1::AuditReport> report = replay::AuditBinaryLogStream(
-      [&o] { return OpenFileStream(o.log_path); },
-      [&o](const v1::BattleLog& head) { return RulesetForLog(o, head); },
-      options, static_cast<std::int64_t>(replay::kMaxLogBytes));
-  if (!report.ok()) return std::nullopt;
-  return *std::move(report);
+  absl::StatusOr<replay::StreamedAuditResult> streamed =
+      replay::AuditBinaryLogStreamOrGiveUp(
+          [&o] { return OpenFileStream(o.log_path); },
+          [&o](const v1::BattleLog& head) { return RulesetForLog(o, head); },
+          options, static_cast<std::int64_t>(replay::kMaxLogBytes));
+  // Given up on, or failed: the whole read gives the report or the error.
+  if (!streamed.ok()) return std::nullopt;
+  return std::move(streamed->report);
 }
 
 // Writes `text` to `path` whole or not at all: into PATH.tmp, then renamed.

@@ -374,7 +374,7 @@ grpc::Status AuditServiceImpl::DecodeAuditRequest(grpc::ByteBuffer& wire,
   return grpc::Status::OK;
 }
 
-absl::StatusOr<v1::AuditReport> AuditServiceImpl::AuditStreamed(
+absl::StatusOr<replay::StreamedAuditResult> AuditServiceImpl::AuditStreamed(
     grpc::ServerContext* context, const DecodedAuditRequest& decoded,
     bool record_outcomes, const replay::AfterStreamedEvent& after_event) {
   // The log is replayed from its bytes one event at a time: only its bytes
@@ -386,7 +386,10 @@ absl::StatusOr<v1::AuditReport> AuditServiceImpl::AuditStreamed(
   // error to answer.
   if (decoded.ruleset_refused || context->IsCancelled() ||
       !replay::CheckKnownEnums(decoded.request).ok()) {
-    return absl::FailedPreconditionError("not streamed");
+    replay::StreamedAuditResult whole;
+    whole.read_whole_because =
+        "the request's ruleset or enums are refused, or it was cancelled";
+    return whole;
   }
   replay::AuditOptions options;
   options.record_outcomes = record_outcomes;
@@ -398,7 +401,7 @@ absl::StatusOr<v1::AuditReport> AuditServiceImpl::AuditStreamed(
     return *chosen;
   };
   const std::string& log_bytes = decoded.log_bytes;
-  return replay::AuditBinaryLogStream(
+  return replay::AuditBinaryLogStreamOrGiveUp(
       [&log_bytes] {
         return std::make_unique<google::protobuf::io::ArrayInputStream>(
             log_bytes.data(), static_cast<int>(log_bytes.size()));
@@ -494,13 +497,11 @@ grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
       return true;
     };
   }
-  absl::StatusOr<v1::AuditReport> report =
+  absl::StatusOr<replay::StreamedAuditResult> streamed =
       AuditStreamed(context, decoded, record_outcomes, serialize_outcomes);
-  if (!report.ok() &&
-      report.status().code() != absl::StatusCode::kFailedPrecondition) {
-    return ToGrpcStatus(report.status());
-  }
-  if (!report.ok()) {
+  if (!streamed.ok()) return ToGrpcStatus(streamed.status());
+  std::optional<v1::AuditReport>& report = streamed->report;
+  if (!report.has_value()) {
     std::string().swap(outcomes);
     v1::AuditLogResponse whole;
     grpc::Status audited = AuditWhole(context, decoded, "AuditLog", &whole);
@@ -553,16 +554,13 @@ grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
   // event is replayed (a second streamed audit of the same bytes cannot
   // give up where the first did not), so that no outcome is sent that a
   // whole parse's audit would have to send again.
-  absl::StatusOr<v1::AuditReport> report =
+  absl::StatusOr<replay::StreamedAuditResult> streamed =
       AuditStreamed(context, decoded, /*record_outcomes=*/false,
                     /*after_event=*/{});
-  if (!report.ok() &&
-      report.status().code() != absl::StatusCode::kFailedPrecondition) {
-    return ToGrpcStatus(report.status());
-  }
+  if (!streamed.ok()) return ToGrpcStatus(streamed.status());
   PiecePager<v1::Outcome> outcomes(&OutcomesOf, write);
   bool sent = true;
-  if (!report.ok()) {
+  if (!streamed->report.has_value()) {
     // AuditLog's whole parse, its report then sent in pieces.
     v1::AuditLogResponse whole;
     grpc::Status audited = AuditWhole(context, decoded, kMethod, &whole);
@@ -573,27 +571,29 @@ grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
     return grpc::Status::OK;
   }
   if (record_outcomes) {
-    report = AuditStreamed(context, decoded, /*record_outcomes=*/true,
-                           [&](v1::AuditReport& so_far) {
-                             sent = outcomes.Add(*so_far.mutable_outcomes());
-                             return sent;
-                           });
+    streamed = AuditStreamed(context, decoded, /*record_outcomes=*/true,
+                             [&](v1::AuditReport& so_far) {
+                               sent = outcomes.Add(*so_far.mutable_outcomes());
+                               return sent;
+                             });
     if (!sent) return Abandoned();
-    if (report.status().code() == absl::StatusCode::kFailedPrecondition) {
+    if (!streamed.ok()) return ToGrpcStatus(streamed.status());
+    if (!streamed->report.has_value()) {
       return grpc::Status(grpc::StatusCode::INTERNAL,
                           absl::StrCat("the log streamed once but not twice: ",
-                                       report.status().message()));
+                                       streamed->read_whole_because));
     }
-    if (!report.ok()) return ToGrpcStatus(report.status());
   }
   if (decoded.request.impact()) {
     grpc::Status impact =
-        AddImpactsFromBytes(context, decoded, kMethod, *report);
+        AddImpactsFromBytes(context, decoded, kMethod, *streamed->report);
     if (!impact.ok()) return impact;
   }
   decoded = DecodedAuditRequest();
   if (context->IsCancelled()) return Abandoned();
-  if (!SendReportPieces(*report, outcomes, write)) return Abandoned();
+  if (!SendReportPieces(*streamed->report, outcomes, write)) {
+    return Abandoned();
+  }
   return grpc::Status::OK;
 }
 

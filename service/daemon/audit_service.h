@@ -129,9 +129,9 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
 
   // The streamed audit of the decoded request's log (replay/log_stream.h),
   // with outcomes when `record_outcomes`, `after_event` called after each
-  // event. FailedPrecondition when it gives up (the caller then audits the
-  // log parsed whole: AuditWhole), CANCELLED, or the audit's error.
-  absl::StatusOr<gunbai::v1::AuditReport> AuditStreamed(
+  // event: its report, or none when it gives up (the caller then audits the
+  // log parsed whole: AuditWhole). CANCELLED, or the audit's error.
+  absl::StatusOr<replay::StreamedAuditResult> AuditStreamed(
       grpc::ServerContext* context, const DecodedAuditRequest& decoded,
       bool record_outcomes, const replay::AfterStreamedEvent& after_event);
 

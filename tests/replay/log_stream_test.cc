@@ -302,6 +302,36 @@ TEST(LogStreamTest, GivesUpOnWhatItCannotBeSureOf) {
                   .report.ok());
 }
 
+// AuditBinaryLogStreamOrGiveUp answers giving up as a result (no report,
+// the reason) and keeps errors for errors: the same log streamed, given up
+// on (cut short), and stopped after its first event (CANCELLED).
+TEST(LogStreamTest, GivingUpIsAResultNotAnError) {
+  const std::string bytes = TextLog("sekigahara.textproto").SerializeAsString();
+  const auto run = [](const std::string& b,
+                      const replay::AfterStreamedEvent& after_event) {
+    return replay::AuditBinaryLogStreamOrGiveUp(
+        [&b] {
+          return std::make_unique<google::protobuf::io::ArrayInputStream>(
+              b.data(), static_cast<int>(b.size()));
+        },
+        BuiltinFor, {}, replay::kMaxLogBytes, after_event);
+  };
+  const auto streamed = run(bytes, {});
+  ASSERT_TRUE(streamed.ok()) << streamed.status();
+  ASSERT_TRUE(streamed->report.has_value());
+  const absl::StatusOr<v1::AuditReport> whole = WholeAudit(bytes);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_EQ(streamed->report->SerializeAsString(), whole->SerializeAsString());
+
+  const auto cut = run(bytes.substr(0, bytes.size() - 3), {});
+  ASSERT_TRUE(cut.ok()) << cut.status();
+  EXPECT_FALSE(cut->report.has_value());
+  EXPECT_FALSE(cut->read_whole_because.empty());
+
+  const auto stopped = run(bytes, [](v1::AuditReport&) { return false; });
+  EXPECT_EQ(stopped.status().code(), absl::StatusCode::kCancelled);
+}
+
 struct CliResult {
   int code;
   std::string out;
