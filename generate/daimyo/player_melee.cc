@@ -168,8 +168,13 @@ bool GamePlayer::MaybeCharge(int unit) {
       }
     }
     if (!routers.empty()) {
-      Charge(unit, routers[Uniform(0, static_cast<int>(routers.size()) - 1)],
-             /*falls_short=*/Chance(30));
+      // Drawn one after the other, in this order, so that every compiler
+      // plays the same game (a function's arguments are evaluated in no
+      // set order: clang draws left to right, GCC right to left).
+      const bool falls_short = Chance(30);
+      const int router =
+          routers[Uniform(0, static_cast<int>(routers.size()) - 1)];
+      Charge(unit, router, falls_short);
       return true;
     }
   }
@@ -186,8 +191,10 @@ bool GamePlayer::MaybeCharge(int unit) {
     }
     if (!with_leaders.empty()) targets = with_leaders;
   }
-  Charge(unit, targets[Uniform(0, static_cast<int>(targets.size()) - 1)],
-         /*falls_short=*/Chance(kFallShortPercent));
+  // In this order on every compiler (as above).
+  const bool falls_short = Chance(kFallShortPercent);
+  const int target = targets[Uniform(0, static_cast<int>(targets.size()) - 1)];
+  Charge(unit, target, falls_short);
   return true;
 }
 

@@ -381,7 +381,11 @@ void AuditServiceRows(const Flags& flags, const std::string& root,
   };
   const std::vector<std::pair<std::string, v1::AuditLogRequest>> audit_cases =
       AuditLogCases(flags.bytes);
-  for (const auto& [input, request] : audit_cases) {
+  // (A pair, not a structured binding: clang 14 cannot capture a binding
+  // in a lambda.)
+  for (const auto& audit_case : audit_cases) {
+    const std::string& input = audit_case.first;
+    const v1::AuditLogRequest& request = audit_case.second;
     if (!absl::StrContains("AuditLog " + input, flags.only)) continue;
     Daemon daemon(root);
     Row row{"AuditLog", input,
@@ -391,7 +395,9 @@ void AuditServiceRows(const Flags& flags, const std::string& root,
   }
   // The generated battle's report again, through AuditLogStream: its
   // outcomes sent as they are worked out, never held whole.
-  for (const auto& [input, request] : audit_cases) {
+  for (const auto& audit_case : audit_cases) {
+    const std::string& input = audit_case.first;
+    const v1::AuditLogRequest& request = audit_case.second;
     if (!absl::StartsWith(input, "a generated battle") ||
         !absl::StrContains("AuditLogStream " + input, flags.only)) {
       continue;

@@ -204,7 +204,7 @@ class MeleeTest : public MeleeStateTest {
   int b_ = -1;
   Trace trace_;
   FindingVector sink_;
-  const Dice no_dice_;
+  const Dice no_dice_{};
 };
 
 // --- The shipped data against the rules text -------------------------------

@@ -1,4 +1,4 @@
-#include "replay/map_svg.h"
+#include "service/render/map_svg.h"
 
 #include <algorithm>
 #include <array>
@@ -12,10 +12,18 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "rules/base/text_escape.h"
 #include "rules/geometry/geometry.h"
 
-namespace gunbai::replay {
+namespace gunbai::service {
 namespace {
+
+using replay::MapAction;
+using replay::MapClan;
+using replay::MapScene;
+using replay::MapTerrain;
+using replay::MapTerrainKind;
+using replay::MapUnit;
 
 using geometry::OrientedRect;
 using geometry::Vec2;
@@ -139,37 +147,9 @@ std::string CleanText(absl::string_view s, std::size_t max_chars) {
   return out;
 }
 
-// Returns `s` with & < > " ' replaced by XML entities.
-std::string Escape(absl::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 // Returns untrusted text cleaned, cut and escaped, ready for the SVG.
 std::string Text(absl::string_view s, std::size_t max_chars = kLabelChars) {
-  return Escape(CleanText(s, max_chars));
+  return base::HtmlEscape(CleanText(s, max_chars));
 }
 
 // Returns an estimate of the drawn width (cm) of cleaned text at `font`:
@@ -494,7 +474,7 @@ void AppendTerrain(std::string& out, const Layout& l, const MapScene& scene,
   const bool line_ok = t.line.points.size() >= 2 && AllDrawable(t.line.points);
   const bool linear = t.kind == MapTerrainKind::kLinearObstacle;
   if (linear ? !line_ok : !area_ok) return;
-  const std::string label = Escape(TerrainLabel(scene, t));
+  const std::string label = base::HtmlEscape(TerrainLabel(scene, t));
   const auto kind = static_cast<std::size_t>(t.kind);
   absl::StrAppend(&out, "<g class=\"terrain\" id=\"terrain-",
                   Text(t.id, kIdChars), "\"><title>",
@@ -744,8 +724,8 @@ void AppendUnitLabel(std::string& out, const Layout& l, const MapUnit& u) {
   LabelPlace place = PlaceLabel(l, u, width);
   double top = FitLabel(l, width, height, &place);
   AppendText(out, {place.at.x, top + kLabelFont * 8.5}, kLabelFont,
-             place.anchor, Escape(label), "#111111", "font-weight=\"bold\"",
-             true);
+             place.anchor, base::HtmlEscape(label), "#111111",
+             "font-weight=\"bold\"", true);
   top += label_h;
   if (!markers.empty()) {
     AppendBadges(out, RowLeft(place, BadgesWidth(markers)), top + 2, markers);
@@ -753,7 +733,7 @@ void AppendUnitLabel(std::string& out, const Layout& l, const MapUnit& u) {
   }
   for (const std::string& leader : leaders) {
     AppendText(out, {place.at.x, top + kSmallFont * 8.5}, kSmallFont,
-               place.anchor, Escape(leader), "#333333", "", true);
+               place.anchor, base::HtmlEscape(leader), "#333333", "", true);
     top += leader_h;
   }
 }
@@ -957,7 +937,7 @@ void AppendLegend(std::string& out, const Layout& l, const MapScene& scene) {
     const Vec2 at = PicMm(item.x, LegendRowTop(l, item.row));
     const double w = AppendLegendMark(out, scene, item, at);
     AppendText(out, at + Vec2{w + 6, kSwatchCm * 8}, kLabelFont, "start",
-               Escape(item.text), "#111111", "", false);
+               base::HtmlEscape(item.text), "#111111", "", false);
   }
   out += "</g>\n";
 }
@@ -999,4 +979,4 @@ geometry::Vec2 MapPixel(const MapScene& scene, geometry::Vec2 p,
           (kMapTitleBandCm + depth - p.y) * ppc};
 }
 
-}  // namespace gunbai::replay
+}  // namespace gunbai::service

@@ -1,20 +1,9 @@
-// Draws the table as SVG (`gunbai map`, the web pages' map): the terrain,
-// every unit's bases in its clan's colour with its facing and markers, the
-// action of one event (a volley's line of fire with its measured distance
-// and the firer's range rings, a charge's arrow, a melee's contact, a move's
-// path), a legend and a scale bar.
-//
-// The scene is plain data in table coordinates (centimetres, the origin at
-// the first clan's left corner, +x along its base line, +y away from it
-// towards the other clans; rules/geometry/geometry.h's conventions): the
-// first clan's edge is drawn at the bottom. Building a scene from a replayed
-// state is replay/map_scene.h's job; this file only draws.
-//
-// Deterministic: the same scene gives the same bytes (numbers are written
-// with fixed decimals, never in the locale's format; elements in the
-// scene's order). Text is escaped for XML. Thread-safe (pure functions).
-#ifndef GUNBAI_REPLAY_MAP_SVG_H_
-#define GUNBAI_REPLAY_MAP_SVG_H_
+// A map's scene as plain data: the table, its terrain, the units on it and
+// one event's action, as replay/map_scene.h builds it from a replayed game
+// and service/render/map_svg.h draws it. The standard library and the plane
+// geometry only (no proto types), so that the drawing is tested on its own.
+#ifndef GUNBAI_REPLAY_MAP_TYPES_H_
+#define GUNBAI_REPLAY_MAP_TYPES_H_
 
 #include <optional>
 #include <string>
@@ -23,6 +12,10 @@
 #include "rules/geometry/geometry.h"
 
 namespace gunbai::replay {
+
+// The scene is plain data in table coordinates (centimetres, the origin at
+// the first clan's left corner, +x along its base line, +y away from it
+// towards the other clans; rules/geometry/geometry.h's conventions).
 
 enum class MapTerrainKind {
   kWoods,
@@ -113,37 +106,7 @@ struct MapScene {
   MapAction action;
 };
 
-// The picture's layout, in centimetres of the picture (multiply by
-// px_per_cm for pixels): the table is drawn kMapSideMarginCm from the left
-// edge and kMapTitleBandCm from the top (the title band above it); the
-// scale bar, exactly 10 cm long, starts at the table's left edge with its
-// top kMapScaleBarGapCm below the table's bottom edge (the first clan's
-// edge) and is kMapScaleBarHeightCm high; the legend rows follow. The
-// picture is at least kMapMinContentWidthCm wide between its side margins.
-inline constexpr double kMapSideMarginCm = 5;
-inline constexpr double kMapTitleBandCm = 8;
-inline constexpr double kMapScaleBarGapCm = 3.5;
-inline constexpr double kMapScaleBarHeightCm = 0.6;
-inline constexpr double kMapMinContentWidthCm = 60;
-
-// Returns the scene as a standalone SVG document (UTF-8, with an XML
-// declaration, a viewBox in millimetres of the table plus margins for the
-// title, legend and scale bar, and width/height attributes at `px_per_cm`
-// pixels a centimetre, rounded up to whole pixels). Each unit is a <g>
-// with id "unit-<its id>" and a <title> naming its markers in words. Table
-// sizes outside (0, 5000] cm and px_per_cm outside [0.5, 50] are replaced
-// or clamped; elements with non-finite or absurd coordinates are left out.
-std::string RenderMapSvg(const MapScene& scene, double px_per_cm = 5);
-
-// Returns where the table point `p` (cm) is drawn in the rendered image, in
-// pixels from its top left corner, at `px_per_cm`: for tests that check a
-// unit's pixels, and for pages that point at the map. That is
-//   ((kMapSideMarginCm + p.x) * px_per_cm,
-//    (kMapTitleBandCm + scene.depth - p.y) * px_per_cm)
-// with the depth and px_per_cm as RenderMapSvg sanitises them.
-geometry::Vec2 MapPixel(const MapScene& scene, geometry::Vec2 p,
-                        double px_per_cm = 5);
 
 }  // namespace gunbai::replay
 
-#endif  // GUNBAI_REPLAY_MAP_SVG_H_
+#endif  // GUNBAI_REPLAY_MAP_TYPES_H_

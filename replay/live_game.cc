@@ -1,0 +1,202 @@
+#include "replay/live_game.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/wire_format_lite.h"
+#include "replay/live_batch.h"
+#include "replay/proto_mapping.h"
+#include "rules/base/status_macros.h"
+
+namespace gunbai::replay {
+
+namespace {
+
+namespace v1 = ::gunbai::v1;
+
+// Returns the AppendEventsResponse of a batch, serialized, byte for byte
+// what base::DeterministicBytes makes of it, without a parsed copy of the
+// batch's events: `front` (version, head), each of `stored` as an `events`
+// field, then `back` (findings, state), in field order as protobuf writes
+// a message. The string is sized once: no copy of it is made on the way.
+std::string AnswerBytes(const v1::AppendEventsResponse& front,
+                        const std::vector<v1::StoredEvent>& stored,
+                        const v1::AppendEventsResponse& back) {
+  using google::protobuf::internal::WireFormatLite;
+  using google::protobuf::io::CodedOutputStream;
+  const std::uint32_t tag =
+      WireFormatLite::MakeTag(v1::AppendEventsResponse::kEventsFieldNumber,
+                              WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+  std::size_t size = front.ByteSizeLong() + back.ByteSizeLong();
+  for (const v1::StoredEvent& e : stored) {
+    const std::size_t event_size = e.ByteSizeLong();
+    size += CodedOutputStream::VarintSize32(tag) +
+            CodedOutputStream::VarintSize64(event_size) + event_size;
+  }
+  std::string answer;
+  answer.reserve(size);
+  google::protobuf::io::StringOutputStream raw(&answer);
+  CodedOutputStream coded(&raw);
+  coded.SetSerializationDeterministic(true);
+  front.SerializeWithCachedSizes(&coded);
+  for (const v1::StoredEvent& e : stored) {
+    coded.WriteTag(tag);
+    coded.WriteVarint64(e.GetCachedSize());
+    e.SerializeWithCachedSizes(&coded);
+  }
+  back.SerializeWithCachedSizes(&coded);
+  coded.Trim();
+  return answer;
+}
+
+// Step 2 of AppendToLiveGame: OK when the batch was built on the game's
+// version, after catching up with the journal when it was not.
+absl::Status CheckVersion(LiveGame& game, LiveGameJournal& journal,
+                          std::uint64_t expected) {
+  if (expected == game.version()) return absl::OkStatus();
+  // Another replica may have appended what the caller has seen.
+  GUNBAI_RETURN_IF_ERROR(journal.CatchUp());
+  const std::uint64_t version = game.version();
+  if (expected == version) return absl::OkStatus();
+  // The first event the caller has not seen is read from (its seq; its
+  // position when the caller is ahead).
+  const std::int64_t next_seq =
+      expected < version
+          ? static_cast<std::int64_t>(
+                game.log.events(static_cast<int>(expected)).seq())
+          : static_cast<std::int64_t>(expected) + 1;
+  return StaleVersionError(
+      expected, version, next_seq,
+      absl::StrCat("append again with expected_version ", version));
+}
+
+// Steps 5 and 6 of AppendToLiveGame: the batch played into `game`'s engine
+// and chained, as it is to be stored.
+absl::StatusOr<std::vector<v1::StoredEvent>> PlayBatch(
+    LiveGame& game, const LiveAppender& appender, LiveGameJournal& journal,
+    v1::AppendEventsRequest& request) {
+  std::uint64_t attempt = 0;
+  if (appender.settings->dice_mode() == v1::DICE_MODE_SERVER) {
+    // Taken, durably, before any die is rolled: a refused batch burns its
+    // attempt, so its dice never come back.
+    GUNBAI_ASSIGN_OR_RETURN(attempt, journal.NextDiceAttempt());
+  }
+  LiveBatchGame batch;
+  batch.game_id = game.id;
+  batch.settings = appender.settings;
+  batch.ruleset = game.ruleset;
+  batch.dice_key = game.dice_key;
+  batch.dice_attempt = attempt;
+  batch.head = game.head();
+  batch.umpire = appender.umpire;
+  batch.clan = appender.clan;
+  absl::StatusOr<std::vector<v1::StoredEvent>> played =
+      PlayLiveBatch(batch, request, *game.engine, game.findings);
+  if (!played.ok()) game.loaded = false;  // Events before it were replayed.
+  return played;
+}
+
+// The answer to an accepted batch: the version and head after it, its
+// events, its findings and the state after it.
+std::string AnswerOf(const LiveGame& game, const AppendedBatch& batch,
+                     const std::vector<v1::StoredEvent>& stored) {
+  v1::AppendEventsResponse front;
+  front.set_version(batch.version_before + stored.size());
+  front.set_head_hash(stored.back().chain_hash());
+  v1::AppendEventsResponse back;
+  for (int i = batch.first_finding; i < game.findings.size(); ++i) {
+    *back.add_findings() = game.findings[i];
+  }
+  *back.mutable_state() = SnapshotFromState(game.engine->state());
+  return AnswerBytes(front, stored, back);
+}
+
+}  // namespace
+
+absl::Status StaleVersionError(std::uint64_t expected_version,
+                               std::uint64_t version, std::int64_t next_seq,
+                               absl::string_view then) {
+  if (expected_version > version) {
+    return absl::AbortedError(absl::StrCat(
+        "version ", expected_version, " is ahead of the game: it has ", version,
+        " events; read it from the start and retry"));
+  }
+  return absl::AbortedError(absl::StrCat("stale version ", expected_version,
+                                         ": the game has ", version,
+                                         " events; read from seq ", next_seq,
+                                         " and ", then));
+}
+
+std::uint64_t LiveGame::last_seq() const {
+  return log.events().empty() ? 0 : log.events(log.events_size() - 1).seq();
+}
+
+const std::string& LiveGame::head() const {
+  return chain_hashes.empty() ? genesis : chain_hashes.back();
+}
+
+bool LiveGame::Absorb(std::vector<v1::StoredEvent>& events,
+                      std::size_t replay_from) {
+  bool has_end = false;
+  std::size_t position = 0;
+  // Each event is moved into the log and what is left of it freed: the
+  // game is held once, not twice, while it loads.
+  for (v1::StoredEvent& stored : events) {
+    if (engine != nullptr && position++ >= replay_from) {
+      engine->Apply(stored.event());
+    }
+    has_end = has_end || stored.event().has_game_end();
+    event_ids.push_back(std::move(*stored.mutable_event_id()));
+    chain_hashes.push_back(std::move(*stored.mutable_chain_hash()));
+    dice_attempts.push_back(stored.dice_attempt());
+    *log.add_events() = std::move(*stored.mutable_event());
+    stored = v1::StoredEvent();
+  }
+  return has_end;
+}
+
+absl::StatusOr<AppendedBatch> AppendToLiveGame(
+    LiveGame& game, const LiveAppender& appender, LiveGameJournal& journal,
+    v1::AppendEventsRequest& request) {
+  AppendedBatch out;
+  // 1. A retried batch gets its first answer and writes nothing.
+  GUNBAI_ASSIGN_OR_RETURN(std::optional<std::string> answered,
+                          journal.FindBatch(request.events(0).event_id()));
+  if (answered.has_value()) {
+    out.answer = *std::move(answered);
+    out.retried = true;
+    out.version_before = game.version();
+    return out;
+  }
+  // 2-4.
+  GUNBAI_RETURN_IF_ERROR(
+      CheckVersion(game, journal, request.expected_version()));
+  if (game.ended) return absl::FailedPreconditionError("the game has ended");
+  GUNBAI_RETURN_IF_ERROR(CheckBatchSeqsIncrease(request, game.last_seq()));
+  // 5-6.
+  out.version_before = game.version();
+  out.first_finding = game.findings.size();
+  GUNBAI_ASSIGN_OR_RETURN(std::vector<v1::StoredEvent> stored,
+                          PlayBatch(game, appender, journal, request));
+  // 7. Stored, the events move into the game: the answer holds their bytes.
+  out.answer = AnswerOf(game, out, stored);
+  if (absl::Status s = journal.Append(out.version_before, stored, out.answer);
+      !s.ok()) {
+    game.loaded = false;
+    return s;
+  }
+  out.events = stored.size();
+  out.ended = game.Absorb(stored, stored.size());
+  if (out.ended) {
+    if (absl::Status marked = journal.MarkEnded(); !marked.ok()) {
+      game.loaded = false;  // The next load marks it again.
+      return marked;
+    }
+    game.ended = true;
+  }
+  return out;
+}
+
+}  // namespace gunbai::replay

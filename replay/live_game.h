@@ -1,0 +1,151 @@
+// A live game as gunbaid keeps it between calls, and the rules of an append
+// below gRPC: the game's accepted events (their ids, chain hashes and dice
+// attempts), their replay (the engine and its findings), and
+// AppendToLiveGame, which takes a batch through every check an append
+// makes, plays it (replay/live_batch.h), stores it through a
+// LiveGameJournal and takes it into the game, or refuses it and says the
+// game must be replayed again (its undo). The journal is the store as an
+// append needs it (gunbaid's GameStore behind it), so an append is read and
+// tested without gRPC or a database (tests/replay/live_game_test.cc).
+// Thread-compatible: the caller serializes the calls on one game.
+#ifndef GUNBAI_REPLAY_LIVE_GAME_H_
+#define GUNBAI_REPLAY_LIVE_GAME_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "gunbai/v1/game_service.pb.h"
+#include "replay/ruleset_loader.h"
+#include "rules/engine.h"
+
+namespace gunbai::replay {
+
+// The refusal of a batch built on `expected_version` events when the game
+// holds `version` (the one stale-version rule of gunbaid and its stores):
+// ABORTED, saying what to read and how to go on. Behind the game, the
+// caller reads from `next_seq`, the seq of the first event it has not seen
+// (the event at position expected_version + 1), then does what `then` says
+// ("retry"); ahead of it (a version the game never had), it reads the game
+// from the start and retries.
+absl::Status StaleVersionError(std::uint64_t expected_version,
+                               std::uint64_t version, std::int64_t next_seq,
+                               absl::string_view then = "retry");
+
+// The store of a live game as an append needs it. gunbaid's adapter puts a
+// GameStore (service/store/game_store.h, where each call is specified)
+// behind it, with the game it serves.
+class LiveGameJournal {
+ public:
+  virtual ~LiveGameJournal() = default;
+  // The answer stored with the batch whose first event id is
+  // `first_event_id`, or nullopt when none was stored.
+  virtual absl::StatusOr<std::optional<std::string>> FindBatch(
+      absl::string_view first_event_id) = 0;
+  // Brings the game up to date with the store, when another writer (a
+  // replica) may have appended to it.
+  virtual absl::Status CatchUp() = 0;
+  // Takes the next server-dice attempt, durably before it returns.
+  virtual absl::StatusOr<std::uint64_t> NextDiceAttempt() = 0;
+  // Stores `events` after `expected_version` and `answer` with them, all or
+  // nothing.
+  virtual absl::Status Append(
+      std::uint64_t expected_version,
+      const std::vector<gunbai::v1::StoredEvent>& events,
+      absl::string_view answer) = 0;
+  // Marks the game ended.
+  virtual absl::Status MarkEnded() = 0;
+};
+
+// A live game's accepted events and their replay.
+struct LiveGame {
+  // The game's id (GameRecord.game_id).
+  std::string id;
+  // The game's header, order of battle, table, terrain and accepted events.
+  gunbai::v1::BattleLog log;
+  // Each accepted event's id, chain hash and dice attempt, in log order.
+  std::vector<std::string> event_ids;
+  std::vector<std::string> chain_hashes;
+  std::vector<std::uint64_t> dice_attempts;
+  // The replay of `log` (null when the rules are not to be applied) and the
+  // findings it raised.
+  const LoadedRuleset* ruleset = nullptr;
+  std::unique_ptr<rules::Engine> engine;
+  google::protobuf::RepeatedPtrField<gunbai::v1::Finding> findings;
+  // The key the server's dice are drawn with (replay/server_dice.h).
+  std::string dice_key;
+  // The chain head of the game before its first event (GameGenesis).
+  std::string genesis;
+  // Whether the game is ended (its record's mark).
+  bool ended = false;
+  // False until the game is loaded, and again when `engine` may have run
+  // past `log` (a refused batch) or the store may hold something else (a
+  // write that failed): the owner loads the game again before using it.
+  bool loaded = false;
+
+  std::uint64_t version() const { return event_ids.size(); }
+  // The seq of the last accepted event; 0 when there is none.
+  std::uint64_t last_seq() const;
+  // The chain head after the last accepted event (`genesis` before one).
+  const std::string& head() const;
+  // Moves `events` into the game, each freed as it goes, and applies those
+  // from position `replay_from` on to `engine` (when there is one). Returns
+  // whether one of them ends the game.
+  bool Absorb(std::vector<gunbai::v1::StoredEvent>& events,
+              std::size_t replay_from);
+};
+
+// Who appends a batch, and under which settings.
+struct LiveAppender {
+  const gunbai::v1::GameSettings* settings = nullptr;
+  // The umpire may append any event; a player those its clan acts in.
+  bool umpire = false;
+  absl::string_view clan;
+};
+
+// What an accepted (or answered again) batch did.
+struct AppendedBatch {
+  // The AppendEventsResponse, serialized as it is stored and sent.
+  std::string answer;
+  // True when the batch was sent before: `answer` is its first answer and
+  // nothing else was done.
+  bool retried = false;
+  // The game's version before the batch; the events it added; the index in
+  // LiveGame::findings of the batch's first finding.
+  std::uint64_t version_before = 0;
+  std::size_t events = 0;
+  int first_finding = 0;
+  // True when the batch ended the game (marked in the journal).
+  bool ended = false;
+};
+
+// Appends `request`'s batch (its events moved out) to `game`, the rules of
+// an append in order:
+//  1. a batch stored before (its first event id) gets its first answer;
+//  2. a batch built on another version than the game's is refused
+//     (StaleVersionError), after catching up with the journal;
+//  3. an ended game takes nothing (FailedPrecondition);
+//  4. seqs increase from the game's last (InvalidArgument);
+//  5. in server-dice mode the batch's dice attempt is taken, durably,
+//     before any die is rolled (a refused batch burns it);
+//  6. the batch is played (PlayLiveBatch: who may append what, the server's
+//     dice, the rules, a strict game's refusal) and chained;
+//  7. the batch is stored with its answer, then taken into the game; a
+//     batch with game_end marks the game ended.
+// On a refusal after step 5 nothing is stored or taken into `game`; when
+// the engine already took part of the batch, or a write failed,
+// `game.loaded` turns false: the game is to be loaded again (the undo).
+// `game` must be loaded, with an engine.
+absl::StatusOr<AppendedBatch> AppendToLiveGame(
+    LiveGame& game, const LiveAppender& appender, LiveGameJournal& journal,
+    gunbai::v1::AppendEventsRequest& request);
+
+}  // namespace gunbai::replay
+
+#endif  // GUNBAI_REPLAY_LIVE_GAME_H_
