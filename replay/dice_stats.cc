@@ -17,14 +17,16 @@
 #include "absl/types/span.h"
 #include "replay/log_parser.h"
 #include "replay/text_errors.h"
+#include "rules/base/status_macros.h"
+#include "rules/base/text_escape.h"
 #include "rules/engine.h"
-#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 
 namespace {
 
 namespace v1 = ::gunbai::v1;
+using ::gunbai::base::JsonString;
 
 constexpr int kFaceDegreesOfFreedom = 5;
 constexpr int kSumCells = 11;
@@ -515,21 +517,6 @@ void AppendGroupText(const DiceGroupStats& g, std::size_t groups,
   for (const std::string& reason : g.reasons) {
     absl::StrAppend(&out, "  flag: ", reason, "\n");
   }
-}
-
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      absl::StrAppendFormat(&out, "\\u%04x", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
 }
 
 template <std::size_t N>

@@ -13,6 +13,7 @@
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
+#include "rules/base/digest.h"
 #include "rules/engine.h"
 
 namespace gunbai::replay {
@@ -99,14 +100,14 @@ std::string GameGenesis(const gunbai::v1::Header& header,
   // as they did before tables.
   if (field.has_table() || field.terrain_size() > 0) parts.push_back(&field);
   for (const google::protobuf::Message* part : parts) {
-    const std::string bytes = DeterministicBytes(*part);
+    const std::string bytes = base::DeterministicBytes(*part);
     const std::uint64_t size = bytes.size();
     for (int shift = 56; shift >= 0; shift -= 8) {
       terms.push_back(static_cast<char>((size >> shift) & 0xff));
     }
     terms += bytes;
   }
-  return Sha256Hex(terms);
+  return base::Sha256Hex(terms);
 }
 
 std::optional<std::string> HexToBytes(absl::string_view hex) {
@@ -127,7 +128,8 @@ std::string ChainHash(absl::string_view previous_hex,
   if (previous_hex.size() != kHashHexDigits) return "";
   std::optional<std::string> previous = HexToBytes(previous_hex);
   if (!previous.has_value()) return "";
-  return Sha256Hex(absl::StrCat(*previous, DeterministicBytes(event)));
+  return base::Sha256Hex(
+      absl::StrCat(*previous, base::DeterministicBytes(event)));
 }
 
 std::optional<ChainBreak> VerifyChain(const gunbai::v1::ExportedGame& game) {

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "replay/audit.h"
+#include "replay/text_errors.h"
 #include "replay/live_batch.h"
 
 namespace gunbai::replay {
@@ -442,6 +443,30 @@ absl::StatusOr<v1::GetLegalActionsResponse> ListLegalActions(
     answer.set_waiting_for(WaitingFor(state, clan));
   }
   return answer;
+}
+
+absl::StatusOr<std::string> ClanToList(const v1::Header& header,
+                                       absl::string_view game_id, bool umpire,
+                                       absl::string_view callers_clan,
+                                       absl::string_view asked) {
+  if (!umpire) {
+    if (!asked.empty() && asked != callers_clan) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("your credential is ", callers_clan,
+                       "'s: ask for its actions (clan empty or \"",
+                       callers_clan, "\"), not ", Excerpt(asked)));
+    }
+    return std::string(callers_clan);
+  }
+  const auto& clans = header.clans();
+  if (std::none_of(clans.begin(), clans.end(),
+                   [&](const v1::Clan& c) { return c.id() == asked; })) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the umpire names the clan whose actions to list: ",
+        asked.empty() ? std::string("none given") : Excerpt(asked),
+        " is not a clan of game ", game_id));
+  }
+  return std::string(asked);
 }
 
 }  // namespace gunbai::replay

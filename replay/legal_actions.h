@@ -44,6 +44,15 @@ struct LegalActionsGame {
   absl::string_view clan;
 };
 
+// Returns the clan whose actions a caller may list in `game_id`, whose
+// header is `header`: a player's own (it may ask for none, or for its own by
+// name; PermissionDenied for another's), or the clan the umpire names
+// (InvalidArgument unless it is one of the game's).
+absl::StatusOr<std::string> ClanToList(const gunbai::v1::Header& header,
+                                       absl::string_view game_id, bool umpire,
+                                       absl::string_view callers_clan,
+                                       absl::string_view asked);
+
 // Returns the actions `game.clan` may append now. FailedPrecondition when
 // the engine cannot be copied (a ruleset without checkpoints).
 absl::StatusOr<gunbai::v1::GetLegalActionsResponse> ListLegalActions(

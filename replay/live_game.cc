@@ -1,13 +1,19 @@
 #include "replay/live_game.h"
 
+#include <algorithm>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/wire_format_lite.h"
+#include "replay/ledger.h"
 #include "replay/live_batch.h"
 #include "replay/proto_mapping.h"
+#include "replay/server_dice.h"
+#include "rules/excerpt.h"
 #include "rules/base/status_macros.h"
 
 namespace gunbai::replay {
@@ -123,10 +129,62 @@ absl::Status StaleVersionError(std::uint64_t expected_version,
         "version ", expected_version, " is ahead of the game: it has ", version,
         " events; read it from the start and retry"));
   }
-  return absl::AbortedError(absl::StrCat("stale version ", expected_version,
-                                         ": the game has ", version,
-                                         " events; read from seq ", next_seq,
-                                         " and ", then));
+  return absl::AbortedError(absl::StrCat(
+      "stale version ", expected_version, ": the game has ", version,
+      " events; read from seq ", next_seq, " and ", then));
+}
+
+absl::StatusOr<v1::GameSettings> NewGameSettings(
+    const v1::GameSettings& asked, const LoadedRuleset& ruleset) {
+  v1::GameSettings settings = asked;
+  if (settings.policy() == v1::APPEND_POLICY_UNSPECIFIED) {
+    settings.set_policy(v1::APPEND_POLICY_STRICT);
+  }
+  if (settings.dice_mode() == v1::DICE_MODE_UNSPECIFIED) {
+    settings.set_dice_mode(v1::DICE_MODE_RECORDED);
+  }
+  // The game is bound to this ruleset, byte for byte.
+  const std::string digest = absl::AsciiStrToLower(settings.ruleset_digest());
+  if (!digest.empty() && digest != ruleset.digest) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "settings.ruleset_digest: the game asks for ruleset sha256:%s, but "
+        "this gunbaid's \"%s\" ruleset %s is sha256:%s; nothing was created",
+        rules::Excerpt(digest), ruleset.data.name(), ruleset.data.version(),
+        ruleset.digest));
+  }
+  settings.set_ruleset_digest(ruleset.digest);
+  settings.set_chain_version(kTermsChainVersion);
+  // Server dice roll as many dice as the game's ruleset says of each event;
+  // a ruleset that cannot say for some kind of event is refused now, not
+  // in the middle of the game.
+  if (settings.dice_mode() == v1::DICE_MODE_SERVER) {
+    absl::Status available = ServerDiceAvailable(ruleset);
+    if (!available.ok()) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "settings.dice_mode: server dice for the \"%s\" ruleset %s: %s; "
+          "give gunbaid a ruleset file that says (gunbaid --ruleset=FILE), or "
+          "play with recorded dice (--dice=recorded); nothing was created",
+          ruleset.data.name(), ruleset.data.version(), available.message()));
+    }
+  }
+  return settings;
+}
+
+absl::Status CheckPlayerSeeds(
+    const google::protobuf::RepeatedPtrField<v1::PlayerSeed>& seeds) {
+  for (const v1::PlayerSeed& seed : seeds) {
+    const std::string& hex = seed.seed_hex();
+    const bool is_hex =
+        hex.size() % 2 == 0 && std::all_of(hex.begin(), hex.end(), [](char c) {
+          return absl::ascii_isxdigit(static_cast<unsigned char>(c));
+        });
+    if (!is_hex || hex.size() > 256) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "player_seeds: the seed of clan \"", rules::Excerpt(seed.clan()),
+          "\" must be hex, at most 128 bytes"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::uint64_t LiveGame::last_seq() const {

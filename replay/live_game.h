@@ -38,6 +38,21 @@ absl::Status StaleVersionError(std::uint64_t expected_version,
                                std::uint64_t version, std::int64_t next_seq,
                                absl::string_view then = "retry");
 
+// The settings a new live game is created with, from those `asked`: the
+// policy strict and the dice recorded unless asked otherwise; bound to
+// `ruleset`, byte for byte (its digest: one asked for must be it, in any
+// case of hex digits) and to the chain's current terms; server dice only
+// under a ruleset that says how many dice each kind of event rolls.
+// InvalidArgument otherwise, naming the setting and saying that nothing was
+// created.
+absl::StatusOr<gunbai::v1::GameSettings> NewGameSettings(
+    const gunbai::v1::GameSettings& asked, const LoadedRuleset& ruleset);
+
+// InvalidArgument, naming the clan, unless each player's seed is hex of at
+// most 128 bytes.
+absl::Status CheckPlayerSeeds(
+    const google::protobuf::RepeatedPtrField<gunbai::v1::PlayerSeed>& seeds);
+
 // The store of a live game as an append needs it. gunbaid's adapter puts a
 // GameStore (service/store/game_store.h, where each call is specified)
 // behind it, with the game it serves.

@@ -8,9 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "replay/audit.h"
+#include "rules/base/status_macros.h"
 #include "rules/battlefield.h"
 #include "rules/battlefield_proto.h"
-#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 namespace {
@@ -322,13 +322,6 @@ absl::StatusOr<MapScene> SceneAt(const v1::BattleLog& log,
                      "the log's events, or 0 for the table before them."));
   }
   return *std::move(scene);
-}
-
-absl::StatusOr<std::string> MapSvgAt(const v1::BattleLog& log,
-                                     const LoadedRuleset& ruleset,
-                                     std::uint64_t at_seq, double px_per_cm) {
-  GUNBAI_ASSIGN_OR_RETURN(MapScene scene, SceneAt(log, ruleset, at_seq));
-  return RenderMapSvg(scene, px_per_cm);
 }
 
 }  // namespace gunbai::replay

@@ -1,5 +1,5 @@
 // The table of a log with positions at any point of its game, as a scene
-// replay/map_svg.h draws (`gunbai map`, LogService.DrawMap): the log's
+// service/render/map_svg.h draws (`gunbai map`, LogService.DrawMap): the log's
 // terrain, every unit on the table where the replay has it after the event,
 // with its markers and leaders, and what the event did (a volley's line of
 // fire with its distance and the firer's range rings, a charge's or a
@@ -11,7 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "gunbai/v1/battle_log.pb.h"
-#include "replay/map_svg.h"
+#include "replay/map_types.h"
 #include "replay/ruleset_loader.h"
 
 namespace gunbai::replay {
@@ -24,12 +24,6 @@ namespace gunbai::replay {
 absl::StatusOr<MapScene> SceneAt(const gunbai::v1::BattleLog& log,
                                  const LoadedRuleset& ruleset,
                                  std::uint64_t at_seq);
-
-// Returns the scene drawn: SceneAt, then RenderMapSvg at `px_per_cm`.
-absl::StatusOr<std::string> MapSvgAt(const gunbai::v1::BattleLog& log,
-                                     const LoadedRuleset& ruleset,
-                                     std::uint64_t at_seq,
-                                     double px_per_cm = 5);
 
 }  // namespace gunbai::replay
 

@@ -106,7 +106,6 @@ struct MapScene {
   MapAction action;
 };
 
-
 }  // namespace gunbai::replay
 
 #endif  // GUNBAI_REPLAY_MAP_TYPES_H_

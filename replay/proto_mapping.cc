@@ -3,6 +3,7 @@
 #include <string>
 
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "rules/battlefield_proto.h"
 
 namespace gunbai::replay {
@@ -120,7 +121,7 @@ v1::BattleStateSnapshot DigestedV1(const rules::BattleState& state) {
 }  // namespace
 
 std::string StateDigestV1(const rules::BattleState& state) {
-  return Sha256Hex(DeterministicBytes(DigestedV1(state)));
+  return base::Sha256Hex(base::DeterministicBytes(DigestedV1(state)));
 }
 
 v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
@@ -134,7 +135,7 @@ v1::BattleStateSnapshot SnapshotFromState(const rules::BattleState& state) {
     u->set_formation(rules::FormationToProto(s.formation));
     if (s.placed) *u->mutable_position() = rules::PoseToProto(s.pose);
   }
-  snap.set_digest(Sha256Hex(DeterministicBytes(snap)));
+  snap.set_digest(base::Sha256Hex(base::DeterministicBytes(snap)));
   snap.set_digest_version(kStateDigestVersion);
   AddCarryOver(state, snap);
   return snap;

@@ -1,42 +1,20 @@
 #include "replay/ruleset_loader.h"
 
-#include <openssl/sha.h>
-
 #include <algorithm>
-#include <array>
 #include <iterator>
 #include <optional>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 #include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
 #include "rules/engine.h"
 #include "rules/proto_enums.h"
-#include "rules/status_macros.h"
 
 namespace gunbai::replay {
-
-std::string Sha256Hex(absl::string_view bytes) {
-  std::array<unsigned char, SHA256_DIGEST_LENGTH> digest;
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
-         digest.data());
-  return absl::BytesToHexString(absl::string_view(
-      reinterpret_cast<const char*>(digest.data()), digest.size()));
-}
-
-std::string DeterministicBytes(const google::protobuf::Message& message) {
-  std::string out;
-  google::protobuf::io::StringOutputStream stream(&out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  message.SerializeToCodedStream(&coded);
-  coded.Trim();
-  return out;
-}
 
 absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
                                           absl::string_view source_name) {
@@ -68,7 +46,7 @@ absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
         "ruleset\")."));
   }
   GUNBAI_RETURN_IF_ERROR(loaded.plugin->validate(loaded.data, source_name));
-  loaded.digest = Sha256Hex(DeterministicBytes(loaded.data));
+  loaded.digest = base::Sha256Hex(base::DeterministicBytes(loaded.data));
   return loaded;
 }
 

@@ -69,12 +69,6 @@ class RulesetCatalog {
 // (rules/plugins.cc), from before rulesets were named.
 absl::string_view DefaultRulesetName();
 
-// Returns the SHA-256 of `bytes` as lowercase hex.
-std::string Sha256Hex(absl::string_view bytes);
-
-// Serializes `message` deterministically (map order fixed).
-std::string DeterministicBytes(const google::protobuf::Message& message);
-
 }  // namespace gunbai::replay
 
 #endif  // GUNBAI_REPLAY_RULESET_LOADER_H_

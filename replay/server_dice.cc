@@ -23,9 +23,10 @@
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
 #include "rules/battle_state.h"
 #include "rules/engine.h"
-#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 namespace {
@@ -269,7 +270,7 @@ std::optional<ChainBreak> RevealedKey(const gunbai::v1::DiceCommitment& dice,
   if (!secret.has_value()) {
     return GameProblem("the revealed dice secret is not hex");
   }
-  if (!absl::EqualsIgnoreCase(Sha256Hex(*secret), dice.secret_sha256())) {
+  if (!absl::EqualsIgnoreCase(base::Sha256Hex(*secret), dice.secret_sha256())) {
     return GameProblem(
         "the revealed secret does not match the commitment published at "
         "creation");

@@ -24,8 +24,8 @@
 #include "replay/map_scene.h"
 #include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/status_macros.h"
 #include "rules/engine.h"
-#include "rules/status_macros.h"
 #include "service/cli/audit_client.h"
 #include "service/cli/cli_input.h"
 #include "service/cli/diff_cli.h"
@@ -36,6 +36,7 @@
 #include "service/cli/shard.h"
 #include "service/cli/store_cli.h"
 #include "service/common/cli_app.h"
+#include "service/render/map_svg.h"
 #include "service/render/report_format.h"
 #include "service/render/report_html.h"
 
@@ -431,13 +432,14 @@ int RunMap(const Options& o, std::ostream& out, std::ostream& err) {
   if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
   auto ruleset = RulesetForLog(o, *log);
   if (!ruleset.ok()) return Fail(err, ruleset.status(), kExitBadInput);
-  auto svg = replay::MapSvgAt(*log, *ruleset, o.at.value_or(0), o.px_per_cm);
-  if (!svg.ok()) return Fail(err, svg.status(), kExitBadInput);
+  auto scene = replay::SceneAt(*log, *ruleset, o.at.value_or(0));
+  if (!scene.ok()) return Fail(err, scene.status(), kExitBadInput);
+  const std::string svg = RenderMapSvg(*scene, o.px_per_cm);
   if (o.output_path.empty()) {
-    Print(out, *svg);
+    Print(out, svg);
     return kExitClean;
   }
-  absl::Status written = WriteOutputFile(o.output_path, *svg);
+  absl::Status written = WriteOutputFile(o.output_path, svg);
   if (!written.ok()) return Fail(err, written, kExitBadInput);
   return kExitClean;
 }

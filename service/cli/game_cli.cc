@@ -29,7 +29,8 @@
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
 #include "replay/verify_export.h"
-#include "rules/status_macros.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
 #include "service/cli/cli.h"
 #include "service/cli/cli_input.h"
 #include "service/cli/game_client.h"
@@ -370,8 +371,8 @@ int Append(const GameOptions& o, std::ostream& out, std::ostream& err) {
   for (const v1::Event& event : log->events()) {
     v1::AppendedEvent* appended = request.add_events();
     appended->set_event_id(
-        replay::Sha256Hex(
-            absl::StrCat(o.game, "/", replay::DeterministicBytes(event)))
+        base::Sha256Hex(
+            absl::StrCat(o.game, "/", base::DeterministicBytes(event)))
             .substr(0, 32));
     *appended->mutable_event() = event;
   }

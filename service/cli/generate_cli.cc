@@ -23,9 +23,10 @@
 #include "replay/coverage.h"
 #include "replay/diff.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
 #include "rules/engine.h"
 #include "rules/rule_docs.h"
-#include "rules/status_macros.h"
 #include "service/cli/cli.h"
 #include "service/cli/cli_input.h"
 #include "service/cli/shard.h"
@@ -145,7 +146,7 @@ std::string Command(const GenerateFlags& f) {
 // Returns the log in the chosen format. The text format opens with the
 // comment lines that name its message and how it was made.
 std::string Render(const gunbai::v1::BattleLog& log, const GenerateFlags& f) {
-  if (f.format == "binary") return replay::DeterministicBytes(log);
+  if (f.format == "binary") return base::DeterministicBytes(log);
   if (f.format == "json") return FormatJson(log);
   std::string text = absl::StrCat(
       "# proto-file: gunbai/v1/battle_log.proto\n"

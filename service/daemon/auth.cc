@@ -12,12 +12,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "replay/ruleset_loader.h"
-#include "rules/status_macros.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
 
 namespace gunbai::service {
 
 std::string TokenHash(absl::string_view token) {
-  return replay::Sha256Hex(token);
+  return base::Sha256Hex(token);
 }
 
 absl::StatusOr<std::string> RandomBytes(int n) {

@@ -32,7 +32,8 @@
 #include "replay/proto_mapping.h"
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
-#include "rules/status_macros.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
 #include "service/common/grpc_status.h"
 #include "service/daemon/auth.h"
 #include "service/daemon/create_game_wire.h"
@@ -83,13 +84,6 @@ bool ValidGameId(absl::string_view id) {
   });
 }
 
-// Returns true for an even-length string of hex digits.
-bool IsHex(absl::string_view s) {
-  return s.size() % 2 == 0 && std::all_of(s.begin(), s.end(), [](char c) {
-           return absl::ascii_isxdigit(static_cast<unsigned char>(c));
-         });
-}
-
 std::string DiceKeyFor(const GameRecord& record) {
   return replay::DiceKey(absl::HexStringToBytes(record.secret_hex),
                          record.dice.player_seeds());
@@ -126,10 +120,6 @@ absl::Status ValidateBatch(const v1::AppendEventsRequest& request) {
   return absl::OkStatus();
 }
 
-// Returns InvalidArgument unless the seqs of the batch increase from
-// `last_seq`, the seq of the game's last event (0 when it has none). Seqs
-// order the stream for reads, watches and `gunbai verify`, so even a record
-// game cannot take one out of order.
 // Returns the engine of `request`'s header and order of battle under
 // `ruleset`, or the status refusing them. The log the engine is created from
 // borrows them from the request and gives them back: a copy doubled what a
@@ -165,41 +155,6 @@ absl::StatusOr<std::unique_ptr<rules::Engine>> EngineFor(
     }
   }
   return engine;
-}
-
-// Returns the AppendEventsResponse of a batch, serialized, byte for byte
-// what replay::DeterministicBytes makes of it, without a parsed copy of the
-// batch's events: `front` (version, head), each of `stored` as an `events`
-// field, then `back` (findings, state), in field order as protobuf writes
-// a message. The string is sized once: no copy of it is made on the way.
-std::string AnswerBytes(const v1::AppendEventsResponse& front,
-                        const std::vector<v1::StoredEvent>& stored,
-                        const v1::AppendEventsResponse& back) {
-  using google::protobuf::internal::WireFormatLite;
-  using google::protobuf::io::CodedOutputStream;
-  const uint32_t tag =
-      WireFormatLite::MakeTag(v1::AppendEventsResponse::kEventsFieldNumber,
-                              WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
-  size_t size = front.ByteSizeLong() + back.ByteSizeLong();
-  for (const v1::StoredEvent& e : stored) {
-    const size_t event_size = e.ByteSizeLong();
-    size += CodedOutputStream::VarintSize32(tag) +
-            CodedOutputStream::VarintSize64(event_size) + event_size;
-  }
-  std::string answer;
-  answer.reserve(size);
-  google::protobuf::io::StringOutputStream raw(&answer);
-  CodedOutputStream coded(&raw);
-  coded.SetSerializationDeterministic(true);
-  front.SerializeWithCachedSizes(&coded);
-  for (const v1::StoredEvent& e : stored) {
-    coded.WriteTag(tag);
-    coded.WriteVarint64(e.GetCachedSize());
-    e.SerializeWithCachedSizes(&coded);
-  }
-  back.SerializeWithCachedSizes(&coded);
-  coded.Trim();
-  return answer;
 }
 
 // The MAC of a ListGames page token: HMAC-SHA256 under `key` (the umpire
@@ -413,25 +368,25 @@ void GameServiceImpl::DropBeyondBound(
 }
 
 absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
-  game.loaded = false;
+  game.live.loaded = false;
   GUNBAI_ASSIGN_OR_RETURN(auto record, store_->GetGame(game.id));
   GUNBAI_ASSIGN_OR_RETURN(auto events, store_->ReadEvents(game.id, 0));
   game.record = std::move(record);
-  game.log.Clear();
-  *game.log.mutable_header() = game.record.header;
-  *game.log.mutable_order_of_battle() = game.record.order_of_battle;
+  game.live.log.Clear();
+  *game.live.log.mutable_header() = game.record.header;
+  *game.live.log.mutable_order_of_battle() = game.record.order_of_battle;
   if (game.record.field.has_table()) {
-    *game.log.mutable_table() = game.record.field.table();
+    *game.live.log.mutable_table() = game.record.field.table();
   }
-  *game.log.mutable_terrain() = game.record.field.terrain();
-  game.event_ids.clear();
-  game.chain_hashes.clear();
-  game.dice_attempts.clear();
-  game.findings.Clear();
-  game.ruleset = nullptr;
-  game.replayer = nullptr;
+  *game.live.log.mutable_terrain() = game.record.field.terrain();
+  game.live.event_ids.clear();
+  game.live.chain_hashes.clear();
+  game.live.dice_attempts.clear();
+  game.live.findings.Clear();
+  game.live.ruleset = nullptr;
+  game.live.engine = nullptr;
   game.ruleset_problem = absl::OkStatus();
-  auto ruleset = rulesets_->ForLog(game.log.header());
+  auto ruleset = rulesets_->ForLog(game.live.log.header());
   if (!ruleset.ok()) return ruleset.status();
   // Replaying the game under other tables would judge its events by rules
   // it was not played under: its stored events are served, nothing more.
@@ -445,17 +400,17 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
         game.id, (*ruleset)->data.name(), bound, (*ruleset)->digest,
         (*ruleset)->data.version()));
   } else {
-    game.ruleset = *ruleset;
-    auto replayer =
-        replay::CreateEngine(game.log, *game.ruleset, replay::AuditOptions(),
-                             rules::EngineOutput{&game.findings, nullptr});
+    game.live.ruleset = *ruleset;
+    auto replayer = replay::CreateEngine(
+        game.live.log, *game.live.ruleset, replay::AuditOptions(),
+        rules::EngineOutput{&game.live.findings, nullptr});
     if (!replayer.ok()) return replayer.status();
-    game.replayer = *std::move(replayer);
+    game.live.engine = *std::move(replayer);
   }
   // The events a checkpoint covers are still read into the log (reads,
   // watches and exports serve them), but not replayed.
   size_t from_checkpoint = 0;
-  if (game.replayer != nullptr) {
+  if (game.live.engine != nullptr) {
     GUNBAI_ASSIGN_OR_RETURN(auto restored,
                             RestoreLatestCheckpoint(game, events));
     from_checkpoint = restored;
@@ -463,60 +418,41 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   {
     absl::MutexLock lock(&stats_mu_);
     ++stats_.rebuilds;
-    if (game.replayer != nullptr) {
+    if (game.live.engine != nullptr) {
       stats_.events_replayed += events.size() - from_checkpoint;
       ProcessMetrics().AddEventsReplayed(events.size() - from_checkpoint);
     }
   }
-  const bool has_end = AbsorbEvents(game, events, from_checkpoint);
+  const bool has_end = game.live.Absorb(events, from_checkpoint);
   // A crash between storing a batch with game_end and marking the game
   // ended leaves the mark undone: the stored log decides.
   if (has_end && !game.record.ended) {
     GUNBAI_RETURN_IF_ERROR(store_->MarkEnded(game.id));
     game.record.ended = true;
   }
-  game.dice_key = DiceKeyFor(game.record);
-  game.loaded = true;
+  game.live.dice_key = DiceKeyFor(game.record);
+  game.live.genesis = GenesisOf(game.record);
+  game.live.ended = game.record.ended;
+  game.live.loaded = true;
   return absl::OkStatus();
 }
 
-bool GameServiceImpl::AbsorbEvents(LiveGame& game,
-                                   std::vector<v1::StoredEvent>& events,
-                                   size_t replay_from) {
-  bool has_end = false;
-  size_t position = 0;
-  // Each event is moved into the log and what is left of it freed: the
-  // game is held once, not twice, while it loads.
-  for (v1::StoredEvent& stored : events) {
-    if (game.replayer != nullptr && position++ >= replay_from) {
-      game.replayer->Apply(stored.event());
-    }
-    has_end = has_end || stored.event().has_game_end();
-    game.event_ids.push_back(std::move(*stored.mutable_event_id()));
-    game.chain_hashes.push_back(std::move(*stored.mutable_chain_hash()));
-    game.dice_attempts.push_back(stored.dice_attempt());
-    *game.log.add_events() = std::move(*stored.mutable_event());
-    stored = v1::StoredEvent();
-  }
-  return has_end;
-}
-
 absl::Status GameServiceImpl::Refresh(LiveGame& game) {
-  if (!game.loaded) return Rebuild(game);
+  if (!game.live.loaded) return Rebuild(game);
   if (game.stale) return CatchUp(game);
   return absl::OkStatus();
 }
 
 absl::Status GameServiceImpl::CatchUp(LiveGame& game) {
   game.stale = false;
-  if (!game.loaded) return Rebuild(game);
-  const uint64_t cached = game.event_ids.size();
+  if (!game.live.loaded) return Rebuild(game);
+  const uint64_t cached = game.live.event_ids.size();
   GUNBAI_ASSIGN_OR_RETURN(const uint64_t version, store_->Version(game.id));
   if (version == cached) return absl::OkStatus();
   const uint64_t from_seq =
-      game.log.events().empty()
+      game.live.log.events().empty()
           ? 0
-          : game.log.events(game.log.events_size() - 1).seq() + 1;
+          : game.live.log.events(game.live.log.events_size() - 1).seq() + 1;
   GUNBAI_ASSIGN_OR_RETURN(auto events, store_->ReadEvents(game.id, from_seq));
   // Fewer than the version says (the store moved back?), or an end (the
   // record changes too): read the whole game again.
@@ -528,23 +464,23 @@ absl::Status GameServiceImpl::CatchUp(LiveGame& game) {
   }
   {
     absl::MutexLock lock(&stats_mu_);
-    if (game.replayer != nullptr) {
+    if (game.live.engine != nullptr) {
       stats_.events_replayed += events.size();
       ProcessMetrics().AddEventsReplayed(events.size());
     }
   }
-  AbsorbEvents(game, events, 0);
+  game.live.Absorb(events, 0);
   game.changed.SignalAll();
   return absl::OkStatus();
 }
 
 absl::StatusOr<size_t> GameServiceImpl::RestoreLatestCheckpoint(
     LiveGame& game, const std::vector<v1::StoredEvent>& events) {
-  if (checkpoint_every_ == 0 || game.replayer->CheckpointVersion() == 0) {
+  if (checkpoint_every_ == 0 || game.live.engine->CheckpointVersion() == 0) {
     return 0;
   }
-  auto latest = store_->LatestCheckpoint(game.id, game.ruleset->digest,
-                                         game.replayer->CheckpointVersion());
+  auto latest = store_->LatestCheckpoint(game.id, game.live.ruleset->digest,
+                                         game.live.engine->CheckpointVersion());
   // A store that cannot give one costs a full replay, not the load.
   if (!latest.ok() || !latest->has_value()) return 0;
   const StoredCheckpoint& checkpoint = **latest;
@@ -556,7 +492,8 @@ absl::StatusOr<size_t> GameServiceImpl::RestoreLatestCheckpoint(
               events[n - 1].chain_hash() != checkpoint.head_hash ||
               events[n - 1].event().seq() != checkpoint.after_seq
           ? absl::DataLossError("the checkpoint does not follow the events")
-          : RestoreFromCheckpoint(checkpoint, *game.replayer, game.findings);
+          : RestoreFromCheckpoint(checkpoint, *game.live.engine,
+                                  game.live.findings);
   absl::MutexLock lock(&stats_mu_);
   if (trusted.ok()) {
     ++stats_.restored;
@@ -564,26 +501,26 @@ absl::StatusOr<size_t> GameServiceImpl::RestoreLatestCheckpoint(
   }
   ++stats_.refused;
   // Never trusted: the game is replayed whole, on a fresh engine.
-  game.findings.Clear();
-  auto replayer =
-      replay::CreateEngine(game.log, *game.ruleset, replay::AuditOptions(),
-                           rules::EngineOutput{&game.findings, nullptr});
+  game.live.findings.Clear();
+  auto replayer = replay::CreateEngine(
+      game.live.log, *game.live.ruleset, replay::AuditOptions(),
+      rules::EngineOutput{&game.live.findings, nullptr});
   if (!replayer.ok()) return replayer.status();
-  game.replayer = *std::move(replayer);
+  game.live.engine = *std::move(replayer);
   return 0;
 }
 
 void GameServiceImpl::MaybeCheckpoint(LiveGame& game, uint64_t version_before) {
-  const uint64_t version = game.event_ids.size();
-  if (checkpoint_every_ == 0 || game.replayer == nullptr ||
-      game.replayer->CheckpointVersion() == 0 ||
+  const uint64_t version = game.live.event_ids.size();
+  if (checkpoint_every_ == 0 || game.live.engine == nullptr ||
+      game.live.engine->CheckpointVersion() == 0 ||
       version / checkpoint_every_ == version_before / checkpoint_every_) {
     return;
   }
-  absl::StatusOr<StoredCheckpoint> checkpoint =
-      MakeCheckpoint(*game.replayer, game.findings, version,
-                     game.log.events(game.log.events_size() - 1).seq(),
-                     game.chain_hashes.back(), game.ruleset->digest);
+  absl::StatusOr<StoredCheckpoint> checkpoint = MakeCheckpoint(
+      *game.live.engine, game.live.findings, version,
+      game.live.log.events(game.live.log.events_size() - 1).seq(),
+      game.live.chain_hashes.back(), game.live.ruleset->digest);
   absl::Status stored = checkpoint.ok()
                             ? store_->WriteCheckpoint(game.id, *checkpoint)
                             : checkpoint.status();
@@ -742,92 +679,60 @@ absl::StatusOr<GameServiceImpl::CreateChecks> GameServiceImpl::CheckCreate(
   return CreateChecks{ruleset, std::move(engine)};
 }
 
-grpc::Status GameServiceImpl::CreateParsedGame(
-    const v1::CreateGameRequest& request, v1::CreateGameResponse* response) {
-  bool at_engine = false;
-  auto checked = CheckCreate(request, at_engine);
-  if (!checked.ok()) return ToGrpcStatus(checked.status());
-  const replay::LoadedRuleset& ruleset = *checked->ruleset;
+absl::StatusOr<GameRecord> GameServiceImpl::NewRecord(
+    const v1::CreateGameRequest& request,
+    const replay::LoadedRuleset& ruleset) {
   GameRecord record;
   record.game_id = request.header().game_id();
   if (record.game_id.empty()) {
-    auto raw = RandomBytes(8);
-    if (!raw.ok()) return ToGrpcStatus(raw.status());
-    record.game_id = absl::StrCat("game-", absl::BytesToHexString(*raw));
+    GUNBAI_ASSIGN_OR_RETURN(std::string raw, RandomBytes(8));
+    record.game_id = absl::StrCat("game-", absl::BytesToHexString(raw));
   }
   if (!ValidGameId(record.game_id)) {
-    return ToGrpcStatus(absl::InvalidArgumentError(
+    return absl::InvalidArgumentError(
         "header.game_id: a game id is 1 to 64 letters, digits, '-', '_' or "
-        "'.'"));
+        "'.'");
   }
   record.header = request.header();
   record.header.set_game_id(record.game_id);
   record.order_of_battle = request.order_of_battle();
   if (request.has_table()) *record.field.mutable_table() = request.table();
   *record.field.mutable_terrain() = request.terrain();
-  record.settings = request.settings();
-  if (record.settings.policy() == v1::APPEND_POLICY_UNSPECIFIED) {
-    record.settings.set_policy(v1::APPEND_POLICY_STRICT);
-  }
-  if (record.settings.dice_mode() == v1::DICE_MODE_UNSPECIFIED) {
-    record.settings.set_dice_mode(v1::DICE_MODE_RECORDED);
-  }
-  // The game is bound to this ruleset, byte for byte.
-  record.settings.set_ruleset_digest(
-      absl::AsciiStrToLower(record.settings.ruleset_digest()));
-  if (!record.settings.ruleset_digest().empty() &&
-      record.settings.ruleset_digest() != ruleset.digest) {
-    return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
-        "settings.ruleset_digest: the game asks for ruleset sha256:%s, but "
-        "this gunbaid's \"%s\" ruleset %s is sha256:%s; nothing was created",
-        replay::Excerpt(record.settings.ruleset_digest()), ruleset.data.name(),
-        ruleset.data.version(), ruleset.digest)));
-  }
-  record.settings.set_ruleset_digest(ruleset.digest);
-  record.settings.set_chain_version(replay::kTermsChainVersion);
-  // Server dice roll as many dice as the game's ruleset says of each event;
-  // a ruleset that cannot say for some kind of event is refused now, not
-  // in the middle of the game.
-  if (record.settings.dice_mode() == v1::DICE_MODE_SERVER) {
-    absl::Status available = replay::ServerDiceAvailable(ruleset);
-    if (!available.ok()) {
-      return ToGrpcStatus(absl::InvalidArgumentError(absl::StrFormat(
-          "settings.dice_mode: server dice for the \"%s\" ruleset %s: %s; "
-          "give gunbaid a ruleset file that says (gunbaid --ruleset=FILE), or "
-          "play with recorded dice (--dice=recorded); nothing was created",
-          ruleset.data.name(), ruleset.data.version(), available.message())));
-    }
-  }
-  auto secret = RandomBytes(32);
-  if (!secret.ok()) return ToGrpcStatus(secret.status());
-  record.secret_hex = absl::BytesToHexString(*secret);
-  record.dice.set_secret_sha256(replay::Sha256Hex(*secret));
-  for (const v1::PlayerSeed& seed : request.player_seeds()) {
-    if (!IsHex(seed.seed_hex()) || seed.seed_hex().size() > 256) {
-      return ToGrpcStatus(absl::InvalidArgumentError(absl::StrCat(
-          "player_seeds: the seed of clan \"", replay::Excerpt(seed.clan()),
-          "\" must be hex, at most 128 bytes")));
-    }
-    *record.dice.add_player_seeds() = seed;
-  }
+  GUNBAI_ASSIGN_OR_RETURN(record.settings,
+                          replay::NewGameSettings(request.settings(), ruleset));
+  GUNBAI_ASSIGN_OR_RETURN(std::string secret, RandomBytes(32));
+  record.secret_hex = absl::BytesToHexString(secret);
+  record.dice.set_secret_sha256(base::Sha256Hex(secret));
+  GUNBAI_RETURN_IF_ERROR(replay::CheckPlayerSeeds(request.player_seeds()));
+  *record.dice.mutable_player_seeds() = request.player_seeds();
+  return record;
+}
+
+grpc::Status GameServiceImpl::CreateParsedGame(
+    const v1::CreateGameRequest& request, v1::CreateGameResponse* response) {
+  bool at_engine = false;
+  auto checked = CheckCreate(request, at_engine);
+  if (!checked.ok()) return ToGrpcStatus(checked.status());
+  absl::StatusOr<GameRecord> record = NewRecord(request, *checked->ruleset);
+  if (!record.ok()) return ToGrpcStatus(record.status());
   for (const std::string& clan : checked->engine->state().clans) {
     auto token = NewToken();
     if (!token.ok()) return ToGrpcStatus(token.status());
-    record.credential_hashes.emplace_back(clan, TokenHash(*token));
+    record->credential_hashes.emplace_back(clan, TokenHash(*token));
     v1::PlayerCredential* credential = response->add_credentials();
     credential->set_clan(clan);
     credential->set_token(*token);
   }
-  absl::Status stored = store_->CreateGame(record);
+  absl::Status stored = store_->CreateGame(*record);
   CountStoreError(StoreOperation::kCreate, stored);
   if (!stored.ok()) {
     response->Clear();
     return ToGrpcStatus(stored);
   }
-  response->set_game_id(record.game_id);
-  *response->mutable_dice() = DiceFor(record);
-  *response->mutable_settings() = record.settings;
-  response->set_head_hash(GenesisOf(record));
+  response->set_game_id(record->game_id);
+  *response->mutable_dice() = DiceFor(*record);
+  *response->mutable_settings() = record->settings;
+  response->set_head_hash(GenesisOf(*record));
   return grpc::Status::OK;
 }
 
@@ -908,108 +813,68 @@ grpc::Status GameServiceImpl::AnswerAppend(grpc::ServerContext* context,
   return grpc::Status::OK;
 }
 
+class GameServiceImpl::StoreJournal final : public replay::LiveGameJournal {
+ public:
+  StoreJournal(GameServiceImpl* service, LiveGame& game)
+      : service_(service), game_(game) {}
+
+  absl::StatusOr<std::optional<std::string>> FindBatch(
+      absl::string_view first_event_id) override {
+    return service_->store_->FindBatch(game_.id, first_event_id);
+  }
+  absl::Status CatchUp() override ABSL_NO_THREAD_SAFETY_ANALYSIS {
+    return service_->CatchUp(game_);
+  }
+  absl::StatusOr<uint64_t> NextDiceAttempt() override {
+    return service_->store_->NextDiceAttempt(game_.id);
+  }
+  absl::Status Append(uint64_t expected_version,
+                      const std::vector<v1::StoredEvent>& events,
+                      absl::string_view answer) override {
+    const absl::Time start = absl::Now();
+    auto result =
+        service_->store_->Append(game_.id, expected_version, events, answer);
+    if (!result.ok()) {
+      return CountStoreError(StoreOperation::kAppend, result.status());
+    }
+    ProcessMetrics().RecordAppend(absl::Now() - start);
+    return absl::OkStatus();
+  }
+  absl::Status MarkEnded() override {
+    return service_->store_->MarkEnded(game_.id);
+  }
+
+ private:
+  GameServiceImpl* service_;
+  LiveGame& game_;
+};
+
 absl::Status GameServiceImpl::Append(LiveGame& game, const Caller& caller,
                                      v1::AppendEventsRequest& request,
                                      std::string& answer) {
-  // A retried batch gets its first answer and writes nothing.
+  StoreJournal journal(this, game);
+  const replay::LiveAppender appender{&game.record.settings, caller.umpire,
+                                      caller.clan};
   GUNBAI_ASSIGN_OR_RETURN(
-      auto answered, store_->FindBatch(game.id, request.events(0).event_id()));
-  if (answered.has_value()) {
-    answer = std::move(*answered);
-    return absl::OkStatus();
+      replay::AppendedBatch batch,
+      replay::AppendToLiveGame(game.live, appender, journal, request));
+  answer = std::move(batch.answer);
+  if (batch.retried) return absl::OkStatus();
+  ProcessMetrics().AddEventsReplayed(batch.events);
+  for (int i = batch.first_finding; i < game.live.findings.size(); ++i) {
+    ProcessMetrics().AddFindings(game.live.findings[i].rule_id(), 1);
   }
-  if (request.expected_version() != game.event_ids.size()) {
-    // Another replica may have appended what the caller has seen.
-    GUNBAI_RETURN_IF_ERROR(CatchUp(game));
-  }
-  const uint64_t version = game.event_ids.size();
-  if (request.expected_version() != version) {
-    return absl::AbortedError(absl::StrFormat(
-        "stale version %d: the game has %d events; read from seq %d and "
-        "append again with expected_version %d",
-        request.expected_version(), version, version + 1, version));
-  }
-  if (game.record.ended) {
-    return absl::FailedPreconditionError("the game has ended");
-  }
-  GUNBAI_RETURN_IF_ERROR(replay::CheckBatchSeqsIncrease(
-      request, game.log.events().empty()
-                   ? 0
-                   : game.log.events(game.log.events_size() - 1).seq()));
-  uint64_t attempt = 0;
-  if (game.record.settings.dice_mode() == v1::DICE_MODE_SERVER) {
-    // Taken, durably, before any die is rolled: a refused batch burns its
-    // attempt, so its dice never come back.
-    GUNBAI_ASSIGN_OR_RETURN(attempt, store_->NextDiceAttempt(game.id));
-  }
-  const int first_finding = game.findings.size();
-  const std::string head_before = game.chain_hashes.empty()
-                                      ? GenesisOf(game.record)
-                                      : game.chain_hashes.back();
-  replay::LiveBatchGame batch;
-  batch.game_id = game.id;
-  batch.settings = &game.record.settings;
-  batch.ruleset = game.ruleset;
-  batch.dice_key = game.dice_key;
-  batch.dice_attempt = attempt;
-  batch.head = head_before;
-  batch.umpire = caller.umpire;
-  batch.clan = caller.clan;
-  absl::StatusOr<std::vector<v1::StoredEvent>> played =
-      replay::PlayLiveBatch(batch, request, *game.replayer, game.findings);
-  if (!played.ok()) {
-    game.loaded = false;  // The events before the refusal were replayed.
-    return played.status();
-  }
-  std::vector<v1::StoredEvent>& stored = *played;
-  const std::string& head = stored.back().chain_hash();
-  v1::AppendEventsResponse front;
-  front.set_version(version + stored.size());
-  front.set_head_hash(head);
-  v1::AppendEventsResponse back;
-  for (int i = first_finding; i < game.findings.size(); ++i) {
-    *back.add_findings() = game.findings[i];
-  }
-  *back.mutable_state() = replay::SnapshotFromState(game.replayer->state());
-  answer = AnswerBytes(front, stored, back);
-  const absl::Time append_start = absl::Now();
-  auto result = store_->Append(game.id, version, stored, answer);
-  if (!result.ok()) {
-    CountStoreError(StoreOperation::kAppend, result.status());
-    game.loaded = false;
-    return result.status();
-  }
-  ProcessMetrics().RecordAppend(absl::Now() - append_start);
-  ProcessMetrics().AddEventsReplayed(stored.size());
-  for (int i = first_finding; i < game.findings.size(); ++i) {
-    ProcessMetrics().AddFindings(game.findings[i].rule_id(), 1);
-  }
-  bool ended = false;
-  // Stored, the events move into the cache: the answer holds their bytes.
-  for (v1::StoredEvent& e : stored) {
-    ended = ended || e.event().has_game_end();
-    game.event_ids.push_back(std::move(*e.mutable_event_id()));
-    game.chain_hashes.push_back(std::move(*e.mutable_chain_hash()));
-    game.dice_attempts.push_back(e.dice_attempt());
-    *game.log.add_events() = std::move(*e.mutable_event());
-  }
-  MaybeCheckpoint(game, version);
-  if (ended) {
-    absl::Status marked = store_->MarkEnded(game.id);
-    if (!marked.ok()) {
-      game.loaded = false;  // The next call rebuilds and marks it again.
-      return marked;
-    }
-    game.record.ended = true;
-  }
+  if (batch.ended) game.record.ended = true;
+  MaybeCheckpoint(game, batch.version_before);
   return absl::OkStatus();
 }
 
 void GameServiceImpl::FillRead(const LiveGame& game,
                                v1::ReadEventsResponse& response) {
-  response.set_version(game.event_ids.size());
-  response.set_head_hash(game.chain_hashes.empty() ? GenesisOf(game.record)
-                                                   : game.chain_hashes.back());
+  response.set_version(game.live.event_ids.size());
+  response.set_head_hash(game.live.chain_hashes.empty()
+                             ? GenesisOf(game.record)
+                             : game.live.chain_hashes.back());
   *response.mutable_settings() = game.record.settings;
   *response.mutable_dice() = DiceFor(game.record);
   *response.mutable_header() = game.record.header;
@@ -1044,11 +909,12 @@ grpc::Status GameServiceImpl::GetGameState(
                       // kept since the load (from a checkpoint or the first
                       // event) and every append.
                       *response->mutable_state() =
-                          replay::SnapshotFromState(g.replayer->state());
+                          replay::SnapshotFromState(g.live.engine->state());
                       return grpc::Status::OK;
                     }
                     std::optional<uint64_t> at = request->at_seq();
-                    auto state = replay::StateAt(g.log, *g.ruleset, at);
+                    auto state =
+                        replay::StateAt(g.live.log, *g.live.ruleset, at);
                     if (!state.ok()) return ToGrpcStatus(state.status());
                     *response->mutable_state() = *std::move(state);
                     return grpc::Status::OK;
@@ -1067,41 +933,23 @@ grpc::Status GameServiceImpl::GetLegalActions(
   // fills in, so two listings at once would write it together.
   absl::MutexLock lock(&g.mu);
   if (!g.ruleset_problem.ok()) return ToGrpcStatus(g.ruleset_problem);
-  if (!g.loaded || g.replayer == nullptr) {
+  if (!g.live.loaded || g.live.engine == nullptr) {
     return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                         "the game is being loaded; ask again");
   }
-  std::string clan = request->clan();
-  if (!caller.umpire) {
-    if (!clan.empty() && clan != caller.clan) {
-      return grpc::Status(
-          grpc::StatusCode::PERMISSION_DENIED,
-          absl::StrCat("your credential is ", caller.clan,
-                       "'s: ask for its actions (clan empty or \"", caller.clan,
-                       "\"), not ", replay::Excerpt(clan)));
-    }
-    clan = caller.clan;
-  } else {
-    const auto& clans = g.log.header().clans();
-    if (std::none_of(clans.begin(), clans.end(),
-                     [&](const v1::Clan& c) { return c.id() == clan; })) {
-      return grpc::Status(
-          grpc::StatusCode::INVALID_ARGUMENT,
-          absl::StrCat(
-              "the umpire names the clan whose actions to list: ",
-              clan.empty() ? std::string("none given") : replay::Excerpt(clan),
-              " is not a clan of game ", g.id));
-    }
-  }
+  absl::StatusOr<std::string> clan =
+      replay::ClanToList(g.live.log.header(), g.id, caller.umpire,
+                         caller.clan, request->clan());
+  if (!clan.ok()) return ToGrpcStatus(clan.status());
   replay::LegalActionsGame legal;
-  legal.log = &g.log;
+  legal.log = &g.live.log;
   legal.settings = &g.record.settings;
-  legal.ruleset = g.ruleset;
-  legal.engine = g.replayer.get();
-  legal.version = g.event_ids.size();
+  legal.ruleset = g.live.ruleset;
+  legal.engine = g.live.engine.get();
+  legal.version = g.live.event_ids.size();
   legal.ended = g.record.ended;
   legal.umpire = caller.umpire;
-  legal.clan = clan;
+  legal.clan = *clan;
   auto answer = replay::ListLegalActions(legal);
   if (!answer.ok()) return ToGrpcStatus(answer.status());
   *response = *std::move(answer);
@@ -1117,11 +965,11 @@ grpc::Status GameServiceImpl::AuditGame(grpc::ServerContext* context,
         replay::AuditOptions options;
         // The replay asks now and then whether the client still waits.
         options.cancelled = [context] { return context->IsCancelled(); };
-        auto report = replay::AuditLog(g.log, *g.ruleset, options);
+        auto report = replay::AuditLog(g.live.log, *g.live.ruleset, options);
         if (!report.ok()) return ToGrpcStatus(report.status());
         if (request->impact()) {
           absl::Status impact =
-              replay::AddImpacts(g.log, *g.ruleset, *report,
+              replay::AddImpacts(g.live.log, *g.live.ruleset, *report,
                                  /*branch_logs=*/nullptr, options.cancelled);
           if (!impact.ok()) return ToGrpcStatus(impact);
         }
@@ -1142,30 +990,33 @@ grpc::Status GameServiceImpl::ExportGame(grpc::ServerContext* context,
 grpc::Status GameServiceImpl::ExportPage(
     const LiveGame& g, const v1::ExportGameRequest& request,
     v1::ExportGameResponse& response) const {
-  const auto& events = g.log.events();
+  const auto& events = g.live.log.events();
   const int first = FirstEventFrom(g, request.from_seq());
   // A page: kPageBytes of events with their ids and hashes, at least one.
   int end = first;
   for (size_t bytes = 0; end < events.size(); ++end) {
-    const size_t size = events[end].ByteSizeLong() + g.event_ids[end].size() +
-                        g.chain_hashes[end].size();
+    const size_t size = events[end].ByteSizeLong() +
+                        g.live.event_ids[end].size() +
+                        g.live.chain_hashes[end].size();
     if (end > first && bytes + size > kPageBytes) break;
     bytes += size;
   }
   v1::ExportedGame* out = response.mutable_game();
   if (first == 0) {
-    *out->mutable_log()->mutable_header() = g.log.header();
-    *out->mutable_log()->mutable_order_of_battle() = g.log.order_of_battle();
-    if (g.log.has_table()) *out->mutable_log()->mutable_table() = g.log.table();
-    *out->mutable_log()->mutable_terrain() = g.log.terrain();
+    *out->mutable_log()->mutable_header() = g.live.log.header();
+    *out->mutable_log()->mutable_order_of_battle() =
+        g.live.log.order_of_battle();
+    if (g.live.log.has_table())
+      *out->mutable_log()->mutable_table() = g.live.log.table();
+    *out->mutable_log()->mutable_terrain() = g.live.log.terrain();
   }
   *out->mutable_settings() = g.record.settings;
   *out->mutable_dice() = DiceFor(g.record);
   for (int i = first; i < end; ++i) {
     *out->mutable_log()->add_events() = events[i];
-    out->add_event_ids(g.event_ids[i]);
-    out->add_chain_hashes(g.chain_hashes[i]);
-    out->add_dice_attempts(g.dice_attempts[i]);
+    out->add_event_ids(g.live.event_ids[i]);
+    out->add_chain_hashes(g.live.chain_hashes[i]);
+    out->add_dice_attempts(g.live.dice_attempts[i]);
   }
   if (end < events.size()) response.set_next_seq(events[end].seq());
   return grpc::Status::OK;
@@ -1211,7 +1062,7 @@ grpc::Status GameServiceImpl::ListGames(grpc::ServerContext* context,
 
 int GameServiceImpl::FirstEventFrom(const LiveGame& game, uint64_t seq) {
   // Seqs increase through the stored game.
-  const auto& events = game.log.events();
+  const auto& events = game.live.log.events();
   return static_cast<int>(
       std::lower_bound(events.begin(), events.end(), seq,
                        [](const v1::Event& event, uint64_t wanted) {
@@ -1222,7 +1073,7 @@ int GameServiceImpl::FirstEventFrom(const LiveGame& game, uint64_t seq) {
 
 std::vector<v1::StoredEvent> GameServiceImpl::EventsFrom(const LiveGame& game,
                                                          uint64_t next) {
-  const auto& events = game.log.events();
+  const auto& events = game.live.log.events();
   const int first = FirstEventFrom(game, next);
   const int end = std::min(events.size(), first + kWatchBatch);
   std::vector<v1::StoredEvent> fresh;
@@ -1230,7 +1081,7 @@ std::vector<v1::StoredEvent> GameServiceImpl::EventsFrom(const LiveGame& game,
   // The findings of those events, in one pass.
   const uint64_t last_seq = events[end - 1].seq();
   absl::flat_hash_map<uint64_t, std::vector<const v1::Finding*>> findings;
-  for (const v1::Finding& f : game.findings) {
+  for (const v1::Finding& f : game.live.findings) {
     if (f.seq() >= next && f.seq() <= last_seq) {
       findings[f.seq()].push_back(&f);
     }
@@ -1239,9 +1090,9 @@ std::vector<v1::StoredEvent> GameServiceImpl::EventsFrom(const LiveGame& game,
   for (int i = first; i < end; ++i) {
     v1::StoredEvent& e = fresh.emplace_back();
     *e.mutable_event() = events[i];
-    e.set_event_id(game.event_ids[i]);
-    e.set_chain_hash(game.chain_hashes[i]);
-    e.set_dice_attempt(game.dice_attempts[i]);
+    e.set_event_id(game.live.event_ids[i]);
+    e.set_chain_hash(game.live.chain_hashes[i]);
+    e.set_dice_attempt(game.live.dice_attempts[i]);
     auto found = findings.find(events[i].seq());
     if (found == findings.end()) continue;
     for (const v1::Finding* f : found->second) *e.add_findings() = *f;
@@ -1271,8 +1122,8 @@ grpc::Status GameServiceImpl::WatchGame(
     {
       absl::MutexLock lock(&g.mu);
       const auto has_news = [&g, next]() ABSL_SHARED_LOCKS_REQUIRED(g.mu) {
-        return !g.log.events().empty() &&
-               g.log.events(g.log.events_size() - 1).seq() >= next;
+        return !g.live.log.events().empty() &&
+               g.live.log.events(g.live.log.events_size() - 1).seq() >= next;
       };
       if (!has_news()) {
         g.changed.WaitWithTimeout(&g.mu, absl::Milliseconds(200));

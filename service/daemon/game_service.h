@@ -24,6 +24,7 @@
 #include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/sync_stream.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
+#include "replay/live_game.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 #include "service/daemon/overload.h"
@@ -125,28 +126,22 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
 
   // One game's cache: its record, its log so far and its replay.
   struct LiveGame {
-    explicit LiveGame(std::string game_id) : id(std::move(game_id)) {}
+    explicit LiveGame(std::string game_id) : id(std::move(game_id)) {
+      live.id = id;
+    }
     const std::string id;
     absl::Mutex mu;
     absl::CondVar changed;
-    bool loaded ABSL_GUARDED_BY(mu) = false;
     GameRecord record ABSL_GUARDED_BY(mu);
-    gunbai::v1::BattleLog log ABSL_GUARDED_BY(mu);
-    std::vector<std::string> event_ids ABSL_GUARDED_BY(mu);
-    std::vector<std::string> chain_hashes ABSL_GUARDED_BY(mu);
-    std::vector<uint64_t> dice_attempts ABSL_GUARDED_BY(mu);
-    google::protobuf::RepeatedPtrField<gunbai::v1::Finding> findings
-        ABSL_GUARDED_BY(mu);
-    // The engine of the ruleset the game's header names.
-    const replay::LoadedRuleset* ruleset ABSL_GUARDED_BY(mu) = nullptr;
-    std::unique_ptr<rules::Engine> replayer ABSL_GUARDED_BY(mu);
+    // The game's events and their replay under the ruleset its header
+    // names, and the rules of an append (replay/live_game.h).
+    replay::LiveGame live ABSL_GUARDED_BY(mu);
     // Not OK when this gunbaid's ruleset of the game's name is not the one
     // the game was created under (GameSettings.ruleset_digest): the game's
     // stored events are still read and exported, but nothing that needs the
-    // rules (append, state, audit, watch) is done, and `replayer` and
-    // `ruleset` are null.
+    // rules (append, state, audit, watch) is done, and `live.engine` and
+    // `live.ruleset` are null.
     absl::Status ruleset_problem ABSL_GUARDED_BY(mu);
-    std::string dice_key ABSL_GUARDED_BY(mu);
     // Guarded by the service's games_mu_: the calls using the game (it is
     // not dropped while any is), and when it was last taken (use_count_).
     int pins = 0;
@@ -188,6 +183,11 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
     LiveGame* game_;
   };
 
+  // The store as an append needs it (replay::LiveGameJournal), for one game
+  // whose lock the caller holds; a store append times itself and counts its
+  // errors in the metrics.
+  class StoreJournal;
+
   absl::StatusOr<Caller> Authenticate(const grpc::ServerContext& context,
                                       const GameRecord* game) const;
   // Returns the game's cache, pinned, loading it from the store when
@@ -211,11 +211,6 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   absl::Status CatchUp(LiveGame& game) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
   // Rebuilds a game not loaded, and catches up one marked stale.
   absl::Status Refresh(LiveGame& game) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
-  // Moves stored `events` into the game's cache, replaying those from
-  // index `replay_from` on. Returns whether one of them ends the game.
-  bool AbsorbEvents(LiveGame& game,
-                    std::vector<gunbai::v1::StoredEvent>& events,
-                    size_t replay_from) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
   // The store's listener: marks `game_id` stale (every game, when empty)
   // and wakes its watches.
   void MarkStale(const std::string& game_id) ABSL_LOCKS_EXCLUDED(games_mu_);
@@ -273,6 +268,12 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   absl::StatusOr<CreateChecks> CheckCreate(
       const gunbai::v1::CreateGameRequest& request, bool& at_engine);
   // CreateGame once authorized and admitted.
+  // The record of a new game from `request`, checked under `ruleset`: its
+  // id (drawn when not given), armies, table, settings (replay::
+  // NewGameSettings), dice secret and player seeds; no credentials yet.
+  absl::StatusOr<GameRecord> NewRecord(
+      const gunbai::v1::CreateGameRequest& request,
+      const replay::LoadedRuleset& ruleset);
   grpc::Status CreateParsedGame(const gunbai::v1::CreateGameRequest& request,
                                 gunbai::v1::CreateGameResponse* response);
   // AppendEvents over gRPC answers with the bytes of its answer, not a

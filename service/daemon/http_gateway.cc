@@ -26,14 +26,16 @@
 #include "gunbai/v1/log_service.grpc.pb.h"
 #include "gunbai/v1/rules_service.grpc.pb.h"
 #include "httplib.h"
-#include "rules/status_macros.h"
-#include "service/daemon/json_string.h"
+#include "rules/base/status_macros.h"
+#include "rules/base/text_escape.h"
 #include "service/daemon/logger.h"
 #include "service/daemon/metrics.h"
 #include "service/daemon/request_observer.h"
 #include "service/daemon/web_assets.h"
 
 namespace gunbai::service {
+
+using ::gunbai::base::JsonString;
 
 using AuditStub = v1::AuditService::Stub;
 using GameStub = v1::GameService::Stub;

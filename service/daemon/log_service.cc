@@ -16,6 +16,7 @@
 #include "service/common/grpc_status.h"
 #include "service/daemon/decode_errors.h"
 #include "service/daemon/wire_request.h"
+#include "service/render/map_svg.h"
 #include "service/render/report_html.h"
 
 namespace gunbai::service {
@@ -255,10 +256,10 @@ grpc::Status LogServiceImpl::DrawMapParsed(const v1::DrawMapRequest& request,
   absl::StatusOr<const replay::LoadedRuleset*> ruleset =
       rulesets_->ForLog(request.log().header());
   if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
-  absl::StatusOr<std::string> svg =
-      replay::MapSvgAt(request.log(), **ruleset, request.at_seq(), scale);
-  if (!svg.ok()) return ToGrpcStatus(svg.status());
-  response->set_svg(*std::move(svg));
+  absl::StatusOr<replay::MapScene> scene =
+      replay::SceneAt(request.log(), **ruleset, request.at_seq());
+  if (!scene.ok()) return ToGrpcStatus(scene.status());
+  response->set_svg(RenderMapSvg(*scene, scale));
   return grpc::Status::OK;
 }
 

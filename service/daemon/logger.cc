@@ -9,9 +9,11 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "grpc/support/log.h"
-#include "service/daemon/json_string.h"
+#include "rules/base/text_escape.h"
 
 namespace gunbai::service {
+
+using ::gunbai::base::JsonString;
 
 namespace {
 

@@ -18,8 +18,10 @@
 #include "absl/strings/str_replace.h"
 #include "replay/audit.h"
 #include "replay/explain.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
+#include "rules/base/text_escape.h"
 #include "rules/battle_state.h"
-#include "rules/status_macros.h"
 #include "service/render/report_format.h"
 
 namespace gunbai::service {
@@ -27,6 +29,7 @@ namespace gunbai::service {
 namespace {
 
 namespace v1 = ::gunbai::v1;
+using ::gunbai::base::HtmlEscape;
 
 // The page's whole style sheet. Readable from 360 px up (tables scroll
 // sideways inside their box, charts scale), printable (no scroll boxes, no
@@ -118,39 +121,6 @@ constexpr std::array<const char*, 8> kLineColours = {
 constexpr std::array<const char*, 4> kLineDashes = {"", "6 3", "2 3",
                                                     "8 3 2 3"};
 
-// The longest valid UTF-8 sequence at `text[i]`, or 0 when none starts
-// there.
-int Utf8Length(absl::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) {
-    return static_cast<unsigned char>(text[k]);
-  };
-  const unsigned char b = byte(i);
-  if (b < 0x80) return 1;
-  int n = 0;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (b >= 0xC2 && b <= 0xDF) {
-    n = 2;
-  } else if (b >= 0xE0 && b <= 0xEF) {
-    n = 3;
-    if (b == 0xE0) lo = 0xA0;
-    if (b == 0xED) hi = 0x9F;  // no surrogates
-  } else if (b >= 0xF0 && b <= 0xF4) {
-    n = 4;
-    if (b == 0xF0) lo = 0x90;
-    if (b == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + n > text.size()) return 0;
-  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-  for (int k = 2; k < n; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  }
-  return n;
-}
-
-constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
-
 // An id usable in an id attribute and a fragment link: letters, digits,
 // '.', '_' and '-' kept, anything else '-'.
 std::string AnchorId(absl::string_view prefix, absl::string_view id) {
@@ -220,7 +190,7 @@ class Names {
 
 std::string CspStyleHash() {
   std::string bytes;
-  bytes = absl::HexStringToBytes(replay::Sha256Hex(kCss));
+  bytes = absl::HexStringToBytes(base::Sha256Hex(kCss));
   return absl::StrCat("'sha256-", absl::Base64Escape(bytes), "'");
 }
 
@@ -1051,54 +1021,6 @@ void AppendNav(const v1::AuditReport& report, std::string& out) {
 }
 
 }  // namespace
-
-std::string HtmlEscape(absl::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const char c = text[i];
-    const int n = Utf8Length(text, i);
-    if (n == 0) {
-      out += kReplacement;
-      ++i;
-      continue;
-    }
-    if (n > 1) {
-      out.append(text.data() + i, static_cast<std::size_t>(n));
-      i += static_cast<std::size_t>(n);
-      continue;
-    }
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      case '\t':
-      case '\n':
-        out += c;
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-          out += kReplacement;
-        } else {
-          out += c;
-        }
-    }
-    ++i;
-  }
-  return out;
-}
 
 absl::StatusOr<std::vector<UnitStandsSeries>> StandsOverGame(
     const v1::BattleLog& log, const replay::LoadedRuleset& ruleset) {

@@ -8,8 +8,9 @@
 //
 // The page fetches nothing and has no script, so it is safe under any
 // Content-Security-Policy and as a mailed file; its CSS is in one <style>.
-// Every string from the log or the report is escaped (HtmlEscape). The same
-// input gives the same bytes. Thread-safe: functions only.
+// Every string from the log or the report is escaped (base::HtmlEscape,
+// rules/base/text_escape.h). The same input gives the same bytes. Thread-safe:
+// functions only.
 #ifndef GUNBAI_SERVICE_RENDER_REPORT_HTML_H_
 #define GUNBAI_SERVICE_RENDER_REPORT_HTML_H_
 
@@ -59,11 +60,6 @@ struct HtmlReportData {
   // One series per unit of the order of battle, in its order.
   std::vector<UnitStandsSeries> stands;
 };
-
-// Returns `text` safe as HTML text and as a quoted attribute value: & < > "
-// and ' as character references; bytes that are not UTF-8, and control
-// characters other than tab and newline, as U+FFFD.
-std::string HtmlEscape(absl::string_view text);
 
 // Returns each unit's stands after every event of `log`, replayed under
 // `ruleset` by replay::ForEachEventState. Returns InvalidArgument as the

@@ -6,7 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/ruleset_loader.h"
-#include "rules/status_macros.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
 
 namespace gunbai::service {
 
@@ -14,7 +15,7 @@ namespace v1 = ::gunbai::v1;
 
 std::string CheckpointDigest(absl::string_view state,
                              absl::string_view findings) {
-  return replay::Sha256Hex(
+  return base::Sha256Hex(
       absl::StrCat("gunbai checkpoint\n", state.size(), "\n", state, findings));
 }
 
@@ -34,7 +35,7 @@ absl::StatusOr<StoredCheckpoint> MakeCheckpoint(
   // The findings as an AuditReport holding nothing else.
   v1::AuditReport report;
   *report.mutable_findings() = findings;
-  checkpoint.findings = replay::DeterministicBytes(report);
+  checkpoint.findings = base::DeterministicBytes(report);
   checkpoint.sha256 = CheckpointDigest(checkpoint.state, checkpoint.findings);
   return checkpoint;
 }

@@ -28,9 +28,11 @@
 #include "google/protobuf/message_lite.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
+#include "replay/live_game.h"
 #include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
-#include "rules/status_macros.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
 #include "service/store/game_store.h"
 
 namespace gunbai::service {
@@ -501,11 +503,11 @@ absl::Status PostgresGameStore::CreateGame(const GameRecord& game) {
   }
   v1::DiceCommitment dice = game.dice;
   dice.clear_revealed_secret();  // Revealed from secret_hex once ended.
-  const std::string header = replay::DeterministicBytes(game.header);
-  const std::string order = replay::DeterministicBytes(game.order_of_battle);
-  const std::string settings = replay::DeterministicBytes(game.settings);
-  const std::string dice_bytes = replay::DeterministicBytes(dice);
-  const std::string field = replay::DeterministicBytes(game.field);
+  const std::string header = base::DeterministicBytes(game.header);
+  const std::string order = base::DeterministicBytes(game.order_of_battle);
+  const std::string settings = base::DeterministicBytes(game.settings);
+  const std::string dice_bytes = base::DeterministicBytes(dice);
+  const std::string field = base::DeterministicBytes(game.field);
   Lease lease = Take();
   Transaction transaction(lease);
   GUNBAI_RETURN_IF_ERROR(transaction.Begin());
@@ -673,7 +675,7 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
       event_ids.push_back(events[i].event_id());
       absl::StrAppend(
           &stored, comma, "\"\\\\x",
-          absl::BytesToHexString(replay::DeterministicBytes(events[i])), "\"");
+          absl::BytesToHexString(base::DeterministicBytes(events[i])), "\"");
     }
     absl::StrAppend(&positions, "}");
     absl::StrAppend(&seqs, "}");
@@ -715,23 +717,19 @@ absl::Status PostgresGameStore::StaleVersion(Connection& connection,
                                              absl::string_view game_id,
                                              uint64_t expected_version,
                                              uint64_t version) {
-  if (expected_version > version) {
-    return absl::AbortedError(absl::StrCat(
-        "version ", expected_version, " is ahead of the game: it has ", version,
-        " events; read it from the start and retry"));
-  }
+  // The first event the caller has not seen (as in the SQLite store).
   int64_t next_seq = static_cast<int64_t>(expected_version) + 1;
-  GUNBAI_ASSIGN_OR_RETURN(
-      ResultPtr row,
-      connection.Run(
-          "SELECT seq FROM events WHERE game_id = $1 AND position = $2",
-          Params().Text(game_id).Int(static_cast<int64_t>(expected_version) +
-                                     1),
-          "read a game's next seq"));
-  if (PQntuples(row.get()) > 0) next_seq = IntCell(row.get(), 0, 0);
-  return absl::AbortedError(
-      absl::StrCat("stale version ", expected_version, ": the game has ",
-                   version, " events; read from seq ", next_seq, " and retry"));
+  if (expected_version < version) {
+    GUNBAI_ASSIGN_OR_RETURN(
+        ResultPtr row,
+        connection.Run(
+            "SELECT seq FROM events WHERE game_id = $1 AND position = $2",
+            Params().Text(game_id).Int(static_cast<int64_t>(expected_version) +
+                                       1),
+            "read a game's next seq"));
+    if (PQntuples(row.get()) > 0) next_seq = IntCell(row.get(), 0, 0);
+  }
+  return replay::StaleVersionError(expected_version, version, next_seq);
 }
 
 absl::StatusOr<std::vector<v1::StoredEvent>> PostgresGameStore::ReadEvents(

@@ -30,9 +30,11 @@
 #include "google/protobuf/message_lite.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
+#include "replay/live_game.h"
 #include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
-#include "rules/status_macros.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
 #include "service/store/game_store.h"
 
 namespace gunbai::service {
@@ -469,12 +471,11 @@ absl::Status SqliteGameStore::CreateGame(const GameRecord& game) {
                 "settings, dice, "
                 "secret_hex, ended, field) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id) DO NOTHING"));
-    insert.Bind(game.game_id, Blob{replay::DeterministicBytes(game.header)},
-                Blob{replay::DeterministicBytes(game.order_of_battle)},
-                Blob{replay::DeterministicBytes(game.settings)},
-                Blob{replay::DeterministicBytes(dice)}, game.secret_hex,
-                game.ended ? 1 : 0,
-                Blob{replay::DeterministicBytes(game.field)});
+    insert.Bind(game.game_id, Blob{base::DeterministicBytes(game.header)},
+                Blob{base::DeterministicBytes(game.order_of_battle)},
+                Blob{base::DeterministicBytes(game.settings)},
+                Blob{base::DeterministicBytes(dice)}, game.secret_hex,
+                game.ended ? 1 : 0, Blob{base::DeterministicBytes(game.field)});
     GUNBAI_RETURN_IF_ERROR(insert.Run());
   }
   if (sqlite3_changes(db_) == 0) {
@@ -765,23 +766,18 @@ absl::StatusOr<uint64_t> SqliteGameStore::VersionLocked(
 absl::Status SqliteGameStore::StaleVersion(absl::string_view game_id,
                                            uint64_t expected_version,
                                            uint64_t version) {
-  if (expected_version > version) {
-    return absl::AbortedError(absl::StrCat(
-        "version ", expected_version, " is ahead of the game: it has ", version,
-        " events; read it from the start and retry"));
-  }
   // The first event the caller has not seen; its seq is usually its
   // position, but the store does not insist.
   int64_t next_seq = static_cast<int64_t>(expected_version) + 1;
-  GUNBAI_ASSIGN_OR_RETURN(
-      Statement query,
-      Prepare("SELECT seq FROM events WHERE game_id = ? AND position = ?"));
-  query.Bind(game_id, static_cast<int64_t>(expected_version) + 1);
-  GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
-  if (row) next_seq = query.ColumnInt64(0);
-  return absl::AbortedError(
-      absl::StrCat("stale version ", expected_version, ": the game has ",
-                   version, " events; read from seq ", next_seq, " and retry"));
+  if (expected_version < version) {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement query,
+        Prepare("SELECT seq FROM events WHERE game_id = ? AND position = ?"));
+    query.Bind(game_id, static_cast<int64_t>(expected_version) + 1);
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+    if (row) next_seq = query.ColumnInt64(0);
+  }
+  return replay::StaleVersionError(expected_version, version, next_seq);
 }
 
 absl::Status SqliteGameStore::CheckNoEventStored(
@@ -816,7 +812,7 @@ absl::Status SqliteGameStore::InsertEvents(
     insert.Bind(game_id, static_cast<int64_t>(version + i + 1),
                 static_cast<int64_t>(events[i].event().seq()),
                 events[i].event_id(),
-                Blob{replay::DeterministicBytes(events[i])});
+                Blob{base::DeterministicBytes(events[i])});
     GUNBAI_RETURN_IF_ERROR(insert.Run());
   }
   return absl::OkStatus();

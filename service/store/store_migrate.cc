@@ -14,7 +14,8 @@
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
-#include "rules/status_macros.h"
+#include "rules/base/digest.h"
+#include "rules/base/status_macros.h"
 #include "service/store/game_store.h"
 
 namespace gunbai::service {
@@ -25,11 +26,11 @@ namespace v1 = ::gunbai::v1;
 // The record's parts as bytes, to compare two records exactly.
 std::string RecordBytes(const GameRecord& game) {
   std::string bytes =
-      absl::StrCat(game.game_id, "|", replay::DeterministicBytes(game.header),
-                   "|", replay::DeterministicBytes(game.order_of_battle), "|",
-                   replay::DeterministicBytes(game.field), "|",
-                   replay::DeterministicBytes(game.settings), "|",
-                   replay::DeterministicBytes(game.dice), "|", game.secret_hex,
+      absl::StrCat(game.game_id, "|", base::DeterministicBytes(game.header),
+                   "|", base::DeterministicBytes(game.order_of_battle), "|",
+                   base::DeterministicBytes(game.field), "|",
+                   base::DeterministicBytes(game.settings), "|",
+                   base::DeterministicBytes(game.dice), "|", game.secret_hex,
                    "|", game.ended ? "ended" : "live");
   for (const auto& [clan, hash] : game.credential_hashes) {
     absl::StrAppend(&bytes, "|", clan, "=", hash);
@@ -86,8 +87,7 @@ absl::Status SameEvents(absl::string_view game_id,
                      " events, the source ", want.size()));
   }
   for (size_t i = 0; i < count; ++i) {
-    if (replay::DeterministicBytes(want[i]) !=
-        replay::DeterministicBytes(got[i])) {
+    if (base::DeterministicBytes(want[i]) != base::DeterministicBytes(got[i])) {
       return absl::DataLossError(
           absl::StrCat("game ", game_id, ": event at position ", i + 1, " (\"",
                        want[i].event_id(), "\") differs in the copy"));

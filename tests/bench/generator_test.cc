@@ -16,6 +16,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 
 namespace gunbai::generate {
 namespace {
@@ -202,26 +203,23 @@ TEST(GeneratorTest, GamesTakeMoraleTestsAndCarryOutFailures) {
 
 TEST(GeneratorTest, SameSeedGivesTheSameBytes) {
   for (std::uint64_t seed : {1u, 2u, 99u}) {
-    const std::string a =
-        replay::DeterministicBytes(GenerateLog(Options(seed)));
-    const std::string b =
-        replay::DeterministicBytes(GenerateLog(Options(seed)));
+    const std::string a = base::DeterministicBytes(GenerateLog(Options(seed)));
+    const std::string b = base::DeterministicBytes(GenerateLog(Options(seed)));
     EXPECT_EQ(a, b) << "seed " << seed;
   }
 }
 
 TEST(GeneratorTest, DifferentSeedsGiveDifferentGames) {
-  const std::string one = replay::DeterministicBytes(GenerateLog(Options(1)));
-  const std::string two = replay::DeterministicBytes(GenerateLog(Options(2)));
+  const std::string one = base::DeterministicBytes(GenerateLog(Options(1)));
+  const std::string two = base::DeterministicBytes(GenerateLog(Options(2)));
   EXPECT_NE(one, two);
 }
 
 TEST(GeneratorTest, GamesSurviveABinaryRoundTrip) {
   const v1::BattleLog log = GenerateLog(Options(5));
   v1::BattleLog parsed;
-  ASSERT_TRUE(parsed.ParseFromString(replay::DeterministicBytes(log)));
-  EXPECT_EQ(replay::DeterministicBytes(parsed),
-            replay::DeterministicBytes(log));
+  ASSERT_TRUE(parsed.ParseFromString(base::DeterministicBytes(log)));
+  EXPECT_EQ(base::DeterministicBytes(parsed), base::DeterministicBytes(log));
 }
 
 }  // namespace

@@ -19,7 +19,7 @@
 //   --outcomes` of the log the page saves ("Save as a log file", which
 //   carries the table and the positions); a click on the map
 //   moves the chosen unit to the clicked point (within 0.5 cm, worked out
-//   from the picture's layout, replay/map_svg.h).
+//   from the picture's layout, service/render/map_svg.h).
 // - the Live pages: the umpire creates a game from table-game's header,
 //   table, terrain and armies through the create form; the umpire's and
 //   both players' pages show the map after the latest event, redrawn as
@@ -92,7 +92,7 @@ function titleOf(svg) {
   const m = /<svg[^>]*>\s*<title>([^<]*)<\/title>/.exec(svg);
   assert.ok(m, 'the SVG has a title');
   return m[1].replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
-      .replace(/&apos;/g, '\'').replace(/&amp;/g, '&');
+      .replace(/&#39;/g, '\'').replace(/&amp;/g, '&');
 }
 
 async function upload(page, file) {
@@ -462,7 +462,7 @@ async function liveGames(browser) {
           const at = await page.$eval('#ruling-map img', (img, p) => {
             img.scrollIntoView({block: 'center'});
             const r = img.getBoundingClientRect();
-            // replay/map_svg.h's MapPixel at 10 px a cm on a 40 cm deep
+            // service/render/map_svg.h's MapPixel at 10 px a cm on a 40 cm deep
             // table, scaled to the image as displayed.
             const px = (5 + p.x) * 10;
             const py = (8 + 40 - p.y) * 10;

@@ -21,6 +21,7 @@
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "service/daemon/game_service.h"
 #include "service/store/sqlite_game_store.h"
 #include "tests/store/in_process_games.h"
@@ -59,7 +60,7 @@ std::string AnswersOf(v1::GameService::Stub& stub) {
     request.set_at_seq(at);
     v1::GetGameStateResponse response;
     EXPECT_TRUE(stub.GetGameState(&context, request, &response).ok());
-    absl::StrAppend(&answers, "state:", replay::DeterministicBytes(response));
+    absl::StrAppend(&answers, "state:", base::DeterministicBytes(response));
   }
   {
     grpc::ClientContext context;
@@ -69,7 +70,7 @@ std::string AnswersOf(v1::GameService::Stub& stub) {
     request.set_impact(true);
     v1::AuditGameResponse response;
     EXPECT_TRUE(stub.AuditGame(&context, request, &response).ok());
-    absl::StrAppend(&answers, "audit:", replay::DeterministicBytes(response));
+    absl::StrAppend(&answers, "audit:", base::DeterministicBytes(response));
   }
   {
     grpc::ClientContext context;
@@ -78,7 +79,7 @@ std::string AnswersOf(v1::GameService::Stub& stub) {
     request.set_game_id(kGame);
     v1::ExportGameResponse response;
     EXPECT_TRUE(stub.ExportGame(&context, request, &response).ok());
-    absl::StrAppend(&answers, "export:", replay::DeterministicBytes(response));
+    absl::StrAppend(&answers, "export:", base::DeterministicBytes(response));
   }
   {
     grpc::ClientContext context;
@@ -87,7 +88,7 @@ std::string AnswersOf(v1::GameService::Stub& stub) {
     request.set_game_id(kGame);
     v1::ReadEventsResponse response;
     EXPECT_TRUE(stub.ReadEvents(&context, request, &response).ok());
-    absl::StrAppend(&answers, "read:", replay::DeterministicBytes(response));
+    absl::StrAppend(&answers, "read:", base::DeterministicBytes(response));
   }
   return answers;
 }

@@ -28,6 +28,7 @@
 #include "replay/log_parser.h"
 #include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "rules/checkpoint_codec.h"
 #include "rules/engine.h"
 
@@ -83,13 +84,13 @@ struct Replaying {
 std::string Bytes(const Findings& findings) {
   v1::AuditReport report;
   *report.mutable_findings() = findings;
-  return replay::DeterministicBytes(report);
+  return base::DeterministicBytes(report);
 }
 
 std::string Bytes(const Outcomes& outcomes) {
   v1::AuditReport report;
   *report.mutable_outcomes() = outcomes;
-  return replay::DeterministicBytes(report);
+  return base::DeterministicBytes(report);
 }
 
 // The cut points of a game of `n` events: the ends, one event in, one

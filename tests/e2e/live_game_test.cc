@@ -50,6 +50,7 @@
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
+#include "rules/base/digest.h"
 #include "service/cli/cli.h"
 #include "tests/store/postgres_server.h"
 
@@ -486,7 +487,7 @@ TEST_F(LiveGameTest, EveryCredentialCase) {
 
   // Every call with a credential nobody was given, and with a player's of
   // another game.
-  const std::string stranger = replay::Sha256Hex("nobody's token");
+  const std::string stranger = base::Sha256Hex("nobody's token");
   for (const std::string& token : {stranger, b.at("oda")}) {
     auto client = As(token);
     const grpc::StatusCode want = grpc::StatusCode::PERMISSION_DENIED;
@@ -679,7 +680,7 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
   std::optional<std::string> secret =
       replay::HexToBytes(read.dice().revealed_secret());
   ASSERT_TRUE(secret.has_value());
-  EXPECT_EQ(replay::Sha256Hex(*secret), commitment);
+  EXPECT_EQ(base::Sha256Hex(*secret), commitment);
   v1::ExportGameResponse exported;
   ASSERT_TRUE(asai->Export("live-dice", &exported).ok());
   const v1::ExportedGame& game = exported.game();

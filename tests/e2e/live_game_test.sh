@@ -661,12 +661,19 @@ case_stale() {
   batch "${logs}/turn2.textproto" 9 10 11 12 13 14 15 16 17 18 19
   append_ok turn1 "${umpire_file}" live-stale "${logs}/turn1.textproto" 8 8
   local head8=${head}
+  # Behind the game (5 of its 8 events seen), the caller reads from the
+  # first event it has not seen, the 6th (seq 6: turn 1's seqs are 1-8);
+  # ahead of it (9), from the start (service/store/game_store.h,
+  # StaleVersionError: the one stale-version rule of gunbaid and the stores).
   local stale
+  local -A said=(
+    [5]="gunbai: stale version 5: the game has 8 events; read from seq 6 and append again with expected_version 8"
+    [9]="gunbai: version 9 is ahead of the game: it has 8 events; read it from the start and retry")
   for stale in 5 9; do
     game "stale-${stale}" "${umpire_file}" append --game=live-stale \
       --expected-version="${stale}" "${logs}/turn2.textproto"
     expect_rc 2 "append with --expected-version=${stale}"
-    expect_file_is "${err}" "gunbai: stale version ${stale}: the game has 8 events; read from seq 9 and append again with expected_version 8
+    expect_file_is "${err}" "${said[${stale}]}
 " "append with --expected-version=${stale}"
     [[ ! -s "${out}" ]] || fail "a refused append printed: $(cat "${out}")"
   done

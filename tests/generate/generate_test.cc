@@ -21,6 +21,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "tests/generate/test_ruleset.h"
 
 namespace gunbai::generate {
@@ -232,16 +233,15 @@ TEST(GenerateTest, SameOptionsGiveTheSameBytes) {
   for (const GeneratorOptions& options : cases) {
     const GeneratedGame a = GenerateGame(options);
     const GeneratedGame b = GenerateGame(options);
-    EXPECT_EQ(replay::DeterministicBytes(a.log),
-              replay::DeterministicBytes(b.log))
+    EXPECT_EQ(base::DeterministicBytes(a.log), base::DeterministicBytes(b.log))
         << "seed " << options.seed;
     EXPECT_EQ(ManifestJsonLines(a.faults), ManifestJsonLines(b.faults));
   }
 }
 
 TEST(GenerateTest, DifferentSeedsGiveDifferentGames) {
-  EXPECT_NE(replay::DeterministicBytes(GenerateLog(SmallGame(1))),
-            replay::DeterministicBytes(GenerateLog(SmallGame(7))));
+  EXPECT_NE(base::DeterministicBytes(GenerateLog(SmallGame(1))),
+            base::DeterministicBytes(GenerateLog(SmallGame(7))));
 }
 
 // A finding or a planted fault, as the audit names it.

@@ -19,6 +19,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "rules/engine.h"
 
 namespace gunbai::generate {
@@ -67,8 +68,8 @@ TEST(GeneratorPluginsTest, WritesWhatTheRulesetsOwnGeneratorWrites) {
     auto by_plugin = FindGeneratorPlugin("daimyo")->generate(options, *daimyo);
     ASSERT_TRUE(by_plugin.ok()) << by_plugin.status();
     const GeneratedGame direct = GenerateGame(options);
-    EXPECT_EQ(replay::DeterministicBytes(by_plugin->log),
-              replay::DeterministicBytes(direct.log));
+    EXPECT_EQ(base::DeterministicBytes(by_plugin->log),
+              base::DeterministicBytes(direct.log));
     EXPECT_EQ(by_plugin->manifest, ManifestJsonLines(direct.faults));
 
     auto skf = replay::BuiltinRuleset("skf");
@@ -77,8 +78,8 @@ TEST(GeneratorPluginsTest, WritesWhatTheRulesetsOwnGeneratorWrites) {
     ASSERT_TRUE(skf_plugin.ok()) << skf_plugin.status();
     auto skf_direct = GenerateSkfGameWithFaults(options, *skf);
     ASSERT_TRUE(skf_direct.ok()) << skf_direct.status();
-    EXPECT_EQ(replay::DeterministicBytes(skf_plugin->log),
-              replay::DeterministicBytes(skf_direct->log));
+    EXPECT_EQ(base::DeterministicBytes(skf_plugin->log),
+              base::DeterministicBytes(skf_direct->log));
     EXPECT_EQ(skf_plugin->manifest, SkfManifestJsonLines(skf_direct->faults));
   }
 }

@@ -25,6 +25,7 @@
 #include "replay/audit.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "tests/generate/test_ruleset.h"
 
 namespace gunbai::generate {
@@ -135,7 +136,7 @@ TEST(PositionsTest, TableGamesAuditCleanAndRoundTrip) {
       }
     }
     // Text and binary round trips give the same log.
-    const std::string bytes = replay::DeterministicBytes(log);
+    const std::string bytes = base::DeterministicBytes(log);
     std::string text;
     ASSERT_TRUE(google::protobuf::TextFormat::PrintToString(log, &text));
     for (const auto& [input, format] :
@@ -144,7 +145,7 @@ TEST(PositionsTest, TableGamesAuditCleanAndRoundTrip) {
       absl::StatusOr<v1::BattleLog> parsed =
           replay::ParseBattleLog(input, format, "generated");
       ASSERT_TRUE(parsed.ok()) << parsed.status();
-      EXPECT_EQ(replay::DeterministicBytes(*parsed), bytes);
+      EXPECT_EQ(base::DeterministicBytes(*parsed), bytes);
     }
     Count(log, seen);
   }
@@ -178,8 +179,8 @@ TEST(PositionsTest, OffByDefault) {
   EXPECT_FALSE(log.has_table());
   EXPECT_EQ(log.terrain_size(), 0);
   EXPECT_FALSE(log.order_of_battle().units(0).has_position());
-  EXPECT_EQ(replay::DeterministicBytes(GenerateLog(TableGame(3))),
-            replay::DeterministicBytes(GenerateLog(TableGame(3))));
+  EXPECT_EQ(base::DeterministicBytes(GenerateLog(TableGame(3))),
+            base::DeterministicBytes(GenerateLog(TableGame(3))));
 }
 
 // Multi-unit melees on the table (issue 29, item 6): a second charger joins

@@ -26,6 +26,7 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 
 namespace gunbai::generate {
 namespace {
@@ -116,8 +117,8 @@ TEST(SkfGameTest, SameSeedSameBytesOtherSeedOtherGame) {
   options.seed = 8;
   auto c = GenerateSkfGame(options, ruleset);
   ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-  EXPECT_EQ(replay::DeterministicBytes(*a), replay::DeterministicBytes(*b));
-  EXPECT_NE(replay::DeterministicBytes(*a), replay::DeterministicBytes(*c));
+  EXPECT_EQ(base::DeterministicBytes(*a), base::DeterministicBytes(*b));
+  EXPECT_NE(base::DeterministicBytes(*a), base::DeterministicBytes(*c));
   EXPECT_EQ(a->header().game_id(), "generated-skf-7");
   EXPECT_EQ(a->header().ruleset().version(), "page6-example-1+morale");
 }
@@ -249,8 +250,7 @@ TEST(SkfGameTest, FaultyGameHasItsOwnIdAndTheSameBytesEveryTime) {
   auto a = GenerateSkfGameWithFaults(options, ruleset);
   auto b = GenerateSkfGameWithFaults(options, ruleset);
   ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(replay::DeterministicBytes(a->log),
-            replay::DeterministicBytes(b->log));
+  EXPECT_EQ(base::DeterministicBytes(a->log), base::DeterministicBytes(b->log));
   EXPECT_EQ(SkfManifestJsonLines(a->faults), SkfManifestJsonLines(b->faults));
   EXPECT_EQ(a->log.header().game_id(), "generated-skf-7-faults-3");
   options.faults = 0;
@@ -258,8 +258,8 @@ TEST(SkfGameTest, FaultyGameHasItsOwnIdAndTheSameBytesEveryTime) {
   ASSERT_TRUE(clean.ok());
   EXPECT_EQ(clean->log.header().game_id(), "generated-skf-7");
   EXPECT_TRUE(clean->faults.empty());
-  EXPECT_NE(replay::DeterministicBytes(a->log),
-            replay::DeterministicBytes(clean->log));
+  EXPECT_NE(base::DeterministicBytes(a->log),
+            base::DeterministicBytes(clean->log));
   // One JSON object a line, with the fields the Daimyo manifest has.
   const std::string manifest = SkfManifestJsonLines(a->faults);
   EXPECT_EQ(std::count(manifest.begin(), manifest.end(), '\n'), 3);

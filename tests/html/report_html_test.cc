@@ -1,7 +1,7 @@
-// The HTML report (service/render/report_html): escaping, worked by hand; the
-// stands and dice it draws, against the hand working of
-// tests/data/README.md; that the same log gives the same bytes; that a page
-// holds no markup from a name; and the bound on the event list.
+// The HTML report (service/render/report_html): the stands and dice it draws,
+// against the hand working of tests/data/README.md; that the same log gives the
+// same bytes; that a page holds no markup from a name; and the bound on the
+// event list.
 #include "service/render/report_html.h"
 
 #include <fstream>
@@ -69,35 +69,6 @@ int Count(const std::string& text, const std::string& what) {
     ++n;
   }
   return n;
-}
-
-TEST(HtmlEscape, EscapesMarkupAndQuotes) {
-  // Worked by hand: each of & < > " ' becomes its character reference.
-  EXPECT_EQ(HtmlEscape("<script>alert(\"x\")</script> & 'y'"),
-            "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; "
-            "&#39;y&#39;");
-  EXPECT_EQ(HtmlEscape("&amp;"), "&amp;amp;");  // escaped again, not kept
-  EXPECT_EQ(HtmlEscape("plain id-1.x"), "plain id-1.x");
-  EXPECT_EQ(HtmlEscape(""), "");
-}
-
-TEST(HtmlEscape, KeepsUtf8AndReplacesWhatIsNot) {
-  const std::string fffd = "\xEF\xBF\xBD";
-  // Valid UTF-8 (2, 3 and 4 bytes) is kept as it is.
-  EXPECT_EQ(HtmlEscape("\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC \xF0\x9F\x8E\xB2"),
-            "\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC \xF0\x9F\x8E\xB2");
-  // A stray byte, a cut sequence (E2 82 then the end: two bytes replaced
-  // one by one), an overlong '/' (C0 AF) and a surrogate (ED A0 80).
-  EXPECT_EQ(HtmlEscape("a\xFF"
-                       "b"),
-            "a" + fffd + "b");
-  EXPECT_EQ(HtmlEscape("\xE2\x82"), fffd + fffd);
-  EXPECT_EQ(HtmlEscape("\xC0\xAF"), fffd + fffd);
-  EXPECT_EQ(HtmlEscape("\xED\xA0\x80"), fffd + fffd + fffd);
-  // Controls other than tab and newline are not allowed in HTML text.
-  EXPECT_EQ(HtmlEscape(std::string("a\x01\tb\n\x7F", 6)),
-            "a" + fffd + "\tb\n" + fffd);
-  EXPECT_EQ(HtmlEscape(std::string("\0", 1)), fffd);
 }
 
 TEST(StandsOverGame, FollowsTheHandWorking) {

@@ -2,6 +2,8 @@
 """Fails when a source file includes across the project's layers the wrong way.
 
 The layers, lowest first (README, "Layout"):
+  rules/base/           what every layer may use: the status macros, the one
+                        JSON and one HTML escaper, the digests
   rules/ (generic)      the plug-in interface and what every ruleset shares,
                         with rules/geometry/ (the plane geometry of the table)
   rules/<name>/         one ruleset: its pure rule files and its engine
@@ -32,6 +34,7 @@ What is checked, on the project's own #include "..." lines:
      service/daemon/ includes service/cli/, and nothing under service/cli/
      includes service/daemon/; the folders both share (service/common/,
      service/store/, service/render/) include neither.
+  6. rules/base/ includes nothing of the project outside rules/base/.
 
 Includes that break a rule today and are to go in the restructure of issue
 12 are listed in wrong_way_includes.txt, one "FILE -> INCLUDED" a line. The
@@ -97,8 +100,8 @@ def includes_of(path, cache={}):
 
 
 # Folders under rules/ that every ruleset shares (not a ruleset): the
-# plane geometry of the table.
-SHARED_RULES_FOLDERS = ("geometry",)
+# plane geometry of the table, and what every layer may use.
+SHARED_RULES_FOLDERS = ("geometry", "base")
 
 
 def ruleset_folder(path):
@@ -112,13 +115,17 @@ def ruleset_folder(path):
 
 
 def breaks(path):
-    """The (included, why) pairs of path's direct includes breaking 1-3."""
+    """The (included, why) pairs of path's direct includes breaking 1-3, 5, 6."""
     out = []
     own = ruleset_folder(path)
     top = path.split("/")[0]
     for inc in includes_of(path):
         theirs = ruleset_folder(inc)
-        if top == "rules" and inc.split("/")[0] in ("replay", "generate",
+        if (path.startswith("rules/base/") and inc.startswith(FOLDERS) and
+                not inc.startswith("rules/base/")):
+            out.append((inc, "rules/base/ includes the project outside "
+                        "rules/base/"))
+        elif top == "rules" and inc.split("/")[0] in ("replay", "generate",
                                                     "service", "tests"):
             out.append((inc, "rules/ includes a higher layer"))
         elif top == "replay" and inc.split("/")[0] in ("generate", "service",

@@ -2,8 +2,8 @@
 // worked in tests/data/README.md), drawn by the real rsvg-convert: units are
 // where the log and the replay put them. At the default 5 pixels a cm a
 // table point (x, y) cm is the pixel ((5 + x) * 5, (8 + 120 - y) * 5)
-// (replay/map_svg.h, MapPixel). Points are chosen inside a base and clear of
-// a mounted base's diagonals.
+// (service/render/map_svg.h, MapPixel). Points are chosen inside a base and
+// clear of a mounted base's diagonals.
 #include <fstream>
 #include <sstream>
 #include <string>

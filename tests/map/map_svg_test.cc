@@ -1,8 +1,8 @@
-// The map's SVG (replay/map_svg.h) drawn by the real rsvg-convert and read
-// back with libpng. Every expected pixel is worked by hand from the scene's
-// numbers and the layout the header documents: at px_per_cm 5 a table
+// The map's SVG (service/render/map_svg.h) drawn by the real rsvg-convert and
+// read back with libpng. Every expected pixel is worked by hand from the
+// scene's numbers and the layout the header documents: at px_per_cm 5 a table
 // point (x, y) cm is the pixel ((5 + x) * 5, (8 + depth - y) * 5).
-#include "replay/map_svg.h"
+#include "service/render/map_svg.h"
 
 #include <cmath>
 #include <cstdint>
@@ -18,8 +18,15 @@
 #include "rules/geometry/geometry.h"
 #include "tests/map/raster.h"
 
-namespace gunbai::replay {
+namespace gunbai::service {
 namespace {
+
+using replay::MapAction;
+using replay::MapClan;
+using replay::MapScene;
+using replay::MapTerrain;
+using replay::MapTerrainKind;
+using replay::MapUnit;
 
 using geometry::kPi;
 using geometry::Vec2;
@@ -230,7 +237,9 @@ TEST(MapSvg, HostileTextIsEscapedAndCut) {
       "Tak\x01"
       "eda & <sons>";
   const std::string svg = RenderMapSvg(scene);
-  EXPECT_NE(svg.find(">&lt;script&gt;&amp;&quot;&apos;</text>"),
+  // The apostrophe as &#39; (rules/base/text_escape.h's one HTML escaper:
+  // a reference HTML 4, HTML 5 and XML all read).
+  EXPECT_NE(svg.find(">&lt;script&gt;&amp;&quot;&#39;</text>"),
             std::string::npos);
   EXPECT_NE(svg.find("id=\"unit-x&quot;&gt;&lt;script&gt;\""),
             std::string::npos);
@@ -354,4 +363,4 @@ TEST(MapSvg, TheScaleBarIsTenCentimetres) {
 }
 
 }  // namespace
-}  // namespace gunbai::replay
+}  // namespace gunbai::service

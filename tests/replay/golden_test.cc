@@ -15,6 +15,7 @@
 #include "replay/audit.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "rules/daimyo/engine.h"
 #include "service/cli/cli.h"
 
@@ -85,7 +86,7 @@ std::string ReportBytes(const v1::BattleLog& log) {
   auto ruleset = replay::BuiltinRuleset("daimyo");
   auto report = replay::AuditLog(log, *ruleset);
   EXPECT_TRUE(report.ok());
-  return replay::DeterministicBytes(*report);
+  return base::DeterministicBytes(*report);
 }
 
 TEST(FormatsTest, JsonAndBinaryGiveTheSameReport) {
@@ -109,7 +110,7 @@ TEST(FormatsTest, JsonReportRoundTrips) {
   EXPECT_EQ(r.code, 1);
   v1::AuditReport parsed;
   ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &parsed).ok());
-  EXPECT_EQ(replay::DeterministicBytes(parsed),
+  EXPECT_EQ(base::DeterministicBytes(parsed),
             ReportBytes(ParseSample("sekigahara.textproto")));
   // 5 violations and 2 disputes, as worked in tests/data/README.md.
   EXPECT_EQ(parsed.summary().violations(), 5u);

@@ -25,6 +25,7 @@
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
 #include "replay/verify_export.h"
+#include "rules/base/digest.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/engine.h"
 #include "rules/engine.h"
@@ -107,8 +108,8 @@ TEST(LedgerTest, ChainHashIsSha256OfPreviousBytesThenEventBytes) {
                                       turn_end {})pb");
   const std::string previous(64, 'a');
   EXPECT_EQ(replay::ChainHash(previous, event),
-            replay::Sha256Hex(absl::HexStringToBytes(previous) +
-                              replay::DeterministicBytes(event)));
+            base::Sha256Hex(absl::HexStringToBytes(previous) +
+                            base::DeterministicBytes(event)));
   EXPECT_THAT(replay::ChainHash(previous, event), SizeIs(64));
   EXPECT_NE(replay::ChainHash(previous, event),
             replay::ChainHash(replay::GenesisHash(), event));
@@ -732,7 +733,7 @@ ExportedGame ServerGame() {
   general->set_kind(v1::LEADER_KIND_GENERAL);
   general->set_command_rating(2);
   *game.mutable_dice()->mutable_player_seeds() = Seeds();
-  game.mutable_dice()->set_secret_sha256(replay::Sha256Hex(Secret()));
+  game.mutable_dice()->set_secret_sha256(base::Sha256Hex(Secret()));
   game.mutable_dice()->set_revealed_secret(absl::BytesToHexString(Secret()));
   for (absl::string_view text : {
            R"pb(seq: 1

@@ -12,11 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "replay/audit.h"
 #include "replay/ledger.h"
+#include "replay/legal_actions.h"
 #include "tests/replay/test_logs.h"
 
 namespace gunbai::replay {
@@ -207,8 +209,8 @@ TEST_F(LiveGameTest, CatchingUpWithAnotherWriterLetsTheBatchIn) {
   fourth.set_chain_hash(ChainHash(game_.head(), fourth.event()));
   journal_.stored.push_back(fourth);
   journal_.elsewhere.push_back(fourth);
-  auto batch = Append(Batch(Ev(5, 1, "blue", "move { unit: \"blue-yumi\" }"),
-                            4));
+  auto batch =
+      Append(Batch(Ev(5, 1, "blue", "move { unit: \"blue-yumi\" }"), 4));
   ASSERT_TRUE(batch.ok()) << batch.status();
   EXPECT_EQ(journal_.catch_ups, 1);
   EXPECT_EQ(batch->version_before, 4u);
@@ -256,14 +258,77 @@ TEST_F(LiveGameTest, AStoreThatFailsLeavesTheGameToBeLoadedAgain) {
 
 TEST_F(LiveGameTest, ABatchWithGameEndMarksTheGameEnded) {
   settings_.set_policy(v1::APPEND_POLICY_RECORD);
-  auto batch = Append(Batch(
-      TurnStart(1, 1, "red") + Ev(2, 1, "", "game_end {}"), 0));
+  auto batch =
+      Append(Batch(TurnStart(1, 1, "red") + Ev(2, 1, "", "game_end {}"), 0));
   ASSERT_TRUE(batch.ok()) << batch.status();
   EXPECT_TRUE(batch->ended);
   EXPECT_TRUE(journal_.ended);
   EXPECT_TRUE(game_.ended);
   auto after = Append(Batch(Activation(3, 1, "red"), 2));
   EXPECT_EQ(after.status().message(), "the game has ended");
+}
+
+TEST_F(LiveGameTest, ANewGamesSettingsAreBoundToItsRuleset) {
+  // Nothing asked: a strict game with recorded dice, bound to the built-in
+  // ruleset's digest and to the chain's terms version 2 (replay/ledger.h).
+  auto settings = NewGameSettings(v1::GameSettings(), ruleset_);
+  ASSERT_TRUE(settings.ok()) << settings.status();
+  EXPECT_EQ(settings->policy(), v1::APPEND_POLICY_STRICT);
+  EXPECT_EQ(settings->dice_mode(), v1::DICE_MODE_RECORDED);
+  EXPECT_EQ(settings->ruleset_digest(), ruleset_.digest);
+  EXPECT_EQ(settings->chain_version(), 2u);
+  // The digest asked for, in capitals, is the same digest.
+  v1::GameSettings asked;
+  asked.set_ruleset_digest(absl::AsciiStrToUpper(ruleset_.digest));
+  asked.set_policy(v1::APPEND_POLICY_RECORD);
+  settings = NewGameSettings(asked, ruleset_);
+  ASSERT_TRUE(settings.ok()) << settings.status();
+  EXPECT_EQ(settings->policy(), v1::APPEND_POLICY_RECORD);
+  EXPECT_EQ(settings->ruleset_digest(), ruleset_.digest);
+  // Another digest: refused, naming the setting.
+  asked.set_ruleset_digest(std::string(64, 'a'));
+  settings = NewGameSettings(asked, ruleset_);
+  EXPECT_EQ(settings.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(settings.status().message()),
+              ::testing::StartsWith("settings.ruleset_digest: the game asks "
+                                    "for ruleset sha256:aaaa"));
+}
+
+TEST(PlayerSeeds, AreHexOfAtMost128Bytes) {
+  google::protobuf::RepeatedPtrField<v1::PlayerSeed> seeds;
+  seeds.Add()->set_seed_hex("00fF");                  // 2 bytes
+  seeds.Add()->set_seed_hex(std::string(256, '7'));   // 128 bytes
+  EXPECT_TRUE(CheckPlayerSeeds(seeds).ok());
+  const std::vector<std::string> bad_seeds = {"abc", "zz",
+                                              std::string(258, '7')};
+  for (const std::string& bad : bad_seeds) {
+    google::protobuf::RepeatedPtrField<v1::PlayerSeed> one;
+    v1::PlayerSeed* seed = one.Add();
+    seed->set_clan("red");
+    seed->set_seed_hex(bad);
+    EXPECT_EQ(CheckPlayerSeeds(one).message(),
+              "player_seeds: the seed of clan \"red\" must be hex, at most "
+              "128 bytes")
+        << bad;
+  }
+}
+
+TEST(ClanToList, APlayerListsItsOwnClanAndTheUmpireNamesOne) {
+  // BaseLog's clans are red and blue.
+  const v1::Header header = BaseLog().header();
+  EXPECT_EQ(*ClanToList(header, "g", false, "red", ""), "red");
+  EXPECT_EQ(*ClanToList(header, "g", false, "red", "red"), "red");
+  EXPECT_EQ(ClanToList(header, "g", false, "red", "blue").status(),
+            absl::PermissionDeniedError(
+                "your credential is red's: ask for its actions (clan empty "
+                "or \"red\"), not blue"));
+  EXPECT_EQ(*ClanToList(header, "g", true, "", "blue"), "blue");
+  EXPECT_EQ(ClanToList(header, "g", true, "", "").status(),
+            absl::InvalidArgumentError(
+                "the umpire names the clan whose actions to list: none given "
+                "is not a clan of game g"));
+  EXPECT_EQ(ClanToList(header, "g", true, "", "green").status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -34,6 +34,7 @@
 #include "replay/log_stream.h"
 #include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "service/cli/cli.h"
 
 namespace gunbai::testing {
@@ -414,8 +415,7 @@ TEST(StartingPositionFindings, AVersion1DigestIsStillChecked) {
   };
   for (v1::UnitState& u : *old.mutable_units()) clear_from_20(u);
   for (v1::LeaderState& l : *old.mutable_leaders()) clear_from_20(l);
-  const std::string v1_digest =
-      replay::Sha256Hex(replay::DeterministicBytes(old));
+  const std::string v1_digest = base::Sha256Hex(base::DeterministicBytes(old));
   ASSERT_NE(v1_digest, state->digest());
   const auto digest_warnings = [&log](const std::string& digest) {
     log.mutable_starting_position()->set_digest(digest);

@@ -16,6 +16,7 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "rules/battle_state.h"
 #include "rules/engine.h"
 
@@ -207,7 +208,7 @@ v1::ExportedGame EndedGameWithThePairing(Edit edit) {
   v1::PlayerSeed* seed = game.mutable_dice()->add_player_seeds();
   seed->set_clan("uesugi");
   seed->set_seed_hex("ab");
-  game.mutable_dice()->set_secret_sha256(replay::Sha256Hex(secret));
+  game.mutable_dice()->set_secret_sha256(base::Sha256Hex(secret));
   game.mutable_dice()->set_revealed_secret(absl::BytesToHexString(secret));
   const std::string key = replay::DiceKey(secret, game.dice().player_seeds());
   v1::Event melee = ParseEvent(kMelee);

@@ -24,6 +24,7 @@
 #include "replay/ledger.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "service/daemon/game_service.h"
 #include "service/store/sqlite_game_store.h"
 #include "tests/store/in_process_games.h"
@@ -84,7 +85,7 @@ Answers AnswersOf(v1::GameService::Stub& stub, const std::string& id) {
     request.set_game_id(id);
     v1::GetGameStateResponse response;
     EXPECT_TRUE(stub.GetGameState(&context, request, &response).ok()) << id;
-    answers.state = replay::DeterministicBytes(response);
+    answers.state = base::DeterministicBytes(response);
   }
   {
     grpc::ClientContext context;
@@ -94,7 +95,7 @@ Answers AnswersOf(v1::GameService::Stub& stub, const std::string& id) {
     request.set_impact(true);
     v1::AuditGameResponse response;
     EXPECT_TRUE(stub.AuditGame(&context, request, &response).ok()) << id;
-    answers.audit = replay::DeterministicBytes(response);
+    answers.audit = base::DeterministicBytes(response);
   }
   {
     grpc::ClientContext context;
@@ -103,7 +104,7 @@ Answers AnswersOf(v1::GameService::Stub& stub, const std::string& id) {
     request.set_game_id(id);
     v1::ExportGameResponse response;
     EXPECT_TRUE(stub.ExportGame(&context, request, &response).ok()) << id;
-    answers.exported = replay::DeterministicBytes(response);
+    answers.exported = base::DeterministicBytes(response);
   }
   {
     grpc::ClientContext context;
@@ -112,7 +113,7 @@ Answers AnswersOf(v1::GameService::Stub& stub, const std::string& id) {
     request.set_game_id(id);
     v1::ReadEventsResponse response;
     EXPECT_TRUE(stub.ReadEvents(&context, request, &response).ok()) << id;
-    answers.read = replay::DeterministicBytes(response);
+    answers.read = base::DeterministicBytes(response);
   }
   return answers;
 }

@@ -21,6 +21,7 @@
 #include "replay/ledger.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
+#include "rules/base/digest.h"
 #include "service/cli/game_client.h"
 #include "service/daemon/game_service.h"
 #include "service/store/sqlite_game_store.h"
@@ -198,7 +199,7 @@ TEST_F(PagedReadTest, ReadEventsPagesGiveBackExactlyTheStoredEvents) {
     page_sizes.push_back(page.events_size());
     next_seqs.push_back(page.next_seq());
     for (const v1::StoredEvent& e : page.events()) {
-      read.push_back(replay::DeterministicBytes(e));
+      read.push_back(base::DeterministicBytes(e));
     }
     from = page.next_seq();
   } while (from != 0 && page_sizes.size() < 10);
@@ -206,7 +207,7 @@ TEST_F(PagedReadTest, ReadEventsPagesGiveBackExactlyTheStoredEvents) {
   EXPECT_EQ(next_seqs, (std::vector<uint64_t>{12, 21, 30, 0}));
   ASSERT_EQ(read.size(), stored.size());
   for (size_t i = 0; i < stored.size(); ++i) {
-    EXPECT_EQ(read[i], replay::DeterministicBytes(stored[i])) << i;
+    EXPECT_EQ(read[i], base::DeterministicBytes(stored[i])) << i;
   }
   // From the middle: seqs 15-23 (9 big events), then 24.
   v1::ReadEventsResponse middle = Read("long", 15);
@@ -260,15 +261,15 @@ TEST_F(PagedReadTest, ExportPagesMakeTheWholeStoredGame) {
       &whole);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(whole.log().header().game_id(), "long");
-  EXPECT_EQ(replay::DeterministicBytes(whole.log().order_of_battle()),
-            replay::DeterministicBytes(opening_.order_of_battle()));
+  EXPECT_EQ(base::DeterministicBytes(whole.log().order_of_battle()),
+            base::DeterministicBytes(opening_.order_of_battle()));
   ASSERT_EQ(whole.log().events_size(), 32);
   ASSERT_EQ(whole.event_ids_size(), 32);
   ASSERT_EQ(whole.chain_hashes_size(), 32);
   ASSERT_EQ(whole.dice_attempts_size(), 32);
   for (int i = 0; i < 32; ++i) {
-    EXPECT_EQ(replay::DeterministicBytes(whole.log().events(i)),
-              replay::DeterministicBytes(stored[i].event()))
+    EXPECT_EQ(base::DeterministicBytes(whole.log().events(i)),
+              base::DeterministicBytes(stored[i].event()))
         << i;
     EXPECT_EQ(whole.event_ids(i), stored[i].event_id()) << i;
     EXPECT_EQ(whole.chain_hashes(i), stored[i].chain_hash()) << i;
@@ -304,7 +305,7 @@ TEST_F(PagedReadTest, AppendAnswerIsTheStoredAnswerByteForByte) {
   v1::AppendEventsResponse response;
   grpc::Status s = games_->stub().AppendEvents(&context, retry, &response);
   ASSERT_TRUE(s.ok()) << s.error_message();
-  EXPECT_EQ(replay::DeterministicBytes(response), **stored_answer);
+  EXPECT_EQ(base::DeterministicBytes(response), **stored_answer);
   EXPECT_EQ(response.version(), 32u);
   ASSERT_EQ(response.events_size(), 32);
   const std::vector<v1::StoredEvent> stored = Stored("answered");
@@ -312,11 +313,11 @@ TEST_F(PagedReadTest, AppendAnswerIsTheStoredAnswerByteForByte) {
   EXPECT_EQ(response.head_hash(), stored.back().chain_hash());
   for (int i = 0; i < 32; ++i) {
     EXPECT_EQ(response.events(i).event_id(), sent.events(i).event_id()) << i;
-    EXPECT_EQ(replay::DeterministicBytes(response.events(i).event()),
-              replay::DeterministicBytes(sent.events(i).event()))
+    EXPECT_EQ(base::DeterministicBytes(response.events(i).event()),
+              base::DeterministicBytes(sent.events(i).event()))
         << i;
-    EXPECT_EQ(replay::DeterministicBytes(response.events(i)),
-              replay::DeterministicBytes(stored[i]))
+    EXPECT_EQ(base::DeterministicBytes(response.events(i)),
+              base::DeterministicBytes(stored[i]))
         << i;
   }
   EXPECT_TRUE(response.has_state());

@@ -205,7 +205,7 @@ const Gunbai = (() => {
   //   container.appendChild(map.node);
   //   map.draw(log, 5);
   const MAP_PREFIX = 'data:image/svg+xml;charset=utf-8,';
-  // The picture's layout (replay/map_svg.h): the table is drawn 5 cm from
+  // The picture's layout (service/render/map_svg.h): the table is drawn 5 cm from
   // the left and 8 cm from the top, the first clan's edge at the bottom.
   const MAP_SIDE_CM = 5;
   const MAP_TITLE_CM = 8;
