@@ -27,6 +27,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "rules/battle_state.h"
 #include "rules/battlefield.h"
+#include "rules/checkpoint_codec.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/measure.h"
 #include "rules/daimyo/melee.h"
@@ -136,7 +137,32 @@ class DaimyoEngine final : public rules::EngineBase {
   // unit `u` owes or may make, its volleys at each enemy it may fire at,
   // and a melee round of the contact between `a` and `b` when one of them
   // is clan `clan`'s.
+  // A checkpoint's parts beyond the state, in the order they are written
+  // (engine_checkpoint.cc): the pending melee, each unit's owed moves and
+  // turn marks, then the turn's pending tests, rolls and fought pairs.
+  struct RestoredParts;
+  static void ReadMeleeParts(rules::CheckpointReader& in, int units,
+                             const rules::BattleState& state,
+                             RestoredParts& parts);
+  static void ReadUnitParts(rules::CheckpointReader& in, int units,
+                            RestoredParts& parts);
+  static void ReadTurnParts(rules::CheckpointReader& in, int units,
+                            std::size_t leaders, RestoredParts& parts);
+  void TakeRestoredParts(RestoredParts&& parts);
+
   struct Proposals;
+  // The leader-loss rolls clan `clan` owes.
+  void ProposeLeaderLossRolls(int clan, Proposals& add) const;
+  // What unit `u` owes whether or not its clan is active: a removal, its
+  // morale tests (end-of-turn ones once every clan is in), a router's rally
+  // test, its result moves.
+  void ProposeOwed(int u, Proposals& add) const;
+  // The counter-charge `u` may declare, if any.
+  void ProposeCounterCharge(int u, Proposals& add) const;
+  // The moves `u` may make and the charges it may declare.
+  void ProposeMovesAndCharges(int u, Proposals& add) const;
+  // The melee rounds clan `clan` may offer.
+  void ProposeMeleeRounds(int clan, Proposals& add) const;
   void ProposeResultMoves(int u, Proposals& add) const;
   void ProposeFirings(int u, Proposals& add) const;
   void ProposeMeleeRound(int a, int b, int clan, Proposals& add) const;
@@ -195,6 +221,26 @@ class DaimyoEngine final : public rules::EngineBase {
   };
 
   void OnMeleeRound(const gunbai::v1::MeleeRound& round) override;
+  // The steps of a melee round, in order. The round's two units, or none
+  // when it cannot be fought (reported).
+  std::optional<std::pair<int, int>> MeleeRoundUnits(
+      const gunbai::v1::MeleeRound& round);
+  // Measures `pairing` on the table, on the footprints its units had when
+  // their multi-unit melee began.
+  void MeasureOnMeleeStart(rules::daimyo::MeleePairing& pairing);
+  // The round's number as logged, and one round a turn for a pair.
+  void CheckRoundCount(const gunbai::v1::MeleeRound& round,
+                       const rules::daimyo::MeleePairing& pairing);
+  // Each side's hits: computed (and checked against the claim) when the
+  // dice can be read, else as claimed.
+  std::array<int, 2> MeleeHits(const gunbai::v1::MeleeRound& round,
+                               const rules::daimyo::MeleePairing& pairing,
+                               bool resolvable);
+  // Each side's stands lost as claimed (-1 when not claimed or followed as
+  // computed), checked against the rule.
+  std::array<int, 2> MeleeStandsLost(const gunbai::v1::MeleeRound& round,
+                                     const rules::daimyo::MeleePairing& pairing,
+                                     std::array<int, 2> hits, bool resolvable);
   rules::daimyo::MeleePairing PairingFromProto(
       const gunbai::v1::MeleeRound& round, int a, int b) const;
   void ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,

@@ -103,6 +103,27 @@ absl::StatusOr<std::string> DaimyoEngine::SaveCheckpoint() const {
   return out.Take();
 }
 
+// What a checkpoint holds beyond the state, read before any of it is taken
+// into the engine.
+struct DaimyoEngine::RestoredParts {
+  std::vector<PairingResult> pairings;
+  std::string melee_id;
+  absl::flat_hash_map<int, int> stands_in_melee;
+  absl::flat_hash_map<int, AtMeleeStart> at_start;
+  std::int64_t left_out = 0;
+  std::array<std::int64_t, 4> left_out_by_severity{};
+  std::vector<OwedMove> owed_moves;
+  std::vector<int> opponents, rounds, may_counter;
+  std::vector<std::uint64_t> halt_cause;
+  std::vector<std::uint8_t> router_steps;
+  std::vector<int> charged_on_turn, rout_moved_on_turn;
+  std::vector<int> frenzied;
+  ChallengeAwaitingRound challenge;
+  std::vector<int> loss_rolls;
+  std::vector<EndOfTurnTest> tests;
+  std::vector<std::pair<int, int>> fought;
+};
+
 absl::Status DaimyoEngine::RestoreCheckpoint(absl::string_view checkpoint) {
   if (state_.any_event || seq_ != 0) {
     return absl::FailedPreconditionError(
@@ -110,7 +131,6 @@ absl::Status DaimyoEngine::RestoreCheckpoint(absl::string_view checkpoint) {
   }
   rules::CheckpointReader in(checkpoint, kEngineName, kCheckpointVersion);
   const int units = static_cast<int>(state_.units.size());
-  const auto unit_or_none = [&in, units] { return in.Int(-1, units - 1); };
   // Read into copies: the engine changes only once every byte has passed.
   rules::BattleState state = state_;
   rules::ReadBattleState(in, state);
@@ -119,8 +139,26 @@ absl::Status DaimyoEngine::RestoreCheckpoint(absl::string_view checkpoint) {
   if (turn > std::numeric_limits<std::uint32_t>::max()) {
     in.Fail("the event's turn does not fit in 32 bits");
   }
-  std::vector<PairingResult> pairings(in.Count(kMaxUnits * 4));
-  for (PairingResult& r : pairings) {
+  RestoredParts parts;
+  ReadMeleeParts(in, units, state, parts);
+  parts.left_out = in.I64();
+  for (std::int64_t& n : parts.left_out_by_severity) n = in.I64();
+  ReadUnitParts(in, units, parts);
+  ReadTurnParts(in, units, state_.leaders.size(), parts);
+  GUNBAI_RETURN_IF_ERROR(in.Finish());
+  state_ = std::move(state);
+  seq_ = seq;
+  turn_ = static_cast<std::uint32_t>(turn);
+  TakeRestoredParts(std::move(parts));
+  return absl::OkStatus();
+}
+
+void DaimyoEngine::ReadMeleeParts(rules::CheckpointReader& in, int units,
+                                  const rules::BattleState& state,
+                                  RestoredParts& parts) {
+  const auto unit_or_none = [&in, units] { return in.Int(-1, units - 1); };
+  parts.pairings.resize(in.Count(kMaxUnits * 4));
+  for (PairingResult& r : parts.pairings) {
     if (!in.ok()) break;
     // Both sides are units; a draw has neither winner nor loser.
     r.a = in.Int(0, units - 1);
@@ -136,43 +174,51 @@ absl::Status DaimyoEngine::RestoreCheckpoint(absl::string_view checkpoint) {
       *b = in.Bool();
     }
   }
-  std::string melee_id = in.String();
-  absl::flat_hash_map<int, int> stands_in_melee;
+  parts.melee_id = in.String();
   for (std::size_t i = in.Count(units); i > 0 && in.ok(); --i) {
     const int unit = in.Int(0, units - 1);
-    stands_in_melee[unit] = in.Int(0, kMaxQuantity);
+    parts.stands_in_melee[unit] = in.Int(0, kMaxQuantity);
   }
-  absl::flat_hash_map<int, AtMeleeStart> at_start;
   for (std::size_t i = in.Count(units); i > 0 && in.ok(); --i) {
     const int unit = in.Int(0, units - 1);
-    AtMeleeStart& m = at_start[unit];
+    AtMeleeStart& m = parts.at_start[unit];
     m.stands = in.Int(0, state.profiles[unit].starting_stands);
     m.pursued_on_turn = in.Int(0, kMaxQuantity);
     m.followed_up_on_turn = in.Int(0, kMaxQuantity);
     m.disordered = in.Bool();
     m.disordered_by_pursuit = in.Bool();
   }
-  const std::int64_t left_out = in.I64();
-  std::array<std::int64_t, 4> left_out_by_severity{};
-  for (std::int64_t& n : left_out_by_severity) n = in.I64();
-  std::vector<OwedMove> owed_moves(units);
-  std::vector<int> opponents(units), rounds(units), may_counter(units);
-  std::vector<std::uint64_t> halt_cause(units);
-  std::vector<std::uint8_t> router_steps(units);
-  std::vector<int> charged_on_turn(units), rout_moved_on_turn(units);
-  for (int u = 0; u < units && in.ok(); ++u) {
-    owed_moves[u] = in.Enum(OwedMove::kMayRetire);
-    opponents[u] = unit_or_none();
-    rounds[u] = in.Int(0, kMaxQuantity);
-    halt_cause[u] = in.U64();
-    may_counter[u] = unit_or_none();
-    router_steps[u] = static_cast<std::uint8_t>(in.Int(0, 7));
-    charged_on_turn[u] = in.Int(0, static_cast<int>(kMaxTurn));
-    rout_moved_on_turn[u] = in.Int(0, static_cast<int>(kMaxTurn));
+}
+
+void DaimyoEngine::ReadUnitParts(rules::CheckpointReader& in, int units,
+                                 RestoredParts& parts) {
+  const auto unit_or_none = [&in, units] { return in.Int(-1, units - 1); };
+  parts.owed_moves.resize(units);
+  for (std::vector<int>* v :
+       {&parts.opponents, &parts.rounds, &parts.may_counter,
+        &parts.charged_on_turn, &parts.rout_moved_on_turn}) {
+    v->resize(units);
   }
-  std::vector<int> frenzied(in.Count(units));
-  for (int& unit : frenzied) unit = in.Int(0, units - 1);
-  ChallengeAwaitingRound challenge;
+  parts.halt_cause.resize(units);
+  parts.router_steps.resize(units);
+  for (int u = 0; u < units && in.ok(); ++u) {
+    parts.owed_moves[u] = in.Enum(OwedMove::kMayRetire);
+    parts.opponents[u] = unit_or_none();
+    parts.rounds[u] = in.Int(0, kMaxQuantity);
+    parts.halt_cause[u] = in.U64();
+    parts.may_counter[u] = unit_or_none();
+    parts.router_steps[u] = static_cast<std::uint8_t>(in.Int(0, 7));
+    parts.charged_on_turn[u] = in.Int(0, static_cast<int>(kMaxTurn));
+    parts.rout_moved_on_turn[u] = in.Int(0, static_cast<int>(kMaxTurn));
+  }
+}
+
+void DaimyoEngine::ReadTurnParts(rules::CheckpointReader& in, int units,
+                                 std::size_t leaders, RestoredParts& parts) {
+  const auto unit_or_none = [&in, units] { return in.Int(-1, units - 1); };
+  parts.frenzied.resize(in.Count(units));
+  for (int& unit : parts.frenzied) unit = in.Int(0, units - 1);
+  ChallengeAwaitingRound& challenge = parts.challenge;
   challenge.seq = in.U64();
   challenge.a = unit_or_none();
   challenge.b = unit_or_none();
@@ -181,49 +227,47 @@ absl::Status DaimyoEngine::RestoreCheckpoint(absl::string_view checkpoint) {
       (challenge.a >= 0) != (challenge.b >= 0)) {
     in.Fail("the challenge awaiting its round names its units wrongly");
   }
-  std::vector<int> loss_rolls(state_.leaders.size());
-  for (int& made : loss_rolls) made = in.Int(0, kMaxQuantity);
-  std::vector<EndOfTurnTest> tests(in.Count(kMaxQuantity));
-  for (EndOfTurnTest& t : tests) {
+  parts.loss_rolls.resize(leaders);
+  for (int& made : parts.loss_rolls) made = in.Int(0, kMaxQuantity);
+  parts.tests.resize(in.Count(kMaxQuantity));
+  for (EndOfTurnTest& t : parts.tests) {
     if (!in.ok()) break;
     t.unit = in.Int(0, units - 1);
     t.seq = in.U64();
     t.reason = in.Int(0, kMaxReason);
   }
-  std::vector<std::pair<int, int>> fought(in.Count(
-      static_cast<std::size_t>(units) * static_cast<std::size_t>(units)));
-  for (auto& [a, b] : fought) {
+  parts.fought.resize(in.Count(static_cast<std::size_t>(units) *
+                               static_cast<std::size_t>(units)));
+  for (auto& [a, b] : parts.fought) {
     if (!in.ok()) break;
     a = in.Int(0, units - 1);
     b = in.Int(a, units - 1);
   }
-  GUNBAI_RETURN_IF_ERROR(in.Finish());
-  state_ = std::move(state);
-  seq_ = seq;
-  turn_ = static_cast<std::uint32_t>(turn);
-  pending_pairings_ = std::move(pairings);
-  pending_melee_id_ = std::move(melee_id);
-  stands_in_pending_melee_ = std::move(stands_in_melee);
-  at_melee_start_ = std::move(at_start);
-  findings_left_out_ = left_out;
-  left_out_by_severity_ = left_out_by_severity;
-  owed_moves_ = std::move(owed_moves);
-  owed_move_opponent_ = std::move(opponents);
-  owed_move_rounds_ = std::move(rounds);
-  for (int u = 0; u < units; ++u) {
-    state_.units[u].halt_cause_seq = halt_cause[u];
+}
+
+void DaimyoEngine::TakeRestoredParts(RestoredParts&& parts) {
+  pending_pairings_ = std::move(parts.pairings);
+  pending_melee_id_ = std::move(parts.melee_id);
+  stands_in_pending_melee_ = std::move(parts.stands_in_melee);
+  at_melee_start_ = std::move(parts.at_start);
+  findings_left_out_ = parts.left_out;
+  left_out_by_severity_ = parts.left_out_by_severity;
+  owed_moves_ = std::move(parts.owed_moves);
+  owed_move_opponent_ = std::move(parts.opponents);
+  owed_move_rounds_ = std::move(parts.rounds);
+  for (std::size_t u = 0; u < state_.units.size(); ++u) {
+    state_.units[u].halt_cause_seq = parts.halt_cause[u];
   }
-  may_counter_charge_ = std::move(may_counter);
-  router_steps_ = std::move(router_steps);
-  charged_on_turn_ = std::move(charged_on_turn);
-  rout_moved_on_turn_ = std::move(rout_moved_on_turn);
-  frenzied_this_activation_ = std::move(frenzied);
-  challenge_awaiting_round_ = challenge;
-  loss_rolls_made_ = std::move(loss_rolls);
-  end_of_turn_tests_ = std::move(tests);
-  fought_pairs_ = std::move(fought);
+  may_counter_charge_ = std::move(parts.may_counter);
+  router_steps_ = std::move(parts.router_steps);
+  charged_on_turn_ = std::move(parts.charged_on_turn);
+  rout_moved_on_turn_ = std::move(parts.rout_moved_on_turn);
+  frenzied_this_activation_ = std::move(parts.frenzied);
+  challenge_awaiting_round_ = parts.challenge;
+  loss_rolls_made_ = std::move(parts.loss_rolls);
+  end_of_turn_tests_ = std::move(parts.tests);
+  fought_pairs_ = std::move(parts.fought);
   fought_pairs_.reserve(state_.units.size());
-  return absl::OkStatus();
 }
 
 }  // namespace gunbai::rules::daimyo

@@ -74,10 +74,35 @@ bool DaimyoEngine::ProposeEvents(int clan, bool umpire,
   const std::string& clan_id = s.clans[static_cast<std::size_t>(clan)];
   Proposals add{out, clan_id};
   const bool active = s.active_clan == clan && !ended;
-  // Every clan has been activated this turn or has ended its part.
-  const std::uint32_t every = (std::uint32_t{1} << s.clans.size()) - 1;
-  const bool all_in =
-      ((s.activated_clans | s.turn_ended_clans) & every) == every;
+  ProposeLeaderLossRolls(clan, add);
+  for (int u = 0; u < static_cast<int>(s.units.size()); ++u) {
+    const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
+    if (s.profiles[static_cast<std::size_t>(u)].clan != clan || st.removed) {
+      continue;
+    }
+    ProposeOwed(u, add);
+    if (ended) continue;
+    ProposeCounterCharge(u, add);
+    if (!frenzy_owed) ProposeFirings(u, add);
+    // A charge is the charger's move for the turn (reading 39).
+    const bool charged =
+        charged_on_turn_[static_cast<std::size_t>(u)] == s.turn;
+    if (active && !st.routing && !st.in_melee && !charged) {
+      ProposeMovesAndCharges(u, add);
+    }
+  }
+  if (ended) return true;
+  if (frenzy_owed) {
+    if (!active) add("turn_end", -1, -1).event.mutable_turn_end();
+    return true;
+  }
+  ProposeMeleeRounds(clan, add);
+  add("turn_end", -1, -1).event.mutable_turn_end();
+  return true;
+}
+
+void DaimyoEngine::ProposeLeaderLossRolls(int clan, Proposals& add) const {
+  const BattleState& s = state_;
   for (std::size_t l = 0; l < s.leaders.size(); ++l) {
     const LeaderState& leader = s.leaders[l];
     if (leader.clan != clan || !leader.loss_roll_owed) continue;
@@ -85,91 +110,94 @@ bool DaimyoEngine::ProposeEvents(int clan, bool umpire,
     roll.leader = static_cast<int>(l);
     roll.event.mutable_leader_loss()->set_leader(leader.id);
   }
-  const int units = static_cast<int>(s.units.size());
-  for (int u = 0; u < units; ++u) {
-    const UnitProfile& me = s.profiles[static_cast<std::size_t>(u)];
-    const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
-    if (me.clan != clan || st.removed) continue;
-    if (!st.removal_owed.empty()) {
-      v1::Removal& removal = *add("removal", u, -1).event.mutable_removal();
-      removal.set_unit(me.id);
-      removal.set_reason(st.removal_owed);
-    }
-    // Owed tests: once for each group owed, for the highest reason; a
-    // router's rally test (reason 8).
-    for (const MoraleReasons group :
-         {kChargeTestReasons, kEndOfTurnTestReasons}) {
-      const MoraleReasons owed = st.owed_morale & group;
-      if (owed == 0 || st.frenzied) continue;
-      // End-of-turn tests come after the last activation: while a clan may
-      // still be activated, one taken now would be early once it is
-      // (daimyo.morale.timing, found only then), and the game could not go
-      // on cleanly.
-      if (group == kEndOfTurnTestReasons && !all_in) continue;
-      // A result move still owed comes first: a test whose result owes
-      // another move would find it missing (reading 34), whatever the dice.
-      if (OwesCompulsoryMove(u)) continue;
-      v1::MoraleTest& test = *add("morale", u, -1).event.mutable_morale_test();
-      test.set_unit(me.id);
-      test.set_reason(static_cast<std::uint32_t>(HighestReason(owed)));
-    }
-    if (st.routing) {
-      v1::MoraleTest& rally = *add("morale", u, -1).event.mutable_morale_test();
-      rally.set_unit(me.id);
-      rally.set_reason(8);
-    }
-    ProposeResultMoves(u, add);
-    if (ended) continue;
-    if (may_counter_charge_[static_cast<std::size_t>(u)] >= 0) {
-      const int charger = may_counter_charge_[static_cast<std::size_t>(u)];
-      ProposedEvent& offer = add("charge", u, charger);
-      v1::ChargeDeclaration& counter = *offer.event.mutable_charge();
-      counter.set_unit(me.id);
-      counter.set_target(s.profiles[static_cast<std::size_t>(charger)].id);
-      counter.set_counter_charge(true);
-      ProposeChargeEnd(u, charger, offer);
-    }
-    if (!frenzy_owed) ProposeFirings(u, add);
-    // A charge is the charger's move for the turn (reading 39).
-    const bool charged =
-        charged_on_turn_[static_cast<std::size_t>(u)] == s.turn;
-    if (active && !st.routing && !st.in_melee && !charged) {
-      static constexpr v1::MoveKind kMoves[] = {v1::MOVE_KIND_MOVE,
-                                                v1::MOVE_KIND_MANOEUVRE,
-                                                v1::MOVE_KIND_TURN_ABOUT};
-      for (const v1::MoveKind kind : kMoves) {
-        ProposedEvent& move = add("move", u, -1);
-        move.event.mutable_move()->set_unit(me.id);
-        move.event.mutable_move()->set_kind(kind);
-        if (Measuring(u)) {
-          move.needs_destination = kind != v1::MOVE_KIND_TURN_ABOUT;
-          move.reach_mm = field_->move_mm[static_cast<std::size_t>(u)];
-        }
-      }
-      for (int e = 0; e < units; ++e) {
-        const UnitProfile& enemy = s.profiles[static_cast<std::size_t>(e)];
-        if (enemy.clan == clan || s.units[static_cast<std::size_t>(e)].removed)
-          continue;
-        ProposedEvent& offer = add("charge", u, e);
-        v1::ChargeDeclaration& charge = *offer.event.mutable_charge();
-        charge.set_unit(me.id);
-        charge.set_target(enemy.id);
-        ProposeChargeEnd(u, e, offer);
-      }
+}
+
+void DaimyoEngine::ProposeOwed(int u, Proposals& add) const {
+  const BattleState& s = state_;
+  const UnitProfile& me = s.profiles[static_cast<std::size_t>(u)];
+  const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
+  if (!st.removal_owed.empty()) {
+    v1::Removal& removal = *add("removal", u, -1).event.mutable_removal();
+    removal.set_unit(me.id);
+    removal.set_reason(st.removal_owed);
+  }
+  // Every clan has been activated this turn or has ended its part.
+  const std::uint32_t every = (std::uint32_t{1} << s.clans.size()) - 1;
+  const bool all_in =
+      ((s.activated_clans | s.turn_ended_clans) & every) == every;
+  // Owed tests: once for each group owed, for the highest reason; a
+  // router's rally test (reason 8).
+  for (const MoraleReasons group :
+       {kChargeTestReasons, kEndOfTurnTestReasons}) {
+    const MoraleReasons owed = st.owed_morale & group;
+    if (owed == 0 || st.frenzied) continue;
+    // End-of-turn tests come after the last activation: while a clan may
+    // still be activated, one taken now would be early once it is
+    // (daimyo.morale.timing, found only then), and the game could not go
+    // on cleanly.
+    if (group == kEndOfTurnTestReasons && !all_in) continue;
+    // A result move still owed comes first: a test whose result owes
+    // another move would find it missing (reading 34), whatever the dice.
+    if (OwesCompulsoryMove(u)) continue;
+    v1::MoraleTest& test = *add("morale", u, -1).event.mutable_morale_test();
+    test.set_unit(me.id);
+    test.set_reason(static_cast<std::uint32_t>(HighestReason(owed)));
+  }
+  if (st.routing) {
+    v1::MoraleTest& rally = *add("morale", u, -1).event.mutable_morale_test();
+    rally.set_unit(me.id);
+    rally.set_reason(8);
+  }
+  ProposeResultMoves(u, add);
+}
+
+void DaimyoEngine::ProposeCounterCharge(int u, Proposals& add) const {
+  const int charger = may_counter_charge_[static_cast<std::size_t>(u)];
+  if (charger < 0) return;
+  ProposedEvent& offer = add("charge", u, charger);
+  v1::ChargeDeclaration& counter = *offer.event.mutable_charge();
+  counter.set_unit(state_.profiles[static_cast<std::size_t>(u)].id);
+  counter.set_target(state_.profiles[static_cast<std::size_t>(charger)].id);
+  counter.set_counter_charge(true);
+  ProposeChargeEnd(u, charger, offer);
+}
+
+void DaimyoEngine::ProposeMovesAndCharges(int u, Proposals& add) const {
+  const BattleState& s = state_;
+  const UnitProfile& me = s.profiles[static_cast<std::size_t>(u)];
+  static constexpr v1::MoveKind kMoves[] = {
+      v1::MOVE_KIND_MOVE, v1::MOVE_KIND_MANOEUVRE, v1::MOVE_KIND_TURN_ABOUT};
+  for (const v1::MoveKind kind : kMoves) {
+    ProposedEvent& move = add("move", u, -1);
+    move.event.mutable_move()->set_unit(me.id);
+    move.event.mutable_move()->set_kind(kind);
+    if (Measuring(u)) {
+      move.needs_destination = kind != v1::MOVE_KIND_TURN_ABOUT;
+      move.reach_mm = field_->move_mm[static_cast<std::size_t>(u)];
     }
   }
-  if (ended) return true;
+  for (int e = 0; e < static_cast<int>(s.units.size()); ++e) {
+    const UnitProfile& enemy = s.profiles[static_cast<std::size_t>(e)];
+    if (enemy.clan == me.clan || s.units[static_cast<std::size_t>(e)].removed) {
+      continue;
+    }
+    ProposedEvent& offer = add("charge", u, e);
+    v1::ChargeDeclaration& charge = *offer.event.mutable_charge();
+    charge.set_unit(me.id);
+    charge.set_target(enemy.id);
+    ProposeChargeEnd(u, e, offer);
+  }
+}
+
+void DaimyoEngine::ProposeMeleeRounds(int clan, Proposals& add) const {
+  const BattleState& s = state_;
   // Melee rounds: each contact the clan's units are in, once (the clan
   // whose unit comes first in the order of battle offers it; either may
   // append it).
-  if (frenzy_owed) {
-    if (!active) add("turn_end", -1, -1).event.mutable_turn_end();
-    return true;
-  }
   for (const MeleeContact& m : s.melees) {
     ProposeMeleeRound(m.a, m.b, clan, add);
   }
-  for (int u = 0; u < units; ++u) {
+  for (int u = 0; u < static_cast<int>(s.units.size()); ++u) {
     const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
     if (st.removed) continue;
     const int contact = st.charged_into_contact_with >= 0
@@ -181,8 +209,6 @@ bool DaimyoEngine::ProposeEvents(int clan, bool umpire,
     }
     ProposeMeleeRound(u, contact, clan, add);
   }
-  add("turn_end", -1, -1).event.mutable_turn_end();
-  return true;
 }
 
 void DaimyoEngine::ProposeResultMoves(int u, Proposals& add) const {

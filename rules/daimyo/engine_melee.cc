@@ -120,28 +120,9 @@ rules::daimyo::MeleePairing DaimyoEngine::PairingFromProto(
 
 void DaimyoEngine::OnMeleeRound(const v1::MeleeRound& round) {
   EnterPhase(Phase::kMelee, "melee round");
-  if (round.sides_size() != 2) {
-    Violation("log.melee.sides", "",
-              absl::StrFormat("A melee round has two sides; this one has %d. "
-                              "It is skipped.",
-                              round.sides_size()));
-    return;
-  }
-  const int a = ResolveUnit(round.sides(0).unit(), "melee unit");
-  const int b = ResolveUnit(round.sides(1).unit(), "melee unit");
-  if (a < 0 || b < 0 || !UnitOnTable(a, "fight") || !UnitOnTable(b, "fight")) {
-    return;
-  }
-  if (a == b) {
-    // Found by the fuzzer: a unit paired with itself would be put in melee
-    // with itself and take both sides' losses.
-    Violation("daimyo.melee.enemy", round.sides(0).unit(),
-              absl::StrFormat("%s is on both sides of the melee round; a "
-                              "unit fights an enemy unit, never itself. The "
-                              "round is skipped.",
-                              UnitLabel(state_, a)));
-    return;
-  }
+  const std::optional<std::pair<int, int>> units = MeleeRoundUnits(round);
+  if (!units.has_value()) return;
+  const auto [a, b] = *units;
   if (round.melee_id().empty() || round.melee_id() != pending_melee_id_) {
     at_melee_start_.clear();
   }
@@ -152,27 +133,7 @@ void DaimyoEngine::OnMeleeRound(const v1::MeleeRound& round) {
                          [] { return std::string("its next melee round"); });
   }
   rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
-  {
-    // The pairings of a multi-unit melee are fought at once (reading 26
-    // (a)): a later one is measured on the footprints the melee began with,
-    // not on one narrowed by the stands an earlier pairing took (a flank
-    // contact would open by half a stand's width).
-    absl::InlinedVector<std::pair<int, int>, 2> now;
-    for (const int unit : {a, b}) {
-      const auto start = at_melee_start_.find(unit);
-      rules::UnitStatus& s = state_.units[static_cast<std::size_t>(unit)];
-      if (start != at_melee_start_.end() && start->second.stands != s.stands) {
-        now.emplace_back(unit, s.stands);
-        s.stands = start->second.stands;
-        state_.FootprintChanged(unit);
-      }
-    }
-    MeasureMelee(pairing);
-    for (const auto& [unit, stands] : now) {
-      state_.units[static_cast<std::size_t>(unit)].stands = stands;
-      state_.FootprintChanged(unit);
-    }
-  }
+  MeasureOnMeleeStart(pairing);
   if (!round.melee_id().empty()) {
     for (int unit : {a, b}) {
       const rules::UnitStatus& u = state_.units[unit];
@@ -182,6 +143,91 @@ void DaimyoEngine::OnMeleeRound(const v1::MeleeRound& round) {
     }
   }
   DisorderPursuersMeetingFreshEnemy(pairing);
+  CheckRoundCount(round, pairing);
+  const bool resolvable =
+      rules::daimyo::CheckMeleePairing(rules_, state_, pairing, *this);
+  CheckStandsSplit(round, pairing);
+  const std::array<int, 2> hits = MeleeHits(round, pairing, resolvable);
+  const std::array<int, 2> stands_lost =
+      MeleeStandsLost(round, pairing, hits, resolvable);
+  const rules::daimyo::MeleeOutcome outcome =
+      rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
+  if (recording_outcomes()) {
+    RecordOutcome(
+        round.sides(0).unit(), "melee_outcome",
+        outcome.winner < 0
+            ? std::string("draw")
+            : state_.profiles[pairing.sides[outcome.winner].unit].id + " wins",
+        nullptr);
+  }
+  CheckClaimedOutcome(round, pairing, hits, outcome);
+  if (resolvable && FollowComputed()) WriteBranchMeleeClaims(pairing, hits);
+  const int rounds_before = pairing.round - 1;
+  rules::daimyo::ApplyMeleeRound(rules_, state_, pairing, hits, stands_lost);
+  KeepBonusesForTheWholeMelee(pairing);
+  RecordPairing(round, pairing, outcome, rounds_before + 1);
+  // A side that lost its last stand is off the table at once (reading 4):
+  // its melees end, and an opponent with no other contact is free now, not
+  // only at the end of the turn.
+  for (const rules::daimyo::MeleeSideInput& side : pairing.sides) {
+    if (state_.units[side.unit].removed) LeaveMelee(side.unit);
+  }
+}
+
+std::optional<std::pair<int, int>> DaimyoEngine::MeleeRoundUnits(
+    const v1::MeleeRound& round) {
+  if (round.sides_size() != 2) {
+    Violation("log.melee.sides", "",
+              absl::StrFormat("A melee round has two sides; this one has %d. "
+                              "It is skipped.",
+                              round.sides_size()));
+    return std::nullopt;
+  }
+  const int a = ResolveUnit(round.sides(0).unit(), "melee unit");
+  const int b = ResolveUnit(round.sides(1).unit(), "melee unit");
+  if (a < 0 || b < 0 || !UnitOnTable(a, "fight") || !UnitOnTable(b, "fight")) {
+    return std::nullopt;
+  }
+  if (a == b) {
+    // Found by the fuzzer: a unit paired with itself would be put in melee
+    // with itself and take both sides' losses.
+    Violation("daimyo.melee.enemy", round.sides(0).unit(),
+              absl::StrFormat("%s is on both sides of the melee round; a "
+                              "unit fights an enemy unit, never itself. The "
+                              "round is skipped.",
+                              UnitLabel(state_, a)));
+    return std::nullopt;
+  }
+  return std::make_pair(a, b);
+}
+
+void DaimyoEngine::MeasureOnMeleeStart(rules::daimyo::MeleePairing& pairing) {
+  // The pairings of a multi-unit melee are fought at once (reading 26 (a)):
+  // a later one is measured on the footprints the melee began with, not on
+  // one narrowed by the stands an earlier pairing took (a flank contact
+  // would open by half a stand's width).
+  absl::InlinedVector<std::pair<int, int>, 2> now;
+  for (const rules::daimyo::MeleeSideInput& side : pairing.sides) {
+    const int unit = side.unit;
+    const auto start = at_melee_start_.find(unit);
+    rules::UnitStatus& s = state_.units[static_cast<std::size_t>(unit)];
+    if (start != at_melee_start_.end() && start->second.stands != s.stands) {
+      now.emplace_back(unit, s.stands);
+      s.stands = start->second.stands;
+      state_.FootprintChanged(unit);
+    }
+  }
+  MeasureMelee(pairing);
+  for (const auto& [unit, stands] : now) {
+    state_.units[static_cast<std::size_t>(unit)].stands = stands;
+    state_.FootprintChanged(unit);
+  }
+}
+
+void DaimyoEngine::CheckRoundCount(const v1::MeleeRound& round,
+                                   const rules::daimyo::MeleePairing& pairing) {
+  const int a = pairing.sides[0].unit;
+  const int b = pairing.sides[1].unit;
   if (round.round() != 0 && round.round() != uint32_t(pairing.round)) {
     Violation("daimyo.melee.round_number", round.sides(0).unit(),
               absl::StrFormat("The log calls this round %d; %s and %s have "
@@ -190,27 +236,27 @@ void DaimyoEngine::OnMeleeRound(const v1::MeleeRound& round) {
                               UnitLabel(state_, b), pairing.round - 1,
                               pairing.round == 2 ? "" : "s", pairing.round));
   }
-  {
-    // The contact's own count catches a second round while it lasts; this
-    // catches one after it ended and a charge or pursuit renewed it.
-    const rules::MeleeContact* contact = state_.FindMelee(a, b);
-    const bool counted =
-        contact != nullptr && contact->last_turn_fought == state_.turn;
-    if (FoughtThisTurn(a, b)) {
-      if (!counted) {
-        Violation("daimyo.melee.once_per_turn", round.sides(0).unit(),
-                  absl::StrFormat("%s and %s already fought each other this "
-                                  "turn; each stand fights one melee "
-                                  "resolution a turn.",
-                                  UnitLabel(state_, a), UnitLabel(state_, b)));
-      }
-    } else {
-      fought_pairs_.emplace_back(std::min(a, b), std::max(a, b));
+  // The contact's own count catches a second round while it lasts; this
+  // catches one after it ended and a charge or pursuit renewed it.
+  const rules::MeleeContact* contact = state_.FindMelee(a, b);
+  const bool counted =
+      contact != nullptr && contact->last_turn_fought == state_.turn;
+  if (FoughtThisTurn(a, b)) {
+    if (!counted) {
+      Violation("daimyo.melee.once_per_turn", round.sides(0).unit(),
+                absl::StrFormat("%s and %s already fought each other this "
+                                "turn; each stand fights one melee "
+                                "resolution a turn.",
+                                UnitLabel(state_, a), UnitLabel(state_, b)));
     }
+  } else {
+    fought_pairs_.emplace_back(std::min(a, b), std::max(a, b));
   }
-  const bool resolvable =
-      rules::daimyo::CheckMeleePairing(rules_, state_, pairing, *this);
-  CheckStandsSplit(round, pairing);
+}
+
+std::array<int, 2> DaimyoEngine::MeleeHits(
+    const v1::MeleeRound& round, const rules::daimyo::MeleePairing& pairing,
+    bool resolvable) {
   std::array<int, 2> hits = {0, 0};
   for (int side = 0; side < 2; ++side) {
     const v1::MeleeSide& s = round.sides(side);
@@ -238,21 +284,23 @@ void DaimyoEngine::OnMeleeRound(const v1::MeleeRound& round) {
                        "hits; replay lands none."));
     }
   }
+  return hits;
+}
+
+std::array<int, 2> DaimyoEngine::MeleeStandsLost(
+    const v1::MeleeRound& round, const rules::daimyo::MeleePairing& pairing,
+    std::array<int, 2> hits, bool resolvable) {
   std::array<int, 2> stands_lost = {-1, -1};
   for (int side = 0; side < 2; ++side) {
     const v1::MeleeSide& s = round.sides(side);
-    if (recording_outcomes()) {
-      const rules::UnitStatus& u = state_.units[pairing.sides[side].unit];
-      RecordOutcome(s.unit(), "stands_lost",
-                    absl::StrCat(rules::StandsLost(u, hits[1 - side],
-                                                   rules_.hits_per_stand)),
-                    nullptr);
-    }
-    if (resolvable && FollowComputed()) continue;
-    if (!s.has_claimed_stands_lost()) continue;
     const rules::UnitStatus& u = state_.units[pairing.sides[side].unit];
     const int computed =
         rules::StandsLost(u, hits[1 - side], rules_.hits_per_stand);
+    if (recording_outcomes()) {
+      RecordOutcome(s.unit(), "stands_lost", absl::StrCat(computed), nullptr);
+    }
+    if (resolvable && FollowComputed()) continue;
+    if (!s.has_claimed_stands_lost()) continue;
     stands_lost[side] =
         static_cast<int>(std::min<uint32_t>(s.claimed_stands_lost(), 64));
     if (stands_lost[side] != computed) {
@@ -261,28 +309,7 @@ void DaimyoEngine::OnMeleeRound(const v1::MeleeRound& round) {
                              stands_lost[side], computed);
     }
   }
-  const rules::daimyo::MeleeOutcome outcome =
-      rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
-  if (recording_outcomes()) {
-    RecordOutcome(
-        round.sides(0).unit(), "melee_outcome",
-        outcome.winner < 0
-            ? std::string("draw")
-            : state_.profiles[pairing.sides[outcome.winner].unit].id + " wins",
-        nullptr);
-  }
-  CheckClaimedOutcome(round, pairing, hits, outcome);
-  if (resolvable && FollowComputed()) WriteBranchMeleeClaims(pairing, hits);
-  const int rounds_before = pairing.round - 1;
-  rules::daimyo::ApplyMeleeRound(rules_, state_, pairing, hits, stands_lost);
-  KeepBonusesForTheWholeMelee(pairing);
-  RecordPairing(round, pairing, outcome, rounds_before + 1);
-  // A side that lost its last stand is off the table at once (reading 4):
-  // its melees end, and an opponent with no other contact is free now, not
-  // only at the end of the turn.
-  for (const rules::daimyo::MeleeSideInput& side : pairing.sides) {
-    if (state_.units[side.unit].removed) LeaveMelee(side.unit);
-  }
+  return stands_lost;
 }
 
 void DaimyoEngine::WriteBranchMeleeClaims(

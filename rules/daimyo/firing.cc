@@ -1,6 +1,7 @@
 #include "rules/daimyo/firing.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <utility>
 
@@ -300,22 +301,24 @@ bool CheckFiring(const Tables& rules, const BattleState& state,
   return CheckDice(rules, state, shot, sink);
 }
 
-FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
-                               const Shot& shot, Trace* trace) {
+namespace {
+
+// Every firing factor, whether it applies to `shot` (at `band`) and where
+// its fact came from, in the order a trace lists them.
+std::array<FactorCheck, 12> FiringFactorChecks(const BattleState& state,
+                                               const Shot& shot,
+                                               const ResolvedBand& band) {
   const UnitProfile& firer = state.profiles[shot.firer];
   const UnitStatus& status = state.units[shot.firer];
   const UnitProfile& target = state.profiles[shot.target];
   const UnitStatus& target_status = state.units[shot.target];
   const ShotFacts& facts = shot.facts;
-
-  FiringResolution res;
-  res.band = ResolveBand(rules, state, shot);
   const Origin charged_origin = facts.firer_being_charged.has_value()
                                     ? Origin::kDeclared
                                     : Origin::kComputed;
   const bool column = target_status.formation == Formation::kColumn;
   const bool building = target_status.formation == Formation::kBuilding;
-  const FactorCheck checks[] = {
+  return {{
       {FiringFactor::kFirstVolley,
        !status.first_volley_spent && !status.disordered, Origin::kComputed},
       {FiringFactor::kTargetLightArmour, target.armour == Armour::kLight,
@@ -324,8 +327,8 @@ FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
        firer.missile_weapon == MissileWeapon::kArquebus &&
            target.mobility == Mobility::kMounted,
        Origin::kComputed},
-      {FiringFactor::kEffectiveRange, res.band.band == RangeBand::kEffective,
-       res.band.origin},
+      {FiringFactor::kEffectiveRange, band.band == RangeBand::kEffective,
+       band.origin},
       {FiringFactor::kTargetColumnOrFlanked,
        facts.target_in_column_or_flanked || column,
        facts.target_in_column_or_flanked ? facts.fact_origin()
@@ -345,32 +348,33 @@ FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
       {FiringFactor::kTargetInCover,
        facts.target_in_cover && !facts.target_in_building && !building,
        facts.fact_origin()},
-  };
-  if (trace != nullptr && res.band.forced_long) {
-    trace->push_back(
+  }};
+}
+
+// The trace's notes on the range band: a long range forced by chargers,
+// and on a table a measured long range (no bonus, but the distance shown).
+void TraceRangeBand(const Shot& shot, const ResolvedBand& band, Trace& trace) {
+  const ShotFacts& facts = shot.facts;
+  if (band.forced_long) {
+    trace.push_back(
         Term{0, "long range forced: chargers began beyond effective range",
              "daimyo.fire.range.long_at_chargers", Origin::kComputed});
   }
-  // On a table the band is measured: say so when it gives no bonus, so
-  // that the trace shows the distance behind a long-range volley.
-  if (trace != nullptr && facts.measured && !res.band.forced_long &&
-      res.band.band == RangeBand::kLong && facts.distance_mm.has_value()) {
-    trace->push_back(
+  if (facts.measured && !band.forced_long && band.band == RangeBand::kLong &&
+      facts.distance_mm.has_value()) {
+    trace.push_back(
         Term{0,
              absl::StrFormat("long range, %.1f cm measured: no effective-range "
                              "bonus",
                              *facts.distance_mm / 10.0),
              "daimyo.table.fire.range", Origin::kMeasured});
   }
-  for (const FactorCheck& c : checks) {
-    if (!c.applies) continue;
-    const int value = rules.firing.factor(c.factor);
-    res.modifier += value;
-    if (trace != nullptr) {
-      trace->push_back(Term{value, std::string(FiringFactorLabel(c.factor)),
-                            FiringFactorRuleId(c.factor), c.origin});
-    }
-  }
+}
+
+// Rolls each firing stand's dice against the hit score with `res`'s
+// modifier, counting its hits.
+void RollFiringStands(const Tables& rules, const Shot& shot,
+                      FiringResolution& res, Trace* trace) {
   const int per_stand = rules.firing.dice_per_stand;
   for (int s = 0; s < shot.stands_firing; ++s) {
     int roll = 0;
@@ -394,6 +398,29 @@ FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
                "daimyo.fire.hit", Origin::kDice});
     }
   }
+}
+
+}  // namespace
+
+FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
+                               const Shot& shot, Trace* trace) {
+  FiringResolution res;
+  res.band = ResolveBand(rules, state, shot);
+  // The factors are worked out before the range notes are traced: they
+  // read the state only.
+  const std::array<FactorCheck, 12> checks =
+      FiringFactorChecks(state, shot, res.band);
+  if (trace != nullptr) TraceRangeBand(shot, res.band, *trace);
+  for (const FactorCheck& c : checks) {
+    if (!c.applies) continue;
+    const int value = rules.firing.factor(c.factor);
+    res.modifier += value;
+    if (trace != nullptr) {
+      trace->push_back(Term{value, std::string(FiringFactorLabel(c.factor)),
+                            FiringFactorRuleId(c.factor), c.origin});
+    }
+  }
+  RollFiringStands(rules, shot, res, trace);
   return res;
 }
 

@@ -280,6 +280,132 @@ const TerrainFeature* TerrainBlocking(
   return nullptr;
 }
 
+// A circle a tangent line may touch (TangentLineClear).
+struct TangentCircle {
+  Vec2 centre;
+  double radius;
+};
+
+// The circles of TangentLineClear: a hair's about each end of the firers'
+// edge(s) and each corner of the target and of the terrain, the clearance
+// about each corner of the units near.
+absl::InlinedVector<TangentCircle, 64> TangentCircles(
+    const std::array<Vec2, 4>& fc, const UnitShape& ts, bool mounted,
+    const absl::InlinedVector<int, 8>& units,
+    const absl::InlinedVector<const TerrainFeature*, 8>& terrain,
+    const Battlefield& field, const BattleState& state, double clearance) {
+  constexpr double kHair = geometry::kEpsilon;
+  absl::InlinedVector<TangentCircle, 64> circles;
+  for (int i = 0; i < (mounted ? 4 : 2); ++i) circles.push_back({fc[i], kHair});
+  for (const Vec2 p : ts.polygon.vertices) circles.push_back({p, kHair});
+  for (const int u : units) {
+    for (const Vec2 p : field.Shape(state, u).polygon.vertices) {
+      circles.push_back({p, clearance + kHair});
+    }
+  }
+  for (const TerrainFeature* f : terrain) {
+    for (const Vec2 p : f->area.vertices) circles.push_back({p, kHair});
+    for (const Vec2 p : f->line.points) circles.push_back({p, kHair});
+  }
+  return circles;
+}
+
+// The shortest segment from the firers' edge(s), corners `fc`, to the
+// target: the line least in woods. None when they touch.
+std::optional<Segment> ShortestSightLine(const std::array<Vec2, 4>& fc,
+                                         const UnitShape& ts, bool mounted) {
+  Segment shortest;
+  double best = std::numeric_limits<double>::infinity();
+  const auto consider = [&](Vec2 a, Vec2 b) {
+    const double d = geometry::Distance(a, b);
+    if (d < best) {
+      best = d;
+      shortest = Segment{a, b};
+    }
+  };
+  const std::size_t tn = ts.polygon.vertices.size();
+  for (int e = 0; e < (mounted ? 4 : 1); ++e) {
+    const Segment edge{fc[e], fc[(e + 1) % 4]};
+    for (const Vec2 p : ts.polygon.vertices) {
+      consider(geometry::NearestPointOnSegment(p, edge), p);
+    }
+    for (std::size_t k = 0; k < tn; ++k) {
+      const Segment side{ts.polygon.vertices[k],
+                         ts.polygon.vertices[(k + 1) % tn]};
+      consider(edge.a, geometry::NearestPointOnSegment(edge.a, side));
+      consider(edge.b, geometry::NearestPointOnSegment(edge.b, side));
+    }
+  }
+  if (!(best > 0)) return std::nullopt;
+  return shortest;
+}
+
+// Tests that settle, before the clip, that a line or every common tangent
+// of two circles misses the target: a line farther from its centre than
+// its farthest corner misses it (a margin keeps the test on the safe side,
+// so the lines tried are the same).
+class TargetReach {
+ public:
+  explicit TargetReach(const UnitShape& ts) : centre_(ts.centre) {
+    for (const Vec2 p : ts.polygon.vertices) {
+      reach_ = std::max(reach_, geometry::Distance(p, ts.centre));
+    }
+    reach_ = reach_ * (1 + 1e-9) + 1e-6;
+  }
+
+  bool Misses(const geometry::Line& line) const {
+    const Vec2 d = line.direction;
+    const Vec2 w = centre_ - line.point;
+    const double off = d.x * w.y - d.y * w.x;  // |d| times the distance.
+    return off * off > reach_ * reach_ * (d.x * d.x + d.y * d.y);
+  }
+
+  // A tangent touches circle a and turns at most an angle t off the line
+  // of the centres, sin t = (ra + rb) / L, so it lies no nearer the
+  // target's centre than the line of the centres less ra less the turn over
+  // the way from circle a to the centre (|d - u| |x - ca|, with |d - u| =
+  // 2 sin(t / 2), which is at most 1.5 sin t for t up to 90 degrees).
+  bool PairMisses(const TangentCircle& a, const TangentCircle& b) const {
+    const Vec2 v = b.centre - a.centre;
+    const double length = std::sqrt(v.x * v.x + v.y * v.y);
+    const double sin_turn = (a.radius + b.radius) / length;
+    if (!(sin_turn < 0.5)) return false;  // Near circles: no shortcut.
+    const Vec2 w = centre_ - a.centre;
+    const double off = std::abs(v.x * w.y - v.y * w.x) / length;
+    const double way = std::sqrt(w.x * w.x + w.y * w.y);
+    return off - a.radius - 1.5 * sin_turn * way > reach_;
+  }
+
+ private:
+  Vec2 centre_;
+  double reach_ = 0;
+};
+
+// Where `line` leaves the firers (as parameters along it): their front
+// edge `front`, or (mounted) either side of their footprint; none when it
+// does not cross them. The cheap test first: in a battle line most tangents
+// run along the lines, through the target's neighbours and the target, and
+// never cross the firers' front.
+absl::InlinedVector<double, 2> LineStarts(const geometry::Line& line,
+                                          const UnitShape& fs,
+                                          const Segment& front, bool mounted) {
+  if (mounted) {
+    const std::optional<std::array<double, 2>> own =
+        geometry::ClipToConvex(line, fs.polygon, 0);
+    if (!own.has_value()) return {};
+    return {(*own)[0], (*own)[1]};
+  }
+  const Vec2 e = front.b - front.a;
+  const double rate = geometry::Cross(line.direction, e);
+  if (rate == 0) return {};
+  // line.point + t direction = front.a + s e, with s in [0, 1].
+  const Vec2 w = front.a - line.point;
+  const double t = geometry::Cross(w, e) / rate;
+  const double s = geometry::Cross(w, line.direction) / rate;
+  if (s < 0 || s > 1) return {};
+  return {t};
+}
+
 // The search that settles what the sampled lines leave open (reference
 // class T3: a 4 cm gap, a line 2 cm from a unit). Of the segments from the
 // firers' edge (all round when mounted) to the target, those clear of the
@@ -301,52 +427,14 @@ bool TangentLineClear(
     const absl::InlinedVector<const TerrainFeature*, 8>& terrain,
     const Battlefield& field, const BattleState& state, double clearance,
     const Blocking& blocking) {
-  struct Circle {
-    Vec2 centre;
-    double radius;
-  };
-  constexpr double kHair = geometry::kEpsilon;
-  absl::InlinedVector<Circle, 64> circles;
   const std::array<Vec2, 4> fc = geometry::Corners(fs.rect);
-  for (int i = 0; i < (mounted ? 4 : 2); ++i) circles.push_back({fc[i], kHair});
-  for (const Vec2 p : ts.polygon.vertices) circles.push_back({p, kHair});
-  for (const int u : units) {
-    for (const Vec2 p : field.Shape(state, u).polygon.vertices) {
-      circles.push_back({p, clearance + kHair});
-    }
-  }
-  for (const TerrainFeature* f : terrain) {
-    for (const Vec2 p : f->area.vertices) circles.push_back({p, kHair});
-    for (const Vec2 p : f->line.points) circles.push_back({p, kHair});
-  }
-  const Segment front{fc[0], fc[1]};
   // First the shortest segment from the firers' edge(s) to the target: the
   // line least in woods.
-  {
-    Segment shortest;
-    double best = std::numeric_limits<double>::infinity();
-    const auto consider = [&](Vec2 a, Vec2 b) {
-      const double d = geometry::Distance(a, b);
-      if (d < best) {
-        best = d;
-        shortest = Segment{a, b};
-      }
-    };
-    const std::size_t tn = ts.polygon.vertices.size();
-    for (int e = 0; e < (mounted ? 4 : 1); ++e) {
-      const Segment edge{fc[e], fc[(e + 1) % 4]};
-      for (const Vec2 p : ts.polygon.vertices) {
-        consider(geometry::NearestPointOnSegment(p, edge), p);
-      }
-      for (std::size_t k = 0; k < tn; ++k) {
-        const Segment side{ts.polygon.vertices[k],
-                           ts.polygon.vertices[(k + 1) % tn]};
-        consider(edge.a, geometry::NearestPointOnSegment(edge.a, side));
-        consider(edge.b, geometry::NearestPointOnSegment(edge.b, side));
-      }
-    }
-    if (best > 0 && !blocking(shortest).any()) return true;
-  }
+  const std::optional<Segment> shortest = ShortestSightLine(fc, ts, mounted);
+  if (shortest.has_value() && !blocking(*shortest).any()) return true;
+  const absl::InlinedVector<TangentCircle, 64> circles =
+      TangentCircles(fc, ts, mounted, units, terrain, field, state, clearance);
+  const Segment front{fc[0], fc[1]};
   // A bound on the work, so that a crowd (a log may put hundreds of units
   // about one line) cannot stall an audit: past kSightWork unit-line tests
   // the sampled answer stands. Ordinary play (a dozen units near) needs a
@@ -354,66 +442,17 @@ bool TangentLineClear(
   constexpr std::int64_t kSightWork = 2'000'000;
   const std::int64_t per_line = static_cast<std::int64_t>(units.size()) + 1;
   std::int64_t work = 0;
-  // Most tangent lines pass nowhere near the target: a line farther from
-  // its centre than its farthest corner misses it, which one cross product
-  // settles before the clip (a margin keeps the test on the safe side, so
-  // the lines tried are the same).
-  double reach = 0;
-  for (const Vec2 p : ts.polygon.vertices) {
-    reach = std::max(reach, geometry::Distance(p, ts.centre));
-  }
-  reach = reach * (1 + 1e-9) + 1e-6;
-  const auto misses_target = [&](const geometry::Line& line) {
-    const Vec2 d = line.direction;
-    const Vec2 w = ts.centre - line.point;
-    const double off = d.x * w.y - d.y * w.x;  // |d| times the distance.
-    return off * off > reach * reach * (d.x * d.x + d.y * d.y);
-  };
-  // And a pair of circles whose every common tangent misses the target
-  // is passed over before the tangents are worked out: a tangent touches
-  // circle i and turns at most an angle a off the line of the centres,
-  // sin a = (ri + rj) / L, so it lies no nearer the target's centre than
-  // the line of the centres less ri less the turn over the way from circle
-  // i to the centre (|d - u| |x - ci|, with |d - u| = 2 sin(a / 2), which is
-  // at most 1.5 sin a for a up to 90 degrees).
-  const auto pair_misses_target = [&](const Circle& a, const Circle& b) {
-    const Vec2 v = b.centre - a.centre;
-    const double length = std::sqrt(v.x * v.x + v.y * v.y);
-    const double sin_turn = (a.radius + b.radius) / length;
-    if (!(sin_turn < 0.5)) return false;  // Near circles: no shortcut.
-    const Vec2 w = ts.centre - a.centre;
-    const double off = std::abs(v.x * w.y - v.y * w.x) / length;
-    const double way = std::sqrt(w.x * w.x + w.y * w.y);
-    return off - a.radius - 1.5 * sin_turn * way > reach;
-  };
+  const TargetReach target(ts);
   for (std::size_t i = 0; i < circles.size(); ++i) {
     for (std::size_t j = i + 1; j < circles.size(); ++j) {
-      if (pair_misses_target(circles[i], circles[j])) continue;
+      if (target.PairMisses(circles[i], circles[j])) continue;
       for (const geometry::Line& line :
            geometry::CommonTangents(circles[i].centre, circles[i].radius,
                                     circles[j].centre, circles[j].radius)) {
-        if (misses_target(line)) continue;
-        // Where the line leaves the firers: their front edge, or (mounted)
-        // either side of their footprint (the cheap test first: in a battle
-        // line most tangents run along the lines, through the target's
-        // neighbours and the target, and never cross the firers' front).
-        absl::InlinedVector<double, 2> starts;
-        if (mounted) {
-          const std::optional<std::array<double, 2>> own =
-              geometry::ClipToConvex(line, fs.polygon, 0);
-          if (!own.has_value()) continue;
-          starts = {(*own)[0], (*own)[1]};
-        } else {
-          const Vec2 e = front.b - front.a;
-          const double rate = geometry::Cross(line.direction, e);
-          if (rate == 0) continue;
-          // line.point + t direction = front.a + s e, with s in [0, 1].
-          const Vec2 w = front.a - line.point;
-          const double t = geometry::Cross(w, e) / rate;
-          const double s = geometry::Cross(w, line.direction) / rate;
-          if (s < 0 || s > 1) continue;
-          starts = {t};
-        }
+        if (target.Misses(line)) continue;
+        const absl::InlinedVector<double, 2> starts =
+            LineStarts(line, fs, front, mounted);
+        if (starts.empty()) continue;
         const std::optional<std::array<double, 2>> at =
             geometry::ClipToConvex(line, ts.polygon, 0);
         if (!at.has_value()) continue;
@@ -438,28 +477,19 @@ bool TangentLineClear(
   return false;
 }
 
-// What blocks every line of fire from `firer` to `target` (nothing: the
-// firer sees the target). Lines run from the firer's front edge (all round
-// for mounted firers) to the target's corners and edge points; the first
-// clear one ends the search. Every line lies within the box around the
-// points it joins, so only the units and terrain that box meets are tried
-// (in index order, as the rules report the first); with none, every line
-// is clear and the answer is exact without trying one.
-Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
-                         const BattleState& state, int firer, int target) {
-  const UnitShape& fs = field.Shape(state, firer);
-  const UnitShape& ts = field.Shape(state, target);
-  const bool mounted = state.profiles[firer].mobility == Mobility::kMounted;
-  const double clearance = field.rules.fire_gap_mm / 20.0;
-  const SightPointList from = SightPoints(fs.rect, !mounted);
-  const SightPointList to = SightPoints(ts.rect, false);
-  const Box lines = geometry::Union(fs.box, ts.box);
+// The units that may block a line of fire between the footprints `fs` and
+// `ts`, in index order. Every line of fire lies in the hull of the two
+// footprints, so a unit farther than `clearance` from it blocks none: it is
+// left out of the tests and of the corner-line search (whose work grows
+// with the square of the corners).
+absl::InlinedVector<int, 8> UnitsNearSight(const Battlefield& field,
+                                           const BattleState& state, int firer,
+                                           int target, const UnitShape& fs,
+                                           const UnitShape& ts,
+                                           double clearance) {
   absl::InlinedVector<int, 8> units;
-  const Box near_lines = geometry::Inflated(lines, clearance);
-  // Every line of fire lies in the hull of the two footprints, so a unit
-  // farther than the clearance from it blocks none: it is left out of the
-  // tests and of the corner-line search (whose work grows with the square
-  // of the corners).
+  const Box near_lines =
+      geometry::Inflated(geometry::Union(fs.box, ts.box), clearance);
   geometry::Vertices corners = fs.polygon.vertices;
   corners.insert(corners.end(), ts.polygon.vertices.begin(),
                  ts.polygon.vertices.end());
@@ -473,6 +503,14 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
       units.push_back(u);
     }
   }
+  return units;
+}
+
+// The terrain that may block a line of fire between `fs` and `ts`, whose
+// lines all lie in `lines`: impassable ground, buildings, woods and crests.
+absl::InlinedVector<const TerrainFeature*, 8> TerrainNearSight(
+    const Battlefield& field, const UnitShape& fs, const UnitShape& ts,
+    const Box& lines) {
   absl::InlinedVector<const TerrainFeature*, 8> terrain;
   for (int t = 0; t < static_cast<int>(field.terrain.size()); ++t) {
     const TerrainKind kind = field.terrain[t].kind;
@@ -491,6 +529,28 @@ Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
       terrain.push_back(&field.terrain[t]);
     }
   }
+  return terrain;
+}
+
+// What blocks every line of fire from `firer` to `target` (nothing: the
+// firer sees the target). Lines run from the firer's front edge (all round
+// for mounted firers) to the target's corners and edge points; the first
+// clear one ends the search. Every line lies within the box around the
+// points it joins, so only the units and terrain that box meets are tried
+// (in index order, as the rules report the first); with none, every line
+// is clear and the answer is exact without trying one.
+Obstruction SightBlocked(const Tables& rules, const Battlefield& field,
+                         const BattleState& state, int firer, int target) {
+  const UnitShape& fs = field.Shape(state, firer);
+  const UnitShape& ts = field.Shape(state, target);
+  const bool mounted = state.profiles[firer].mobility == Mobility::kMounted;
+  const double clearance = field.rules.fire_gap_mm / 20.0;
+  const SightPointList from = SightPoints(fs.rect, !mounted);
+  const SightPointList to = SightPoints(ts.rect, false);
+  const absl::InlinedVector<int, 8> units =
+      UnitsNearSight(field, state, firer, target, fs, ts, clearance);
+  const absl::InlinedVector<const TerrainFeature*, 8> terrain =
+      TerrainNearSight(field, fs, ts, geometry::Union(fs.box, ts.box));
   Obstruction first;
   if (units.empty() && terrain.empty()) return first;
   const auto blocking = [&](const Segment& line) {
@@ -1011,13 +1071,117 @@ int OverlappedUnit(const Battlefield& field, const BattleState& state, int unit,
   return -1;
 }
 
-// The slide is tried in kPathStep steps against what it may meet: the
-// impassable terrain and (when `units_block`) the units whose boxes meet
-// the box around the whole path, in index order, each only at the steps
-// where the two may meet (ConvexSlide). Each corner of the footprint moves in
-// a straight line and the table (grown by kEpsilon) is convex, so a slide
-// that starts and ends on the table stays on it between; with nothing else
-// near, the slide is clear without trying a step.
+namespace {
+
+// What may block a slide and the turn at its end (MeasurePath): the
+// impassable ground and (when `units_block`) the units whose boxes meet
+// `path`, the box around the whole path, in index order; not `unit` nor
+// `ignore`.
+class PathBlockers {
+ public:
+  PathBlockers(const Battlefield& field, const BattleState& state, int unit,
+               int ignore, bool units_block, const Box& path,
+               bool slide_on_table)
+      : field_(field), state_(state), slide_on_table_(slide_on_table) {
+    for (int t = 0; t < static_cast<int>(field.terrain.size()); ++t) {
+      if (field.terrain[t].kind == TerrainKind::kImpassable &&
+          geometry::BoxesMeet(path, field.TerrainBox(t))) {
+        impassable_.push_back(&field.terrain[t]);
+        boxes_.push_back(field.TerrainBox(t));
+      }
+    }
+    if (!units_block) return;
+    for (const int u : field.UnitsMeeting(state, path)) {
+      if (u == unit || u == ignore) continue;
+      const UnitShape& us = field.Shape(state, u);
+      if (us.present && geometry::BoxesMeet(path, us.box)) units_.push_back(u);
+    }
+  }
+
+  // What blocks `shape`: the table's edge (not tried for a step of a slide
+  // that starts and ends on the table), impassable ground, a unit; the
+  // first found.
+  Obstruction At(const Polygon& shape, bool slide) const {
+    Obstruction o;
+    if (!(slide && slide_on_table_) && !OnTable(field_, shape)) {
+      o.table_edge = true;
+    }
+    for (const TerrainFeature* f : impassable_) {
+      if (!o.any() && geometry::PolygonsIntersect(f->area, shape)) {
+        o.terrain = f;
+      }
+    }
+    const Box box = BoxOf(shape);
+    for (const int u : units_) {
+      if (o.any()) break;
+      const UnitShape& us = field_.Shape(state_, u);
+      if (geometry::BoxesMeet(box, us.box) &&
+          geometry::PolygonsIntersect(shape, us.polygon)) {
+        o.unit = u;
+      }
+    }
+    return o;
+  }
+
+  // The spans of the steps 1 to `steps` of `start_shape`'s slide along
+  // `way` that may meet a blocker, sorted: only a step that meets one can be
+  // blocked. On the table all the way, each blocker's steps are worked out
+  // from the slide's line (ConvexSlide, rounded outwards); a slide that
+  // leaves the table tries every step for the edge.
+  absl::InlinedVector<std::pair<int, int>, 16> Spans(const Polygon& start_shape,
+                                                     Vec2 way,
+                                                     int steps) const {
+    absl::InlinedVector<std::pair<int, int>, 16> spans;
+    if (!slide_on_table_) {
+      spans.emplace_back(1, steps);
+      return spans;
+    }
+    const Box from = BoxOf(start_shape);
+    for (const Box& b : boxes_) {
+      const std::pair<int, int> span = StepSpan(from, way, 1, steps, b);
+      if (span.first <= span.second) spans.push_back(span);
+    }
+    const ConvexSlide slide(start_shape, way);
+    for (const int u : units_) {
+      const UnitShape& us = field_.Shape(state_, u);
+      const std::pair<int, int> span =
+          slide.Steps(1, steps, us.polygon, us.box);
+      if (span.first <= span.second) spans.push_back(span);
+    }
+    std::sort(spans.begin(), spans.end());
+    return spans;
+  }
+
+ private:
+  const Battlefield& field_;
+  const BattleState& state_;
+  const bool slide_on_table_;
+  absl::InlinedVector<const TerrainFeature*, 8> impassable_;
+  absl::InlinedVector<Box, 16> boxes_;  // impassable_'s boxes
+  absl::InlinedVector<int, 8> units_;
+};
+
+// Returns `m` blocked by `o`, `unit` stopped at `clear`.
+MoveMeasure Blocked(MoveMeasure m, const BattleState& state, int unit,
+                    const Obstruction& o, const OrientedRect& clear) {
+  m.blocked_by = o;
+  m.off_table = o.table_edge;
+  m.blocked_by_enemy_or_edge =
+      o.table_edge ||
+      (o.unit >= 0 && state.profiles[o.unit].clan != state.profiles[unit].clan);
+  m.blocked_by_friends_or_impassable = !m.blocked_by_enemy_or_edge;
+  m.to = PoseOf(clear);
+  return m;
+}
+
+}  // namespace
+
+// The slide is tried in kPathStep steps against what it may meet
+// (PathBlockers), each only at the steps where the two may meet. Each
+// corner of the footprint moves in a straight line and the table (grown by
+// kEpsilon) is convex, so a slide that starts and ends on the table stays
+// on it between; with nothing else near, the slide is clear without trying
+// a step.
 MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
                         int unit, const Pose& to, int ignore,
                         bool units_block) {
@@ -1037,95 +1201,25 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   const Box path =
       geometry::Union(geometry::Union(BoxOf(start_shape), BoxOf(slide_end)),
                       BoxOf(turned_shape));
-  absl::InlinedVector<const TerrainFeature*, 8> impassable;
-  // The boxes of the impassable ground that may block it.
-  absl::InlinedVector<Box, 16> blocker_boxes;
-  for (int t = 0; t < static_cast<int>(field.terrain.size()); ++t) {
-    if (field.terrain[t].kind == TerrainKind::kImpassable &&
-        geometry::BoxesMeet(path, field.TerrainBox(t))) {
-      impassable.push_back(&field.terrain[t]);
-      blocker_boxes.push_back(field.TerrainBox(t));
-    }
-  }
-  absl::InlinedVector<int, 8> units;
-  if (units_block) {
-    for (const int u : field.UnitsMeeting(state, path)) {
-      if (u == unit || u == ignore) continue;
-      const UnitShape& us = field.Shape(state, u);
-      if (us.present && geometry::BoxesMeet(path, us.box)) units.push_back(u);
-    }
-  }
-  const bool slide_on_table =
-      OnTable(field, start_shape) && OnTable(field, slide_end);
-  const auto blocked_at = [&](const Polygon& shape, bool slide) {
-    Obstruction o;
-    if (!(slide && slide_on_table) && !OnTable(field, shape)) {
-      o.table_edge = true;
-    }
-    for (const TerrainFeature* f : impassable) {
-      if (!o.any() && geometry::PolygonsIntersect(f->area, shape)) {
-        o.terrain = f;
-      }
-    }
-    const Box box = BoxOf(shape);
-    for (const int u : units) {
-      if (o.any()) break;
-      const UnitShape& us = field.Shape(state, u);
-      if (geometry::BoxesMeet(box, us.box) &&
-          geometry::PolygonsIntersect(shape, us.polygon)) {
-        o.unit = u;
-      }
-    }
-    return o;
-  };
-  const auto blocked = [&](const Obstruction& o, const OrientedRect& clear) {
-    m.blocked_by = o;
-    m.off_table = o.table_edge;
-    m.blocked_by_enemy_or_edge =
-        o.table_edge || (o.unit >= 0 && state.profiles[o.unit].clan !=
-                                            state.profiles[unit].clan);
-    m.blocked_by_friends_or_impassable = !m.blocked_by_enemy_or_edge;
-    m.to = PoseOf(clear);
-    return m;
-  };
+  const PathBlockers blockers(
+      field, state, unit, ignore, units_block, path,
+      OnTable(field, start_shape) && OnTable(field, slide_end));
   // The slide keeps the facing: each step's shape is the start's moved on
   // (no trigonometry per step).
   Polygon moved = start_shape;
-  // Only a step that meets a blocker can be blocked: on the table all the
-  // way, the steps each blocker may meet are worked out from the slide's
-  // line (ConvexSlide, rounded outwards) and only those are tried, in order;
-  // a slide that leaves the table tries every step for the edge.
   const Vec2 way = end.front_centre - start.front_centre;
-  absl::InlinedVector<std::pair<int, int>, 16> spans;
-  if (!slide_on_table) {
-    spans.emplace_back(1, steps);
-  } else {
-    const Box from = BoxOf(start_shape);
-    for (const Box& b : blocker_boxes) {
-      const std::pair<int, int> span = StepSpan(from, way, 1, steps, b);
-      if (span.first <= span.second) spans.push_back(span);
-    }
-    const ConvexSlide slide(start_shape, way);
-    for (const int u : units) {
-      const UnitShape& us = field.Shape(state, u);
-      const std::pair<int, int> span =
-          slide.Steps(1, steps, us.polygon, us.box);
-      if (span.first <= span.second) spans.push_back(span);
-    }
-    std::sort(spans.begin(), spans.end());
-  }
   int next = 1;  // The first step not yet tried.
-  for (const auto& [first, last] : spans) {
+  for (const auto& [first, last] : blockers.Spans(start_shape, way, steps)) {
     for (int i = std::max(first, next); i <= last; ++i) {
       ShiftInto(start_shape, way * (double(i) / steps), moved);
-      const Obstruction o = blocked_at(moved, true);
+      const Obstruction o = blockers.At(moved, true);
       if (o.any()) {
         OrientedRect clear = start;
         if (i > 1) {
           clear.front_centre =
               start.front_centre + way * (double(i - 1) / steps);
         }
-        return blocked(o, clear);
+        return Blocked(m, state, unit, o, clear);
       }
     }
     next = std::max(next, last + 1);
@@ -1133,8 +1227,8 @@ MoveMeasure MeasurePath(const Battlefield& field, const BattleState& state,
   // Then the turn at the end, from the slide's last step.
   OrientedRect last_clear = start;
   last_clear.front_centre = start.front_centre + way * (double(steps) / steps);
-  const Obstruction o = blocked_at(turned_shape, false);
-  if (o.any()) return blocked(o, last_clear);
+  const Obstruction o = blockers.At(turned_shape, false);
+  if (o.any()) return Blocked(m, state, unit, o, last_clear);
   return m;
 }
 

@@ -1,6 +1,7 @@
 #include "rules/daimyo/melee.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <utility>
 
@@ -224,39 +225,23 @@ bool CheckMeleePairing(const Tables& rules, const BattleState& state,
   return ok;
 }
 
-MeleeSideResolution ResolveMeleeSide(const Tables& rules,
-                                     const BattleState& state,
-                                     const MeleePairing& pairing, int side,
-                                     Trace* trace) {
+namespace {
+
+// Every melee modifier, whether it applies to side `side` of `pairing` and
+// where its fact came from, in the order a trace lists them.
+std::array<ModifierCheck, 16> MeleeModifierChecks(const BattleState& state,
+                                                  const MeleePairing& pairing,
+                                                  int side, MeleeWeapon weapon,
+                                                  bool charge_bonus,
+                                                  bool enemy_in_building) {
   const MeleeSideInput& in = pairing.sides[side];
   const int u = in.unit;
-  const int e = pairing.sides[1 - side].unit;
   const UnitProfile& me = state.profiles[u];
-  const UnitProfile& enemy = state.profiles[e];
+  const UnitProfile& enemy = state.profiles[pairing.sides[1 - side].unit];
   const UnitStatus& status = state.units[u];
   const MeleeSideFacts& facts = in.facts;
   const bool first_round = pairing.round == 1;
   const bool good_order = !status.disordered;
-  // "No charge bonus modifiers are applied to units charging a building";
-  // the bonus belongs to the contact the charge made (not one that fell
-  // short, nor a later contact between the same units this turn).
-  const bool enemy_in_building = InBuilding(state, e, facts.enemy_in_building);
-  const bool charge_bonus =
-      state.ChargeMadeThisContact(u, e) && !enemy_in_building;
-  const MeleeWeapon weapon = FightingWeapon(rules.options, me);
-
-  MeleeSideResolution res;
-  const WeaponFactors& wf = rules.melee.weapon(weapon);
-  res.weapon_factor =
-      enemy.mobility == Mobility::kMounted ? wf.vs_mounted : wf.vs_foot;
-  res.modifier = res.weapon_factor;
-  if (trace != nullptr) {
-    trace->push_back(Term{
-        res.weapon_factor,
-        absl::StrCat(WeaponName(weapon), " against ",
-                     enemy.mobility == Mobility::kMounted ? "mounted" : "foot"),
-        "daimyo.melee.weapon", Origin::kComputed});
-  }
   // The bonuses belong to the round after the move: a melee a pursuit brings
   // on "will take place on the following turn", and a follow-up keeps contact
   // for next turn's round. A move this turn gives nothing against a unit that
@@ -271,7 +256,7 @@ MeleeSideResolution ResolveMeleeSide(const Tables& rules,
   auto origin_of = [](const std::optional<bool>& declared) {
     return declared.has_value() ? Origin::kDeclared : Origin::kComputed;
   };
-  const ModifierCheck checks[] = {
+  return {{
       {MeleeModifier::kCavalryCharging,
        charge_bonus && me.mobility == Mobility::kMounted, Origin::kComputed},
       {MeleeModifier::kGeneralWithUnit,
@@ -304,16 +289,14 @@ MeleeSideResolution ResolveMeleeSide(const Tables& rules,
       {MeleeModifier::kDisordered, status.disordered, Origin::kComputed},
       {MeleeModifier::kEnemyUphillOrBehindObstacle,
        facts.enemy_uphill_or_behind_obstacle, facts.fact_origin()},
-  };
-  for (const ModifierCheck& c : checks) {
-    if (!c.applies) continue;
-    const int value = rules.melee.modifier(c.modifier);
-    res.modifier += value;
-    if (trace != nullptr) {
-      trace->push_back(Term{value, std::string(MeleeModifierLabel(c.modifier)),
-                            MeleeModifierRuleId(c.modifier), c.origin});
-    }
-  }
+  }};
+}
+
+// Rolls each fighting stand's dice against the hit score with `res`'s
+// modifier, counting its hits.
+void RollMeleeStands(const Tables& rules, const MeleeSideInput& in,
+                     const UnitProfile& me, MeleeSideResolution& res,
+                     Trace* trace) {
   const int per_stand = rules.melee.dice_per_stand;
   for (int s = 0; s < in.stands_fighting; ++s) {
     int roll = 0;
@@ -335,6 +318,51 @@ MeleeSideResolution ResolveMeleeSide(const Tables& rules,
                "daimyo.melee.hit", Origin::kDice});
     }
   }
+}
+
+}  // namespace
+
+MeleeSideResolution ResolveMeleeSide(const Tables& rules,
+                                     const BattleState& state,
+                                     const MeleePairing& pairing, int side,
+                                     Trace* trace) {
+  const MeleeSideInput& in = pairing.sides[side];
+  const int u = in.unit;
+  const int e = pairing.sides[1 - side].unit;
+  const UnitProfile& me = state.profiles[u];
+  const UnitProfile& enemy = state.profiles[e];
+  // "No charge bonus modifiers are applied to units charging a building";
+  // the bonus belongs to the contact the charge made (not one that fell
+  // short, nor a later contact between the same units this turn).
+  const bool enemy_in_building =
+      InBuilding(state, e, in.facts.enemy_in_building);
+  const bool charge_bonus =
+      state.ChargeMadeThisContact(u, e) && !enemy_in_building;
+  const MeleeWeapon weapon = FightingWeapon(rules.options, me);
+
+  MeleeSideResolution res;
+  const WeaponFactors& wf = rules.melee.weapon(weapon);
+  res.weapon_factor =
+      enemy.mobility == Mobility::kMounted ? wf.vs_mounted : wf.vs_foot;
+  res.modifier = res.weapon_factor;
+  if (trace != nullptr) {
+    trace->push_back(Term{
+        res.weapon_factor,
+        absl::StrCat(WeaponName(weapon), " against ",
+                     enemy.mobility == Mobility::kMounted ? "mounted" : "foot"),
+        "daimyo.melee.weapon", Origin::kComputed});
+  }
+  for (const ModifierCheck& c : MeleeModifierChecks(
+           state, pairing, side, weapon, charge_bonus, enemy_in_building)) {
+    if (!c.applies) continue;
+    const int value = rules.melee.modifier(c.modifier);
+    res.modifier += value;
+    if (trace != nullptr) {
+      trace->push_back(Term{value, std::string(MeleeModifierLabel(c.modifier)),
+                            MeleeModifierRuleId(c.modifier), c.origin});
+    }
+  }
+  RollMeleeStands(rules, in, me, res, trace);
   return res;
 }
 
