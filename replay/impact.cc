@@ -264,4 +264,29 @@ absl::Status AddImpactsFromEvents(const v1::BattleLog& head,
                       /*branch_logs=*/nullptr, cancelled);
 }
 
+absl::StatusOr<bool> AddImpactsFromBinaryLog(
+    const OpenLogStream& open, std::int64_t max_bytes,
+    const RulesetPointerForHead& ruleset_for, v1::AuditReport& report,
+    const std::function<bool()>& cancelled) {
+  absl::StatusOr<v1::BattleLog> head = ReadBinaryLogHead(open, max_bytes);
+  absl::Status impact = head.status();
+  if (head.ok()) {
+    GUNBAI_ASSIGN_OR_RETURN(const LoadedRuleset* ruleset, ruleset_for(*head));
+    impact = AddImpactsFromEvents(
+        *head,
+        [&](const EventVisitor& visit) {
+          return ForEachBinaryLogEvent(open, max_bytes, visit);
+        },
+        *ruleset, report, cancelled);
+  }
+  // The stream gives up with FailedPrecondition (log_stream.h); anything
+  // else is the answer.
+  if (!absl::IsFailedPrecondition(impact)) {
+    GUNBAI_RETURN_IF_ERROR(impact);
+    return true;
+  }
+  report.clear_impacts();
+  return false;
+}
+
 }  // namespace gunbai::replay

@@ -9,10 +9,12 @@
 #ifndef GUNBAI_REPLAY_IMPACT_H_
 #define GUNBAI_REPLAY_IMPACT_H_
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/log_stream.h"
@@ -68,6 +70,24 @@ absl::Status AddImpactsFromEvents(const gunbai::v1::BattleLog& head,
                                   const LoadedRuleset& ruleset,
                                   gunbai::v1::AuditReport& report,
                                   const std::function<bool()>& cancelled = {});
+
+// Chooses the ruleset for a log from its head, as its audit chose it.
+using RulesetPointerForHead =
+    std::function<absl::StatusOr<const LoadedRuleset*>(
+        const gunbai::v1::BattleLog&)>;
+
+// AddImpactsFromEvents for the binary log `open` reads (at most `max_bytes`;
+// the bytes a streamed audit read): its head read with ReadBinaryLogHead,
+// its events streamed for every branch, never the log parsed whole, under
+// the ruleset `ruleset_for` picks for the head. Returns true when the
+// impacts are added; false, with `report.impacts` cleared, when the bytes
+// do not stream as AuditBinaryLogStream reads them (it gave up): the caller
+// adds them from the log parsed whole (AddImpacts) instead. Errors: the
+// ruleset's, and CANCELLED as AddImpacts.
+absl::StatusOr<bool> AddImpactsFromBinaryLog(
+    const OpenLogStream& open, std::int64_t max_bytes,
+    const RulesetPointerForHead& ruleset_for, gunbai::v1::AuditReport& report,
+    const std::function<bool()>& cancelled = {});
 
 }  // namespace gunbai::replay
 

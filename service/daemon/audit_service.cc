@@ -298,14 +298,19 @@ struct AuditServiceImpl::DecodedAuditRequest {
   bool ruleset_refused = false;
 };
 
-grpc::Status AuditServiceImpl::DecodeAuditRequest(grpc::ByteBuffer& wire,
-                                                  absl::string_view method,
-                                                  DecodedAuditRequest& out) {
-  // The request's top-level fields are split as they are read: the log's
-  // bytes, the ruleset's text (the last one given, as protobuf keeps it)
-  // and the other fields as they came (a few bytes: parsed normally, with
-  // protobuf's rules for a scalar given twice, a wrong wire type or an
-  // unknown field). AuditLogStreamRequest has AuditLogRequest's fields.
+namespace {
+
+// Splits an AuditLogRequest's top-level fields as they are read (an
+// AuditLogStreamRequest has the same fields): the `log` payloads one after
+// the other onto `log_bytes` (which is how protobuf merges a message field
+// given twice), the ruleset's text (the last one given, as protobuf keeps
+// it) into `ruleset_text`, and the other fields as they came into
+// `rest_bytes` (a few bytes, parsed normally later, with protobuf's rules
+// for a scalar given twice, a wrong wire type or an unknown field). False
+// when the bytes do not decode.
+bool SplitAuditRequestFields(grpc::ByteBuffer& wire, std::string& log_bytes,
+                             std::string& ruleset_text,
+                             std::string& rest_bytes) {
   constexpr std::uint32_t kLogTag =
       WireFormatLite::MakeTag(v1::AuditLogRequest::kLogFieldNumber,
                               WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
@@ -313,41 +318,47 @@ grpc::Status AuditServiceImpl::DecodeAuditRequest(grpc::ByteBuffer& wire,
       WireFormatLite::MakeTag(v1::AuditLogRequest::kRulesetTextprotoFieldNumber,
                               WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
   const std::int64_t wire_bytes = static_cast<std::int64_t>(wire.Length());
-  std::string& log_bytes = out.log_bytes;
+  WireRequestStream stream(wire);
+  google::protobuf::io::CodedInputStream input(&stream);
+  google::protobuf::io::StringOutputStream rest_stream(&rest_bytes);
+  google::protobuf::io::CodedOutputStream rest(&rest_stream);
+  // Reads a length-delimited payload onto the end of `out`, its memory
+  // taken once (a length past the request's end is refused by the read,
+  // and reserves no more than the request holds).
+  const auto append_payload = [&](std::string& out) {
+    int length = 0;
+    if (!input.ReadVarintSizeAsInt(&length)) return false;
+    const std::int64_t left = wire_bytes - input.CurrentPosition();
+    out.reserve(out.size() + static_cast<std::size_t>(std::clamp<std::int64_t>(
+                                 length, 0, std::max<std::int64_t>(left, 0))));
+    const std::size_t start = out.size();
+    out.resize(start + static_cast<std::size_t>(length > left ? 0 : length));
+    return length <= left && input.ReadRaw(out.data() + start, length);
+  };
+  for (std::uint32_t tag = replay::ReadParsedTag(input); tag != 0;
+       tag = replay::ReadParsedTag(input)) {
+    if (tag == kLogTag) {
+      if (!append_payload(log_bytes)) return false;
+    } else if (tag == kRulesetTag) {
+      ruleset_text.clear();
+      if (!append_payload(ruleset_text)) return false;
+    } else if (!WireFormatLite::SkipField(&input, tag, &rest)) {
+      // An unknown field is kept (and ignored), as a parse keeps it.
+      return false;
+    }
+  }
+  return input.ConsumedEntireMessage();
+}
+
+}  // namespace
+
+grpc::Status AuditServiceImpl::DecodeAuditRequest(grpc::ByteBuffer& wire,
+                                                  absl::string_view method,
+                                                  DecodedAuditRequest& out) {
   std::string ruleset_text;
   std::string rest_bytes;
-  {
-    WireRequestStream stream(wire);
-    google::protobuf::io::CodedInputStream input(&stream);
-    google::protobuf::io::StringOutputStream rest_stream(&rest_bytes);
-    google::protobuf::io::CodedOutputStream rest(&rest_stream);
-    // Reads a length-delimited payload onto the end of `out`, its memory
-    // taken once (a length past the request's end is refused by the read,
-    // and reserves no more than the request holds).
-    const auto append_payload = [&](std::string& out) {
-      int length = 0;
-      if (!input.ReadVarintSizeAsInt(&length)) return false;
-      const std::int64_t left = wire_bytes - input.CurrentPosition();
-      out.reserve(out.size() +
-                  static_cast<std::size_t>(std::clamp<std::int64_t>(
-                      length, 0, std::max<std::int64_t>(left, 0))));
-      const std::size_t start = out.size();
-      out.resize(start + static_cast<std::size_t>(length > left ? 0 : length));
-      return length <= left && input.ReadRaw(out.data() + start, length);
-    };
-    for (std::uint32_t tag = replay::ReadParsedTag(input); tag != 0;
-         tag = replay::ReadParsedTag(input)) {
-      if (tag == kLogTag) {
-        if (!append_payload(log_bytes)) return Undecodable(method);
-      } else if (tag == kRulesetTag) {
-        ruleset_text.clear();
-        if (!append_payload(ruleset_text)) return Undecodable(method);
-      } else if (!WireFormatLite::SkipField(&input, tag, &rest)) {
-        // An unknown field is kept (and ignored), as a parse keeps it.
-        return Undecodable(method);
-      }
-    }
-    if (!input.ConsumedEntireMessage()) return Undecodable(method);
+  if (!SplitAuditRequestFields(wire, out.log_bytes, ruleset_text, rest_bytes)) {
+    return Undecodable(method);
   }
   v1::AuditLogRequest& request = out.request;
   // A proto3 string that is not UTF-8 fails the whole parse.
@@ -432,24 +443,11 @@ grpc::Status AuditServiceImpl::AddImpactsFromBytes(grpc::ServerContext* context,
     return std::make_unique<google::protobuf::io::ArrayInputStream>(
         log_bytes.data(), static_cast<int>(log_bytes.size()));
   };
-  absl::StatusOr<v1::BattleLog> head = replay::ReadBinaryLogHead(open, size);
-  absl::Status impact = head.status();
-  if (head.ok()) {
-    absl::StatusOr<const replay::LoadedRuleset*> ruleset = ruleset_for(*head);
-    if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
-    impact = replay::AddImpactsFromEvents(
-        *head,
-        [&](const replay::EventVisitor& visit) {
-          return replay::ForEachBinaryLogEvent(open, size, visit);
-        },
-        **ruleset, report, cancelled);
-  }
-  if (impact.code() != absl::StatusCode::kFailedPrecondition) {
-    return ToGrpcStatus(impact);
-  }
+  absl::StatusOr<bool> streamed = replay::AddImpactsFromBinaryLog(
+      open, size, ruleset_for, report, cancelled);
+  if (!streamed.ok() || *streamed) return ToGrpcStatus(streamed.status());
   // The bytes the audit streamed did not stream again (which they always
   // do): the branches replay the log parsed whole, as before.
-  report.clear_impacts();
   v1::BattleLog log;
   if (!log.ParseFromString(log_bytes)) return Undecodable(method);
   absl::StatusOr<const replay::LoadedRuleset*> ruleset = ruleset_for(log);
@@ -475,15 +473,22 @@ grpc::Status AuditServiceImpl::AuditWhole(grpc::ServerContext* context,
   return AuditUnder(context, *decoded.request_ruleset, request, response);
 }
 
+grpc::Status AuditServiceImpl::AdmitAndDecode(
+    grpc::ByteBuffer& wire, const google::protobuf::Descriptor& type,
+    absl::string_view method, RequestBudget::Admission& admission,
+    DecodedAuditRequest& decoded) {
+  grpc::Status admitted = Admit(wire, type, method, admission);
+  if (!admitted.ok()) return admitted;
+  return DecodeAuditRequest(wire, method, decoded);
+}
+
 grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
     grpc::ServerContext* context, grpc::ByteBuffer& wire,
     grpc::ByteBuffer* response) {
   RequestBudget::Admission admission;
-  grpc::Status admitted =
-      Admit(wire, *v1::AuditLogRequest::descriptor(), "AuditLog", admission);
-  if (!admitted.ok()) return admitted;
   DecodedAuditRequest decoded;
-  grpc::Status decoding = DecodeAuditRequest(wire, "AuditLog", decoded);
+  grpc::Status decoding = AdmitAndDecode(
+      wire, *v1::AuditLogRequest::descriptor(), "AuditLog", admission, decoded);
   if (!decoding.ok()) return decoding;
   // The outcomes are serialized as each event is replayed, never held as
   // messages; on a log the stream gives up on they are dropped with the
@@ -503,15 +508,7 @@ grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
   std::optional<v1::AuditReport>& report = streamed->report;
   if (!report.has_value()) {
     std::string().swap(outcomes);
-    v1::AuditLogResponse whole;
-    grpc::Status audited = AuditWhole(context, decoded, "AuditLog", &whole);
-    if (!audited.ok()) return audited;
-    std::string outcomes_of_whole;
-    AppendSerialized(*whole.mutable_report()->mutable_outcomes(),
-                     outcomes_of_whole);
-    *response =
-        ResponseBytes(*whole.mutable_report(), std::move(outcomes_of_whole));
-    return grpc::Status::OK;
+    return AnswerWholeAudit(context, decoded, response);
   }
   if (decoded.request.impact()) {
     grpc::Status impact =
@@ -520,6 +517,20 @@ grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
   }
   decoded = DecodedAuditRequest();  // Freed before the answer is built.
   *response = ResponseBytes(*report, std::move(outcomes));
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::AnswerWholeAudit(grpc::ServerContext* context,
+                                                DecodedAuditRequest& decoded,
+                                                grpc::ByteBuffer* response) {
+  v1::AuditLogResponse whole;
+  grpc::Status audited = AuditWhole(context, decoded, "AuditLog", &whole);
+  if (!audited.ok()) return audited;
+  std::string outcomes_of_whole;
+  AppendSerialized(*whole.mutable_report()->mutable_outcomes(),
+                   outcomes_of_whole);
+  *response =
+      ResponseBytes(*whole.mutable_report(), std::move(outcomes_of_whole));
   return grpc::Status::OK;
 }
 
@@ -541,48 +552,31 @@ grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
     const PieceWriter& write) {
   constexpr absl::string_view kMethod = "AuditLogStream";
   RequestBudget::Admission admission;
-  grpc::Status admitted =
-      Admit(wire, *v1::AuditLogStreamRequest::descriptor(), kMethod, admission);
-  if (!admitted.ok()) return admitted;
   DecodedAuditRequest decoded;
-  grpc::Status decoding = DecodeAuditRequest(wire, kMethod, decoded);
+  grpc::Status decoding =
+      AdmitAndDecode(wire, *v1::AuditLogStreamRequest::descriptor(), kMethod,
+                     admission, decoded);
   if (!decoding.ok()) return decoding;
-  const bool record_outcomes = decoded.request.record_outcomes();
-  // Without outcomes, the streamed audit as AuditLog's. With them, first
-  // that audit without them, to know whether the log streams at all: only
-  // then is it audited again with them, each outcome sent as soon as its
-  // event is replayed (a second streamed audit of the same bytes cannot
-  // give up where the first did not), so that no outcome is sent that a
-  // whole parse's audit would have to send again.
+  // First the streamed audit without outcomes, to know whether the log
+  // streams at all: only then is it audited again with them, each sent as
+  // its event is replayed (RestreamWithOutcomes), so that no outcome is
+  // sent that a whole parse's audit would have to send again.
   absl::StatusOr<replay::StreamedAuditResult> streamed =
       AuditStreamed(context, decoded, /*record_outcomes=*/false,
                     /*after_event=*/{});
   if (!streamed.ok()) return ToGrpcStatus(streamed.status());
-  PiecePager<v1::Outcome> outcomes(&OutcomesOf, write);
-  bool sent = true;
   if (!streamed->report.has_value()) {
-    // AuditLog's whole parse, its report then sent in pieces.
-    v1::AuditLogResponse whole;
-    grpc::Status audited = AuditWhole(context, decoded, kMethod, &whole);
-    if (!audited.ok()) return audited;
-    if (!SendReportPieces(*whole.mutable_report(), outcomes, write)) {
-      return Abandoned();
-    }
-    return grpc::Status::OK;
+    return SendWholeAudit(context, decoded, write);
   }
-  if (record_outcomes) {
-    streamed = AuditStreamed(context, decoded, /*record_outcomes=*/true,
-                             [&](v1::AuditReport& so_far) {
-                               sent = outcomes.Add(*so_far.mutable_outcomes());
-                               return sent;
-                             });
-    if (!sent) return Abandoned();
-    if (!streamed.ok()) return ToGrpcStatus(streamed.status());
-    if (!streamed->report.has_value()) {
-      return grpc::Status(grpc::StatusCode::INTERNAL,
-                          absl::StrCat("the log streamed once but not twice: ",
-                                       streamed->read_whole_because));
-    }
+  PiecePager<v1::Outcome> outcomes(&OutcomesOf, write);
+  if (decoded.request.record_outcomes()) {
+    grpc::Status restreamed = RestreamWithOutcomes(
+        context, decoded,
+        [&outcomes](v1::AuditReport& so_far) {
+          return outcomes.Add(*so_far.mutable_outcomes());
+        },
+        *streamed->report);
+    if (!restreamed.ok()) return restreamed;
   }
   if (decoded.request.impact()) {
     grpc::Status impact =
@@ -594,6 +588,39 @@ grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
   if (!SendReportPieces(*streamed->report, outcomes, write)) {
     return Abandoned();
   }
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::SendWholeAudit(grpc::ServerContext* context,
+                                              DecodedAuditRequest& decoded,
+                                              const PieceWriter& write) {
+  v1::AuditLogResponse whole;
+  grpc::Status audited = AuditWhole(context, decoded, "AuditLogStream", &whole);
+  if (!audited.ok()) return audited;
+  PiecePager<v1::Outcome> outcomes(&OutcomesOf, write);
+  if (!SendReportPieces(*whole.mutable_report(), outcomes, write)) {
+    return Abandoned();
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::RestreamWithOutcomes(
+    grpc::ServerContext* context, const DecodedAuditRequest& decoded,
+    const replay::AfterStreamedEvent& send_outcomes, v1::AuditReport& report) {
+  bool sent = true;
+  absl::StatusOr<replay::StreamedAuditResult> streamed = AuditStreamed(
+      context, decoded, /*record_outcomes=*/true, [&](v1::AuditReport& so_far) {
+        sent = send_outcomes(so_far);
+        return sent;
+      });
+  if (!sent) return Abandoned();
+  if (!streamed.ok()) return ToGrpcStatus(streamed.status());
+  if (!streamed->report.has_value()) {
+    return grpc::Status(grpc::StatusCode::INTERNAL,
+                        absl::StrCat("the log streamed once but not twice: ",
+                                     streamed->read_whole_because));
+  }
+  report = *std::move(streamed->report);
   return grpc::Status::OK;
 }
 
@@ -670,18 +697,25 @@ grpc::Status AuditServiceImpl::DiffEncoded(
     return DiffParsed(context, request, write);
   }
   std::string().swap(parts.rest);
+  return DiffFromBytes(context, settings, parts.logs, write);
+}
+
+grpc::Status AuditServiceImpl::DiffFromBytes(
+    grpc::ServerContext* context, const v1::DiffRequest& settings,
+    std::vector<std::string>& logs,
+    const std::function<bool(const v1::DiffResponse&)>& write) {
   const bool baselines = settings.compare_to_baselines();
   return DiffLogsWith(
       context,
       [&](const std::function<bool(std::size_t, v1::LogDiff)>& on_diff) {
         return replay::DiffLogs(
-            settings, parts.logs.size(), /*jobs=*/0,
+            settings, logs.size(), /*jobs=*/0,
             [&](std::size_t i, const replay::DiffRulesets& sides) {
-              return DiffOfInputBytes(parts.logs[i], baselines, sides);
+              return DiffOfInputBytes(logs[i], baselines, sides);
             },
             [&](std::size_t i, v1::LogDiff diff) {
               // Read no more once diffed (each worker reads its own).
-              std::string().swap(parts.logs[i]);
+              std::string().swap(logs[i]);
               return on_diff(i, std::move(diff));
             });
       },
@@ -730,6 +764,19 @@ grpc::Status AuditServiceImpl::DiffLogsWith(
   return grpc::Status::OK;
 }
 
+namespace {
+
+// Adds log `index` of a DiceStats request to `dice`: its enums known, its
+// dice counted.
+absl::Status AddDiceLog(const v1::BattleLog& log, int index,
+                        replay::DiceSummarizer& dice) {
+  GUNBAI_RETURN_IF_ERROR(
+      replay::CheckKnownEnums(log, absl::StrCat("logs[", index, "]")));
+  return dice.AddLog(log);
+}
+
+}  // namespace
+
 grpc::Status AuditServiceImpl::DiceStatsEncoded(
     grpc::ServerContext* context, grpc::ByteBuffer& wire,
     v1::DiceStatsResponse* response) {
@@ -758,13 +805,9 @@ grpc::Status AuditServiceImpl::DiceStatsEncoded(
     if (!WireFormatLite::ReadMessage(&input, &log)) {
       return Undecodable("DiceStats");
     }
-    absl::Status known =
-        replay::CheckKnownEnums(log, absl::StrCat("logs[", index, "]"));
-    if (!known.ok()) return ToGrpcStatus(known);
-    absl::Status added = dice.AddLog(log);
+    absl::Status added = AddDiceLog(log, index++, dice);
     if (!added.ok()) return ToGrpcStatus(added);
     if (context->IsCancelled()) return Abandoned();
-    ++index;
   }
   if (!input.ConsumedEntireMessage()) return Undecodable("DiceStats");
   *response->mutable_report() =

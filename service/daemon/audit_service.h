@@ -17,6 +17,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -101,6 +103,14 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
       grpc::ServerContext* context, grpc::ByteBuffer& request,
       const std::function<bool(const gunbai::v1::DiffResponse&)>& write);
 
+  // Diffs each log of `logs` (a DiffRequest's inputs, as bytes) under
+  // `settings`, each log's bytes freed once diffed, the answers through
+  // `write` as DiffLogsWith sends them.
+  grpc::Status DiffFromBytes(
+      grpc::ServerContext* context, const gunbai::v1::DiffRequest& settings,
+      std::vector<std::string>& logs,
+      const std::function<bool(const gunbai::v1::DiffResponse&)>& write);
+
   // DiffEncoded's answers for `request` parsed whole (the path of every
   // request before, and of those whose bytes DiffEncoded does not read):
   // the logs freed as they are diffed.
@@ -127,6 +137,14 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
                                          absl::string_view method,
                                          DecodedAuditRequest& out);
 
+  // Admits the request `wire` of message `type` by its size (Admit), then
+  // decodes it (DecodeAuditRequest).
+  grpc::Status AdmitAndDecode(grpc::ByteBuffer& wire,
+                              const google::protobuf::Descriptor& type,
+                              absl::string_view method,
+                              RequestBudget::Admission& admission,
+                              DecodedAuditRequest& decoded);
+
   // The streamed audit of the decoded request's log (replay/log_stream.h),
   // with outcomes when `record_outcomes`, `after_event` called after each
   // event: its report, or none when it gives up (the caller then audits the
@@ -151,6 +169,27 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
                           DecodedAuditRequest& decoded,
                           absl::string_view method,
                           gunbai::v1::AuditLogResponse* response);
+
+  // AuditLog's answer, as bytes, for a log the stream gave up on: AuditWhole,
+  // its outcomes serialized.
+  grpc::Status AnswerWholeAudit(grpc::ServerContext* context,
+                                DecodedAuditRequest& decoded,
+                                grpc::ByteBuffer* response);
+
+  // AuditLogStream's pieces for a log the stream gave up on: AuditWhole,
+  // its report then sent in pieces through `write`.
+  grpc::Status SendWholeAudit(grpc::ServerContext* context,
+                              DecodedAuditRequest& decoded,
+                              const PieceWriter& write);
+
+  // The streamed audit again, with outcomes, `send_outcomes` given the
+  // report after each event (it may move the outcomes out; false stops the
+  // audit: CANCELLED), into `report`. A log that streamed once streams
+  // again: INTERNAL if it does not.
+  grpc::Status RestreamWithOutcomes(
+      grpc::ServerContext* context, const DecodedAuditRequest& decoded,
+      const replay::AfterStreamedEvent& send_outcomes,
+      gunbai::v1::AuditReport& report);
 
   // AuditParsedLog's audit and impact branches once the enums are checked
   // and the ruleset chosen.

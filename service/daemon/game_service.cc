@@ -617,23 +617,8 @@ grpc::Status GameServiceImpl::CreateGameOnWire(
     return UndecodableRequest(kCreateGameMethodName);
   }
   if (kind == CreateGameWire::kSkeleton) {
-    // Millions of clans, every one of which decodes. The skeleton meets
-    // every check before the engine as the request would (no clan holds an
-    // enum or names the ruleset), and the engine refuses its count, which
-    // the request's only makes larger. Any other verdict is left to the
-    // whole parse.
-    auto caller = Authenticate(*context, nullptr);
-    if (!caller.ok()) return ToGrpcStatus(caller.status());
-    bool at_engine = false;
-    auto checked = CheckCreate(read.skeleton, at_engine);
-    if (!checked.ok() && !at_engine) return ToGrpcStatus(checked.status());
-    if (!checked.ok()) {
-      const std::string refusal = ClanCountRefusalFor(
-          checked.status().message(), kSkeletonClans, read.clans);
-      if (!refusal.empty()) {
-        return ToGrpcStatus(absl::InvalidArgumentError(refusal));
-      }
-    }
+    grpc::Status refused = RefuseBySkeleton(*context, read);
+    if (!refused.ok()) return refused;
   }
   read = CreateGameSkeleton();
   grpc::Status affordable =
@@ -649,6 +634,28 @@ grpc::Status GameServiceImpl::CreateGameOnWire(
   auto caller = Authenticate(*context, nullptr);
   if (!caller.ok()) return ToGrpcStatus(caller.status());
   return CreateParsedGame(request, response);
+}
+
+grpc::Status GameServiceImpl::RefuseBySkeleton(
+    const grpc::ServerContext& context, const CreateGameSkeleton& read) {
+  // Millions of clans, every one of which decodes. The skeleton meets every
+  // check before the engine as the request would (no clan holds an enum or
+  // names the ruleset), and the engine refuses its count, which the
+  // request's only makes larger. Any other verdict is left to the whole
+  // parse.
+  auto caller = Authenticate(context, nullptr);
+  if (!caller.ok()) return ToGrpcStatus(caller.status());
+  bool at_engine = false;
+  auto checked = CheckCreate(read.skeleton, at_engine);
+  if (!checked.ok() && !at_engine) return ToGrpcStatus(checked.status());
+  if (!checked.ok()) {
+    const std::string refusal = ClanCountRefusalFor(checked.status().message(),
+                                                    kSkeletonClans, read.clans);
+    if (!refusal.empty()) {
+      return ToGrpcStatus(absl::InvalidArgumentError(refusal));
+    }
+  }
+  return grpc::Status::OK;
 }
 
 grpc::Status GameServiceImpl::CreateGame(grpc::ServerContext* context,
@@ -937,9 +944,8 @@ grpc::Status GameServiceImpl::GetLegalActions(
     return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                         "the game is being loaded; ask again");
   }
-  absl::StatusOr<std::string> clan =
-      replay::ClanToList(g.live.log.header(), g.id, caller.umpire,
-                         caller.clan, request->clan());
+  absl::StatusOr<std::string> clan = replay::ClanToList(
+      g.live.log.header(), g.id, caller.umpire, caller.clan, request->clan());
   if (!clan.ok()) return ToGrpcStatus(clan.status());
   replay::LegalActionsGame legal;
   legal.log = &g.live.log;
@@ -1119,25 +1125,8 @@ grpc::Status GameServiceImpl::WatchGame(
   while (!context->IsCancelled() && !shutting_down_) {
     std::vector<v1::StoredEvent> fresh;
     bool ended = false;
-    {
-      absl::MutexLock lock(&g.mu);
-      const auto has_news = [&g, next]() ABSL_SHARED_LOCKS_REQUIRED(g.mu) {
-        return !g.live.log.events().empty() &&
-               g.live.log.events(g.live.log.events_size() - 1).seq() >= next;
-      };
-      if (!has_news()) {
-        g.changed.WaitWithTimeout(&g.mu, absl::Milliseconds(200));
-      }
-      if (absl::Status s = Refresh(g); !s.ok()) {
-        return grpc::Status(
-            grpc::StatusCode::UNAVAILABLE,
-            absl::StrFormat("the watch of game %s could not read the store "
-                            "(%s); watch again from seq %d",
-                            g.id, s.message(), next));
-      }
-      fresh = EventsFrom(g, next);
-      ended = g.record.ended;
-    }
+    grpc::Status waited = WaitForEvents(g, next, fresh, ended);
+    if (!waited.ok()) return waited;
     AddStoredOutcomes(g.id, fresh);
     for (v1::StoredEvent& e : fresh) {
       next = e.event().seq() + 1;
@@ -1156,6 +1145,25 @@ grpc::Status GameServiceImpl::WatchGame(
                       "the game does; watch again from seq %d once it is "
                       "back",
                       g.id, next));
+}
+
+grpc::Status GameServiceImpl::WaitForEvents(LiveGame& g, uint64_t next,
+                                            std::vector<v1::StoredEvent>& fresh,
+                                            bool& ended) {
+  absl::MutexLock lock(&g.mu);
+  if (g.live.last_seq() < next) {
+    g.changed.WaitWithTimeout(&g.mu, absl::Milliseconds(200));
+  }
+  if (absl::Status s = Refresh(g); !s.ok()) {
+    return grpc::Status(
+        grpc::StatusCode::UNAVAILABLE,
+        absl::StrFormat("the watch of game %s could not read the store "
+                        "(%s); watch again from seq %d",
+                        g.id, s.message(), next));
+  }
+  fresh = EventsFrom(g, next);
+  ended = g.record.ended;
+  return grpc::Status::OK;
 }
 
 void GameServiceImpl::AddStoredOutcomes(const std::string& game_id,

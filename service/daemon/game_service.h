@@ -27,6 +27,7 @@
 #include "replay/live_game.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
+#include "service/daemon/create_game_wire.h"
 #include "service/daemon/overload.h"
 #include "service/store/game_checkpoint.h"
 #include "service/store/game_store.h"
@@ -274,6 +275,12 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   absl::StatusOr<GameRecord> NewRecord(
       const gunbai::v1::CreateGameRequest& request,
       const replay::LoadedRuleset& ruleset);
+  // Refuses a CreateGame request of millions of clans from its skeleton
+  // (the request read without its clans past the first few) when the
+  // request would be refused for its clans' count; OK to go on to the
+  // whole parse otherwise.
+  grpc::Status RefuseBySkeleton(const grpc::ServerContext& context,
+                                const CreateGameSkeleton& read);
   grpc::Status CreateParsedGame(const gunbai::v1::CreateGameRequest& request,
                                 gunbai::v1::CreateGameResponse* response);
   // AppendEvents over gRPC answers with the bytes of its answer, not a
@@ -309,6 +316,13 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   static std::vector<gunbai::v1::StoredEvent> EventsFrom(const LiveGame& game,
                                                          uint64_t next)
       ABSL_SHARED_LOCKS_REQUIRED(game.mu);
+  // A watch's wait: up to 200 ms for `g`'s events from seq `next` on,
+  // then those read (a page at most) into `fresh`, and whether the game has
+  // ended. UNAVAILABLE, saying where to watch from, when the store cannot
+  // be read.
+  grpc::Status WaitForEvents(LiveGame& g, uint64_t next,
+                             std::vector<gunbai::v1::StoredEvent>& fresh,
+                             bool& ended) ABSL_LOCKS_EXCLUDED(g.mu);
   // Fills the outcomes of `events`, a run of `game_id`'s stored events in
   // seq order, from the store (StoredEvent.outcomes); leaves them without
   // when the store cannot be read.

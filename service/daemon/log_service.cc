@@ -169,6 +169,56 @@ grpc::Status LogServiceImpl::LogStatesEncoded(grpc::ByteBuffer& request,
   return LogStatesParsed(parsed, response);
 }
 
+namespace {
+
+// Adds the states after each of the request's events from its from_seq on,
+// `count` at most, replayed under `ruleset`.
+absl::Status AddEventStates(const v1::LogStatesRequest& request,
+                            const replay::LoadedRuleset& ruleset,
+                            v1::LogStatesResponse& response) {
+  std::uint32_t left = request.count();
+  return replay::ForEachEventState(
+      request.log(), ruleset,
+      [&](const v1::Event& event, const rules::BattleState& state) {
+        if (left == 0 || event.seq() < request.from_seq()) return;
+        --left;
+        v1::EventState& out = *response.add_states();
+        out.set_seq(event.seq());
+        *out.mutable_state() = replay::SnapshotFromState(state);
+      });
+}
+
+// Adds each unit's stands over `log`'s game, its changes at their events'
+// seqs.
+void AddStands(const v1::BattleLog& log,
+               const std::vector<UnitStandsSeries>& stands,
+               v1::LogStatesResponse& response) {
+  std::map<std::string, std::string> clan_of;
+  for (const v1::Unit& unit : log.order_of_battle().units()) {
+    clan_of.emplace(unit.id(), unit.clan());
+  }
+  const auto seq_of = [&log](int index) -> std::uint64_t {
+    return index >= 0 && index < log.events_size() ? log.events(index).seq()
+                                                   : 0;
+  };
+  for (const UnitStandsSeries& series : stands) {
+    v1::UnitStands& out = *response.add_stands();
+    out.set_unit(series.unit_id);
+    out.set_clan(clan_of[series.unit_id]);
+    out.set_starting_stands(static_cast<std::uint32_t>(series.starting_stands));
+    for (const UnitStandsSeries::Change& change : series.changes) {
+      v1::UnitStands::Change& c = *out.add_changes();
+      c.set_seq(seq_of(change.event_index));
+      c.set_stands(static_cast<std::uint32_t>(change.stands));
+    }
+    if (series.removed_after_event >= 0) {
+      out.set_removed_after_seq(seq_of(series.removed_after_event));
+    }
+  }
+}
+
+}  // namespace
+
 grpc::Status LogServiceImpl::LogStatesParsed(
     const v1::LogStatesRequest& request, v1::LogStatesResponse* response) {
   if (request.count() > kMaxStatesPerRequest) {
@@ -185,45 +235,14 @@ grpc::Status LogServiceImpl::LogStatesParsed(
       rulesets_->ForLog(log.header());
   if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
   if (request.count() > 0) {
-    std::uint32_t left = request.count();
-    absl::Status replayed = replay::ForEachEventState(
-        log, **ruleset,
-        [&](const v1::Event& event, const rules::BattleState& state) {
-          if (left == 0 || event.seq() < request.from_seq()) return;
-          --left;
-          v1::EventState& out = *response->add_states();
-          out.set_seq(event.seq());
-          *out.mutable_state() = replay::SnapshotFromState(state);
-        });
+    absl::Status replayed = AddEventStates(request, **ruleset, *response);
     if (!replayed.ok()) return ToGrpcStatus(replayed);
   }
   if (request.stands_over_game()) {
     absl::StatusOr<std::vector<UnitStandsSeries>> stands =
         StandsOverGame(log, **ruleset);
     if (!stands.ok()) return ToGrpcStatus(stands.status());
-    std::map<std::string, std::string> clan_of;
-    for (const v1::Unit& unit : log.order_of_battle().units()) {
-      clan_of.emplace(unit.id(), unit.clan());
-    }
-    const auto seq_of = [&log](int index) -> std::uint64_t {
-      return index >= 0 && index < log.events_size() ? log.events(index).seq()
-                                                     : 0;
-    };
-    for (const UnitStandsSeries& series : *stands) {
-      v1::UnitStands& out = *response->add_stands();
-      out.set_unit(series.unit_id);
-      out.set_clan(clan_of[series.unit_id]);
-      out.set_starting_stands(
-          static_cast<std::uint32_t>(series.starting_stands));
-      for (const UnitStandsSeries::Change& change : series.changes) {
-        v1::UnitStands::Change& c = *out.add_changes();
-        c.set_seq(seq_of(change.event_index));
-        c.set_stands(static_cast<std::uint32_t>(change.stands));
-      }
-      if (series.removed_after_event >= 0) {
-        out.set_removed_after_seq(seq_of(series.removed_after_event));
-      }
-    }
+    AddStands(log, *stands, *response);
   }
   return grpc::Status::OK;
 }
