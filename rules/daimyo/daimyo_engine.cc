@@ -143,6 +143,15 @@ void DaimyoEngine::ResolveUnitList(
     list_mark_[u] = list_generation_;
     out.push_back(u);
   }
+  ReportUnitListProblems(role, unknown, first_unknown, repeated,
+                         first_repeated);
+}
+
+void DaimyoEngine::ReportUnitListProblems(absl::string_view role,
+                                          std::int64_t unknown,
+                                          const std::string* first_unknown,
+                                          std::int64_t repeated,
+                                          int first_repeated) {
   if (unknown > 0) {
     Violation(
         "log.unit.unknown", Excerpt(*first_unknown),
@@ -276,9 +285,30 @@ void DaimyoEngine::OnCharge(const v1::ChargeDeclaration& charge) {
   const int target = ResolveUnit(charge.target(), "charge target");
   if (unit < 0 || target < 0 || !UnitOnTable(unit, "charge")) return;
   EnterPhase(Phase::kMovement, "charge declaration");
+  CheckChargeDeclared(charge, unit, target);
+  UnitOnTable(target, "be charged");
+  rules::DeclareCharge(state_, unit, target, charge.fell_short());
+  MeasureCharge(charge, unit, target);
+  rules::UnitStatus& target_status = state_.units[target];
+  if (target_status.routing && !charge.fell_short() &&
+      target_status.removal_owed.empty()) {
+    target_status.removal_owed = "contacted by chargers while routing";
+  }
+  OweChargeTests(unit, target, charge.counter_charge());
+  // A new charge between two units that fought earlier this turn brings a
+  // new melee: they may fight again (the charged unit fights "as normal").
+  const std::pair<int, int> pair(std::min(unit, target),
+                                 std::max(unit, target));
+  fought_pairs_.erase(
+      std::remove(fought_pairs_.begin(), fought_pairs_.end(), pair),
+      fought_pairs_.end());
+}
+
+void DaimyoEngine::CheckChargeDeclared(const v1::ChargeDeclaration& charge,
+                                       int unit, int target) {
   // Built only for a finding: most events break no rule.
   const auto label = [this, unit] { return UnitLabel(state_, unit); };
-  rules::UnitStatus& status = state_.units[unit];
+  const rules::UnitStatus& status = state_.units[unit];
   if (charge.counter_charge()) {
     CheckCounterCharge(unit, target);
   } else if (state_.profiles[unit].clan != state_.active_clan &&
@@ -302,22 +332,6 @@ void DaimyoEngine::OnCharge(const v1::ChargeDeclaration& charge) {
                      " and may not declare a charge."));
   }
   CheckChargeOnceATurn(unit, charge.counter_charge());
-  UnitOnTable(target, "be charged");
-  rules::DeclareCharge(state_, unit, target, charge.fell_short());
-  MeasureCharge(charge, unit, target);
-  rules::UnitStatus& target_status = state_.units[target];
-  if (target_status.routing && !charge.fell_short() &&
-      target_status.removal_owed.empty()) {
-    target_status.removal_owed = "contacted by chargers while routing";
-  }
-  OweChargeTests(unit, target, charge.counter_charge());
-  // A new charge between two units that fought earlier this turn brings a
-  // new melee: they may fight again (the charged unit fights "as normal").
-  const std::pair<int, int> pair(std::min(unit, target),
-                                 std::max(unit, target));
-  fought_pairs_.erase(
-      std::remove(fought_pairs_.begin(), fought_pairs_.end(), pair),
-      fought_pairs_.end());
 }
 
 void DaimyoEngine::OnFiring(const v1::Event& event) {
@@ -340,36 +354,22 @@ void DaimyoEngine::OnFiring(const v1::Event& event) {
       rules::daimyo::CheckFiring(rules_, state_, shot, *this);
   int hits = 0;
   if (resolvable) {
-    const auto res =
-        rules::daimyo::ResolveFiring(rules_, state_, shot, nullptr);
+    // Resolved once, with its trace when the outcome is recorded; the
+    // dispute copies that trace (before the outcome takes it).
+    rules::Trace trace;
+    const bool traced = recording_outcomes();
+    const rules::daimyo::FiringResolution res = rules::daimyo::ResolveFiring(
+        rules_, state_, shot, traced ? &trace : nullptr);
     hits = res.hits;
-    if (recording_outcomes()) {
-      rules::Trace trace;
-      rules::daimyo::ResolveFiring(rules_, state_, shot, &trace);
-      RecordOutcome(firing.unit(), "hits", absl::StrCat(hits), &trace);
-    }
     if (firing.has_claimed_hits() && firing.claimed_hits() != uint32_t(hits)) {
-      ReportFiringDispute(firing, shot, hits);
+      ReportFiringDispute(firing, shot, res, traced ? &trace : nullptr);
+    }
+    if (traced) {
+      RecordOutcome(firing.unit(), "hits", absl::StrCat(hits), &trace);
     }
   }
   if (resolvable && FollowComputed()) {
-    // What if: the computed hits stand, and the stands they remove.
-    const rules::UnitStatus& t = state_.units[target];
-    if (recording_outcomes()) {
-      RecordOutcome(
-          firing.target(), "stands_lost",
-          absl::StrCat(rules::StandsLost(t, hits, rules_.hits_per_stand)),
-          nullptr);
-    }
-    if (branch_event_ != nullptr) {
-      v1::Firing* claims = branch_event_->mutable_firing();
-      if (claims->has_claimed_hits()) claims->set_claimed_hits(hits);
-      if (claims->has_claimed_stands_lost()) {
-        claims->set_claimed_stands_lost(
-            rules::StandsLost(t, hits, rules_.hits_per_stand));
-      }
-    }
-    rules::daimyo::ApplyFiring(rules_, state_, shot, hits, -1);
+    ApplyComputedFiring(firing, shot, hits);
     return;
   }
   if (firing.has_claimed_hits()) {
@@ -400,14 +400,39 @@ void DaimyoEngine::OnFiring(const v1::Event& event) {
   rules::daimyo::ApplyFiring(rules_, state_, shot, hits, stands_lost);
 }
 
-void DaimyoEngine::ReportFiringDispute(const v1::Firing& firing,
+void DaimyoEngine::ApplyComputedFiring(const v1::Firing& firing,
                                        const rules::daimyo::Shot& shot,
-                                       int computed) {
+                                       int hits) {
+  // What if: the computed hits stand, and the stands they remove.
+  const rules::UnitStatus& t = state_.units[shot.target];
+  const int stands_lost = rules::StandsLost(t, hits, rules_.hits_per_stand);
+  if (recording_outcomes()) {
+    RecordOutcome(firing.target(), "stands_lost", absl::StrCat(stands_lost),
+                  nullptr);
+  }
+  if (branch_event_ != nullptr) {
+    v1::Firing* claims = branch_event_->mutable_firing();
+    if (claims->has_claimed_hits()) claims->set_claimed_hits(hits);
+    if (claims->has_claimed_stands_lost()) {
+      claims->set_claimed_stands_lost(stands_lost);
+    }
+  }
+  rules::daimyo::ApplyFiring(rules_, state_, shot, hits, -1);
+}
+
+void DaimyoEngine::ReportFiringDispute(
+    const v1::Firing& firing, const rules::daimyo::Shot& shot,
+    const rules::daimyo::FiringResolution& res, const rules::Trace* trace) {
   Finding f;
   f.severity = Severity::kDispute;
   f.rule_id = "daimyo.fire.hit";
   f.subject = firing.unit();
-  const auto res = rules::daimyo::ResolveFiring(rules_, state_, shot, &f.trace);
+  if (trace != nullptr) {
+    f.trace = *trace;
+  } else {
+    rules::daimyo::ResolveFiring(rules_, state_, shot, &f.trace);
+  }
+  const int computed = res.hits;
   f.claimed = HitsInWords(firing.claimed_hits());
   f.computed = HitsInWords(computed);
   f.message = absl::StrFormat(

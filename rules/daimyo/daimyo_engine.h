@@ -243,8 +243,13 @@ class DaimyoEngine final : public rules::EngineBase {
                                      std::array<int, 2> hits, bool resolvable);
   rules::daimyo::MeleePairing PairingFromProto(
       const gunbai::v1::MeleeRound& round, int a, int b) const;
+  // Reports side `side`'s hits, `res`, against the claimed ones, with
+  // `trace` (the side's, when it was resolved with one; else resolved again
+  // for it).
   void ReportMeleeHitDispute(const rules::daimyo::MeleePairing& pairing,
-                             int side, uint32_t claimed, int computed);
+                             int side, uint32_t claimed,
+                             const rules::daimyo::MeleeSideResolution& res,
+                             const rules::Trace* trace);
   // Sets the claims of the branch's copy of a round to the computed hits,
   // stands lost and outcome (EngineOutput::branch_events).
   void WriteBranchMeleeClaims(const rules::daimyo::MeleePairing& pairing,
@@ -432,8 +437,27 @@ class DaimyoEngine final : public rules::EngineBase {
   // rolls, melee obligations, owed morale tests.
   void CloseTurn() override;
   void ApplyLeaderLoss(int leader, bool killed);
+  // The rules of a charge's declaration: the active clan (or a
+  // counter-charge), not halted, on an enemy, not routing or in melee, once
+  // a turn.
+  void CheckChargeDeclared(const gunbai::v1::ChargeDeclaration& charge,
+                           int unit, int target);
+  // Reports a list of units' ids not in the order of battle (`unknown` of
+  // them, the first `first_unknown`) and units named twice (`repeated`, the
+  // first `first_repeated`).
+  void ReportUnitListProblems(absl::string_view role, std::int64_t unknown,
+                              const std::string* first_unknown,
+                              std::int64_t repeated, int first_repeated);
+  // A what-if's firing: the computed `hits` stand, and the stands they
+  // remove (written into the branch's copy of the event).
+  void ApplyComputedFiring(const gunbai::v1::Firing& firing,
+                           const rules::daimyo::Shot& shot, int hits);
+  // Reports the shot's hits, `res`, against the claimed ones, with `trace`
+  // (the shot's, when it was resolved with one; else resolved again for it).
   void ReportFiringDispute(const gunbai::v1::Firing& firing,
-                           const rules::daimyo::Shot& shot, int computed);
+                           const rules::daimyo::Shot& shot,
+                           const rules::daimyo::FiringResolution& res,
+                           const rules::Trace* trace);
   void ReportStandLossDispute(absl::string_view rule_id, int target, int hits,
                               int claimed, int computed);
 

@@ -261,18 +261,23 @@ std::array<int, 2> DaimyoEngine::MeleeHits(
   for (int side = 0; side < 2; ++side) {
     const v1::MeleeSide& s = round.sides(side);
     if (resolvable) {
-      hits[side] = rules::daimyo::ResolveMeleeSide(rules_, state_, pairing,
-                                                   side, nullptr)
-                       .hits;
-      if (recording_outcomes()) {
-        rules::Trace trace;
-        rules::daimyo::ResolveMeleeSide(rules_, state_, pairing, side, &trace);
+      // Resolved once, with its trace when the outcome is recorded; the
+      // dispute copies that trace (before the outcome takes it).
+      rules::Trace trace;
+      const bool traced = recording_outcomes();
+      const rules::daimyo::MeleeSideResolution res =
+          rules::daimyo::ResolveMeleeSide(rules_, state_, pairing, side,
+                                          traced ? &trace : nullptr);
+      hits[side] = res.hits;
+      if (!FollowComputed() && s.has_claimed_hits() &&
+          s.claimed_hits() != uint32_t(hits[side])) {
+        ReportMeleeHitDispute(pairing, side, s.claimed_hits(), res,
+                              traced ? &trace : nullptr);
+      }
+      if (traced) {
         RecordOutcome(s.unit(), "hits", absl::StrCat(hits[side]), &trace);
       }
       if (FollowComputed()) continue;
-      if (s.has_claimed_hits() && s.claimed_hits() != uint32_t(hits[side])) {
-        ReportMeleeHitDispute(pairing, side, s.claimed_hits(), hits[side]);
-      }
     }
     if (s.has_claimed_hits()) {
       hits[side] = static_cast<int>(std::min<uint32_t>(s.claimed_hits(), 1000));
@@ -338,14 +343,18 @@ void DaimyoEngine::WriteBranchMeleeClaims(
 
 void DaimyoEngine::ReportMeleeHitDispute(
     const rules::daimyo::MeleePairing& pairing, int side, uint32_t claimed,
-    int computed) {
+    const rules::daimyo::MeleeSideResolution& res, const rules::Trace* trace) {
   Finding f;
   f.severity = Severity::kDispute;
   f.rule_id = "daimyo.melee.hit";
   const int unit = pairing.sides[side].unit;
   f.subject = state_.profiles[unit].id;
-  const auto res =
-      rules::daimyo::ResolveMeleeSide(rules_, state_, pairing, side, &f.trace);
+  if (trace != nullptr) {
+    f.trace = *trace;
+  } else {
+    rules::daimyo::ResolveMeleeSide(rules_, state_, pairing, side, &f.trace);
+  }
+  const int computed = res.hits;
   f.claimed = HitsInWords(claimed);
   f.computed = HitsInWords(computed);
   f.message = absl::StrFormat(
