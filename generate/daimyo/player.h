@@ -313,7 +313,7 @@ class GamePlayer {
                                                v1::ResultMoveKind kind,
                                                int distance_mm,
                                                const rules::Pose* to,
-                                               int ignore) const;
+                                               int fought) const;
   v1::MoveBlock PredictedBlock(v1::ResultMoveKind kind,
                                const rules::daimyo::MoveMeasure& m) const;
   rules::Pose FlightPose(int router, int distance_mm) const;

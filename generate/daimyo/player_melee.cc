@@ -922,23 +922,20 @@ bool GamePlayer::FollowUpFallsShort(const rules::daimyo::MeleePairing& pairing,
     u.stands -= rules::StandsLost(u, hits[1 - side], rules_.hits_per_stand);
     s.FootprintChanged(pairing.sides[side].unit);
   }
-  const rules::daimyo::MoveMeasure push = rules::daimyo::MeasurePath(
-      *field_, s, loser,
-      rules::daimyo::ResultPose(*field_, s, loser,
-                                rules::daimyo::ResultPath::kBack,
-                                rules_.melee.push_back_mm, winner),
-      winner, /*units_block=*/true);
-  if (push.blocked_by_enemy_or_edge) return false;  // Destroyed: no follow-up.
-  s.units[loser].pose = push.to;
+  // The push back and the follow-up to contact, measured as the engine
+  // will (rules::daimyo::MeasureResultMove).
+  const std::optional<rules::daimyo::MoveMeasure> push =
+      rules::daimyo::MeasureResultMove(rules_, *field_, s, loser,
+                                       rules::daimyo::ResultMoveKind::kPushBack,
+                                       0, nullptr, winner);
+  if (push->blocked_by_enemy_or_edge) return false;  // Destroyed: no follow-up.
+  s.units[loser].pose = push->to;
   s.FootprintChanged(loser);
-  const int gap = static_cast<int>(
-      std::lround(rules::UnitDistance(*field_, s, winner, loser) * 10));
-  const rules::daimyo::MoveMeasure follow = rules::daimyo::MeasurePath(
-      *field_, s, winner,
-      rules::daimyo::ResultPose(*field_, s, winner,
-                                rules::daimyo::ResultPath::kAhead, gap, loser),
-      loser, /*units_block=*/true);
-  s.units[winner].pose = follow.to;
+  const std::optional<rules::daimyo::MoveMeasure> follow =
+      rules::daimyo::MeasureResultMove(rules_, *field_, s, winner,
+                                       rules::daimyo::ResultMoveKind::kFollowUp,
+                                       0, nullptr, loser);
+  s.units[winner].pose = follow->to;
   s.FootprintChanged(winner);
   return !rules::InContact(*field_, s, winner, loser);
 }

@@ -531,37 +531,21 @@ int GamePlayer::MeleeOpponent(int unit) const {
   return -1;
 }
 
-// Works out a result move as the engine will (DaimyoEngine::MeasureResultMove):
-// where it ends, unless `to` says, and what it meets; `ignore` is the enemy
-// it fought.
+// Works out a result move as the engine will, by the same function
+// (rules::daimyo::MeasureResultMove): where it ends, unless `to` says, and
+// what it meets; `fought` is the enemy it fought.
 rules::daimyo::MoveMeasure GamePlayer::PredictResultMove(
     int unit, v1::ResultMoveKind kind, int distance_mm, const rules::Pose* to,
-    int ignore) const {
-  rules::daimyo::ResultPath path = rules::daimyo::ResultPath::kBack;
-  int distance = std::min(distance_mm, rules::kMaxTableMm);
-  switch (kind) {
-    case v1::RESULT_MOVE_KIND_PUSH_BACK:
-      if (distance == 0) distance = rules_.melee.push_back_mm;
-      break;
-    case v1::RESULT_MOVE_KIND_ROUT:
-      path = rules::daimyo::ResultPath::kFlee;
-      break;
-    case v1::RESULT_MOVE_KIND_RETREAT:
-      path = rules::daimyo::ResultPath::kTurnAndAway;
-      break;
-    case v1::RESULT_MOVE_KIND_FOLLOW_UP:
-    case v1::RESULT_MOVE_KIND_PURSUIT:
-      path = rules::daimyo::ResultPath::kAhead;
-      break;
-    default:
-      break;
-  }
-  const rules::Pose pose =
-      to != nullptr ? *to
-                    : rules::daimyo::ResultPose(*field_, state(), unit, path,
-                                                distance, ignore);
-  return rules::daimyo::MeasurePath(*field_, state(), unit, pose, ignore,
-                                    kind != v1::RESULT_MOVE_KIND_ROUT);
+    int fought) const {
+  const std::optional<rules::daimyo::MoveMeasure> m =
+      rules::daimyo::MeasureResultMove(
+          rules_, *field_, state(), unit,
+          rules::daimyo::ResultMoveKindFromProto(kind), distance_mm, to,
+          fought);
+  if (m.has_value()) return *m;
+  rules::daimyo::MoveMeasure stays;  // A hold: it stays where it is.
+  stays.to = status(unit).pose;
+  return stays;
 }
 
 void GamePlayer::AddPassedThrough(int unit, const rules::Pose& end,

@@ -19,6 +19,7 @@
 #include "rules/battlefield_proto.h"
 #include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/measure.h"
+#include "rules/daimyo/proto_mapping.h"
 
 namespace gunbai::rules::daimyo {
 namespace {
@@ -647,42 +648,11 @@ void DaimyoEngine::CompareThrough(int router,
 std::optional<rules::daimyo::MoveMeasure> DaimyoEngine::ResultMoveEnd(
     const v1::ResultMove& move, int unit) const {
   if (!Measuring(unit)) return std::nullopt;
-  rules::daimyo::ResultPath path = rules::daimyo::ResultPath::kBack;
-  int distance = static_cast<int>(
-      std::min<uint32_t>(move.distance_mm(), rules::kMaxTableMm));
   // The enemy it fought: the one a winner's move is owed against, or the
   // loser's melee contact.
-  int ignore = owed_move_opponent_[unit];
+  int fought = owed_move_opponent_[unit];
   for (const rules::MeleeContact& c : state_.melees) {
-    if (ignore < 0 && c.Involves(unit)) ignore = c.a == unit ? c.b : c.a;
-  }
-  switch (move.kind()) {
-    case v1::RESULT_MOVE_KIND_PUSH_BACK:
-      if (distance == 0) distance = rules_.melee.push_back_mm;
-      break;
-    case v1::RESULT_MOVE_KIND_ROUT:
-      path = rules::daimyo::ResultPath::kFlee;
-      break;
-    case v1::RESULT_MOVE_KIND_RETREAT:
-      path = rules::daimyo::ResultPath::kTurnAndAway;
-      break;
-    case v1::RESULT_MOVE_KIND_FOLLOW_UP:
-      path = rules::daimyo::ResultPath::kAhead;
-      if (distance == 0 && Measuring(ignore)) {
-        distance = static_cast<int>(std::lround(
-            rules::UnitDistance(*field_, state_, unit, ignore) * 10));
-      }
-      break;
-    case v1::RESULT_MOVE_KIND_PURSUIT:
-      // A pursuit stops where it meets its routers (it does not pass
-      // through them).
-      path = rules::daimyo::ResultPath::kAhead;
-      ignore = -1;
-      break;
-    case v1::RESULT_MOVE_KIND_RETIRE:
-      break;
-    default:
-      return std::nullopt;  // A hold: it stays.
+    if (fought < 0 && c.Involves(unit)) fought = c.a == unit ? c.b : c.a;
   }
   std::optional<rules::Pose> given;
   if (move.has_to()) {
@@ -690,15 +660,12 @@ std::optional<rules::daimyo::MoveMeasure> DaimyoEngine::ResultMoveEnd(
         rules::PoseFromProto(move.to(), "result_move.to");
     if (read.ok()) given = *read;
   }
-  const rules::Pose to =
-      given.has_value() ? *given
-                        : rules::daimyo::ResultPose(*field_, state_, unit, path,
-                                                    distance, ignore);
-  const bool routs = move.kind() == v1::RESULT_MOVE_KIND_ROUT;
-  // Routers pass through friends (RULES.md): only the table edge and
-  // impassable terrain are met here.
-  return rules::daimyo::MeasurePath(*field_, state_, unit, to, ignore,
-                                    /*units_block=*/!routs);
+  return rules::daimyo::MeasureResultMove(
+      rules_, *field_, state_, unit,
+      rules::daimyo::ResultMoveKindFromProto(move.kind()),
+      static_cast<int>(
+          std::min<uint32_t>(move.distance_mm(), rules::kMaxTableMm)),
+      given.has_value() ? &*given : nullptr, fought);
 }
 
 v1::MoveBlock DaimyoEngine::MeasuredBlock(const v1::ResultMove& move,

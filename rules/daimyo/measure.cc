@@ -1318,6 +1318,49 @@ Pose ResultPose(const Battlefield& field, const BattleState& state, int unit,
   return PoseOf(r);
 }
 
+std::optional<MoveMeasure> MeasureResultMove(const Tables& rules,
+                                             const Battlefield& field,
+                                             const BattleState& state, int unit,
+                                             ResultMoveKind kind,
+                                             int distance_mm, const Pose* to,
+                                             int fought) {
+  ResultPath path = ResultPath::kBack;
+  int distance = std::min(distance_mm, kMaxTableMm);
+  int ignore = fought;
+  switch (kind) {
+    case ResultMoveKind::kHold:
+      return std::nullopt;
+    case ResultMoveKind::kPushBack:
+      if (distance == 0) distance = rules.melee.push_back_mm;
+      break;
+    case ResultMoveKind::kRout:
+      path = ResultPath::kFlee;
+      break;
+    case ResultMoveKind::kRetreat:
+      path = ResultPath::kTurnAndAway;
+      break;
+    case ResultMoveKind::kFollowUp:
+      path = ResultPath::kAhead;
+      if (distance == 0 && fought >= 0 && state.units[fought].placed &&
+          !state.units[fought].removed) {
+        distance = static_cast<int>(
+            std::lround(UnitDistance(field, state, unit, fought) * 10));
+      }
+      break;
+    case ResultMoveKind::kPursuit:
+      path = ResultPath::kAhead;
+      ignore = -1;
+      break;
+    case ResultMoveKind::kRetire:
+      break;
+  }
+  const Pose end = to != nullptr
+                       ? *to
+                       : ResultPose(field, state, unit, path, distance, ignore);
+  return MeasurePath(field, state, unit, end, ignore,
+                     /*units_block=*/kind != ResultMoveKind::kRout);
+}
+
 Pose ClearOfFriends(const Battlefield& field, const BattleState& state,
                     int unit, const Pose& at) {
   const OrientedRect start = FootprintAt(field, state, unit, at);

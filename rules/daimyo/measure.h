@@ -194,6 +194,31 @@ enum class ResultPath { kBack, kTurnAndAway, kAhead, kFlee };
 Pose ResultPose(const Battlefield& field, const BattleState& state, int unit,
                 ResultPath path, int distance_mm, int opponent = -1);
 
+// A result move's kind, as the rules know it (the log's ResultMoveKind).
+enum class ResultMoveKind {
+  kHold,
+  kPushBack,
+  kRout,
+  kRetreat,
+  kFollowUp,
+  kPursuit,
+  kRetire
+};
+
+// Where a result move of `unit` ends and what it meets on the way: the one
+// path the engine measures and the game generator's bot declares. It goes
+// to `to` when the log gives it, else `distance_mm` (capped at the table's
+// size) along its kind's path (ResultPose): back for a push back (of the
+// rules' push back when 0) and a retire, turned about and away for a
+// retreat, fleeing for a rout, ahead for a follow up (up to `fought` when
+// 0) and a pursuit. `fought` is the enemy it fought: it does not block the
+// move, except a pursuit's, which stops where it meets its routers (it
+// does not pass through them). A rout passes through friends (only the
+// table's edge and impassable terrain stop it). None for a hold: it stays.
+std::optional<MoveMeasure> MeasureResultMove(
+    const Tables& rules, const Battlefield& field, const BattleState& state,
+    int unit, ResultMoveKind kind, int distance_mm, const Pose* to, int fought);
+
 }  // namespace gunbai::rules::daimyo
 
 #endif  // GUNBAI_RULES_DAIMYO_MEASURE_H_

@@ -40,4 +40,23 @@ rules::daimyo::Shot ShotFromProto(const v1::Firing& firing, int firer,
   return shot;
 }
 
+ResultMoveKind ResultMoveKindFromProto(v1::ResultMoveKind kind) {
+  switch (kind) {
+    case v1::RESULT_MOVE_KIND_PUSH_BACK:
+      return ResultMoveKind::kPushBack;
+    case v1::RESULT_MOVE_KIND_ROUT:
+      return ResultMoveKind::kRout;
+    case v1::RESULT_MOVE_KIND_RETREAT:
+      return ResultMoveKind::kRetreat;
+    case v1::RESULT_MOVE_KIND_FOLLOW_UP:
+      return ResultMoveKind::kFollowUp;
+    case v1::RESULT_MOVE_KIND_PURSUIT:
+      return ResultMoveKind::kPursuit;
+    case v1::RESULT_MOVE_KIND_RETIRE:
+      return ResultMoveKind::kRetire;
+    default:
+      return ResultMoveKind::kHold;
+  }
+}
+
 }  // namespace gunbai::rules::daimyo

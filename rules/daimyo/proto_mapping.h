@@ -9,12 +9,16 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/firing.h"
+#include "rules/daimyo/measure.h"
 #include "rules/proto_enums.h"
 
 namespace gunbai::rules::daimyo {
 
 // Builds a Shot for resolved unit indexes; its dice borrow from `firing`.
 Shot ShotFromProto(const gunbai::v1::Firing& firing, int firer, int target);
+
+// A result move's kind; a hold for an unspecified or unknown one.
+ResultMoveKind ResultMoveKindFromProto(gunbai::v1::ResultMoveKind kind);
 
 }  // namespace gunbai::rules::daimyo
 

@@ -8,6 +8,7 @@
 //   pose that is clear itself, so that a log giving it is not found
 //   stopping short (daimyo.table.rout.clear).
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -187,6 +188,60 @@ TEST(ClearOfFriends, GivesAPoseThatIsClearItself) {
         << again.y_mm << ")";
   }
   EXPECT_GT(moved, 500);  // The router met friends often enough to tell.
+}
+
+// A winner (unit 0, clan 0) whose front edge stands 5 cm short of the
+// rear edge of the enemy it beat (unit 1, clan 1), both facing the same way
+// (+y: facing 0 degrees is north): the winner's front centre at (900, 500)
+// mm, the enemy's rear edge at y = 550 (its front centre at 590, 4 cm
+// deep). Worked by hand from the path's rules (rules/daimyo/RULES.md): the
+// slide is tried in 0.5 cm steps on the bases shrunk by the 2 mm contact
+// distance, so the winner's front meets the enemy's rear at the 11th step
+// (its inner front at 498 + 5 * 11 = 553 mm > 552) and stops at the 10th,
+// touching: y = 550.
+Table WinnerBehindItsEnemy(bool enemy_routs) {
+  Table t = MakeTable(2);
+  t.state.units[0].placed = true;
+  t.state.units[0].pose = {900, 500, 0};
+  t.state.units[1].placed = true;
+  t.state.units[1].pose = {900, 590, 0};
+  t.state.units[1].routing = enemy_routs;
+  t.state.FootprintChanged(0);
+  t.state.FootprintChanged(1);
+  return t;
+}
+
+// One path for the engine and the generator's bot (issue 30): a pursuit of
+// 10 cm stops where it meets its routers, 5 cm on, touching them, and is
+// blocked by the enemy; a follow up of no given distance closes to the
+// enemy it fought, which does not block it; a hold does not move.
+TEST(MeasureResultMove, APursuitStopsAtItsRoutersAndAFollowUpClosesOnThem) {
+  daimyo::Tables rules;
+  {
+    const Table t = WinnerBehindItsEnemy(/*enemy_routs=*/true);
+    const std::optional<daimyo::MoveMeasure> pursuit =
+        daimyo::MeasureResultMove(rules, t.field, t.state, 0,
+                                  daimyo::ResultMoveKind::kPursuit, 100,
+                                  nullptr, /*fought=*/1);
+    ASSERT_TRUE(pursuit.has_value());
+    EXPECT_EQ(pursuit->to.x_mm, 900);
+    EXPECT_EQ(pursuit->to.y_mm, 550);
+    EXPECT_TRUE(pursuit->blocked_by_enemy_or_edge);
+    EXPECT_EQ(pursuit->blocked_by.unit, 1);
+  }
+  {
+    const Table t = WinnerBehindItsEnemy(/*enemy_routs=*/false);
+    const std::optional<daimyo::MoveMeasure> follow = daimyo::MeasureResultMove(
+        rules, t.field, t.state, 0, daimyo::ResultMoveKind::kFollowUp, 0,
+        nullptr, /*fought=*/1);
+    ASSERT_TRUE(follow.has_value());
+    EXPECT_EQ(follow->to.y_mm, 550);
+    EXPECT_FALSE(follow->blocked_by.any());
+    EXPECT_FALSE(daimyo::MeasureResultMove(rules, t.field, t.state, 0,
+                                           daimyo::ResultMoveKind::kHold, 100,
+                                           nullptr, 1)
+                     .has_value());
+  }
 }
 
 #ifndef NDEBUG
