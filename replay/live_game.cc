@@ -9,12 +9,13 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/wire_format_lite.h"
+#include "replay/audit.h"
 #include "replay/ledger.h"
 #include "replay/live_batch.h"
 #include "replay/proto_mapping.h"
 #include "replay/server_dice.h"
-#include "rules/excerpt.h"
 #include "rules/base/status_macros.h"
+#include "rules/excerpt.h"
 
 namespace gunbai::replay {
 
@@ -134,8 +135,8 @@ absl::Status StaleVersionError(std::uint64_t expected_version,
       " events; read from seq ", next_seq, " and ", then));
 }
 
-absl::StatusOr<v1::GameSettings> NewGameSettings(
-    const v1::GameSettings& asked, const LoadedRuleset& ruleset) {
+absl::StatusOr<v1::GameSettings> NewGameSettings(const v1::GameSettings& asked,
+                                                 const LoadedRuleset& ruleset) {
   v1::GameSettings settings = asked;
   if (settings.policy() == v1::APPEND_POLICY_UNSPECIFIED) {
     settings.set_policy(v1::APPEND_POLICY_STRICT);
@@ -193,6 +194,44 @@ std::uint64_t LiveGame::last_seq() const {
 
 const std::string& LiveGame::head() const {
   return chain_hashes.empty() ? genesis : chain_hashes.back();
+}
+
+void LiveGame::Reset(const v1::Header& header,
+                     const v1::OrderOfBattle& order_of_battle,
+                     const v1::BattleLog& field) {
+  loaded = false;
+  log.Clear();
+  *log.mutable_header() = header;
+  *log.mutable_order_of_battle() = order_of_battle;
+  if (field.has_table()) *log.mutable_table() = field.table();
+  *log.mutable_terrain() = field.terrain();
+  event_ids.clear();
+  chain_hashes.clear();
+  dice_attempts.clear();
+  findings.Clear();
+  ruleset = nullptr;
+  engine = nullptr;
+}
+
+absl::Status ReplayUnderRuleset(LiveGame& game, const LoadedRuleset& ruleset,
+                                absl::string_view bound_digest,
+                                absl::Status& problem) {
+  problem = absl::OkStatus();
+  if (!bound_digest.empty() && bound_digest != ruleset.digest) {
+    problem = absl::FailedPreconditionError(absl::StrFormat(
+        "game %s is played under the \"%s\" ruleset sha256:%s, and this "
+        "gunbaid's is sha256:%s (%s); start gunbaid with the ruleset file the "
+        "game was created under (--ruleset=FILE). Its events can still be "
+        "read and exported",
+        game.id, ruleset.data.name(), bound_digest, ruleset.digest,
+        ruleset.data.version()));
+    return absl::OkStatus();
+  }
+  game.ruleset = &ruleset;
+  GUNBAI_ASSIGN_OR_RETURN(
+      game.engine, CreateEngine(game.log, ruleset, AuditOptions(),
+                                rules::EngineOutput{&game.findings, nullptr}));
+  return absl::OkStatus();
 }
 
 bool LiveGame::Absorb(std::vector<v1::StoredEvent>& events,

@@ -109,12 +109,29 @@ struct LiveGame {
   std::uint64_t last_seq() const;
   // The chain head after the last accepted event (`genesis` before one).
   const std::string& head() const;
+  // Empties the game and starts it again, not loaded and with no engine,
+  // from a game's skeleton: `header`, `order_of_battle`, and the table and
+  // terrain of `field` (a log that holds no events).
+  void Reset(const gunbai::v1::Header& header,
+             const gunbai::v1::OrderOfBattle& order_of_battle,
+             const gunbai::v1::BattleLog& field);
   // Moves `events` into the game, each freed as it goes, and applies those
   // from position `replay_from` on to `engine` (when there is one). Returns
   // whether one of them ends the game.
   bool Absorb(std::vector<gunbai::v1::StoredEvent>& events,
               std::size_t replay_from);
 };
+
+// Gives `game` (Reset, its log's header read) the engine of `ruleset`,
+// unless the game is bound to another ruleset: `bound_digest`, when not
+// empty, is the digest of the one it was created under. Replaying it under
+// other tables would judge its events by rules it was not played under, so
+// then it gets no engine (its events are still served) and `problem` says
+// so, and how to go on: FailedPrecondition naming both rulesets. Returns
+// an error only when the engine cannot be made.
+absl::Status ReplayUnderRuleset(LiveGame& game, const LoadedRuleset& ruleset,
+                                absl::string_view bound_digest,
+                                absl::Status& problem);
 
 // Who appends a batch, and under which settings.
 struct LiveAppender {

@@ -372,41 +372,14 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   GUNBAI_ASSIGN_OR_RETURN(auto record, store_->GetGame(game.id));
   GUNBAI_ASSIGN_OR_RETURN(auto events, store_->ReadEvents(game.id, 0));
   game.record = std::move(record);
-  game.live.log.Clear();
-  *game.live.log.mutable_header() = game.record.header;
-  *game.live.log.mutable_order_of_battle() = game.record.order_of_battle;
-  if (game.record.field.has_table()) {
-    *game.live.log.mutable_table() = game.record.field.table();
-  }
-  *game.live.log.mutable_terrain() = game.record.field.terrain();
-  game.live.event_ids.clear();
-  game.live.chain_hashes.clear();
-  game.live.dice_attempts.clear();
-  game.live.findings.Clear();
-  game.live.ruleset = nullptr;
-  game.live.engine = nullptr;
+  game.live.Reset(game.record.header, game.record.order_of_battle,
+                  game.record.field);
   game.ruleset_problem = absl::OkStatus();
-  auto ruleset = rulesets_->ForLog(game.live.log.header());
-  if (!ruleset.ok()) return ruleset.status();
-  // Replaying the game under other tables would judge its events by rules
-  // it was not played under: its stored events are served, nothing more.
-  const std::string& bound = game.record.settings.ruleset_digest();
-  if (!bound.empty() && bound != (*ruleset)->digest) {
-    game.ruleset_problem = absl::FailedPreconditionError(absl::StrFormat(
-        "game %s is played under the \"%s\" ruleset sha256:%s, and this "
-        "gunbaid's is sha256:%s (%s); start gunbaid with the ruleset file the "
-        "game was created under (--ruleset=FILE). Its events can still be "
-        "read and exported",
-        game.id, (*ruleset)->data.name(), bound, (*ruleset)->digest,
-        (*ruleset)->data.version()));
-  } else {
-    game.live.ruleset = *ruleset;
-    auto replayer = replay::CreateEngine(
-        game.live.log, *game.live.ruleset, replay::AuditOptions(),
-        rules::EngineOutput{&game.live.findings, nullptr});
-    if (!replayer.ok()) return replayer.status();
-    game.live.engine = *std::move(replayer);
-  }
+  GUNBAI_ASSIGN_OR_RETURN(const replay::LoadedRuleset* ruleset,
+                          rulesets_->ForLog(game.live.log.header()));
+  GUNBAI_RETURN_IF_ERROR(replay::ReplayUnderRuleset(
+      game.live, *ruleset, game.record.settings.ruleset_digest(),
+      game.ruleset_problem));
   // The events a checkpoint covers are still read into the log (reads,
   // watches and exports serve them), but not replayed.
   size_t from_checkpoint = 0;
@@ -415,14 +388,8 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
                             RestoreLatestCheckpoint(game, events));
     from_checkpoint = restored;
   }
-  {
-    absl::MutexLock lock(&stats_mu_);
-    ++stats_.rebuilds;
-    if (game.live.engine != nullptr) {
-      stats_.events_replayed += events.size() - from_checkpoint;
-      ProcessMetrics().AddEventsReplayed(events.size() - from_checkpoint);
-    }
-  }
+  CountRebuild(game.live.engine != nullptr ? events.size() - from_checkpoint
+                                           : 0);
   const bool has_end = game.live.Absorb(events, from_checkpoint);
   // A crash between storing a batch with game_end and marking the game
   // ended leaves the mark undone: the stored log decides.
@@ -435,6 +402,15 @@ absl::Status GameServiceImpl::Rebuild(LiveGame& game) {
   game.live.ended = game.record.ended;
   game.live.loaded = true;
   return absl::OkStatus();
+}
+
+void GameServiceImpl::CountRebuild(size_t events_replayed) {
+  absl::MutexLock lock(&stats_mu_);
+  ++stats_.rebuilds;
+  if (events_replayed > 0) {
+    stats_.events_replayed += events_replayed;
+    ProcessMetrics().AddEventsReplayed(events_replayed);
+  }
 }
 
 absl::Status GameServiceImpl::Refresh(LiveGame& game) {

@@ -205,6 +205,8 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   void DropBeyondBound(std::vector<std::unique_ptr<LiveGame>>& dropped)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(games_mu_);
   absl::Status Rebuild(LiveGame& game) ABSL_EXCLUSIVE_LOCKS_REQUIRED(game.mu);
+  // Counts a game loaded again and the events it replayed.
+  void CountRebuild(size_t events_replayed) ABSL_LOCKS_EXCLUDED(stats_mu_);
   // Brings a loaded game up to the store: replays the events another
   // process appended since it was read, or rebuilds it when they end the
   // game. Clears `stale` first, so that an append told after it is caught
