@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/game_service.pb.h"
+#include "rules/excerpt.h"
 
 namespace gunbai::service {
 namespace {
@@ -53,6 +54,46 @@ absl::Status CheckAppendBatch(
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckNewGame(const GameRecord& game) {
+  if (game.game_id.empty()) {
+    return absl::InvalidArgumentError("a game needs an id");
+  }
+  absl::flat_hash_set<absl::string_view> clans;
+  for (const auto& [clan, hash] : game.credential_hashes) {
+    if (!clans.insert(clan).second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "clan \"", rules::Excerpt(clan), "\" has two credentials"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckDiceAttempts(uint64_t taken) {
+  if (taken > static_cast<uint64_t>(kMaxInt64)) {
+    return absl::InvalidArgumentError(
+        "a dice attempt over the largest storable");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckCheckpoint(const StoredCheckpoint& checkpoint) {
+  if (checkpoint.after_version > static_cast<uint64_t>(kMaxInt64) ||
+      checkpoint.after_seq > static_cast<uint64_t>(kMaxInt64)) {
+    return absl::InvalidArgumentError(
+        "a checkpoint's version or seq is over the largest storable");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status NoGameError(absl::string_view game_id) {
+  return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+}
+
+absl::Status GameExistsError(absl::string_view game_id) {
+  return absl::AlreadyExistsError(
+      absl::StrCat("game \"", game_id, "\" already exists"));
 }
 
 }  // namespace gunbai::service

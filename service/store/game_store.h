@@ -89,6 +89,21 @@ class GameStore;
 absl::Status CheckAppendBatch(
     const std::vector<gunbai::v1::StoredEvent>& events);
 
+// The other checks and answers every store gives alike, written once: the
+// stores hold only their SQL.
+//  - INVALID_ARGUMENT for a new game without an id, or with a clan given
+//    two credentials (CreateGame);
+absl::Status CheckNewGame(const GameRecord& game);
+//  - INVALID_ARGUMENT for a dice attempt (RaiseDiceAttempts) or a
+//    checkpoint's version or seq (WriteCheckpoint) over INT64_MAX, the
+//    largest a store's integer column holds;
+absl::Status CheckDiceAttempts(uint64_t taken);
+absl::Status CheckCheckpoint(const StoredCheckpoint& checkpoint);
+//  - NOT_FOUND for a game the store does not hold, ALREADY_EXISTS for a new
+//    game whose id it does.
+absl::Status NoGameError(absl::string_view game_id);
+absl::Status GameExistsError(absl::string_view game_id);
+
 class GameStore {
  public:
   // Bounds on one Append; larger batches are refused with INVALID_ARGUMENT.

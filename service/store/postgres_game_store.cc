@@ -14,7 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/escaping.h"
@@ -229,10 +228,6 @@ int64_t IntCell(const PGresult* result, int row, int column) {
   if (bytes.size() == 4) return static_cast<int32_t>(value);
   if (bytes.size() == 2) return static_cast<int16_t>(value);
   return static_cast<int64_t>(value);
-}
-
-absl::Status NoGame(absl::string_view game_id) {
-  return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
 }
 
 // Connects to `uri` with `password` (none when empty), waiting at most
@@ -491,16 +486,7 @@ absl::Status PostgresGameStore::Migrate() {
 }
 
 absl::Status PostgresGameStore::CreateGame(const GameRecord& game) {
-  if (game.game_id.empty()) {
-    return absl::InvalidArgumentError("a game needs an id");
-  }
-  absl::flat_hash_set<absl::string_view> clans;
-  for (const auto& [clan, hash] : game.credential_hashes) {
-    if (!clans.insert(clan).second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "clan \"", replay::Excerpt(clan), "\" has two credentials"));
-    }
-  }
+  GUNBAI_RETURN_IF_ERROR(CheckNewGame(game));
   v1::DiceCommitment dice = game.dice;
   dice.clear_revealed_secret();  // Revealed from secret_hex once ended.
   const std::string header = base::DeterministicBytes(game.header);
@@ -527,10 +513,7 @@ absl::Status PostgresGameStore::CreateGame(const GameRecord& game) {
                      .Text(game.ended ? "true" : "false")
                      .Bytes(field),
                  "create a game"));
-  if (PQntuples(inserted.get()) == 0) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("game \"", game.game_id, "\" already exists"));
-  }
+  if (PQntuples(inserted.get()) == 0) return GameExistsError(game.game_id);
   int64_t position = 0;
   for (const auto& [clan, token_sha256] : game.credential_hashes) {
     GUNBAI_RETURN_IF_ERROR(
@@ -560,7 +543,7 @@ absl::StatusOr<GameRecord> PostgresGameStore::GetGame(
         lease->Run("SELECT header, order_of_battle, settings, dice, "
                    "secret_hex, ended, field FROM games WHERE game_id = $1",
                    Params().Text(game_id), "read a game"));
-    if (PQntuples(row.get()) == 0) return NoGame(game_id);
+    if (PQntuples(row.get()) == 0) return NoGameError(game_id);
     const PGresult* r = row.get();
     game.game_id = std::string(game_id);
     GUNBAI_RETURN_IF_ERROR(ParseStored(Cell(r, 0, 0), "header", game.header));
@@ -613,7 +596,7 @@ absl::StatusOr<std::optional<std::string>> PostgresGameStore::FindBatch(
                  "b.game_id = g.game_id AND b.first_event_id = $2 WHERE "
                  "g.game_id = $1",
                  Params().Text(game_id).Text(first_event_id), "find a batch"));
-  if (PQntuples(rows.get()) == 0) return NoGame(game_id);
+  if (PQntuples(rows.get()) == 0) return NoGameError(game_id);
   if (PQgetisnull(rows.get(), 0, 0)) return std::nullopt;
   return std::string(Cell(rows.get(), 0, 0));
 }
@@ -641,7 +624,7 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
                  "JOIN LATERAL (SELECT * FROM hits ORDER BY position LIMIT 1) "
                  "e ON true WHERE g.game_id = $1 FOR UPDATE OF g",
                  Params().Text(game_id).TextArray(ids), "lock a game"));
-  if (PQntuples(row.get()) == 0) return NoGame(game_id);
+  if (PQntuples(row.get()) == 0) return NoGameError(game_id);
   const uint64_t version = static_cast<uint64_t>(IntCell(row.get(), 0, 0));
   if (!PQgetisnull(row.get(), 0, 1)) {
     return absl::AlreadyExistsError(absl::StrCat(
@@ -753,7 +736,7 @@ absl::StatusOr<GameStore::EventPage> PostgresGameStore::ReadEventPage(
     GUNBAI_ASSIGN_OR_RETURN(ResultPtr row,
                             lease->Run("SELECT 1 FROM games WHERE game_id = $1",
                                        Params().Text(game_id), "find a game"));
-    if (PQntuples(row.get()) == 0) return NoGame(game_id);
+    if (PQntuples(row.get()) == 0) return NoGameError(game_id);
   }
   // Stored seqs fit in an int64; a larger from_seq matches nothing.
   if (from_seq > static_cast<uint64_t>(kMaxInt64)) return page;
@@ -806,7 +789,7 @@ absl::StatusOr<uint64_t> PostgresGameStore::Version(absl::string_view game_id) {
       ResultPtr row,
       lease->Run("SELECT version FROM games WHERE game_id = $1",
                  Params().Text(game_id), "read a game's version"));
-  if (PQntuples(row.get()) == 0) return NoGame(game_id);
+  if (PQntuples(row.get()) == 0) return NoGameError(game_id);
   return static_cast<uint64_t>(IntCell(row.get(), 0, 0));
 }
 
@@ -819,7 +802,7 @@ absl::StatusOr<uint64_t> PostgresGameStore::NextDiceAttempt(
       lease->Run("UPDATE games SET dice_attempts = dice_attempts + 1 WHERE "
                  "game_id = $1 RETURNING dice_attempts",
                  Params().Text(game_id), "take a dice attempt"));
-  if (PQntuples(row.get()) == 0) return NoGame(game_id);
+  if (PQntuples(row.get()) == 0) return NoGameError(game_id);
   return static_cast<uint64_t>(IntCell(row.get(), 0, 0));
 }
 
@@ -832,7 +815,7 @@ PostgresGameStore::ReadBatches(absl::string_view game_id) {
     GUNBAI_ASSIGN_OR_RETURN(ResultPtr row,
                             lease->Run("SELECT 1 FROM games WHERE game_id = $1",
                                        Params().Text(game_id), "find a game"));
-    if (PQntuples(row.get()) == 0) return NoGame(game_id);
+    if (PQntuples(row.get()) == 0) return NoGameError(game_id);
   }
   GUNBAI_ASSIGN_OR_RETURN(
       ResultPtr rows,
@@ -856,16 +839,13 @@ absl::StatusOr<uint64_t> PostgresGameStore::DiceAttempts(
       ResultPtr row,
       lease->Run("SELECT dice_attempts FROM games WHERE game_id = $1",
                  Params().Text(game_id), "read a game's dice attempts"));
-  if (PQntuples(row.get()) == 0) return NoGame(game_id);
+  if (PQntuples(row.get()) == 0) return NoGameError(game_id);
   return static_cast<uint64_t>(IntCell(row.get(), 0, 0));
 }
 
 absl::Status PostgresGameStore::RaiseDiceAttempts(absl::string_view game_id,
                                                   uint64_t taken) {
-  if (taken > static_cast<uint64_t>(kMaxInt64)) {
-    return absl::InvalidArgumentError(
-        "a dice attempt over the largest storable");
-  }
+  GUNBAI_RETURN_IF_ERROR(CheckDiceAttempts(taken));
   Lease lease = Take();
   GUNBAI_ASSIGN_OR_RETURN(
       ResultPtr row,
@@ -873,7 +853,7 @@ absl::Status PostgresGameStore::RaiseDiceAttempts(absl::string_view game_id,
                  "$2) WHERE game_id = $1 RETURNING 1",
                  Params().Text(game_id).Int(static_cast<int64_t>(taken)),
                  "raise a game's dice attempts"));
-  if (PQntuples(row.get()) == 0) return NoGame(game_id);
+  if (PQntuples(row.get()) == 0) return NoGameError(game_id);
   return absl::OkStatus();
 }
 
@@ -883,17 +863,13 @@ absl::Status PostgresGameStore::MarkEnded(absl::string_view game_id) {
       ResultPtr row,
       lease->Run("UPDATE games SET ended = true WHERE game_id = $1 RETURNING 1",
                  Params().Text(game_id), "mark a game ended"));
-  if (PQntuples(row.get()) == 0) return NoGame(game_id);
+  if (PQntuples(row.get()) == 0) return NoGameError(game_id);
   return absl::OkStatus();
 }
 
 absl::Status PostgresGameStore::WriteCheckpoint(
     absl::string_view game_id, const StoredCheckpoint& checkpoint) {
-  if (checkpoint.after_version > static_cast<uint64_t>(kMaxInt64) ||
-      checkpoint.after_seq > static_cast<uint64_t>(kMaxInt64)) {
-    return absl::InvalidArgumentError(
-        "a checkpoint's version or seq is over the largest storable");
-  }
+  GUNBAI_RETURN_IF_ERROR(CheckCheckpoint(checkpoint));
   Lease lease = Take();
   Transaction transaction(lease);
   GUNBAI_RETURN_IF_ERROR(transaction.Begin());
@@ -902,7 +878,7 @@ absl::Status PostgresGameStore::WriteCheckpoint(
         ResultPtr row,
         lease->Run("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE",
                    Params().Text(game_id), "lock a game"));
-    if (PQntuples(row.get()) == 0) return NoGame(game_id);
+    if (PQntuples(row.get()) == 0) return NoGameError(game_id);
   }
   // The newest is the one a load takes: the older ones go.
   GUNBAI_RETURN_IF_ERROR(lease
@@ -944,7 +920,7 @@ PostgresGameStore::LatestCheckpoint(absl::string_view game_id,
                  "DESC LIMIT 1) c ON true WHERE g.game_id = $1",
                  Params().Text(game_id).Text(ruleset_digest).Int(format),
                  "read a checkpoint"));
-  if (PQntuples(rows.get()) == 0) return NoGame(game_id);
+  if (PQntuples(rows.get()) == 0) return NoGameError(game_id);
   const PGresult* r = rows.get();
   if (PQgetisnull(r, 0, 0)) return std::nullopt;
   StoredCheckpoint c;

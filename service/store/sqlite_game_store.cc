@@ -18,7 +18,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -456,9 +455,7 @@ absl::Status SqliteGameStore::Exec(const char* sql) {
 }
 
 absl::Status SqliteGameStore::CreateGame(const GameRecord& game) {
-  if (game.game_id.empty()) {
-    return absl::InvalidArgumentError("a game needs an id");
-  }
+  GUNBAI_RETURN_IF_ERROR(CheckNewGame(game));
   v1::DiceCommitment dice = game.dice;
   dice.clear_revealed_secret();  // Revealed from secret_hex once ended.
   absl::MutexLock lock(&mu_);
@@ -478,26 +475,18 @@ absl::Status SqliteGameStore::CreateGame(const GameRecord& game) {
                 game.ended ? 1 : 0, Blob{base::DeterministicBytes(game.field)});
     GUNBAI_RETURN_IF_ERROR(insert.Run());
   }
-  if (sqlite3_changes(db_) == 0) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("game \"", game.game_id, "\" already exists"));
-  }
+  if (sqlite3_changes(db_) == 0) return GameExistsError(game.game_id);
   GUNBAI_RETURN_IF_ERROR(InsertCredentials(game));
   return transaction.Commit();
 }
 
 absl::Status SqliteGameStore::InsertCredentials(const GameRecord& game) {
-  absl::flat_hash_set<absl::string_view> clans;
   GUNBAI_ASSIGN_OR_RETURN(
       Statement insert,
       Prepare("INSERT INTO credentials (game_id, position, clan, token_sha256) "
               "VALUES (?, ?, ?, ?)"));
   int64_t position = 0;
   for (const auto& [clan, token_sha256] : game.credential_hashes) {
-    if (!clans.insert(clan).second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "clan \"", replay::Excerpt(clan), "\" has two credentials"));
-    }
     insert.Reset();
     insert.Bind(game.game_id, ++position, clan, token_sha256);
     GUNBAI_RETURN_IF_ERROR(insert.Run());
@@ -518,7 +507,7 @@ absl::StatusOr<GameRecord> SqliteGameStore::GetGame(absl::string_view game_id) {
     query.Bind(game_id);
     GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
     if (!row) {
-      return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+      return NoGameError(game_id);
     }
     game.game_id = std::string(game_id);
     GUNBAI_RETURN_IF_ERROR(
@@ -747,7 +736,7 @@ absl::Status SqliteGameStore::CheckGameExists(absl::string_view game_id) {
   query.Bind(game_id);
   GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
   if (!row) {
-    return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+    return NoGameError(game_id);
   }
   return absl::OkStatus();
 }
@@ -924,7 +913,7 @@ absl::StatusOr<uint64_t> SqliteGameStore::NextDiceAttempt(
     update.Bind(game_id);
     GUNBAI_ASSIGN_OR_RETURN(const bool row, update.Step());
     if (!row) {
-      return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+      return NoGameError(game_id);
     }
     attempt = update.ColumnInt64(0);
     GUNBAI_RETURN_IF_ERROR(update.Run());  // Runs the update to its end.
@@ -966,17 +955,14 @@ absl::StatusOr<uint64_t> SqliteGameStore::DiceAttempts(
   query.Bind(game_id);
   GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
   if (!row) {
-    return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+    return NoGameError(game_id);
   }
   return static_cast<uint64_t>(query.ColumnInt64(0));
 }
 
 absl::Status SqliteGameStore::RaiseDiceAttempts(absl::string_view game_id,
                                                 uint64_t taken) {
-  if (taken > static_cast<uint64_t>(kMaxInt64)) {
-    return absl::InvalidArgumentError(
-        "a dice attempt over the largest storable");
-  }
+  GUNBAI_RETURN_IF_ERROR(CheckDiceAttempts(taken));
   absl::MutexLock lock(&mu_);
   Transaction transaction(db_);
   GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
@@ -1002,18 +988,14 @@ absl::Status SqliteGameStore::MarkEnded(absl::string_view game_id) {
     GUNBAI_RETURN_IF_ERROR(update.Run());
   }
   if (sqlite3_changes(db_) == 0) {
-    return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
+    return NoGameError(game_id);
   }
   return absl::OkStatus();
 }
 
 absl::Status SqliteGameStore::WriteCheckpoint(
     absl::string_view game_id, const StoredCheckpoint& checkpoint) {
-  if (checkpoint.after_version > static_cast<uint64_t>(kMaxInt64) ||
-      checkpoint.after_seq > static_cast<uint64_t>(kMaxInt64)) {
-    return absl::InvalidArgumentError(
-        "a checkpoint's version or seq is over the largest storable");
-  }
+  GUNBAI_RETURN_IF_ERROR(CheckCheckpoint(checkpoint));
   absl::MutexLock lock(&mu_);
   Transaction transaction(db_);
   GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
