@@ -13,12 +13,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "absl/types/span.h"
+#include "google/protobuf/util/json_util.h"
 #include "replay/log_parser.h"
 #include "replay/text_errors.h"
 #include "rules/base/status_macros.h"
-#include "rules/base/text_escape.h"
 #include "rules/engine.h"
 
 namespace gunbai::replay {
@@ -26,7 +25,6 @@ namespace gunbai::replay {
 namespace {
 
 namespace v1 = ::gunbai::v1;
-using ::gunbai::base::JsonString;
 
 constexpr int kFaceDegreesOfFreedom = 5;
 constexpr int kSumCells = 11;
@@ -519,60 +517,6 @@ void AppendGroupText(const DiceGroupStats& g, std::size_t groups,
   }
 }
 
-template <std::size_t N>
-std::string JsonArray(const std::array<std::int64_t, N>& values) {
-  return absl::StrCat("[", absl::StrJoin(values, ","), "]");
-}
-
-std::string JsonNumber(double v) { return absl::StrFormat("%.6g", v); }
-
-std::string JsonBool(bool b) { return b ? "true" : "false"; }
-
-std::string GroupJson(const DiceGroupStats& g) {
-  std::vector<std::string> reasons;
-  for (const std::string& r : g.reasons) reasons.push_back(JsonString(r));
-  std::string out = "{";
-  if (!g.clan.empty()) {
-    absl::StrAppend(&out, "\"game_id\":", JsonString(g.game_id),
-                    ",\"clan\":", JsonString(g.clan), ",");
-  }
-  absl::StrAppend(
-      &out, "\"player\":", JsonString(g.player), ",\"dice\":", g.dice,
-      ",\"invalid_dice\":", g.invalid_dice,
-      ",\"face_counts\":", JsonArray(g.face_counts),
-      ",\"face_chi_square\":", JsonNumber(g.face_chi_square),
-      ",\"face_divergence\":", JsonNumber(g.face_divergence),
-      ",\"face_too_few_dice\":", JsonBool(g.face_too_few_dice),
-      ",\"face_p_value\":", JsonNumber(g.face_p_value),
-      ",\"face_adjusted_p_value\":", JsonNumber(g.face_adjusted_p_value));
-  absl::StrAppend(&out, ",\"pairs\":", g.pairs,
-                  ",\"sum_counts\":", JsonArray(g.sum_counts),
-                  ",\"sum_cells\":", g.sum_cells);
-  if (g.sum_p_value.has_value()) {  // absent when not tested, as in the proto
-    absl::StrAppend(
-        &out, ",\"sum_chi_square\":", JsonNumber(*g.sum_chi_square),
-        ",\"sum_divergence\":", JsonNumber(*g.sum_divergence),
-        ",\"sum_p_value\":", JsonNumber(*g.sum_p_value),
-        ",\"sum_adjusted_p_value\":", JsonNumber(*g.sum_adjusted_p_value));
-  }
-  absl::StrAppend(
-      &out, ",\"longest_run\":", g.longest_run,
-      ",\"longest_run_face\":", g.longest_run_face,
-      ",\"run_probability\":", JsonNumber(g.run_probability),
-      ",\"run_adjusted_p_value\":", JsonNumber(g.run_adjusted_p_value),
-      ",\"group_p_value\":", JsonNumber(g.group_p_value),
-      ",\"call_p_value\":", JsonNumber(g.call_p_value),
-      ",\"flagged\":", JsonBool(g.flagged), ",\"reasons\":[",
-      absl::StrJoin(reasons, ","), "]}");
-  return out;
-}
-
-std::string GroupsJson(const std::vector<DiceGroupStats>& groups) {
-  std::vector<std::string> parts;
-  for (const DiceGroupStats& g : groups) parts.push_back(GroupJson(g));
-  return absl::StrCat("[", absl::StrJoin(parts, ","), "]");
-}
-
 constexpr char kCaveat[] =
     "Dice statistics - a test of fairness, not proof: a flag says the dice "
     "are unlikely under fair dice. Each group's tests, and then all the "
@@ -959,13 +903,18 @@ std::string FormatDiceText(const DiceReport& report) {
 }
 
 std::string FormatDiceJson(const DiceReport& report) {
-  return absl::StrCat(
-      "{\"note\":", JsonString(kCaveat),
-      ",\"correction\":", JsonString(kCorrection),
-      ",\"flag_level\":", JsonNumber(kDiceFlagLevel),
-      ",\"games\":", report.games, ",\"clans\":", GroupsJson(report.clans),
-      ",\"players\":", GroupsJson(report.players),
-      ",\"flagged\":", report.AnyFlagged() ? "true" : "false", "}\n");
+  // The report's proto in proto3's JSON (field names as in the .proto, every
+  // field written, 64-bit counts as strings, NaN as "NaN"): the same JSON
+  // gunbaid's JSON API sends.
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  options.always_print_primitive_fields = true;
+  std::string out;
+  // The message is built here, so it always prints.
+  (void)google::protobuf::util::MessageToJsonString(DiceReportToProto(report),
+                                                    &out, options);
+  out += "\n";
+  return out;
 }
 
 namespace {
@@ -1076,6 +1025,7 @@ v1::DiceStatsReport DiceReportToProto(const DiceReport& report) {
     *out.add_players() = GroupToProto(g);
   }
   out.set_flagged(report.AnyFlagged());
+  out.set_flag_level(kDiceFlagLevel);
   return out;
 }
 

@@ -12,6 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "service/cli/cli.h"
 #include "tests/replay/test_logs.h"
@@ -660,9 +662,18 @@ TEST(DiceSummaryTest, RunOfTwelveSixesIsFlagged) {
                               "groups)"));
   const std::string json = FormatDiceJson(*report);
   EXPECT_THAT(json, HasSubstr("\"correction\":\"holm\""));
-  EXPECT_THAT(json,
-              HasSubstr("\"face_chi_square\":10,\"face_divergence\":9.41"));
+  // The report's proto in proto3's JSON (the JSON API's): fields by number,
+  // so face_divergence (25) comes well after face_chi_square (7).
+  EXPECT_THAT(json, HasSubstr("\"face_chi_square\":10,\"face_p_value\":"));
+  EXPECT_THAT(json, HasSubstr("\"face_divergence\":9.41"));
   EXPECT_THAT(json, HasSubstr("\"call_p_value\":5.62"));
+  EXPECT_THAT(json, HasSubstr("\"flag_level\":0.01"));
+  EXPECT_THAT(json, HasSubstr("\"longest_run\":12,\"longest_run_face\":6"));
+  // It reads back as the report's proto, field for field.
+  v1::DiceStatsReport back;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(json, &back).ok());
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
+      back, DiceReportToProto(*report)));
 }
 
 // The proto carries everything the text and JSON print (the client of
