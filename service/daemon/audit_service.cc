@@ -421,10 +421,11 @@ absl::StatusOr<replay::StreamedAuditResult> AuditServiceImpl::AuditStreamed(
       after_event);
 }
 
-grpc::Status AuditServiceImpl::AddImpactsFromBytes(grpc::ServerContext* context,
-                                                   DecodedAuditRequest& decoded,
-                                                   absl::string_view method,
-                                                   v1::AuditReport& report) {
+grpc::Status AuditServiceImpl::AddAskedImpacts(grpc::ServerContext* context,
+                                               DecodedAuditRequest& decoded,
+                                               absl::string_view method,
+                                               v1::AuditReport& report) {
+  if (!decoded.request.impact()) return grpc::Status::OK;
   if (context->IsCancelled()) return Abandoned();
   const std::function<bool()> cancelled = [context] {
     return context->IsCancelled();
@@ -510,11 +511,8 @@ grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
     std::string().swap(outcomes);
     return AnswerWholeAudit(context, decoded, response);
   }
-  if (decoded.request.impact()) {
-    grpc::Status impact =
-        AddImpactsFromBytes(context, decoded, "AuditLog", *report);
-    if (!impact.ok()) return impact;
-  }
+  grpc::Status impact = AddAskedImpacts(context, decoded, "AuditLog", *report);
+  if (!impact.ok()) return impact;
   decoded = DecodedAuditRequest();  // Freed before the answer is built.
   *response = ResponseBytes(*report, std::move(outcomes));
   return grpc::Status::OK;
@@ -547,6 +545,19 @@ grpc::Status AuditServiceImpl::AuditEncodedLog(grpc::ServerContext* context,
   return grpc::Status::OK;
 }
 
+namespace {
+
+// Sends a streamed audit's outcomes through `outcomes` after each event
+// (false once the client is gone).
+replay::AfterStreamedEvent SendingOutcomesTo(
+    PiecePager<v1::Outcome>& outcomes) {
+  return [&outcomes](v1::AuditReport& so_far) {
+    return outcomes.Add(*so_far.mutable_outcomes());
+  };
+}
+
+}  // namespace
+
 grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
     grpc::ServerContext* context, grpc::ByteBuffer& wire,
     const PieceWriter& write) {
@@ -571,18 +582,12 @@ grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
   PiecePager<v1::Outcome> outcomes(&OutcomesOf, write);
   if (decoded.request.record_outcomes()) {
     grpc::Status restreamed = RestreamWithOutcomes(
-        context, decoded,
-        [&outcomes](v1::AuditReport& so_far) {
-          return outcomes.Add(*so_far.mutable_outcomes());
-        },
-        *streamed->report);
+        context, decoded, SendingOutcomesTo(outcomes), *streamed->report);
     if (!restreamed.ok()) return restreamed;
   }
-  if (decoded.request.impact()) {
-    grpc::Status impact =
-        AddImpactsFromBytes(context, decoded, kMethod, *streamed->report);
-    if (!impact.ok()) return impact;
-  }
+  grpc::Status impact =
+      AddAskedImpacts(context, decoded, kMethod, *streamed->report);
+  if (!impact.ok()) return impact;
   decoded = DecodedAuditRequest();
   if (context->IsCancelled()) return Abandoned();
   if (!SendReportPieces(*streamed->report, outcomes, write)) {

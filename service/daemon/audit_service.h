@@ -153,15 +153,15 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
       grpc::ServerContext* context, const DecodedAuditRequest& decoded,
       bool record_outcomes, const replay::AfterStreamedEvent& after_event);
 
-  // Adds to `report`, the streamed audit of `decoded`, the impacts of its
-  // disputes, each branch replayed from the log's bytes; from the log
-  // parsed whole when the bytes do not stream (which, once audited as a
-  // stream, they do). The impacts are AddImpacts's for the log parsed
-  // whole, byte for byte.
-  grpc::Status AddImpactsFromBytes(grpc::ServerContext* context,
-                                   DecodedAuditRequest& decoded,
-                                   absl::string_view method,
-                                   gunbai::v1::AuditReport& report);
+  // When the request asks for them (impact), adds to `report`, the
+  // streamed audit of `decoded`, the impacts of its disputes, each branch
+  // replayed from the log's bytes; from the log parsed whole when the bytes
+  // do not stream (which, once audited as a stream, they do). The impacts
+  // are AddImpacts's for the log parsed whole, byte for byte.
+  grpc::Status AddAskedImpacts(grpc::ServerContext* context,
+                               DecodedAuditRequest& decoded,
+                               absl::string_view method,
+                               gunbai::v1::AuditReport& report);
 
   // Parses the decoded request's log whole (its bytes freed) and audits it
   // as AuditParsedLog does: the path of a log the stream gives up on.
