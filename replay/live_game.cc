@@ -60,13 +60,20 @@ std::string AnswerBytes(const v1::AppendEventsResponse& front,
 
 // Step 2 of AppendToLiveGame: OK when the batch was built on the game's
 // version, after catching up with the journal when it was not.
-absl::Status CheckVersion(LiveGame& game, LiveGameJournal& journal,
-                          std::uint64_t expected) {
-  if (expected == game.version()) return absl::OkStatus();
+absl::StatusOr<std::optional<std::string>> CheckVersion(
+    LiveGame& game, LiveGameJournal& journal,
+    const v1::AppendEventsRequest& request) {
+  const std::uint64_t expected = request.expected_version();
+  if (expected == game.version()) return std::nullopt;
   // Another replica may have appended what the caller has seen.
   GUNBAI_RETURN_IF_ERROR(journal.CatchUp());
   const std::uint64_t version = game.version();
-  if (expected == version) return absl::OkStatus();
+  if (expected == version) return std::nullopt;
+  // Or stored this very batch, sent to it at the same time (a client that
+  // gave up waiting and sent it again elsewhere): its answer, not a refusal.
+  GUNBAI_ASSIGN_OR_RETURN(std::optional<std::string> answered,
+                          journal.FindBatch(request.events(0).event_id()));
+  if (answered.has_value()) return answered;
   // The first event the caller has not seen is read from (its seq; its
   // position when the caller is ahead).
   const std::int64_t next_seq =
@@ -254,6 +261,19 @@ bool LiveGame::Absorb(std::vector<v1::StoredEvent>& events,
   return has_end;
 }
 
+namespace {
+
+// A batch answered as it was first: nothing done here.
+AppendedBatch Retried(const LiveGame& game, std::string answer) {
+  AppendedBatch out;
+  out.answer = std::move(answer);
+  out.retried = true;
+  out.version_before = game.version();
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<AppendedBatch> AppendToLiveGame(
     LiveGame& game, const LiveAppender& appender, LiveGameJournal& journal,
     v1::AppendEventsRequest& request) {
@@ -261,15 +281,11 @@ absl::StatusOr<AppendedBatch> AppendToLiveGame(
   // 1. A retried batch gets its first answer and writes nothing.
   GUNBAI_ASSIGN_OR_RETURN(std::optional<std::string> answered,
                           journal.FindBatch(request.events(0).event_id()));
-  if (answered.has_value()) {
-    out.answer = *std::move(answered);
-    out.retried = true;
-    out.version_before = game.version();
-    return out;
-  }
   // 2-4.
-  GUNBAI_RETURN_IF_ERROR(
-      CheckVersion(game, journal, request.expected_version()));
+  if (!answered.has_value()) {
+    GUNBAI_ASSIGN_OR_RETURN(answered, CheckVersion(game, journal, request));
+  }
+  if (answered.has_value()) return Retried(game, *std::move(answered));
   if (game.ended) return absl::FailedPreconditionError("the game has ended");
   GUNBAI_RETURN_IF_ERROR(CheckBatchSeqsIncrease(request, game.last_seq()));
   // 5-6.
@@ -279,10 +295,14 @@ absl::StatusOr<AppendedBatch> AppendToLiveGame(
                           PlayBatch(game, appender, journal, request));
   // 7. Stored, the events move into the game: the answer holds their bytes.
   out.answer = AnswerOf(game, out, stored);
-  if (absl::Status s = journal.Append(out.version_before, stored, out.answer);
-      !s.ok()) {
+  absl::StatusOr<std::optional<std::string>> appended =
+      journal.Append(out.version_before, stored, out.answer);
+  if (!appended.ok() || appended->has_value()) {
+    // Refused, or stored first by another call: the engine has played
+    // events the game does not keep, so the game is loaded again.
     game.loaded = false;
-    return s;
+    if (!appended.ok()) return appended.status();
+    return Retried(game, **std::move(appended));
   }
   out.events = stored.size();
   out.ended = game.Absorb(stored, stored.size());

@@ -69,8 +69,11 @@ class LiveGameJournal {
   // Takes the next server-dice attempt, durably before it returns.
   virtual absl::StatusOr<std::uint64_t> NextDiceAttempt() = 0;
   // Stores `events` after `expected_version` and `answer` with them, all or
-  // nothing.
-  virtual absl::Status Append(
+  // nothing. When the batch (its first event id) is stored already, by a
+  // call that got there first (a retry sent at once, through this replica
+  // or another), nothing is written and its stored answer is returned;
+  // nullopt when this call stored it.
+  virtual absl::StatusOr<std::optional<std::string>> Append(
       std::uint64_t expected_version,
       const std::vector<gunbai::v1::StoredEvent>& events,
       absl::string_view answer) = 0;
@@ -161,7 +164,8 @@ struct AppendedBatch {
 // an append in order:
 //  1. a batch stored before (its first event id) gets its first answer;
 //  2. a batch built on another version than the game's is refused
-//     (StaleVersionError), after catching up with the journal;
+//     (StaleVersionError), after catching up with the journal and looking
+//     the batch up again (stored meanwhile, it gets its first answer);
 //  3. an ended game takes nothing (FailedPrecondition);
 //  4. seqs increase from the game's last (InvalidArgument);
 //  5. in server-dice mode the batch's dice attempt is taken, durably,
@@ -169,7 +173,9 @@ struct AppendedBatch {
 //  6. the batch is played (PlayLiveBatch: who may append what, the server's
 //     dice, the rules, a strict game's refusal) and chained;
 //  7. the batch is stored with its answer, then taken into the game; a
-//     batch with game_end marks the game ended.
+//     batch with game_end marks the game ended. A batch the journal finds
+//     stored by a call that got there first gets that call's answer, and
+//     the game is to be loaded again (its engine played this copy).
 // On a refusal after step 5 nothing is stored or taken into `game`; when
 // the engine already took part of the batch, or a write failed,
 // `game.loaded` turns false: the game is to be loaded again (the undo).

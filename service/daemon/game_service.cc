@@ -811,17 +811,18 @@ class GameServiceImpl::StoreJournal final : public replay::LiveGameJournal {
   absl::StatusOr<uint64_t> NextDiceAttempt() override {
     return service_->store_->NextDiceAttempt(game_.id);
   }
-  absl::Status Append(uint64_t expected_version,
-                      const std::vector<v1::StoredEvent>& events,
-                      absl::string_view answer) override {
+  absl::StatusOr<std::optional<std::string>> Append(
+      uint64_t expected_version, const std::vector<v1::StoredEvent>& events,
+      absl::string_view answer) override {
     const absl::Time start = absl::Now();
     auto result =
         service_->store_->Append(game_.id, expected_version, events, answer);
     if (!result.ok()) {
       return CountStoreError(StoreOperation::kAppend, result.status());
     }
+    if (result->stored_answer.has_value()) return result->stored_answer;
     ProcessMetrics().RecordAppend(absl::Now() - start);
-    return absl::OkStatus();
+    return std::nullopt;
   }
   absl::Status MarkEnded() override {
     return service_->store_->MarkEnded(game_.id);

@@ -78,6 +78,11 @@ struct AppendResult {
   // The chain_hash of the batch's last event. (The answer stored with the
   // batch is the caller's; FindBatch gives it back.)
   std::string head_hash;
+  // Set when the batch (its first event id) was already stored, by another
+  // call that got there first (a client's retry sent while its first call
+  // was in flight, on this replica or another): its stored answer. Nothing
+  // was written; `version` and `head_hash` are empty.
+  std::optional<std::string> stored_answer;
 };
 
 class GameStore;
@@ -138,8 +143,10 @@ class GameStore {
   //    event_id or chain_hash, an id twice in the batch, or a seq over
   //    INT64_MAX;
   //  - NOT_FOUND for an unknown game;
-  //  - ALREADY_EXISTS if any event id is already stored (a partial retry;
-  //    a whole retry is answered by FindBatch first, or gets this too);
+  //  - OK with `stored_answer` when the whole batch is already stored: it
+  //    is looked up again under the game's lock before any refusal below,
+  //    so concurrent identical retries on any replicas are all answered;
+  //  - ALREADY_EXISTS if any event id is already stored (a partial retry);
   //  - ABORTED unless the game holds exactly `expected_version`
   //    events, with the current version in the message ("stale version 3:
   //    the game has 5 events; read from seq 4 and retry").

@@ -589,13 +589,20 @@ absl::StatusOr<std::vector<std::string>> PostgresGameStore::ListGames() {
 absl::StatusOr<std::optional<std::string>> PostgresGameStore::FindBatch(
     absl::string_view game_id, absl::string_view first_event_id) {
   Lease lease = Take();
+  return FindBatchOn(*lease.operator->(), game_id, first_event_id);
+}
+
+absl::StatusOr<std::optional<std::string>> PostgresGameStore::FindBatchOn(
+    Connection& connection, absl::string_view game_id,
+    absl::string_view first_event_id) {
   // One statement: the game's row (NULL answer when no batch) or no row.
   GUNBAI_ASSIGN_OR_RETURN(
       ResultPtr rows,
-      lease->Run("SELECT b.answer FROM games g LEFT JOIN batches b ON "
-                 "b.game_id = g.game_id AND b.first_event_id = $2 WHERE "
-                 "g.game_id = $1",
-                 Params().Text(game_id).Text(first_event_id), "find a batch"));
+      connection.Run("SELECT b.answer FROM games g LEFT JOIN batches b ON "
+                     "b.game_id = g.game_id AND b.first_event_id = $2 WHERE "
+                     "g.game_id = $1",
+                     Params().Text(game_id).Text(first_event_id),
+                     "find a batch"));
   if (PQntuples(rows.get()) == 0) return NoGameError(game_id);
   if (PQgetisnull(rows.get(), 0, 0)) return std::nullopt;
   return std::string(Cell(rows.get(), 0, 0));
@@ -626,6 +633,20 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
                  Params().Text(game_id).TextArray(ids), "lock a game"));
   if (PQntuples(row.get()) == 0) return NoGameError(game_id);
   const uint64_t version = static_cast<uint64_t>(IntCell(row.get(), 0, 0));
+  if (!PQgetisnull(row.get(), 0, 1) || version != expected_version) {
+    // Before refusing: the whole batch may have been stored by a call that
+    // held the lock before this one (a retry sent at once elsewhere). The
+    // statement above read the events as they were when it began, before
+    // it waited for the lock; this one reads them as they are now.
+    GUNBAI_ASSIGN_OR_RETURN(
+        std::optional<std::string> answered,
+        FindBatchOn(*lease.operator->(), game_id, events[0].event_id()));
+    if (answered.has_value()) {
+      AppendResult result;
+      result.stored_answer = std::move(answered);
+      return result;
+    }
+  }
   if (!PQgetisnull(row.get(), 0, 1)) {
     return absl::AlreadyExistsError(absl::StrCat(
         "event \"", Cell(row.get(), 0, 1), "\" is already stored, at position ",
@@ -693,7 +714,7 @@ absl::StatusOr<AppendResult> PostgresGameStore::Append(
     }
   }
   GUNBAI_RETURN_IF_ERROR(transaction.Commit());
-  return AppendResult{new_version, events.back().chain_hash()};
+  return AppendResult{new_version, events.back().chain_hash(), std::nullopt};
 }
 
 absl::Status PostgresGameStore::StaleVersion(Connection& connection,

@@ -127,6 +127,10 @@ class PostgresGameStore final : public GameStore {
   absl::Status Migrate();
   // Returns the ABORTED of an Append built on `expected_version` when the
   // game holds `version` events, naming the seq to read from.
+  // FindBatch on `connection`, inside its transaction when one is open.
+  static absl::StatusOr<std::optional<std::string>> FindBatchOn(
+      Connection& connection, absl::string_view game_id,
+      absl::string_view first_event_id);
   absl::Status StaleVersion(Connection& connection, absl::string_view game_id,
                             uint64_t expected_version, uint64_t version);
   // Connects a connection of its own and LISTENs on it.

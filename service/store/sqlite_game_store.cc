@@ -560,6 +560,11 @@ absl::StatusOr<std::optional<std::string>> SqliteGameStore::FindBatch(
     absl::string_view game_id, absl::string_view first_event_id) {
   absl::MutexLock lock(&mu_);
   GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  return FindBatchLocked(game_id, first_event_id);
+}
+
+absl::StatusOr<std::optional<std::string>> SqliteGameStore::FindBatchLocked(
+    absl::string_view game_id, absl::string_view first_event_id) {
   GUNBAI_ASSIGN_OR_RETURN(Statement query,
                           Prepare("SELECT answer FROM batches WHERE game_id = "
                                   "? AND first_event_id = ?"));
@@ -706,9 +711,19 @@ absl::StatusOr<AppendResult> SqliteGameStore::AppendInTransaction(
   const absl::string_view game_id = append.game_id;
   const std::vector<v1::StoredEvent>& events = append.events;
   GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
-  GUNBAI_RETURN_IF_ERROR(CheckNoEventStored(game_id, events));
+  absl::Status stored = CheckNoEventStored(game_id, events);
   GUNBAI_ASSIGN_OR_RETURN(const uint64_t version, VersionLocked(game_id));
-  if (version != append.expected_version) {
+  if (!stored.ok() || version != append.expected_version) {
+    // Before refusing: the whole batch may be stored already, by a call
+    // that got there first; it is answered as that call was.
+    GUNBAI_ASSIGN_OR_RETURN(std::optional<std::string> answered,
+                            FindBatchLocked(game_id, events[0].event_id()));
+    if (answered.has_value()) {
+      AppendResult result;
+      result.stored_answer = std::move(answered);
+      return result;
+    }
+    GUNBAI_RETURN_IF_ERROR(stored);
     return StaleVersion(game_id, append.expected_version, version);
   }
   GUNBAI_RETURN_IF_ERROR(InsertEvents(game_id, version, events));
@@ -727,7 +742,8 @@ absl::StatusOr<AppendResult> SqliteGameStore::AppendInTransaction(
   }
   GUNBAI_RETURN_IF_ERROR(WriteBlob(
       db_, "batches", "answer", sqlite3_last_insert_rowid(db_), append.answer));
-  return AppendResult{version + events.size(), events.back().chain_hash()};
+  return AppendResult{version + events.size(), events.back().chain_hash(),
+                      std::nullopt};
 }
 
 absl::Status SqliteGameStore::CheckGameExists(absl::string_view game_id) {

@@ -138,6 +138,10 @@ class SqliteGameStore final : public GameStore {
   absl::Status Migrate() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Returns NOT_FOUND unless `game_id` is stored.
+  // FindBatch, with mu_ held.
+  absl::StatusOr<std::optional<std::string>> FindBatchLocked(
+      absl::string_view game_id, absl::string_view first_event_id)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status CheckGameExists(absl::string_view game_id)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::StatusOr<uint64_t> VersionLocked(absl::string_view game_id)

@@ -59,6 +59,7 @@ class MemoryJournal : public LiveGameJournal {
   }
   absl::Status CatchUp() override {
     ++catch_ups;
+    answers.merge(answers_on_catch_up);
     // What another replica stored meanwhile comes into the game, replayed.
     game_->Absorb(elsewhere, 0);
     elsewhere.clear();
@@ -67,14 +68,17 @@ class MemoryJournal : public LiveGameJournal {
   absl::StatusOr<uint64_t> NextDiceAttempt() override {
     return ++dice_attempts;
   }
-  absl::Status Append(uint64_t expected_version,
-                      const std::vector<v1::StoredEvent>& events,
-                      absl::string_view answer) override {
+  absl::StatusOr<std::optional<std::string>> Append(
+      uint64_t expected_version, const std::vector<v1::StoredEvent>& events,
+      absl::string_view answer) override {
     if (!append_fails.ok()) return append_fails;
+    // Stored by a call that got there first (stored_first): its answer.
+    auto first = stored_first.find(events.front().event_id());
+    if (first != stored_first.end()) return first->second;
     EXPECT_EQ(expected_version, stored.size());
     for (const v1::StoredEvent& e : events) stored.push_back(e);
     answers[events.front().event_id()] = std::string(answer);
-    return absl::OkStatus();
+    return std::nullopt;
   }
   absl::Status MarkEnded() override {
     ended = true;
@@ -83,6 +87,13 @@ class MemoryJournal : public LiveGameJournal {
 
   std::vector<v1::StoredEvent> stored;
   std::map<std::string, std::string> answers;
+  // Batches another replica stores while an append is on its way, by first
+  // event id, with their answers: FindBatch does not see them before the
+  // append reaches the store.
+  std::map<std::string, std::string> stored_first;
+  // Answers of batches another replica stores after the append's first
+  // look-up: FindBatch sees them once the game has caught up.
+  std::map<std::string, std::string> answers_on_catch_up;
   std::vector<v1::StoredEvent> elsewhere;
   absl::Status append_fails;
   int catch_ups = 0;
@@ -218,6 +229,56 @@ TEST_F(LiveGameTest, CatchingUpWithAnotherWriterLetsTheBatchIn) {
   EXPECT_EQ(game_.event_ids.back(), "e5");
 }
 
+// The two windows of a retry sent at once through two replicas (issue 31).
+// First: the other replica stores the batch after this one looked it up
+// (step 1) and while this one, behind, catches up (step 2). Caught up, the
+// game is past the batch's version; the batch is looked up again and
+// answered, not refused as stale.
+TEST_F(LiveGameTest, ABatchStoredElsewhereWhileCatchingUpIsAnsweredNotRefused) {
+  ASSERT_TRUE(Append(Batch(FirstThree(), 0)).ok());
+  // Stored through the other replica: seq 4, then the caller's seq 5.
+  const v1::AppendEventsRequest fifth =
+      Batch(Ev(5, 1, "blue", "move { unit: \"blue-yumi\" }"), 4);
+  v1::StoredEvent fourth;
+  fourth.set_event_id("e4");
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      "seq: 4 turn: 1 clan: \"blue\" activation {}", fourth.mutable_event()));
+  fourth.set_chain_hash(ChainHash(game_.head(), fourth.event()));
+  v1::StoredEvent stored_fifth;
+  stored_fifth.set_event_id("e5");
+  *stored_fifth.mutable_event() = fifth.events(0).event();
+  stored_fifth.set_chain_hash(
+      ChainHash(fourth.chain_hash(), stored_fifth.event()));
+  for (const v1::StoredEvent& e : {fourth, stored_fifth}) {
+    journal_.stored.push_back(e);
+    journal_.elsewhere.push_back(e);
+  }
+  journal_.answers_on_catch_up["e5"] = "the other replica's answer";
+  auto batch = Append(fifth);
+  ASSERT_TRUE(batch.ok()) << batch.status();
+  EXPECT_TRUE(batch->retried);
+  EXPECT_EQ(batch->answer, "the other replica's answer");
+  EXPECT_EQ(journal_.catch_ups, 1);
+  EXPECT_EQ(journal_.stored.size(), 5u);  // nothing stored twice
+  EXPECT_EQ(game_.version(), 5u);
+  EXPECT_TRUE(game_.loaded);
+}
+
+// Second: the other replica stores it after this one checked the version
+// and played the batch; the journal finds it stored under the game's lock
+// and gives its answer. Nothing is stored twice, and the game (its engine
+// played this copy) is to be loaded again.
+TEST_F(LiveGameTest, ABatchStoredElsewhereFirstGetsThatAnswerFromTheJournal) {
+  ASSERT_TRUE(Append(Batch(FirstThree(), 0)).ok());
+  journal_.stored_first["e4"] = "the other replica's answer";
+  auto batch = Append(Batch(Activation(4, 1, "blue"), 3));
+  ASSERT_TRUE(batch.ok()) << batch.status();
+  EXPECT_TRUE(batch->retried);
+  EXPECT_EQ(batch->answer, "the other replica's answer");
+  EXPECT_EQ(journal_.stored.size(), 3u);
+  EXPECT_FALSE(game_.loaded);
+}
+
 TEST_F(LiveGameTest, AnEndedGameTakesNothing) {
   game_.ended = true;
   auto batch = Append(Batch(FirstThree(), 0));
@@ -296,8 +357,8 @@ TEST_F(LiveGameTest, ANewGamesSettingsAreBoundToItsRuleset) {
 
 TEST(PlayerSeeds, AreHexOfAtMost128Bytes) {
   google::protobuf::RepeatedPtrField<v1::PlayerSeed> seeds;
-  seeds.Add()->set_seed_hex("00fF");                  // 2 bytes
-  seeds.Add()->set_seed_hex(std::string(256, '7'));   // 128 bytes
+  seeds.Add()->set_seed_hex("00fF");                 // 2 bytes
+  seeds.Add()->set_seed_hex(std::string(256, '7'));  // 128 bytes
   EXPECT_TRUE(CheckPlayerSeeds(seeds).ok());
   const std::vector<std::string> bad_seeds = {"abc", "zz",
                                               std::string(258, '7')};
