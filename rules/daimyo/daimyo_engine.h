@@ -29,6 +29,7 @@
 #include "rules/battlefield.h"
 #include "rules/checkpoint_codec.h"
 #include "rules/daimyo/firing.h"
+#include "rules/daimyo/leader_loss.h"
 #include "rules/daimyo/measure.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
@@ -149,6 +150,14 @@ class DaimyoEngine final : public rules::EngineBase {
   static void ReadTurnParts(rules::CheckpointReader& in, int units,
                             std::size_t leaders, RestoredParts& parts);
   void TakeRestoredParts(RestoredParts&& parts);
+  // Writes the pending melee: its pairings, stands fought and what each
+  // unit brought into it.
+  void WriteMeleeParts(rules::CheckpointWriter& out) const;
+  // Writes each unit's owed move, its halt's cause and its turn marks.
+  void WriteUnitParts(rules::CheckpointWriter& out) const;
+  // Writes the turn's frenzied units, awaited challenge, leader-loss rolls,
+  // end-of-turn tests and fought pairs.
+  void WriteTurnParts(rules::CheckpointWriter& out) const;
 
   struct Proposals;
   // The leader-loss rolls clan `clan` owes.
@@ -437,6 +446,12 @@ class DaimyoEngine final : public rules::EngineBase {
   // rolls, melee obligations, owed morale tests.
   void CloseTurn() override;
   void ApplyLeaderLoss(int leader, bool killed);
+  // Reports a claimed death or survival the roll, `res`, contradicts; in a
+  // what-if writes the computed one into the branch. Returns whether the
+  // leader dies as replay goes on (computed in a what-if, else as claimed).
+  bool SettleLeaderLossDispute(const gunbai::v1::LeaderLossRoll& roll,
+                               const rules::LeaderState& leader,
+                               const rules::daimyo::LeaderLossResolution& res);
   // The rules of a charge's declaration: the active clan (or a
   // counter-charge), not halted, on an enemy, not routing or in melee, once
   // a turn.
@@ -452,6 +467,14 @@ class DaimyoEngine final : public rules::EngineBase {
   // remove (written into the branch's copy of the event).
   void ApplyComputedFiring(const gunbai::v1::Firing& firing,
                            const rules::daimyo::Shot& shot, int hits);
+  // Resolves a shot the dice can settle: records its hits and reports a
+  // claim that differs; returns the computed hits.
+  int ComputedFiringHits(const gunbai::v1::Firing& firing,
+                         const rules::daimyo::Shot& shot);
+  // Records the stands `hits` remove from `target` and checks the claimed
+  // ones against them; returns the claimed stands lost (-1: none claimed).
+  int ClaimedFiringStandsLost(const gunbai::v1::Firing& firing, int target,
+                              int hits);
   // Reports the shot's hits, `res`, against the claimed ones, with `trace`
   // (the shot's, when it was resolved with one; else resolved again for it).
   void ReportFiringDispute(const gunbai::v1::Firing& firing,
