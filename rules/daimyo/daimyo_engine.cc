@@ -352,22 +352,7 @@ void DaimyoEngine::OnFiring(const v1::Event& event) {
   MeasureFiring(shot);
   const bool resolvable =
       rules::daimyo::CheckFiring(rules_, state_, shot, *this);
-  int hits = 0;
-  if (resolvable) {
-    // Resolved once, with its trace when the outcome is recorded; the
-    // dispute copies that trace (before the outcome takes it).
-    rules::Trace trace;
-    const bool traced = recording_outcomes();
-    const rules::daimyo::FiringResolution res = rules::daimyo::ResolveFiring(
-        rules_, state_, shot, traced ? &trace : nullptr);
-    hits = res.hits;
-    if (firing.has_claimed_hits() && firing.claimed_hits() != uint32_t(hits)) {
-      ReportFiringDispute(firing, shot, res, traced ? &trace : nullptr);
-    }
-    if (traced) {
-      RecordOutcome(firing.unit(), "hits", absl::StrCat(hits), &trace);
-    }
-  }
+  int hits = resolvable ? ComputedFiringHits(firing, shot) : 0;
   if (resolvable && FollowComputed()) {
     ApplyComputedFiring(firing, shot, hits);
     return;
@@ -379,6 +364,30 @@ void DaimyoEngine::OnFiring(const v1::Event& event) {
                  "The dice cannot be read and the log claims no hits; replay "
                  "lands no hits.");
   }
+  const int stands_lost = ClaimedFiringStandsLost(firing, target, hits);
+  rules::daimyo::ApplyFiring(rules_, state_, shot, hits, stands_lost);
+}
+
+int DaimyoEngine::ComputedFiringHits(const v1::Firing& firing,
+                                     const rules::daimyo::Shot& shot) {
+  // Resolved once, with its trace when the outcome is recorded; the
+  // dispute copies that trace (before the outcome takes it).
+  rules::Trace trace;
+  const bool traced = recording_outcomes();
+  const rules::daimyo::FiringResolution res = rules::daimyo::ResolveFiring(
+      rules_, state_, shot, traced ? &trace : nullptr);
+  const int hits = res.hits;
+  if (firing.has_claimed_hits() && firing.claimed_hits() != uint32_t(hits)) {
+    ReportFiringDispute(firing, shot, res, traced ? &trace : nullptr);
+  }
+  if (traced) {
+    RecordOutcome(firing.unit(), "hits", absl::StrCat(hits), &trace);
+  }
+  return hits;
+}
+
+int DaimyoEngine::ClaimedFiringStandsLost(const v1::Firing& firing, int target,
+                                          int hits) {
   int stands_lost = -1;
   if (recording_outcomes()) {
     const rules::UnitStatus& t = state_.units[target];
@@ -397,7 +406,7 @@ void DaimyoEngine::OnFiring(const v1::Event& event) {
                              stands_lost, computed);
     }
   }
-  rules::daimyo::ApplyFiring(rules_, state_, shot, hits, stands_lost);
+  return stands_lost;
 }
 
 void DaimyoEngine::ApplyComputedFiring(const v1::Firing& firing,
@@ -504,28 +513,34 @@ void DaimyoEngine::OnLeaderLoss(const v1::LeaderLossRoll& roll) {
                   &trace);
   }
   if (roll.has_claimed_killed() && roll.claimed_killed() != res.killed) {
-    Finding f;
-    f.severity = Severity::kDispute;
-    f.rule_id = "daimyo.leader_loss.roll";
-    f.subject = roll.leader();
-    rules::daimyo::ResolveLeaderLoss(rules_, l, static_cast<int>(roll.die()),
-                                     &f.trace);
-    f.claimed = roll.claimed_killed() ? "killed" : "survives";
-    f.computed = res.killed ? "killed" : "survives";
-    f.message = absl::StrFormat(
-        "%s: the log says the leader %s, but %d on the die + %d stands left "
-        "= %d, and %d or less kills.",
-        l.name.empty() ? l.id : l.name, f.claimed, roll.die(),
-        l.loss_roll_stands_left, res.total, rules_.leader_killed_at_or_below);
-    Report(std::move(f));
-    killed = FollowComputed() ? res.killed : roll.claimed_killed();
-    if (FollowComputed() && branch_event_ != nullptr) {
-      branch_event_->mutable_leader_loss()->set_claimed_killed(res.killed);
-    }
+    killed = SettleLeaderLossDispute(roll, l, res);
   }
   const int unit = state_.leaders[leader].attached_unit;
   ApplyLeaderLoss(leader, killed);
   if (killed && unit >= 0) OweLeaderDeathTests(unit, roll.units_near());
+}
+
+bool DaimyoEngine::SettleLeaderLossDispute(
+    const v1::LeaderLossRoll& roll, const rules::LeaderState& l,
+    const rules::daimyo::LeaderLossResolution& res) {
+  Finding f;
+  f.severity = Severity::kDispute;
+  f.rule_id = "daimyo.leader_loss.roll";
+  f.subject = roll.leader();
+  rules::daimyo::ResolveLeaderLoss(rules_, l, static_cast<int>(roll.die()),
+                                   &f.trace);
+  f.claimed = roll.claimed_killed() ? "killed" : "survives";
+  f.computed = res.killed ? "killed" : "survives";
+  f.message = absl::StrFormat(
+      "%s: the log says the leader %s, but %d on the die + %d stands left "
+      "= %d, and %d or less kills.",
+      l.name.empty() ? l.id : l.name, f.claimed, roll.die(),
+      l.loss_roll_stands_left, res.total, rules_.leader_killed_at_or_below);
+  Report(std::move(f));
+  if (FollowComputed() && branch_event_ != nullptr) {
+    branch_event_->mutable_leader_loss()->set_claimed_killed(res.killed);
+  }
+  return FollowComputed() ? res.killed : roll.claimed_killed();
 }
 
 void DaimyoEngine::ApplyLeaderLoss(int leader, bool killed) {

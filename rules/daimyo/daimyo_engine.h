@@ -29,6 +29,7 @@
 #include "rules/battlefield.h"
 #include "rules/checkpoint_codec.h"
 #include "rules/daimyo/firing.h"
+#include "rules/daimyo/leader_loss.h"
 #include "rules/daimyo/measure.h"
 #include "rules/daimyo/melee.h"
 #include "rules/daimyo/morale.h"
@@ -149,6 +150,14 @@ class DaimyoEngine final : public rules::EngineBase {
   static void ReadTurnParts(rules::CheckpointReader& in, int units,
                             std::size_t leaders, RestoredParts& parts);
   void TakeRestoredParts(RestoredParts&& parts);
+  // Writes the pending melee: its pairings, stands fought and what each
+  // unit brought into it.
+  void WriteMeleeParts(rules::CheckpointWriter& out) const;
+  // Writes each unit's owed move, its halt's cause and its turn marks.
+  void WriteUnitParts(rules::CheckpointWriter& out) const;
+  // Writes the turn's frenzied units, awaited challenge, leader-loss rolls,
+  // end-of-turn tests and fought pairs.
+  void WriteTurnParts(rules::CheckpointWriter& out) const;
 
   struct Proposals;
   // The leader-loss rolls clan `clan` owes.
@@ -163,8 +172,26 @@ class DaimyoEngine final : public rules::EngineBase {
   void ProposeMovesAndCharges(int u, Proposals& add) const;
   // The melee rounds clan `clan` may offer.
   void ProposeMeleeRounds(int clan, Proposals& add) const;
+  // True while a frenzied unit of this activation still owes its charge.
+  bool FrenzyChargeOwed() const;
+  // What unit `u` of the clan may do: what it owes and, unless its clan
+  // has `ended` its part of the turn, a counter-charge, its volleys (none
+  // while a frenzy charge is owed) and, when `active`, its moves and charges.
+  void ProposeForUnit(int u, bool active, bool ended, bool frenzy_owed,
+                      Proposals& add) const;
   void ProposeResultMoves(int u, Proposals& add) const;
+  // The result moves `u` may make owing none: a router's rout move and a
+  // frenzied pursuer's pursuit, each once a turn.
+  void ProposeUnowedResultMoves(int u, Proposals& add) const;
+  // A result move of `kind` for `u`, with the block a table measures; none
+  // for a follow-up or pursuit while the loser has still to move.
+  void ProposeResultMove(int u, gunbai::v1::ResultMoveKind kind,
+                         Proposals& add) const;
   void ProposeFirings(int u, Proposals& add) const;
+  // On a table: the volley of `u` at `e` at the band measured, or none
+  // (nullptr) when `e` is out of range, arc or sight.
+  rules::ProposedEvent* ProposeMeasuredFiring(int u, int e,
+                                              Proposals& add) const;
   void ProposeMeleeRound(int a, int b, int clan, Proposals& add) const;
   // On a table: where a charge of `u` on `target` ends (its `to`).
   void ProposeChargeEnd(int u, int target, rules::ProposedEvent& offer) const;
@@ -254,6 +281,15 @@ class DaimyoEngine final : public rules::EngineBase {
   // stands lost and outcome (EngineOutput::branch_events).
   void WriteBranchMeleeClaims(const rules::daimyo::MeleePairing& pairing,
                               std::array<int, 2> hits);
+  // Keeps what units `a` and `b` bring into the pending multi-unit melee,
+  // the first time each fights in it.
+  void NoteMeleeStart(int a, int b);
+  // Decides the round's outcome from `hits`, records it and checks the
+  // claimed one; in a what-if writes the computed claims into the branch.
+  rules::daimyo::MeleeOutcome MeleeRoundOutcome(
+      const gunbai::v1::MeleeRound& round,
+      const rules::daimyo::MeleePairing& pairing, std::array<int, 2> hits,
+      bool resolvable);
   void CheckClaimedOutcome(const gunbai::v1::MeleeRound& round,
                            const rules::daimyo::MeleePairing& pairing,
                            std::array<int, 2> hits,
@@ -270,6 +306,13 @@ class DaimyoEngine final : public rules::EngineBase {
   // Works out what every unit of the pending melee owes: the single unit
   // takes its worst outcome over its pairings.
   void SettleMelee();
+  // Notes in settling_ each unit's worst standing over the pairings, and
+  // how it lost.
+  void NoteStandings();
+  // Works out what each pairing's loser, then each winner, owes.
+  void SettlePairings();
+  // Ends the pending melee: the bonuses brought into it are spent.
+  void EndPendingMelee();
   void SettleLoser(const PairingResult& r, bool routs, int losses,
                    bool lost_to_flank, bool flanked);
   void SettleWinner(const PairingResult& r, bool won_everywhere,
@@ -279,6 +322,18 @@ class DaimyoEngine final : public rules::EngineBase {
   // no longer touch end (reading 38), but for a winner still to follow its
   // loser.
   void BreakOffOutOfContact(int unit);
+  // Takes a push back: it ends frenzy, applies the block and leaves the
+  // melee unless the winner follows up.
+  void OnPushBack(int unit, const gunbai::v1::ResultMove& move,
+                  gunbai::v1::MoveBlock blocked);
+  // Takes a rout move: owed by a new rout, or a router's one a turn.
+  void OnRoutMove(int unit, const gunbai::v1::ResultMove& move,
+                  gunbai::v1::MoveBlock blocked);
+  // Takes a follow-up, owed or chosen (on a table, after the loser moves).
+  void OnFollowUp(int unit, const gunbai::v1::ResultMove& move);
+  // Takes a pursuit, owed or chosen, or a frenzied pursuer's one pursuit in
+  // each later turn.
+  void OnPursuit(int unit, const gunbai::v1::ResultMove& move);
   bool TakeOwedMove(int unit, const gunbai::v1::ResultMove& move,
                     std::initializer_list<OwedMove> allowed);
   bool FollowedUpBy(int loser) const;
@@ -304,6 +359,9 @@ class DaimyoEngine final : public rules::EngineBase {
   void OweLeaderDeathTests(
       int unit, const google::protobuf::RepeatedPtrField<std::string>& near);
   void CheckMeleeAtTurnEnd();
+  // Ends the melees of units removed (their last stand lost): their
+  // opponents are free.
+  void EndMeleesOfRemovedUnits();
   // A result move is made as soon as its result comes: one still owed when
   // `what` happens (another clan's activation; a new result for the same
   // unit) is missing. `unit` -1 checks every unit; `what` names the event,
@@ -362,11 +420,31 @@ class DaimyoEngine final : public rules::EngineBase {
                             const rules::daimyo::MoraleResolution& res);
   void ApplyTestResult(int unit, int reason, rules::MoraleResult result,
                        const gunbai::v1::MoraleTest& test);
+  // What the engine keeps of a test's result (the unit `was_routing`
+  // before it): the halt's cause, the move it owes, the charge it ends, the
+  // tests a new rout owes its friends, the charger it may counter.
+  void OweAfterTestResult(int unit, int reason, rules::MoraleResult result,
+                          bool was_routing, const gunbai::v1::MoraleTest& test);
+  // Sets the claims of the branch's copy of a morale test to the computed
+  // total and result (EngineOutput::branch_events).
+  void WriteBranchMoraleClaims(const rules::daimyo::MoraleResolution& res);
   int FirstChargerOf(int target) const;
   void CancelCharge(int unit);
   bool CheckHalted(int unit, absl::string_view what);
   void CheckCounterCharge(int unit, int target);
   void OnChallenge(const gunbai::v1::Challenge& challenge) override;
+  // Marks a duel between units neither in melee nor charging each other as
+  // engaged by the next round, which must follow.
+  void AwaitRoundIfNotEngaged(rules::daimyo::Duel& duel);
+  // Resolves an accepted duel the dice settle: reports a claimed winner
+  // that differs, records the winner (in a what-if, into the branch).
+  // Returns the winner's leader index.
+  int ComputedDuelWinner(const gunbai::v1::Challenge& challenge,
+                         const rules::daimyo::Duel& duel);
+  // Returns the leader index of the claimed winner when he is one of the
+  // duel's two leaders, else -1.
+  int ClaimedDuelWinner(const gunbai::v1::Challenge& challenge,
+                        const rules::daimyo::Duel& duel) const;
   void OnMoraleTest(const gunbai::v1::MoraleTest& test) override;
   void OnResultMove(const gunbai::v1::ResultMove& move) override;
   void OnRemoval(const gunbai::v1::Removal& removal) override;
@@ -437,6 +515,12 @@ class DaimyoEngine final : public rules::EngineBase {
   // rolls, melee obligations, owed morale tests.
   void CloseTurn() override;
   void ApplyLeaderLoss(int leader, bool killed);
+  // Reports a claimed death or survival the roll, `res`, contradicts; in a
+  // what-if writes the computed one into the branch. Returns whether the
+  // leader dies as replay goes on (computed in a what-if, else as claimed).
+  bool SettleLeaderLossDispute(const gunbai::v1::LeaderLossRoll& roll,
+                               const rules::LeaderState& leader,
+                               const rules::daimyo::LeaderLossResolution& res);
   // The rules of a charge's declaration: the active clan (or a
   // counter-charge), not halted, on an enemy, not routing or in melee, once
   // a turn.
@@ -452,6 +536,14 @@ class DaimyoEngine final : public rules::EngineBase {
   // remove (written into the branch's copy of the event).
   void ApplyComputedFiring(const gunbai::v1::Firing& firing,
                            const rules::daimyo::Shot& shot, int hits);
+  // Resolves a shot the dice can settle: records its hits and reports a
+  // claim that differs; returns the computed hits.
+  int ComputedFiringHits(const gunbai::v1::Firing& firing,
+                         const rules::daimyo::Shot& shot);
+  // Records the stands `hits` remove from `target` and checks the claimed
+  // ones against them; returns the claimed stands lost (-1: none claimed).
+  int ClaimedFiringStandsLost(const gunbai::v1::Firing& firing, int target,
+                              int hits);
   // Reports the shot's hits, `res`, against the claimed ones, with `trace`
   // (the shot's, when it was resolved with one; else resolved again for it).
   void ReportFiringDispute(const gunbai::v1::Firing& firing,

@@ -1,8 +1,6 @@
 // Daimyo's data file (gunbai.v1.Ruleset's Daimyo sections) to its tables
 // (rules/ruleset.h), and the checks of those sections.
-#include <algorithm>
 #include <array>
-#include <iterator>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -79,17 +77,10 @@ int QualityIndex(gunbai::v1::Quality q) {
   return quality.has_value() ? static_cast<int>(*quality) : -1;
 }
 
-rules::daimyo::MeleeRules MeleeToDomain(const gunbai::v1::MeleeRules& m) {
-  using rules::daimyo::MeleeModifier;
-  rules::daimyo::MeleeRules r;
-  r.dice_per_stand = static_cast<int>(m.dice_per_stand());
-  r.hit_score = static_cast<int>(m.hit_score());
-  for (const auto& w : m.weapons()) {
-    const int i = MeleeWeaponIndex(w.weapon());
-    if (i >= 0) r.weapons[i] = {w.vs_foot(), w.vs_mounted()};
-  }
-  const auto& x = m.modifiers();
-  const int values[rules::daimyo::kMeleeModifierCount] = {
+// The melee modifiers' values, in the order of rules::daimyo::MeleeModifier.
+std::array<int, rules::daimyo::kMeleeModifierCount> MeleeModifiersToDomain(
+    const gunbai::v1::MeleeModifiers& x) {
+  return {
       x.cavalry_charging(),
       x.general_with_unit(),
       x.frenzied(),
@@ -107,7 +98,17 @@ rules::daimyo::MeleeRules MeleeToDomain(const gunbai::v1::MeleeRules& m) {
       x.disordered(),
       x.enemy_uphill_or_behind_obstacle(),
   };
-  std::copy(std::begin(values), std::end(values), r.modifiers.begin());
+}
+
+rules::daimyo::MeleeRules MeleeToDomain(const gunbai::v1::MeleeRules& m) {
+  rules::daimyo::MeleeRules r;
+  r.dice_per_stand = static_cast<int>(m.dice_per_stand());
+  r.hit_score = static_cast<int>(m.hit_score());
+  for (const auto& w : m.weapons()) {
+    const int i = MeleeWeaponIndex(w.weapon());
+    if (i >= 0) r.weapons[i] = {w.vs_foot(), w.vs_mounted()};
+  }
+  r.modifiers = MeleeModifiersToDomain(m.modifiers());
   r.push_back_mm = static_cast<int>(m.push_back_mm());
   r.rout_margin = static_cast<int>(m.rout_margin());
   r.ranks_first_round = static_cast<int>(m.ranks_first_round());
@@ -123,6 +124,28 @@ rules::daimyo::MeleeRules MeleeToDomain(const gunbai::v1::MeleeRules& m) {
   r.min_command_rating = static_cast<int>(m.min_command_rating());
   r.max_command_rating = static_cast<int>(m.max_command_rating());
   return r;
+}
+
+// The morale modifiers' values, in the order of rules::daimyo::MoraleModifier.
+std::array<int, rules::daimyo::kMoraleModifierCount> MoraleModifiersToDomain(
+    const gunbai::v1::MoraleModifiers& x) {
+  return {
+      x.per_command_rating_point(),
+      x.pursuing(),
+      x.uphill_or_in_cover(),
+      x.general_near(),
+      x.long_spear_good_order_charged_frontally_by_cavalry(),
+      x.enemy_routing_near(),
+      x.hatamoto(),
+      x.disordered(),
+      x.out_of_command(),
+      x.infantry_charged_by_cavalry(),
+      x.each_friend_of_equal_or_higher_quality_routing_near(),
+      x.each_stand_lost(),
+      x.enemy_facing_flank_or_rear_near(),
+      x.leader_killed_near(),
+      x.routing(),
+  };
 }
 
 rules::daimyo::MoraleRules MoraleToDomain(const gunbai::v1::MoraleRules& m) {
@@ -142,25 +165,7 @@ rules::daimyo::MoraleRules MoraleToDomain(const gunbai::v1::MoraleRules& m) {
   }
   r.proximity_mm = static_cast<int>(m.proximity_mm());
   r.proximity_in_melee_mm = static_cast<int>(m.proximity_in_melee_mm());
-  const auto& x = m.modifiers();
-  const int values[rules::daimyo::kMoraleModifierCount] = {
-      x.per_command_rating_point(),
-      x.pursuing(),
-      x.uphill_or_in_cover(),
-      x.general_near(),
-      x.long_spear_good_order_charged_frontally_by_cavalry(),
-      x.enemy_routing_near(),
-      x.hatamoto(),
-      x.disordered(),
-      x.out_of_command(),
-      x.infantry_charged_by_cavalry(),
-      x.each_friend_of_equal_or_higher_quality_routing_near(),
-      x.each_stand_lost(),
-      x.enemy_facing_flank_or_rear_near(),
-      x.leader_killed_near(),
-      x.routing(),
-  };
-  std::copy(std::begin(values), std::end(values), r.modifiers.begin());
+  r.modifiers = MoraleModifiersToDomain(m.modifiers());
   r.automatic_pass = static_cast<int>(m.automatic_pass());
   r.automatic_fail = static_cast<int>(m.automatic_fail());
   r.frenzy_samurai_ronin_from = static_cast<int>(m.frenzy_samurai_ronin_from());
@@ -226,23 +231,20 @@ void OptionsToDomain(const gunbai::v1::ReadingOptions& o,
   }
 }
 
-rules::daimyo::Tables ToDomain(const gunbai::v1::Ruleset& d) {
-  rules::daimyo::Tables r;
-  r.name = d.name();
-  r.version = d.version();
-  const auto& f = d.firing();
-  r.firing.dice_per_stand = static_cast<int>(f.dice_per_stand());
-  r.firing.hit_score = static_cast<int>(f.hit_score());
-  r.firing.effective_range_mm = static_cast<int>(f.effective_range_mm());
-  r.firing.long_range_mm = static_cast<int>(f.long_range_mm());
-  r.firing.woods_range_mm = static_cast<int>(f.woods_range_mm());
-  r.firing.max_stands_from_building =
-      static_cast<int>(f.max_stands_from_building());
-  r.firing.ranks_good_order = static_cast<int>(f.ranks_good_order());
-  r.firing.ranks_disordered = static_cast<int>(f.ranks_disordered());
+// The firing section: the ranges, the ranks that fire and the factors.
+rules::daimyo::FiringRules FiringToDomain(const gunbai::v1::FiringRules& f) {
+  rules::daimyo::FiringRules r;
+  r.dice_per_stand = static_cast<int>(f.dice_per_stand());
+  r.hit_score = static_cast<int>(f.hit_score());
+  r.effective_range_mm = static_cast<int>(f.effective_range_mm());
+  r.long_range_mm = static_cast<int>(f.long_range_mm());
+  r.woods_range_mm = static_cast<int>(f.woods_range_mm());
+  r.max_stands_from_building = static_cast<int>(f.max_stands_from_building());
+  r.ranks_good_order = static_cast<int>(f.ranks_good_order());
+  r.ranks_disordered = static_cast<int>(f.ranks_disordered());
   const auto& x = f.factors();
   auto set = [&r](FiringFactor factor, int value) {
-    r.firing.factors[static_cast<std::size_t>(factor)] = value;
+    r.factors[static_cast<std::size_t>(factor)] = value;
   };
   set(FiringFactor::kFirstVolley, x.first_volley());
   set(FiringFactor::kTargetLightArmour, x.target_light_armour());
@@ -256,6 +258,14 @@ rules::daimyo::Tables ToDomain(const gunbai::v1::Ruleset& d) {
   set(FiringFactor::kFirerBeingCharged, x.firer_being_charged());
   set(FiringFactor::kFirerMoved, x.firer_moved());
   set(FiringFactor::kTargetInCover, x.target_in_cover());
+  return r;
+}
+
+rules::daimyo::Tables ToDomain(const gunbai::v1::Ruleset& d) {
+  rules::daimyo::Tables r;
+  r.name = d.name();
+  r.version = d.version();
+  r.firing = FiringToDomain(d.firing());
   r.melee = MeleeToDomain(d.melee());
   r.morale = MoraleToDomain(d.morale());
   r.hits_per_stand = static_cast<int>(d.stand_loss().hits_per_stand());

@@ -45,6 +45,15 @@ absl::StatusOr<std::string> DaimyoEngine::SaveCheckpoint() const {
   rules::WriteBattleState(state_, out);
   out.U64(seq_);
   out.U64(turn_);
+  WriteMeleeParts(out);
+  out.I64(findings_left_out_);
+  for (std::int64_t n : left_out_by_severity_) out.I64(n);
+  WriteUnitParts(out);
+  WriteTurnParts(out);
+  return out.Take();
+}
+
+void DaimyoEngine::WriteMeleeParts(rules::CheckpointWriter& out) const {
   out.U64(pending_pairings_.size());
   for (const PairingResult& r : pending_pairings_) {
     for (int v : {r.a, r.b, r.winner, r.loser, r.rounds}) out.Int(v);
@@ -68,8 +77,9 @@ absl::StatusOr<std::string> DaimyoEngine::SaveCheckpoint() const {
     out.Bool(m.disordered);
     out.Bool(m.disordered_by_pursuit);
   }
-  out.I64(findings_left_out_);
-  for (std::int64_t n : left_out_by_severity_) out.I64(n);
+}
+
+void DaimyoEngine::WriteUnitParts(rules::CheckpointWriter& out) const {
   // The per-unit vectors, a unit at a time (each has a unit's entries).
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     out.Enum(owed_moves_[u]);
@@ -83,6 +93,9 @@ absl::StatusOr<std::string> DaimyoEngine::SaveCheckpoint() const {
     out.Int(charged_on_turn_[u]);
     out.Int(rout_moved_on_turn_[u]);
   }
+}
+
+void DaimyoEngine::WriteTurnParts(rules::CheckpointWriter& out) const {
   out.U64(frenzied_this_activation_.size());
   for (int unit : frenzied_this_activation_) out.Int(unit);
   out.U64(challenge_awaiting_round_.seq);
@@ -100,7 +113,6 @@ absl::StatusOr<std::string> DaimyoEngine::SaveCheckpoint() const {
     out.Int(a);
     out.Int(b);
   }
-  return out.Take();
 }
 
 // What a checkpoint holds beyond the state, read before any of it is taken

@@ -61,12 +61,7 @@ bool DaimyoEngine::ProposeEvents(int clan, bool umpire,
     return settled->ProposeEvents(clan, umpire, out);
   }
   const BattleState& s = state_;
-  // A frenzied unit of the active clan owes its charge, which only the
-  // movement phase takes: nothing that ends the phase (a volley, a melee
-  // round, the activation's end) is proposed until it is declared.
-  const bool frenzy_owed = std::any_of(
-      frenzied_this_activation_.begin(), frenzied_this_activation_.end(),
-      [this](int u) { return OwesFrenzyCharge(u); });
+  const bool frenzy_owed = FrenzyChargeOwed();
   if (!ProposeTurnFrame(clan, umpire, out)) return true;
   // A clan that has ended its part of the turn may still pay what the
   // turn's end owes (tests, leader-loss rolls, result moves, removals).
@@ -80,16 +75,7 @@ bool DaimyoEngine::ProposeEvents(int clan, bool umpire,
     if (s.profiles[static_cast<std::size_t>(u)].clan != clan || st.removed) {
       continue;
     }
-    ProposeOwed(u, add);
-    if (ended) continue;
-    ProposeCounterCharge(u, add);
-    if (!frenzy_owed) ProposeFirings(u, add);
-    // A charge is the charger's move for the turn (reading 39).
-    const bool charged =
-        charged_on_turn_[static_cast<std::size_t>(u)] == s.turn;
-    if (active && !st.routing && !st.in_melee && !charged) {
-      ProposeMovesAndCharges(u, add);
-    }
+    ProposeForUnit(u, active, ended, frenzy_owed, add);
   }
   if (ended) return true;
   if (frenzy_owed) {
@@ -99,6 +85,30 @@ bool DaimyoEngine::ProposeEvents(int clan, bool umpire,
   ProposeMeleeRounds(clan, add);
   add("turn_end", -1, -1).event.mutable_turn_end();
   return true;
+}
+
+bool DaimyoEngine::FrenzyChargeOwed() const {
+  // A frenzied unit of the active clan owes its charge, which only the
+  // movement phase takes: nothing that ends the phase (a volley, a melee
+  // round, the activation's end) is proposed until it is declared.
+  return std::any_of(frenzied_this_activation_.begin(),
+                     frenzied_this_activation_.end(),
+                     [this](int u) { return OwesFrenzyCharge(u); });
+}
+
+void DaimyoEngine::ProposeForUnit(int u, bool active, bool ended,
+                                  bool frenzy_owed, Proposals& add) const {
+  const UnitStatus& st = state_.units[static_cast<std::size_t>(u)];
+  ProposeOwed(u, add);
+  if (ended) return;
+  ProposeCounterCharge(u, add);
+  if (!frenzy_owed) ProposeFirings(u, add);
+  // A charge is the charger's move for the turn (reading 39).
+  const bool charged =
+      charged_on_turn_[static_cast<std::size_t>(u)] == state_.turn;
+  if (active && !st.routing && !st.in_melee && !charged) {
+    ProposeMovesAndCharges(u, add);
+  }
 }
 
 void DaimyoEngine::ProposeLeaderLossRolls(int clan, Proposals& add) const {
@@ -212,43 +222,12 @@ void DaimyoEngine::ProposeMeleeRounds(int clan, Proposals& add) const {
 }
 
 void DaimyoEngine::ProposeResultMoves(int u, Proposals& add) const {
-  const BattleState& s = state_;
-  const UnitStatus& st = s.units[static_cast<std::size_t>(u)];
-  const std::string& id = s.profiles[static_cast<std::size_t>(u)].id;
-  // On a table the winner follows the loser (reading 35): its follow-up or
-  // pursuit waits for the loser's push back or rout.
-  const bool waits_for_loser = FollowsLoserStillToMove(u);
   const auto propose = [&](v1::ResultMoveKind kind) {
-    if (waits_for_loser && (kind == v1::RESULT_MOVE_KIND_FOLLOW_UP ||
-                            kind == v1::RESULT_MOVE_KIND_PURSUIT)) {
-      return;
-    }
-    v1::ResultMove& move =
-        *add("result_move", u, -1).event.mutable_result_move();
-    move.set_unit(id);
-    move.set_kind(kind);
-    // On a table the block of a push back or a rout is measured: the offer
-    // declares what the engine will find.
-    if (kind == v1::RESULT_MOVE_KIND_PUSH_BACK ||
-        kind == v1::RESULT_MOVE_KIND_ROUT) {
-      if (const auto end = ResultMoveEnd(move, u); end.has_value()) {
-        const v1::MoveBlock block = MeasuredBlock(move, *end);
-        if (block != v1::MOVE_BLOCK_NONE) move.set_blocked(block);
-      }
-    }
+    ProposeResultMove(u, kind, add);
   };
   switch (owed_moves_[static_cast<std::size_t>(u)]) {
     case OwedMove::kNone:
-      // A router's continuing rout move, once a turn.
-      if (st.routing && !RoutMovedThisTurn(u)) {
-        propose(v1::RESULT_MOVE_KIND_ROUT);
-      }
-      // A frenzied pursuer pursues on, once a turn.
-      if (st.frenzied && st.pursued_on_turn > 0 &&
-          st.pursued_on_turn < s.turn) {
-        propose(v1::RESULT_MOVE_KIND_PURSUIT);
-      }
-      return;
+      return ProposeUnowedResultMoves(u, add);
     case OwedMove::kPushBack:
       return propose(v1::RESULT_MOVE_KIND_PUSH_BACK);
     case OwedMove::kRout:
@@ -278,6 +257,42 @@ void DaimyoEngine::ProposeResultMoves(int u, Proposals& add) const {
   }
 }
 
+void DaimyoEngine::ProposeUnowedResultMoves(int u, Proposals& add) const {
+  const UnitStatus& st = state_.units[static_cast<std::size_t>(u)];
+  // A router's continuing rout move, once a turn.
+  if (st.routing && !RoutMovedThisTurn(u)) {
+    ProposeResultMove(u, v1::RESULT_MOVE_KIND_ROUT, add);
+  }
+  // A frenzied pursuer pursues on, once a turn.
+  if (st.frenzied && st.pursued_on_turn > 0 &&
+      st.pursued_on_turn < state_.turn) {
+    ProposeResultMove(u, v1::RESULT_MOVE_KIND_PURSUIT, add);
+  }
+}
+
+void DaimyoEngine::ProposeResultMove(int u, v1::ResultMoveKind kind,
+                                     Proposals& add) const {
+  // On a table the winner follows the loser (reading 35): its follow-up or
+  // pursuit waits for the loser's push back or rout.
+  if ((kind == v1::RESULT_MOVE_KIND_FOLLOW_UP ||
+       kind == v1::RESULT_MOVE_KIND_PURSUIT) &&
+      FollowsLoserStillToMove(u)) {
+    return;
+  }
+  v1::ResultMove& move = *add("result_move", u, -1).event.mutable_result_move();
+  move.set_unit(state_.profiles[static_cast<std::size_t>(u)].id);
+  move.set_kind(kind);
+  // On a table the block of a push back or a rout is measured: the offer
+  // declares what the engine will find.
+  if (kind == v1::RESULT_MOVE_KIND_PUSH_BACK ||
+      kind == v1::RESULT_MOVE_KIND_ROUT) {
+    if (const auto end = ResultMoveEnd(move, u); end.has_value()) {
+      const v1::MoveBlock block = MeasuredBlock(move, *end);
+      if (block != v1::MOVE_BLOCK_NONE) move.set_blocked(block);
+    }
+  }
+}
+
 void DaimyoEngine::ProposeFirings(int u, Proposals& add) const {
   const BattleState& s = state_;
   const UnitProfile& me = s.profiles[static_cast<std::size_t>(u)];
@@ -297,26 +312,8 @@ void DaimyoEngine::ProposeFirings(int u, Proposals& add) const {
       continue;
     ProposedEvent* fire = nullptr;
     if (Measuring(u) && Measuring(e)) {
-      // On a table the tape measure settles the band: a target out of
-      // range, arc or sight is not proposed.
-      const ShotMeasure m = MeasureShot(rules_, *field_, s, u, e);
-      if (!m.in_arc || !m.line_of_sight ||
-          BandAt(rules_, m.distance, m.woods_limit) == RangeBand::kOutOfRange) {
-        continue;
-      }
-      Shot shot;
-      shot.firer = u;
-      shot.target = e;
-      shot.facts.distance_mm = static_cast<int>(std::lround(m.distance * 10));
-      shot.facts.woods_limit = m.woods_limit;
-      shot.facts.measured = true;
-      const ResolvedBand band = ResolveBand(rules_, s, shot);
-      fire = &add("fire", u, e);
-      fire->ranges.push_back(BandToProto(band.band));
-      v1::FiringFacts& facts = *fire->event.mutable_firing()->mutable_facts();
-      facts.set_distance_mm(
-          static_cast<std::uint32_t>(*shot.facts.distance_mm));
-      facts.set_range(BandToProto(band.band));
+      fire = ProposeMeasuredFiring(u, e, add);
+      if (fire == nullptr) continue;
     } else {
       // Without a table the players declare the band: either may be.
       fire = &add("fire", u, e);
@@ -331,6 +328,30 @@ void DaimyoEngine::ProposeFirings(int u, Proposals& add) const {
     firing.set_target(enemy.id);
     firing.set_stands_firing(static_cast<std::uint32_t>(most));
   }
+}
+
+ProposedEvent* DaimyoEngine::ProposeMeasuredFiring(int u, int e,
+                                                   Proposals& add) const {
+  // On a table the tape measure settles the band: a target out of
+  // range, arc or sight is not proposed.
+  const ShotMeasure m = MeasureShot(rules_, *field_, state_, u, e);
+  if (!m.in_arc || !m.line_of_sight ||
+      BandAt(rules_, m.distance, m.woods_limit) == RangeBand::kOutOfRange) {
+    return nullptr;
+  }
+  Shot shot;
+  shot.firer = u;
+  shot.target = e;
+  shot.facts.distance_mm = static_cast<int>(std::lround(m.distance * 10));
+  shot.facts.woods_limit = m.woods_limit;
+  shot.facts.measured = true;
+  const ResolvedBand band = ResolveBand(rules_, state_, shot);
+  ProposedEvent* fire = &add("fire", u, e);
+  fire->ranges.push_back(BandToProto(band.band));
+  v1::FiringFacts& facts = *fire->event.mutable_firing()->mutable_facts();
+  facts.set_distance_mm(static_cast<std::uint32_t>(*shot.facts.distance_mm));
+  facts.set_range(BandToProto(band.band));
+  return fire;
 }
 
 void DaimyoEngine::ProposeChargeEnd(int u, int target,

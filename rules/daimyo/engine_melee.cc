@@ -134,14 +134,7 @@ void DaimyoEngine::OnMeleeRound(const v1::MeleeRound& round) {
   }
   rules::daimyo::MeleePairing pairing = PairingFromProto(round, a, b);
   MeasureOnMeleeStart(pairing);
-  if (!round.melee_id().empty()) {
-    for (int unit : {a, b}) {
-      const rules::UnitStatus& u = state_.units[unit];
-      at_melee_start_.emplace(
-          unit, AtMeleeStart{u.stands, u.pursued_on_turn, u.followed_up_on_turn,
-                             u.disordered});
-    }
-  }
+  if (!round.melee_id().empty()) NoteMeleeStart(a, b);
   DisorderPursuersMeetingFreshEnemy(pairing);
   CheckRoundCount(round, pairing);
   const bool resolvable =
@@ -150,6 +143,32 @@ void DaimyoEngine::OnMeleeRound(const v1::MeleeRound& round) {
   const std::array<int, 2> hits = MeleeHits(round, pairing, resolvable);
   const std::array<int, 2> stands_lost =
       MeleeStandsLost(round, pairing, hits, resolvable);
+  const rules::daimyo::MeleeOutcome outcome =
+      MeleeRoundOutcome(round, pairing, hits, resolvable);
+  const int rounds_before = pairing.round - 1;
+  rules::daimyo::ApplyMeleeRound(rules_, state_, pairing, hits, stands_lost);
+  KeepBonusesForTheWholeMelee(pairing);
+  RecordPairing(round, pairing, outcome, rounds_before + 1);
+  // A side that lost its last stand is off the table at once (reading 4):
+  // its melees end, and an opponent with no other contact is free now, not
+  // only at the end of the turn.
+  for (const rules::daimyo::MeleeSideInput& side : pairing.sides) {
+    if (state_.units[side.unit].removed) LeaveMelee(side.unit);
+  }
+}
+
+void DaimyoEngine::NoteMeleeStart(int a, int b) {
+  for (int unit : {a, b}) {
+    const rules::UnitStatus& u = state_.units[unit];
+    at_melee_start_.emplace(
+        unit, AtMeleeStart{u.stands, u.pursued_on_turn, u.followed_up_on_turn,
+                           u.disordered});
+  }
+}
+
+rules::daimyo::MeleeOutcome DaimyoEngine::MeleeRoundOutcome(
+    const v1::MeleeRound& round, const rules::daimyo::MeleePairing& pairing,
+    std::array<int, 2> hits, bool resolvable) {
   const rules::daimyo::MeleeOutcome outcome =
       rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
   if (recording_outcomes()) {
@@ -162,16 +181,7 @@ void DaimyoEngine::OnMeleeRound(const v1::MeleeRound& round) {
   }
   CheckClaimedOutcome(round, pairing, hits, outcome);
   if (resolvable && FollowComputed()) WriteBranchMeleeClaims(pairing, hits);
-  const int rounds_before = pairing.round - 1;
-  rules::daimyo::ApplyMeleeRound(rules_, state_, pairing, hits, stands_lost);
-  KeepBonusesForTheWholeMelee(pairing);
-  RecordPairing(round, pairing, outcome, rounds_before + 1);
-  // A side that lost its last stand is off the table at once (reading 4):
-  // its melees end, and an opponent with no other contact is free now, not
-  // only at the end of the turn.
-  for (const rules::daimyo::MeleeSideInput& side : pairing.sides) {
-    if (state_.units[side.unit].removed) LeaveMelee(side.unit);
-  }
+  return outcome;
 }
 
 std::optional<std::pair<int, int>> DaimyoEngine::MeleeRoundUnits(
@@ -453,6 +463,12 @@ DaimyoEngine::SettlingUnit& DaimyoEngine::SettlingOf(int unit) {
 
 void DaimyoEngine::SettleMelee() {
   if (pending_pairings_.empty()) return;
+  NoteStandings();
+  SettlePairings();
+  EndPendingMelee();
+}
+
+void DaimyoEngine::NoteStandings() {
   // Each unit's worst standing over the pairings, and how it lost.
   settling_.clear();
   auto note = [this](int unit, Standing s) {
@@ -460,9 +476,6 @@ void DaimyoEngine::SettleMelee() {
     u.worst =
         u.noted ? std::max(u.worst, static_cast<int>(s)) : static_cast<int>(s);
     u.noted = true;
-  };
-  auto worst = [this](int unit) {
-    return static_cast<Standing>(SettlingOf(unit).worst);
   };
   for (const PairingResult& r : pending_pairings_) {
     if (r.a_flanked) SettlingOf(r.a).flanked = true;
@@ -478,6 +491,12 @@ void DaimyoEngine::SettleMelee() {
     ++loser.losses;
     if (r.loser_flank_or_rear) loser.lost_to_flank = true;
   }
+}
+
+void DaimyoEngine::SettlePairings() {
+  auto worst = [this](int unit) {
+    return static_cast<Standing>(SettlingOf(unit).worst);
+  };
   // Every unit of the pairings is in settling_ now: the lookups below add
   // none, so the references they return stay valid.
   for (const PairingResult& r : pending_pairings_) {
@@ -501,6 +520,9 @@ void DaimyoEngine::SettleMelee() {
           MoveAfterSeveralWins(before, owed_moves_[r.winner]);
     }
   }
+}
+
+void DaimyoEngine::EndPendingMelee() {
   // The bonuses brought into the melee are spent now, and a pursuer that a
   // pairing disordered stays disordered (the order of the units does not
   // matter: each is set alike).
@@ -666,39 +688,16 @@ void DaimyoEngine::OnResultMove(const v1::ResultMove& move) {
   const v1::MoveBlock blocked = MeasureResultMove(move, unit);
   switch (move.kind()) {
     case v1::RESULT_MOVE_KIND_PUSH_BACK:
-      TakeOwedMove(unit, move, {OwedMove::kPushBack});
-      s.frenzied = false;
-      ApplyBlock(unit, blocked);
-      if (!FollowedUpBy(unit)) LeaveMelee(unit);
-      BreakOffOutOfContact(unit);
+      OnPushBack(unit, move, blocked);
       break;
-    case v1::RESULT_MOVE_KIND_ROUT: {
-      const bool owed = !s.routing || owed_moves_[unit] != OwedMove::kNone;
-      if (owed) TakeOwedMove(unit, move, {OwedMove::kRout});
-      CheckRoutMove(unit, owed);
-      ApplyRout(unit, move, blocked);
+    case v1::RESULT_MOVE_KIND_ROUT:
+      OnRoutMove(unit, move, blocked);
       break;
-    }
     case v1::RESULT_MOVE_KIND_FOLLOW_UP:
-      CheckFollowsLoser(unit, move);
-      TakeOwedMove(unit, move,
-                   {OwedMove::kFollowUp, OwedMove::kMayFollowUp,
-                    OwedMove::kMayFollowUpOrPursue});
-      s.followed_up_on_turn = state_.turn;
-      BreakOffOutOfContact(unit);
+      OnFollowUp(unit, move);
       break;
     case v1::RESULT_MOVE_KIND_PURSUIT:
-      CheckFollowsLoser(unit, move);
-      // A frenzied pursuer pursues on once in each later turn; a second
-      // pursuit in one turn is a move nothing owes.
-      if (!(s.frenzied && s.pursued_on_turn > 0 &&
-            s.pursued_on_turn < state_.turn &&
-            owed_moves_[unit] == OwedMove::kNone)) {
-        TakeOwedMove(unit, move,
-                     {OwedMove::kPursue, OwedMove::kMayPursue,
-                      OwedMove::kMayFollowUpOrPursue});
-      }
-      ApplyPursuit(unit, move);
+      OnPursuit(unit, move);
       break;
     case v1::RESULT_MOVE_KIND_HOLD:
       TakeOwedMove(unit, move,
@@ -720,6 +719,48 @@ void DaimyoEngine::OnResultMove(const v1::ResultMove& move) {
                 "A result move needs a kind (push back, rout, ...).");
       break;
   }
+}
+
+void DaimyoEngine::OnPushBack(int unit, const v1::ResultMove& move,
+                              v1::MoveBlock blocked) {
+  TakeOwedMove(unit, move, {OwedMove::kPushBack});
+  state_.units[unit].frenzied = false;
+  ApplyBlock(unit, blocked);
+  if (!FollowedUpBy(unit)) LeaveMelee(unit);
+  BreakOffOutOfContact(unit);
+}
+
+void DaimyoEngine::OnRoutMove(int unit, const v1::ResultMove& move,
+                              v1::MoveBlock blocked) {
+  const bool owed =
+      !state_.units[unit].routing || owed_moves_[unit] != OwedMove::kNone;
+  if (owed) TakeOwedMove(unit, move, {OwedMove::kRout});
+  CheckRoutMove(unit, owed);
+  ApplyRout(unit, move, blocked);
+}
+
+void DaimyoEngine::OnFollowUp(int unit, const v1::ResultMove& move) {
+  CheckFollowsLoser(unit, move);
+  TakeOwedMove(unit, move,
+               {OwedMove::kFollowUp, OwedMove::kMayFollowUp,
+                OwedMove::kMayFollowUpOrPursue});
+  state_.units[unit].followed_up_on_turn = state_.turn;
+  BreakOffOutOfContact(unit);
+}
+
+void DaimyoEngine::OnPursuit(int unit, const v1::ResultMove& move) {
+  const rules::UnitStatus& s = state_.units[unit];
+  CheckFollowsLoser(unit, move);
+  // A frenzied pursuer pursues on once in each later turn; a second
+  // pursuit in one turn is a move nothing owes.
+  if (!(s.frenzied && s.pursued_on_turn > 0 &&
+        s.pursued_on_turn < state_.turn &&
+        owed_moves_[unit] == OwedMove::kNone)) {
+    TakeOwedMove(unit, move,
+                 {OwedMove::kPursue, OwedMove::kMayPursue,
+                  OwedMove::kMayFollowUpOrPursue});
+  }
+  ApplyPursuit(unit, move);
 }
 
 bool DaimyoEngine::FollowsLoserStillToMove(int winner) const {
@@ -923,8 +964,7 @@ void DaimyoEngine::CheckResultMovesMade(int unit,
   }
 }
 
-void DaimyoEngine::CheckMeleeAtTurnEnd() {
-  SettleMelee();
+void DaimyoEngine::EndMeleesOfRemovedUnits() {
   // A unit that lost its last stand is off the table: its melees are over,
   // and its opponents are free (they need not fight on next turn).
   for (std::size_t i = 0; i < state_.melees.size();) {
@@ -938,6 +978,11 @@ void DaimyoEngine::CheckMeleeAtTurnEnd() {
     }
     LeaveMelee(gone);  // Erases contact i, at least: look at i again.
   }
+}
+
+void DaimyoEngine::CheckMeleeAtTurnEnd() {
+  SettleMelee();
+  EndMeleesOfRemovedUnits();
   for (std::size_t u = 0; u < state_.units.size(); ++u) {
     rules::UnitStatus& s = state_.units[u];
     const std::string& id = state_.profiles[u].id;
@@ -985,58 +1030,13 @@ void DaimyoEngine::OnChallenge(const v1::Challenge& challenge) {
   duel.accepted = challenge.accepted();
   duel.dice =
       absl::MakeConstSpan(challenge.dice().data(), challenge.dice_size());
-  // Units neither in contact nor charging each other may still be about to
-  // fight a round the log declares in contact: the event that follows must
-  // be that round (CheckChallengeFollowedByRound), as RULES.md reading 25.
-  {
-    const rules::LeaderState& a = state_.leaders[duel.challenger];
-    const rules::LeaderState& b = state_.leaders[duel.challenged];
-    const int ua = a.attached_unit;
-    const int ub = b.attached_unit;
-    if (!a.killed && !b.killed && ua >= 0 && ub >= 0 &&
-        state_.FindMelee(ua, ub) == nullptr && !state_.IsChargedBy(ua, ub) &&
-        !state_.IsChargedBy(ub, ua)) {
-      duel.engaged_by_next_round = true;
-      challenge_awaiting_round_ = {seq_, ua, ub};
-    }
-  }
+  AwaitRoundIfNotEngaged(duel);
   const bool resolvable =
       rules::daimyo::CheckDuel(rules_, state_, duel, *this) && duel.accepted;
-  int winner = -1;
-  if (resolvable) {
-    winner = rules::daimyo::ResolveDuel(state_, duel, nullptr);
-    if (!challenge.claimed_winner().empty() &&
-        challenge.claimed_winner() != state_.leaders[winner].id) {
-      Finding f;
-      f.severity = Severity::kDispute;
-      f.rule_id = "daimyo.challenge.duel";
-      f.subject = challenge.challenger();
-      rules::daimyo::ResolveDuel(state_, duel, &f.trace);
-      f.claimed = absl::StrCat(challenge.claimed_winner(), " wins");
-      f.computed = absl::StrCat(state_.leaders[winner].id, " wins");
-      f.message = absl::StrFormat(
-          "The log says %s won the duel, but 1d6 + command rating gives the "
-          "win to %s.",
-          challenge.claimed_winner(), state_.leaders[winner].id);
-      Report(std::move(f));
-    }
-  }
-  if (resolvable) {
-    RecordOutcome(challenge.challenger(), "duel_winner",
-                  state_.leaders[winner].id, nullptr);
-    if (FollowComputed() && branch_event_ != nullptr &&
-        !challenge.claimed_winner().empty()) {
-      branch_event_->mutable_challenge()->set_claimed_winner(
-          state_.leaders[winner].id);
-    }
-  }
-  if (duel.accepted && !challenge.claimed_winner().empty() &&
-      !(resolvable && FollowComputed())) {
-    auto it = leader_index_.find(challenge.claimed_winner());
-    if (it != leader_index_.end() &&
-        (it->second == duel.challenger || it->second == duel.challenged)) {
-      winner = it->second;  // As played.
-    }
+  int winner = resolvable ? ComputedDuelWinner(challenge, duel) : -1;
+  if (duel.accepted && !(resolvable && FollowComputed())) {
+    const int claimed = ClaimedDuelWinner(challenge, duel);
+    if (claimed >= 0) winner = claimed;  // As played.
   }
   const int loser_unit =
       winner < 0 ? -1
@@ -1046,6 +1046,61 @@ void DaimyoEngine::OnChallenge(const v1::Challenge& challenge) {
                        .attached_unit;
   rules::daimyo::ApplyDuel(rules_, state_, duel, winner);
   if (loser_unit >= 0) OweLeaderDeathTests(loser_unit, challenge.units_near());
+}
+
+void DaimyoEngine::AwaitRoundIfNotEngaged(rules::daimyo::Duel& duel) {
+  // Units neither in contact nor charging each other may still be about to
+  // fight a round the log declares in contact: the event that follows must
+  // be that round (CheckChallengeFollowedByRound), as RULES.md reading 25.
+  const rules::LeaderState& a = state_.leaders[duel.challenger];
+  const rules::LeaderState& b = state_.leaders[duel.challenged];
+  const int ua = a.attached_unit;
+  const int ub = b.attached_unit;
+  if (!a.killed && !b.killed && ua >= 0 && ub >= 0 &&
+      state_.FindMelee(ua, ub) == nullptr && !state_.IsChargedBy(ua, ub) &&
+      !state_.IsChargedBy(ub, ua)) {
+    duel.engaged_by_next_round = true;
+    challenge_awaiting_round_ = {seq_, ua, ub};
+  }
+}
+
+int DaimyoEngine::ComputedDuelWinner(const v1::Challenge& challenge,
+                                     const rules::daimyo::Duel& duel) {
+  const int winner = rules::daimyo::ResolveDuel(state_, duel, nullptr);
+  if (!challenge.claimed_winner().empty() &&
+      challenge.claimed_winner() != state_.leaders[winner].id) {
+    Finding f;
+    f.severity = Severity::kDispute;
+    f.rule_id = "daimyo.challenge.duel";
+    f.subject = challenge.challenger();
+    rules::daimyo::ResolveDuel(state_, duel, &f.trace);
+    f.claimed = absl::StrCat(challenge.claimed_winner(), " wins");
+    f.computed = absl::StrCat(state_.leaders[winner].id, " wins");
+    f.message = absl::StrFormat(
+        "The log says %s won the duel, but 1d6 + command rating gives the "
+        "win to %s.",
+        challenge.claimed_winner(), state_.leaders[winner].id);
+    Report(std::move(f));
+  }
+  RecordOutcome(challenge.challenger(), "duel_winner",
+                state_.leaders[winner].id, nullptr);
+  if (FollowComputed() && branch_event_ != nullptr &&
+      !challenge.claimed_winner().empty()) {
+    branch_event_->mutable_challenge()->set_claimed_winner(
+        state_.leaders[winner].id);
+  }
+  return winner;
+}
+
+int DaimyoEngine::ClaimedDuelWinner(const v1::Challenge& challenge,
+                                    const rules::daimyo::Duel& duel) const {
+  if (challenge.claimed_winner().empty()) return -1;
+  auto it = leader_index_.find(challenge.claimed_winner());
+  if (it != leader_index_.end() &&
+      (it->second == duel.challenger || it->second == duel.challenged)) {
+    return it->second;
+  }
+  return -1;
 }
 
 void DaimyoEngine::CheckChallengeFollowedByRound(const v1::Event& event) {

@@ -312,19 +312,23 @@ void DaimyoEngine::OnMoraleTest(const v1::MoraleTest& test) {
         FollowComputed()) {
       result = res.result;
     }
-    if (FollowComputed() && branch_event_ != nullptr) {
-      v1::MoraleTest* claims = branch_event_->mutable_morale_test();
-      if (claims->has_claimed_total()) claims->set_claimed_total(res.total);
-      if (claims->claimed_result() != v1::MORALE_RESULT_UNSPECIFIED) {
-        claims->set_claimed_result(MoraleResultToProto(res.result));
-      }
-    }
+    if (FollowComputed()) WriteBranchMoraleClaims(res);
   } else if (test.claimed_result() == v1::MORALE_RESULT_UNSPECIFIED) {
     Unverifiable("daimyo.morale.result", test.unit(),
                  "The test cannot be worked out and the log claims no "
                  "result; replay applies none.");
   }
   ApplyTestResult(unit, in.reason, result, test);
+}
+
+void DaimyoEngine::WriteBranchMoraleClaims(
+    const rules::daimyo::MoraleResolution& res) {
+  if (branch_event_ == nullptr) return;
+  v1::MoraleTest* claims = branch_event_->mutable_morale_test();
+  if (claims->has_claimed_total()) claims->set_claimed_total(res.total);
+  if (claims->claimed_result() != v1::MORALE_RESULT_UNSPECIFIED) {
+    claims->set_claimed_result(MoraleResultToProto(res.result));
+  }
 }
 
 void DaimyoEngine::ReportMoraleDisputes(
@@ -367,8 +371,7 @@ void DaimyoEngine::ReportMoraleDisputes(
 
 void DaimyoEngine::ApplyTestResult(int unit, int reason, MoraleResult result,
                                    const v1::MoraleTest& test) {
-  rules::UnitStatus& s = state_.units[unit];
-  const bool was_routing = s.routing;
+  const bool was_routing = state_.units[unit].routing;
   if (was_routing &&
       (result == MoraleResult::kRetire || result == MoraleResult::kRetreat) &&
       rules_.options.router_retire_owes ==
@@ -386,6 +389,12 @@ void DaimyoEngine::ApplyTestResult(int unit, int reason, MoraleResult result,
     CheckResultMovesMade(unit, [] { return std::string("its morale test"); });
   }
   rules::daimyo::ApplyMoraleResult(state_, unit, result);
+  OweAfterTestResult(unit, reason, result, was_routing, test);
+}
+
+void DaimyoEngine::OweAfterTestResult(int unit, int reason, MoraleResult result,
+                                      bool was_routing,
+                                      const v1::MoraleTest& test) {
   switch (result) {
     case MoraleResult::kHalt:
       state_.units[unit].halt_cause_seq = seq_;

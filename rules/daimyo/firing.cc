@@ -64,8 +64,10 @@ void CheckWhoMayFire(const BattleState& state, const Shot& shot,
   }
 }
 
-void CheckEligibility(const BattleState& state, const Shot& shot,
-                      FindingSink& sink) {
+// Reports what keeps the firing unit itself from firing: no missile weapon,
+// a volley already fired this turn, a charge or melee, a rout, a retreat.
+void CheckFirerEligible(const BattleState& state, const Shot& shot,
+                        FindingSink& sink) {
   const UnitProfile& firer = state.profiles[shot.firer];
   const UnitStatus& status = state.units[shot.firer];
   // Built only when a finding needs it: firing is on the hot path.
@@ -99,57 +101,78 @@ void CheckEligibility(const BattleState& state, const Shot& shot,
                      " retreated after a morale test this turn and may "
                      "not fire."));
   }
+}
+
+// Reports a target that is not an enemy unit still on the table.
+void CheckTargetEligible(const BattleState& state, const Shot& shot,
+                         FindingSink& sink) {
   const UnitProfile& target = state.profiles[shot.target];
-  if (target.clan == firer.clan) {
-    ReportViolation(
-        sink, state, shot.firer, "daimyo.fire.target.enemy",
-        absl::StrCat(label(), " fired at ", UnitLabel(state, shot.target),
-                     ", which is not an enemy unit."));
+  if (target.clan == state.profiles[shot.firer].clan) {
+    ReportViolation(sink, state, shot.firer, "daimyo.fire.target.enemy",
+                    absl::StrCat(UnitLabel(state, shot.firer), " fired at ",
+                                 UnitLabel(state, shot.target),
+                                 ", which is not an enemy unit."));
   } else if (state.units[shot.target].removed) {
-    ReportViolation(
-        sink, state, shot.firer, "daimyo.fire.target.on_table",
-        absl::StrCat(label(), " fired at ", UnitLabel(state, shot.target),
-                     ", which is no longer on the table."));
+    ReportViolation(sink, state, shot.firer, "daimyo.fire.target.on_table",
+                    absl::StrCat(UnitLabel(state, shot.firer), " fired at ",
+                                 UnitLabel(state, shot.target),
+                                 ", which is no longer on the table."));
   }
 }
 
-void CheckRangeAndRanks(const Tables& rules, const BattleState& state,
-                        const Shot& shot, FindingSink& sink) {
+// Says why a shot is out of range, for its finding: the measured distance
+// against the long range (and the woods limit), or that it was declared so.
+std::string OutOfRangeWhy(const Tables& rules, const Shot& shot) {
+  return shot.facts.distance_mm.has_value()
+             ? absl::StrFormat(
+                   " at %d mm (long range ends at %d "
+                   "mm%s)",
+                   *shot.facts.distance_mm, rules.firing.long_range_mm,
+                   shot.facts.woods_limit
+                       ? absl::StrFormat(", %d mm in woods",
+                                         rules.firing.woods_range_mm)
+                       : "")
+             : " (declared out of range)";
+}
+
+// Warns when the declared band is not the one the given distance falls in:
+// the measured distance is used.
+void CheckDeclaredBand(const Tables& rules, const BattleState& state,
+                       const Shot& shot, FindingSink& sink) {
+  const ShotFacts& facts = shot.facts;
+  if (!facts.distance_mm.has_value() || !facts.declared_band.has_value() ||
+      *facts.declared_band == BandForDistance(rules.firing, *facts.distance_mm,
+                                              facts.woods_limit)) {
+    return;
+  }
+  Finding f;
+  f.severity = Severity::kWarning;
+  f.rule_id = "daimyo.fire.range.band_mismatch";
+  f.subject = state.profiles[shot.firer].id;
+  f.message = absl::StrFormat(
+      "%s declared %s but measured %d mm, which is %s; gunbai uses the "
+      "measured distance.",
+      UnitLabel(state, shot.firer), RangeBandName(*facts.declared_band),
+      *facts.distance_mm,
+      RangeBandName(BandForDistance(rules.firing, *facts.distance_mm,
+                                    facts.woods_limit)));
+  sink.Report(std::move(f));
+}
+
+// Reports a shot out of range, a declared band the distance contradicts,
+// and an effective range declared at chargers the rules put at long range.
+void CheckRange(const Tables& rules, const BattleState& state, const Shot& shot,
+                FindingSink& sink) {
   // Built only when a finding needs it: firing is on the hot path.
   auto label = [&state, &shot] { return UnitLabel(state, shot.firer); };
   const ResolvedBand band = ResolveBand(rules, state, shot);
   if (band.band == RangeBand::kOutOfRange) {
-    std::string why =
-        shot.facts.distance_mm.has_value()
-            ? absl::StrFormat(
-                  " at %d mm (long range ends at %d "
-                  "mm%s)",
-                  *shot.facts.distance_mm, rules.firing.long_range_mm,
-                  shot.facts.woods_limit
-                      ? absl::StrFormat(", %d mm in woods",
-                                        rules.firing.woods_range_mm)
-                      : "")
-            : " (declared out of range)";
-    ReportViolation(
-        sink, state, shot.firer, "daimyo.fire.eligibility.range",
-        absl::StrCat(label(), " fired at a target out of range", why, "."));
+    ReportViolation(sink, state, shot.firer, "daimyo.fire.eligibility.range",
+                    absl::StrCat(label(), " fired at a target out of range",
+                                 OutOfRangeWhy(rules, shot), "."));
   }
+  CheckDeclaredBand(rules, state, shot, sink);
   const ShotFacts& facts = shot.facts;
-  if (facts.distance_mm.has_value() && facts.declared_band.has_value() &&
-      *facts.declared_band != BandForDistance(rules.firing, *facts.distance_mm,
-                                              facts.woods_limit)) {
-    Finding f;
-    f.severity = Severity::kWarning;
-    f.rule_id = "daimyo.fire.range.band_mismatch";
-    f.subject = state.profiles[shot.firer].id;
-    f.message = absl::StrFormat(
-        "%s declared %s but measured %d mm, which is %s; gunbai uses the "
-        "measured distance.",
-        label(), RangeBandName(*facts.declared_band), *facts.distance_mm,
-        RangeBandName(BandForDistance(rules.firing, *facts.distance_mm,
-                                      facts.woods_limit)));
-    sink.Report(std::move(f));
-  }
   if (band.forced_long && !facts.distance_mm.has_value() &&
       facts.declared_band == RangeBand::kEffective) {
     ReportViolation(sink, state, shot.firer,
@@ -160,78 +183,107 @@ void CheckRangeAndRanks(const Tables& rules, const BattleState& state,
                                  "that fire is at long range unless the "
                                  "firers are in cover or Veteran or Elite."));
   }
-  const int max_stands = MaxFiringStands(rules, state, shot);
-  if (shot.stands_firing > max_stands) {
-    const UnitStatus& status = state.units[shot.firer];
-    const bool building_cap =
-        FiresFromBuilding(state, shot) &&
-        max_stands == rules.firing.max_stands_from_building;
-    ReportViolation(
-        sink, state, shot.firer,
-        building_cap ? "daimyo.fire.eligibility.building"
-                     : "daimyo.fire.eligibility.ranks",
-        building_cap
-            ? absl::StrFormat("%s fired with %d stands from a building (%s); "
-                              "at most %d may fire from a building.",
-                              label(), shot.stands_firing,
-                              status.formation == Formation::kBuilding
-                                  ? "its formation"
-                              : shot.facts.measured ? "measured on the table"
-                                                    : "declared",
-                              max_stands)
-            : absl::StrFormat(
-                  "%s fired with %d stands; %s with %d stands a rank and %d "
-                  "stands it may fire with at most %d (%d rank%s deep).",
-                  label(), shot.stands_firing,
-                  status.disordered ? "disordered" : "in good order",
-                  status.stands_per_rank, status.stands, max_stands,
-                  status.disordered ? rules.firing.ranks_disordered
-                                    : rules.firing.ranks_good_order,
-                  (status.disordered ? rules.firing.ranks_disordered
-                                     : rules.firing.ranks_good_order) == 1
-                      ? ""
-                      : "s"));
-  }
 }
 
-bool CheckDice(const Tables& rules, const BattleState& state, const Shot& shot,
-               FindingSink& sink) {
-  // Built only when a finding needs it: firing is on the hot path.
-  auto label = [&state, &shot] { return UnitLabel(state, shot.firer); };
-  bool ok = true;
-  if (!shot.facts.declared_band.has_value() &&
-      !shot.facts.distance_mm.has_value()) {
-    Finding f;
-    f.severity = Severity::kUnverifiable;
-    f.rule_id = "daimyo.fire.range.undeclared";
-    f.subject = state.profiles[shot.firer].id;
-    f.message = absl::StrCat(label(),
-                             " fired with neither a range band nor a "
-                             "distance declared; the hits cannot be "
-                             "worked out. Add facts { range: ... } or "
-                             "distance_mm.");
-    sink.Report(std::move(f));
-    ok = false;
+// Describes a volley of more stands than `max_stands`: the building's limit
+// when `building_cap`, else the ranks the unit's order lets fire.
+std::string TooManyStandsMessage(const Tables& rules, const BattleState& state,
+                                 const Shot& shot, int max_stands,
+                                 bool building_cap) {
+  const UnitStatus& status = state.units[shot.firer];
+  const std::string label = UnitLabel(state, shot.firer);
+  if (building_cap) {
+    return absl::StrFormat(
+        "%s fired with %d stands from a building (%s); "
+        "at most %d may fire from a building.",
+        label, shot.stands_firing,
+        status.formation == Formation::kBuilding ? "its formation"
+        : shot.facts.measured                    ? "measured on the table"
+                                                 : "declared",
+        max_stands);
   }
+  const int ranks = status.disordered ? rules.firing.ranks_disordered
+                                      : rules.firing.ranks_good_order;
+  return absl::StrFormat(
+      "%s fired with %d stands; %s with %d stands a rank and %d "
+      "stands it may fire with at most %d (%d rank%s deep).",
+      label, shot.stands_firing,
+      status.disordered ? "disordered" : "in good order",
+      status.stands_per_rank, status.stands, max_stands, ranks,
+      ranks == 1 ? "" : "s");
+}
+
+// Reports a volley of more stands than the unit's ranks, or a building,
+// let fire.
+void CheckRanks(const Tables& rules, const BattleState& state, const Shot& shot,
+                FindingSink& sink) {
+  const int max_stands = MaxFiringStands(rules, state, shot);
+  if (shot.stands_firing <= max_stands) return;
+  const bool building_cap = FiresFromBuilding(state, shot) &&
+                            max_stands == rules.firing.max_stands_from_building;
+  ReportViolation(
+      sink, state, shot.firer,
+      building_cap ? "daimyo.fire.eligibility.building"
+                   : "daimyo.fire.eligibility.ranks",
+      TooManyStandsMessage(rules, state, shot, max_stands, building_cap));
+}
+
+// Returns whether the shot gives a range band or a distance; reports it
+// unverifiable when it gives neither.
+bool RangeGiven(const BattleState& state, const Shot& shot, FindingSink& sink) {
+  if (shot.facts.declared_band.has_value() ||
+      shot.facts.distance_mm.has_value()) {
+    return true;
+  }
+  Finding f;
+  f.severity = Severity::kUnverifiable;
+  f.rule_id = "daimyo.fire.range.undeclared";
+  f.subject = state.profiles[shot.firer].id;
+  f.message = absl::StrCat(UnitLabel(state, shot.firer),
+                           " fired with neither a range band nor a "
+                           "distance declared; the hits cannot be "
+                           "worked out. Add facts { range: ... } or "
+                           "distance_mm.");
+  sink.Report(std::move(f));
+  return false;
+}
+
+// Returns whether the log has the dice the firing stands roll; reports
+// no stands, or the wrong number of dice.
+bool CheckDiceCount(const Tables& rules, const BattleState& state,
+                    const Shot& shot, FindingSink& sink) {
   const std::size_t want = static_cast<std::size_t>(shot.stands_firing) *
                            rules.firing.dice_per_stand;
   if (shot.stands_firing <= 0) {
     ReportViolation(sink, state, shot.firer, "daimyo.fire.dice_count",
-                    absl::StrCat(label(),
+                    absl::StrCat(UnitLabel(state, shot.firer),
                                  " fired with no stands declared; give "
                                  "stands_firing."));
-    ok = false;
-  } else if (shot.dice.size() != want) {
+    return false;
+  }
+  if (shot.dice.size() != want) {
     ReportViolation(
         sink, state, shot.firer, "daimyo.fire.dice_count",
         absl::StrFormat("%s fired with %d stands, which roll %d dice "
                         "(%d per stand); the log has %d.",
-                        label(), shot.stands_firing, want,
+                        UnitLabel(state, shot.firer), shot.stands_firing, want,
                         rules.firing.dice_per_stand, shot.dice.size()));
-    ok = false;
+    return false;
   }
+  return true;
+}
+
+// Returns whether the dice can be resolved: a range given, the right
+// number of dice, each 1-6; reports each that is not.
+bool CheckDice(const Tables& rules, const BattleState& state, const Shot& shot,
+               FindingSink& sink) {
+  bool ok = RangeGiven(state, shot, sink);
+  if (!CheckDiceCount(rules, state, shot, sink)) ok = false;
   if (!CheckDieFaces(
-          shot.dice, [&] { return absl::StrCat("the firing by ", label()); },
+          shot.dice,
+          [&] {
+            return absl::StrCat("the firing by ", UnitLabel(state, shot.firer));
+          },
           state.profiles[shot.firer].id, sink)) {
     ok = false;
   }
@@ -296,28 +348,26 @@ int MaxFiringStands(const Tables& rules, const BattleState& state,
 bool CheckFiring(const Tables& rules, const BattleState& state,
                  const Shot& shot, FindingSink& sink) {
   CheckWhoMayFire(state, shot, sink);
-  CheckEligibility(state, shot, sink);
-  CheckRangeAndRanks(rules, state, shot, sink);
+  CheckFirerEligible(state, shot, sink);
+  CheckTargetEligible(state, shot, sink);
+  CheckRange(rules, state, shot, sink);
+  CheckRanks(rules, state, shot, sink);
   return CheckDice(rules, state, shot, sink);
 }
 
 namespace {
 
-// Every firing factor, whether it applies to `shot` (at `band`) and where
-// its fact came from, in the order a trace lists them.
-std::array<FactorCheck, 12> FiringFactorChecks(const BattleState& state,
-                                               const Shot& shot,
-                                               const ResolvedBand& band) {
+// The firing factors that add to the roll (first volley to target in
+// column or flanked): whether each applies to `shot` (at `band`) and where
+// its fact came from.
+std::array<FactorCheck, 5> FiringBonusChecks(const BattleState& state,
+                                             const Shot& shot,
+                                             const ResolvedBand& band) {
   const UnitProfile& firer = state.profiles[shot.firer];
   const UnitStatus& status = state.units[shot.firer];
   const UnitProfile& target = state.profiles[shot.target];
-  const UnitStatus& target_status = state.units[shot.target];
   const ShotFacts& facts = shot.facts;
-  const Origin charged_origin = facts.firer_being_charged.has_value()
-                                    ? Origin::kDeclared
-                                    : Origin::kComputed;
-  const bool column = target_status.formation == Formation::kColumn;
-  const bool building = target_status.formation == Formation::kBuilding;
+  const bool column = state.units[shot.target].formation == Formation::kColumn;
   return {{
       {FiringFactor::kFirstVolley,
        !status.first_volley_spent && !status.disordered, Origin::kComputed},
@@ -333,6 +383,24 @@ std::array<FactorCheck, 12> FiringFactorChecks(const BattleState& state,
        facts.target_in_column_or_flanked || column,
        facts.target_in_column_or_flanked ? facts.fact_origin()
                                          : Origin::kComputed},
+  }};
+}
+
+// The firing factors that take from the roll (target in a building to
+// target in cover): whether each applies to `shot` and where its fact came
+// from.
+std::array<FactorCheck, 7> FiringPenaltyChecks(const BattleState& state,
+                                               const Shot& shot) {
+  const UnitProfile& firer = state.profiles[shot.firer];
+  const UnitStatus& status = state.units[shot.firer];
+  const UnitProfile& target = state.profiles[shot.target];
+  const ShotFacts& facts = shot.facts;
+  const Origin charged_origin = facts.firer_being_charged.has_value()
+                                    ? Origin::kDeclared
+                                    : Origin::kComputed;
+  const bool building =
+      state.units[shot.target].formation == Formation::kBuilding;
+  return {{
       {FiringFactor::kTargetInBuilding, facts.target_in_building || building,
        facts.target_in_building ? facts.fact_origin() : Origin::kComputed},
       {FiringFactor::kBowVsHeavyArmour,
@@ -349,6 +417,22 @@ std::array<FactorCheck, 12> FiringFactorChecks(const BattleState& state,
        facts.target_in_cover && !facts.target_in_building && !building,
        facts.fact_origin()},
   }};
+}
+
+// Every firing factor, whether it applies to `shot` (at `band`) and where
+// its fact came from, in the order a trace lists them: those that add,
+// then those that take away.
+std::array<FactorCheck, 12> FiringFactorChecks(const BattleState& state,
+                                               const Shot& shot,
+                                               const ResolvedBand& band) {
+  const std::array<FactorCheck, 5> bonuses =
+      FiringBonusChecks(state, shot, band);
+  const std::array<FactorCheck, 7> penalties = FiringPenaltyChecks(state, shot);
+  std::array<FactorCheck, 12> checks{};
+  std::copy(bonuses.begin(), bonuses.end(), checks.begin());
+  std::copy(penalties.begin(), penalties.end(),
+            checks.begin() + bonuses.size());
+  return checks;
 }
 
 // The trace's notes on the range band: a long range forced by chargers,

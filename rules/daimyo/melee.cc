@@ -227,21 +227,24 @@ bool CheckMeleePairing(const Tables& rules, const BattleState& state,
 
 namespace {
 
-// Every melee modifier, whether it applies to side `side` of `pairing` and
-// where its fact came from, in the order a trace lists them.
-std::array<ModifierCheck, 16> MeleeModifierChecks(const BattleState& state,
-                                                  const MeleePairing& pairing,
-                                                  int side, MeleeWeapon weapon,
-                                                  bool charge_bonus,
-                                                  bool enemy_in_building) {
+// Returns where a fact that the log may declare came from: declared when it
+// does, else computed.
+Origin OriginOf(const std::optional<bool>& declared) {
+  return declared.has_value() ? Origin::kDeclared : Origin::kComputed;
+}
+
+// Whether side `side` of `pairing` has the bonus of last turn's pursuit, and
+// of last turn's follow-up.
+struct LastTurnsMove {
+  bool pursuing = false;
+  bool following_up = false;
+};
+
+// Works out the bonuses last turn's move brings into this round.
+LastTurnsMove BonusesOfLastTurnsMove(const BattleState& state,
+                                     const MeleePairing& pairing, int side) {
   const MeleeSideInput& in = pairing.sides[side];
-  const int u = in.unit;
-  const UnitProfile& me = state.profiles[u];
-  const UnitProfile& enemy = state.profiles[pairing.sides[1 - side].unit];
-  const UnitStatus& status = state.units[u];
-  const MeleeSideFacts& facts = in.facts;
-  const bool first_round = pairing.round == 1;
-  const bool good_order = !status.disordered;
+  const UnitStatus& status = state.units[in.unit];
   // The bonuses belong to the round after the move: a melee a pursuit brings
   // on "will take place on the following turn", and a follow-up keeps contact
   // for next turn's round. A move this turn gives nothing against a unit that
@@ -249,20 +252,35 @@ std::array<ModifierCheck, 16> MeleeModifierChecks(const BattleState& state,
   // A pursuit that met this enemy fights it the following turn, in a new
   // melee that the pursuer did not charge into; a follow-up keeps the same
   // melee going into its next round.
-  const bool pursuing_now = PursuesIntoThisMelee(state, pairing, side);
-  const bool following_now = facts.following_up.value_or(
+  LastTurnsMove moved;
+  moved.pursuing = PursuesIntoThisMelee(state, pairing, side);
+  moved.following_up = in.facts.following_up.value_or(
       status.followed_up_on_turn > 0 &&
-      status.followed_up_on_turn == state.turn - 1 && !first_round);
-  auto origin_of = [](const std::optional<bool>& declared) {
-    return declared.has_value() ? Origin::kDeclared : Origin::kComputed;
-  };
+      status.followed_up_on_turn == state.turn - 1 && pairing.round != 1);
+  return moved;
+}
+
+// The melee modifiers that add to the roll (cavalry charging to following
+// up): whether each applies to side `side` of `pairing` and where its fact
+// came from.
+std::array<ModifierCheck, 9> MeleeBonusChecks(const BattleState& state,
+                                              const MeleePairing& pairing,
+                                              int side, MeleeWeapon weapon,
+                                              bool charge_bonus) {
+  const MeleeSideInput& in = pairing.sides[side];
+  const int u = in.unit;
+  const UnitProfile& me = state.profiles[u];
+  const UnitStatus& status = state.units[u];
+  const bool first_round = pairing.round == 1;
+  const bool good_order = !status.disordered;
+  const LastTurnsMove moved = BonusesOfLastTurnsMove(state, pairing, side);
   return {{
       {MeleeModifier::kCavalryCharging,
        charge_bonus && me.mobility == Mobility::kMounted, Origin::kComputed},
       {MeleeModifier::kGeneralWithUnit,
        state.AttachedLeader(u, LeaderKind::kGeneral) >= 0, Origin::kComputed},
       {MeleeModifier::kFrenzied, status.frenzied, Origin::kComputed},
-      {MeleeModifier::kPursuing, pursuing_now, origin_of(facts.pursuing)},
+      {MeleeModifier::kPursuing, moved.pursuing, OriginOf(in.facts.pursuing)},
       {MeleeModifier::kGoodOrderLongSpearOrLanceFirstRound,
        good_order && first_round &&
            (weapon == MeleeWeapon::kLongSpear || weapon == MeleeWeapon::kLance),
@@ -274,8 +292,24 @@ std::array<ModifierCheck, 16> MeleeModifierChecks(const BattleState& state,
        Origin::kComputed},
       {MeleeModifier::kInfantryCharging,
        charge_bonus && me.mobility == Mobility::kFoot, Origin::kComputed},
-      {MeleeModifier::kFollowingUp, following_now,
-       origin_of(facts.following_up)},
+      {MeleeModifier::kFollowingUp, moved.following_up,
+       OriginOf(in.facts.following_up)},
+  }};
+}
+
+// The melee modifiers that take from the roll (enemy in heavy armour to
+// enemy uphill or behind an obstacle): whether each applies to side `side`
+// of `pairing` and where its fact came from.
+std::array<ModifierCheck, 7> MeleePenaltyChecks(const BattleState& state,
+                                                const MeleePairing& pairing,
+                                                int side,
+                                                bool enemy_in_building) {
+  const MeleeSideInput& in = pairing.sides[side];
+  const UnitProfile& me = state.profiles[in.unit];
+  const UnitProfile& enemy = state.profiles[pairing.sides[1 - side].unit];
+  const UnitStatus& status = state.units[in.unit];
+  const MeleeSideFacts& facts = in.facts;
+  return {{
       {MeleeModifier::kEnemyHeavyArmour, enemy.armour == Armour::kHeavy,
        Origin::kComputed},
       {MeleeModifier::kEnemyFightingToFlankOrRear,
@@ -290,6 +324,43 @@ std::array<ModifierCheck, 16> MeleeModifierChecks(const BattleState& state,
       {MeleeModifier::kEnemyUphillOrBehindObstacle,
        facts.enemy_uphill_or_behind_obstacle, facts.fact_origin()},
   }};
+}
+
+// Every melee modifier, whether it applies to side `side` of `pairing` and
+// where its fact came from, in the order a trace lists them: those that add,
+// then those that take away.
+std::array<ModifierCheck, 16> MeleeModifierChecks(const BattleState& state,
+                                                  const MeleePairing& pairing,
+                                                  int side, MeleeWeapon weapon,
+                                                  bool charge_bonus,
+                                                  bool enemy_in_building) {
+  const std::array<ModifierCheck, 9> bonuses =
+      MeleeBonusChecks(state, pairing, side, weapon, charge_bonus);
+  const std::array<ModifierCheck, 7> penalties =
+      MeleePenaltyChecks(state, pairing, side, enemy_in_building);
+  std::array<ModifierCheck, 16> checks{};
+  std::copy(bonuses.begin(), bonuses.end(), checks.begin());
+  std::copy(penalties.begin(), penalties.end(),
+            checks.begin() + bonuses.size());
+  return checks;
+}
+
+// Sets `res`'s weapon factor, `weapon`'s against the enemy's mounted or
+// foot, as the start of its modifier; records it in a trace.
+void AddWeaponFactor(const Tables& rules, MeleeWeapon weapon,
+                     const UnitProfile& enemy, MeleeSideResolution& res,
+                     Trace* trace) {
+  const WeaponFactors& wf = rules.melee.weapon(weapon);
+  res.weapon_factor =
+      enemy.mobility == Mobility::kMounted ? wf.vs_mounted : wf.vs_foot;
+  res.modifier = res.weapon_factor;
+  if (trace != nullptr) {
+    trace->push_back(Term{
+        res.weapon_factor,
+        absl::StrCat(WeaponName(weapon), " against ",
+                     enemy.mobility == Mobility::kMounted ? "mounted" : "foot"),
+        "daimyo.melee.weapon", Origin::kComputed});
+  }
 }
 
 // Rolls each fighting stand's dice against the hit score with `res`'s
@@ -320,6 +391,70 @@ void RollMeleeStands(const Tables& rules, const MeleeSideInput& in,
   }
 }
 
+// Reports a challenge between leaders whose units are not engaged in melee
+// with each other (then returns false: the duel is not fought), by a leader
+// of a clan without the initiative, or after the pairing's round this turn.
+bool CheckDuelMayBeFought(const BattleState& state, const Duel& duel,
+                          FindingSink& sink) {
+  const LeaderState& a = state.leaders[duel.challenger];
+  const LeaderState& b = state.leaders[duel.challenged];
+  const bool attached =
+      !a.killed && !b.killed && a.attached_unit >= 0 && b.attached_unit >= 0;
+  const MeleeContact* contact =
+      attached ? state.FindMelee(a.attached_unit, b.attached_unit) : nullptr;
+  // A contact exists from the first round fought; before it, units are
+  // engaged by a charge of one on the other declared this turn.
+  const bool charged_into_contact =
+      attached && (state.IsChargedBy(a.attached_unit, b.attached_unit) ||
+                   state.IsChargedBy(b.attached_unit, a.attached_unit));
+  if (contact == nullptr && !charged_into_contact &&
+      !(attached && duel.engaged_by_next_round)) {
+    Report(sink, Severity::kViolation, "daimyo.challenge.engaged", a.id,
+           absl::StrFormat("%s may challenge %s only when both are alive and "
+                           "attached to units engaged in melee with each "
+                           "other.",
+                           a.id, b.id));
+    return false;
+  }
+  if (a.clan != state.initiative_clan) {
+    Report(sink, Severity::kViolation, "daimyo.challenge.initiative", a.id,
+           absl::StrFormat("%s challenged, but only the leader of the clan "
+                           "holding the initiative (%s) may challenge.",
+                           a.id,
+                           state.initiative_clan >= 0
+                               ? state.clans[state.initiative_clan]
+                               : std::string("none")));
+  }
+  if (contact != nullptr && contact->last_turn_fought == state.turn) {
+    Report(sink, Severity::kViolation, "daimyo.challenge.before_round", a.id,
+           "A challenge is fought before the round of melee; this pairing "
+           "already fought its round this turn.");
+  }
+  return true;
+}
+
+// Returns whether an accepted duel's dice come in pairs of 1-6, the
+// challenger's first, every pair but the last a tie (1d6 + rating each,
+// `rating_a` and `rating_b`) and the last not.
+bool DuelDiceValid(const Duel& duel, int rating_a, int rating_b) {
+  bool ok = duel.dice.size() >= 2 && duel.dice.size() % 2 == 0;
+  for (std::size_t i = 0; ok && i < duel.dice.size(); ++i) {
+    if (duel.dice[i] < 1 || duel.dice[i] > 6) ok = false;
+  }
+  for (std::size_t i = 0; ok && i + 2 < duel.dice.size(); i += 2) {
+    if (static_cast<int>(duel.dice[i]) + rating_a !=
+        static_cast<int>(duel.dice[i + 1]) + rating_b) {
+      ok = false;  // Only a tie is re-rolled.
+    }
+  }
+  if (ok) {
+    const std::size_t n = duel.dice.size();
+    ok = static_cast<int>(duel.dice[n - 2]) + rating_a !=
+         static_cast<int>(duel.dice[n - 1]) + rating_b;
+  }
+  return ok;
+}
+
 }  // namespace
 
 MeleeSideResolution ResolveMeleeSide(const Tables& rules,
@@ -341,17 +476,7 @@ MeleeSideResolution ResolveMeleeSide(const Tables& rules,
   const MeleeWeapon weapon = FightingWeapon(rules.options, me);
 
   MeleeSideResolution res;
-  const WeaponFactors& wf = rules.melee.weapon(weapon);
-  res.weapon_factor =
-      enemy.mobility == Mobility::kMounted ? wf.vs_mounted : wf.vs_foot;
-  res.modifier = res.weapon_factor;
-  if (trace != nullptr) {
-    trace->push_back(Term{
-        res.weapon_factor,
-        absl::StrCat(WeaponName(weapon), " against ",
-                     enemy.mobility == Mobility::kMounted ? "mounted" : "foot"),
-        "daimyo.melee.weapon", Origin::kComputed});
-  }
+  AddWeaponFactor(rules, weapon, enemy, res, trace);
   for (const ModifierCheck& c : MeleeModifierChecks(
            state, pairing, side, weapon, charge_bonus, enemy_in_building)) {
     if (!c.applies) continue;
@@ -427,40 +552,9 @@ bool MustFollowUp(const BattleState& state, int winner, int loser) {
 
 bool CheckDuel(const Tables& rules, const BattleState& state, const Duel& duel,
                FindingSink& sink) {
+  if (!CheckDuelMayBeFought(state, duel, sink)) return false;
   const LeaderState& a = state.leaders[duel.challenger];
   const LeaderState& b = state.leaders[duel.challenged];
-  const bool attached =
-      !a.killed && !b.killed && a.attached_unit >= 0 && b.attached_unit >= 0;
-  const MeleeContact* contact =
-      attached ? state.FindMelee(a.attached_unit, b.attached_unit) : nullptr;
-  // A contact exists from the first round fought; before it, units are
-  // engaged by a charge of one on the other declared this turn.
-  const bool charged_into_contact =
-      attached && (state.IsChargedBy(a.attached_unit, b.attached_unit) ||
-                   state.IsChargedBy(b.attached_unit, a.attached_unit));
-  if (contact == nullptr && !charged_into_contact &&
-      !(attached && duel.engaged_by_next_round)) {
-    Report(sink, Severity::kViolation, "daimyo.challenge.engaged", a.id,
-           absl::StrFormat("%s may challenge %s only when both are alive and "
-                           "attached to units engaged in melee with each "
-                           "other.",
-                           a.id, b.id));
-    return false;
-  }
-  if (a.clan != state.initiative_clan) {
-    Report(sink, Severity::kViolation, "daimyo.challenge.initiative", a.id,
-           absl::StrFormat("%s challenged, but only the leader of the clan "
-                           "holding the initiative (%s) may challenge.",
-                           a.id,
-                           state.initiative_clan >= 0
-                               ? state.clans[state.initiative_clan]
-                               : std::string("none")));
-  }
-  if (contact != nullptr && contact->last_turn_fought == state.turn) {
-    Report(sink, Severity::kViolation, "daimyo.challenge.before_round", a.id,
-           "A challenge is fought before the round of melee; this pairing "
-           "already fought its round this turn.");
-  }
   if (!duel.accepted) {
     if (!duel.dice.empty()) {
       Report(sink, Severity::kViolation, "daimyo.challenge.dice", a.id,
@@ -468,21 +562,7 @@ bool CheckDuel(const Tables& rules, const BattleState& state, const Duel& duel,
     }
     return true;
   }
-  bool ok = duel.dice.size() >= 2 && duel.dice.size() % 2 == 0;
-  for (std::size_t i = 0; ok && i < duel.dice.size(); ++i) {
-    if (duel.dice[i] < 1 || duel.dice[i] > 6) ok = false;
-  }
-  for (std::size_t i = 0; ok && i + 2 < duel.dice.size(); i += 2) {
-    if (static_cast<int>(duel.dice[i]) + a.command_rating !=
-        static_cast<int>(duel.dice[i + 1]) + b.command_rating) {
-      ok = false;  // Only a tie is re-rolled.
-    }
-  }
-  if (ok) {
-    const std::size_t n = duel.dice.size();
-    ok = static_cast<int>(duel.dice[n - 2]) + a.command_rating !=
-         static_cast<int>(duel.dice[n - 1]) + b.command_rating;
-  }
+  const bool ok = DuelDiceValid(duel, a.command_rating, b.command_rating);
   if (!ok) {
     Report(sink, Severity::kViolation, "daimyo.challenge.dice", a.id,
            absl::StrFormat("The duel's dice must come in pairs of 1-6, "

@@ -217,16 +217,14 @@ void AddLeaderKilled(const BattleState& state, const MoraleTestInput& test,
   }
 }
 
-// Sums every modifier of the morale section that applies, in the order of
-// the section.
-int SumModifiers(const Tables& rules, const BattleState& state,
-                 const MoraleTestInput& test, Trace* trace) {
+// Adds the modifiers of the morale section that raise the total (command
+// rating to Hatamoto), in the order of the section.
+void AddMoraleBonuses(const Tables& rules, const BattleState& state,
+                      const MoraleTestInput& test,
+                      bool infantry_charged_by_cavalry, ModifierTally& tally) {
   const UnitProfile& p = state.profiles[test.unit];
   const UnitStatus& s = state.units[test.unit];
   const MoraleFacts& f = test.facts;
-  const bool infantry_charged_by_cavalry =
-      p.mobility == Mobility::kFoot && ChargedByCavalry(state, test.unit);
-  ModifierTally tally(rules.morale, trace);
   AddCommandRating(state, test, tally);
   if (s.pursuing) tally.Add(MoraleModifier::kPursuing, Origin::kComputed);
   if (f.uphill_or_in_cover) {
@@ -245,6 +243,16 @@ int SumModifiers(const Tables& rules, const BattleState& state,
   if (p.troop_type == TroopType::kHatamoto) {
     tally.Add(MoraleModifier::kHatamoto, Origin::kComputed);
   }
+}
+
+// Adds the modifiers of the morale section that lower the total
+// (disordered to routing), in the order of the section.
+void AddMoralePenalties(const Tables& rules, const BattleState& state,
+                        const MoraleTestInput& test,
+                        bool infantry_charged_by_cavalry,
+                        ModifierTally& tally) {
+  const UnitStatus& s = state.units[test.unit];
+  const MoraleFacts& f = test.facts;
   if (s.disordered) tally.Add(MoraleModifier::kDisordered, Origin::kComputed);
   if (f.out_of_command) {
     tally.Add(MoraleModifier::kOutOfCommand, test.facts.fact_origin());
@@ -260,6 +268,18 @@ int SumModifiers(const Tables& rules, const BattleState& state,
   }
   AddLeaderKilled(state, test, tally);
   if (s.routing) tally.Add(MoraleModifier::kRouting, Origin::kComputed);
+}
+
+// Sums every modifier of the morale section that applies, in the order of
+// the section.
+int SumModifiers(const Tables& rules, const BattleState& state,
+                 const MoraleTestInput& test, Trace* trace) {
+  const bool infantry_charged_by_cavalry =
+      state.profiles[test.unit].mobility == Mobility::kFoot &&
+      ChargedByCavalry(state, test.unit);
+  ModifierTally tally(rules.morale, trace);
+  AddMoraleBonuses(rules, state, test, infantry_charged_by_cavalry, tally);
+  AddMoralePenalties(rules, state, test, infantry_charged_by_cavalry, tally);
   return tally.sum();
 }
 
@@ -349,13 +369,13 @@ void LeaveMelee(BattleState& state, int unit) {
   }
 }
 
-}  // namespace
-
-bool CheckMoraleTest(const Tables& /*rules*/, const BattleState& state,
-                     const MoraleTestInput& test, FindingSink& sink) {
+// Returns whether the test's reason is one of 1 to 8, reporting one that is
+// not; reports a frenzied unit testing but to rally, and a rally test by a
+// unit that is not routing.
+bool CheckReasonToTest(const BattleState& state, const MoraleTestInput& test,
+                       FindingSink& sink) {
   const UnitStatus& s = state.units[test.unit];
   auto label = [&state, &test] { return UnitLabel(state, test.unit); };
-  bool ok = true;
   const bool valid_reason =
       test.reason >= kFirstReason && test.reason <= kLastReason;
   if (!valid_reason) {
@@ -364,7 +384,6 @@ bool CheckMoraleTest(const Tables& /*rules*/, const BattleState& state,
         absl::StrFormat("%s tested morale for reason %d; the reasons "
                         "are numbered 1 to 8.",
                         label(), test.reason));
-    ok = false;
   }
   // "Frenzied units do not take morale tests for any reason", yet frenzied
   // troops "continue to be frenzied until they take the optional rally test
@@ -387,17 +406,77 @@ bool CheckMoraleTest(const Tables& /*rules*/, const BattleState& state,
                      " tested to rally (reason 8) but is not routing; "
                      "only a routing unit tests to rally."));
   }
+  return valid_reason;
+}
+
+// Adds up the test's dice and, given a trace, records the roll.
+int RollMoraleDice(const MoraleTestInput& test, Trace* trace) {
+  int roll = 0;
+  std::string dice_text;
+  for (std::size_t i = 0; i < test.dice.size(); ++i) {
+    roll += static_cast<int>(test.dice[i]);
+    if (trace != nullptr) {
+      absl::StrAppend(&dice_text, i == 0 ? "" : "+", test.dice[i]);
+    }
+  }
+  if (trace != nullptr) {
+    trace->push_back(Term{roll,
+                          absl::StrFormat("2d6: %s = %d", dice_text, roll),
+                          "daimyo.morale.test", Origin::kDice});
+  }
+  return roll;
+}
+
+// Records the verdict of `r` in the trace: the total against the pass
+// score with the table's result, or the rally that hits bar.
+void TraceMoraleResult(const MoraleResolution& r, const MoraleTestInput& test,
+                       TroopType type, Trace& trace) {
+  std::string label = ResultLabel(r, ColumnForReason(test.reason), type);
+  if (r.rally_barred_by_hits) {
+    absl::StrAppend(&label,
+                    ", but firing hit the unit this turn: it may not "
+                    "rally and stays routing (no effect)");
+  }
+  trace.push_back(Term{r.total, std::move(label),
+                       r.rally_barred_by_hits ? "daimyo.morale.rally_after_hits"
+                                              : "daimyo.morale.result",
+                       Origin::kComputed});
+}
+
+// Routs `unit`: a unit that rallied and routs again owes its removal; the
+// rout disorders it, bars its fire, ends its frenzy and takes it out of
+// melee.
+void RoutUnit(BattleState& state, int unit) {
+  UnitStatus& s = state.units[unit];
+  // A unit that rallied and routs again is removed at the end of the
+  // turn; a unit still in its first rout is not routing "again".
+  if (s.has_routed && !s.routing && s.removal_owed.empty()) {
+    s.removal_owed = "routed a second time";
+  }
+  s.routing = s.has_routed = s.disordered = s.may_not_fire = true;
+  s.frenzied = false;
+  LeaveMelee(state, unit);
+}
+
+}  // namespace
+
+bool CheckMoraleTest(const Tables& /*rules*/, const BattleState& state,
+                     const MoraleTestInput& test, FindingSink& sink) {
+  bool ok = CheckReasonToTest(state, test, sink);
   if (test.dice.size() != kDicePerTest) {
     ReportViolation(
         sink, state, test.unit, "daimyo.morale.dice_count",
         absl::StrFormat("%s tested morale with %d dice; a morale test "
                         "rolls 2d6.",
-                        label(), test.dice.size()));
+                        UnitLabel(state, test.unit), test.dice.size()));
     ok = false;
   }
   if (!CheckDieFaces(
           test.dice,
-          [&] { return absl::StrCat("the morale test by ", label()); },
+          [&] {
+            return absl::StrCat("the morale test by ",
+                                UnitLabel(state, test.unit));
+          },
           state.profiles[test.unit].id, sink)) {
     ok = false;
   }
@@ -410,18 +489,7 @@ MoraleResolution ResolveMoraleTest(const Tables& rules,
   const UnitProfile& p = state.profiles[test.unit];
   MoraleResolution r;
   r.modifier = SumModifiers(rules, state, test, trace);
-  std::string dice_text;
-  for (std::size_t i = 0; i < test.dice.size(); ++i) {
-    r.roll += static_cast<int>(test.dice[i]);
-    if (trace != nullptr) {
-      absl::StrAppend(&dice_text, i == 0 ? "" : "+", test.dice[i]);
-    }
-  }
-  if (trace != nullptr) {
-    trace->push_back(Term{r.roll,
-                          absl::StrFormat("2d6: %s = %d", dice_text, r.roll),
-                          "daimyo.morale.test", Origin::kDice});
-  }
+  r.roll = RollMoraleDice(test, trace);
   r.total = r.roll + r.modifier;
   r.pass_score = rules.morale.pass_score(p.quality);
   Decide(rules.morale, p.troop_type, test.reason, r);
@@ -430,20 +498,7 @@ MoraleResolution ResolveMoraleTest(const Tables& rules,
   r.rally_barred_by_hits = test.reason == kRallyReason && r.passed &&
                            state.units[test.unit].hit_by_fire_this_turn;
   if (r.rally_barred_by_hits) r.result = MoraleResult::kNoEffect;
-  if (trace != nullptr) {
-    std::string label =
-        ResultLabel(r, ColumnForReason(test.reason), p.troop_type);
-    if (r.rally_barred_by_hits) {
-      absl::StrAppend(&label,
-                      ", but firing hit the unit this turn: it may not "
-                      "rally and stays routing (no effect)");
-    }
-    trace->push_back(Term{r.total, std::move(label),
-                          r.rally_barred_by_hits
-                              ? "daimyo.morale.rally_after_hits"
-                              : "daimyo.morale.result",
-                          Origin::kComputed});
-  }
+  if (trace != nullptr) TraceMoraleResult(r, test, p.troop_type, *trace);
   return r;
 }
 
@@ -464,14 +519,7 @@ void ApplyMoraleResult(BattleState& state, int unit, MoraleResult result) {
       LeaveMelee(state, unit);
       break;
     case MoraleResult::kRout:
-      // A unit that rallied and routs again is removed at the end of the
-      // turn; a unit still in its first rout is not routing "again".
-      if (s.has_routed && !s.routing && s.removal_owed.empty()) {
-        s.removal_owed = "routed a second time";
-      }
-      s.routing = s.has_routed = s.disordered = s.may_not_fire = true;
-      s.frenzied = false;
-      LeaveMelee(state, unit);
+      RoutUnit(state, unit);
       break;
     case MoraleResult::kDispersed:
       s.removed = true;

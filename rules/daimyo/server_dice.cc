@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
+#include "rules/base/status_macros.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/engine.h"
@@ -46,6 +47,50 @@ absl::StatusOr<int> CommandRating(const BattleState& state,
       "the challenge's ", role, " '", Excerpt(id), "' is not a leader"));
 }
 
+// Returns the dice of a melee round, each side's stands fighting times
+// melee.dice_per_stand, and lists each side's in `plan`; InvalidArgument
+// unless it has two sides of at most kMaxStands stands.
+absl::StatusOr<int> MeleeRoundDice(const gunbai::v1::MeleeRound& round,
+                                   const gunbai::v1::Ruleset& data,
+                                   ServerDicePlan& plan) {
+  const auto& sides = round.sides();
+  if (sides.size() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a melee round has two sides, not ", sides.size()));
+  }
+  int total = 0;
+  for (const gunbai::v1::MeleeSide& side : sides) {
+    absl::StatusOr<int> dice =
+        StandDice(side.stands_fighting(), data.melee().dice_per_stand(),
+                  "stands_fighting");
+    if (!dice.ok()) return dice.status();
+    plan.side_dice.push_back(*dice);
+    total += *dice;
+  }
+  return total;
+}
+
+// Sets `plan`'s roll-off for an accepted challenge's duel: pairs of dice,
+// the challenger's first, each leader's die plus his command rating now (a
+// refused challenge has cost a point, a duel won gained one), until the two
+// differ; none when refused. InvalidArgument when a leader is unknown.
+absl::Status PlanDuel(const gunbai::v1::Challenge& challenge,
+                      const BattleState& state, ServerDicePlan& plan) {
+  absl::StatusOr<int> challenger =
+      CommandRating(state, challenge.challenger(), "challenger");
+  if (!challenger.ok()) return challenger.status();
+  absl::StatusOr<int> challenged =
+      CommandRating(state, challenge.challenged(), "challenged");
+  if (!challenged.ok()) return challenged.status();
+  if (challenge.accepted()) {
+    plan.roll_off.group = 2;
+    plan.roll_off.offsets = {*challenger, *challenged};
+    plan.roll_off.max_groups = kMaxDuelPairs;
+    plan.roll_off.what = "the duel";
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
@@ -63,42 +108,12 @@ absl::StatusOr<ServerDicePlan> DaimyoServerDice(const gunbai::v1::Event& event,
       count = StandDice(event.firing().stands_firing(),
                         data.firing().dice_per_stand(), "stands_firing");
       break;
-    case Event::kMeleeRound: {
-      const auto& sides = event.melee_round().sides();
-      if (sides.size() != 2) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("a melee round has two sides, not ", sides.size()));
-      }
-      int total = 0;
-      for (const gunbai::v1::MeleeSide& side : sides) {
-        absl::StatusOr<int> dice =
-            StandDice(side.stands_fighting(), data.melee().dice_per_stand(),
-                      "stands_fighting");
-        if (!dice.ok()) return dice.status();
-        plan.side_dice.push_back(*dice);
-        total += *dice;
-      }
-      count = total;
+    case Event::kMeleeRound:
+      count = MeleeRoundDice(event.melee_round(), data, plan);
       break;
-    }
-    case Event::kChallenge: {
-      // A duel: pairs of dice, the challenger's first, each leader's die
-      // plus his command rating now (a refused challenge has cost a point,
-      // a duel won gained one), until the two differ; none when refused.
-      absl::StatusOr<int> challenger =
-          CommandRating(state, event.challenge().challenger(), "challenger");
-      if (!challenger.ok()) return challenger.status();
-      absl::StatusOr<int> challenged =
-          CommandRating(state, event.challenge().challenged(), "challenged");
-      if (!challenged.ok()) return challenged.status();
-      if (event.challenge().accepted()) {
-        plan.roll_off.group = 2;
-        plan.roll_off.offsets = {*challenger, *challenged};
-        plan.roll_off.max_groups = kMaxDuelPairs;
-        plan.roll_off.what = "the duel";
-      }
+    case Event::kChallenge:
+      GUNBAI_RETURN_IF_ERROR(PlanDuel(event.challenge(), state, plan));
       return plan;
-    }
     case Event::kMoraleTest:
       count = 2;
       break;
