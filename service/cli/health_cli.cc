@@ -31,12 +31,16 @@ struct HealthOptions {
 constexpr char kHealthFooter[] = R"(
 Asks the gunbaid at --server the standard gRPC health question
 (grpc.health.v1.Health/Check) and prints its answer: SERVING, NOT_SERVING
-(a gunbaid stopping) or the reason it could not be asked. Meant for a
-container's HEALTHCHECK and a Kubernetes exec probe, where the daemon
-serves TLS (Kubernetes' own gRPC probe speaks plaintext only).
+(a gunbaid stopping, or with --service=gunbai.v1.GameService, one whose
+store does not answer) or the reason it could not be asked. Without
+--service it asks after the daemon itself (a liveness probe); with
+--service=gunbai.v1.GameService after the live games (a readiness probe).
+Meant for a container's HEALTHCHECK and a Kubernetes exec probe, where the
+daemon serves TLS (Kubernetes' own gRPC probe speaks plaintext only).
 
 Examples:
   gunbai health --server=127.0.0.1:50051
+  gunbai health --server=127.0.0.1:50051 --service=gunbai.v1.GameService
   # A pod whose certificate names the Service, not 127.0.0.1:
   gunbai health --server=127.0.0.1:50051 --tls-ca=/etc/gunbai/tls/ca.crt \
       --tls-server-name=gunbaid.gunbai.svc

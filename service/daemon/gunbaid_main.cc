@@ -48,6 +48,7 @@
 #include "service/daemon/overload.h"
 #include "service/daemon/request_observer.h"
 #include "service/daemon/rules_service.h"
+#include "service/daemon/store_health.h"
 #include "service/store/store_uri.h"
 
 namespace {
@@ -80,7 +81,11 @@ It serves these gRPC services:
   gunbai.v1.LogService      ParseLog: a log file read in any format;
                             LogStates: every unit's state after each event;
                             DrawMap: the table after an event, as SVG
-  grpc.health.v1.Health     Check: SERVING while the daemon runs
+  grpc.health.v1.Health     Check: for "" (the daemon: liveness) SERVING
+                            while it runs; for "gunbai.v1.GameService"
+                            (readiness) NOT_SERVING while the store fails
+                            (asked every second then), SERVING again once
+                            it answers
   server reflection         so grpcurl and grpc_cli can list the services
 
 With --http it also serves every API as JSON over HTTP (HTTPS with
@@ -118,6 +123,10 @@ a few seconds to finish, then it exits 0. Exit status 2 means bad flags, an
 unreadable ruleset or an address it cannot listen on.)";
 
 constexpr int kDefaultMaxMessageBytes = 64 << 20;
+
+// The live-games service's name in the health service: its health is the
+// store's (WatchStoreHealth).
+constexpr absl::string_view kGameServiceName = "gunbai.v1.GameService";
 constexpr int kShutdownGraceSeconds = 5;
 
 struct Options {
@@ -454,6 +463,68 @@ void SetOverloadLimits(const Options& options, grpc::ServerBuilder& builder) {
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 2);
 }
 
+// The live games, when an umpire credential turns them on: the store, its
+// health (StoreHealth) and the service, which sees the store through its
+// health's watch. Destroyed in reverse: the service, the watch, the health
+// (its prober stopped), the store.
+struct LiveGames {
+  std::unique_ptr<gunbai::service::GameStore> store;
+  std::unique_ptr<gunbai::service::StoreHealth> health;
+  std::unique_ptr<gunbai::service::HealthWatchedStore> watched;
+  std::unique_ptr<GameServiceImpl> games;
+};
+
+// Opens the store and the live-games service into `live`, unless no umpire
+// credential is given (a warning: live games are off). Returns the store's
+// or the credential's error.
+absl::Status OpenLiveGames(const Options& options,
+                           const gunbai::replay::RulesetCatalog& rulesets,
+                           gunbai::service::RequestBudget& budget,
+                           LiveGames& live) {
+  auto umpire = gunbai::service::LoadUmpireToken(options.umpire_token_file);
+  if (!umpire.ok()) {
+    if (!options.umpire_token_file.empty()) return umpire.status();
+    gunbai::service::Log(gunbai::service::LogLevel::kWarn,
+                         "no umpire credential (--umpire-token-file or "
+                         "GUNBAI_UMPIRE_TOKEN): live games are off");
+    return absl::OkStatus();
+  }
+  GUNBAI_ASSIGN_OR_RETURN(
+      live.store,
+      gunbai::service::OpenGameStore(options.store, options.store_password_file,
+                                     options.data_dir));
+  live.health = std::make_unique<gunbai::service::StoreHealth>();
+  live.watched = std::make_unique<gunbai::service::HealthWatchedStore>(
+      live.store.get(), live.health.get());
+  live.games = std::make_unique<GameServiceImpl>(
+      live.watched.get(), &rulesets, *umpire,
+      static_cast<int>(options.max_watchers),
+      static_cast<int>(options.max_watchers_per_game), &budget,
+      static_cast<int>(options.max_cached_games),
+      static_cast<int>(options.checkpoint_every));
+  return absl::OkStatus();
+}
+
+// The live-games service's health in `server`'s health service follows the
+// store's (NOT_SERVING while it fails, logged at each change); the overall
+// health stays SERVING while the daemon runs, for a liveness probe.
+void WatchStoreHealth(LiveGames& live, grpc::Server& server) {
+  gunbai::service::GameStore* store = live.store.get();
+  live.health->Start(
+      // A game no one names: NOT_FOUND is the store answering.
+      [store] { return store->Version("gunbaid-health-probe").status(); },
+      [&server](bool serving) {
+        server.GetHealthCheckService()->SetServingStatus(
+            std::string(kGameServiceName), serving);
+        gunbai::service::Log(
+            serving ? gunbai::service::LogLevel::kInfo
+                    : gunbai::service::LogLevel::kWarn,
+            serving ? "the store answers: live games SERVING"
+                    : "the store does not answer: live games NOT_SERVING "
+                      "(the overall health stays SERVING)");
+      });
+}
+
 // Starts the server on `options.listen`, every call counted in `metrics`
 // and logged. Returns Unavailable naming the address when it cannot be
 // bound. `port` receives the bound port.
@@ -509,13 +580,17 @@ int Fail(const absl::Status& status, absl::string_view hint = {}) {
 // Returns InvalidArgument or Unavailable as HttpGateway::Start does.
 absl::StatusOr<std::unique_ptr<gunbai::service::HttpGateway>> StartHttp(
     const Options& options, grpc::Server& server,
-    const gunbai::service::PrometheusMetrics& metrics) {
+    const gunbai::service::PrometheusMetrics& metrics,
+    const gunbai::service::StoreHealth* health) {
   gunbai::service::HttpOptions http;
   http.address = options.http;
   http.tls_cert = options.tls_cert;
   http.tls_key = options.tls_key;
   http.max_body_bytes = static_cast<std::size_t>(options.max_message_bytes);
   http.metrics = [&metrics] { return metrics.Exposition(); };
+  if (health != nullptr) {
+    http.ready = [health] { return health->serving(); };
+  }
   // Half of gRPC's threads, so that HTTP clients alone cannot take them
   // all; each HTTP call also holds a gRPC thread while it runs.
   http.threads =
@@ -525,14 +600,15 @@ absl::StatusOr<std::unique_ptr<gunbai::service::HttpGateway>> StartHttp(
 
 // Waits for SIGTERM or SIGINT, then stops `http` (its streams end with an
 // error event) and `server`, giving calls in flight a few seconds.
-void ServeUntilSignalled(grpc::Server& server, GameServiceImpl* games,
+void ServeUntilSignalled(grpc::Server& server, LiveGames& live,
                          gunbai::service::HttpGateway* http,
                          const sigset_t& signals) {
   int signal_number = 0;
   sigwait(&signals, &signal_number);
   gunbai::service::Log(gunbai::service::LogLevel::kInfo, "shutting down");
+  if (live.health != nullptr) live.health->Stop();
   if (http != nullptr) http->BeginShutdown();
-  if (games != nullptr) games->Shutdown();
+  if (live.games != nullptr) live.games->Shutdown();
   server.Shutdown(std::chrono::system_clock::now() +
                   std::chrono::seconds(kShutdownGraceSeconds));
   if (http != nullptr) http->Wait();
@@ -590,43 +666,29 @@ int Run(int argc, char** argv) {
   AuditServiceImpl service(&*rulesets, &budget);
   gunbai::service::RulesServiceImpl rules(&*rulesets);
   gunbai::service::LogServiceImpl logs(&*rulesets, &budget);
-  std::unique_ptr<gunbai::service::GameStore> store;
-  std::unique_ptr<GameServiceImpl> games;
-  auto umpire = gunbai::service::LoadUmpireToken(options->umpire_token_file);
-  if (umpire.ok()) {
-    auto opened = gunbai::service::OpenGameStore(
-        options->store, options->store_password_file, options->data_dir);
-    if (!opened.ok()) return Fail(opened.status());
-    store = *std::move(opened);
-    games = std::make_unique<GameServiceImpl>(
-        store.get(), &*rulesets, *umpire,
-        static_cast<int>(options->max_watchers),
-        static_cast<int>(options->max_watchers_per_game), &budget,
-        static_cast<int>(options->max_cached_games),
-        static_cast<int>(options->checkpoint_every));
-  } else if (!options->umpire_token_file.empty()) {
-    return Fail(umpire.status());
-  } else {
-    gunbai::service::Log(gunbai::service::LogLevel::kWarn,
-                         "no umpire credential (--umpire-token-file or "
-                         "GUNBAI_UMPIRE_TOKEN): live games are off");
+  LiveGames live;
+  if (absl::Status s = OpenLiveGames(*options, *rulesets, budget, live);
+      !s.ok()) {
+    return Fail(s);
   }
+  GameServiceImpl* games = live.games.get();
   int port = 0;
   auto server =
-      StartServer(*options, service, rules, logs, games.get(), metrics, port);
+      StartServer(*options, service, rules, logs, games, metrics, port);
   if (!server.ok()) return Fail(server.status());
+  if (games != nullptr) WatchStoreHealth(live, **server);
   std::printf("gunbaid listening on %s\n",
               BoundAddress(options->listen, port).c_str());
   std::unique_ptr<gunbai::service::HttpGateway> http;
   if (!options->http.empty()) {
-    auto started = StartHttp(*options, **server, metrics);
+    auto started = StartHttp(*options, **server, metrics, live.health.get());
     if (!started.ok()) return Fail(started.status());
     http = *std::move(started);
     std::printf("gunbaid serving HTTP on %s\n",
                 BoundAddress(options->http, http->port()).c_str());
   }
   std::fflush(stdout);
-  ServeUntilSignalled(**server, games.get(), http.get(), signals);
+  ServeUntilSignalled(**server, live, http.get(), signals);
   return 0;
 }
 

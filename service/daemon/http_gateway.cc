@@ -744,6 +744,7 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   gateway->DefineRoutes();
   gateway->DefineStaticFiles();
   gateway->DefineMetrics(options.metrics);
+  gateway->DefineHealth(options.ready);
   gateway->port_ = port == 0 ? http.bind_to_any_port(host)
                              : (http.bind_to_port(host, port) ? port : -1);
   if (gateway->port_ <= 0) {
@@ -795,6 +796,22 @@ void HttpGateway::DefineMetrics(std::function<std::string()> metrics) {
                                             httplib::Response& response) {
                response.set_content(metrics(), kMetricsContentType);
              });
+}
+
+void HttpGateway::DefineHealth(std::function<bool()> ready) {
+  http_->Get("/livez",
+             [](const httplib::Request&, httplib::Response& response) {
+               response.set_content("SERVING\n", "text/plain; charset=utf-8");
+             });
+  http_->Get(
+      "/readyz", [ready = std::move(ready)](const httplib::Request&,
+                                            httplib::Response& response) {
+        const bool serving = ready == nullptr || ready();
+        response.status = serving ? 200 : 503;
+        response.set_content(
+            serving ? "SERVING\n" : "NOT_SERVING: the store does not answer\n",
+            "text/plain; charset=utf-8");
+      });
 }
 
 void HttpGateway::DefineStaticFiles() {

@@ -78,6 +78,10 @@ struct HttpOptions {
   // When set, GET /metrics answers what it returns, as Prometheus' text
   // exposition format; called from any worker thread at once.
   std::function<std::string()> metrics;
+  // GET /livez answers 200 "SERVING" while the gateway runs (a liveness
+  // probe). GET /readyz answers 200 "SERVING" when `ready` is unset or
+  // says so, else 503 "NOT_SERVING" (a readiness probe: the store fails).
+  std::function<bool()> ready;
 };
 
 class HttpGateway {
@@ -112,6 +116,7 @@ class HttpGateway {
   void DefineRoutes();
   void DefineStaticFiles();
   void DefineMetrics(std::function<std::string()> metrics);
+  void DefineHealth(std::function<bool()> ready);
 
   std::unique_ptr<httplib::Server> http_;
   std::unique_ptr<Stubs> stubs_;

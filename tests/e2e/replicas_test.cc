@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/text_format.h"
@@ -34,6 +35,7 @@
 #include "gtest/gtest.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
+#include "httplib.h"
 #include "replay/ledger.h"
 #include "tests/e2e/gunbaid_process.h"
 #include "tests/store/postgres_server.h"
@@ -498,6 +500,107 @@ TEST_F(ReplicasTest,
   std::cout << kRounds * kSenders
             << " identical appends over 3 replicas: " << not_ok << " refused, "
             << answered_otherwise << " answered otherwise\n";
+}
+
+// `gunbai health` asked of replica `i` for `service` ("" for the daemon):
+// its exit code (0 SERVING, 1 answered otherwise) and the status it printed.
+struct HealthAnswer {
+  int code = -1;
+  std::string status;
+};
+
+// Health through a PostgreSQL stop and start (issue 31, item 3): the
+// live-games service (readiness: "gunbai.v1.GameService", GET /readyz) is
+// NOT_SERVING while the store does not answer, found without any client
+// call (the daemon asks its store every 5 s while serving), and SERVING
+// again once the database is back (asked every second while failing); the
+// daemon itself ("", GET /livez) stays SERVING throughout, so a liveness
+// probe does not restart it.
+TEST_F(ReplicasTest, HealthFollowsTheStoreThroughADatabaseStopAndStart) {
+  if (replicas_.empty()) replicas_.resize(1);
+  auto started = GunbaidProcess::Start(
+      dir_.path() + "/unused-data", token_file_, dir_.path(),
+      {"--store=" + uri_, "--store-password-file=" + Server().password_file(),
+       "--http=127.0.0.1:0"});
+  ASSERT_TRUE(started.ok()) << started.status();
+  replicas_[0] = *std::move(started);
+  const auto ask = [&](const std::string& service) {
+    HealthAnswer answer;
+    // The daemon's own health is asked with no --service.
+    const std::string flag =
+        service.empty() ? "" : absl::StrCat(" --service=", service);
+    answer.code = Shell(absl::StrCat(GUNBAI_PATH, " health --server=",
+                                     replicas_[0]->target(), flag, " 2>&1"),
+                        &answer.status);
+    while (!answer.status.empty() && answer.status.back() == '\n') {
+      answer.status.pop_back();
+    }
+    return answer;
+  };
+  httplib::Client web("127.0.0.1", replicas_[0]->http_port());
+  web.set_read_timeout(5, 0);
+  // The HTTP status of GET `path`, as text ("none" without an answer).
+  const auto http = [&](const std::string& path) {
+    const httplib::Result got = web.Get(path.c_str());
+    return got ? std::to_string(got->status) : std::string("none");
+  };
+  constexpr char kGames[] = "gunbai.v1.GameService";
+  ASSERT_TRUE(ClientOf(0)->Create("healthy", v1::DICE_MODE_RECORDED).ok());
+  EXPECT_EQ(ask(kGames).status, "SERVING");
+  EXPECT_EQ(http("/readyz"), "200");
+  // The database goes away; no client calls.
+  ASSERT_TRUE(Server().Stop().ok());
+  bool resumed = false;
+  const absl::Cleanup resume = [&] {
+    if (!resumed) (void)Server().Resume();
+  };
+  const auto lost = steady_clock::now();
+  HealthAnswer games = ask(kGames);
+  while (games.status != "NOT_SERVING" &&
+         steady_clock::now() - lost < seconds(15)) {
+    std::this_thread::sleep_for(milliseconds(100));
+    games = ask(kGames);
+  }
+  EXPECT_EQ(games.status, "NOT_SERVING");
+  EXPECT_EQ(games.code, 1);
+  std::cout << "store lost: NOT_SERVING after "
+            << std::chrono::duration_cast<milliseconds>(steady_clock::now() -
+                                                        lost)
+                   .count()
+            << " ms with no client call\n";
+  EXPECT_EQ(http("/readyz"), "503");
+  const HealthAnswer daemon = ask("");
+  EXPECT_EQ(daemon.status, "SERVING");
+  EXPECT_EQ(daemon.code, 0);
+  EXPECT_EQ(http("/livez"), "200");
+  // A call now fails as the store's (UNAVAILABLE), and health stays down.
+  v1::AppendEventsResponse response;
+  const grpc::Status refused =
+      ClientOf(0)->Append("healthy", 0, "first", CycleEvent(1), &response);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::UNAVAILABLE)
+      << refused.error_message();
+  EXPECT_EQ(ask(kGames).status, "NOT_SERVING");
+  // Back: SERVING again within a few probes, and appends go through.
+  ASSERT_TRUE(Server().Resume().ok());
+  resumed = true;
+  const auto back = steady_clock::now();
+  games = ask(kGames);
+  while (games.status != "SERVING" &&
+         steady_clock::now() - back < seconds(15)) {
+    std::this_thread::sleep_for(milliseconds(100));
+    games = ask(kGames);
+  }
+  EXPECT_EQ(games.status, "SERVING");
+  EXPECT_EQ(games.code, 0);
+  std::cout << "store back: SERVING after "
+            << std::chrono::duration_cast<milliseconds>(steady_clock::now() -
+                                                        back)
+                   .count()
+            << " ms\n";
+  EXPECT_EQ(http("/readyz"), "200");
+  const grpc::Status appended =
+      ClientOf(0)->Append("healthy", 0, "first", CycleEvent(1), &response);
+  EXPECT_TRUE(appended.ok()) << appended.error_message();
 }
 
 TEST_F(ReplicasTest, AWatchOnOneReplicaSeesAppendsMadeThroughTheOthers) {

@@ -163,6 +163,20 @@ absl::Status PostgresServer::StartServer() {
   return started;
 }
 
+absl::Status PostgresServer::Stop() {
+  return Run({bindir_ + "/pg_ctl", "-D", data_, "-m", "fast", "-w", "stop"},
+             "pg_ctl stop");
+}
+
+absl::Status PostgresServer::Resume() {
+  return Run(
+      {bindir_ + "/pg_ctl", "-D", data_, "-l", log_, "-w", "-t", "60", "-o",
+       absl::StrCat("-p ", port_, " -k ", dir_,
+                    " -c listen_addresses=127.0.0.1"),
+       "start"},
+      "pg_ctl start");
+}
+
 PostgresServer::~PostgresServer() {
   if (!data_.empty() && std::filesystem::exists(data_ + "/postmaster.pid")) {
     (void)Run({bindir_ + "/pg_ctl", "-D", data_, "-m", "fast", "-w", "stop"},

@@ -42,6 +42,11 @@ class PostgresServer {
   const std::string& password_file() const { return password_file_; }
   int port() const { return port_; }
 
+  // Stops the server (fast shutdown), keeping its data; Resume starts it
+  // again on the same port (a database server lost and back).
+  absl::Status Stop();
+  absl::Status Resume();
+
  private:
   PostgresServer() = default;
   absl::Status Run(const std::vector<std::string>& argv,
