@@ -554,20 +554,26 @@ TEST_F(ReplicasTest, HealthFollowsTheStoreThroughADatabaseStopAndStart) {
   const absl::Cleanup resume = [&] {
     if (!resumed) (void)Server().Resume();
   };
-  const auto lost = steady_clock::now();
-  HealthAnswer games = ask(kGames);
-  while (games.status != "NOT_SERVING" &&
-         steady_clock::now() - lost < seconds(15)) {
-    std::this_thread::sleep_for(milliseconds(100));
-    games = ask(kGames);
-  }
+  // Asks the live games' health every 0.1 s until it says `status` (15 s
+  // at most); prints how long it took after `what`.
+  const auto await = [&](const std::string& status, const char* what) {
+    const auto since = steady_clock::now();
+    HealthAnswer games = ask(kGames);
+    while (games.status != status &&
+           steady_clock::now() - since < seconds(15)) {
+      std::this_thread::sleep_for(milliseconds(100));
+      games = ask(kGames);
+    }
+    std::cout << what << ": " << games.status << " after "
+              << std::chrono::duration_cast<milliseconds>(steady_clock::now() -
+                                                          since)
+                     .count()
+              << " ms\n";
+    return games;
+  };
+  HealthAnswer games = await("NOT_SERVING", "store lost, no client call");
   EXPECT_EQ(games.status, "NOT_SERVING");
   EXPECT_EQ(games.code, 1);
-  std::cout << "store lost: NOT_SERVING after "
-            << std::chrono::duration_cast<milliseconds>(steady_clock::now() -
-                                                        lost)
-                   .count()
-            << " ms with no client call\n";
   EXPECT_EQ(http("/readyz"), "503");
   const HealthAnswer daemon = ask("");
   EXPECT_EQ(daemon.status, "SERVING");
@@ -583,20 +589,9 @@ TEST_F(ReplicasTest, HealthFollowsTheStoreThroughADatabaseStopAndStart) {
   // Back: SERVING again within a few probes, and appends go through.
   ASSERT_TRUE(Server().Resume().ok());
   resumed = true;
-  const auto back = steady_clock::now();
-  games = ask(kGames);
-  while (games.status != "SERVING" &&
-         steady_clock::now() - back < seconds(15)) {
-    std::this_thread::sleep_for(milliseconds(100));
-    games = ask(kGames);
-  }
+  games = await("SERVING", "store back");
   EXPECT_EQ(games.status, "SERVING");
   EXPECT_EQ(games.code, 0);
-  std::cout << "store back: SERVING after "
-            << std::chrono::duration_cast<milliseconds>(steady_clock::now() -
-                                                        back)
-                   .count()
-            << " ms\n";
   EXPECT_EQ(http("/readyz"), "200");
   const grpc::Status appended =
       ClientOf(0)->Append("healthy", 0, "first", CycleEvent(1), &response);
