@@ -6,10 +6,13 @@
 #include <deque>
 #include <functional>
 #include <list>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -285,6 +288,52 @@ void LogAnswerWithoutRpc(const httplib::Request& request,
        {"latency_ms", absl::ToDoubleMilliseconds(absl::Now() - start)}});
 }
 
+// RFC 9110's tchar: the characters of a token.
+bool IsTokenChar(char c) {
+  return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+         absl::string_view("!#$%&'*+-.^_`|~").find(c) !=
+             absl::string_view::npos;
+}
+
+absl::string_view Token(absl::string_view& rest) {
+  std::size_t n = 0;
+  while (n < rest.size() && IsTokenChar(rest[n])) ++n;
+  const absl::string_view token = rest.substr(0, n);
+  rest.remove_prefix(n);
+  return token;
+}
+
+void SkipWhitespace(absl::string_view& rest) {
+  while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) {
+    rest.remove_prefix(1);
+  }
+}
+
+// A parameter's value: a token, or a quoted string (its escapes undone).
+std::optional<std::string> ParameterValue(absl::string_view& rest) {
+  if (rest.empty() || rest.front() != '"') {
+    const absl::string_view token = Token(rest);
+    if (token.empty()) return std::nullopt;
+    return std::string(token);
+  }
+  std::string value;
+  for (std::size_t i = 1; i < rest.size(); ++i) {
+    const char c = rest[i];
+    if (c == '"') {
+      rest.remove_prefix(i + 1);
+      return value;
+    }
+    if (c == '\\' && i + 1 < rest.size()) {
+      value.push_back(rest[++i]);
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      return std::nullopt;
+    } else {
+      value.push_back(c);
+    }
+  }
+  return std::nullopt;  // No closing quote.
+}
+
 // Reads the HTTP request `http` into `request` and forwards its
 // credential into `context`. On a problem answers `response` with the
 // error and returns false: a query string (400: a credential never goes in
@@ -301,12 +350,14 @@ bool ReadRequest(const httplib::Request& http, httplib::Response& response,
                response);
     return false;
   }
-  if (!absl::StartsWithIgnoreCase(http.get_header_value("Content-Type"),
-                                  kJson)) {
+  if (absl::Status json =
+          CheckJsonContentType(http.get_header_value("Content-Type"));
+      !json.ok()) {
     WriteError(415, grpc::StatusCode::INVALID_ARGUMENT,
-               absl::StrCat("send the body as Content-Type: application/json ",
-                            "(the proto3 JSON of ",
-                            request.GetDescriptor()->full_name(), ")"),
+               absl::StrCat(json.message(),
+                            "; send the body as Content-Type: "
+                            "application/json (the proto3 JSON of ",
+                            request.GetDescriptor()->full_name(), ", UTF-8)"),
                response);
     return false;
   }
@@ -623,6 +674,43 @@ absl::Status SplitAddress(const std::string& address, std::string& host,
 }
 
 }  // namespace
+
+absl::Status CheckJsonContentType(absl::string_view content_type) {
+  absl::string_view rest = content_type;
+  SkipWhitespace(rest);
+  const absl::string_view type = Token(rest);
+  const bool slash = !rest.empty() && rest.front() == '/';
+  if (slash) rest.remove_prefix(1);
+  const absl::string_view subtype = Token(rest);
+  if (!slash || !absl::EqualsIgnoreCase(type, "application") ||
+      !absl::EqualsIgnoreCase(subtype, "json")) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        content_type.empty() ? "no Content-Type"
+                             : absl::StrCat("\"", Excerpt(content_type, 60),
+                                            "\" is not application/json")));
+  }
+  for (;;) {
+    SkipWhitespace(rest);
+    if (rest.empty()) return absl::OkStatus();
+    if (rest.front() != ';') break;
+    rest.remove_prefix(1);
+    SkipWhitespace(rest);
+    if (rest.empty()) return absl::OkStatus();  // A trailing ";".
+    const absl::string_view name = Token(rest);
+    if (name.empty() || rest.empty() || rest.front() != '=') break;
+    rest.remove_prefix(1);
+    const std::optional<std::string> value = ParameterValue(rest);
+    if (!value.has_value()) break;
+    if (absl::EqualsIgnoreCase(name, "charset") &&
+        !absl::EqualsIgnoreCase(*value, "utf-8")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "charset ", Excerpt(*value, 40), ": the body must be UTF-8"));
+    }
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("\"", Excerpt(content_type, 60),
+                   "\" is not application/json: a malformed parameter"));
+}
 
 int HttpStatusOf(grpc::StatusCode code) {
   switch (code) {

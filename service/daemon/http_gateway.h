@@ -58,6 +58,15 @@ int HttpStatusOf(grpc::StatusCode code);
 // escaped as a JSON string (also <, > and &, so that it is never markup).
 std::string ErrorJson(grpc::StatusCode code, absl::string_view message);
 
+// Whether a request's Content-Type names JSON in UTF-8, read as RFC 9110's
+// media type: type "application" and subtype "json" exactly (any case),
+// then parameters `; name=value` (the value a token or a quoted string),
+// of which a charset must be utf-8 (any case); other parameters are
+// allowed and ignored. OK, or INVALID_ARGUMENT saying what is wrong
+// ("application/jsonp is not application/json", "charset utf-16: the body
+// must be UTF-8", "a malformed parameter") for a 415.
+absl::Status CheckJsonContentType(absl::string_view content_type);
+
 struct HttpOptions {
   // HOST:PORT to listen on; port 0 picks a free port. An IPv6 host in
   // brackets ("[::1]:8080").

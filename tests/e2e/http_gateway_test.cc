@@ -803,6 +803,17 @@ TEST_F(HttpGatewayTest, BadRequestsGetClearErrors) {
                           "application/x-www-form-urlencoded");
   ASSERT_TRUE(form);
   EXPECT_EQ(form->status, 415);
+  // Nor one whose type only begins like JSON, or in another charset.
+  for (const char* type : {"application/jsonp", "application/json-evil",
+                           "application/json; charset=utf-16"}) {
+    auto other = http_->Post("/v1/rules:explain", "{}", type);
+    ASSERT_TRUE(other) << type;
+    EXPECT_EQ(other->status, 415) << type;
+  }
+  auto utf8 = http_->Post("/v1/rulesets:describe", "{}",
+                          "application/json; charset=UTF-8");
+  ASSERT_TRUE(utf8);
+  EXPECT_EQ(utf8->status, 200) << utf8->body;
 }
 
 // Reads the SSE events of a POST to `path` on `port` as they come, into

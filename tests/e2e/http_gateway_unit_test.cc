@@ -4,6 +4,7 @@
 // by hand from google.api's HTTP mapping, RFC 8259 and service/daemon/web/.
 #include <string>
 
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "service/daemon/http_gateway.h"
 #include "service/daemon/web_assets.h"
@@ -43,6 +44,44 @@ TEST(HttpStatusOf, FollowsGoogleApisMapping) {
   // value grpc::StatusCode can hold (its values run -1 to 16, so -32 to
   // 31): 99 would be undefined behaviour, which clang's UBSan stops on.
   EXPECT_EQ(GrpcCodeName(static_cast<grpc::StatusCode>(17)), "UNKNOWN");
+}
+
+// Media types as RFC 9110 reads them (issue 31: types were matched by
+// prefix, so application/jsonp, application/json-evil and
+// "application/json\0x" were taken as JSON, and charset=utf-16 read as
+// UTF-8). Each case worked by hand from the grammar: type "/" subtype, then
+// "; name=value" with a token or quoted-string value.
+TEST(CheckJsonContentType, TakesJsonInUtf8Only) {
+  for (const char* ok :
+       {"application/json", "Application/JSON", "application/json;",
+        "application/json; charset=utf-8", "application/json;charset=UTF-8",
+        "application/json ; charset=\"utf-8\"",
+        "application/json; version=2; charset=utf-8", " application/json"}) {
+    EXPECT_TRUE(CheckJsonContentType(ok).ok()) << ok;
+  }
+  const struct {
+    std::string type;
+    const char* says;
+  } kRefused[] = {
+      {"", "no Content-Type"},
+      {"application/jsonp", "is not application/json"},
+      {"application/json-evil", "is not application/json"},
+      {std::string("application/json\0x", 18), "a malformed parameter"},
+      {"application/json x", "a malformed parameter"},
+      {"application/json; charset", "a malformed parameter"},
+      {"application/json; charset=\"utf-8", "a malformed parameter"},
+      {"application/json; charset=utf-16", "charset utf-16: the body must be"},
+      {"application/json; charset=\"latin1\"", "charset latin1"},
+      {"text/json", "is not application/json"},
+      {"application/x-www-form-urlencoded", "is not application/json"},
+      {"json", "is not application/json"},
+  };
+  for (const auto& row : kRefused) {
+    const absl::Status status = CheckJsonContentType(row.type);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << row.type;
+    EXPECT_TRUE(absl::StrContains(status.message(), row.says))
+        << row.type << ": " << status.message();
+  }
 }
 
 TEST(ErrorJson, EscapesEveryHostileCharacter) {
