@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "rules/base/text_escape.h"
+#include "rules/text_escape.h"
 
 namespace gunbai::generate {
 

@@ -9,10 +9,10 @@
 #include "absl/strings/str_format.h"
 #include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
-#include "rules/base/status_macros.h"
 #include "rules/engine.h"
 #include "rules/excerpt.h"
 #include "rules/proto_enums.h"
+#include "rules/status_macros.h"
 #include "rules/victory.h"
 
 namespace gunbai::replay {

@@ -10,7 +10,7 @@
 
 #include "absl/synchronization/mutex.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

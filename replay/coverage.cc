@@ -8,7 +8,7 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/reflection.h"
 #include "google/protobuf/text_format.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

@@ -17,8 +17,8 @@
 #include "google/protobuf/util/json_util.h"
 #include "replay/log_parser.h"
 #include "replay/text_errors.h"
-#include "rules/base/status_macros.h"
 #include "rules/engine.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

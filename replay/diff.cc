@@ -16,7 +16,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "replay/audit.h"
 #include "replay/log_bytes.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "replay/audit.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

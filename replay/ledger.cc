@@ -13,7 +13,7 @@
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 #include "rules/engine.h"
 
 namespace gunbai::replay {

@@ -9,8 +9,8 @@
 #include "replay/ledger.h"
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
-#include "rules/base/status_macros.h"
 #include "rules/battle_state.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

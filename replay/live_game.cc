@@ -14,8 +14,8 @@
 #include "replay/live_batch.h"
 #include "replay/proto_mapping.h"
 #include "replay/server_dice.h"
-#include "rules/base/status_macros.h"
 #include "rules/excerpt.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

@@ -13,7 +13,7 @@
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "replay/text_errors.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

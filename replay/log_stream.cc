@@ -19,7 +19,7 @@
 #include "google/protobuf/wire_format_lite.h"
 #include "replay/text_errors.h"
 #include "replay/wire_tag.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

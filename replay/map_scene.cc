@@ -8,9 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "replay/audit.h"
-#include "rules/base/status_macros.h"
 #include "rules/battlefield.h"
 #include "rules/battlefield_proto.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 namespace {

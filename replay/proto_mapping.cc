@@ -3,8 +3,8 @@
 #include <string>
 
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
 #include "rules/battlefield_proto.h"
+#include "rules/digest.h"
 
 namespace gunbai::replay {
 

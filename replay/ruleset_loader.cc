@@ -9,10 +9,10 @@
 #include "google/protobuf/text_format.h"
 #include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
-#include "rules/base/digest.h"
-#include "rules/base/status_macros.h"
+#include "rules/digest.h"
 #include "rules/engine.h"
 #include "rules/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

@@ -23,10 +23,10 @@
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
-#include "rules/base/digest.h"
-#include "rules/base/status_macros.h"
 #include "rules/battle_state.h"
+#include "rules/digest.h"
 #include "rules/engine.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 namespace {

@@ -9,7 +9,7 @@
 #include "replay/ledger.h"
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::replay {
 

@@ -6,9 +6,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "rules/base/status_macros.h"
 #include "rules/excerpt.h"
 #include "rules/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules {
 namespace {

@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
-#include "rules/base/status_macros.h"
 #include "rules/battlefield_proto.h"
 #include "rules/excerpt.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules {
 

@@ -10,11 +10,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
-#include "rules/base/status_macros.h"
 #include "rules/battle_state.h"
 #include "rules/battlefield_proto.h"
 #include "rules/engine_base.h"
 #include "rules/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules {
 

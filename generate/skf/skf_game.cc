@@ -18,11 +18,11 @@
 #include "generate/fault_planner.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
-#include "rules/base/status_macros.h"
 #include "rules/battle_state.h"
 #include "rules/proto_enums.h"
 #include "rules/skf/proto_enums.h"
 #include "rules/skf/tables.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::generate {
 namespace {

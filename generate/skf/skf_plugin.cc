@@ -7,7 +7,7 @@
 #include "absl/status/status.h"
 #include "generate/plugins.h"
 #include "generate/skf/skf_game.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::generate {
 

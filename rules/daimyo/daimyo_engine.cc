@@ -7,13 +7,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "rules/base/status_macros.h"
 #include "rules/daimyo/engine.h"
 #include "rules/daimyo/firing.h"
 #include "rules/daimyo/leader_loss.h"
 #include "rules/daimyo/proto_mapping.h"
 #include "rules/excerpt.h"
 #include "rules/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
 

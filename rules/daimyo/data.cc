@@ -4,11 +4,11 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "rules/base/status_macros.h"
 #include "rules/battlefield_proto.h"
 #include "rules/daimyo/engine.h"
 #include "rules/daimyo/tables.h"
 #include "rules/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
 

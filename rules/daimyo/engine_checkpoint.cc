@@ -15,9 +15,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "rules/base/status_macros.h"
 #include "rules/checkpoint_codec.h"
 #include "rules/daimyo/daimyo_engine.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
 

@@ -15,11 +15,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "rules/base/status_macros.h"
 #include "rules/battlefield_proto.h"
 #include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/measure.h"
 #include "rules/daimyo/proto_mapping.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
 namespace {

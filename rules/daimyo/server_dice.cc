@@ -6,11 +6,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/battle_log.pb.h"
-#include "rules/base/status_macros.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/daimyo_engine.h"
 #include "rules/daimyo/engine.h"
 #include "rules/excerpt.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::daimyo {
 

@@ -8,9 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "rules/base/status_macros.h"
 #include "rules/skf/engine.h"
 #include "rules/skf/proto_enums.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::rules::skf {
 

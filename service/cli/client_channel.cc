@@ -3,7 +3,7 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/support/channel_arguments.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 #include "service/cli/cli_input.h"
 
 namespace gunbai::service {

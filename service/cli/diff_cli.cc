@@ -38,7 +38,7 @@
 #include "replay/diff.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 #include "service/cli/audit_client.h"
 #include "service/cli/cli.h"
 #include "service/cli/cli_input.h"

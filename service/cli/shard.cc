@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/util/json_util.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 #include "service/cli/cli_input.h"
 
 namespace gunbai::service {

@@ -24,7 +24,7 @@
 #include "replay/log_stream.h"
 #include "replay/text_errors.h"
 #include "replay/wire_tag.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 #include "service/common/grpc_status.h"
 #include "service/daemon/decode_errors.h"
 #include "service/daemon/diff_wire.h"

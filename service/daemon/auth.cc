@@ -12,8 +12,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
-#include "rules/base/status_macros.h"
+#include "rules/digest.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::service {
 

@@ -34,7 +34,7 @@
 #include "grpcpp/resource_quota.h"
 #include "replay/explain.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 #include "service/common/cli_app.h"
 #include "service/common/grpc_shutdown.h"
 #include "service/daemon/audit_service.h"

@@ -9,7 +9,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "grpc/support/log.h"
-#include "rules/base/text_escape.h"
+#include "rules/text_escape.h"
 
 namespace gunbai::service {
 

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
-#include "rules/base/status_macros.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::service {
 

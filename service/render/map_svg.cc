@@ -12,8 +12,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "rules/base/text_escape.h"
 #include "rules/geometry/geometry.h"
+#include "rules/text_escape.h"
 
 namespace gunbai::service {
 namespace {

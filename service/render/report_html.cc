@@ -18,10 +18,10 @@
 #include "absl/strings/str_replace.h"
 #include "replay/audit.h"
 #include "replay/explain.h"
-#include "rules/base/digest.h"
-#include "rules/base/status_macros.h"
-#include "rules/base/text_escape.h"
 #include "rules/battle_state.h"
+#include "rules/digest.h"
+#include "rules/status_macros.h"
+#include "rules/text_escape.h"
 #include "service/render/report_format.h"
 
 namespace gunbai::service {

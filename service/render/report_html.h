@@ -9,7 +9,7 @@
 // The page fetches nothing and has no script, so it is safe under any
 // Content-Security-Policy and as a mailed file; its CSS is in one <style>.
 // Every string from the log or the report is escaped (base::HtmlEscape,
-// rules/base/text_escape.h). The same input gives the same bytes. Thread-safe:
+// rules/text_escape.h). The same input gives the same bytes. Thread-safe:
 // functions only.
 #ifndef GUNBAI_SERVICE_RENDER_REPORT_HTML_H_
 #define GUNBAI_SERVICE_RENDER_REPORT_HTML_H_

@@ -6,8 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "gunbai/v1/report.pb.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
-#include "rules/base/status_macros.h"
+#include "rules/digest.h"
+#include "rules/status_macros.h"
 
 namespace gunbai::service {
 

@@ -30,8 +30,8 @@
 #include "replay/live_game.h"
 #include "replay/ruleset_loader.h"
 #include "replay/text_errors.h"
-#include "rules/base/digest.h"
-#include "rules/base/status_macros.h"
+#include "rules/digest.h"
+#include "rules/status_macros.h"
 #include "service/store/game_store.h"
 
 namespace gunbai::service {

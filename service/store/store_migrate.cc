@@ -14,8 +14,8 @@
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
-#include "rules/base/status_macros.h"
+#include "rules/digest.h"
+#include "rules/status_macros.h"
 #include "service/store/game_store.h"
 
 namespace gunbai::service {

@@ -16,7 +16,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 
 namespace gunbai::generate {
 namespace {

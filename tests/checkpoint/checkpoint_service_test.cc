@@ -21,7 +21,7 @@
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 #include "service/daemon/game_service.h"
 #include "service/store/sqlite_game_store.h"
 #include "tests/store/in_process_games.h"

@@ -28,8 +28,8 @@
 #include "replay/log_parser.h"
 #include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
 #include "rules/checkpoint_codec.h"
+#include "rules/digest.h"
 #include "rules/engine.h"
 
 namespace gunbai {

@@ -50,7 +50,7 @@
 #include "replay/ledger.h"
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 #include "service/cli/cli.h"
 #include "tests/store/postgres_server.h"
 

@@ -21,7 +21,7 @@
 #include "gunbai/v1/report.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 #include "tests/generate/test_ruleset.h"
 
 namespace gunbai::generate {

@@ -25,7 +25,7 @@
 #include "replay/audit.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 #include "tests/generate/test_ruleset.h"
 
 namespace gunbai::generate {

@@ -26,7 +26,7 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 
 namespace gunbai::generate {
 namespace {

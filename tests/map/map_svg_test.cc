@@ -237,7 +237,7 @@ TEST(MapSvg, HostileTextIsEscapedAndCut) {
       "Tak\x01"
       "eda & <sons>";
   const std::string svg = RenderMapSvg(scene);
-  // The apostrophe as &#39; (rules/base/text_escape.h's one HTML escaper:
+  // The apostrophe as &#39; (rules/text_escape.h's one HTML escaper:
   // a reference HTML 4, HTML 5 and XML all read).
   EXPECT_NE(svg.find(">&lt;script&gt;&amp;&quot;&#39;</text>"),
             std::string::npos);

@@ -15,8 +15,8 @@
 #include "replay/audit.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
 #include "rules/daimyo/engine.h"
+#include "rules/digest.h"
 #include "service/cli/cli.h"
 
 namespace gunbai::testing {

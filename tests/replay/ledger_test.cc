@@ -25,9 +25,9 @@
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
 #include "replay/verify_export.h"
-#include "rules/base/digest.h"
 #include "rules/battle_state.h"
 #include "rules/daimyo/engine.h"
+#include "rules/digest.h"
 #include "rules/engine.h"
 
 namespace gunbai::testing {

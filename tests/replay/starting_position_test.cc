@@ -34,7 +34,7 @@
 #include "replay/log_stream.h"
 #include "replay/proto_mapping.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 #include "service/cli/cli.h"
 
 namespace gunbai::testing {

@@ -1,7 +1,7 @@
-// The one JSON and one HTML escaper every layer uses (rules/base/
-// text_escape.h), against outputs worked by hand from JSON (RFC 8259,
-// section 7) and HTML's character references.
-#include "rules/base/text_escape.h"
+// The one JSON and one HTML escaper every layer uses (rules/text_escape.h),
+// against outputs worked by hand from JSON (RFC 8259, section 7) and HTML's
+// character references.
+#include "rules/text_escape.h"
 
 #include <string>
 

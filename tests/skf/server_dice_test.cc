@@ -16,8 +16,8 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
 #include "rules/battle_state.h"
+#include "rules/digest.h"
 #include "rules/engine.h"
 
 namespace gunbai::testing {

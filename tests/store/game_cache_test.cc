@@ -24,7 +24,7 @@
 #include "replay/ledger.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 #include "service/daemon/game_service.h"
 #include "service/store/sqlite_game_store.h"
 #include "tests/store/in_process_games.h"

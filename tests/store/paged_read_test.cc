@@ -21,7 +21,7 @@
 #include "replay/ledger.h"
 #include "replay/log_parser.h"
 #include "replay/ruleset_loader.h"
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 #include "service/cli/game_client.h"
 #include "service/daemon/game_service.h"
 #include "service/store/sqlite_game_store.h"

@@ -1,8 +1,8 @@
 // Digests every layer takes the same way: a SHA-256 as lowercase hex, and a
 // message's bytes serialized deterministically (map entries in key order),
 // the bytes a ruleset's, a state's and an event's digest are taken over.
-#ifndef GUNBAI_RULES_BASE_DIGEST_H_
-#define GUNBAI_RULES_BASE_DIGEST_H_
+#ifndef GUNBAI_RULES_DIGEST_H_
+#define GUNBAI_RULES_DIGEST_H_
 
 #include <string>
 
@@ -19,4 +19,4 @@ std::string DeterministicBytes(const google::protobuf::Message& message);
 
 }  // namespace gunbai::base
 
-#endif  // GUNBAI_RULES_BASE_DIGEST_H_
+#endif  // GUNBAI_RULES_DIGEST_H_

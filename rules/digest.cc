@@ -1,4 +1,4 @@
-#include "rules/base/digest.h"
+#include "rules/digest.h"
 
 #include <openssl/sha.h>
 

@@ -1,4 +1,4 @@
-#include "rules/base/text_escape.h"
+#include "rules/text_escape.h"
 
 #include "absl/strings/str_format.h"
 

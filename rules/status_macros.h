@@ -7,8 +7,8 @@
 // Both work in functions returning absl::Status or any absl::StatusOr. The
 // left side of GUNBAI_ASSIGN_OR_RETURN may be a declaration or an lvalue;
 // it may not hold a comma outside parentheses (name the type with `using`).
-#ifndef GUNBAI_RULES_BASE_STATUS_MACROS_H_
-#define GUNBAI_RULES_BASE_STATUS_MACROS_H_
+#ifndef GUNBAI_RULES_STATUS_MACROS_H_
+#define GUNBAI_RULES_STATUS_MACROS_H_
 
 #include <utility>
 
@@ -33,4 +33,4 @@
   if (!tmp.ok()) return tmp.status();                \
   lhs = std::move(tmp).value()
 
-#endif  // GUNBAI_RULES_BASE_STATUS_MACROS_H_
+#endif  // GUNBAI_RULES_STATUS_MACROS_H_

@@ -4,8 +4,8 @@
 // manifests, the dice report, the HTML reports and the SVG maps. Untrusted
 // bytes (names and notes from a log) are welcome: what is not UTF-8 becomes
 // U+FFFD. Thread-safe: functions only.
-#ifndef GUNBAI_RULES_BASE_TEXT_ESCAPE_H_
-#define GUNBAI_RULES_BASE_TEXT_ESCAPE_H_
+#ifndef GUNBAI_RULES_TEXT_ESCAPE_H_
+#define GUNBAI_RULES_TEXT_ESCAPE_H_
 
 #include <cstddef>
 #include <string>
@@ -32,4 +32,4 @@ int Utf8Length(absl::string_view text, std::size_t i);
 
 }  // namespace gunbai::base
 
-#endif  // GUNBAI_RULES_BASE_TEXT_ESCAPE_H_
+#endif  // GUNBAI_RULES_TEXT_ESCAPE_H_
