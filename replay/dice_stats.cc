@@ -629,7 +629,10 @@ double RunProbability(std::int64_t dice, int run) {
     recent[static_cast<std::size_t>(m % kRunWindow)] = start;
     sum_of_starts += start;
   }
-  return sum_of_starts * std::pow(1.0 / 6.0, run - 1);
+  // Near certainty the sum rounds a hair above 1 (a run of 2 in 195 dice or
+  // more): 1 - p then went below 0 and RunProbabilityOfStretches' log1p
+  // gave NaN, printed as "chance nan" and as invalid JSON (issue 32).
+  return std::min(1.0, sum_of_starts * std::pow(1.0 / 6.0, run - 1));
 }
 
 double RunProbabilityOfStretches(const std::vector<std::int64_t>& stretches,

@@ -169,7 +169,8 @@ double PooledSumDivergence(const std::array<std::int64_t, 11>& sum_counts,
                            int cells);
 
 // Returns the exact chance that `dice` fair d6 in a row show a run of one
-// face at least `run` long: 1 for run <= 1 (with a die), 0 for dice < run.
+// face at least `run` long: 1 for run <= 1 (with a die), 0 for dice < run,
+// never above 1 (at near certainty the sum is rounded down to 1).
 // Works through the chain of "no such run yet, the current run began at
 // die m" in O(dice) steps.
 double RunProbability(std::int64_t dice, int run);

@@ -311,6 +311,26 @@ TEST(DiceStatisticsTest, RunProbabilityExactByHand) {
   EXPECT_NEAR(RunProbability(4, 3), 11.0 / 216, 1e-15);
 }
 
+// Near certainty the chance stays a probability (issue 32: from 195 dice, a
+// run of 2 summed a hair above 1, and a clan whose longest run was 2 got
+// "chance nan" and invalid JSON). Worked by hand: n dice show no run of 2
+// only when each die after the first differs from the one before it, so
+// the chance is 1 - (5/6)^(n-1).
+TEST(DiceStatisticsTest, RunProbabilityStaysAProbabilityNearCertainty) {
+  for (std::int64_t n = 2; n <= 3000; ++n) {
+    const double p = RunProbability(n, 2);
+    ASSERT_LE(p, 1.0) << n << " dice";
+    ASSERT_NEAR(p, 1 - std::pow(5.0 / 6, static_cast<double>(n - 1)), 1e-12)
+        << n << " dice";
+  }
+  for (const std::vector<std::int64_t>& stretches :
+       std::vector<std::vector<std::int64_t>>{{195}, {400}, {195, 200, 3}}) {
+    const double p = RunProbabilityOfStretches(stretches, 2);
+    EXPECT_FALSE(std::isnan(p));
+    EXPECT_EQ(p, 1.0);  // 1 - (5/6)^194 and less: 1 at a double's precision
+  }
+}
+
 // Counts, over all 6^n sequences of n dice, those with a run of at least L
 // of one face, for n up to 6: an oracle for RunProbability.
 TEST(DiceStatisticsTest, RunProbabilityMatchesEveryDiceSequence) {
