@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -63,7 +64,10 @@ class StoreHealth {
   bool serving() const;
 
   // Whether `status` says the store failed (UNAVAILABLE, INTERNAL, UNKNOWN,
-  // DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED), not that it answered.
+  // DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED), not that it answered. Narrower
+  // than the store errors CountStoreError counts (service/daemon/metrics.h):
+  // a DATA_LOSS is one stored row that does not parse and a CANCELLED a
+  // client gone, neither a store that does not answer.
   static bool IsStoreFailure(const absl::Status& status);
 
  private:
