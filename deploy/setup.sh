@@ -10,7 +10,8 @@ packages=(
   libabsl-dev googletest libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev sqlite3 libssl-dev openssl
   libcli11-dev  # header-only flags library for gunbai and gunbaid (CLI11 2.1)
-  libcpp-httplib-dev  # gunbaid's HTTP front door (--http): cpp-httplib 0.11, with OpenSSL
+  libboost1.81-dev  # gunbaid's HTTP front door (--http): Boost.Beast and Asio, header-only, event-driven
+  libcpp-httplib-dev  # the tests' HTTP client: cpp-httplib 0.11, with OpenSSL
   clang libclang-rt-14-dev
   ccache  # optional: -DCMAKE_CXX_COMPILER_LAUNCHER=ccache for quicker rebuilds
   chromium  # the browser tests (tests/browser): headless, /usr/bin/chromium

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -155,6 +156,9 @@ struct Options {
   std::int64_t keepalive_ms = 60000;
   std::int64_t keepalive_timeout_ms = 20000;
   std::int64_t min_client_ping_interval_ms = 10000;
+  std::int64_t http_request_deadline_ms = 30000;
+  std::int64_t http_max_connections = 1024;
+  std::int64_t http_max_connections_per_address = 64;
   std::string log_level = "info";
 };
 
@@ -209,6 +213,20 @@ constexpr NumberFlag kNumberFlags[] = {
      &Options::min_client_ping_interval_ms,
      "The shortest interval between a client's pings that gunbaid accepts "
      "(more often, it closes the connection after two). Default 10000."},
+    {"--http-request-deadline-ms", 100, kMaxMillis,
+     &Options::http_request_deadline_ms,
+     "With --http: a request's header and body must arrive whole within N ms "
+     "of its first byte (a new connection's, of its accept), else the "
+     "connection is closed; a client that trickles its request holds no "
+     "thread meanwhile. Default 30000 (a 64 MiB body needs 2.2 MB/s)."},
+    {"--http-max-connections", 1, 1 << 20, &Options::http_max_connections,
+     "With --http: connections at once; past N a new one is closed at once. "
+     "Default 1024 (keep it under the open-files limit)."},
+    {"--http-max-connections-per-address", 1, 1 << 20,
+     &Options::http_max_connections_per_address,
+     "With --http: connections at once from one client address; past N the "
+     "answer is 429. Default 64. Behind a reverse proxy every client has its "
+     "address: raise it, and let the proxy keep its own per-client limit."},
 };
 
 // Returns a CLI11 check refusing an empty value; `what` is what to give.
@@ -587,6 +605,11 @@ absl::StatusOr<std::unique_ptr<gunbai::service::HttpGateway>> StartHttp(
   http.tls_cert = options.tls_cert;
   http.tls_key = options.tls_key;
   http.max_body_bytes = static_cast<std::size_t>(options.max_message_bytes);
+  http.request_deadline_ms = static_cast<int>(std::min<std::int64_t>(
+      options.http_request_deadline_ms, std::numeric_limits<int>::max()));
+  http.max_connections = static_cast<int>(options.http_max_connections);
+  http.max_connections_per_address =
+      static_cast<int>(options.http_max_connections_per_address);
   http.metrics = [&metrics] { return metrics.Exposition(); };
   if (health != nullptr) {
     http.ready = [health] { return health->serving(); };
@@ -646,8 +669,9 @@ int Run(int argc, char** argv) {
       return Fail(s);
     }
   }
-  // A client that goes away mid-answer must not kill gunbaid: httplib
-  // writes to its sockets without MSG_NOSIGNAL.
+  // A client that goes away mid-answer must not kill gunbaid: a write to a
+  // socket whose peer closed raises SIGPIPE unless sent with MSG_NOSIGNAL
+  // (Asio's are, OpenSSL's are not).
   signal(SIGPIPE, SIG_IGN);
   const Options* options = &parsed;
   auto rulesets = LoadRulesets(options->ruleset_path);

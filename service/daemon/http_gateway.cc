@@ -1,13 +1,13 @@
 #include "service/daemon/http_gateway.h"
 
-#include <sys/socket.h>
-
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <list>
+#include <map>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -28,9 +28,9 @@
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "gunbai/v1/log_service.grpc.pb.h"
 #include "gunbai/v1/rules_service.grpc.pb.h"
-#include "httplib.h"
 #include "rules/status_macros.h"
 #include "rules/text_escape.h"
+#include "service/daemon/http_server.h"
 #include "service/daemon/logger.h"
 #include "service/daemon/metrics.h"
 #include "service/daemon/request_observer.h"
@@ -76,66 +76,16 @@ constexpr absl::Duration kStreamShutdownWait = absl::Seconds(2);
 constexpr std::size_t kMaxAuthorizationBytes = 1024;
 
 // Requests one keep-alive connection may make before it is closed.
-constexpr std::size_t kMaxRequestsPerConnection = 100;
+constexpr int kMaxRequestsPerConnection = 100;
+// The longest request header, and the most header lines, gunbaid reads:
+// past either the answer is 431.
+constexpr std::size_t kMaxHeaderBytes = 16 << 10;
+constexpr int kMaxHeaderFields = 100;
 
 constexpr char kJson[] = "application/json";
 // Prometheus' text exposition format.
 constexpr char kMetricsContentType[] =
     "text/plain; version=0.0.4; charset=utf-8";
-
-// httplib's thread pool with a bound on the accepted connections waiting
-// for a worker: past it the accepting thread waits, and new connections
-// wait in the kernel's listen backlog.
-class BoundedThreadPool : public httplib::TaskQueue {
- public:
-  BoundedThreadPool(int threads, std::size_t max_waiting)
-      : max_waiting_(max_waiting) {
-    for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(); });
-  }
-  ~BoundedThreadPool() override = default;
-
-  void enqueue(std::function<void()> job) override {
-    absl::MutexLock lock(&mu_);
-    mu_.Await(absl::Condition(this, &BoundedThreadPool::HasRoom));
-    jobs_.push_back(std::move(job));
-  }
-
-  void shutdown() override {
-    {
-      absl::MutexLock lock(&mu_);
-      stopping_ = true;
-    }
-    for (std::thread& worker : workers_) worker.join();
-  }
-
- private:
-  bool HasRoom() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return jobs_.size() < max_waiting_;
-  }
-  bool HasJobOrStops() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return !jobs_.empty() || stopping_;
-  }
-
-  void Work() {
-    while (true) {
-      std::function<void()> job;
-      {
-        absl::MutexLock lock(&mu_);
-        mu_.Await(absl::Condition(this, &BoundedThreadPool::HasJobOrStops));
-        if (jobs_.empty()) return;
-        job = std::move(jobs_.front());
-        jobs_.pop_front();
-      }
-      job();
-    }
-  }
-
-  const std::size_t max_waiting_;
-  std::vector<std::thread> workers_;
-  absl::Mutex mu_;
-  std::list<std::function<void()>> jobs_ ABSL_GUARDED_BY(mu_);
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
-};
 
 // Returns at most `limit` bytes of `text`, not cutting a UTF-8 sequence,
 // with "..." when cut.
@@ -151,9 +101,10 @@ std::string Excerpt(absl::string_view text, std::size_t limit) {
 // Answers `response` with the JSON error body of `code` and `message`
 // under HTTP status `http_status`.
 void WriteError(int http_status, grpc::StatusCode code,
-                absl::string_view message, httplib::Response& response) {
+                absl::string_view message, HttpResponse& response) {
   response.status = http_status;
-  response.set_content(ErrorJson(code, message), kJson);
+  response.body = ErrorJson(code, message);
+  response.content_type = kJson;
 }
 
 // Returns the message of a call that ended with `status`; when gRPC gave
@@ -200,9 +151,10 @@ std::string StatusJson(const grpc::Status& status) {
 }
 
 // Answers `response` with the error of a call that ended with `status`.
-void WriteStatus(const grpc::Status& status, httplib::Response& response) {
+void WriteStatus(const grpc::Status& status, HttpResponse& response) {
   response.status = HttpStatusOf(status.error_code());
-  response.set_content(StatusJson(status), kJson);
+  response.body = StatusJson(status);
+  response.content_type = kJson;
 }
 
 // Returns `message` in the proto3 JSON mapping, on one line, fields in
@@ -223,14 +175,15 @@ absl::StatusOr<std::string> MessageJson(
 
 // Answers `response` with `message` as JSON.
 void WriteMessage(const google::protobuf::Message& message,
-                  httplib::Response& response) {
+                  HttpResponse& response) {
   absl::StatusOr<std::string> json = MessageJson(message);
   if (!json.ok()) {
     WriteError(500, grpc::StatusCode::INTERNAL, json.status().message(),
                response);
     return;
   }
-  response.set_content(*std::move(json), kJson);
+  response.body = *std::move(json);
+  response.content_type = kJson;
 }
 
 // Returns true when `value` is a printable ASCII string, as gRPC metadata
@@ -260,8 +213,8 @@ constexpr std::size_t kMaxLoggedPathBytes = 200;
 // page, a file of the web app or a scrape of /metrics at debug. The line
 // has the request id (X-Request-Id when it is one, else generated), the
 // path and the HTTP status; never a header's value or the body.
-void LogAnswerWithoutRpc(const httplib::Request& request,
-                         const httplib::Response& response) {
+void LogAnswerWithoutRpc(const HttpRequest& request,
+                         const HttpResponse& response) {
   const absl::Time start = request_start;
   request_start = absl::InfinitePast();
   if (std::exchange(made_rpc, false)) return;
@@ -269,7 +222,7 @@ void LogAnswerWithoutRpc(const httplib::Request& request,
   if (refused) ProcessMetrics().RecordHttpRefusal(response.status);
   const LogLevel level = refused ? LogLevel::kInfo : LogLevel::kDebug;
   if (!LogEnabled(level)) return;
-  const std::string& given = request.get_header_value("X-Request-Id");
+  const std::string given = request.Header("X-Request-Id");
   const std::string id = IsValidRequestId(given) ? given : NewRequestId();
   const std::string path(Excerpt(request.path, kMaxLoggedPathBytes));
   if (start == absl::InfinitePast()) {
@@ -340,7 +293,7 @@ std::optional<std::string> ParameterValue(absl::string_view& rest) {
 // a URL), a body that is not JSON (415), that does not parse as the
 // request message (400, with the parser's message), or an Authorization
 // header that is not one printable line (401).
-bool ReadRequest(const httplib::Request& http, httplib::Response& response,
+bool ReadRequest(const HttpRequest& http, HttpResponse& response,
                  google::protobuf::Message& request,
                  grpc::ClientContext& context) {
   if (http.target.find('?') != std::string::npos) {
@@ -350,8 +303,7 @@ bool ReadRequest(const httplib::Request& http, httplib::Response& response,
                response);
     return false;
   }
-  if (absl::Status json =
-          CheckJsonContentType(http.get_header_value("Content-Type"));
+  if (absl::Status json = CheckJsonContentType(http.Header("Content-Type"));
       !json.ok()) {
     WriteError(415, grpc::StatusCode::INVALID_ARGUMENT,
                absl::StrCat(json.message(),
@@ -380,14 +332,14 @@ bool ReadRequest(const httplib::Request& http, httplib::Response& response,
   }
   // The request id, for the gRPC server's log line; the observer checks
   // it (service/daemon/request_observer.h).
-  const std::string& request_id = http.get_header_value("X-Request-Id");
+  const std::string request_id = http.Header("X-Request-Id");
   if (!request_id.empty() && request_id.size() <= kMaxAuthorizationBytes &&
       PrintableAscii(request_id)) {
     context.AddMetadata("x-request-id", request_id);
   }
-  if (http.get_header_value_count("Authorization") == 0) return true;
-  const std::string& credential = http.get_header_value("Authorization");
-  if (http.get_header_value_count("Authorization") > 1 ||
+  if (http.HeaderCount("Authorization") == 0) return true;
+  const std::string credential = http.Header("Authorization");
+  if (http.HeaderCount("Authorization") > 1 ||
       credential.size() > kMaxAuthorizationBytes ||
       !PrintableAscii(credential)) {
     WriteError(401, grpc::StatusCode::UNAUTHENTICATED,
@@ -521,50 +473,42 @@ std::string LastEvent(const grpc::Status& status) {
 // text/event-stream, one `data:` event per message, then `event: end` or
 // `event: error`. A stream ends early when `shutting_down` is set or the
 // client goes away (a write fails), cancelling the call.
-void ServeEvents(std::shared_ptr<StreamCall> call, httplib::Response& response,
+void ServeEvents(std::shared_ptr<StreamCall> call, HttpResponse& response,
                  const std::atomic<bool>* shutting_down) {
   grpc::Status early;
   if (call->WaitForStart(kCommitWait, early) && !early.ok()) {
     WriteStatus(early, response);
     return;
   }
-  int quiet_ticks = 0;
-  // A stream is the connection's last answer: its worker is free when it
-  // ends, not kept for keep-alive.
-  response.set_header("Connection", "close");
-  response.set_chunked_content_provider(
-      "text/event-stream", [call, shutting_down, quiet_ticks](
-                               std::size_t, httplib::DataSink& sink) mutable {
-        std::string json;
-        grpc::Status status;
-        switch (call->Wait(kStreamTick, json, status)) {
-          case StreamCall::Next::kMessage: {
-            quiet_ticks = 0;
-            const std::string event = Event("", json);
-            return sink.write(event.data(), event.size());
-          }
-          case StreamCall::Next::kEnd: {
-            const std::string event = LastEvent(status);
-            if (!sink.write(event.data(), event.size())) return false;
-            sink.done();
-            return true;
-          }
-          case StreamCall::Next::kNothing:
-            break;
-        }
-        if (shutting_down->load()) {
-          call->Abandon();
-          const std::string event = LastEvent(grpc::Status(
-              grpc::StatusCode::UNAVAILABLE,
-              "gunbaid is shutting down; ask again when it is back"));
-          if (!sink.write(event.data(), event.size())) return false;
-          sink.done();
-          return true;
-        }
-        if (++quiet_ticks < kTicksPerHeartbeat) return true;
-        quiet_ticks = 0;
-        return sink.write(":\n\n", 3);
-      });
+  response.content_type = "text/event-stream";
+  response.stream = [call, shutting_down](HttpChunkSink& sink) {
+    int quiet_ticks = 0;
+    for (;;) {
+      std::string json;
+      grpc::Status status;
+      switch (call->Wait(kStreamTick, json, status)) {
+        case StreamCall::Next::kMessage:
+          quiet_ticks = 0;
+          if (!sink.Write(Event("", json))) return;
+          continue;
+        case StreamCall::Next::kEnd:
+          sink.Write(LastEvent(status));
+          return;
+        case StreamCall::Next::kNothing:
+          break;
+      }
+      if (shutting_down->load()) {
+        call->Abandon();
+        sink.Write(LastEvent(grpc::Status(
+            grpc::StatusCode::UNAVAILABLE,
+            "gunbaid is shutting down; ask again when it is back")));
+        return;
+      }
+      if (++quiet_ticks < kTicksPerHeartbeat) continue;
+      quiet_ticks = 0;
+      if (!sink.Write(":\n\n")) return;
+    }
+  };
 }
 
 template <class Stub, class Request, class Response>
@@ -574,19 +518,12 @@ template <class Stub, class Request, class Response>
 using StreamMethod = std::unique_ptr<grpc::ClientReader<Response>> (Stub::*)(
     grpc::ClientContext*, const Request&);
 
-// Answers a GET of an API path: 405, the API takes POST.
-void PostOnly(const httplib::Request&, httplib::Response& response) {
-  response.set_header("Allow", "POST");
-  WriteError(405, grpc::StatusCode::UNIMPLEMENTED,
-             "this path takes POST with a JSON body", response);
-}
-
-// Serves the unary RPC `method` of `stub` at POST `path`.
+// Returns the handler of the unary RPC `method` of `stub`.
 template <class Stub, class Request, class Response>
-void ServeUnary(httplib::Server& http, const char* path, Stub* stub,
-                UnaryMethod<Stub, Request, Response> method) {
-  http.Post(path, [stub, method](const httplib::Request& http_request,
-                                 httplib::Response& http_response) {
+HttpHandler ServeUnary(Stub* stub,
+                       UnaryMethod<Stub, Request, Response> method) {
+  return [stub, method](const HttpRequest& http_request,
+                        HttpResponse& http_response) {
     Request request;
     grpc::ClientContext context;
     if (!ReadRequest(http_request, http_response, request, context)) return;
@@ -598,19 +535,17 @@ void ServeUnary(httplib::Server& http, const char* path, Stub* stub,
       return;
     }
     WriteMessage(response, http_response);
-  });
-  http.Get(path, PostOnly);
+  };
 }
 
-// Serves the server-streaming RPC `method` of `stub` at POST `path`, as
+// Returns the handler of the server-streaming RPC `method` of `stub`, as
 // server-sent events; `active` counts the streams in flight.
 template <class Stub, class Request, class Response>
-void ServeStream(httplib::Server& http, const char* path, Stub* stub,
-                 StreamMethod<Stub, Request, Response> method,
-                 std::atomic<int>* active,
-                 const std::atomic<bool>* shutting_down) {
-  http.Post(path, [=](const httplib::Request& http_request,
-                      httplib::Response& http_response) {
+HttpHandler ServeStream(Stub* stub,
+                        StreamMethod<Stub, Request, Response> method,
+                        std::atomic<int>* active,
+                        const std::atomic<bool>* shutting_down) {
+  return [=](const HttpRequest& http_request, HttpResponse& http_response) {
     auto request = std::make_shared<Request>();
     auto call = std::make_shared<StreamCall>(active);
     if (!ReadRequest(http_request, http_response, *request, call->context())) {
@@ -632,27 +567,35 @@ void ServeStream(httplib::Server& http, const char* path, Stub* stub,
       return reader->Finish();
     });
     ServeEvents(std::move(call), http_response, shutting_down);
-  });
-  http.Get(path, PostOnly);
+  };
 }
 
-// Returns the JSON body for an error httplib answers itself (no route,
-// a body over the limit, a request it cannot read).
-std::string HttplibErrorJson(int http_status, std::size_t max_body_bytes) {
+// Returns the gRPC code an HTTP refusal of the server's own stands for.
+grpc::StatusCode RefusalCode(int http_status) {
   switch (http_status) {
     case 404:
-      return ErrorJson(grpc::StatusCode::NOT_FOUND,
-                       "no such path: the web app is at /, the API at "
-                       "POST /v1/audit:... and /v1/games:... (listed on /)");
+      return grpc::StatusCode::NOT_FOUND;
+    case 405:
+      return grpc::StatusCode::UNIMPLEMENTED;
+    case 408:
+      return grpc::StatusCode::DEADLINE_EXCEEDED;
     case 413:
-      return ErrorJson(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                       absl::StrCat("the request body is over ", max_body_bytes,
-                                    " bytes, gunbaid's --max-message-bytes"));
+    case 429:
+    case 431:
+      return grpc::StatusCode::RESOURCE_EXHAUSTED;
+    case 503:
+      return grpc::StatusCode::UNAVAILABLE;
     default:
-      return ErrorJson(grpc::StatusCode::INVALID_ARGUMENT,
-                       absl::StrCat("HTTP ", http_status,
-                                    ": gunbaid could not read the request"));
+      return grpc::StatusCode::INVALID_ARGUMENT;
   }
+}
+
+// Answers a path that is not one of gunbaid's.
+void NoSuchPath(HttpResponse& response) {
+  WriteError(404, grpc::StatusCode::NOT_FOUND,
+             "no such path: the web app is at /, the API at "
+             "POST /v1/audit:... and /v1/games:... (listed on /)",
+             response);
 }
 
 // Splits "HOST:PORT" (an IPv6 host in brackets) into `host` and `port`.
@@ -757,67 +700,50 @@ HttpGateway::~HttpGateway() {
   Wait();
 }
 
+namespace {
+
+// Answers a request the HTTP server refuses itself (a header over the
+// limit, a body over it, too many connections...), and logs and counts it.
+void AnswerRefusal(int http_status, absl::string_view reason,
+                   const HttpRequest& request, HttpResponse& response) {
+  WriteError(http_status, RefusalCode(http_status), reason, response);
+  request_start = absl::InfinitePast();
+  made_rpc = false;
+  LogAnswerWithoutRpc(request, response);
+}
+
+// Returns the value of the hex digit `c`, or -1.
+int HexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Returns `path` with its %XX escapes undone (a malformed one kept as is).
+std::string DecodePath(absl::string_view path) {
+  std::string decoded;
+  decoded.reserve(path.size());
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '%' && i + 2 < path.size() &&
+        HexDigitValue(path[i + 1]) >= 0 && HexDigitValue(path[i + 2]) >= 0) {
+      decoded.push_back(static_cast<char>(HexDigitValue(path[i + 1]) * 16 +
+                                          HexDigitValue(path[i + 2])));
+      i += 2;
+      continue;
+    }
+    decoded.push_back(path[i]);
+  }
+  return decoded;
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
     grpc::Server& server, const HttpOptions& options) {
-  std::string host;
-  int port = 0;
-  GUNBAI_RETURN_IF_ERROR(SplitAddress(options.address, host, port));
+  HttpServerOptions http;
+  GUNBAI_RETURN_IF_ERROR(SplitAddress(options.address, http.host, http.port));
   auto gateway = std::unique_ptr<HttpGateway>(new HttpGateway());
-  if (!options.tls_cert.empty()) {
-    auto tls = std::make_unique<httplib::SSLServer>(options.tls_cert.c_str(),
-                                                    options.tls_key.c_str());
-    if (!tls->is_valid()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("cannot serve HTTPS with --tls-cert ", options.tls_cert,
-                       " and --tls-key ", options.tls_key,
-                       ": give a PEM certificate and its PEM private key."));
-    }
-    SSL_CTX_set_min_proto_version(tls->ssl_context(), TLS1_2_VERSION);
-    gateway->http_ = std::move(tls);
-  } else {
-    gateway->http_ = std::make_unique<httplib::Server>();
-  }
-  httplib::Server& http = *gateway->http_;
-  const int threads = options.threads;
-  http.new_task_queue = [threads] {
-    return new BoundedThreadPool(threads, static_cast<std::size_t>(threads));
-  };
-  // SO_REUSEADDR only, never SO_REUSEPORT: a second gunbaid cannot take
-  // the same port (gRPC's port likewise, GRPC_ARG_ALLOW_REUSEPORT 0).
-  http.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-  });
-  // Without it a small answer waits for the client's delayed ACK (40 ms
-  // a request on Linux: httplib writes headers and body apart).
-  http.set_tcp_nodelay(true);
-  http.set_read_timeout(options.io_timeout_seconds);
-  http.set_write_timeout(options.io_timeout_seconds);
-  http.set_keep_alive_timeout(options.keep_alive_seconds);
-  http.set_keep_alive_max_count(kMaxRequestsPerConnection);
-  http.set_payload_max_length(options.max_body_bytes);
-  http.set_default_headers({
-      {"Content-Security-Policy", kContentSecurityPolicy},
-      {"X-Content-Type-Options", "nosniff"},
-      {"Referrer-Policy", "no-referrer"},
-      {"Cache-Control", "no-store"},
-  });
-  http.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
-    request_start = absl::Now();
-    made_rpc = false;
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
-  http.set_logger(LogAnswerWithoutRpc);
-  const std::size_t max_body_bytes = options.max_body_bytes;
-  http.set_error_handler(httplib::Server::HandlerWithResponse(
-      [max_body_bytes](const httplib::Request&, httplib::Response& response) {
-        if (!response.body.empty()) {
-          return httplib::Server::HandlerResponse::Unhandled;
-        }
-        response.set_content(HttplibErrorJson(response.status, max_body_bytes),
-                             kJson);
-        return httplib::Server::HandlerResponse::Handled;
-      }));
   // The gRPC server's limits are the only ones: the in-process channel
   // takes any size.
   grpc::ChannelArguments arguments;
@@ -830,111 +756,160 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   gateway->stubs_->rules = v1::RulesService::NewStub(gateway->stubs_->channel);
   gateway->stubs_->logs = v1::LogService::NewStub(gateway->stubs_->channel);
   gateway->DefineRoutes();
-  gateway->DefineStaticFiles();
   gateway->DefineMetrics(options.metrics);
   gateway->DefineHealth(options.ready);
-  gateway->port_ = port == 0 ? http.bind_to_any_port(host)
-                             : (http.bind_to_port(host, port) ? port : -1);
-  if (gateway->port_ <= 0) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot listen for HTTP on ", options.address,
-        ": the address is in use, not of this machine, or not HOST:PORT; "
-        "pick another with --http (port 0 picks a free port)."));
-  }
-  gateway->listener_ = std::thread([&http] { http.listen_after_bind(); });
-  // BeginShutdown's stop() does nothing before the accept loop runs.
-  while (!http.is_running()) absl::SleepFor(absl::Milliseconds(1));
+  http.tls_cert = options.tls_cert;
+  http.tls_key = options.tls_key;
+  http.max_body_bytes = options.max_body_bytes;
+  http.max_header_bytes = kMaxHeaderBytes;
+  http.max_header_fields = kMaxHeaderFields;
+  http.request_deadline = absl::Milliseconds(options.request_deadline_ms);
+  http.write_timeout = absl::Seconds(options.io_timeout_seconds);
+  http.keep_alive = absl::Seconds(options.keep_alive_seconds);
+  http.max_requests_per_connection = kMaxRequestsPerConnection;
+  http.max_connections = options.max_connections;
+  http.max_connections_per_address = options.max_connections_per_address;
+  http.threads = options.threads;
+  http.max_pending = 4 * options.threads;
+  http.default_headers = {
+      {"Content-Security-Policy", kContentSecurityPolicy},
+      {"X-Content-Type-Options", "nosniff"},
+      {"Referrer-Policy", "no-referrer"},
+      {"Cache-Control", "no-store"},
+  };
+  HttpGateway* routes = gateway.get();
+  auto started = HttpServer::Start(
+      std::move(http),
+      [routes](const HttpRequest& request, HttpResponse& response) {
+        routes->Handle(request, response);
+      },
+      AnswerRefusal);
+  if (!started.ok()) return started.status();
+  gateway->server_ = *std::move(started);
   return gateway;
 }
 
+void HttpGateway::Handle(const HttpRequest& request,
+                         HttpResponse& response) const {
+  request_start = absl::Now();
+  made_rpc = false;
+  Dispatch(request, response);
+  LogAnswerWithoutRpc(request, response);
+}
+
+void HttpGateway::Dispatch(const HttpRequest& request,
+                           HttpResponse& response) const {
+  const bool get = request.method == "GET" || request.method == "HEAD";
+  const std::string path = DecodePath(request.path);
+  const auto route = routes_.find(path);
+  if (route == routes_.end()) {
+    if (get && absl::StartsWith(path, "/app/")) {
+      return ServeAsset(path.substr(5), response);
+    }
+    return NoSuchPath(response);
+  }
+  if (get && route->second.get != nullptr) {
+    return route->second.get(request, response);
+  }
+  if (request.method == "POST" && route->second.post != nullptr) {
+    return route->second.post(request, response);
+  }
+  const bool api = route->second.post != nullptr;
+  response.SetHeader("Allow", api ? "POST" : "GET, HEAD");
+  WriteError(
+      405, grpc::StatusCode::UNIMPLEMENTED,
+      api ? "this path takes POST with a JSON body" : "this path takes GET",
+      response);
+}
+
+void HttpGateway::ServeAsset(absl::string_view name, HttpResponse& response) {
+  const bool plain_name =
+      !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+               c == '_' || c == '-';
+      });
+  const WebAsset* asset = plain_name ? FindWebAsset(name) : nullptr;
+  if (asset == nullptr) return NoSuchPath(response);
+  response.body = std::string(asset->bytes());
+  response.content_type = std::string(WebContentType(asset->name));
+}
+
 void HttpGateway::DefineRoutes() {
-  httplib::Server& http = *http_;
   AuditStub* audit = stubs_->audit.get();
   GameStub* games = stubs_->games.get();
-  ServeUnary(http, "/v1/audit:log", audit, &AuditStub::AuditLog);
-  ServeStream(http, "/v1/audit:logStream", audit, &AuditStub::AuditLogStream,
-              &active_streams_, &shutting_down_);
-  ServeStream(http, "/v1/audit:diff", audit, &AuditStub::Diff, &active_streams_,
-              &shutting_down_);
-  ServeUnary(http, "/v1/audit:diceStats", audit, &AuditStub::DiceStats);
-  ServeUnary(http, "/v1/games:create", games, &GameStub::CreateGame);
-  ServeUnary(http, "/v1/games:append", games, &GameStub::AppendEvents);
-  ServeUnary(http, "/v1/games:read", games, &GameStub::ReadEvents);
-  ServeUnary(http, "/v1/games:state", games, &GameStub::GetGameState);
-  ServeUnary(http, "/v1/games:audit", games, &GameStub::AuditGame);
-  ServeStream(http, "/v1/games:watch", games, &GameStub::WatchGame,
-              &active_streams_, &shutting_down_);
-  ServeUnary(http, "/v1/games:export", games, &GameStub::ExportGame);
-  ServeUnary(http, "/v1/games:list", games, &GameStub::ListGames);
-  ServeUnary(http, "/v1/games:legalActions", games, &GameStub::GetLegalActions);
   RulesStub* rules = stubs_->rules.get();
-  ServeUnary(http, "/v1/rules:explain", rules, &RulesStub::ExplainRule);
-  ServeUnary(http, "/v1/rulesets:describe", rules,
-             &RulesStub::DescribeRulesets);
   LogStub* logs = stubs_->logs.get();
-  ServeUnary(http, "/v1/logs:parse", logs, &LogStub::ParseLog);
-  ServeUnary(http, "/v1/logs:states", logs, &LogStub::LogStates);
-  ServeUnary(http, "/v1/logs:map", logs, &LogStub::DrawMap);
+  const auto unary = [this](const char* path, HttpHandler handler) {
+    routes_[path].post = std::move(handler);
+  };
+  const auto stream = [this](const char* path, auto stub, auto method) {
+    routes_[path].post =
+        ServeStream(stub, method, &active_streams_, &shutting_down_);
+  };
+  unary("/v1/audit:log", ServeUnary(audit, &AuditStub::AuditLog));
+  stream("/v1/audit:logStream", audit, &AuditStub::AuditLogStream);
+  stream("/v1/audit:diff", audit, &AuditStub::Diff);
+  unary("/v1/audit:diceStats", ServeUnary(audit, &AuditStub::DiceStats));
+  unary("/v1/games:create", ServeUnary(games, &GameStub::CreateGame));
+  unary("/v1/games:append", ServeUnary(games, &GameStub::AppendEvents));
+  unary("/v1/games:read", ServeUnary(games, &GameStub::ReadEvents));
+  unary("/v1/games:state", ServeUnary(games, &GameStub::GetGameState));
+  unary("/v1/games:audit", ServeUnary(games, &GameStub::AuditGame));
+  stream("/v1/games:watch", games, &GameStub::WatchGame);
+  unary("/v1/games:export", ServeUnary(games, &GameStub::ExportGame));
+  unary("/v1/games:list", ServeUnary(games, &GameStub::ListGames));
+  unary("/v1/games:legalActions",
+        ServeUnary(games, &GameStub::GetLegalActions));
+  unary("/v1/rules:explain", ServeUnary(rules, &RulesStub::ExplainRule));
+  unary("/v1/rulesets:describe",
+        ServeUnary(rules, &RulesStub::DescribeRulesets));
+  unary("/v1/logs:parse", ServeUnary(logs, &LogStub::ParseLog));
+  unary("/v1/logs:states", ServeUnary(logs, &LogStub::LogStates));
+  unary("/v1/logs:map", ServeUnary(logs, &LogStub::DrawMap));
+  routes_["/"].get = [](const HttpRequest&, HttpResponse& response) {
+    ServeAsset("index.html", response);
+  };
 }
 
 void HttpGateway::DefineMetrics(std::function<std::string()> metrics) {
   if (metrics == nullptr) return;
-  http_->Get("/metrics",
-             [metrics = std::move(metrics)](const httplib::Request&,
-                                            httplib::Response& response) {
-               response.set_content(metrics(), kMetricsContentType);
-             });
+  routes_["/metrics"].get = [metrics = std::move(metrics)](
+                                const HttpRequest&, HttpResponse& response) {
+    response.body = metrics();
+    response.content_type = kMetricsContentType;
+  };
 }
 
 void HttpGateway::DefineHealth(std::function<bool()> ready) {
-  http_->Get("/livez",
-             [](const httplib::Request&, httplib::Response& response) {
-               response.set_content("SERVING\n", "text/plain; charset=utf-8");
-             });
-  http_->Get(
-      "/readyz", [ready = std::move(ready)](const httplib::Request&,
-                                            httplib::Response& response) {
-        const bool serving = ready == nullptr || ready();
-        response.status = serving ? 200 : 503;
-        response.set_content(
-            serving ? "SERVING\n" : "NOT_SERVING: the store does not answer\n",
-            "text/plain; charset=utf-8");
-      });
-}
-
-void HttpGateway::DefineStaticFiles() {
-  const auto serve = [](const WebAsset* asset, httplib::Response& response) {
-    if (asset == nullptr) {
-      response.status = 404;
-      return;
-    }
-    response.set_content(std::string(asset->bytes()),
-                         std::string(WebContentType(asset->name)));
+  routes_["/livez"].get = [](const HttpRequest&, HttpResponse& response) {
+    response.body = "SERVING\n";
+    response.content_type = "text/plain; charset=utf-8";
   };
-  http_->Get("/",
-             [serve](const httplib::Request&, httplib::Response& response) {
-               serve(FindWebAsset("index.html"), response);
-             });
-  http_->Get(
-      R"(/app/([A-Za-z0-9._-]+))",
-      [serve](const httplib::Request& request, httplib::Response& response) {
-        serve(FindWebAsset(request.matches[1].str()), response);
-      });
+  routes_["/readyz"].get = [ready = std::move(ready)](const HttpRequest&,
+                                                      HttpResponse& response) {
+    const bool serving = ready == nullptr || ready();
+    response.status = serving ? 200 : 503;
+    response.body =
+        serving ? "SERVING\n" : "NOT_SERVING: the store does not answer\n";
+    response.content_type = "text/plain; charset=utf-8";
+  };
 }
 
 void HttpGateway::BeginShutdown() {
   if (shutting_down_.exchange(true)) return;
-  // Each stream sees the flag within a tick and sends its last event; the
-  // accept loop then stops (httplib stops writing a stream once stopped).
+  // Each stream sees the flag within a tick and sends its last event; then
+  // the server closes every connection.
   const absl::Time deadline = absl::Now() + kStreamShutdownWait;
   while (active_streams_.load() > 0 && absl::Now() < deadline) {
     absl::SleepFor(absl::Milliseconds(10));
   }
-  if (http_ != nullptr) http_->stop();
+  if (server_ != nullptr) server_->BeginShutdown();
 }
 
 void HttpGateway::Wait() {
-  if (listener_.joinable()) listener_.join();
+  if (server_ != nullptr) server_->Wait();
 }
+
+int HttpGateway::port() const { return server_->port(); }
 
 }  // namespace gunbai::service

@@ -1,5 +1,6 @@
 // gunbaid's HTTP front door (`gunbaid --http`): the JSON API and the
-// embedded web app, served with cpp-httplib beside gRPC.
+// embedded web app, served beside gRPC by HttpServer (http_server.h), which
+// holds under slow and bloated clients.
 //
 // The JSON API is the gRPC API. Each RPC of gunbai.v1.AuditService and
 // gunbai.v1.GameService has a path of its own (/v1/audit:log ...
@@ -23,19 +24,16 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "grpcpp/server.h"
 #include "grpcpp/support/status.h"
 #include "service/daemon/grpc_code_name.h"
-
-namespace httplib {
-class Server;
-}  // namespace httplib
+#include "service/daemon/http_server.h"
 
 namespace gunbai::service {
 
@@ -76,14 +74,21 @@ struct HttpOptions {
   std::string tls_key;
   // The largest request body; beyond it the answer is 413.
   std::size_t max_body_bytes = 64 << 20;
-  // Worker threads, each serving one connection at a time; at most as many
-  // accepted connections wait for a worker, then the kernel's backlog.
+  // Worker threads, each answering one request at a time (a stream runs
+  // on a thread of its own); past four times as many requests running or
+  // waiting, 503. Reading requests takes no worker.
   int threads = 32;
-  // Read and write timeout of one socket operation, and how long an idle
-  // keep-alive connection is kept (also how long such a connection can
-  // hold up shutdown: httplib looks at it only between requests).
+  // How long a request (its header and body, after its first byte) may
+  // take to arrive whole; past it the connection is closed.
+  int request_deadline_ms = 30000;
+  // How long one answer (or one event of a stream) may take to be written,
+  // and how long an idle keep-alive connection is kept.
   int io_timeout_seconds = 10;
   int keep_alive_seconds = 2;
+  // Connections at once, in all (past it a new one is closed at once) and
+  // from one client address (past it 429).
+  int max_connections = 1024;
+  int max_connections_per_address = 64;
   // When set, GET /metrics answers what it returns, as Prometheus' text
   // exposition format; called from any worker thread at once.
   std::function<std::string()> metrics;
@@ -108,7 +113,7 @@ class HttpGateway {
   HttpGateway& operator=(const HttpGateway&) = delete;
 
   // The bound port.
-  int port() const { return port_; }
+  int port() const;
 
   // Stops taking connections; each stream in flight ends within a second
   // with an `event: error` saying UNAVAILABLE (gunbaid is shutting down).
@@ -121,18 +126,28 @@ class HttpGateway {
 
  private:
   struct Stubs;
+  // What a path answers: GET (and HEAD), POST; the other methods 405.
+  struct Route {
+    HttpHandler get;
+    HttpHandler post;
+  };
+
   HttpGateway();
   void DefineRoutes();
-  void DefineStaticFiles();
   void DefineMetrics(std::function<std::string()> metrics);
   void DefineHealth(std::function<bool()> ready);
+  // Answers one request (a worker thread), and logs it when it made no RPC.
+  void Handle(const HttpRequest& request, HttpResponse& response) const;
+  void Dispatch(const HttpRequest& request, HttpResponse& response) const;
+  // Answers the web app's file `name`, or 404.
+  static void ServeAsset(absl::string_view name, HttpResponse& response);
 
-  std::unique_ptr<httplib::Server> http_;
   std::unique_ptr<Stubs> stubs_;
+  // Filled before the server starts; read only after.
+  std::map<std::string, Route> routes_;
   std::atomic<bool> shutting_down_{false};
   std::atomic<int> active_streams_{0};
-  std::thread listener_;
-  int port_ = 0;
+  std::unique_ptr<HttpServer> server_;
 };
 
 }  // namespace gunbai::service
