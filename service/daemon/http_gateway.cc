@@ -704,8 +704,8 @@ namespace {
 
 // Answers a request the HTTP server refuses itself (a header over the
 // limit, a body over it, too many connections...), and logs and counts it.
-void AnswerRefusal(int http_status, absl::string_view reason,
-                   const HttpRequest& request, HttpResponse& response) {
+void RefuseAsJson(int http_status, absl::string_view reason,
+                  const HttpRequest& request, HttpResponse& response) {
   WriteError(http_status, RefusalCode(http_status), reason, response);
   request_start = absl::InfinitePast();
   made_rpc = false;
@@ -739,10 +739,8 @@ std::string DecodePath(absl::string_view path) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
+std::unique_ptr<HttpGateway> HttpGateway::ForRequests(
     grpc::Server& server, const HttpOptions& options) {
-  HttpServerOptions http;
-  GUNBAI_RETURN_IF_ERROR(SplitAddress(options.address, http.host, http.port));
   auto gateway = std::unique_ptr<HttpGateway>(new HttpGateway());
   // The gRPC server's limits are the only ones: the in-process channel
   // takes any size.
@@ -758,6 +756,14 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   gateway->DefineRoutes();
   gateway->DefineMetrics(options.metrics);
   gateway->DefineHealth(options.ready);
+  return gateway;
+}
+
+absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
+    grpc::Server& server, const HttpOptions& options) {
+  HttpServerOptions http;
+  GUNBAI_RETURN_IF_ERROR(SplitAddress(options.address, http.host, http.port));
+  std::unique_ptr<HttpGateway> gateway = ForRequests(server, options);
   http.tls_cert = options.tls_cert;
   http.tls_key = options.tls_key;
   http.max_body_bytes = options.max_body_bytes;
@@ -781,7 +787,7 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   auto started = HttpServer::Start(
       std::move(http),
       [routes](const HttpRequest& request, HttpResponse& response) {
-        routes->Handle(request, response);
+        routes->Answer(request, response);
       },
       AnswerRefusal);
   if (!started.ok()) return started.status();
@@ -789,7 +795,7 @@ absl::StatusOr<std::unique_ptr<HttpGateway>> HttpGateway::Start(
   return gateway;
 }
 
-void HttpGateway::Handle(const HttpRequest& request,
+void HttpGateway::Answer(const HttpRequest& request,
                          HttpResponse& response) const {
   request_start = absl::Now();
   made_rpc = false;
@@ -910,6 +916,14 @@ void HttpGateway::Wait() {
   if (server_ != nullptr) server_->Wait();
 }
 
-int HttpGateway::port() const { return server_->port(); }
+int HttpGateway::port() const {
+  return server_ == nullptr ? 0 : server_->port();
+}
+
+void HttpGateway::AnswerRefusal(int http_status, absl::string_view reason,
+                                const HttpRequest& request,
+                                HttpResponse& response) {
+  RefuseAsJson(http_status, reason, request, response);
+}
 
 }  // namespace gunbai::service

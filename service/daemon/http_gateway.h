@@ -107,12 +107,22 @@ class HttpGateway {
   static absl::StatusOr<std::unique_ptr<HttpGateway>> Start(
       grpc::Server& server, const HttpOptions& options);
 
+  // Returns a gateway that answers requests given to Answer, over
+  // `server`, without listening (the fuzz target's). AnswerRefusal answers
+  // what the HTTP server refuses itself, as a listening gateway does.
+  static std::unique_ptr<HttpGateway> ForRequests(grpc::Server& server,
+                                                  const HttpOptions& options);
+  // Answers one request (any thread), and logs it when it made no RPC.
+  void Answer(const HttpRequest& request, HttpResponse& response) const;
+  static void AnswerRefusal(int http_status, absl::string_view reason,
+                            const HttpRequest& request, HttpResponse& response);
+
   // Stops and waits (BeginShutdown, then Wait).
   ~HttpGateway();
   HttpGateway(const HttpGateway&) = delete;
   HttpGateway& operator=(const HttpGateway&) = delete;
 
-  // The bound port.
+  // The bound port (0 for a gateway made by ForRequests).
   int port() const;
 
   // Stops taking connections; each stream in flight ends within a second
@@ -136,8 +146,6 @@ class HttpGateway {
   void DefineRoutes();
   void DefineMetrics(std::function<std::string()> metrics);
   void DefineHealth(std::function<bool()> ready);
-  // Answers one request (a worker thread), and logs it when it made no RPC.
-  void Handle(const HttpRequest& request, HttpResponse& response) const;
   void Dispatch(const HttpRequest& request, HttpResponse& response) const;
   // Answers the web app's file `name`, or 404.
   static void ServeAsset(absl::string_view name, HttpResponse& response);

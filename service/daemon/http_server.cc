@@ -62,6 +62,71 @@ bool IsHttpError(const beast::error_code& ec) {
          &http::make_error_code(http::error::end_of_stream).category();
 }
 
+using RequestParser = http::request_parser<http::string_body>;
+
+// Sets the server's limits on a fresh parser.
+void ConfigureParser(RequestParser& parser, const HttpServerOptions& options) {
+  parser.header_limit(static_cast<std::uint32_t>(options.max_header_bytes));
+  parser.body_limit(options.max_body_bytes);
+}
+
+// A refusal: the HTTP status and why, in plain words.
+struct Refusal {
+  int status = 0;
+  std::string reason;
+};
+
+// Returns the refusal of a parsed header with too many lines, if it is one.
+std::optional<Refusal> HeaderRefusal(const RequestParser& parser,
+                                     const HttpServerOptions& options) {
+  const auto& message = parser.get();
+  if (std::distance(message.begin(), message.end()) <=
+      options.max_header_fields) {
+    return std::nullopt;
+  }
+  return Refusal{
+      431, absl::StrCat("the request has over ", options.max_header_fields,
+                        " header lines; send fewer")};
+}
+
+// Returns the refusal of a read that failed with `ec`, or nullopt when
+// nothing can be answered (the client left, or a deadline closed the
+// socket).
+std::optional<Refusal> ReadRefusal(const beast::error_code& ec,
+                                   const HttpServerOptions& options) {
+  if (ec == http::error::header_limit) {
+    return Refusal{431, absl::StrCat("the request's header is over ",
+                                     options.max_header_bytes,
+                                     " bytes; send a shorter one")};
+  }
+  if (ec == http::error::body_limit) {
+    return Refusal{
+        413, absl::StrCat("the request body is over ", options.max_body_bytes,
+                          " bytes, gunbaid's --max-message-bytes")};
+  }
+  if (ec == http::error::end_of_stream || !IsHttpError(ec)) {
+    return std::nullopt;
+  }
+  return Refusal{400, absl::StrCat("gunbaid could not read the request as "
+                                   "HTTP/1.1 (",
+                                   ec.message(), ")")};
+}
+
+// Returns the request the parser read (which it gives up).
+HttpRequest TakeParsedRequest(RequestParser& parser) {
+  http::request<http::string_body> message = parser.release();
+  HttpRequest request;
+  request.method = std::string(message.method_string());
+  request.target = std::string(message.target());
+  request.path = request.target.substr(0, request.target.find('?'));
+  for (const auto& field : message) {
+    request.headers.emplace_back(std::string(field.name_string()),
+                                 std::string(field.value()));
+  }
+  request.body = std::move(message.body());
+  return request;
+}
+
 }  // namespace
 
 std::string HttpRequest::Header(absl::string_view name) const {
@@ -251,9 +316,7 @@ class Session : public HttpServer::Impl::SessionBase {
   // runs from the accept), else up to keep_alive for its first byte.
   void NextRequest() {
     parser_.emplace();
-    parser_->header_limit(
-        static_cast<std::uint32_t>(options().max_header_bytes));
-    parser_->body_limit(options().max_body_bytes);
+    ConfigureParser(*parser_, options());
     if (requests_ == 0 || buffer_.size() > 0) {
       if (requests_ > 0) {
         Lowest().expires_after(Millis(options().request_deadline));
@@ -281,15 +344,11 @@ class Session : public HttpServer::Impl::SessionBase {
 
   void OnHeader(beast::error_code ec) {
     if (ec) return OnReadError(ec);
-    const auto& message = parser_->get();
-    if (std::distance(message.begin(), message.end()) >
-        options().max_header_fields) {
-      return Refuse(431, absl::StrCat("the request has over ",
-                                      options().max_header_fields,
-                                      " header lines; send fewer"));
+    if (std::optional<Refusal> refusal = HeaderRefusal(*parser_, options())) {
+      return Refuse(refusal->status, refusal->reason);
     }
     if (!parser_->is_done() &&
-        absl::EqualsIgnoreCase(std::string(message[http::field::expect]),
+        absl::EqualsIgnoreCase(std::string(parser_->get()[http::field::expect]),
                                "100-continue")) {
       static constexpr char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
       return net::async_write(
@@ -312,42 +371,22 @@ class Session : public HttpServer::Impl::SessionBase {
   }
 
   void OnReadError(beast::error_code ec) {
-    if (ec == http::error::header_limit) {
-      return Refuse(431, absl::StrCat("the request's header is over ",
-                                      options().max_header_bytes,
-                                      " bytes; send a shorter one"));
-    }
-    if (ec == http::error::body_limit) {
-      return Refuse(413, absl::StrCat("the request body is over ",
-                                      options().max_body_bytes,
-                                      " bytes, gunbaid's --max-message-bytes"));
-    }
     // A deadline that passed has closed the socket (beast::error::timeout):
-    // nothing can be answered. So has a client that left.
-    if (ec == http::error::end_of_stream || !IsHttpError(ec)) {
-      return CloseNow();
-    }
-    Refuse(400, absl::StrCat("gunbaid could not read the request as HTTP/1.1 (",
-                             ec.message(), ")"));
+    // nothing can be answered. Nor to a client that left.
+    std::optional<Refusal> refusal = ReadRefusal(ec, options());
+    if (!refusal.has_value()) return CloseNow();
+    Refuse(refusal->status, refusal->reason);
   }
 
   // Moves what the parser read into request_.
   void TakeRequest() {
-    http::request<http::string_body> message = parser_->release();
+    const bool keep_alive = parser_->get().keep_alive();
+    head_ = parser_->get().method() == http::verb::head;
+    request_ = TakeParsedRequest(*parser_);
     parser_.reset();
-    request_ = HttpRequest();
-    request_.method = std::string(message.method_string());
-    request_.target = std::string(message.target());
-    request_.path = request_.target.substr(0, request_.target.find('?'));
-    for (const auto& field : message) {
-      request_.headers.emplace_back(std::string(field.name_string()),
-                                    std::string(field.value()));
-    }
-    request_.body = std::move(message.body());
     request_.remote_address = address_;
-    keep_alive_ = message.keep_alive() &&
-                  ++requests_ < options().max_requests_per_connection;
-    head_ = message.method() == http::verb::head;
+    keep_alive_ =
+        keep_alive && ++requests_ < options().max_requests_per_connection;
   }
 
   void Dispatch() {
@@ -677,6 +716,42 @@ void HttpServer::Impl::Wait() {
   streams_.join();
   work_.reset();
   for (std::thread& thread : io_threads_) thread.join();
+}
+
+int ReadHttpRequest(absl::string_view bytes, const HttpServerOptions& options,
+                    HttpRequest& request, std::string& reason) {
+  RequestParser parser;
+  ConfigureParser(parser, options);
+  beast::error_code ec;
+  bool header_checked = false;
+  while (!ec && !parser.is_done()) {
+    const std::size_t used =
+        parser.put(net::const_buffer(bytes.data(), bytes.size()), ec);
+    bytes.remove_prefix(used);
+    if (ec == http::error::need_more) {
+      // Beast asks for more even with bytes left when they do not end a
+      // line; with none left the request is incomplete.
+      if (bytes.empty()) return -1;
+      if (used == 0) return -1;
+      ec = {};
+    }
+    if (!ec && !header_checked && parser.is_header_done()) {
+      header_checked = true;
+      if (std::optional<Refusal> refusal = HeaderRefusal(parser, options)) {
+        reason = refusal->reason;
+        return refusal->status;
+      }
+    }
+    if (!ec && used == 0 && !parser.is_done()) return -1;
+  }
+  if (ec) {
+    std::optional<Refusal> refusal = ReadRefusal(ec, options);
+    if (!refusal.has_value()) return -1;
+    reason = refusal->reason;
+    return refusal->status;
+  }
+  request = TakeParsedRequest(parser);
+  return 0;
 }
 
 HttpServer::HttpServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -124,6 +124,14 @@ using HttpRefusal =
     std::function<void(int status, absl::string_view reason,
                        const HttpRequest& request, HttpResponse& response)>;
 
+// Reads one request from `bytes` as a connection of the server does (the
+// same parser, limits and refusals; no socket, no deadline). Returns 0 with
+// the request in `request`; the status a connection sending these bytes is
+// refused with (400, 413, 431), why in `reason`; or -1 when the bytes end
+// before the request does. For the fuzz target and tests.
+int ReadHttpRequest(absl::string_view bytes, const HttpServerOptions& options,
+                    HttpRequest& request, std::string& reason);
+
 class HttpServer {
  public:
   // Binds and starts serving `handler`. Returns InvalidArgument for TLS

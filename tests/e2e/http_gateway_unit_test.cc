@@ -120,3 +120,78 @@ TEST(WebAssets, EmbedsTheWebFolderWithContentTypes) {
 
 }  // namespace
 }  // namespace gunbai::service
+
+namespace gunbai::service {
+namespace {
+
+// ReadHttpRequest is the server's own parser with its limits; each case's
+// answer follows from the limits set here (a 100-byte body, a 256-byte
+// header, 5 header lines).
+class ReadHttpRequestTest : public ::testing::Test {
+ protected:
+  ReadHttpRequestTest() {
+    limits_.max_body_bytes = 100;
+    limits_.max_header_bytes = 256;
+    limits_.max_header_fields = 5;
+  }
+  int Read(const std::string& bytes) {
+    request_ = HttpRequest();
+    reason_.clear();
+    return ReadHttpRequest(bytes, limits_, request_, reason_);
+  }
+  HttpServerOptions limits_;
+  HttpRequest request_;
+  std::string reason_;
+};
+
+TEST_F(ReadHttpRequestTest, ReadsAWholeRequest) {
+  ASSERT_EQ(Read("POST /v1/audit%3Alog?x=1 HTTP/1.1\r\nHost: g\r\n"
+                 "Content-Type: application/json\r\nContent-Length: 2\r\n"
+                 "\r\n{}"),
+            0)
+      << reason_;
+  EXPECT_EQ(request_.method, "POST");
+  EXPECT_EQ(request_.target, "/v1/audit%3Alog?x=1");
+  EXPECT_EQ(request_.path, "/v1/audit%3Alog");
+  EXPECT_EQ(request_.body, "{}");
+  EXPECT_EQ(request_.Header("content-type"), "application/json");
+  EXPECT_EQ(request_.HeaderCount("HOST"), 1);
+  // Chunked: 1 + 1 bytes.
+  ASSERT_EQ(Read("POST / HTTP/1.1\r\nHost: g\r\nTransfer-Encoding: chunked"
+                 "\r\n\r\n1\r\n{\r\n1\r\n}\r\n0\r\n\r\n"),
+            0)
+      << reason_;
+  EXPECT_EQ(request_.body, "{}");
+}
+
+TEST_F(ReadHttpRequestTest, AnUnfinishedRequestIsNotYetAnything) {
+  EXPECT_EQ(Read(""), -1);
+  EXPECT_EQ(Read("GET / HTTP/1.1\r\nHost: g\r\n"), -1);
+  EXPECT_EQ(Read("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n{}"), -1);
+}
+
+TEST_F(ReadHttpRequestTest, RefusesWhatTheServerRefuses) {
+  // 6 header lines, over 5: 431.
+  EXPECT_EQ(Read("GET / HTTP/1.1\r\nA: 1\r\nB: 1\r\nC: 1\r\nD: 1\r\nE: 1\r\n"
+                 "F: 1\r\n\r\n"),
+            431);
+  EXPECT_TRUE(absl::StrContains(reason_, "over 5 header lines")) << reason_;
+  // A header of 300 bytes, over 256: 431.
+  EXPECT_EQ(Read("GET / HTTP/1.1\r\nX: " + std::string(300, 'x') + "\r\n\r\n"),
+            431);
+  EXPECT_TRUE(absl::StrContains(reason_, "over 256 bytes")) << reason_;
+  // A declared 101 bytes, over 100: 413 with no body sent.
+  EXPECT_EQ(Read("POST / HTTP/1.1\r\nContent-Length: 101\r\n\r\n"), 413);
+  EXPECT_TRUE(absl::StrContains(reason_, "over 100 bytes")) << reason_;
+  // Chunks of 0x40 + 0x40 = 128 bytes: 413 at the second chunk's size line.
+  EXPECT_EQ(Read("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n40\r\n" +
+                 std::string(64, 'a') + "\r\n40\r\n"),
+            413);
+  // Not a number: 400.
+  EXPECT_EQ(Read("POST / HTTP/1.1\r\nContent-Length: -5\r\n\r\n"), 400);
+  EXPECT_EQ(Read("POST / HTTP/1.1\r\nContent-Length: 1e23\r\n\r\n"), 400);
+  EXPECT_EQ(Read("NOT HTTP\r\n\r\n"), 400);
+}
+
+}  // namespace
+}  // namespace gunbai::service

@@ -149,9 +149,65 @@ void WriteRpcSeeds(const fs::path& dir, const std::vector<v1::BattleLog>& logs,
   put(kListGames, 0, list);
 }
 
+// Returns a POST of `json` to `path`, with its Content-Length.
+std::string Post(const std::string& path, const std::string& json) {
+  return absl::StrCat("POST ", path,
+                      " HTTP/1.1\r\nHost: gunbai\r\n"
+                      "Content-Type: application/json\r\nContent-Length: ",
+                      json.size(), "\r\n\r\n", json);
+}
+
+// http_request_fuzzer: the pages, each API path the gateway serves
+// without live games, a sample log audited, chunked and 100-continue
+// bodies, and refusals (a bad content type, a header over the limit).
+void WriteHttpSeeds(const fs::path& dir,
+                    const std::vector<v1::BattleLog>& logs) {
+  int n = 0;
+  const auto put = [&](const std::string& bytes) {
+    WriteFile(dir / absl::StrCat("request-", n++, ".http"), bytes);
+  };
+  for (const char* path :
+       {"/", "/app/app.js", "/livez", "/readyz", "/nowhere", "/v1/audit:log"}) {
+    put(absl::StrCat("GET ", path, " HTTP/1.1\r\nHost: gunbai\r\n\r\n"));
+  }
+  // The smallest sample log (of those under the fuzzer's 64 KiB body).
+  std::string smallest;
+  for (const v1::BattleLog& log : logs) {
+    const std::string json = Json(log);
+    if (json.size() < (60 << 10) &&
+        (smallest.empty() || json.size() < smallest.size())) {
+      smallest = json;
+    }
+  }
+  const std::string audit = absl::StrCat("{\"log\":", smallest, "}");
+  put(Post("/v1/audit:log", audit));
+  put(Post("/v1/audit:logStream", audit));
+  put(Post("/v1/audit:diceStats", absl::StrCat("{\"logs\":[", smallest, "]}")));
+  put(Post("/v1/logs:states", audit));
+  put(Post("/v1/rules:explain", "{\"query\":\"daimyo.fire.\"}"));
+  put(Post("/v1/rulesets:describe", "{}"));
+  put(Post("/v1/games:list", "{}"));
+  put(
+      absl::StrCat("POST /v1/rulesets:describe HTTP/1.1\r\nHost: gunbai\r\n"
+                   "Content-Type: application/json\r\n"
+                   "Transfer-Encoding: chunked\r\n\r\n1\r\n{\r\n1\r\n}"
+                   "\r\n0\r\n\r\n"));
+  put(
+      absl::StrCat("POST /v1/rulesets:describe HTTP/1.1\r\nHost: gunbai\r\n"
+                   "Content-Type: application/json\r\nExpect: 100-continue"
+                   "\r\nContent-Length: 2\r\n\r\n{}"));
+  put(
+      absl::StrCat("POST /v1/rulesets:describe HTTP/1.1\r\nHost: gunbai\r\n"
+                   "Content-Type: application/json; charset=utf-16\r\n"
+                   "Content-Length: 2\r\n\r\n{}"));
+  put(absl::StrCat("GET / HTTP/1.1\r\nHost: gunbai\r\nX-Long: ",
+                   std::string(5000, 'x'), "\r\n\r\n"));
+}
+
 int Main(const fs::path& out) {
-  for (const char* target : {"binary_log_fuzzer", "text_log_fuzzer",
-                             "ruleset_fuzzer", "rpc_fuzzer"}) {
+  for (const char* target :
+       {"binary_log_fuzzer", "text_log_fuzzer", "ruleset_fuzzer", "rpc_fuzzer",
+        "http_request_fuzzer"}) {
     fs::remove_all(out / target);
     fs::create_directories(out / target);
   }
@@ -174,6 +230,7 @@ int Main(const fs::path& out) {
   WriteFile(out / "ruleset_fuzzer" / "skf.textproto",
             ReadFile(rules / "skf" / "skf.textproto"));
   WriteRpcSeeds(out / "rpc_fuzzer", SampleLogs(), daimyo);
+  WriteHttpSeeds(out / "http_request_fuzzer", SampleLogs());
   std::printf("fuzz seeds: %zu logs in %s\n", logs.size(), out.c_str());
   return 0;
 }
