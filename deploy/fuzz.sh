@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Long fuzzing runs, for a person to start (the test suite runs each target
 # for about 20 s):
-#   deploy/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]   (default 3600, all four)
+#   deploy/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]   (default 3600, all five)
+#   GUNBAI_FUZZ_RUNS=10000000 deploy/fuzz.sh 86400 http_request_fuzzer
+#     stops each target after that many executions (or the seconds, first)
 # 1. The coverage-guided libFuzzer targets of tests/fuzz (clang, ASan and
 #    UBSan, build-fuzz), one after another, each for SECONDS_PER_TARGET:
-#    binary_log_fuzzer, text_log_fuzzer, ruleset_fuzzer, rpc_fuzzer. The
+#    binary_log_fuzzer, text_log_fuzzer, ruleset_fuzzer, rpc_fuzzer,
+#    http_request_fuzzer. The
 #    corpora grow in build-fuzz/corpus/<target> and carry over from run to
 #    run; crashes, leaks, UB and timeouts land in build-fuzz/artifacts/ (turn
 #    each into a regression input: tests/fuzz/regressions/<target>/).
@@ -17,7 +20,11 @@ seconds=${1:-3600}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] ||
-  targets=(binary_log_fuzzer text_log_fuzzer ruleset_fuzzer rpc_fuzzer)
+  targets=(binary_log_fuzzer text_log_fuzzer ruleset_fuzzer rpc_fuzzer
+    http_request_fuzzer)
+if [ -n "${GUNBAI_FUZZ_RUNS:-}" ]; then
+  export GUNBAI_FUZZ_FLAGS="${GUNBAI_FUZZ_FLAGS:-} -runs=${GUNBAI_FUZZ_RUNS}"
+fi
 
 bash deploy/setup.sh
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -20,6 +20,7 @@ packages=(
   postgresql  # its tests: initdb and a server in a temporary directory (tests/store)
   python3-kubernetes  # tests/deploy: the Kubernetes API's types, to validate deploy/k8s offline
   librsvg2-bin libpng-dev  # the map tests (tests/map): rsvg-convert renders gunbai map's SVG, libpng reads its pixels
+  nginx-light  # tests/deploy/http_proxy_test.sh runs deploy/k8s/http-proxy.yaml's nginx.conf (never started as a service here)
 )
 # Node.js and npm for the browser tests' driver: Debian's, unless a node and
 # an npm are already there (another build of Node.js conflicts with them).
@@ -40,8 +41,20 @@ else
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # No package may start a service (nginx's would take port 80): a
+  # policy-rc.d saying so for the install, unless the machine has one.
+  policy=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    policy=/usr/sbin/policy-rc.d
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null
+    $SUDO chmod 0755 "$policy"
+  fi
+  status=0
+  { $SUDO apt-get update -qq &&
+      $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; } ||
+    status=$?
+  [ -z "$policy" ] || $SUDO rm -f "$policy"
+  [ "$status" -eq 0 ] || exit "$status"
 fi
 
 # The browser tests' driver, puppeteer-core, as tests/browser/package-lock.json

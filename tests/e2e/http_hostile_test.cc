@@ -81,9 +81,10 @@ std::string ReadAnswer(int fd, milliseconds timeout) {
     if (end != std::string::npos) {
       const std::size_t at = got.find("Content-Length: ");
       std::size_t length = 0;
-      if (at != std::string::npos && at < end) {
-        absl::SimpleAtoi(got.substr(at + 16, got.find("\r\n", at) - at - 16),
-                         &length);
+      if (at != std::string::npos && at < end &&
+          !absl::SimpleAtoi(got.substr(at + 16, got.find("\r\n", at) - at - 16),
+                            &length)) {
+        return got;  // A length that is no number: the answer as it is.
       }
       if (got.size() >= end + 4 + length) return got;
     }
