@@ -335,23 +335,78 @@ void TestSums(DiceGroupStats& group) {
       ChiSquarePValue(*group.sum_divergence, group.sum_cells - 1);
 }
 
-// Adjusts the p-values of the tests `group` ran by Holm, and sets its
-// group p-value to the smallest.
+// Runs the one-sided tests of `group` when there are enough dice.
+void TestOneSided(DiceGroupStats& group) {
+  group.sixes_p_value.reset();
+  group.other_face = 0;
+  group.other_face_p_value.reset();
+  group.high_total_z = 0;
+  group.high_total_p_value.reset();
+  if (group.dice < kMinDiceForFaceTest) return;
+  group.sixes_p_value = BinomialUpperTail(group.dice, group.face_counts[5]);
+  double smallest = 2;
+  for (int face = 1; face <= 5; ++face) {
+    const double tail =
+        BinomialUpperTail(group.dice, group.face_counts[face - 1]);
+    if (tail < smallest) {
+      smallest = tail;
+      group.other_face = face;
+    }
+  }
+  group.other_face_p_value = std::min(1.0, 5 * smallest);
+  std::int64_t total = 0;
+  for (int face = 1; face <= 6; ++face) {
+    total += face * group.face_counts[face - 1];
+  }
+  group.high_total_p_value =
+      HighTotalPValue(group.dice, total, group.high_total_z);
+}
+
+// Adjusts the p-values of the tests `group` ran by weighted Holm, and sets
+// its group p-value to the smallest.
 void AdjustWithinGroup(DiceGroupStats& group) {
   std::vector<double> raw;
-  if (!group.face_too_few_dice) raw.push_back(group.face_p_value);
-  if (group.sum_p_value.has_value()) raw.push_back(*group.sum_p_value);
-  if (group.dice >= kMinDiceForRunTest) raw.push_back(group.run_probability);
-  const std::vector<double> adjusted = HolmAdjust(raw);
-  std::size_t next = 0;
-  group.face_adjusted_p_value =
-      group.face_too_few_dice ? 1.0 : adjusted[next++];
+  std::vector<double> weights;
+  std::vector<double*> adjusted_into;
+  auto add = [&](double p, double weight, double* into) {
+    raw.push_back(p);
+    weights.push_back(weight);
+    adjusted_into.push_back(into);
+  };
+  group.face_adjusted_p_value = 1;
+  group.run_adjusted_p_value = 1;
   group.sum_adjusted_p_value.reset();
-  if (group.sum_p_value.has_value()) {
-    group.sum_adjusted_p_value = adjusted[next++];
+  group.sixes_adjusted_p_value.reset();
+  group.other_face_adjusted_p_value.reset();
+  group.high_total_adjusted_p_value.reset();
+  if (!group.face_too_few_dice) {
+    add(group.face_p_value, kFaceWeight, &group.face_adjusted_p_value);
   }
-  group.run_adjusted_p_value =
-      group.dice >= kMinDiceForRunTest ? adjusted[next++] : 1.0;
+  if (group.sum_p_value.has_value()) {
+    group.sum_adjusted_p_value = 1;
+    add(*group.sum_p_value, kSumWeight, &*group.sum_adjusted_p_value);
+  }
+  if (group.dice >= kMinDiceForRunTest) {
+    add(group.run_probability, kRunWeight, &group.run_adjusted_p_value);
+  }
+  if (group.sixes_p_value.has_value()) {
+    group.sixes_adjusted_p_value = 1;
+    add(*group.sixes_p_value, kSixesWeight, &*group.sixes_adjusted_p_value);
+  }
+  if (group.other_face_p_value.has_value()) {
+    group.other_face_adjusted_p_value = 1;
+    add(*group.other_face_p_value, kOtherFaceWeight,
+        &*group.other_face_adjusted_p_value);
+  }
+  if (group.high_total_p_value.has_value()) {
+    group.high_total_adjusted_p_value = 1;
+    add(*group.high_total_p_value, kHighTotalWeight,
+        &*group.high_total_adjusted_p_value);
+  }
+  const std::vector<double> adjusted = WeightedHolmAdjust(raw, weights);
+  for (std::size_t i = 0; i < adjusted.size(); ++i) {
+    *adjusted_into[i] = adjusted[i];
+  }
   group.group_p_value =
       adjusted.empty() ? 1.0
                        : *std::min_element(adjusted.begin(), adjusted.end());
@@ -363,6 +418,7 @@ void TestGroup(DiceGroupStats& group) {
   TestSums(group);
   group.run_probability =
       RunProbabilityOfStretches(group.run_stretches, group.longest_run);
+  TestOneSided(group);
   AdjustWithinGroup(group);
 }
 
@@ -388,6 +444,26 @@ std::vector<std::string> ReasonsFor(const DiceGroupStats& group) {
                         *group.sum_divergence, PValueText(*group.sum_p_value),
                         PValueText(*group.sum_adjusted_p_value)));
   }
+  if (group.sixes_adjusted_p_value.value_or(1) < kDiceFlagLevel) {
+    reasons.push_back(absl::StrFormat(
+        "too many 6s: %d of %d (expected %.1f), p = %s, Holm %s",
+        group.face_counts[5], group.dice, group.dice / 6.0,
+        PValueText(*group.sixes_p_value),
+        PValueText(*group.sixes_adjusted_p_value)));
+  }
+  if (group.other_face_adjusted_p_value.value_or(1) < kDiceFlagLevel) {
+    reasons.push_back(absl::StrFormat(
+        "too many %ds: %d of %d (expected %.1f), p = %s (x5), Holm %s",
+        group.other_face, group.face_counts[group.other_face - 1], group.dice,
+        group.dice / 6.0, PValueText(*group.other_face_p_value),
+        PValueText(*group.other_face_adjusted_p_value)));
+  }
+  if (group.high_total_adjusted_p_value.value_or(1) < kDiceFlagLevel) {
+    reasons.push_back(absl::StrFormat(
+        "total too high: %.2f standard deviations, p = %s, Holm %s",
+        group.high_total_z, PValueText(*group.high_total_p_value),
+        PValueText(*group.high_total_adjusted_p_value)));
+  }
   if (group.run_adjusted_p_value < kDiceFlagLevel) {
     reasons.push_back(absl::StrFormat("run of %d %ds: chance %s, Holm %s",
                                       group.longest_run, group.longest_run_face,
@@ -398,11 +474,30 @@ std::vector<std::string> ReasonsFor(const DiceGroupStats& group) {
 }
 
 // Adjusts the group p-values of `groups`, the groups of one report, by
-// Holm, and flags those below kDiceFlagLevel.
+// weighted Holm, and flags those below kDiceFlagLevel: the player groups
+// (across games) share kPlayerGroupsWeight of the weight and the clan
+// groups the rest, equally within each kind; with one kind only, every
+// group weighs the same (Holm's procedure).
 void AdjustAcrossGroups(const std::vector<DiceGroupStats*>& groups) {
   std::vector<double> raw;
-  for (const DiceGroupStats* g : groups) raw.push_back(g->group_p_value);
-  const std::vector<double> adjusted = HolmAdjust(raw);
+  std::size_t players = 0;
+  for (const DiceGroupStats* g : groups) {
+    raw.push_back(g->group_p_value);
+    players += g->clan.empty() && g->game_id.empty();
+  }
+  const std::size_t clans = groups.size() - players;
+  std::vector<double> weights;
+  for (const DiceGroupStats* g : groups) {
+    const bool player = g->clan.empty() && g->game_id.empty();
+    if (players == 0 || clans == 0) {
+      weights.push_back(1.0);
+    } else if (player) {
+      weights.push_back(kPlayerGroupsWeight / static_cast<double>(players));
+    } else {
+      weights.push_back((1 - kPlayerGroupsWeight) / static_cast<double>(clans));
+    }
+  }
+  const std::vector<double> adjusted = WeightedHolmAdjust(raw, weights);
   for (std::size_t i = 0; i < groups.size(); ++i) {
     DiceGroupStats& g = *groups[i];
     g.call_p_value = adjusted[i];
@@ -495,6 +590,24 @@ void AppendRunText(const DiceGroupStats& g, std::string& out) {
                         PValueText(g.run_adjusted_p_value));
 }
 
+void AppendOneSidedText(const DiceGroupStats& g, std::string& out) {
+  if (!g.sixes_p_value.has_value()) return;
+  absl::StrAppendFormat(&out,
+                        "  too many 6s (one-sided): %d, p = %s, Holm %s\n",
+                        g.face_counts[5], PValueText(*g.sixes_p_value),
+                        PValueText(*g.sixes_adjusted_p_value));
+  absl::StrAppendFormat(
+      &out, "  too many of another face: %ds, %d, p = %s (x5), Holm %s\n",
+      g.other_face, g.face_counts[g.other_face - 1],
+      PValueText(*g.other_face_p_value),
+      PValueText(*g.other_face_adjusted_p_value));
+  absl::StrAppendFormat(&out,
+                        "  total too high: %.2f standard deviations above "
+                        "3.5 a die, p = %s, Holm %s\n",
+                        g.high_total_z, PValueText(*g.high_total_p_value),
+                        PValueText(*g.high_total_adjusted_p_value));
+}
+
 // Appends the table of `g`, one of `groups` groups of its report.
 void AppendGroupText(const DiceGroupStats& g, std::size_t groups,
                      std::string& out) {
@@ -505,13 +618,14 @@ void AppendGroupText(const DiceGroupStats& g, std::size_t groups,
           : "",
       g.flagged ? "  ** FLAGGED **" : "", "\n");
   AppendFaceText(g, out);
+  AppendOneSidedText(g, out);
   AppendSumText(g, out);
   AppendRunText(g, out);
-  absl::StrAppendFormat(&out,
-                        "  group p = %s (Holm over its tests); in this "
-                        "report p = %s (Holm over %d groups)\n",
-                        PValueText(g.group_p_value), PValueText(g.call_p_value),
-                        groups);
+  absl::StrAppendFormat(
+      &out,
+      "  group p = %s (weighted Holm over its tests); in this "
+      "report p = %s (weighted Holm over %d groups)\n",
+      PValueText(g.group_p_value), PValueText(g.call_p_value), groups);
   for (const std::string& reason : g.reasons) {
     absl::StrAppend(&out, "  flag: ", reason, "\n");
   }
@@ -519,12 +633,16 @@ void AppendGroupText(const DiceGroupStats& g, std::size_t groups,
 
 constexpr char kCaveat[] =
     "Dice statistics - a test of fairness, not proof: a flag says the dice "
-    "are unlikely under fair dice. Each group's tests, and then all the "
-    "groups of this report, are corrected by Holm's step-down procedure, so "
-    "fair dice flag a group in at most about 1 report in 100, however many "
-    "games and players it covers.";
+    "are unlikely under fair dice. Each group's tests (two-sided ones, and "
+    "one-sided ones aimed at loaded dice: too many 6s, too many of another "
+    "face, a total too high) are combined by Holm's weighted step-down "
+    "procedure, and then all the groups of this report by Holm's, so fair "
+    "dice flag a group in at most 1 report in 100, however many games and "
+    "players it covers.";
 
-constexpr char kCorrection[] = "holm";
+// What the report's p-values were corrected by: "holm" before the
+// one-sided tests (their fields absent), "weighted-holm" since.
+constexpr char kCorrection[] = "weighted-holm";
 
 }  // namespace
 
@@ -661,6 +779,74 @@ std::vector<double> HolmAdjust(const std::vector<double>& p_values) {
     adjusted[order[i]] = largest;
   }
   return adjusted;
+}
+
+std::vector<double> WeightedHolmAdjust(const std::vector<double>& p_values,
+                                       const std::vector<double>& weights) {
+  const std::size_t m = p_values.size();
+  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+  std::vector<std::size_t> order(m);
+  std::iota(order.begin(), order.end(), 0);
+  // p / w ascending; p * total / w is the same order.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) {
+                     return p_values[a] * weights[b] < p_values[b] * weights[a];
+                   });
+  std::vector<double> adjusted(m);
+  double remaining = total;  // The weight of this test and those after it.
+  double largest = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::size_t at = order[i];
+    const double scaled = std::min(1.0, p_values[at] * remaining / weights[at]);
+    largest = std::max(largest, scaled);
+    adjusted[at] = largest;
+    remaining -= weights[at];
+  }
+  return adjusted;
+}
+
+double BinomialUpperTail(std::int64_t n, std::int64_t k) {
+  if (k <= 0) return 1.0;
+  if (k > n) return 0.0;
+  // log P(X = j) = log C(n, j) + j log(1/6) + (n - j) log(5/6); the terms
+  // fall from the mode on, so the sum from k stops once a term is
+  // negligible; below the mode the tail is 1 - the lower tail.
+  const double log_p = std::log(1.0 / 6);
+  const double log_q = std::log(5.0 / 6);
+  const double dn = static_cast<double>(n);
+  auto log_term = [&](std::int64_t j) {
+    const double dj = static_cast<double>(j);
+    return std::lgamma(dn + 1) - std::lgamma(dj + 1) -
+           std::lgamma(dn - dj + 1) + dj * log_p + (dn - dj) * log_q;
+  };
+  const std::int64_t mode = (n + 1) / 6;
+  if (k <= mode) {
+    double lower = 0;  // P(X <= k - 1), summed down from k - 1.
+    for (std::int64_t j = k - 1; j >= 0; --j) {
+      const double term = std::exp(log_term(j));
+      lower += term;
+      if (term < lower * 1e-17) break;
+    }
+    return std::max(0.0, std::min(1.0, 1.0 - lower));
+  }
+  double upper = 0;
+  for (std::int64_t j = k; j <= n; ++j) {
+    const double term = std::exp(log_term(j));
+    upper += term;
+    if (term < upper * 1e-17) break;
+  }
+  return std::min(1.0, upper);
+}
+
+double HighTotalPValue(std::int64_t n, std::int64_t total, double& z) {
+  z = 0;
+  if (n <= 0) return 1.0;
+  const double dn = static_cast<double>(n);
+  const double mean = 3.5 * dn;
+  const double sd = std::sqrt(35.0 / 12 * dn);
+  // A total of at least `total`: from total - 1/2 on the continuous scale.
+  z = (static_cast<double>(total) - 0.5 - mean) / sd;
+  return 0.5 * std::erfc(z / std::sqrt(2.0));
 }
 
 absl::StatusOr<std::vector<AttributedDice>> AttributeDice(
@@ -888,10 +1074,20 @@ std::string FormatDiceText(const DiceReport& report) {
       "outermost sums pooled until every cell expects %d. Both by the "
       "Cressie-Read divergence (lambda 2/3) against chi-square, which keeps "
       "its level far in the tail (Pearson's chi-square shown beside it). "
-      "Longest run: its exact chance under fair dice. Correction: Holm over "
-      "each group's tests, then over the %d groups of this report; a group "
-      "is flagged when its report p-value is below %g.\n",
-      kMinDiceForFaceTest, kMinPairsForSumTest, kMinExpectedCount, groups,
+      "Longest run: its exact chance under fair dice. One-sided, from %d "
+      "dice: too many 6s and too many of another face (exact binomial "
+      "tails, the other face's times 5), a total too high (normal "
+      "approximation). Correction: weighted Holm over each group's tests "
+      "(shares: 6s %g, another face %g, total %g, faces %g, sums %g, run "
+      "%g), then over the %d groups of this report%s; a group is flagged "
+      "when its report p-value is below %g.\n",
+      kMinDiceForFaceTest, kMinPairsForSumTest, kMinExpectedCount,
+      kMinDiceForFaceTest, kSixesWeight, kOtherFaceWeight, kHighTotalWeight,
+      kFaceWeight, kSumWeight, kRunWeight, groups,
+      report.players.empty()
+          ? ""
+          : absl::StrFormat(" (the player groups holding %g of the weight)",
+                            kPlayerGroupsWeight),
       kDiceFlagLevel);
   for (const DiceGroupStats& g : report.clans) AppendGroupText(g, groups, out);
   for (const DiceGroupStats& g : report.players) {
@@ -939,6 +1135,18 @@ v1::DiceGroupStats GroupToProto(const DiceGroupStats& g) {
   }
   out.set_run_probability(g.run_probability);
   out.set_run_adjusted_p_value(g.run_adjusted_p_value);
+  if (g.sixes_p_value.has_value()) {
+    out.set_sixes_p_value(*g.sixes_p_value);
+    out.set_sixes_adjusted_p_value(g.sixes_adjusted_p_value.value_or(1));
+    out.set_other_face(g.other_face);
+    out.set_other_face_p_value(g.other_face_p_value.value_or(1));
+    out.set_other_face_adjusted_p_value(
+        g.other_face_adjusted_p_value.value_or(1));
+    out.set_high_total_z(g.high_total_z);
+    out.set_high_total_p_value(g.high_total_p_value.value_or(1));
+    out.set_high_total_adjusted_p_value(
+        g.high_total_adjusted_p_value.value_or(1));
+  }
   out.set_group_p_value(g.group_p_value);
   out.set_call_p_value(g.call_p_value);
   out.set_flagged(g.flagged);
@@ -962,6 +1170,16 @@ void TestsFromProto(const v1::DiceGroupStats& g, DiceGroupStats& out) {
   }
   out.run_probability = g.run_probability();
   out.run_adjusted_p_value = g.run_adjusted_p_value();
+  if (g.has_sixes_p_value()) {
+    out.sixes_p_value = g.sixes_p_value();
+    out.sixes_adjusted_p_value = g.sixes_adjusted_p_value();
+    out.other_face = std::clamp(g.other_face(), 1, 5);
+    out.other_face_p_value = g.other_face_p_value();
+    out.other_face_adjusted_p_value = g.other_face_adjusted_p_value();
+    out.high_total_z = g.high_total_z();
+    out.high_total_p_value = g.high_total_p_value();
+    out.high_total_adjusted_p_value = g.high_total_adjusted_p_value();
+  }
   out.group_p_value = g.group_p_value();
   out.call_p_value = g.call_p_value();
 }

@@ -3,17 +3,30 @@
 // the faces, the 2d6 sums and the longest run against fair dice. A flag is
 // a reason to look closer, never proof.
 //
-// Error rates: each group runs up to three tests, and a report holds many
-// groups (two clans a game, and a player across games). The tests of a
-// group are combined by Holm's step-down procedure into one group p-value,
-// and the group p-values of a report by Holm again, so that fair dice flag
-// some group of a report at most about kDiceFlagLevel of the time, however
-// many games it covers (deploy/dice-fpr.sh measures it). The faces and the
-// sums are tested by the Cressie-Read power divergence (lambda = 2/3)
+// The tests of a group: two-sided ones against any unfairness (the faces
+// and the 2d6 sums by the Cressie-Read power divergence, lambda = 2/3,
 // against the chi-square distribution, only when every cell expects at
-// least kMinExpectedCount: far in the tail, where Holm over a large report
-// looks, it keeps its level where Pearson's chi-square (also reported)
-// flags fair dice up to twice too often. The run chance is exact.
+// least kMinExpectedCount: far in the tail, where a report's correction
+// looks, it keeps its level where Pearson's chi-square, also reported,
+// flags fair dice up to twice too often; the longest run, exactly), and
+// one-sided ones aimed at the ways dice are loaded or fudged, each an
+// upper tail under fair dice: too many 6s (exact binomial: the face a
+// loaded die favours, since in Daimyo every roll is better high), too many
+// of another face (the most over-represented of 1-5, its exact binomial
+// tail times 5), and a total too high (the sum of the dice, by the normal
+// approximation, which overstates the tail of a sum of dice and so errs
+// safe).
+//
+// Error rates: the tests of a group are combined by Holm's weighted
+// step-down procedure, each test with a share of the group's error rate
+// (kSixesWeight ... kRunWeight, most to the one-sided tests), into one
+// group p-value; the group p-values of a report by weighted Holm again (in
+// a report of several games the player groups hold half the weight: a die
+// loaded for a whole event shows most across games), so that
+// fair dice flag some group of a report at most kDiceFlagLevel of the
+// time, whatever the tests' dependence and however many games the report
+// covers (deploy/dice-fpr.sh measures it, and the power against three
+// loadings).
 //
 // Thread-safe: functions only, no I/O, no randomness; DiceReport is a plain
 // value.
@@ -40,6 +53,20 @@ inline constexpr double kDiceFlagLevel = 0.01;
 inline constexpr std::int64_t kMinExpectedCount = 5;
 // So the faces are tested from 6 * 5 dice on.
 inline constexpr std::int64_t kMinDiceForFaceTest = 6 * kMinExpectedCount;
+// The shares of a group's error rate (weighted Holm; they add up to 1, and
+// the shares of the tests run are rescaled to add up to 1): most to the
+// tests aimed at a loaded die, whose power they buy near the limit.
+inline constexpr double kSixesWeight = 0.45;
+inline constexpr double kOtherFaceWeight = 0.15;
+inline constexpr double kHighTotalWeight = 0.1;
+inline constexpr double kFaceWeight = 0.1;
+inline constexpr double kSumWeight = 0.1;
+inline constexpr double kRunWeight = 0.1;
+// In a report of several games, the share of its error rate the player
+// groups (each player's dice across the games) hold together; the clan
+// groups (one clan in one game) share the rest. A die loaded for a whole
+// event shows most across games.
+inline constexpr double kPlayerGroupsWeight = 0.5;
 // And the 2d6 sums from 30 pairs on: pooled into 3 cells (2-6, 7, 8-12)
 // the 7s expect 30 * 6/36 = 5 (see SumCellsFor).
 inline constexpr std::int64_t kMinPairsForSumTest = 30;
@@ -97,10 +124,23 @@ struct DiceGroupStats {
   // The exact chance that fair dice in those stretches show a run at least
   // longest_run long (RunProbabilityOfStretches); tested from 2 dice.
   double run_probability = 1;
-  // The p-values after Holm over the tests this group ran.
+  // The one-sided tests, from kMinDiceForFaceTest dice (unset below):
+  // the chance under fair dice of at least face_counts[5] 6s; of at least
+  // as many of `other_face` (the face of 1-5 whose upper tail is smallest),
+  // times 5; and of a total of the dice at least as high (`high_total_z`
+  // standard deviations above 3.5 a die).
+  std::optional<double> sixes_p_value;
+  int other_face = 0;
+  std::optional<double> other_face_p_value;
+  double high_total_z = 0;
+  std::optional<double> high_total_p_value;
+  // The p-values after weighted Holm over the tests this group ran.
   double face_adjusted_p_value = 1;
   std::optional<double> sum_adjusted_p_value;
   double run_adjusted_p_value = 1;
+  std::optional<double> sixes_adjusted_p_value;
+  std::optional<double> other_face_adjusted_p_value;
+  std::optional<double> high_total_adjusted_p_value;
   // The smallest adjusted p-value: the chance, under fair dice, of a test
   // of this group as extreme, corrected for the tests run.
   double group_p_value = 1;
@@ -180,6 +220,26 @@ double RunProbability(std::int64_t dice, int run);
 // 1 - prod(1 - RunProbability(n, run)).
 double RunProbabilityOfStretches(const std::vector<std::int64_t>& stretches,
                                  int run);
+
+// Returns the exact chance that `n` fair dice show a given face at least
+// `k` times: the upper tail of Binomial(n, 1/6), summed in log space
+// (1 for k <= 0, 0 for k > n).
+double BinomialUpperTail(std::int64_t n, std::int64_t k);
+
+// Returns the chance that the total of `n` fair dice is at least `total`,
+// by the normal approximation with continuity correction (mean 3.5 n,
+// variance 35/12 n), with its z in `z`; 1 for no dice.
+double HighTotalPValue(std::int64_t n, std::int64_t total, double& z);
+
+// Returns the p-values adjusted by Holm's weighted step-down procedure, in
+// the order given, `weights` positive and rescaled to add up to 1: sorted
+// by p / w, the i-th (from 0) is p / w times the weight of it and those
+// after it, capped at 1 and raised to the largest adjusted value before
+// it. Rejecting each hypothesis whose adjusted p-value is below alpha keeps
+// the chance of any false rejection at most alpha, whatever their
+// dependence; with equal weights it is HolmAdjust.
+std::vector<double> WeightedHolmAdjust(const std::vector<double>& p_values,
+                                       const std::vector<double>& weights);
 
 // Returns the p-values adjusted by Holm's step-down procedure, in the order
 // given: sorted ascending, the i-th (from 0) of m is multiplied by m - i,

@@ -144,6 +144,17 @@ constexpr char kDiceFooter[] =
     R"(A test of fairness, not proof: a group is flagged when its dice are
 unlikely for fair dice.
 
+What it tests, for each clan in each game and, over several games, each
+player: the faces against 1/6 each and the 2d6 totals against 2d6 (any
+unfairness), the longest run of one face, and three one-sided tests aimed
+at loaded dice: too many 6s, too many of another face, a total too high.
+The tests of a group and then the groups of the report are combined so
+that fair dice flag a report at most 1 time in 100, however many games it
+holds (most of that 1% goes to the one-sided tests, and over several games
+half to the players). Measured: a player whose die shows 6 at 1.3/6 is
+flagged in about 21% of single games, 92% of 5-game reports and all
+20-game ones (deploy/dice-fpr.sh; tests/bench/README.md has the table).
+
 Examples:
   gunbai dice season-2024/*.textproto
   gunbai dice season-2024            (every log under the folder, by path)

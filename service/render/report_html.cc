@@ -634,7 +634,7 @@ void AppendDice(const HtmlReportData& data, const Names& names,
       "each clan (as <code>gunbai dice</code> counts them), each face and "
       "each 2d6 total against what fair dice give. A test of fairness, not "
       "proof: a clan is flagged when its dice would be unlikely for fair "
-      "dice (p-values after Holm's correction, flagged below ",
+      "dice (p-values after Holm's weighted correction, flagged below ",
       absl::StrFormat("%.2f", replay::kDiceFlagLevel), ").</p>\n");
   if (!data.dice_unavailable.empty()) {
     absl::StrAppend(&out, "<p>The dice cannot be counted by clan: ",

@@ -1,6 +1,11 @@
 // dice_fpr: measures by simulation how often `gunbai dice` (the functions of
 // replay/dice_stats.h, unchanged) flags fair dice, and how often it flags a
-// player whose dice show one face 30% more often than each other face.
+// player whose die is loaded, three ways: face 6 at 1.3/6 (the other faces
+// sharing the rest), face 6 at 1.2/6, and faces 4-6 each at 1.1/6 (a die
+// that rolls high). Beside each loaded row, the limit: how often the one
+// test a statistician would aim at that loading, knowing it, flags the
+// player's dice at 1% alone (the one-sided binomial test of the 6s, or the
+// one-sided test of the total for the high die).
 //
 // A simulated clan-game is what one clan rolls in one game: events until
 // 100-400 dice (uniform), about 90% of them in 2d6 pairs (firing and melee
@@ -16,6 +21,7 @@
 //   --max-fair-rate  exit 1 when a fair row's flag rate exceeds R
 //
 // Not thread-safe: single-threaded tool.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -37,10 +43,20 @@ constexpr std::int64_t kClanDiceMin = 100;
 constexpr std::int64_t kClanDiceMax = 400;
 constexpr std::int64_t kSmallClanDiceMin = 20;
 constexpr std::int64_t kSmallClanDiceMax = 100;
-// One face 30% more likely than each other face: 1.3 / 6.3 = 20.6%.
-constexpr double kLoadedWeight = 1.3;
-constexpr int kLoadedFace = 6;
 constexpr double kZ95 = 1.959964;
+
+// A way to load a die: each face's chance, times 6.
+struct Loading {
+  const char* name;
+  std::array<double, 6> weights;
+  bool high_total;  // its limit is the test of the total, not of the 6s
+};
+constexpr Loading kLoadings[] = {
+    {"6 at 1.3/6", {0.94, 0.94, 0.94, 0.94, 0.94, 1.3}, false},
+    {"6 at 1.2/6", {0.96, 0.96, 0.96, 0.96, 0.96, 1.2}, false},
+    {"4-6 at 1.1/6", {0.9, 0.9, 0.9, 1.1, 1.1, 1.1}, true},
+};
+constexpr Loading kFair = {"fair", {1, 1, 1, 1, 1, 1}, false};
 
 struct Options {
   std::int64_t trials = 20000;
@@ -48,16 +64,11 @@ struct Options {
   double max_fair_rate = -1;  // no check
 };
 
-// Rolls dice of one player: fair, or with kLoadedFace weighted.
+// Rolls dice of one player, as `loading` weighs the faces.
 class Dice {
  public:
-  explicit Dice(bool loaded) : faces_({1, 1, 1, 1, 1, 1}) {
-    if (loaded) {
-      std::vector<double> w(6, 1.0);
-      w[kLoadedFace - 1] = kLoadedWeight;
-      faces_ = std::discrete_distribution<int>(w.begin(), w.end());
-    }
-  }
+  explicit Dice(const Loading& loading)
+      : faces_(loading.weights.begin(), loading.weights.end()) {}
   std::uint32_t Roll(std::mt19937_64& rng) {
     return static_cast<std::uint32_t>(faces_(rng) + 1);
   }
@@ -103,18 +114,22 @@ std::vector<AttributedDice> RollClanGame(const std::string& clan,
   return events;
 }
 
-// Flags `g` as before Holm: any test run with its raw p-value below 1%.
+// Flags `g` as with no correction: any test run with its raw p-value below
+// 1%.
 bool FlaggedUncorrected(const DiceGroupStats& g) {
   return (!g.face_too_few_dice && g.face_p_value < kDiceFlagLevel) ||
          (g.sum_p_value.has_value() && *g.sum_p_value < kDiceFlagLevel) ||
-         (g.dice >= 2 && g.run_probability < kDiceFlagLevel);
+         (g.dice >= 2 && g.run_probability < kDiceFlagLevel) ||
+         g.sixes_p_value.value_or(1) < kDiceFlagLevel ||
+         g.other_face_p_value.value_or(1) < kDiceFlagLevel ||
+         g.high_total_p_value.value_or(1) < kDiceFlagLevel;
 }
 
-// Returns the report of `games` games of Aki (red, loaded or not) against
-// Ben (blue, fair).
-DiceReport RollReport(int games, bool aki_loaded, std::mt19937_64& rng) {
-  Dice aki(aki_loaded);
-  Dice ben(false);
+// Returns the report of `games` games of Aki (red, dice as `loading`)
+// against Ben (blue, fair).
+DiceReport RollReport(int games, const Loading& loading, std::mt19937_64& rng) {
+  Dice aki(loading);
+  Dice ben(kFair);
   std::vector<DiceGroupStats> clans;
   for (int game = 0; game < games; ++game) {
     const std::string id = absl::StrCat("sim-", game);
@@ -154,6 +169,7 @@ struct Row {
   Rate holm;         // flagged now
   Rate uncorrected;  // flagged with each test at 1%, as before Holm
   Rate exit_one;     // loaded rows: the report exits 1 at all
+  Rate limit;        // loaded rows: the one aimed test at 1% alone
 };
 
 // A fair group alone, as `gunbai dice` of one clan would be.
@@ -162,7 +178,7 @@ Row FairGroupRow(const Options& o, std::int64_t min_dice, std::int64_t max_dice,
   Row row;
   row.what =
       absl::StrFormat("fair: one group alone (%d-%d dice)", min_dice, max_dice);
-  Dice fair(false);
+  Dice fair(kFair);
   for (std::int64_t t = 0; t < o.trials; ++t) {
     const DiceGroupStats g =
         SummarizeGroup(RollClanGame("red", min_dice, max_dice, fair, rng),
@@ -178,7 +194,7 @@ Row FairReportRow(const Options& o, int games, std::mt19937_64& rng) {
   Row row;
   row.what = absl::StrFormat("fair: report of %d game(s)", games);
   for (std::int64_t t = 0; t < o.trials; ++t) {
-    const DiceReport report = RollReport(games, false, rng);
+    const DiceReport report = RollReport(games, kFair, rng);
     bool any_uncorrected = false;
     for (const auto& g : report.clans) any_uncorrected |= FlaggedUncorrected(g);
     for (const auto& g : report.players) {
@@ -190,13 +206,27 @@ Row FairReportRow(const Options& o, int games, std::mt19937_64& rng) {
   return row;
 }
 
+// Returns whether the one test aimed at `loading` flags `g` at 1% alone.
+bool FlaggedByTheAimedTest(const DiceGroupStats& g, const Loading& loading) {
+  if (loading.high_total) {
+    std::int64_t total = 0;
+    for (int f = 1; f <= 6; ++f) total += f * g.face_counts[f - 1];
+    double z = 0;
+    return HighTotalPValue(g.dice, total, z) < kDiceFlagLevel;
+  }
+  return BinomialUpperTail(g.dice, g.face_counts[5]) < kDiceFlagLevel;
+}
+
 // Reports of `games` games where Aki's dice are loaded: how often one of
-// Aki's groups is flagged.
-Row LoadedReportRow(const Options& o, int games, std::mt19937_64& rng) {
+// Aki's groups is flagged, and the limit (the aimed test on all of Aki's
+// dice: the player group, or the clan's for one game).
+Row LoadedReportRow(const Options& o, int games, const Loading& loading,
+                    std::mt19937_64& rng) {
   Row row;
-  row.what = absl::StrFormat("loaded: Aki over %d game(s)", games);
+  row.what =
+      absl::StrFormat("loaded %s: Aki over %d game(s)", loading.name, games);
   for (std::int64_t t = 0; t < o.trials; ++t) {
-    const DiceReport report = RollReport(games, true, rng);
+    const DiceReport report = RollReport(games, loading, rng);
     bool aki = false, aki_uncorrected = false;
     for (const auto* groups : {&report.clans, &report.players}) {
       for (const DiceGroupStats& g : *groups) {
@@ -205,18 +235,22 @@ Row LoadedReportRow(const Options& o, int games, std::mt19937_64& rng) {
         aki_uncorrected |= FlaggedUncorrected(g);
       }
     }
+    const DiceGroupStats& all_of_aki =
+        games == 1 ? report.clans[0] : report.players[0];
     row.holm.Add(aki);
     row.uncorrected.Add(aki_uncorrected);
     row.exit_one.Add(report.AnyFlagged());
+    row.limit.Add(FlaggedByTheAimedTest(all_of_aki, loading));
   }
   return row;
 }
 
 void PrintRow(const Row& row) {
-  std::printf("%-40s %8lld  %-22s %-22s %s\n", row.what.c_str(),
+  std::printf("%-40s %8lld  %-22s %-22s %-22s %s\n", row.what.c_str(),
               static_cast<long long>(row.holm.trials), row.holm.Text().c_str(),
               row.uncorrected.Text().c_str(),
-              row.exit_one.trials > 0 ? row.exit_one.Text().c_str() : "");
+              row.exit_one.trials > 0 ? row.exit_one.Text().c_str() : "",
+              row.limit.trials > 0 ? row.limit.Text().c_str() : "");
 }
 
 bool ParseArgs(int argc, char** argv, Options& o) {
@@ -243,12 +277,13 @@ bool ParseArgs(int argc, char** argv, Options& o) {
 int Run(const Options& o) {
   std::printf(
       "gunbai dice error rates: %lld trials a row, seed %llu; flag level "
-      "%g (Holm over each group's tests, then over the report's groups).\n"
-      "Loaded: face %d weighs %.1f against 1 for each other face.\n\n",
+      "%g (weighted Holm over each group's tests, then Holm over the "
+      "report's groups).\nLimit: the one test aimed at the loading, at 1%% "
+      "alone, on all of Aki's dice.\n\n",
       static_cast<long long>(o.trials), static_cast<unsigned long long>(o.seed),
-      kDiceFlagLevel, kLoadedFace, kLoadedWeight);
-  std::printf("%-40s %8s  %-22s %-22s %s\n", "row", "trials",
-              "flagged, Holm (95% CI)", "no correction", "report exits 1");
+      kDiceFlagLevel);
+  std::printf("%-40s %8s  %-22s %-22s %-22s %s\n", "row", "trials",
+              "flagged (95% CI)", "each test at 1%", "report exits 1", "limit");
   std::vector<Row> fair;
   std::uint64_t stream = o.seed;
   auto next_rng = [&]() { return std::mt19937_64(stream++); };
@@ -265,9 +300,11 @@ int Run(const Options& o) {
     fair.push_back(FairReportRow(o, games, rng));
   }
   for (const Row& row : fair) PrintRow(row);
-  for (int games : {1, 5, 20}) {
-    auto rng = next_rng();
-    PrintRow(LoadedReportRow(o, games, rng));
+  for (const Loading& loading : kLoadings) {
+    for (int games : {1, 5, 20}) {
+      auto rng = next_rng();
+      PrintRow(LoadedReportRow(o, games, loading, rng));
+    }
   }
   if (o.max_fair_rate < 0) return 0;
   for (const Row& row : fair) {

@@ -400,6 +400,66 @@ TEST(DiceStatisticsTest, HolmByHand) {
   EXPECT_THAT(HolmAdjust({}), SizeIs(0));
 }
 
+// Each tail summed with exact fractions outside the engine: sum over
+// j >= k of C(n, j) (1/6)^j (5/6)^(n - j).
+TEST(DiceStatisticsTest, BinomialUpperTailByHand) {
+  EXPECT_NEAR(BinomialUpperTail(12, 6), 0.00792503950197435, 1e-15);
+  // 1 - (5/6)^30: at least one 6 in 30 dice (below the mode: 1 - lower).
+  EXPECT_NEAR(BinomialUpperTail(30, 1), 0.9957872797669126, 1e-14);
+  EXPECT_NEAR(BinomialUpperTail(1000, 200), 0.0031880755543325684, 1e-13);
+  EXPECT_NEAR(BinomialUpperTail(1000, 150), 0.9289407161353176, 1e-12);
+  EXPECT_EQ(BinomialUpperTail(30, 0), 1.0);
+  EXPECT_EQ(BinomialUpperTail(30, 31), 0.0);
+  // (1/6)^30 exactly: every die a 6.
+  EXPECT_NEAR(BinomialUpperTail(30, 30), std::pow(6.0, -30),
+              1e-9 * std::pow(6.0, -30));
+  // A player's dice over a long event, where the exact sum is long: the
+  // normal approximation gives z = (41999.5 - 41666.7) / 186.3 = 1.786,
+  // p = 0.0370; the binomial's slight right skew puts it a hair above.
+  EXPECT_NEAR(BinomialUpperTail(250000, 42000), 0.0370, 0.001);
+}
+
+// The normal approximation with continuity correction: mean 3.5 n,
+// variance 35/12 n. 30 dice all 6 (180): z = (179.5 - 105) / sqrt(87.5) =
+// 7.964; two 6s: z = (11.5 - 7) / sqrt(35/6) = 1.863, p = 0.0312 against
+// the exact 1/36 = 0.0278 (the approximation overstates the tail of a sum
+// of dice, erring safe).
+TEST(DiceStatisticsTest, HighTotalByHand) {
+  double z = 0;
+  EXPECT_NEAR(HighTotalPValue(30, 180, z), 8.302375481129624e-16, 1e-24);
+  EXPECT_NEAR(z, 7.964385008990246, 1e-12);
+  EXPECT_NEAR(HighTotalPValue(2, 12, z), 0.031218683127736284, 1e-15);
+  EXPECT_NEAR(z, 1.8631770102243563, 1e-12);
+  EXPECT_GT(HighTotalPValue(2, 12, z), 1.0 / 36);
+  EXPECT_NEAR(HighTotalPValue(30, 105, z), 0.5 + 0.0213, 0.001);  // the mean
+  EXPECT_EQ(HighTotalPValue(0, 0, z), 1.0);
+}
+
+// Weighted Holm, by hand: p 0.001, 0.04, 0.2 with weights 0.5, 0.3, 0.2.
+// By p / w: 0.002, 0.133, 1. The first times the whole weight 1 over 0.5:
+// 0.002; the second times what is left (0.5) over 0.3: 0.0667; the last
+// times 0.2 / 0.2: 0.2. And p 0.03, 0.01 weighted 0.9, 0.1: 0.03 / 0.9 =
+// 0.0333 comes first (p / w 0.0333 against 0.1), then 0.01 * 0.1 / 0.1 =
+// 0.01, raised to 0.0333. Equal weights are Holm's procedure.
+TEST(DiceStatisticsTest, WeightedHolmByHand) {
+  const std::vector<double> a =
+      WeightedHolmAdjust({0.001, 0.04, 0.2}, {0.5, 0.3, 0.2});
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_NEAR(a[0], 0.002, 1e-15);
+  EXPECT_NEAR(a[1], 0.04 * 0.5 / 0.3, 1e-15);
+  EXPECT_NEAR(a[2], 0.2, 1e-15);
+  const std::vector<double> b = WeightedHolmAdjust({0.03, 0.01}, {0.9, 0.1});
+  EXPECT_NEAR(b[0], 0.03 / 0.9, 1e-15);
+  EXPECT_NEAR(b[1], 0.03 / 0.9, 1e-15);
+  // Weights need not add up to 1: they are shares.
+  const std::vector<double> c =
+      WeightedHolmAdjust({0.01, 0.04, 0.03}, {2, 2, 2});
+  EXPECT_EQ(c, HolmAdjust({0.01, 0.04, 0.03}));
+  EXPECT_NEAR(c[0], 0.03, 1e-15);
+  EXPECT_NEAR(c[1], 0.06, 1e-15);
+  EXPECT_NEAR(c[2], 0.06, 1e-15);
+}
+
 TEST(DiceStatisticsTest, SumCellsPoolTheTailsByHand) {
   // Every cell must expect 5 = pairs * ways / 36. 11 cells: the 2s (1 way)
   // need 180 pairs. 9 cells (2-3, 4, ..., 10, 11-12): the 4s (3 ways) need
@@ -663,30 +723,53 @@ TEST(DiceSummaryTest, RunOfTwelveSixesIsFlagged) {
   EXPECT_EQ(red.longest_run_face, 6);
   const double six_to_11 = std::pow(6.0, 11);
   EXPECT_NEAR(red.run_probability, 51 / six_to_11, 1e-6 * 51 / six_to_11);
-  // Holm over red's two tests (faces, run; no pairs): the run's p doubled;
-  // then over the report's two groups (blue rolled nothing: p = 1), doubled
-  // again.
-  EXPECT_DOUBLE_EQ(red.run_adjusted_p_value, 2 * red.run_probability);
-  EXPECT_DOUBLE_EQ(red.face_adjusted_p_value, red.face_p_value);
-  EXPECT_DOUBLE_EQ(red.group_p_value, 2 * red.run_probability);
-  EXPECT_DOUBLE_EQ(red.call_p_value, 4 * red.run_probability);
+  // The one-sided tests, worked with exact fractions: 22 6s of 72 dice,
+  // sum over j >= 22 of C(72, j) (1/6)^j (5/6)^(72-j) = 0.0025682; faces
+  // 1-5 have 10 each, below the 12 expected: P(X >= 10) = 0.78, times 5,
+  // capped at 1; the total 10 * 15 + 22 * 6 = 282 against 3.5 * 72 = 252
+  // with standard deviation sqrt(35/12 * 72) = 14.49: z = (281.5 - 252) /
+  // 14.49 = 2.036, p = 0.0209.
+  ASSERT_TRUE(red.sixes_p_value.has_value());
+  EXPECT_NEAR(*red.sixes_p_value, 0.0025682085, 1e-9);
+  EXPECT_EQ(*red.other_face_p_value, 1.0);
+  EXPECT_NEAR(red.high_total_z, 2.0356934, 1e-6);
+  EXPECT_NEAR(*red.high_total_p_value, 0.0208906, 1e-6);
+  // Weighted Holm over red's five tests (no pairs, so no sums): weights
+  // faces 0.1, run 0.1, 6s 0.45, another face 0.15, total 0.1, of 0.9 in
+  // all. Smallest p / w first: the run's, times 0.9 / 0.1 = 9; then the 6s,
+  // times (0.9 - 0.1) / 0.45; then the total, times 0.35 / 0.1. Over the
+  // report's two clan groups (blue rolled nothing: p = 1), doubled.
+  EXPECT_DOUBLE_EQ(red.run_adjusted_p_value, 9 * red.run_probability);
+  EXPECT_NEAR(*red.sixes_adjusted_p_value, *red.sixes_p_value * 0.8 / 0.45,
+              1e-15);
+  EXPECT_NEAR(*red.high_total_adjusted_p_value,
+              *red.high_total_p_value * 0.35 / 0.1, 1e-15);
+  EXPECT_DOUBLE_EQ(red.group_p_value, 9 * red.run_probability);
+  EXPECT_DOUBLE_EQ(red.call_p_value, 18 * red.run_probability);
   EXPECT_EQ(report->clans[1].call_p_value, 1.0);
   EXPECT_TRUE(red.flagged);
-  EXPECT_THAT(red.reasons, ElementsAre(HasSubstr("run of 12 6s")));
+  EXPECT_THAT(red.reasons,
+              ElementsAre(HasSubstr("too many 6s: 22 of 72 (expected 12.0), "
+                                    "p = 0.0026, Holm 0.0046"),
+                          HasSubstr("run of 12 6s")));
   const std::string text = FormatDiceText(*report);
-  EXPECT_THAT(text, HasSubstr("Correction: Holm over each group's tests, "
-                              "then over the 2 groups of this report"));
+  EXPECT_THAT(text, HasSubstr("Correction: weighted Holm over each group's "
+                              "tests (shares: 6s 0.45, another face 0.15, "
+                              "total 0.1, faces 0.1, sums 0.1, run 0.1), then "
+                              "over the 2 groups of this report;"));
   EXPECT_THAT(text, HasSubstr("longest run: 12 in a row of face 6, chance "
-                              "1.4e-07 (exact), Holm 2.8e-07"));
-  EXPECT_THAT(text, HasSubstr("in this report p = 5.6e-07 (Holm over 2 "
-                              "groups)"));
+                              "1.4e-07 (exact), Holm 1.3e-06"));
+  EXPECT_THAT(text, HasSubstr("too many 6s (one-sided): 22, p = 0.0026, "
+                              "Holm 0.0046"));
+  EXPECT_THAT(text, HasSubstr("in this report p = 2.5e-06 (weighted Holm "
+                              "over 2 groups)"));
   const std::string json = FormatDiceJson(*report);
-  EXPECT_THAT(json, HasSubstr("\"correction\":\"holm\""));
+  EXPECT_THAT(json, HasSubstr("\"correction\":\"weighted-holm\""));
   // The report's proto in proto3's JSON (the JSON API's): fields by number,
   // so face_divergence (25) comes well after face_chi_square (7).
   EXPECT_THAT(json, HasSubstr("\"face_chi_square\":10,\"face_p_value\":"));
   EXPECT_THAT(json, HasSubstr("\"face_divergence\":9.41"));
-  EXPECT_THAT(json, HasSubstr("\"call_p_value\":5.62"));
+  EXPECT_THAT(json, HasSubstr("\"call_p_value\":2.53"));
   EXPECT_THAT(json, HasSubstr("\"flag_level\":0.01"));
   EXPECT_THAT(json, HasSubstr("\"longest_run\":12,\"longest_run_face\":6"));
   // It reads back as the report's proto, field for field.
@@ -694,6 +777,35 @@ TEST(DiceSummaryTest, RunOfTwelveSixesIsFlagged) {
   ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(json, &back).ok());
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
       back, DiceReportToProto(*report)));
+}
+
+// Over two games the player groups hold half the report's weight (0.25
+// each of 2) and the four clan groups the other half (0.125 each): the
+// group whose p / w is smallest gets exactly p / w as its report p-value.
+TEST(DiceSummaryTest, PlayerGroupsHoldHalfTheWeightAcrossGames) {
+  std::vector<v1::BattleLog> logs = {TwelveSixesLog(), TwelveSixesLog()};
+  logs[1].mutable_header()->set_game_id("second");
+  auto report = SummarizeDice(logs);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->clans.size(), 4u);
+  ASSERT_EQ(report->players.size(), 2u);
+  double smallest = 2;
+  for (const auto& g : report->clans) {
+    smallest = std::min(smallest, g.group_p_value / 0.125);
+  }
+  for (const auto& g : report->players) {
+    smallest = std::min(smallest, g.group_p_value / 0.25);
+  }
+  double reported = 2;
+  for (const auto* groups : {&report->clans, &report->players}) {
+    for (const auto& g : *groups) reported = std::min(reported, g.call_p_value);
+  }
+  EXPECT_NEAR(reported, smallest, 1e-15 + 1e-12 * smallest);
+  // Red's player group (144 dice: 44 6s of 24 expected) is the one.
+  EXPECT_DOUBLE_EQ(report->players[0].call_p_value,
+                   report->players[0].group_p_value / 0.25);
+  EXPECT_THAT(FormatDiceText(*report),
+              HasSubstr("(the player groups holding 0.5 of the weight)"));
 }
 
 // The proto carries everything the text and JSON print (the client of
@@ -713,8 +825,10 @@ TEST(DiceSummaryTest, ProtoRoundTripPrintsTheSame) {
 }
 
 // A gunbaid from before Holm sends raw p-values only (fields 1-17); the
-// client corrects them: red's run, as in RunOfTwelveSixesIsFlagged, doubled
-// over its two tests and doubled again over the two groups.
+// client corrects them with the tests it has (no one-sided ones): red's
+// run, as in RunOfTwelveSixesIsFlagged, times (0.1 + 0.1) / 0.1 = 2 over
+// its two tests (faces, run, weighing the same) and doubled again over the
+// two groups.
 TEST(DiceSummaryTest, ReportOfAnOldServerIsCorrected) {
   auto report = SummarizeDice({TwelveSixesLog()});
   ASSERT_TRUE(report.ok()) << report.status();
@@ -727,6 +841,14 @@ TEST(DiceSummaryTest, ReportOfAnOldServerIsCorrected) {
     g.clear_group_p_value();
     g.clear_call_p_value();
     g.clear_face_divergence();
+    g.clear_sixes_p_value();
+    g.clear_sixes_adjusted_p_value();
+    g.clear_other_face();
+    g.clear_other_face_p_value();
+    g.clear_other_face_adjusted_p_value();
+    g.clear_high_total_z();
+    g.clear_high_total_p_value();
+    g.clear_high_total_adjusted_p_value();
   }
   auto back = DiceReportFromProto(old);
   ASSERT_TRUE(back.ok()) << back.status();
@@ -734,6 +856,7 @@ TEST(DiceSummaryTest, ReportOfAnOldServerIsCorrected) {
   EXPECT_DOUBLE_EQ(red.call_p_value, 4 * red.run_probability);
   EXPECT_TRUE(red.flagged);
   EXPECT_EQ(back->clans[1].call_p_value, 1.0);
+  EXPECT_FALSE(red.sixes_p_value.has_value());
   EXPECT_THAT(FormatDiceText(*back), HasSubstr("Holm over 2 groups"));
 }
 
