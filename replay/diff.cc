@@ -361,6 +361,12 @@ void CutAtParting(const v1::Finding& parting, v1::LogDiff& diff) {
   cut(diff.mutable_findings_added());
   cut(diff.mutable_findings_removed());
   diff.set_changes_after_parting(static_cast<std::uint32_t>(dropped));
+  // The old game's end cannot be reached under the new rules: the ends are
+  // not compared, their difference counted under the parting.
+  diff.set_ends_differ_past_parting(diff.result_changed() ||
+                                    diff.final_state_changed());
+  diff.set_result_changed(false);
+  diff.set_final_state_changed(false);
 }
 
 // Returns the LogDiff of status FAILED of `log`, whose `side` ("old" or
@@ -653,15 +659,21 @@ void DiffTally::Add(std::size_t position, const v1::LogDiff& diff) {
   if (!diff.outcomes_compared()) {
     summary_.set_outcomes_not_compared(summary_.outcomes_not_compared() + 1);
   }
-  if (diff.result_compared() &&
+  const bool ends_compared =
+      diff.result_compared() && !diff.has_parted_at_seq();
+  if (ends_compared &&
       diff.old_result().winner() != diff.new_result().winner()) {
     summary_.set_winners_changed(summary_.winners_changed() + 1);
   }
-  if (diff.result_compared() && UnitsLeftChanged(diff)) {
+  if (ends_compared && UnitsLeftChanged(diff)) {
     summary_.set_units_left_changed(summary_.units_left_changed() + 1);
   }
   if (diff.has_parted_at_seq()) {
     summary_.set_logs_parted(summary_.logs_parted() + 1);
+    if (diff.ends_differ_past_parting()) {
+      summary_.set_logs_parted_ends_differ(summary_.logs_parted_ends_differ() +
+                                           1);
+    }
   }
   for (const v1::OutcomeChange& c : diff.outcome_changes()) {
     v1::OutcomeKindChanges& kind = by_kind_[c.kind()];

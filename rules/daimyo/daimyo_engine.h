@@ -284,6 +284,11 @@ class DaimyoEngine final : public rules::EngineBase {
   // Keeps what units `a` and `b` bring into the pending multi-unit melee,
   // the first time each fights in it.
   void NoteMeleeStart(int a, int b);
+  // Returns a round's outcome as its recorded outcome says it: "draw", or
+  // "WINNER wins, LOSER pushed back" (or "routs", or "routs, destroyed
+  // ..." with an enemy on its flank or rear).
+  std::string MeleeOutcomeText(const rules::daimyo::MeleePairing& pairing,
+                               rules::daimyo::MeleeOutcome outcome) const;
   // Decides the round's outcome from `hits`, records it and checks the
   // claimed one; in a what-if writes the computed claims into the branch.
   rules::daimyo::MeleeOutcome MeleeRoundOutcome(

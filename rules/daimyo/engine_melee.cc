@@ -166,18 +166,31 @@ void DaimyoEngine::NoteMeleeStart(int a, int b) {
   }
 }
 
+std::string DaimyoEngine::MeleeOutcomeText(
+    const rules::daimyo::MeleePairing& pairing,
+    rules::daimyo::MeleeOutcome outcome) const {
+  if (outcome.winner < 0) return "draw";
+  const rules::daimyo::MeleeSideInput& loser =
+      pairing.sides[1 - outcome.winner];
+  // The loser's fate is part of the outcome: a push back and a rout differ
+  // as much as who won (a rout with an enemy on its flank or rear destroys
+  // the loser).
+  const char* fate = !outcome.loser_routs ? " pushed back"
+                     : loser.facts.enemy_fighting_to_flank_or_rear
+                         ? " routs, destroyed (enemy on its flank or rear)"
+                         : " routs";
+  return absl::StrCat(state_.profiles[pairing.sides[outcome.winner].unit].id,
+                      " wins, ", state_.profiles[loser.unit].id, fate);
+}
+
 rules::daimyo::MeleeOutcome DaimyoEngine::MeleeRoundOutcome(
     const v1::MeleeRound& round, const rules::daimyo::MeleePairing& pairing,
     std::array<int, 2> hits, bool resolvable) {
   const rules::daimyo::MeleeOutcome outcome =
       rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
   if (recording_outcomes()) {
-    RecordOutcome(
-        round.sides(0).unit(), "melee_outcome",
-        outcome.winner < 0
-            ? std::string("draw")
-            : state_.profiles[pairing.sides[outcome.winner].unit].id + " wins",
-        nullptr);
+    RecordOutcome(round.sides(0).unit(), "melee_outcome",
+                  MeleeOutcomeText(pairing, outcome), nullptr);
   }
   CheckClaimedOutcome(round, pairing, hits, outcome);
   if (resolvable && FollowComputed()) WriteBranchMeleeClaims(pairing, hits);

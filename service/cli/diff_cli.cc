@@ -453,6 +453,16 @@ void AppendIfChanged(absl::string_view name, std::uint64_t a, std::uint64_t b,
 }
 
 void AppendEndOfGame(const v1::LogDiff& d, std::string& out) {
+  if (d.has_parted_at_seq()) {
+    absl::StrAppend(&out, "  end of game not compared: the games part at seq ",
+                    d.parted_at_seq(),
+                    ", so the old end cannot be reached under the new rules (",
+                    d.ends_differ_past_parting()
+                        ? "the ends differ past the parting"
+                        : "the ends agree all the same",
+                    ")\n");
+    return;
+  }
   if (!d.result_compared()) {
     absl::StrAppend(&out,
                     "  end of game not compared: the baseline has no "
@@ -553,7 +563,8 @@ std::string SummaryText(const v1::DiffSummary& s) {
                    " changed; ", Count(s.events_changed(), "event", "events"),
                    " and ", Count(s.outcomes_changed(), "outcome", "outcomes"),
                    " changed; the end of the game changed in ",
-                   Count(s.results_changed(), "log", "logs"), ".\n");
+                   Count(s.results_changed(), "log", "logs"),
+                   s.logs_parted() > 0 ? " that never part" : "", ".\n");
   if (s.outcomes_by_kind_size() > 0) {
     absl::StrAppend(&out, "Outcomes changed, by kind:\n");
     for (const v1::OutcomeKindChanges& k : s.outcomes_by_kind()) {
@@ -575,7 +586,13 @@ std::string SummaryText(const v1::DiffSummary& s) {
     absl::StrAppend(&out,
                     "The two games part at an event the new rules make "
                     "impossible in ",
-                    Count(s.logs_parted(), "log", "logs"), ".\n");
+                    Count(s.logs_parted(), "log", "logs"),
+                    "; their ends are not compared (they differ past the "
+                    "parting in ",
+                    s.logs_parted_ends_differ(),
+                    "): the ends counted above are of games that never "
+                    "part, and a parted game's outcomes only up to its "
+                    "parting.\n");
   }
   if (s.outcomes_not_compared() > 0) {
     absl::StrAppend(&out, "Outcomes not compared in ",

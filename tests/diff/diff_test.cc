@@ -211,7 +211,19 @@ TEST(DiffReportsTest, FireHitScore7ChangesTheSixFiringsWorkedByHand) {
   EXPECT_THAT(diff.parted_reason(), HasSubstr("daimyo.leader_loss.missing"));
   EXPECT_GT(diff.changes_after_parting(), 0u);
   EXPECT_TRUE(diff.result_compared());
-  EXPECT_TRUE(diff.final_state_changed());
+  // The games part at seq 16, so their ends are not compared: the old end
+  // cannot be reached under 7+. They do differ past the parting (the
+  // changes at 21, 23 and 33 above), and that is counted under it.
+  EXPECT_FALSE(diff.final_state_changed());
+  EXPECT_FALSE(diff.result_changed());
+  EXPECT_TRUE(diff.ends_differ_past_parting());
+  replay::DiffTally tally;
+  tally.Add(0, diff);
+  EXPECT_EQ(tally.Summary().logs_parted(), 1u);
+  EXPECT_EQ(tally.Summary().logs_parted_ends_differ(), 1u);
+  EXPECT_EQ(tally.Summary().results_changed(), 0u);
+  EXPECT_EQ(tally.Summary().winners_changed(), 0u);
+  EXPECT_EQ(tally.Summary().units_left_changed(), 0u);
 
   // Both traces come along: seq 5's stand 4 (1+3 +3 = 7) misses on 8 and
   // hits on 7.
@@ -243,13 +255,29 @@ TEST(DiffReportsTest, RawFactorMinus2ChangesOnlySeq21) {
                 "21 daimyo.fire.hit [tok-yumi] 3 hits; 1 hit"}));
   EXPECT_EQ(diff.events_changed(), 1u);
   EXPECT_EQ(diff.first_changed_seq(), 21u);
+  // No violation is new (the findings added and removed are disputes of
+  // the same firing), so the games never part and their ends are compared:
+  // neither the result nor the final state changes (the one hit less takes
+  // no stand).
+  EXPECT_FALSE(diff.has_parted_at_seq());
+  EXPECT_FALSE(diff.ends_differ_past_parting());
+  EXPECT_TRUE(diff.result_compared());
+  EXPECT_FALSE(diff.result_changed());
+  EXPECT_FALSE(diff.final_state_changed());
+  replay::DiffTally tally;
+  tally.Add(0, diff);
+  EXPECT_EQ(tally.Summary().logs_parted(), 0u);
+  EXPECT_EQ(tally.Summary().results_changed(), 0u);
 }
 
 // volley.textproto claims nothing, so replay lands the computed hits (see
 // the hand working in the file): on 8, 2 hits carried and a clean game; on
 // 7, 3 hits take a stand from asai-yumi (4 -> 3 stands), which then owes a
-// morale test at the end of turn 1 (seq 5) that the log does not take.
-TEST(DiffReportsTest, VolleyWithoutClaimsChangesTheEndOfTheGame) {
+// morale test at the end of turn 1 (seq 5) that the log does not take. So
+// the games part at seq 5: the log's end of turn cannot happen under 7+
+// with the test unowned. Their ends (asai 4 stands against 3) are not
+// compared, and the difference is counted under the parting.
+TEST(DiffReportsTest, VolleyWithoutClaimsPartsWhereTheNewTestIsOwed) {
   const v1::BattleLog log = LoadLog(DiffData("volley.textproto"));
   const replay::LoadedRuleset old_ruleset = Builtin();
   const replay::LoadedRuleset new_ruleset = FireHitScore7();
@@ -265,13 +293,18 @@ TEST(DiffReportsTest, VolleyWithoutClaimsChangesTheEndOfTheGame) {
   EXPECT_TRUE(diff.findings_removed().empty());
   EXPECT_EQ(diff.events_changed(), 2u);
   EXPECT_EQ(diff.first_changed_seq(), 3u);
-  EXPECT_TRUE(diff.result_changed());
+  ASSERT_TRUE(diff.has_parted_at_seq());
+  EXPECT_EQ(diff.parted_at_seq(), 5u);
+  EXPECT_THAT(diff.parted_reason(), HasSubstr("daimyo.morale.missing"));
+  EXPECT_FALSE(diff.result_changed());
+  EXPECT_FALSE(diff.final_state_changed());
+  EXPECT_TRUE(diff.ends_differ_past_parting());
+  // The results stay in the diff for a reader, unjudged.
   ASSERT_EQ(diff.new_result().clans_size(), 2);
   EXPECT_EQ(diff.old_result().clans(1).clan(), "asai");
   EXPECT_EQ(diff.old_result().clans(1).stands_left(), 4u);
   EXPECT_EQ(diff.new_result().clans(1).stands_left(), 3u);
   EXPECT_EQ(diff.new_result().clans(0).stands_left(), 4u);  // oda untouched
-  EXPECT_TRUE(diff.final_state_changed());
 }
 
 TEST(DiffReportsTest, SameRulesetChangesNothing) {
@@ -704,7 +737,14 @@ TEST_F(DiffCliTest, TextNamesEachHandWorkedChange) {
   // 7) misses on 8 and hits on 7; stand 1 (2+3 +3 = 8) hits on both.
   EXPECT_NE(out.find("stand 4: 1+3 +3 = 7, miss (8+ hits)"), std::string::npos);
   EXPECT_EQ(out.find("stand 1: 2+3 +3 = 8, hit (8+ hits)"), std::string::npos);
-  EXPECT_NE(out.find("  end of game changed:\n    asai: stands left 4 → 3\n"),
+  // The volley's games part at seq 5 (VolleyWithoutClaimsParts...): its
+  // end (asai 4 stands against 3) is not compared, only said to differ.
+  EXPECT_NE(out.find("  end of game not compared: the games part at seq 5, "
+                     "so the old end cannot be reached under the new rules "
+                     "(the ends differ past the parting)\n"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("  end of game changed:\n    asai: stands left 4 → 3\n"),
             std::string::npos)
       << out;
   // Melee still hits on 8: nagashino, a game of melees, is unchanged.

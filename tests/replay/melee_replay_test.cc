@@ -1,8 +1,15 @@
 // Melee through replay: outcomes, the moves they owe, destruction, rounds
 // and duels. Each expectation is worked by hand from the Daimyo melee rules
 // (weapon table, melee modifiers, 8+ a hit, more hits wins, 2 more routs).
+#include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
@@ -967,3 +974,76 @@ TEST(MeleeReplayTest, RefusedChallengeCostsRating) {
 
 }  // namespace
 }  // namespace gunbai::testing
+
+namespace gunbai::replay {
+namespace {
+
+// The melee outcome names the loser's fate (issue 32: a push back and a
+// rout differed only in the games parting). Over generated games, each
+// round's recorded outcome against the rule read from its two "hits"
+// outcomes of the same round: equal hits a draw; more hits win, and 2 or
+// more ahead rout the loser, fewer push it back (rules/daimyo/RULES.md,
+// daimyo.melee.outcome). The loser routed with an enemy on its flank or
+// rear is also destroyed; that case is checked by its words only.
+TEST(MeleeOutcomeTest, TheRecordedOutcomeNamesTheLosersFate) {
+  int draws = 0, pushed = 0, routed = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    generate::GeneratorOptions options;
+    options.seed = seed;
+    options.target_events = 400;
+    options.units_per_clan = 6;
+    const v1::BattleLog log = generate::GenerateGame(options).log;
+    AuditOptions audit;
+    audit.record_outcomes = true;
+    auto ruleset = BuiltinRuleset("daimyo");
+    ASSERT_TRUE(ruleset.ok()) << ruleset.status();
+    auto report = AuditLog(log, *ruleset, audit);
+    ASSERT_TRUE(report.ok()) << report.status();
+    // Each round's hits, in the order recorded: the first side's, then the
+    // second's; then its outcome.
+    std::vector<std::pair<std::string, int>> hits;
+    for (const v1::Outcome& o : report->outcomes()) {
+      if (o.kind() == "hits") {
+        int n = 0;
+        ASSERT_TRUE(absl::SimpleAtoi(o.value(), &n)) << o.value();
+        hits.emplace_back(o.subject(), n);
+        continue;
+      }
+      if (o.kind() != "melee_outcome") {
+        if (o.kind() != "stands_lost") hits.clear();
+        continue;
+      }
+      ASSERT_GE(hits.size(), 2u) << "seq " << o.seq();
+      const auto [a, a_hits] = hits[hits.size() - 2];
+      const auto [b, b_hits] = hits[hits.size() - 1];
+      hits.clear();
+      if (a_hits == b_hits) {
+        EXPECT_EQ(o.value(), "draw") << "seq " << o.seq();
+        ++draws;
+        continue;
+      }
+      const std::string& winner = a_hits > b_hits ? a : b;
+      const std::string& loser = a_hits > b_hits ? b : a;
+      const std::string head = absl::StrCat(winner, " wins, ", loser);
+      if (std::abs(a_hits - b_hits) >= 2) {
+        EXPECT_THAT(o.value(), ::testing::StartsWith(head + " routs"))
+            << "seq " << o.seq() << ": " << a_hits << " against " << b_hits;
+        ++routed;
+      } else {
+        EXPECT_EQ(o.value(), head + " pushed back")
+            << "seq " << o.seq() << ": " << a_hits << " against " << b_hits;
+        ++pushed;
+      }
+    }
+  }
+  // The generated games hold every kind.
+  EXPECT_GT(draws, 0);
+  EXPECT_GT(pushed, 0);
+  EXPECT_GT(routed, 0);
+  RecordProperty("draws", draws);
+  RecordProperty("pushed_back", pushed);
+  RecordProperty("routed", routed);
+}
+
+}  // namespace
+}  // namespace gunbai::replay
