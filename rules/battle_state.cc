@@ -81,6 +81,25 @@ const MeleeContact* BattleState::FindMelee(int x, int y) const {
   return nullptr;
 }
 
+Trace StandLossTrace(const UnitStatus& unit, int hits, int hits_per_stand,
+                     absl::string_view rule_id) {
+  const int lost = StandsLost(unit, hits, hits_per_stand);
+  const int total = unit.carried_hits + hits;
+  const int carried = lost < unit.stands ? total - lost * hits_per_stand : 0;
+  Term term;
+  term.value = lost;
+  term.label = absl::StrCat(
+      hits, hits == 1 ? " hit" : " hits",
+      unit.carried_hits > 0
+          ? absl::StrCat(" + ", unit.carried_hits, " carried = ", total)
+          : "",
+      ": ", lost, lost == 1 ? " stand" : " stands", " lost (", hits_per_stand,
+      " hits a stand", lost == unit.stands && lost > 0 ? ", all it had" : "",
+      "), ", carried, " carried");
+  term.rule_id = rule_id;
+  return {std::move(term)};
+}
+
 int ApplyHits(UnitStatus& unit, int hits, int hits_per_stand,
               int stands_lost_override) {
   const int total = unit.carried_hits + hits;

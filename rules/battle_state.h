@@ -273,6 +273,13 @@ inline int StandsLost(const UnitStatus& unit, int hits, int hits_per_stand) {
   return std::min((unit.carried_hits + hits) / hits_per_stand, unit.stands);
 }
 
+// Returns the trace of StandsLost: one term, the stands lost, saying the
+// arithmetic ("3 hits + 2 carried = 5: 1 stand lost (3 hits a stand), 2
+// carried"), under `rule_id` (a string literal), so that an outcome's
+// trace names the rule that decided it.
+Trace StandLossTrace(const UnitStatus& unit, int hits, int hits_per_stand,
+                     absl::string_view rule_id);
+
 // Marks `stands_lost` leader-loss rolls owed (one a stand) for every live
 // leader attached to `unit`, each counting the unit's stands left now (a
 // headquarters counts as `hq_counts_as`).

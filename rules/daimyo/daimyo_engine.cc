@@ -391,10 +391,12 @@ int DaimyoEngine::ClaimedFiringStandsLost(const v1::Firing& firing, int target,
   int stands_lost = -1;
   if (recording_outcomes()) {
     const rules::UnitStatus& t = state_.units[target];
+    rules::Trace trace = rules::StandLossTrace(t, hits, rules_.hits_per_stand,
+                                               "daimyo.fire.stand_loss");
     RecordOutcome(
         firing.target(), "stands_lost",
         absl::StrCat(rules::StandsLost(t, hits, rules_.hits_per_stand)),
-        nullptr);
+        &trace);
   }
   if (firing.has_claimed_stands_lost()) {
     const rules::UnitStatus& t = state_.units[target];
@@ -416,8 +418,10 @@ void DaimyoEngine::ApplyComputedFiring(const v1::Firing& firing,
   const rules::UnitStatus& t = state_.units[shot.target];
   const int stands_lost = rules::StandsLost(t, hits, rules_.hits_per_stand);
   if (recording_outcomes()) {
+    rules::Trace trace = rules::StandLossTrace(t, hits, rules_.hits_per_stand,
+                                               "daimyo.fire.stand_loss");
     RecordOutcome(firing.target(), "stands_lost", absl::StrCat(stands_lost),
-                  nullptr);
+                  &trace);
   }
   if (branch_event_ != nullptr) {
     v1::Firing* claims = branch_event_->mutable_firing();

@@ -189,8 +189,13 @@ rules::daimyo::MeleeOutcome DaimyoEngine::MeleeRoundOutcome(
   const rules::daimyo::MeleeOutcome outcome =
       rules::daimyo::DecideOutcome(rules_, hits[0], hits[1]);
   if (recording_outcomes()) {
-    RecordOutcome(round.sides(0).unit(), "melee_outcome",
-                  MeleeOutcomeText(pairing, outcome), nullptr);
+    const std::string text = MeleeOutcomeText(pairing, outcome);
+    rules::Trace trace = {rules::Term{
+        hits[0] - hits[1],
+        absl::StrCat(hits[0], " hits against ", hits[1], ": ", text,
+                     " (more hits win, 2 or more ahead rout the loser)"),
+        "daimyo.melee.outcome"}};
+    RecordOutcome(round.sides(0).unit(), "melee_outcome", text, &trace);
   }
   CheckClaimedOutcome(round, pairing, hits, outcome);
   if (resolvable && FollowComputed()) WriteBranchMeleeClaims(pairing, hits);
@@ -325,7 +330,9 @@ std::array<int, 2> DaimyoEngine::MeleeStandsLost(
     const int computed =
         rules::StandsLost(u, hits[1 - side], rules_.hits_per_stand);
     if (recording_outcomes()) {
-      RecordOutcome(s.unit(), "stands_lost", absl::StrCat(computed), nullptr);
+      rules::Trace trace = rules::StandLossTrace(
+          u, hits[1 - side], rules_.hits_per_stand, "daimyo.melee.stand_loss");
+      RecordOutcome(s.unit(), "stands_lost", absl::StrCat(computed), &trace);
     }
     if (resolvable && FollowComputed()) continue;
     if (!s.has_claimed_stands_lost()) continue;

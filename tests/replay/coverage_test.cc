@@ -1,12 +1,16 @@
 // RuleCoverage (gunbai generate --coverage): counts by hand.
 #include "replay/coverage.h"
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "replay/audit.h"
 #include "replay/ruleset_loader.h"
+#include "rules/battle_state.h"
 
 namespace gunbai::replay {
 namespace {
@@ -46,6 +50,62 @@ TEST(RuleCoverageTest, CountsFindingsAndEachOutcomesDistinctTraceIds) {
   tied.mutable_result()->set_scored(true);
   coverage.Add(tied);
   EXPECT_EQ(coverage.CountOf("game.victory.winner"), 1);
+}
+
+// The rules that decide without a finding name themselves in their
+// outcome's trace, so coverage counts them: read off nagashino-melee and
+// sekigahara, each firing records one stand loss (daimyo.fire.stand_loss)
+// and each melee round two (daimyo.melee.stand_loss, one a side) and one
+// outcome (daimyo.melee.outcome).
+TEST(RuleCoverageTest, StandLossesAndMeleeOutcomesCountTheirRules) {
+  auto ruleset = BuiltinRuleset("daimyo");
+  ASSERT_TRUE(ruleset.ok()) << ruleset.status();
+  for (const char* name : {"nagashino-melee", "sekigahara"}) {
+    std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) + "/" + name +
+                     ".textproto");
+    std::stringstream text;
+    text << in.rdbuf();
+    gunbai::v1::BattleLog log;
+    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log))
+        << name;
+    int firings = 0, rounds = 0;
+    for (const gunbai::v1::Event& e : log.events()) {
+      firings += e.has_firing();
+      rounds += e.has_melee_round();
+    }
+    AuditOptions options;
+    options.record_outcomes = true;
+    auto report = AuditLog(log, *ruleset, options);
+    ASSERT_TRUE(report.ok()) << report.status();
+    RuleCoverage coverage;
+    coverage.Add(*report);
+    EXPECT_EQ(coverage.CountOf("daimyo.fire.stand_loss"), firings) << name;
+    EXPECT_EQ(coverage.CountOf("daimyo.melee.stand_loss"), 2 * rounds) << name;
+    EXPECT_EQ(coverage.CountOf("daimyo.melee.outcome"), rounds) << name;
+    EXPECT_GT(firings + rounds, 0) << name;
+  }
+}
+
+// The stand-loss trace says the arithmetic: 3 hits on a unit of 4 stands
+// carrying 2 make 5, one stand at 3 hits a stand, 2 carried; 7 hits on 2
+// stands take both ("all it had"), nothing carried.
+TEST(RuleCoverageTest, StandLossTraceByHand) {
+  rules::UnitStatus unit;
+  unit.stands = 4;
+  unit.carried_hits = 2;
+  rules::Trace trace =
+      rules::StandLossTrace(unit, 3, 3, "daimyo.fire.stand_loss");
+  ASSERT_EQ(trace.size(), 1u);
+  EXPECT_EQ(trace[0].value, 1);
+  EXPECT_EQ(trace[0].label,
+            "3 hits + 2 carried = 5: 1 stand lost (3 hits a stand), 2 carried");
+  EXPECT_EQ(trace[0].rule_id, "daimyo.fire.stand_loss");
+  unit.stands = 2;
+  unit.carried_hits = 0;
+  trace = rules::StandLossTrace(unit, 7, 3, "daimyo.melee.stand_loss");
+  EXPECT_EQ(trace[0].value, 2);
+  EXPECT_EQ(trace[0].label,
+            "7 hits: 2 stands lost (3 hits a stand, all it had), 0 carried");
 }
 
 // The built-in Daimyo ruleset has seven reading options (proto
