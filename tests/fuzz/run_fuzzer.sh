@@ -25,9 +25,13 @@ flags=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -entropic=0
        -print_final_stats=1 -artifact_prefix="$artifacts/$name-")
 [ -f "$dict" ] && flags+=(-dict="$dict")
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}:abort_on_error=1
-# gRPC's worker threads, which an in-process server starts mid-input and
-# never frees before exit, are not leaks (lsan.supp says which frames).
-export LSAN_OPTIONS=suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
+# A target's own libFuzzer flags, one a line, from NAME.flags beside it.
+flags_file=$(dirname "${BASH_SOURCE[0]}")/${name%_fuzzer}.flags
+if [ -f "$flags_file" ]; then
+  while read -r flag; do
+    [[ -z "$flag" || "$flag" == \#* ]] || flags+=("$flag")
+  done <"$flags_file"
+fi
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}:halt_on_error=1
 # shellcheck disable=SC2086
 exec "$binary" "${flags[@]}" ${GUNBAI_FUZZ_FLAGS:-} "$corpus" "${inputs[@]}"
