@@ -30,6 +30,7 @@
 #include "service/cli/cli_input.h"
 #include "service/cli/diff_cli.h"
 #include "service/cli/explain_cli.h"
+#include "service/cli/reconcile_cli.h"
 #include "service/cli/game_cli.h"
 #include "service/cli/generate_cli.h"
 #include "service/cli/health_cli.h"
@@ -868,6 +869,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   AddDiceCommand(app, context);
   AddDiffCommand(app, context);
   AddVerifyCommand(app, context);
+  AddReconcileCommand(app, context);
   AddStoreCommands(app, context);
   AddHealthCommand(app, context);
   AddExplainCommand(app, context);
