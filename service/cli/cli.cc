@@ -18,6 +18,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "replay/audit.h"
 #include "replay/dice_stats.h"
+#include "replay/finding_readings.h"
 #include "replay/impact.h"
 #include "replay/log_parser.h"
 #include "replay/log_stream.h"
@@ -30,10 +31,10 @@
 #include "service/cli/cli_input.h"
 #include "service/cli/diff_cli.h"
 #include "service/cli/explain_cli.h"
-#include "service/cli/reconcile_cli.h"
 #include "service/cli/game_cli.h"
 #include "service/cli/generate_cli.h"
 #include "service/cli/health_cli.h"
+#include "service/cli/reconcile_cli.h"
 #include "service/cli/shard.h"
 #include "service/cli/store_cli.h"
 #include "service/common/cli_app.h"
@@ -186,6 +187,7 @@ struct Options {
   bool digests = false;
   bool list = false;
   bool impact = false;
+  bool readings = false;
   bool outcomes = false;
   std::string branch_out;
   std::string output_path;  // -o: write the report here, not to stdout
@@ -301,7 +303,9 @@ absl::Status WriteBranches(const std::string& dir,
 // streamed audit gives up on (malformed or refused: the whole read gives
 // the error message).
 std::optional<v1::AuditReport> AuditStreamed(const Options& o) {
-  if (!o.server.empty() || o.impact || o.log_path.empty()) return std::nullopt;
+  if (!o.server.empty() || o.impact || o.readings || o.log_path.empty()) {
+    return std::nullopt;
+  }
   const absl::StatusOr<replay::LogFormat> format = InputFormat(o);
   if (!format.ok() || !IsBinaryLogFile(o.log_path, *format)) {
     return std::nullopt;
@@ -386,6 +390,13 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
   auto log = ReadLog(o);
   if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
   absl::StatusOr<v1::AuditReport> report;
+  if (!o.server.empty() && o.readings) {
+    return Fail(err,
+                absl::InvalidArgumentError(
+                    "--readings audits the log again under each reading, "
+                    "here: give it without --server"),
+                kExitBadInput);
+  }
   if (!o.server.empty()) {
     auto text = RulesetText(o);
     if (!text.ok()) return Fail(err, text.status(), kExitBadInput);
@@ -409,6 +420,11 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
       if (!impact.ok()) return Fail(err, impact, kExitBadInput);
       absl::Status written = WriteBranches(o.branch_out, branches, err);
       if (!written.ok()) return Fail(err, written, kExitBadInput);
+    }
+    if (o.readings) {
+      absl::Status readings =
+          replay::AddFindingReadings(*log, *ruleset, *report);
+      if (!readings.ok()) return Fail(err, readings, kExitBadInput);
     }
   }
   if (html) return PrintAuditHtml(o, *log, *report, out, err);
@@ -689,6 +705,11 @@ void AddAuditCommand(CLI::App& app, CliContext& context) {
                   "differently downstream (stands, routs, removals, leaders, "
                   "the winner), up to the first event the corrected game "
                   "makes impossible");
+  audit->add_flag("--readings", o->readings,
+                  "audit the log again under each other reading of the "
+                  "ruleset's options (rules/daimyo/RULES.md, \"Readings\") and "
+                  "say of each finding whether it holds under every reading "
+                  "or which it rests on");
   audit
       ->add_option("--branch-out", o->branch_out,
                    "with --impact, locally: write each corrected branch as a "

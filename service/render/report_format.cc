@@ -37,7 +37,20 @@ std::string SummaryLine(const v1::AuditSummary& s) {
       ", ");
 }
 
-void AppendFinding(const v1::Finding& f, std::string& out) {
+// Appends what the readings say of `f`, when they were checked: whether it
+// holds under every reading of the ruleset, or under which not.
+void AppendReadings(const v1::Finding& f, std::string& out) {
+  if (f.not_under_readings().empty()) {
+    absl::StrAppend(&out, "    holds under every reading of the rules\n");
+    return;
+  }
+  absl::StrAppend(&out, "    not found under the other reading: ",
+                  absl::StrJoin(f.not_under_readings(), "; "),
+                  " (it rests on the reading the ruleset chose)\n");
+}
+
+void AppendFinding(const v1::Finding& f, bool readings_checked,
+                   std::string& out) {
   absl::StrAppend(&out, "  seq ", f.seq(), "  ", SeverityName(f.severity()),
                   "  ", f.rule_id());
   if (!f.subject().empty()) absl::StrAppend(&out, "  [", f.subject(), "]");
@@ -55,6 +68,7 @@ void AppendFinding(const v1::Finding& f, std::string& out) {
         &out, absl::StrFormat("      %s  %-60s %s (%s)\n", value, t.label(),
                               t.rule_id(), OriginName(t.origin())));
   }
+  if (readings_checked) AppendReadings(f, out);
 }
 
 // The victory points and the winner, when the scenario scores them.
@@ -168,7 +182,7 @@ std::string FormatReportText(const v1::AuditReport& report) {
         absl::StrAppend(&out, "\nTurn ", current_turn, "\n");
       }
     }
-    AppendFinding(f, out);
+    AppendFinding(f, report.readings_checked(), out);
   }
   if (report.result().scored()) AppendResult(report.result(), out);
   for (const v1::DisputeImpact& impact : report.impacts()) {
