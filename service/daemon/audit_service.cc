@@ -22,6 +22,7 @@
 #include "replay/diff.h"
 #include "replay/impact.h"
 #include "replay/log_stream.h"
+#include "replay/reconcile.h"
 #include "replay/text_errors.h"
 #include "replay/wire_tag.h"
 #include "rules/status_macros.h"
@@ -817,6 +818,50 @@ grpc::Status AuditServiceImpl::DiceStatsEncoded(
   if (!input.ConsumedEntireMessage()) return Undecodable("DiceStats");
   *response->mutable_report() =
       replay::DiceReportToProto(std::move(dice).Finish());
+  return grpc::Status::OK;
+}
+
+namespace {
+
+// Returns the copy `input` names, as replay::Reconcile takes it; `name` when
+// the input names none.
+replay::GameCopy CopyOf(const v1::ReconcileCopyInput& input,
+                        const std::string& name) {
+  replay::GameCopy copy;
+  copy.name = input.name().empty() ? name : input.name();
+  if (input.has_exported()) {
+    copy.log = input.exported().log();
+    copy.exported = &input.exported();
+  } else {
+    copy.log = input.log();
+  }
+  return copy;
+}
+
+}  // namespace
+
+grpc::Status AuditServiceImpl::Reconcile(grpc::ServerContext* context,
+                                         const v1::ReconcileRequest* request,
+                                         v1::ReconcileResponse* response) {
+  RequestBudget::Admission admission;
+  grpc::Status admitted = ToGrpcStatus(
+      AdmitBytes(budget_, static_cast<std::int64_t>(request->ByteSizeLong()),
+                 "Reconcile", admission));
+  if (!admitted.ok()) return admitted;
+  if (request->a().copy_case() == v1::ReconcileCopyInput::COPY_NOT_SET ||
+      request->b().copy_case() == v1::ReconcileCopyInput::COPY_NOT_SET) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "give both copies, a and b, each a log or an "
+                        "exported game");
+  }
+  const replay::GameCopy a = CopyOf(request->a(), "A");
+  const replay::GameCopy b = CopyOf(request->b(), "B");
+  auto ruleset = rulesets_->ForLog(a.log.header());
+  if (!ruleset.ok()) return ToGrpcStatus(ruleset.status());
+  if (context->IsCancelled()) return Abandoned();
+  auto reconciled = replay::Reconcile(a, b, **ruleset);
+  if (!reconciled.ok()) return ToGrpcStatus(reconciled.status());
+  *response->mutable_reconciliation() = *std::move(reconciled);
   return grpc::Status::OK;
 }
 

@@ -123,6 +123,12 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
   // at a time. Returns INVALID_ARGUMENT when the request does not decode or
   // a log names a unit or leader not in its order of battle,
   // RESOURCE_EXHAUSTED when the budget is full.
+  // Reconcile: the two copies of `request`, admitted by their size as the
+  // other calls are, set side by side (replay/reconcile.h).
+  grpc::Status Reconcile(grpc::ServerContext* context,
+                         const gunbai::v1::ReconcileRequest* request,
+                         gunbai::v1::ReconcileResponse* response) override;
+
   grpc::Status DiceStatsEncoded(grpc::ServerContext* context,
                                 grpc::ByteBuffer& request,
                                 gunbai::v1::DiceStatsResponse* response);

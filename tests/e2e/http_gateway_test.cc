@@ -462,6 +462,42 @@ TEST_F(HttpGatewayTest, DiceStatsAnswersWhatGrpcAnswers) {
   EXPECT_EQ(answer->body, Json(expected));
 }
 
+// Reconcile over gRPC and the JSON API, through a real gunbaid: two copies
+// of anegawa-clean, B's volley at seq 6 rolled all 1s (its claim of 2 hits
+// then disputed: replay/reconcile_test.cc works it by hand). The answer
+// over HTTP is gRPC's, in JSON; a missing copy is INVALID_ARGUMENT, 400.
+TEST_F(HttpGatewayTest, ReconcileAnswersWhatGrpcAnswers) {
+  StartDaemon();
+  v1::ReconcileRequest request;
+  request.mutable_a()->set_name("aki");
+  *request.mutable_a()->mutable_log() = ReadLog("anegawa-clean");
+  request.mutable_b()->set_name("ben");
+  *request.mutable_b()->mutable_log() = ReadLog("anegawa-clean");
+  v1::Firing* volley =
+      request.mutable_b()->mutable_log()->mutable_events(5)->mutable_firing();
+  ASSERT_EQ(request.b().log().events(5).seq(), 6u);
+  for (int i = 0; i < volley->dice_size(); ++i) volley->set_dice(i, 1);
+  v1::ReconcileResponse expected;
+  grpc::ClientContext context;
+  grpc::Status status = audit_->Reconcile(&context, request, &expected);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(expected.reconciliation().shape(),
+            v1::RECONCILE_SHAPE_OTHER_DICE);
+  EXPECT_EQ(expected.reconciliation().first_divergence_seq(), 6u);
+  EXPECT_EQ(expected.reconciliation().rules_support(), "A");
+  EXPECT_EQ(expected.reconciliation().a().name(), "aki");
+  auto answer = Post("/v1/audit:reconcile", Json(request));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 200) << answer->body;
+  EXPECT_EQ(answer->body, Json(expected));
+  request.clear_b();
+  auto missing = Post("/v1/audit:reconcile", Json(request));
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->status, 400) << missing->body;
+  EXPECT_TRUE(absl::StrContains(missing->body, "give both copies"))
+      << missing->body;
+}
+
 TEST_F(HttpGatewayTest, StreamsAnswerWhatGrpcStreams) {
   StartDaemon();
   // AuditLogStream: one `data:` event per piece, then `end`.
