@@ -40,7 +40,7 @@ const {check, summary} = checks();
             await page.waitForSelector('.home-links');
             const links = await page.$$eval('.home-links h2 a',
                 (as) => as.map((a) => a.getAttribute('href')));
-            assert.deepEqual(links, ['#/audit', '#/ruling', '#/live', '#/rules']);
+            assert.deepEqual(links, ['#/audit', '#/ruling', '#/live', '#/reconcile', '#/rules']);
             await expectClean(page, problems, origin);
           });
     });

@@ -27,6 +27,10 @@ Gunbai.page('home', {
                            'umpire creates the game, each player signs in ' +
                            'and declares actions; gunbaid rolls the dice.'})),
         el('div', {class: 'card'},
+            el('h2', {}, el('a', {href: '#/reconcile', text: 'Two copies'})),
+            el('p', {text: 'The players\' copies of a game disagree: where ' +
+                           'they part, and which the rules support.'})),
+        el('div', {class: 'card'},
             el('h2', {}, el('a', {href: '#/rules', text: 'Rules'})),
             el('p', {text: 'Every rule gunbai checks, with its id and how ' +
                            'gunbai reads it.'}))));
