@@ -160,11 +160,13 @@ async function volley(page, firer) {
         await setDice(page, 'melee2', [6, 6, 1, 2, 4, 3, 5, 5]);
         const shown = await rule(page);
         // By hand (the log's comment): 3 hits and 2; the Ashigaru loses 1
-        // stand; Oda wins by one.
+        // stand; Oda wins by one, fewer than 2 ahead: the Ashigaru is
+        // pushed back (rules/daimyo/RULES.md, daimyo.melee.outcome).
         assert.deepEqual(shown, ['hits=3', 'hits=2', 'stands_lost=0', 'stands_lost=1',
-                                 'melee_outcome=Oda Samurai wins']);
+                                 'melee_outcome=Oda Samurai wins, Takeda Ashigaru pushed back']);
         assert.deepEqual(shown.slice(0, 4), cliOutcomes('ruling-melee.textproto').slice(0, 4));
-        assert.equal(cliOutcomes('ruling-melee.textproto')[4], 'melee_outcome=oda-sam wins');
+        assert.equal(cliOutcomes('ruling-melee.textproto')[4],
+                     'melee_outcome=oda-sam wins, tak-ash pushed back');
         await expectClean(page, problems, origin);
         await screenshot(page, shotsDir, `ruling-melee-${widthName}`);
       } finally {

@@ -266,12 +266,13 @@
   // table (on a log with positions) rather than one the players declared.
   const ORIGIN_WORDS = {TERM_ORIGIN_MEASURED: 'measured on the table'};
 
-  function traceTable(trace) {
+  // `named` puts the units' names for their ids in the labels.
+  function traceTable(trace, named = (text) => text) {
     if (!trace || !trace.length) return null;
     return el('div', {class: 'table-wrap'}, el('table', {class: 'trace'}, el('tbody', {},
         trace.map((t) => el('tr', {dataset: {origin: t.origin || ''}},
             el('td', {class: 'num', text: String(t.value || 0)}),
-            el('td', {}, t.label || '', ORIGIN_WORDS[t.origin]
+            el('td', {}, named(t.label || ''), ORIGIN_WORDS[t.origin]
                 ? el('span', {class: 'origin', text: ` (${ORIGIN_WORDS[t.origin]})`}) : null),
             el('td', {}, t.ruleId ? Gunbai.ruleLink(t.ruleId) : ''))))));
   }
@@ -292,7 +293,7 @@
                                                                           subject: o.subject || ''}},
             el('h3', {}, `${name(o.subject)}: `, el('span', {class: 'outcome-kind', text: o.kind.replace(/_/g, ' ')}),
                ' ', el('strong', {class: 'outcome-value', text: named(o.value)})),
-            traceTable(o.trace))),
+            traceTable(o.trace, named))),
         findings.length ? el('h3', {text: 'What the rules say against the situation'}) : null,
         findings.length ? el('ul', {class: 'findings'}, findings.map((f) => el('li', {class: 'finding', dataset: {rule: f.ruleId}},
             Gunbai.ruleLink(f.ruleId), ': ', f.message))) : null,
