@@ -10,13 +10,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/descriptor.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/message.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "replay/audit.h"
 #include "replay/ledger.h"
+#include "rules/digest.h"
 #include "rules/status_macros.h"
 
 namespace gunbai::replay {
@@ -33,15 +32,9 @@ constexpr int kEventsShown = 3;
 constexpr char kZeroHash[] =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-// Returns the deterministic bytes of `message`.
+// The deterministic bytes of a message, the project's one serializer.
 std::string Bytes(const Message& message) {
-  std::string out;
-  google::protobuf::io::StringOutputStream stream(&out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  message.SerializeToCodedStream(&coded);
-  coded.Trim();
-  return out;
+  return ::gunbai::base::DeterministicBytes(message);
 }
 
 // Clears every field of `message`, at any depth, whose name says it holds

@@ -481,8 +481,7 @@ TEST_F(HttpGatewayTest, ReconcileAnswersWhatGrpcAnswers) {
   grpc::ClientContext context;
   grpc::Status status = audit_->Reconcile(&context, request, &expected);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  EXPECT_EQ(expected.reconciliation().shape(),
-            v1::RECONCILE_SHAPE_OTHER_DICE);
+  EXPECT_EQ(expected.reconciliation().shape(), v1::RECONCILE_SHAPE_OTHER_DICE);
   EXPECT_EQ(expected.reconciliation().first_divergence_seq(), 6u);
   EXPECT_EQ(expected.reconciliation().rules_support(), "A");
   EXPECT_EQ(expected.reconciliation().a().name(), "aki");
