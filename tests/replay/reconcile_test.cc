@@ -24,13 +24,20 @@ namespace {
 namespace v1 = ::gunbai::v1;
 using ::testing::HasSubstr;
 
-v1::BattleLog Anegawa() {
-  std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) +
-                   "/anegawa-clean.textproto");
+// Returns tests/data/NAME.textproto, parsed.
+v1::BattleLog DataLog(const std::string& name) {
+  std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) + "/" + name +
+                   ".textproto");
   std::stringstream text;
   text << in.rdbuf();
   v1::BattleLog log;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log));
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log))
+      << name;
+  return log;
+}
+
+v1::BattleLog Anegawa() {
+  v1::BattleLog log = DataLog("anegawa-clean");
   EXPECT_EQ(log.events_size(), 19);
   return log;
 }
@@ -236,12 +243,7 @@ namespace {
 // turn's: total 5, fail by 1, halt, which owes no move; so that finding
 // rests on the reading the ruleset chose, and holds under the other six.
 TEST(FindingReadingsTest, AFindingThatRestsOnAReadingSaysWhich) {
-  std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) +
-                   "/ruling-morale.textproto");
-  std::stringstream text;
-  text << in.rdbuf();
-  v1::BattleLog log;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log));
+  const v1::BattleLog log = DataLog("ruling-morale");
   auto ruleset = BuiltinRuleset("daimyo");
   ASSERT_TRUE(ruleset.ok());
   auto report = AuditLog(log, *ruleset);
@@ -259,11 +261,7 @@ TEST(FindingReadingsTest, AFindingThatRestsOnAReadingSaysWhich) {
 // rolls, ranks, routs) holds under every reading: none of them turns on an
 // option.
 TEST(FindingReadingsTest, FindingsThatTurnOnNoReadingHoldUnderAll) {
-  std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) + "/sekigahara.textproto");
-  std::stringstream text;
-  text << in.rdbuf();
-  v1::BattleLog log;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text.str(), &log));
+  const v1::BattleLog log = DataLog("sekigahara");
   auto ruleset = BuiltinRuleset("daimyo");
   ASSERT_TRUE(ruleset.ok());
   auto report = AuditLog(log, *ruleset);
