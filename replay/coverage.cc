@@ -19,6 +19,9 @@ void RuleCoverage::Add(const gunbai::v1::AuditReport& report) {
     ids.clear();
     for (const gunbai::v1::Term& t : o.trace()) {
       if (!t.rule_id().empty()) ids.insert(t.rule_id());
+      // A fact measured on the table: the table rule that measured it
+      // decided the term too.
+      if (!t.measured_by().empty()) ids.insert(t.measured_by());
     }
     for (const std::string& id : ids) ++counts_[id];
   }

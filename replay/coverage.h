@@ -24,7 +24,9 @@ namespace gunbai::replay {
 class RuleCoverage {
  public:
   // Counts the rule ids of `report` (audited with outcomes recorded): each
-  // finding once, each outcome once for every distinct id in its trace, and
+  // finding once, each outcome once for every distinct id in its trace
+  // (a term's rule and, for a fact measured on the table, the table rule
+  // that measured it: Term.measured_by), and
   // game.victory.winner once when a scored scenario decided a winner.
   void Add(const gunbai::v1::AuditReport& report);
 

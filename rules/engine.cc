@@ -55,6 +55,9 @@ void AppendTrace(Trace& trace,
     t->set_label(std::move(term.label));
     t->set_rule_id(std::string(term.rule_id));
     t->set_origin(OriginToProto(term.origin));
+    if (!term.measured_by.empty()) {
+      t->set_measured_by(std::string(term.measured_by));
+    }
   }
 }
 

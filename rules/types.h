@@ -57,6 +57,9 @@ struct Term {
   std::string label;
   absl::string_view rule_id;  // Points at a string literal.
   Origin origin = Origin::kComputed;
+  // A measured term's: the id of the table rule that measured its fact
+  // ("daimyo.table.fire.cover"); points at a string literal.
+  absl::string_view measured_by = {};
 };
 using Trace = std::vector<Term>;
 

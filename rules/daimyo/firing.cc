@@ -501,7 +501,10 @@ FiringResolution ResolveFiring(const Tables& rules, const BattleState& state,
     res.modifier += value;
     if (trace != nullptr) {
       trace->push_back(Term{value, std::string(FiringFactorLabel(c.factor)),
-                            FiringFactorRuleId(c.factor), c.origin});
+                            FiringFactorRuleId(c.factor), c.origin,
+                            c.origin == Origin::kMeasured
+                                ? FiringFactorMeasuredBy(c.factor)
+                                : absl::string_view()});
     }
   }
   RollFiringStands(rules, shot, res, trace);

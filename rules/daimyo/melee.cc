@@ -484,7 +484,10 @@ MeleeSideResolution ResolveMeleeSide(const Tables& rules,
     res.modifier += value;
     if (trace != nullptr) {
       trace->push_back(Term{value, std::string(MeleeModifierLabel(c.modifier)),
-                            MeleeModifierRuleId(c.modifier), c.origin});
+                            MeleeModifierRuleId(c.modifier), c.origin,
+                            c.origin == Origin::kMeasured
+                                ? MeleeModifierMeasuredBy(c.modifier)
+                                : absl::string_view()});
     }
   }
   RollMeleeStands(rules, in, me, res, trace);

@@ -81,9 +81,11 @@ class ModifierTally {
     const int value = morale_.modifier(m) * times;
     sum_ += value;
     if (trace_ != nullptr) {
-      trace_->push_back(Term{value,
-                             absl::StrCat(MoraleModifierLabel(m), detail()),
-                             MoraleModifierRuleId(m), origin});
+      trace_->push_back(
+          Term{value, absl::StrCat(MoraleModifierLabel(m), detail()),
+               MoraleModifierRuleId(m), origin,
+               origin == Origin::kMeasured ? MoraleModifierMeasuredBy(m)
+                                           : absl::string_view()});
     }
   }
   void Add(MoraleModifier m, Origin origin) {

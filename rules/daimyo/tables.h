@@ -38,6 +38,10 @@ absl::string_view FiringFactorRuleId(FiringFactor f);
 // Returns a plain description of a firing factor, e.g. "target in light
 // armour".
 absl::string_view FiringFactorLabel(FiringFactor f);
+// Returns the id of the table rule that measures a firing factor's fact on a
+// log with positions ("daimyo.table.fire.cover"), or empty when no tape
+// measure settles it. The same for the melee and morale modifiers below.
+absl::string_view FiringFactorMeasuredBy(FiringFactor f);
 
 struct FiringRules {
   int dice_per_stand = 2;
@@ -79,6 +83,7 @@ inline constexpr std::size_t kMeleeModifierCount = 16;
 
 absl::string_view MeleeModifierRuleId(MeleeModifier m);
 absl::string_view MeleeModifierLabel(MeleeModifier m);
+absl::string_view MeleeModifierMeasuredBy(MeleeModifier m);
 
 struct WeaponFactors {
   int vs_foot = 0;
@@ -134,6 +139,7 @@ inline constexpr std::size_t kMoraleModifierCount = 15;
 
 absl::string_view MoraleModifierRuleId(MoraleModifier m);
 absl::string_view MoraleModifierLabel(MoraleModifier m);
+absl::string_view MoraleModifierMeasuredBy(MoraleModifier m);
 
 // The morale table's columns, by reason for testing.
 enum class MoraleColumn {

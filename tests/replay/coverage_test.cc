@@ -52,6 +52,41 @@ TEST(RuleCoverageTest, CountsFindingsAndEachOutcomesDistinctTraceIds) {
   EXPECT_EQ(coverage.CountOf("game.victory.winner"), 1);
 }
 
+// A measured term counts the table rule that measured it as well as its
+// own rule, each once an outcome however many terms name it; a declared
+// term's (empty) measured_by counts nothing.
+TEST(RuleCoverageTest, MeasuredTermsCountTheTableRuleThatMeasuredThem) {
+  gunbai::v1::AuditReport report;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(
+        outcomes {
+          kind: "morale_result"
+          trace {
+            rule_id: "daimyo.morale.modifier.friend_routing_near"
+            origin: TERM_ORIGIN_MEASURED
+            measured_by: "daimyo.table.near"
+          }
+          trace {
+            rule_id: "daimyo.morale.modifier.enemy_routing_near"
+            origin: TERM_ORIGIN_MEASURED
+            measured_by: "daimyo.table.near"
+          }
+          trace {
+            rule_id: "daimyo.morale.modifier.general_near"
+            origin: TERM_ORIGIN_DECLARED
+          }
+        }
+      )pb",
+      &report));
+  RuleCoverage coverage;
+  coverage.Add(report);
+  EXPECT_EQ(coverage.CountOf("daimyo.table.near"), 1);
+  EXPECT_EQ(coverage.CountOf("daimyo.morale.modifier.friend_routing_near"), 1);
+  EXPECT_EQ(coverage.CountOf("daimyo.morale.modifier.general_near"), 1);
+  EXPECT_EQ(coverage.CountOf("daimyo.table.morale.general_near"), 0);
+  EXPECT_EQ(coverage.counts().size(), 4u);
+}
+
 // The rules that decide without a finding name themselves in their
 // outcome's trace, so coverage counts them: read off nagashino-melee and
 // sekigahara, each firing records one stand loss (daimyo.fire.stand_loss)

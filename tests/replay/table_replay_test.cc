@@ -20,12 +20,14 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "replay/audit.h"
+#include "replay/coverage.h"
 #include "replay/ruleset_loader.h"
 #include "tests/replay/test_logs.h"
 
@@ -375,6 +377,53 @@ TEST(TableReplay, WoodsGiveCoverAndTheWoodsRange) {
                                 "claimed_hits: 0");
   AddArea(log, "wood-1", "TERRAIN_KIND_WOODS", 400, 320, 800, 400);
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
+}
+
+// The same volley with its outcomes recorded: the hits' trace says which
+// facts the table settled and which table rule measured each (Term's
+// measured_by): the range band (effective, 2.5 cm within the woods' 3 cm:
+// daimyo.table.fire.range) and the cover (the wood: daimyo.table.fire.cover);
+// the first volley, worked out from the state, names no table rule. Coverage
+// then counts the two table rules once each, for the one outcome.
+TEST(TableReplay, MeasuredTermsNameTheTableRuleThatMeasuredThem) {
+  Layout layout;
+  layout.blue_yumi = {600, 325, 180};
+  v1::BattleLog log = VolleyLog(layout, "blue-yumi",
+                                "stands_firing: 3 dice: [3, 2, 3, 2, 3, 2] "
+                                "claimed_hits: 0");
+  AddArea(log, "wood-1", "TERRAIN_KIND_WOODS", 400, 320, 800, 400);
+  auto ruleset = replay::BuiltinRuleset("daimyo");
+  ASSERT_TRUE(ruleset.ok()) << ruleset.status();
+  replay::AuditOptions options;
+  options.record_outcomes = true;
+  auto report = replay::AuditLog(log, *ruleset, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  const v1::Outcome* hits = nullptr;
+  for (const v1::Outcome& o : report->outcomes()) {
+    if (o.kind() == "hits") hits = &o;
+  }
+  ASSERT_NE(hits, nullptr);
+  EXPECT_EQ(hits->value(), "0");
+  std::vector<std::string> factors;
+  for (const v1::Term& t : hits->trace()) {
+    if (absl::StartsWith(t.rule_id(), "daimyo.fire.factor.")) {
+      factors.push_back(absl::StrCat(t.rule_id(), " ", t.value(), " ",
+                                     v1::TermOrigin_Name(t.origin()), " ",
+                                     t.measured_by()));
+    }
+  }
+  EXPECT_THAT(factors,
+              ElementsAre("daimyo.fire.factor.first_volley 2 "
+                          "TERM_ORIGIN_COMPUTED ",
+                          "daimyo.fire.factor.effective_range 1 "
+                          "TERM_ORIGIN_MEASURED daimyo.table.fire.range",
+                          "daimyo.fire.factor.cover -1 TERM_ORIGIN_MEASURED "
+                          "daimyo.table.fire.cover"));
+  replay::RuleCoverage coverage;
+  coverage.Add(*report);
+  EXPECT_EQ(coverage.CountOf("daimyo.table.fire.range"), 1);
+  EXPECT_EQ(coverage.CountOf("daimyo.table.fire.cover"), 1);
+  EXPECT_EQ(coverage.CountOf("daimyo.table.fire.woods"), 0);  // No term.
 }
 
 // The 12.5 cm volley of the first test, declaring the target in cover: no
