@@ -41,6 +41,14 @@ int FaultWindowEnd(const GeneratorOptions& options) {
   return std::max(options.target_events, kMinEvents) / 3;
 }
 
+// Games sized by turns that dice for the initiative each turn (one die a
+// clan) instead of alternating it, drawn with their dice from a stream of
+// their own, so that the other games are the same as before they could. A
+// game sized by events alternates it: its budget plans the closing turn's
+// order of activation.
+constexpr int kInitiativeDicePercent = 30;
+constexpr std::uint64_t kInitiativeStream = 0x696e6974ULL;  // "init"
+
 // Keeps the fault plan apart from the game's own generators.
 constexpr std::uint64_t kFaultStream = 0x6661756c74ULL;  // "fault"
 
@@ -95,6 +103,10 @@ GamePlayer::GamePlayer(const GeneratorOptions& options,
       rules_(rules::daimyo::DaimyoRulesFromData(ruleset.data)),
       rng_(options.seed),
       variety_rng_(options.seed ^ 0x9e3779b97f4a7c15ULL),
+      initiative_rng_(options.seed ^ kInitiativeStream),
+      dices_for_initiative_(options.turns > 0 &&
+                            UniformDraw(initiative_rng_, 1, 100) <=
+                                kInitiativeDicePercent),
       target_events_(std::max(options.target_events, kMinEvents)),
       units_per_clan_(std::max(options.units_per_clan, 1)),
       planner_(PlanFaults(options)) {}
@@ -253,6 +265,7 @@ GeneratedGame GamePlayer::Play() && {
     field_ = **std::move(field);
   }
   targeted_this_turn_.assign(plans_.size(), false);
+  charged_this_turn_.assign(plans_.size(), false);
   left_this_activation_.assign(plans_.size(), false);
   has_drawn_dice_.assign(plans_.size(), false);
   drawn_dice_.assign(plans_.size(), {0, 0});
@@ -527,6 +540,10 @@ void GamePlayer::Emit(v1::Event& event) {
   event.set_seq(++seq_);
   event.set_turn(turn_);
   replayer_->Apply(event);
+  if (event.has_charge()) {
+    const int charger = replayer_->FindUnit(event.charge().unit());
+    if (charger >= 0) charged_this_turn_[charger] = true;
+  }
   *log_.add_events() = std::move(event);
 }
 
@@ -565,15 +582,31 @@ void GamePlayer::PlayTurn(TurnKind kind) {
   EndTurn(kind);
 }
 
+// The initiative alternates, or, in a game that dices for it, goes to the
+// clan with the higher die, a tie to the clan that did not hold it the turn
+// before (before turn 1, Oda held it): gunbaid's rule for server dice
+// (proto/gunbai/v1/game_service.proto).
 void GamePlayer::StartTurn() {
   ++turn_;
-  const int initiative = static_cast<int>((turn_ - 1) % kClans);
+  int initiative = static_cast<int>((turn_ - 1) % kClans);
   v1::Event event;
+  if (dices_for_initiative_) {
+    std::array<std::uint32_t, kClans> dice{};
+    for (std::uint32_t& die : dice) {
+      die = static_cast<std::uint32_t>(UniformDraw(initiative_rng_, 1, 6));
+      event.mutable_turn_start()->add_initiative_dice(die);
+    }
+    const int before = turn_ == 1 ? 0 : state().initiative_clan;
+    initiative = dice[0] > dice[1]   ? 0
+                 : dice[1] > dice[0] ? 1
+                                     : (before + 1) % kClans;
+  }
   event.mutable_turn_start()->set_initiative_clan(
       std::string(kClanIds[initiative]));
   Emit(event);
   pending_frame_events_ = kClans + 1;
   std::fill(targeted_this_turn_.begin(), targeted_this_turn_.end(), false);
+  std::fill(charged_this_turn_.begin(), charged_this_turn_.end(), false);
   std::fill(leader_roll_skipped_.begin(), leader_roll_skipped_.end(), false);
 }
 
@@ -628,7 +661,11 @@ void GamePlayer::MaybeMove(int unit) {
       planner_.Due(FaultKind::kHaltedUnitMoves, FaultClock());
   if (!(fault_due || Chance(kMovePercent)) || !Affordable(1)) return;
   const rules::UnitStatus& s = status(unit);
-  if ((s.frenzied && !s.routing) || s.in_melee || s.charging) return;
+  // A charge, a counter-charge too, was its move for the turn (reading 39).
+  if ((s.frenzied && !s.routing) || s.in_melee || s.charging ||
+      charged_this_turn_[unit]) {
+    return;
+  }
   Absorb(unit);
   if (OnTable(unit) && OwesNothing(unit) && Affordable(1) &&
       MayPlant(FaultKind::kResultMoveNotOwed)) {
@@ -673,6 +710,10 @@ bool GamePlayer::MoveUnit(int unit) {
     const rules::Pose to = MoveTo(unit).value_or(from);
     if (!EndAccepted(unit, to)) return false;  // Stuck where a move left it.
     *move->mutable_to() = rules::PoseToProto(to);
+    // A move that ends facing another way wheeled: a manoeuvre.
+    if (to.facing_deg != from.facing_deg) {
+      move->set_kind(v1::MOVE_KIND_MANOEUVRE);
+    }
     const long mm =
         std::lround(std::hypot(to.x_mm - from.x_mm, to.y_mm - from.y_mm));
     if (mm > 0) move->set_distance_mm(static_cast<uint32_t>(mm));
@@ -684,6 +725,8 @@ bool GamePlayer::MoveUnit(int unit) {
   move->set_distance_mm(
       static_cast<uint32_t>(Uniform(10, mounted ? 240 : 120)));
   if (Chance(10)) {
+    // A change of formation is a manoeuvre.
+    move->set_kind(v1::MOVE_KIND_MANOEUVRE);
     const bool in_column = status(unit).formation == rules::Formation::kColumn;
     move->set_formation(in_column ? v1::FORMATION_LINE : v1::FORMATION_COLUMN);
     move->set_stands_per_rank(
@@ -714,13 +757,17 @@ void GamePlayer::TurnAbout(int unit) {
 }
 
 // Returns the units of `clan` that can always make one more move (see
-// Absorb): not frenzied (they charge instead) and not in melee. The
+// Absorb): not frenzied (they charge instead), not in melee, and not a
+// unit that charged this turn (its charge was its move). The
 // General's unit is always among them.
 std::vector<int> GamePlayer::Absorbers(int clan) const {
   std::vector<int> out;
   for (int unit : UnitsOnTable(clan)) {
     const rules::UnitStatus& s = status(unit);
-    if (s.routing || s.frenzied || s.in_melee || s.charging) continue;
+    if (s.routing || s.frenzied || s.in_melee || s.charging ||
+        charged_this_turn_[unit]) {
+      continue;
+    }
     out.push_back(unit);
   }
   return out;

@@ -271,6 +271,10 @@ class GamePlayer {
                                              const v1::MoraleTest& test,
                                              std::vector<int>& friends) const;
   void CarryOutResult(int unit, rules::MoraleResult result, bool was_routing);
+  // Now and then lists, for leader `leader`'s death, friends of his clan
+  // near his unit, who then test for it (reason 5) at the end of the turn.
+  void ListUnitsNearDeath(
+      int leader, google::protobuf::RepeatedPtrField<std::string>& near);
   void MakeResultMove(int unit, v1::ResultMoveKind kind);
   void Remove(int unit);
 
@@ -338,6 +342,9 @@ class GamePlayer {
   const rules::daimyo::Tables rules_;  // Daimyo's tables, from ruleset_.data.
   std::mt19937_64 rng_;
   std::mt19937_64 variety_rng_;
+  // The initiative dice's own stream, and whether the game dices for it.
+  std::mt19937_64 initiative_rng_;
+  const bool dices_for_initiative_;
   const int target_events_;
   const int units_per_clan_;
   FaultPlanner<FaultKind> planner_;
@@ -361,6 +368,9 @@ class GamePlayer {
   // Per unit: charged this turn (it may owe a stand-or-retire choice until
   // the turn ends), moved away by a result move this activation.
   std::vector<bool> targeted_this_turn_;
+  // Per unit: declared a charge (a counter-charge too) this turn, which was
+  // its move for the turn (reading 39).
+  std::vector<bool> charged_this_turn_;
   std::vector<bool> left_this_activation_;
   std::vector<bool> leader_roll_skipped_;  // Per leader, this turn.
   // End-of-turn dice drawn ahead in the closing turn, per unit.

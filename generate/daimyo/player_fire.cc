@@ -275,6 +275,8 @@ void GamePlayer::RollOwedLeaderLoss(int acting_clan, std::size_t i) {
     roll->set_leader(leader.id);
     roll->set_die(static_cast<uint32_t>(die));
     roll->set_claimed_killed(killed);
+    if (killed)
+      ListUnitsNearDeath(static_cast<int>(i), *roll->mutable_units_near());
     if (MayPlant(FaultKind::kLeaderLossClaimWrong)) {
       roll->set_claimed_killed(!killed);
       RecordFault(FaultKind::kLeaderLossClaimWrong, seq_ + 1, leader.id,

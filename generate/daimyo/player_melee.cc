@@ -709,6 +709,8 @@ void GamePlayer::MaybeChallenge(int a, int b) {
                                "; the dice give it to ", leaders[winner].id));
     }
     c->set_claimed_winner(leaders[claimed].id);
+    ListUnitsNearDeath(winner == challenger ? challenged : challenger,
+                       *c->mutable_units_near());
   }
   Emit(event);
 }
@@ -831,6 +833,17 @@ void GamePlayer::MakeMultiMeleeMoves(absl::Span<const RoundResult> results) {
     note(r.loser, r.loser_routs ? kRouted : kPushedBack);
     ++winners_of[r.loser];
   }
+  // Each loser destroyed before its move (as MakeMeleeResultMoves judges
+  // it: a rout that removes it at the end of the turn, a second one, leaves
+  // it on the table for the winner to pursue), or by a move blocked by
+  // enemies or the table edge.
+  std::map<int, bool> destroyed;
+  for (const RoundResult& r : results) {
+    if (r.winner < 0 || destroyed.count(r.loser) > 0) continue;
+    destroyed[r.loser] = !OnTable(r.loser) ||
+                         !status(r.loser).removal_owed.empty() ||
+                         (worst[r.loser] == kRouted && r.loser_flanked);
+  }
   std::vector<int> moved;
   for (const RoundResult& r : results) {
     if (r.winner < 0 ||
@@ -838,7 +851,9 @@ void GamePlayer::MakeMultiMeleeMoves(absl::Span<const RoundResult> results) {
       continue;
     moved.push_back(r.loser);
     if (OnTable(r.loser)) {
+      loser_blocked_by_enemy_ = false;
       MoveLoser(r.loser, worst[r.loser] == kRouted, /*followed_up=*/false);
+      if (loser_blocked_by_enemy_) destroyed[r.loser] = true;
     }
   }
   std::vector<int> followed;  // Losers a winner followed up or pursued.
@@ -857,19 +872,18 @@ void GamePlayer::MakeMultiMeleeMoves(absl::Span<const RoundResult> results) {
     if (wins_later) continue;
     const int loser = r.loser;
     const bool routs = worst[loser] == kRouted;
-    const bool destroyed =
-        !OnTable(loser) || !status(loser).removal_owed.empty();
     // Drew elsewhere: it halts. Another winner moved up: it halts too.
     const bool follow =
         r.follow && worst[r.winner] == kWon &&
         std::find(followed.begin(), followed.end(), loser) == followed.end();
     bool moves_up = follow;
-    if (follow && !destroyed && (r.winner_may_halt || winners_of[loser] > 1)) {
+    if (follow && !destroyed[loser] &&
+        (r.winner_may_halt || winners_of[loser] > 1)) {
       // Its choice; not into a loser still in contact with a drawn pairing.
       moves_up = !(drawn && !routs) && Chance(60);
     }
-    MoveWinner(r.winner, loser, routs, destroyed, /*may_plant=*/false, follow,
-               moves_up);
+    MoveWinner(r.winner, loser, routs, destroyed[loser], /*may_plant=*/false,
+               follow, moves_up);
     const v1::ResultMoveKind made =
         log_.events(events() - 1).result_move().kind();
     if (made == v1::RESULT_MOVE_KIND_FOLLOW_UP ||

@@ -21,6 +21,8 @@ using rules::MoraleResult;
 
 constexpr int kRallyPercent = 50;
 constexpr int kRallyReason = 8;
+// A dead leader's death is seen by units near (ListUnitsNearDeath).
+constexpr int kNearDeathPercent = 60;
 
 }  // namespace
 
@@ -145,6 +147,24 @@ void GamePlayer::FillMoraleFacts(int unit, v1::MoraleTest& test) {
     }
   }
   if (facts.ByteSizeLong() > 0) *test.mutable_facts() = facts;
+}
+
+// Without a table (where the tape measures who is near) and in games sized
+// by turns (whose budget would not hold the tests), a dead leader has, now
+// and then, one or two of his clan's other units near: in good order, not
+// frenzied (a frenzied unit takes no test), each listed at even odds.
+void GamePlayer::ListUnitsNearDeath(
+    int leader, google::protobuf::RepeatedPtrField<std::string>& near) {
+  if (positions() || sized_by_events() || !Variety(kNearDeathPercent)) return;
+  const rules::LeaderState& l = state().leaders[leader];
+  for (int unit : UnitsOnTable(l.clan)) {
+    const rules::UnitStatus& s = status(unit);
+    if (unit == l.attached_unit || s.routing || s.frenzied ||
+        near.size() >= 2) {
+      continue;
+    }
+    if (Variety(50)) near.Add(std::string(UnitId(unit)));
+  }
 }
 
 // Returns the test as the replayer reads it: `friends` holds the friendly

@@ -319,13 +319,13 @@ std::optional<rules::Pose> GamePlayer::MoveTo(int unit) {
 bool GamePlayer::EndAccepted(int unit, const rules::Pose& pose) const {
   const geometry::Polygon shape = geometry::ToPolygon(FootprintAt(unit, pose));
   if (!rules::OnTable(*field_, shape)) return false;
+  // The engine's own test: the footprint shrunk by the contact distance
+  // (touching a pond is not entering it) meets no impassable ground.
+  const geometry::Polygon inner =
+      rules::daimyo::InnerShape(*field_, FootprintAt(unit, pose));
   for (const rules::TerrainFeature& t : field_->terrain) {
     if (t.kind == rules::TerrainKind::kImpassable &&
-        geometry::PolygonsIntersect(t.area, shape) &&
-        geometry::PolygonDistance(t.area, shape) == 0 &&
-        geometry::LengthInside(
-            geometry::Segment{shape.vertices[0], shape.vertices[2]}, t.area) >
-            0.1) {
+        geometry::PolygonsIntersect(t.area, inner)) {
       return false;
     }
   }

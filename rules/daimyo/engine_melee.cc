@@ -1102,8 +1102,14 @@ int DaimyoEngine::ComputedDuelWinner(const v1::Challenge& challenge,
         challenge.claimed_winner(), state_.leaders[winner].id);
     Report(std::move(f));
   }
-  RecordOutcome(challenge.challenger(), "duel_winner",
-                state_.leaders[winner].id, nullptr);
+  if (recording_outcomes()) {
+    // The duel's dice, rating and verdict, pair by pair: the rule that
+    // decided it is exercised (gunbai generate --coverage).
+    rules::Trace trace;
+    rules::daimyo::ResolveDuel(state_, duel, &trace);
+    RecordOutcome(challenge.challenger(), "duel_winner",
+                  state_.leaders[winner].id, &trace);
+  }
   if (FollowComputed() && branch_event_ != nullptr &&
       !challenge.claimed_winner().empty()) {
     branch_event_->mutable_challenge()->set_claimed_winner(

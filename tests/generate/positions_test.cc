@@ -188,7 +188,7 @@ TEST(PositionsTest, OffByDefault) {
 // fought as one melee. They are rare in a short game (the second charger
 // must stand off the target's flank or rear with room there), so these are
 // seeds a sweep found holding them (`gunbai generate --positions --turns
-// 10 --units U --seed S`, over seeds 1-120 at 8 units and 1-40 at 16).
+// 10 --units U --seed S`, over seeds 1-120 at 8 units and 1-60 at 16).
 // Each audits with no finding while the engine measures every pairing's
 // contact, front and flank on the footprints the melee began with; read
 // off the logs: the rounds carry a melee_id, two pairings of one melee
@@ -198,7 +198,7 @@ TEST(PositionsTest, OffByDefault) {
 TEST(PositionsTest, MultiUnitMeleesOnTheTableAuditClean) {
   int shared_melees = 0;
   int flanked = 0;
-  for (const auto& [seed, units] : {std::pair{15, 8}, std::pair{38, 16}}) {
+  for (const auto& [seed, units] : {std::pair{38, 8}, std::pair{55, 16}}) {
     SCOPED_TRACE(testing::Message() << "seed " << seed);
     GeneratorOptions options;
     options.seed = seed;
