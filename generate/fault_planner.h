@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -29,9 +30,27 @@ class FaultPlanner {
   // `kinds` (each kind once before any repeats; none when `kinds` is
   // empty), each due from a time drawn in [earliest, latest] on the
   // caller's clock (turns or events).
+  //
+  // With `first`, the kinds are instead taken in catalogue order from
+  // kinds[first % kinds.size()] on, wrapping round, then shuffled: a corpus
+  // of consecutive seeds whose `first` steps by `faults` a game (seed x
+  // faults) plants every kind equally often, to within one, however few
+  // faults a game has.
   FaultPlanner(std::mt19937_64& rng, int faults, const std::vector<Kind>& kinds,
-               int earliest, int latest) {
+               int earliest, int latest,
+               std::optional<std::uint64_t> first = std::nullopt) {
     std::vector<Kind> drawn;
+    if (first.has_value() && !kinds.empty()) {
+      for (int i = 0; i < faults; ++i) {
+        drawn.push_back(
+            kinds[(*first + static_cast<std::uint64_t>(i)) % kinds.size()]);
+      }
+      for (std::size_t i = 0; i + 1 < drawn.size(); ++i) {
+        std::swap(drawn[i], drawn[static_cast<std::size_t>(UniformDraw(
+                                rng, static_cast<int>(i),
+                                static_cast<int>(drawn.size()) - 1))]);
+      }
+    }
     while (!kinds.empty() && static_cast<int>(drawn.size()) < faults) {
       std::vector<Kind> round = kinds;
       // Fisher-Yates, with the generator's own draw for portability.
@@ -76,6 +95,12 @@ class FaultPlanner {
 
   // Returns how many faults are still to plant.
   int pending() const { return static_cast<int>(pending_.size()); }
+
+  // Returns true when a fault of `kind` is planned, due or not.
+  bool Planned(Kind kind) const {
+    return std::any_of(pending_.begin(), pending_.end(),
+                       [&](const Pending& p) { return p.kind == kind; });
+  }
 
   // Takes every fault still to plant, whatever its kind or time, and
   // returns their kinds in plan order; the caller plants what it can in

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -53,12 +54,16 @@ constexpr std::uint64_t kInitiativeStream = 0x696e6974ULL;  // "init"
 constexpr std::uint64_t kFaultStream = 0x6661756c74ULL;  // "fault"
 
 // Plans the faults of a game with `options`: kinds from the whole
-// catalogue, due from the first turn (or event) to FaultWindowEnd.
+// catalogue, taken in turn from a place the seed sets (so that a corpus of
+// consecutive seeds plants each kind equally often), due from the first
+// turn (or event) to FaultWindowEnd.
 FaultPlanner<FaultKind> PlanFaults(const GeneratorOptions& options) {
   std::mt19937_64 rng(options.seed ^ kFaultStream);
+  const int faults = std::max(options.faults, 0);
   return FaultPlanner<FaultKind>(
-      rng, std::max(options.faults, 0), CatalogueKinds(FaultCatalogue()),
-      options.turns > 0 ? 1 : 0, FaultWindowEnd(options));
+      rng, faults, CatalogueKinds(FaultCatalogue()), options.turns > 0 ? 1 : 0,
+      FaultWindowEnd(options),
+      options.seed * static_cast<std::uint64_t>(faults));
 }
 
 // The victory by points of every game (Samurai Knight Fever's rule, which
@@ -354,8 +359,15 @@ void GamePlayer::BuildOrderOfBattle() {
     }
     // The General stays with unit 1, or now and then leads unit 2 into
     // the fighting (his +2 in melee, his duels and his death).
-    AddLeader(c, v1::LEADER_KIND_GENERAL,
-              units_per_clan_ >= 2 && Chance(40) ? 2 : 1);
+    // (Always, when a game is to plant a wrong duel winner: duels come
+    // only between leaders whose units fight.)
+    const bool general_fights = Chance(40);
+    AddLeader(
+        c, v1::LEADER_KIND_GENERAL,
+        units_per_clan_ >= 2 && (general_fights ||
+                                 planner_.Planned(FaultKind::kDuelWinnerWrong))
+            ? 2
+            : 1);
     if (units_per_clan_ >= kDaimyoUnit) {
       AddLeader(c, v1::LEADER_KIND_DAIMYO, kDaimyoUnit);
     }
@@ -831,6 +843,10 @@ int GamePlayer::PredictEndOfTurnTests() {
 // plants it and records it.
 bool GamePlayer::MayPlant(FaultKind kind) {
   return planting_ && planner_.Take(kind, FaultClock());
+}
+
+bool GamePlayer::MayPlantAnyTime(FaultKind kind) {
+  return planting_ && planner_.Take(kind, std::numeric_limits<int>::max());
 }
 
 void GamePlayer::RecordFault(FaultKind kind, std::uint64_t seq,

@@ -325,6 +325,10 @@ class GamePlayer {
 
   // Faults (player.cc).
   bool MayPlant(FaultKind kind);
+  // The same, whatever the fault's due time: for the kinds whose chances
+  // are few and often early (a duel, a push back followed up, a leader's
+  // loss roll), which would otherwise be planted as stand-ins.
+  bool MayPlantAnyTime(FaultKind kind);
   void RecordFault(FaultKind kind, std::uint64_t seq, std::string subject,
                    std::string description);
   void RecordDeferredFault(FaultKind kind, std::string subject,
@@ -360,8 +364,9 @@ class GamePlayer {
   std::uint64_t seq_ = 0;
   std::uint32_t turn_ = 0;
   int active_clan_ = 0;
-  int pending_frame_events_ = 0;  // Activations and turn_end still owed.
-  bool planting_ = true;          // Faults may be planted in this turn.
+  int pending_frame_events_ = 0;       // Activations and turn_end still owed.
+  bool planting_ = true;               // Faults may be planted in this turn.
+  bool in_end_of_turn_tests_ = false;  // TakeEndOfTurnTests is running.
   // The loser's last move was blocked by enemies or the table edge.
   bool loser_blocked_by_enemy_ = false;
   std::vector<Pairing> new_pairings_;  // This activation's.

@@ -255,7 +255,7 @@ void GamePlayer::RollOwedLeaderLosses(int acting_clan) {
 void GamePlayer::RollOwedLeaderLoss(int acting_clan, std::size_t i) {
   while (state().leaders[i].loss_roll_owed && !leader_roll_skipped_[i]) {
     const rules::LeaderState& leader = state().leaders[i];
-    if (MayPlant(FaultKind::kLeaderLossMissing)) {
+    if (MayPlantAnyTime(FaultKind::kLeaderLossMissing)) {
       leader_roll_skipped_[i] = true;
       RecordDeferredFault(FaultKind::kLeaderLossMissing, leader.id,
                           absl::StrCat(leader.id,
@@ -277,7 +277,7 @@ void GamePlayer::RollOwedLeaderLoss(int acting_clan, std::size_t i) {
     roll->set_claimed_killed(killed);
     if (killed)
       ListUnitsNearDeath(static_cast<int>(i), *roll->mutable_units_near());
-    if (MayPlant(FaultKind::kLeaderLossClaimWrong)) {
+    if (MayPlantAnyTime(FaultKind::kLeaderLossClaimWrong)) {
       roll->set_claimed_killed(!killed);
       RecordFault(FaultKind::kLeaderLossClaimWrong, seq_ + 1, leader.id,
                   absl::StrCat(leader.id, " is claimed ",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -27,6 +28,8 @@ constexpr int kSamuraiChargePercent = 35;
 // for a duel.
 constexpr int kDaimyoChargePercent = 60;
 constexpr int kChallengePercent = 75;
+// A fault clock reading past every fault's due time.
+constexpr int kAnyTime = std::numeric_limits<int>::max();
 constexpr int kSpearChargePercent = 25;
 constexpr int kMissileChargePercent = 8;
 constexpr int kFallShortPercent = 8;
@@ -149,9 +152,9 @@ bool GamePlayer::MaybeCharge(int unit) {
   if (MaybeJoinCharge(unit)) return true;
   const int daimyo = state().AttachedLeader(unit, rules::LeaderKind::kDaimyo);
   const int led = LeaderOf(unit);
-  // A duel-winner fault that is due sends leaders after enemy leaders.
+  // A planned duel-winner fault sends leaders after enemy leaders.
   const bool duel_due = led >= 0 && planting_ &&
-                        planner_.Due(FaultKind::kDuelWinnerWrong, FaultClock());
+                        planner_.Due(FaultKind::kDuelWinnerWrong, kAnyTime);
   const int percent = plans_[unit].missile      ? kMissileChargePercent
                       : daimyo >= 0 || duel_due ? kDaimyoChargePercent
                       : MayBecomeFrenzied(unit) ? kSamuraiChargePercent
@@ -664,13 +667,16 @@ int GamePlayer::LeaderOf(int unit) const {
 void GamePlayer::MaybeChallenge(int a, int b) {
   int challenger = LeaderOf(a);
   int challenged = LeaderOf(b);
-  // A duel-winner fault that is due takes the first duel it can.
+  // A duel-winner fault takes the first duel it can, whenever it is due:
+  // a duel kills a leader, leaders are few, and their units often meet
+  // early or not at all.
   const bool fault_due =
-      planting_ && planner_.Due(FaultKind::kDuelWinnerWrong, FaultClock());
+      planting_ && planner_.Due(FaultKind::kDuelWinnerWrong, kAnyTime);
   if (challenger < 0 || challenged < 0 ||
       !(fault_due || Chance(kChallengePercent))) {
     return;
   }
+
   // A duel's death would settle a leader-loss roll left out as a fault.
   if (leader_roll_skipped_[challenger] || leader_roll_skipped_[challenged]) {
     return;
@@ -702,7 +708,7 @@ void GamePlayer::MaybeChallenge(int a, int b) {
     duel.dice = absl::MakeConstSpan(c->dice().data(), c->dice_size());
     const int winner = rules::daimyo::ResolveDuel(state(), duel, nullptr);
     int claimed = winner;
-    if (MayPlant(FaultKind::kDuelWinnerWrong)) {
+    if (MayPlantAnyTime(FaultKind::kDuelWinnerWrong)) {
       claimed = winner == challenger ? challenged : challenger;
       RecordFault(FaultKind::kDuelWinnerWrong, seq_ + 1, leaders[challenger].id,
                   absl::StrCat("the duel is claimed for ", leaders[claimed].id,
@@ -1050,7 +1056,7 @@ void GamePlayer::MakeMeleeResultMoves(const RoundResult& result) {
 // loser moved.
 bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
   if (!routs && followed_up && !OwesEndOfTurnTest(loser) && !positions() &&
-      MayPlant(FaultKind::kResultMoveMissing)) {
+      MayPlantAnyTime(FaultKind::kResultMoveMissing)) {
     RecordFaultDueNextActivation(
         FaultKind::kResultMoveMissing, UnitId(loser),
         absl::StrCat(UnitId(loser), " is pushed back but does not move"));

@@ -75,6 +75,7 @@ MoraleResult GamePlayer::TakeChargeTests(int unit) {
 // for reasons 1, 5, 6 and 7: for the highest of them. A planted fault skips
 // one; the audit finds it missing when the turn ends.
 void GamePlayer::TakeEndOfTurnTests() {
+  in_end_of_turn_tests_ = true;
   std::vector<bool> skipped(plans_.size(), false);
   // On a table a rout move owes a test to every friend near it, measured,
   // also to one that has tested already: the tests go round until none is
@@ -95,6 +96,7 @@ void GamePlayer::TakeEndOfTurnTests() {
       again = positions();
     }
   }
+  in_end_of_turn_tests_ = false;
 }
 
 // Declares now and then the measured facts a test may rest on, true to the
@@ -251,6 +253,18 @@ void GamePlayer::CarryOutResult(int unit, MoraleResult result,
   const bool router_moves =
       !was_routing || rules_.options.router_retire_owes ==
                           rules::daimyo::RouterRetireOwes::kTheMove;
+  // A retire or retreat owed at the end of the turn may be skipped as a
+  // planted fault: the audit finds it missing at turn_end (reading 34).
+  if ((result == MoraleResult::kRetire || result == MoraleResult::kRetreat) &&
+      router_moves && !was_routing && in_end_of_turn_tests_ &&
+      MayPlantAnyTime(FaultKind::kResultMoveMissing)) {
+    RecordDeferredFault(
+        FaultKind::kResultMoveMissing, UnitId(unit),
+        absl::StrCat(UnitId(unit), " does not make the ",
+                     result == MoraleResult::kRetire ? "retire" : "retreat",
+                     " move its morale test owes"));
+    return;
+  }
   switch (result) {
     case MoraleResult::kRetire:
       if (router_moves) MakeResultMove(unit, v1::RESULT_MOVE_KIND_RETIRE);
