@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -170,6 +171,16 @@ Mechanisms CountMechanisms(const v1::BattleLog& log) {
       m.Note("leader killed");
     }
     if (e.has_removal()) m.Note("removal");
+    if (e.has_turn_start() && e.turn_start().initiative_dice_size() > 0) {
+      m.Note("initiative dice");
+    }
+    if (e.has_move() && e.move().kind() == v1::MOVE_KIND_MANOEUVRE) {
+      m.Note("manoeuvre");
+    }
+    if ((e.has_leader_loss() && e.leader_loss().units_near_size() > 0) ||
+        (e.has_challenge() && e.challenge().units_near_size() > 0)) {
+      m.Note("units near a dead leader");
+    }
   }
   return m;
 }
@@ -221,10 +232,141 @@ TEST(GenerateTest, EveryMechanismAppearsAcrossSeeds) {
                                   "MORALE_RESULT_HALT",
                                   "MORALE_RESULT_ROUT",
                                   "leader killed",
-                                  "removal"};
+                                  "removal",
+                                  "initiative dice",
+                                  "manoeuvre",
+                                  "units near a dead leader"};
   for (const char* what : expected) {
     EXPECT_GT(total[what], 0) << "no game shows: " << what;
   }
+}
+
+// Read off the logs of seeds 1-200: a game that dices for the initiative
+// rolls one die a clan at every turn_start, each 1-6, and names the clan of
+// the higher die; a tie names the clan that did not hold it the turn
+// before (Oda before turn 1). Some games dice, some alternate, and some
+// turns tie.
+TEST(GenerateTest, InitiativeDiceNameTheHigherDiesClan) {
+  int dicing = 0, alternating = 0, ties = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    const v1::BattleLog log = GenerateLog(SmallGame(seed));
+    std::string held = "oda";
+    bool dices = false;
+    for (const v1::Event& e : log.events()) {
+      if (!e.has_turn_start()) continue;
+      const v1::TurnStart& t = e.turn_start();
+      if (e.turn() == 1) dices = t.initiative_dice_size() > 0;
+      if (!dices) {
+        EXPECT_EQ(t.initiative_dice_size(), 0);
+        EXPECT_EQ(t.initiative_clan(), e.turn() % 2 == 1 ? "oda" : "takeda");
+        continue;
+      }
+      ASSERT_EQ(t.initiative_dice_size(), 2) << "turn " << e.turn();
+      const std::uint32_t oda = t.initiative_dice(0);
+      const std::uint32_t takeda = t.initiative_dice(1);
+      EXPECT_TRUE(oda >= 1 && oda <= 6 && takeda >= 1 && takeda <= 6);
+      const std::string expected = oda > takeda    ? "oda"
+                                   : takeda > oda  ? "takeda"
+                                   : held == "oda" ? "takeda"
+                                                   : "oda";
+      ties += oda == takeda;
+      EXPECT_EQ(t.initiative_clan(), expected) << "turn " << e.turn();
+      held = t.initiative_clan();
+    }
+    ++(dices ? dicing : alternating);
+  }
+  EXPECT_GT(dicing, 20);
+  EXPECT_GT(alternating, 100);
+  EXPECT_GT(ties, 0);
+}
+
+// Read off the logs of seeds 1-200 (clean, and with 5 faults, none of
+// which is a move): no unit moves, manoeuvres or turns about in a turn
+// after it charged or counter-charged (a charge is its move: reading 39);
+// every manoeuvre without a table changes the formation and every change
+// of formation is a manoeuvre; and every unit listed near a dead leader is
+// of his clan and tests morale later that turn for reason 5 or higher (the
+// highest reason owed: 5, 6 or 7 at the end of the turn), unless a
+// planted skipped test is what the manifest says.
+TEST(GenerateTest, ChargesManoeuvresAndUnitsNearADeadLeader) {
+  int manoeuvres = 0, near = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    for (int faults : {0, 5}) {
+      SCOPED_TRACE(testing::Message()
+                   << "seed " << seed << ", " << faults << " faults");
+      const GeneratedGame game = GenerateGame(SmallGame(seed, faults));
+      std::set<std::string> skipped;    // Units a planted fault skips.
+      std::set<std::uint64_t> planted;  // Events a fault is planted in.
+      for (const PlantedFault& f : game.faults) {
+        skipped.insert(f.subject);
+        planted.insert(f.seq);
+      }
+      std::map<std::string, std::string> clan_of;
+      for (const v1::Unit& u : game.log.order_of_battle().units()) {
+        clan_of[u.id()] = u.clan();
+      }
+      for (const v1::Leader& l : game.log.order_of_battle().leaders()) {
+        clan_of[l.id()] = l.clan();
+      }
+      std::set<std::string> charged;
+      std::map<std::string, std::uint32_t> owes_test;  // Unit: turn.
+      for (const v1::Event& e : game.log.events()) {
+        if (e.has_turn_start()) charged.clear();
+        if (e.has_charge()) charged.insert(e.charge().unit());
+        if (e.has_move()) {
+          EXPECT_EQ(charged.count(e.move().unit()), 0u)
+              << "seq " << e.seq() << ": " << e.move().unit()
+              << " moves after its charge";
+          const bool manoeuvre = e.move().kind() == v1::MOVE_KIND_MANOEUVRE;
+          EXPECT_EQ(manoeuvre,
+                    e.move().formation() != v1::FORMATION_UNSPECIFIED)
+              << "seq " << e.seq();
+          manoeuvres += manoeuvre;
+        }
+        const google::protobuf::RepeatedPtrField<std::string>* listed =
+            e.has_leader_loss() ? &e.leader_loss().units_near()
+            : e.has_challenge() ? &e.challenge().units_near()
+                                : nullptr;
+        // (A duel whose winner is claimed wrong by a planted fault is left
+        // out: its claim names the wrong dead leader.)
+        if (listed != nullptr && planted.count(e.seq()) == 0) {
+          const std::string dead = e.has_leader_loss()
+                                       ? e.leader_loss().leader()
+                                       : (e.challenge().claimed_winner() ==
+                                                  e.challenge().challenger()
+                                              ? e.challenge().challenged()
+                                              : e.challenge().challenger());
+          for (const std::string& unit : *listed) {
+            EXPECT_EQ(clan_of[unit], clan_of[dead]) << "seq " << e.seq();
+            owes_test[unit] = e.turn();
+            ++near;
+          }
+        }
+        if (e.has_morale_test() && e.morale_test().reason() >= 5 &&
+            e.morale_test().reason() <= 7) {
+          owes_test.erase(e.morale_test().unit());
+        }
+        // A unit gone from the table (removed, or dispersed by a failed
+        // rally) tests for nothing.
+        if (e.has_removal()) owes_test.erase(e.removal().unit());
+        if (e.has_morale_test() &&
+            e.morale_test().claimed_result() == v1::MORALE_RESULT_DISPERSED) {
+          owes_test.erase(e.morale_test().unit());
+        }
+        if (e.has_turn_end()) {
+          for (const auto& [unit, turn] : owes_test) {
+            EXPECT_TRUE(skipped.count(unit) > 0)
+                << unit << " was near a dead leader in turn " << turn
+                << " and took no test for it";
+          }
+          owes_test.clear();
+        }
+      }
+    }
+  }
+  EXPECT_GT(manoeuvres, 0);
+  EXPECT_GT(near, 0);
 }
 
 TEST(GenerateTest, SameOptionsGiveTheSameBytes) {
