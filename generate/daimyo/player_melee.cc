@@ -778,21 +778,19 @@ bool GamePlayer::MultiRoundAcceptable(
 }
 
 // True when the two rounds of a multi-unit melee, `first` and `second`
-// (the shared unit second in each), settle into at most one contact left
-// and no winner owed two moves: the shared unit does not win both (it
-// could follow up only one loser), does not draw both (two contacts stay),
-// and is not pushed back with a compulsory follow-up in one while drawing
-// the other (the follower keeps it in both contacts). With a follow-up it
-// may choose, the winner then halts (MakeMultiMeleeMoves).
+// (the shared unit second in each), settle into at most one contact left:
+// the shared unit does not draw both (two contacts stay), and is not pushed
+// back with a compulsory follow-up in one while drawing the other (the
+// follower keeps it in both contacts). With a follow-up it may choose, the
+// winner then halts (MakeMultiMeleeMoves). A shared unit that wins both
+// follows up or pursues one loser at most (reading 26 (b)): one contact.
 bool GamePlayer::SecondRoundAcceptable(const RoundResult& first,
                                        const RoundResult& second) const {
   const int shared = first.b;
   const std::array<const RoundResult*, 2> rounds = {&first, &second};
-  int won = 0;
   int drawn = 0;
   bool followed_into_draw = false;
   for (const RoundResult* r : rounds) {
-    if (r->winner == shared) ++won;
     if (r->winner < 0) ++drawn;
   }
   for (const RoundResult* r : rounds) {
@@ -801,7 +799,7 @@ bool GamePlayer::SecondRoundAcceptable(const RoundResult& first,
       followed_into_draw = true;
     }
   }
-  return won < 2 && drawn < 2 && !followed_into_draw;
+  return drawn < 2 && !followed_into_draw;
 }
 
 // Makes the moves a multi-unit melee owes once all its rounds are fought,
@@ -862,6 +860,18 @@ void GamePlayer::MakeMultiMeleeMoves(absl::Span<const RoundResult> results) {
       if (loser_blocked_by_enemy_) destroyed[r.loser] = true;
     }
   }
+  // Each winner's wins, and for one that beat several the win it chose.
+  std::map<int, std::vector<std::size_t>> wins;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (results[i].winner >= 0) wins[results[i].winner].push_back(i);
+  }
+  std::map<int, std::size_t> chosen;
+  for (const auto& [winner, list] : wins) {
+    if (list.size() > 1) {
+      chosen[winner] = static_cast<std::size_t>(
+          Uniform(0, static_cast<int>(list.size()) - 1));
+    }
+  }
   std::vector<int> followed;  // Losers a winner followed up or pursued.
   for (std::size_t i = 0; i < results.size(); ++i) {
     const RoundResult& r = results[i];
@@ -869,13 +879,11 @@ void GamePlayer::MakeMultiMeleeMoves(absl::Span<const RoundResult> results) {
         worst[r.winner] == kRouted) {
       continue;
     }
-    // A unit that beat two (only when no roll avoided it: see
-    // SecondRoundAcceptable) makes one move, the one its last win owes.
-    bool wins_later = false;
-    for (std::size_t j = i + 1; j < results.size(); ++j) {
-      wins_later = wins_later || results[j].winner == r.winner;
-    }
-    if (wins_later) continue;
+    // A unit that beat two makes one move (reading 26 (b)): it follows up
+    // or pursues the one of them it chooses, or halts.
+    const auto& mine = wins[r.winner];
+    const bool beat_several = mine.size() > 1;
+    if (beat_several && i != mine[chosen[r.winner]]) continue;
     const int loser = r.loser;
     const bool routs = worst[loser] == kRouted;
     // Drew elsewhere: it halts. Another winner moved up: it halts too.
@@ -884,7 +892,7 @@ void GamePlayer::MakeMultiMeleeMoves(absl::Span<const RoundResult> results) {
         std::find(followed.begin(), followed.end(), loser) == followed.end();
     bool moves_up = follow;
     if (follow && !destroyed[loser] &&
-        (r.winner_may_halt || winners_of[loser] > 1)) {
+        (r.winner_may_halt || winners_of[loser] > 1 || beat_several)) {
       // Its choice; not into a loser still in contact with a drawn pairing.
       moves_up = !(drawn && !routs) && Chance(60);
     }

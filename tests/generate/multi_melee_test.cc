@@ -77,6 +77,7 @@ struct Counts {
   int shared_routed = 0;       // The shared unit's worst was a rout.
   int shared_pushed_back = 0;  // Its worst was a push back.
   int shared_held = 0;         // It won or drew everywhere.
+  int shared_beat_all = 0;     // It won every round.
   int flank_removals = 0;      // Destroyed by the flank rules.
   // A unit fought with more stands than it had left after an earlier round
   // of the melee (allowed: reading 26).
@@ -168,12 +169,28 @@ void CheckMelee(const std::vector<Round>& rounds,
       if (st == kRouted) ++counts.shared_routed;
       if (st == kPushedBack) ++counts.shared_pushed_back;
       if (st <= kDrew) ++counts.shared_held;
+      bool won_all = true;
+      for (const Round& r : rounds) {
+        const int side = r.unit[0] == unit ? 0 : 1;
+        won_all = won_all && r.StandingOf(side) == kWon;
+      }
+      if (won_all) ++counts.shared_beat_all;
     }
     (void)moved;
   }
   // Each loser's winners: at most one of them moves up, by a pursuit when
   // the loser routs and a follow-up when it is pushed back; and a winner
-  // that lost elsewhere makes only its loser's move (checked above).
+  // that lost elsewhere makes only its loser's move (checked above). A unit
+  // that beat several makes one move at most (checked above), up to the
+  // one loser it chose (reading 26 (b)): a pursuit of a router or a
+  // follow-up of one pushed back, so its move counts for the losers whose
+  // standing it fits.
+  std::map<std::string, int> beaten;
+  for (const Round& r : rounds) {
+    for (int s = 0; s < 2; ++s) {
+      if (r.StandingOf(s) == kWon) ++beaten[r.unit[s]];
+    }
+  }
   for (const auto& [loser, st] : worst) {
     if (st < kPushedBack) continue;
     int moved_up = 0;
@@ -184,6 +201,10 @@ void CheckMelee(const std::vector<Round>& rounds,
         for (v1::ResultMoveKind k : moves[r.unit[s]]) {
           if (k == v1::RESULT_MOVE_KIND_FOLLOW_UP ||
               k == v1::RESULT_MOVE_KIND_PURSUIT) {
+            const bool fits =
+                k == (st == kRouted ? v1::RESULT_MOVE_KIND_PURSUIT
+                                    : v1::RESULT_MOVE_KIND_FOLLOW_UP);
+            if (beaten[r.unit[s]] > 1 && !fits) continue;  // Another's.
             ++moved_up;
             EXPECT_EQ(k, st == kRouted ? v1::RESULT_MOVE_KIND_PURSUIT
                                        : v1::RESULT_MOVE_KIND_FOLLOW_UP);
@@ -257,21 +278,23 @@ TEST(MultiMeleeTest, GeneratedMultiUnitMeleesSplitStandsAndSettleByWorst) {
     total.shared_routed += c.shared_routed;
     total.shared_pushed_back += c.shared_pushed_back;
     total.shared_held += c.shared_held;
+    total.shared_beat_all += c.shared_beat_all;
     total.flank_removals += c.flank_removals;
     total.lost_stand_still_fought += c.lost_stand_still_fought;
   }
   std::printf(
       "multi-unit melees: %d in %d of 200 games; shared unit routed %d, "
-      "pushed back %d, held %d; flank removals %d; a stand lost in the first "
-      "round fought in the second %d\n",
+      "pushed back %d, held %d (beat every enemy %d); flank removals %d; a "
+      "stand lost in the first round fought in the second %d\n",
       total.multi_melees, total.games_with_multi, total.shared_routed,
-      total.shared_pushed_back, total.shared_held, total.flank_removals,
-      total.lost_stand_still_fought);
+      total.shared_pushed_back, total.shared_held, total.shared_beat_all,
+      total.flank_removals, total.lost_stand_still_fought);
   // Measured: 116 multi-unit melees in 84 of the 200 games (join 25%).
   EXPECT_GE(total.games_with_multi, 60);
   EXPECT_GT(total.shared_routed, 0);
   EXPECT_GT(total.shared_pushed_back, 0);
   EXPECT_GT(total.shared_held, 0);
+  EXPECT_GT(total.shared_beat_all, 0);
   EXPECT_GT(total.flank_removals, 0);
   EXPECT_GT(total.lost_stand_still_fought, 0);
 }
