@@ -76,15 +76,18 @@ const FaultSpec& FaultSpecOf(FaultKind kind);
 // then only move, so that the count comes out exact). A clan fields
 // `units_per_clan` units (at least 1): the first is missile ashigaru with
 // the clan's General attached; it never fights a melee, so that every clan
-// keeps a unit on the table. The others take in turn, from a place the
+// keeps a unit on the table, and in a game sized by events nothing the
+// player chooses makes it test morale (it is not shot at, named near a
+// rout, or charged while there is another target), so that it can always
+// make the closing turn's moves. The others take in turn, from a place the
 // seed sets, the troop kinds: missile Ashigaru (bows or arquebuses, some
 // holding a building), long-spear Ashigaru, Samurai (foot with pole arms,
 // mounted with lances, some mounted archers), Ronin with swords, Warrior
 // Monks, Peasants with no weapon, Hatamoto and a headquarters; every
 // quality and armour turns up, and some units start in column. The third
-// unit has the clan's Daimyo attached. The kinds of the faults go round the
-// catalogue in an order the seed shuffles, so that over many games each
-// kind is planted about as often as the others. A fault that finds no
+// unit has the clan's Daimyo attached. The kinds of the faults are taken in
+// catalogue order from a place the seed sets (seed x faults), so that a
+// corpus of consecutive seeds plants each kind equally often. A fault that finds no
 // chance to be planted as drawn is planted as a result move nothing owes,
 // and its manifest entry says so (in_place_of); fewer faults than asked are
 // planted only when the game is too small to hold them (a game sized by

@@ -155,6 +155,15 @@ class GamePlayer {
   bool OwesEndOfTurnTest(int unit) const;
   bool OwesNothing(int unit) const;
   bool MustCharge(int unit) const;
+  // True for the General's unit of a game sized by events: the closing
+  // turn's moves need a unit that can always move, so nothing the player
+  // chooses makes it test (no volley at it, no rout naming it near or
+  // passing through it, no charge falling short on it while there is
+  // another target): only its own charges' and melees' tests could rout it,
+  // and it makes neither.
+  bool Shielded(int unit) const {
+    return sized_by_events() && plans_[unit].keeps_table;
+  }
 
   // Budget (player.cc): used only when the game is sized by events.
   bool Affordable(int cost) const;

@@ -89,6 +89,7 @@ std::vector<int> GamePlayer::Targets(int firer, int stands_firing) {
   std::vector<int> out;
   for (int unit = 0; unit < UnitCount(); ++unit) {
     if (plans_[unit].clan == plans_[firer].clan || !OnTable(unit)) continue;
+    if (Shielded(unit)) continue;
     const rules::UnitStatus& s = status(unit);
     // Routers are shot at now and then (a router hit this turn may not
     // rally).

@@ -133,6 +133,12 @@ std::vector<int> GamePlayer::FallShortTargets(int charger) const {
     }
     out.push_back(unit);
   }
+  // Not a shielded unit while there is another.
+  std::vector<int> open;
+  for (int unit : out) {
+    if (!Shielded(unit)) open.push_back(unit);
+  }
+  if (!open.empty()) out = std::move(open);
   if (positions()) {
     // On a table: not one it already touches (a charge that falls short
     // ends apart), unless there is no other.
@@ -1126,7 +1132,8 @@ bool GamePlayer::MoveLoser(int loser, bool routs, bool followed_up) {
 void GamePlayer::AddRoutFacts(int router, v1::ResultMove& move) {
   std::vector<int> friends;
   for (int unit : UnitsOnTable(plans_[router].clan)) {
-    if (unit != router && !status(unit).in_melee && !status(unit).routing) {
+    if (unit != router && !status(unit).in_melee && !status(unit).routing &&
+        !Shielded(unit)) {
       friends.push_back(unit);
     }
   }

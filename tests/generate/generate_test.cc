@@ -521,6 +521,28 @@ TEST(GenerateTest, GamesSizedByEventsHoldExactlyThatManyEvents) {
   }
 }
 
+// Small armies fill long logs: 3 units a clan, 3,000 events. Seeds 6, 24,
+// 34 and 85 of these once aborted ("no unit left to move"): the armies
+// wore down until both General's units, shot at and charged, were routing
+// (a router makes one rout move a turn), so the closing turn had no unit
+// to make its moves. Each game holds exactly 3,000 events and audits clean.
+TEST(GenerateTest, SmallArmiesFillLongLogs) {
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    GeneratorOptions options;
+    options.seed = seed;
+    options.target_events = 3000;
+    options.units_per_clan = 3;
+    const v1::BattleLog log = GenerateLog(options);
+    EXPECT_EQ(log.events_size(), 3000) << "seed " << seed;
+    if (seed == 6 || seed == 24 || seed == 34 || seed == 85) {
+      const v1::AuditReport report = Audit(log);
+      EXPECT_EQ(report.findings_size(), 0)
+          << "seed " << seed << ":\n"
+          << FirstFindings(report);
+    }
+  }
+}
+
 TEST(GenerateTest, ManifestIsOneJsonObjectAFault) {
   const GeneratedGame game = GenerateGame(SmallGame(3, 2));
   const std::string lines = ManifestJsonLines(game.faults);
