@@ -87,10 +87,10 @@ const FaultSpec& FaultSpecOf(FaultKind kind);
 // quality and armour turns up, and some units start in column. The third
 // unit has the clan's Daimyo attached. The kinds of the faults are taken in
 // catalogue order from a place the seed sets (seed x faults), so that a
-// corpus of consecutive seeds plants each kind equally often. A fault that finds no
-// chance to be planted as drawn is planted as a result move nothing owes,
-// and its manifest entry says so (in_place_of); fewer faults than asked are
-// planted only when the game is too small to hold them (a game sized by
+// corpus of consecutive seeds plants each kind equally often. A fault that
+// finds no chance to be planted as drawn is planted as a result move nothing
+// owes, and its manifest entry says so (in_place_of); fewer faults than asked
+// are planted only when the game is too small to hold them (a game sized by
 // events with no room left, or no unit free to make that move). Aborts the
 // process if the built-in Daimyo ruleset does not load (a broken build).
 GeneratedGame GenerateGame(const GeneratorOptions& options);

@@ -196,7 +196,8 @@ int GamePlayer::Reserved() const {
     if (OwesEndOfTurnTest(unit)) ++tests;
   }
   return pending_frame_events_ + kContactReserve * Contacts(true) +
-         kPendingPairingReserve * static_cast<int>(new_pairings_.size()) +
+         kPendingPairingReserve *
+             static_cast<int>(new_pairings_.size() + ongoing_joins_.size()) +
          kFallShortChargeEvents * frenzied + kTestChainEvents * tests +
          router_moves + ClosingReserve();
 }
@@ -632,6 +633,7 @@ void GamePlayer::Activate(int clan) {
   faults_due_next_activation_.clear();
   --pending_frame_events_;
   new_pairings_.clear();
+  ongoing_joins_.clear();
   std::fill(left_this_activation_.begin(), left_this_activation_.end(), false);
 }
 

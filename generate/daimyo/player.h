@@ -230,6 +230,13 @@ class GamePlayer {
   RoundResult FightRound(int a, int b, const MeleeShare* share);
   int JoinTarget(int charger) const;
   bool MaybeJoinCharge(int charger);
+  // A melee still in contact from an earlier turn, not yet fought this
+  // turn, whose enemy `charger` may charge to join it: the friend in it,
+  // and the enemy; {-1, -1} when none (JoinOngoingTarget).
+  std::pair<int, int> JoinOngoingTarget(int charger) const;
+  bool MaybeJoinOngoing(int charger);
+  // Whether `unit` fights exactly one melee contact, the one with `enemy`.
+  bool OnlyContact(int unit, int enemy) const;
   int FrontStandsMax(int unit) const;
   void FightMultiMelee(int target, std::array<int, 2> chargers);
   void FitShare(const MeleeShare& share, v1::MeleeRound& round,
@@ -379,6 +386,14 @@ class GamePlayer {
   // The loser's last move was blocked by enemies or the table edge.
   bool loser_blocked_by_enemy_ = false;
   std::vector<Pairing> new_pairings_;  // This activation's.
+  // This activation's charges that join a melee in contact from an earlier
+  // turn: the charger, and the friend already fighting the target.
+  struct OngoingJoin {
+    int charger = -1;
+    int friend_unit = -1;
+    int target = -1;
+  };
+  std::vector<OngoingJoin> ongoing_joins_;
   // Per unit: charged this turn (it may owe a stand-or-retire choice until
   // the turn ends), moved away by a result move this activation.
   std::vector<bool> targeted_this_turn_;

@@ -39,6 +39,9 @@ constexpr int kPushBackMm = 30;
 // A unit that may charge joins a friend's charge of this activation on the
 // same target, when it may (see JoinTarget), this often: a multi-unit melee.
 constexpr int kJoinChargePercent = 25;
+// A unit that may join a melee in contact from an earlier turn does so this
+// often.
+constexpr int kJoinOngoingPercent = 15;
 // On a table fewer chargers stand where they may join (off the target's
 // flank or rear, with a free pose there): those that do join this often.
 constexpr int kJoinChargeOnATablePercent = 80;
@@ -155,7 +158,7 @@ std::vector<int> GamePlayer::FallShortTargets(int charger) const {
 // charge destroys it unless it falls short), or an enemy free to be charged,
 // a daimyo seeking out the enemy daimyo. Returns true when it charged.
 bool GamePlayer::MaybeCharge(int unit) {
-  if (MaybeJoinCharge(unit)) return true;
+  if (MaybeJoinCharge(unit) || MaybeJoinOngoing(unit)) return true;
   const int daimyo = state().AttachedLeader(unit, rules::LeaderKind::kDaimyo);
   const int led = LeaderOf(unit);
   // A planned duel-winner fault sends leaders after enemy leaders.
@@ -267,6 +270,83 @@ bool GamePlayer::MaybeJoinCharge(int charger) {
   return true;
 }
 
+bool GamePlayer::OnlyContact(int unit, int enemy) const {
+  int contacts = 0;
+  bool with_enemy = false;
+  for (const rules::MeleeContact& m : state().melees) {
+    if (!m.Involves(unit)) continue;
+    ++contacts;
+    with_enemy = with_enemy || m.Between(unit, enemy);
+  }
+  return contacts == 1 && with_enemy;
+}
+
+// Without a table: a melee in contact from an earlier turn, between a
+// friend of `charger` and an enemy, that neither has fought this turn nor
+// will before this activation's melee phase (the clan that activates first
+// fights every melee in contact). Each of the two fights only the other;
+// the enemy is free otherwise (not charged, charging, the General's unit
+// or routing) and big enough that its stands split between the friend's
+// round and the charger's (as JoinTarget), and no round can take a unit's
+// last stand. (On a table the charger would need a free pose against the
+// enemy's flank or rear with the friend at its front: not generated yet.)
+std::pair<int, int> GamePlayer::JoinOngoingTarget(int charger) const {
+  if (positions() || plans_[charger].missile) return {-1, -1};
+  const rules::UnitStatus& c = status(charger);
+  const int hits_per_stand = rules_.hits_per_stand;
+  for (const rules::MeleeContact& m : state().melees) {
+    if (m.last_turn_fought >= static_cast<int>(turn_)) continue;
+    const int f = plans_[m.a].clan == plans_[charger].clan ? m.a : m.b;
+    const int t = f == m.a ? m.b : m.a;
+    if (f == charger || plans_[f].clan != plans_[charger].clan ||
+        plans_[t].clan == plans_[charger].clan || !OnTable(f) || !OnTable(t)) {
+      continue;
+    }
+    const rules::UnitStatus& fs = status(f);
+    const rules::UnitStatus& ts = status(t);
+    // (Not a frenzied friend: should the target rout from its test, the
+    // friend would be free and owe a charge its clan's frenzied charges
+    // have already come by.)
+    if (plans_[t].keeps_table || ts.routing || fs.routing || fs.frenzied ||
+        ts.charging || ts.fought_this_turn || fs.fought_this_turn ||
+        ts.charges_received != 0 || targeted_this_turn_[t] ||
+        left_this_activation_[t] || left_this_activation_[f] ||
+        !OnlyContact(f, t) || !OnlyContact(t, f)) {
+      continue;
+    }
+    const int needed = FrontStandsMax(t);
+    if (ts.stands - needed < needed) continue;
+    if (rules::StandsLost(ts, fs.stands + c.stands + 1, hits_per_stand) >=
+            ts.stands ||
+        rules::StandsLost(c, ts.stands + 1, hits_per_stand) >= c.stands ||
+        rules::StandsLost(fs, ts.stands + 1, hits_per_stand) >= fs.stands) {
+      continue;
+    }
+    return {f, t};
+  }
+  return {-1, -1};
+}
+
+// Now and then charges with `charger` the enemy a friend has been fighting
+// since an earlier turn (see JoinOngoingTarget): the two pairings are then
+// fought as one multi-unit melee. The target, in melee, stands: it neither
+// retires nor counter-charges. Returns true when it charged.
+bool GamePlayer::MaybeJoinOngoing(int charger) {
+  const auto [f, t] = JoinOngoingTarget(charger);
+  if (t < 0 || !Variety(kJoinOngoingPercent)) return false;
+  targeted_this_turn_[t] = true;
+  v1::Event event;
+  event.set_clan(ClanOf(charger));
+  v1::ChargeDeclaration* charge = event.mutable_charge();
+  charge->set_unit(UnitId(charger));
+  charge->set_target(UnitId(t));
+  Emit(event);
+  TakeChargeTests(charger);
+  TakeChargeTests(t);
+  ongoing_joins_.push_back({charger, f, t});
+  return true;
+}
+
 // Declares `charger`'s charge on `target`, takes the tests it owes at once
 // (the charger's for initiating it, the target's for being charged), lets
 // the target answer, and keeps the pairing for the melee phase when the
@@ -358,10 +438,38 @@ bool GamePlayer::ContactMade(const Pairing& p) const {
 // from earlier turns (the first activation of a turn fights them all), then
 // the charges that reached contact this activation.
 void GamePlayer::MeleePhase(int clan) {
+  const std::vector<OngoingJoin> joins = std::move(ongoing_joins_);
+  ongoing_joins_.clear();
+  const auto joined = [&joins](int x, int y) {
+    return std::any_of(joins.begin(), joins.end(), [&](const OngoingJoin& j) {
+      return (j.friend_unit == x && j.target == y) ||
+             (j.friend_unit == y && j.target == x);
+    });
+  };
+  // The melees a charge joined this activation: the friend's pairing and
+  // the charger's, fought as one (each one by one should the join have
+  // come apart: the target routed by its test, or a unit gone).
+  for (const OngoingJoin& j : joins) {
+    const rules::MeleeContact* m = state().FindMelee(j.friend_unit, j.target);
+    const bool ongoing =
+        m != nullptr && OnTable(j.friend_unit) && OnTable(j.target) &&
+        m->last_turn_fought != static_cast<int>(turn_) &&
+        !status(j.target).routing && !status(j.friend_unit).routing;
+    const bool charged =
+        OnTable(j.charger) && OnTable(j.target) && !status(j.charger).routing &&
+        !status(j.target).routing && state().IsChargedBy(j.target, j.charger);
+    if (ongoing && charged) {
+      FightMultiMelee(j.target, {j.friend_unit, j.charger});
+    } else if (ongoing) {
+      FightPairing(j.friend_unit, j.target);
+    } else if (charged) {
+      FightPairing(j.charger, j.target);
+    }
+  }
   std::vector<std::pair<int, int>> ongoing;
   for (const rules::MeleeContact& m : state().melees) {
     if (!OnTable(m.a) || !OnTable(m.b) ||
-        m.last_turn_fought == static_cast<int>(turn_)) {
+        m.last_turn_fought == static_cast<int>(turn_) || joined(m.a, m.b)) {
       continue;
     }
     ongoing.push_back(plans_[m.a].clan == clan ? std::make_pair(m.a, m.b)
