@@ -12,6 +12,10 @@ namespace gunbai::rules {
 // embedded at build time.
 absl::string_view ScenarioRulesDoc();
 
+// Returns the text of rules/procedures/pbem-default.textproto, the default
+// error-resolution procedure (replay/remedy.h), embedded at build time.
+absl::string_view DefaultProcedureText();
+
 }  // namespace gunbai::rules
 
 #endif  // GUNBAI_RULES_BUILTIN_RULESETS_H_

@@ -24,6 +24,7 @@
 #include "replay/log_stream.h"
 #include "replay/map_scene.h"
 #include "replay/proto_mapping.h"
+#include "replay/remedy.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 #include "rules/status_macros.h"
@@ -35,6 +36,7 @@
 #include "service/cli/generate_cli.h"
 #include "service/cli/health_cli.h"
 #include "service/cli/reconcile_cli.h"
+#include "service/cli/remedy_cli.h"
 #include "service/cli/shard.h"
 #include "service/cli/store_cli.h"
 #include "service/common/cli_app.h"
@@ -188,6 +190,9 @@ struct Options {
   bool list = false;
   bool impact = false;
   bool readings = false;
+  bool remedies = false;
+  std::string procedure_path;
+  std::vector<uint64_t> raised_at;
   bool outcomes = false;
   std::string branch_out;
   std::string output_path;  // -o: write the report here, not to stdout
@@ -303,7 +308,8 @@ absl::Status WriteBranches(const std::string& dir,
 // streamed audit gives up on (malformed or refused: the whole read gives
 // the error message).
 std::optional<v1::AuditReport> AuditStreamed(const Options& o) {
-  if (!o.server.empty() || o.impact || o.readings || o.log_path.empty()) {
+  if (!o.server.empty() || o.impact || o.readings || o.remedies ||
+      o.log_path.empty()) {
     return std::nullopt;
   }
   const absl::StatusOr<replay::LogFormat> format = InputFormat(o);
@@ -320,30 +326,6 @@ std::optional<v1::AuditReport> AuditStreamed(const Options& o) {
   // Given up on, or failed: the whole read gives the report or the error.
   if (!streamed.ok()) return std::nullopt;
   return std::move(streamed->report);
-}
-
-// Writes `text` to `path` whole or not at all: into PATH.tmp, then renamed.
-absl::Status WriteOutputFile(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    file << text;
-    file.close();
-    if (!file) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      return absl::InvalidArgumentError(absl::StrCat(
-          "-o: cannot write ", path, " (is its folder there and writable?)"));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return absl::InvalidArgumentError(
-        absl::StrCat("-o: cannot write ", path, ": ", ec.message()));
-  }
-  return absl::OkStatus();
 }
 
 // Prints (or with -o writes) `text`, the report; returns the audit's exit
@@ -426,6 +408,21 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
           replay::AddFindingReadings(*log, *ruleset, *report);
       if (!readings.ok()) return Fail(err, readings, kExitBadInput);
     }
+  }
+  if (o.remedies) {
+    // The remedies read the report and the log only: they are ordered here
+    // for a report from gunbaid too.
+    replay::LoadedProcedure procedure = replay::DefaultProcedure();
+    if (!o.procedure_path.empty()) {
+      auto text = ReadInputFile(o.procedure_path);
+      if (!text.ok()) return Fail(err, text.status(), kExitBadInput);
+      auto loaded = replay::LoadProcedure(*text, o.procedure_path);
+      if (!loaded.ok()) return Fail(err, loaded.status(), kExitBadInput);
+      procedure = *std::move(loaded);
+    }
+    replay::RemedyOptions remedy_options;
+    remedy_options.raised_at = o.raised_at;
+    replay::AddRemedies(*log, procedure, remedy_options, *report);
   }
   if (html) return PrintAuditHtml(o, *log, *report, out, err);
   return PrintAudit(o, *report, out, err);
@@ -705,6 +702,21 @@ void AddAuditCommand(CLI::App& app, CliContext& context) {
                   "differently downstream (stands, routs, removals, leaders, "
                   "the winner), up to the first event the corrected game "
                   "makes impossible");
+  audit->add_flag("--remedies", o->remedies,
+                  "under each finding, what the agreed error-resolution "
+                  "procedure orders: it stands (sealed by a later roll) or "
+                  "play goes back, with the rolls to make again (gunbai "
+                  "remedy writes the log to go on from)");
+  audit
+      ->add_option("--procedure", o->procedure_path,
+                   "with --remedies: the procedure file (default "
+                   "rules/procedures/pbem-default.textproto)")
+      ->type_name("FILE");
+  audit
+      ->add_option("--raised-at", o->raised_at,
+                   "with --remedies: the errors before event SEQ were raised "
+                   "before its roll (repeatable)")
+      ->type_name("SEQ");
   audit->add_flag("--readings", o->readings,
                   "audit the log again under each other reading of the "
                   "ruleset's options (rules/daimyo/RULES.md, \"Readings\") and "
@@ -891,6 +903,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   AddDiffCommand(app, context);
   AddVerifyCommand(app, context);
   AddReconcileCommand(app, context);
+  AddRemedyCommand(app, context);
   AddStoreCommands(app, context);
   AddHealthCommand(app, context);
   AddExplainCommand(app, context);

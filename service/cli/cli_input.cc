@@ -149,4 +149,28 @@ std::vector<std::string> ExpandFolders(
   return files;
 }
 
+// Writes `text` to `path` whole or not at all: into PATH.tmp, then renamed.
+absl::Status WriteOutputFile(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
+    file << text;
+    file.close();
+    if (!file) {
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      return absl::InvalidArgumentError(absl::StrCat(
+          "-o: cannot write ", path, " (is its folder there and writable?)"));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    return absl::InvalidArgumentError(
+        absl::StrCat("-o: cannot write ", path, ": ", ec.message()));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace gunbai::service

@@ -21,6 +21,10 @@ namespace gunbai::service {
 // larger than the largest accepted log (replay::kMaxLogBytes).
 absl::StatusOr<std::string> ReadInputFile(const std::string& path);
 
+// Writes `text` to `path` whole or not at all: into PATH.tmp, then renamed
+// (-o of the commands that write a report or a log).
+absl::Status WriteOutputFile(const std::string& path, const std::string& text);
+
 // Returns true when the file at `path` can be audited as a stream of binary
 // events: a regular file (not standard input or a pipe, which cannot be read
 // twice) of at most replay::kMaxLogBytes that ParseBattleLog would read as

@@ -69,6 +69,8 @@ void AppendFinding(const v1::Finding& f, bool readings_checked,
                               t.rule_id(), OriginName(t.origin())));
   }
   if (readings_checked) AppendReadings(f, out);
+  if (f.has_remedy())
+    absl::StrAppend(&out, "    remedy: ", f.remedy().text(), "\n");
 }
 
 // The victory points and the winner, when the scenario scores them.
@@ -172,6 +174,12 @@ std::string FormatReportText(const v1::AuditReport& report) {
                   " over ", Plural(report.turns(), "turn", "turns"), ": ",
                   SummaryLine(s), "\n");
   absl::StrAppend(&out, "replay branch: ", report.branch(), "\n");
+  if (report.has_procedure()) {
+    absl::StrAppend(&out, "remedies under procedure ",
+                    report.procedure().name(), " ",
+                    report.procedure().version(),
+                    " (sha256:", report.procedure().digest(), ")\n");
+  }
   int64_t current_turn = -1;
   for (const v1::Finding& f : report.findings()) {
     if (static_cast<int64_t>(f.turn()) != current_turn) {
