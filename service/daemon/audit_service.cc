@@ -20,9 +20,11 @@
 #include "replay/corpus.h"
 #include "replay/dice_stats.h"
 #include "replay/diff.h"
+#include "replay/finding_readings.h"
 #include "replay/impact.h"
 #include "replay/log_stream.h"
 #include "replay/reconcile.h"
+#include "replay/remedy.h"
 #include "replay/text_errors.h"
 #include "replay/wire_tag.h"
 #include "rules/status_macros.h"
@@ -458,6 +460,45 @@ grpc::Status AuditServiceImpl::AddAskedImpacts(grpc::ServerContext* context,
                                          /*branch_logs=*/nullptr, cancelled));
 }
 
+grpc::Status AuditServiceImpl::AddAskedExtras(
+    const v1::AuditLogRequest& request, const v1::BattleLog& log,
+    const replay::LoadedRuleset& ruleset, v1::AuditReport& report) {
+  if (request.readings()) {
+    absl::Status readings = replay::AddFindingReadings(log, ruleset, report);
+    if (!readings.ok()) return ToGrpcStatus(readings);
+  }
+  if (request.remedies()) {
+    replay::LoadedProcedure procedure = replay::DefaultProcedure();
+    if (!request.procedure_textproto().empty()) {
+      absl::StatusOr<replay::LoadedProcedure> loaded = replay::LoadProcedure(
+          request.procedure_textproto(), "request.procedure_textproto");
+      if (!loaded.ok()) return ToGrpcStatus(loaded.status());
+      procedure = *std::move(loaded);
+    }
+    replay::RemedyOptions options;
+    options.raised_at.assign(request.raised_at().begin(),
+                             request.raised_at().end());
+    replay::AddRemedies(log, procedure, options, report);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::AddAskedExtrasFromBytes(
+    DecodedAuditRequest& decoded, absl::string_view method,
+    v1::AuditReport& report) {
+  const v1::AuditLogRequest& request = decoded.request;
+  if (!request.readings() && !request.remedies()) return grpc::Status::OK;
+  v1::BattleLog log;
+  if (!log.ParseFromString(decoded.log_bytes)) return Undecodable(method);
+  if (decoded.request_ruleset.has_value()) {
+    return AddAskedExtras(request, log, *decoded.request_ruleset, report);
+  }
+  absl::StatusOr<const replay::LoadedRuleset*> chosen =
+      rulesets_->ForLog(log.header());
+  if (!chosen.ok()) return ToGrpcStatus(chosen.status());
+  return AddAskedExtras(request, log, **chosen, report);
+}
+
 grpc::Status AuditServiceImpl::AuditWhole(grpc::ServerContext* context,
                                           DecodedAuditRequest& decoded,
                                           absl::string_view method,
@@ -514,6 +555,8 @@ grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
   }
   grpc::Status impact = AddAskedImpacts(context, decoded, "AuditLog", *report);
   if (!impact.ok()) return impact;
+  grpc::Status extras = AddAskedExtrasFromBytes(decoded, "AuditLog", *report);
+  if (!extras.ok()) return extras;
   decoded = DecodedAuditRequest();  // Freed before the answer is built.
   *response = ResponseBytes(*report, std::move(outcomes));
   return grpc::Status::OK;
@@ -589,6 +632,9 @@ grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
   grpc::Status impact =
       AddAskedImpacts(context, decoded, kMethod, *streamed->report);
   if (!impact.ok()) return impact;
+  grpc::Status extras =
+      AddAskedExtrasFromBytes(decoded, kMethod, *streamed->report);
+  if (!extras.ok()) return extras;
   decoded = DecodedAuditRequest();
   if (context->IsCancelled()) return Abandoned();
   if (!SendReportPieces(*streamed->report, outcomes, write)) {
@@ -666,6 +712,9 @@ grpc::Status AuditServiceImpl::AuditUnder(grpc::ServerContext* context,
                            /*branch_logs=*/nullptr, options.cancelled);
     if (!impact.ok()) return ToGrpcStatus(impact);
   }
+  grpc::Status extras =
+      AddAskedExtras(request, request.log(), ruleset, *report);
+  if (!extras.ok()) return extras;
   // The log is no longer needed: free it before the report is serialized
   // (Clear would keep its memory for reuse).
   v1::AuditLogRequest().Swap(&request);

@@ -249,6 +249,68 @@ TEST_F(HttpGatewayTest, AuditLogAnswersWhatGrpcAnswers) {
   }
 }
 
+// Remedies and readings over gRPC and the JSON API (gunbai audit
+// --remedies --readings): sekigahara's leader-loss error at seq 7 is
+// ishida's (mitsunari leads an ishida unit); ishida's own rolls at seq 9
+// and 10 do not seal it, tokugawa's volley at seq 11 does (the default
+// procedure: a later roll by the other side seals). The missing leader-loss
+// roll found at the turn's end (seq 40) has no roll after it: play goes
+// back, ishida moves again. A procedure without sealing orders a redo for
+// seq 7 as well. The JSON answer is the gRPC one.
+TEST_F(HttpGatewayTest, RemediesAndReadingsAnswerOverBothApis) {
+  StartDaemon();
+  v1::AuditLogRequest request;
+  *request.mutable_log() = ReadLog("sekigahara");
+  request.set_remedies(true);
+  request.set_readings(true);
+  v1::AuditLogResponse answer;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(audit_->AuditLog(&context, request, &answer).ok());
+  }
+  const v1::AuditReport& report = answer.report();
+  EXPECT_EQ(report.procedure().name(), "pbem-default");
+  EXPECT_EQ(report.procedure().digest().size(), 64u);
+  EXPECT_TRUE(report.readings_checked());
+  bool saw_7 = false, saw_40 = false;
+  for (const v1::Finding& f : report.findings()) {
+    if (f.seq() == 7) {
+      saw_7 = true;
+      EXPECT_EQ(f.remedy().kind(), v1::Remedy::KIND_STANDS);
+      EXPECT_EQ(f.remedy().sealed_by_seq(), 11u);
+    }
+    if (f.seq() == 40) {
+      saw_40 = true;
+      EXPECT_EQ(f.remedy().kind(), v1::Remedy::KIND_REDO);
+      EXPECT_EQ(f.remedy().redo_clan(), "ishida");
+    }
+  }
+  EXPECT_TRUE(saw_7 && saw_40);
+  auto json = Post("/v1/audit:log", Json(request));
+  ASSERT_TRUE(json);
+  EXPECT_EQ(json->status, 200);
+  EXPECT_EQ(json->body, Json(answer));
+
+  request.set_readings(false);
+  request.set_procedure_textproto(
+      "name: \"no-seal\" version: \"1\" reroll_scope: REROLL_SCOPE_EVENT "
+      "redo_point: REDO_POINT_ERROR");
+  grpc::ClientContext context;
+  ASSERT_TRUE(audit_->AuditLog(&context, request, &answer).ok());
+  EXPECT_EQ(answer.report().procedure().name(), "no-seal");
+  for (const v1::Finding& f : answer.report().findings()) {
+    if (f.seq() == 7) {
+      EXPECT_EQ(f.remedy().kind(), v1::Remedy::KIND_REDO);
+      EXPECT_EQ(f.remedy().resume_after_seq(), 6u);
+    }
+  }
+  // A procedure that does not parse is the client's error.
+  request.set_procedure_textproto("name: ");
+  grpc::ClientContext bad;
+  EXPECT_EQ(audit_->AuditLog(&bad, request, &answer).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+}
+
 TEST_F(HttpGatewayTest, HostileNamesStayText) {
   StartDaemon();
   // Names and ids holding markup and quotes: the answers are JSON in which
