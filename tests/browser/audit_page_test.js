@@ -73,6 +73,13 @@ async function auditMatchesCli(browser, origin, file, name, width) {
         (lis) => lis.map((li) => `${li.dataset.seq}:${li.dataset.rule}`));
     const expected = (cli.findings || []).map((f) => `${f.seq || 0}:${f.rule_id}`);
     assert.deepEqual(shown, expected);
+    // Under each finding, the remedy `gunbai audit --remedies` orders under
+    // the default procedure, in its words.
+    const withRemedies = JSON.parse(run(['audit', '--format=json', '--remedies', file]));
+    const remedies = await page.$$eval('li.finding',
+        (lis) => lis.map((li) => (li.querySelector('p.remedy') || {}).textContent || ''));
+    assert.deepEqual(remedies, (withRemedies.findings || []).map((f) =>
+        `Remedy: ${f.remedy.text} (procedure pbem-default 1.0).`));
     await page.waitForSelector('#step-detail table.state');
     await expectClean(page, problems, origin);
     await screenshot(page, shotsDir, `audit-${name}-${width === WIDTHS.desktop ? 'desktop' : 'phone'}`);

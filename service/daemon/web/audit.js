@@ -82,7 +82,7 @@
          plural(u, 'unverifiable', 'unverifiable')].join(', ') + '.');
   }
 
-  function findingCard(f, names, impact) {
+  function findingCard(f, names, impact, report) {
     const sev = SEVERITY[f.severity] || {word: f.severity, css: ''};
     return el('li', {class: `finding kind-${sev.css}`, dataset: {seq: f.seq || '0',
                                                              rule: f.ruleId}},
@@ -100,7 +100,24 @@
                 '; the dice and the rules give ',
                 el('strong', {text: f.computed || '(nothing)'}), '.') : null,
         traceTable(f.trace),
+        readingsOf(f, report),
+        f.remedy ? el('p', {class: 'remedy'},
+            el('strong', {text: 'Remedy: '}),
+            f.remedy.text + (report.procedure ?
+                ` (procedure ${report.procedure.name} ${report.procedure.version}).` :
+                '.')) : null,
         impact ? impactOf(impact, names) : null);
+  }
+
+  // Whether the finding holds under every reading of the rules the
+  // ruleset offers, or rests on the one it chose (gunbai audit --readings).
+  function readingsOf(f, report) {
+    if (!report.readingsChecked) return null;
+    const not = f.notUnderReadings || [];
+    return el('p', {class: 'readings muted', text: not.length === 0 ?
+        'Holds under every reading of the rules.' :
+        `Not found under the other reading ${not.join('; ')}: it rests on ` +
+        'the reading the ruleset chose.'});
   }
 
   function impactOf(impact, names) {
@@ -145,7 +162,7 @@
         list = el('ul', {class: 'findings'});
         container.appendChild(list);
       }
-      list.appendChild(findingCard(f, names, impacts.get(`${f.seq}|${f.ruleId}`)));
+      list.appendChild(findingCard(f, names, impacts.get(`${f.seq}|${f.ruleId}`), report));
     }
   }
 
@@ -393,7 +410,8 @@
       replaceChildren(out, el('p', {class: 'muted', role: 'status', text:
           `Read ${file.name} as ${FORMAT_WORDS[parsed.format] || parsed.format}; auditing…`}));
       const [audited, dice, states] = await Promise.all([
-        Gunbai.api('/v1/audit:log', {log, impact: true, recordOutcomes: true}),
+        Gunbai.api('/v1/audit:log', {log, impact: true, recordOutcomes: true,
+                                      readings: true, remedies: true}),
         Gunbai.api('/v1/audit:diceStats', {logs: [log]}).catch((e) => ({error: e})),
         Gunbai.api('/v1/logs:states', {log, standsOverGame: true}).catch((e) => ({error: e})),
       ]);
