@@ -258,9 +258,10 @@ v1::Remedy RemedyFor(const LogIndex& log, const v1::ErrorProcedure& p,
   const std::vector<std::uint64_t> rerolls(r.reroll_seqs().begin(),
                                            r.reroll_seqs().end());
   r.set_text(absl::StrCat(
-      "redo: keep the log up to seq ", r.resume_after_seq(), "; ",
-      clan.empty() ? "play" : absl::StrCat(clan, " plays"), " again from seq ",
-      log.at(cut).seq(),
+      "redo: keep the log up to seq ", r.resume_after_seq(),
+      " and play again from seq ", log.at(cut).seq(),
+      clan.empty() ? std::string()
+                   : absl::StrCat(", where ", clan, " makes its move again"),
       rerolls.empty()
           ? std::string("; nothing to roll again")
           : absl::StrCat("; roll again seq ", SeqList(rerolls),

@@ -91,12 +91,13 @@ std::string PlanText(const v1::AuditReport& report,
     absl::StrAppend(&out, "\n");
     return out;
   }
-  absl::StrAppend(&out, "plan: keep the log up to seq ", plan.resume_after_seq,
-                  " (", plan.kept.events_size(), " events); ",
-                  plan.redo_clan.empty()
-                      ? std::string("play")
-                      : absl::StrCat(plan.redo_clan, " plays"),
-                  " again from there\n");
+  absl::StrAppend(
+      &out, "plan: keep the log up to seq ", plan.resume_after_seq, " (",
+      plan.kept.events_size(), " events) and play again from there",
+      plan.redo_clan.empty()
+          ? std::string()
+          : absl::StrCat("; ", plan.redo_clan, " makes its move again"),
+      "\n");
   if (plan.reroll_seqs.empty()) {
     absl::StrAppend(&out, "  nothing is rolled again\n");
   } else {
