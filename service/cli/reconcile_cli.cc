@@ -6,6 +6,7 @@
 
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "google/protobuf/util/json_util.h"
 #include "gunbai/v1/game_service.pb.h"
 #include "replay/log_parser.h"
@@ -54,11 +55,21 @@ struct ReadCopy {
 absl::StatusOr<ReadCopy> ReadGameCopy(const std::string& path) {
   GUNBAI_ASSIGN_OR_RETURN(std::string bytes, ReadInputFile(path));
   ReadCopy copy;
-  auto exported = replay::ParseExportedGame(bytes, path);
-  if (exported.ok() && exported->chain_hashes_size() > 0) {
-    copy.exported = *std::move(exported);
-    copy.is_export = true;
-    return copy;
+  // An export in text or JSON names its chain; only then, or for binary
+  // bytes (which name nothing), is it worth parsing as one: a plain log is
+  // parsed once.
+  const bool may_be_export =
+      absl::StrContains(bytes, "chain_hashes") ||
+      absl::StrContains(bytes, "chainHashes") ||
+      replay::SniffLogFormat(bytes, /*whole_input=*/true) ==
+          replay::LogFormat::kBinary;
+  if (may_be_export) {
+    auto exported = replay::ParseExportedGame(bytes, path);
+    if (exported.ok() && exported->chain_hashes_size() > 0) {
+      copy.exported = *std::move(exported);
+      copy.is_export = true;
+      return copy;
+    }
   }
   GUNBAI_ASSIGN_OR_RETURN(
       *copy.exported.mutable_log(),
