@@ -10,6 +10,8 @@
 #include "gunbai/v1/diff.pb.h"
 #include "gunbai/v1/game_service.pb.h"
 #include "gunbai/v1/log_service.pb.h"
+#include "gunbai/v1/procedure.pb.h"
+#include "gunbai/v1/reconcile.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/rule_docs.pb.h"
 #include "gunbai/v1/rules_service.pb.h"
@@ -40,10 +42,13 @@ bool Known(const v1::CreateGameResponse& m);
 bool Known(const v1::DescribeRulesetsResponse& m);
 bool Known(const v1::DiceStatsRequest& m);
 bool Known(const v1::DiffLogInput& m);
+bool Known(const v1::DiffPart& m);
+bool Known(const v1::DiffPartLog& m);
 bool Known(const v1::DiffReport& m);
 bool Known(const v1::DiffRequest& m);
 bool Known(const v1::DiffResponse& m);
 bool Known(const v1::DrawMapRequest& m);
+bool Known(const v1::ErrorProcedure& m);
 bool Known(const v1::Event& m);
 bool Known(const v1::EventState& m);
 bool Known(const v1::ExportGameResponse& m);
@@ -74,6 +79,13 @@ bool Known(const v1::ParseLogResponse& m);
 bool Known(const v1::PassScore& m);
 bool Known(const v1::ReadEventsResponse& m);
 bool Known(const v1::ReadingOptions& m);
+bool Known(const v1::ReconcileCopy& m);
+bool Known(const v1::ReconcileCopyInput& m);
+bool Known(const v1::ReconcileRequest& m);
+bool Known(const v1::ReconcileResponse& m);
+bool Known(const v1::Reconciliation& m);
+bool Known(const v1::Remedy& m);
+bool Known(const v1::RemedyPlan& m);
 bool Known(const v1::ResultMove& m);
 bool Known(const v1::Ruleset& m);
 bool Known(const v1::RulesetDescription& m);
@@ -222,6 +234,18 @@ bool Known(const v1::DiffLogInput& m) {
   return true;
 }
 
+bool Known(const v1::DiffPart& m) {
+  for (const auto& x : m.logs()) {
+    if (!Known(x)) return false;
+  }
+  return true;
+}
+
+bool Known(const v1::DiffPartLog& m) {
+  if (m.has_diff() && !Known(m.diff())) return false;
+  return true;
+}
+
 bool Known(const v1::DiffReport& m) {
   for (const auto& x : m.logs()) {
     if (!Known(x)) return false;
@@ -243,6 +267,12 @@ bool Known(const v1::DiffResponse& m) {
 
 bool Known(const v1::DrawMapRequest& m) {
   if (m.has_log() && !Known(m.log())) return false;
+  return true;
+}
+
+bool Known(const v1::ErrorProcedure& m) {
+  if (!v1::RerollScope_IsValid(m.reroll_scope())) return false;
+  if (!v1::RedoPoint_IsValid(m.redo_point())) return false;
   return true;
 }
 
@@ -276,6 +306,7 @@ bool Known(const v1::Finding& m) {
   for (const auto& x : m.trace()) {
     if (!Known(x)) return false;
   }
+  if (m.has_remedy() && !Known(m.remedy())) return false;
   return true;
 }
 
@@ -319,6 +350,9 @@ bool Known(const v1::Leader& m) {
 
 bool Known(const v1::LegalAction& m) {
   if (m.has_event() && !Known(m.event())) return false;
+  for (int v : m.ranges()) {
+    if (!v1::RangeBand_IsValid(v)) return false;
+  }
   return true;
 }
 
@@ -446,6 +480,45 @@ bool Known(const v1::ReadingOptions& m) {
   if (!v1::RouterRetireOwes_IsValid(m.router_retire_owes())) return false;
   if (!v1::MissileAshigaruSpear_IsValid(m.missile_ashigaru_spear()))
     return false;
+  return true;
+}
+
+bool Known(const v1::ReconcileCopy& m) {
+  if (m.has_first_finding() && !Known(m.first_finding())) return false;
+  return true;
+}
+
+bool Known(const v1::ReconcileCopyInput& m) {
+  if (m.has_log() && !Known(m.log())) return false;
+  if (m.has_exported() && !Known(m.exported())) return false;
+  return true;
+}
+
+bool Known(const v1::ReconcileRequest& m) {
+  if (m.has_a() && !Known(m.a())) return false;
+  if (m.has_b() && !Known(m.b())) return false;
+  return true;
+}
+
+bool Known(const v1::ReconcileResponse& m) {
+  if (m.has_reconciliation() && !Known(m.reconciliation())) return false;
+  return true;
+}
+
+bool Known(const v1::Reconciliation& m) {
+  if (!v1::ReconcileShape_IsValid(m.shape())) return false;
+  if (m.has_a() && !Known(m.a())) return false;
+  if (m.has_b() && !Known(m.b())) return false;
+  return true;
+}
+
+bool Known(const v1::Remedy& m) {
+  if (!v1::Remedy_Kind_IsValid(m.kind())) return false;
+  return true;
+}
+
+bool Known(const v1::RemedyPlan& m) {
+  if (m.has_report() && !Known(m.report())) return false;
   return true;
 }
 
@@ -635,10 +708,13 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
        &KnownAs<v1::DescribeRulesetsResponse>},
       {v1::DiceStatsRequest::descriptor(), &KnownAs<v1::DiceStatsRequest>},
       {v1::DiffLogInput::descriptor(), &KnownAs<v1::DiffLogInput>},
+      {v1::DiffPart::descriptor(), &KnownAs<v1::DiffPart>},
+      {v1::DiffPartLog::descriptor(), &KnownAs<v1::DiffPartLog>},
       {v1::DiffReport::descriptor(), &KnownAs<v1::DiffReport>},
       {v1::DiffRequest::descriptor(), &KnownAs<v1::DiffRequest>},
       {v1::DiffResponse::descriptor(), &KnownAs<v1::DiffResponse>},
       {v1::DrawMapRequest::descriptor(), &KnownAs<v1::DrawMapRequest>},
+      {v1::ErrorProcedure::descriptor(), &KnownAs<v1::ErrorProcedure>},
       {v1::Event::descriptor(), &KnownAs<v1::Event>},
       {v1::EventState::descriptor(), &KnownAs<v1::EventState>},
       {v1::ExportGameResponse::descriptor(), &KnownAs<v1::ExportGameResponse>},
@@ -671,6 +747,13 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
       {v1::PassScore::descriptor(), &KnownAs<v1::PassScore>},
       {v1::ReadEventsResponse::descriptor(), &KnownAs<v1::ReadEventsResponse>},
       {v1::ReadingOptions::descriptor(), &KnownAs<v1::ReadingOptions>},
+      {v1::ReconcileCopy::descriptor(), &KnownAs<v1::ReconcileCopy>},
+      {v1::ReconcileCopyInput::descriptor(), &KnownAs<v1::ReconcileCopyInput>},
+      {v1::ReconcileRequest::descriptor(), &KnownAs<v1::ReconcileRequest>},
+      {v1::ReconcileResponse::descriptor(), &KnownAs<v1::ReconcileResponse>},
+      {v1::Reconciliation::descriptor(), &KnownAs<v1::Reconciliation>},
+      {v1::Remedy::descriptor(), &KnownAs<v1::Remedy>},
+      {v1::RemedyPlan::descriptor(), &KnownAs<v1::RemedyPlan>},
       {v1::ResultMove::descriptor(), &KnownAs<v1::ResultMove>},
       {v1::Ruleset::descriptor(), &KnownAs<v1::Ruleset>},
       {v1::RulesetDescription::descriptor(), &KnownAs<v1::RulesetDescription>},
