@@ -14,6 +14,7 @@
 #include "replay/live_batch.h"
 #include "replay/proto_mapping.h"
 #include "replay/server_dice.h"
+#include "rules/digest.h"
 #include "rules/excerpt.h"
 #include "rules/status_macros.h"
 
@@ -215,6 +216,7 @@ void LiveGame::Reset(const v1::Header& header,
   event_ids.clear();
   chain_hashes.clear();
   dice_attempts.clear();
+  tree = MerkleTree();
   findings.Clear();
   ruleset = nullptr;
   engine = nullptr;
@@ -255,6 +257,7 @@ bool LiveGame::Absorb(std::vector<v1::StoredEvent>& events,
     event_ids.push_back(std::move(*stored.mutable_event_id()));
     chain_hashes.push_back(std::move(*stored.mutable_chain_hash()));
     dice_attempts.push_back(stored.dice_attempt());
+    tree.Append(MerkleLeafHash(base::DeterministicBytes(stored.event())));
     *log.add_events() = std::move(*stored.mutable_event());
     stored = v1::StoredEvent();
   }

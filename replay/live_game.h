@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "gunbai/v1/game_service.pb.h"
+#include "replay/merkle.h"
 #include "replay/ruleset_loader.h"
 #include "rules/engine.h"
 
@@ -91,6 +92,10 @@ struct LiveGame {
   std::vector<std::string> event_ids;
   std::vector<std::string> chain_hashes;
   std::vector<std::uint64_t> dice_attempts;
+  // The events as the leaves of an RFC 9162 Merkle tree (replay/merkle.h),
+  // each leaf an event's canonical (deterministic) bytes, the bytes its
+  // chain hash is taken over: filled as events are absorbed.
+  MerkleTree tree;
   // The replay of `log` (null when the rules are not to be applied) and the
   // findings it raised.
   const LoadedRuleset* ruleset = nullptr;

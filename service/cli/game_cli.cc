@@ -10,6 +10,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/strings/ascii.h"
 #include "absl/strings/cord.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -25,6 +26,7 @@
 #include "replay/ledger.h"
 #include "replay/live_batch.h"
 #include "replay/log_parser.h"
+#include "replay/merkle.h"
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
@@ -111,6 +113,11 @@ struct GameOptions {
   uint64_t at = 0;
   uint64_t from = 0;
   bool impact = false;
+  // gunbai game proof.
+  uint64_t seq = 0;
+  uint64_t tree_size = 0;
+  uint64_t first_size = 0;
+  std::string first_root;  // A head the caller holds, hex.
 };
 
 struct Connection {
@@ -503,6 +510,93 @@ int Export(const GameOptions& o, std::ostream& out, std::ostream& err) {
   return kExitClean;
 }
 
+// Reads hex `text` as a Merkle hash; false when it is not 64 hex digits.
+bool HashFromHex(const std::string& text, replay::MerkleHash& out) {
+  if (text.size() != 64) return false;
+  for (char c : text) {
+    if (!absl::ascii_isxdigit(static_cast<unsigned char>(c))) return false;
+  }
+  const std::string bytes = absl::HexStringToBytes(text);
+  std::copy(bytes.begin(), bytes.end(), out.begin());
+  return true;
+}
+
+std::vector<replay::MerkleHash> HashesFromHex(
+    const google::protobuf::RepeatedPtrField<std::string>& hex, bool& ok) {
+  std::vector<replay::MerkleHash> out(static_cast<std::size_t>(hex.size()));
+  for (int i = 0; i < hex.size(); ++i) {
+    ok = ok && HashFromHex(hex[i], out[static_cast<std::size_t>(i)]);
+  }
+  return out;
+}
+
+// gunbai game proof: asks gunbaid for the proofs and checks them here, by
+// RFC 9162's algorithms, against the root it sent (and --first-root, a head
+// the caller kept, when given).
+int Proof(const GameOptions& o, std::ostream& out, std::ostream& err) {
+  auto c = Connect(o);
+  if (!c.ok()) return Fail(err, c.status());
+  v1::GetProofRequest request;
+  request.set_game_id(o.game);
+  request.set_tree_size(o.tree_size);
+  request.set_seq(o.seq);
+  request.set_first_size(o.first_size);
+  grpc::ClientContext context;
+  c->Prepare(context, 30);
+  v1::GetProofResponse response;
+  grpc::Status s = c->stub->GetProof(&context, request, &response);
+  if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
+  bool ok = true;
+  replay::MerkleHash root{};
+  ok = HashFromHex(response.root_hash(), root);
+  std::string text =
+      absl::StrCat("game ", o.game, ": tree of ", response.tree_size(),
+                   " events, root ", response.root_hash(), "\n");
+  if (o.seq != 0) {
+    replay::MerkleHash leaf{};
+    bool parsed = HashFromHex(response.leaf_hash(), leaf);
+    const std::vector<replay::MerkleHash> path =
+        HashesFromHex(response.inclusion(), parsed);
+    const bool verified = parsed && replay::VerifyMerkleInclusion(
+                                        response.leaf_index(),
+                                        response.tree_size(), leaf, path, root);
+    ok = ok && verified;
+    absl::StrAppend(&text, "  event ", o.seq, " is leaf ",
+                    response.leaf_index(), " (", response.leaf_hash(),
+                    "): ", path.size(), " hashes, ",
+                    verified ? "verified" : "NOT verified", "\n");
+  }
+  if (o.first_size != 0) {
+    replay::MerkleHash first{};
+    bool parsed = HashFromHex(response.first_root_hash(), first);
+    if (!o.first_root.empty()) {
+      replay::MerkleHash held{};
+      if (!HashFromHex(o.first_root, held)) {
+        return Fail(err, absl::InvalidArgumentError(
+                             "--first-root: give the 64 hex digits of a root"));
+      }
+      if (held != first) {
+        absl::StrAppend(&text, "  the root of ", o.first_size, " events is ",
+                        response.first_root_hash(), ", not the ", o.first_root,
+                        " you hold\n");
+        parsed = false;
+      }
+    }
+    const std::vector<replay::MerkleHash> proof =
+        HashesFromHex(response.consistency(), parsed);
+    const bool verified =
+        parsed && replay::VerifyMerkleConsistency(
+                      o.first_size, response.tree_size(), first, root, proof);
+    ok = ok && verified;
+    absl::StrAppend(&text, "  extends the tree of ", o.first_size,
+                    " events (root ", response.first_root_hash(),
+                    "): ", proof.size(), " hashes, ",
+                    verified ? "verified" : "NOT verified", "\n");
+  }
+  PrintMessage(out, o, response, text);
+  return ok ? kExitClean : kExitFindings;
+}
+
 int AuditRemote(const GameOptions& o, std::ostream& out, std::ostream& err) {
   auto c = Connect(o);
   if (!c.ok()) return Fail(err, c.status());
@@ -658,6 +752,39 @@ void AddReadCommands(CLI::App& game, CliContext& context) {
   exported->footer(
       "Example:\n  gunbai game export --server=127.0.0.1:50051 --game=ID > "
       "game.textproto\n  gunbai verify game.textproto");
+
+  CLI::App* proof = AddGameCommand(
+      game, "proof",
+      "prove an event is in the game, or that it extends an earlier head "
+      "(RFC 9162 Merkle proofs, checked here)",
+      context, Proof, o);
+  AddGameIdOption(*proof, *o);
+  proof->add_option("--seq", o->seq, "prove the event of seq SEQ is in it")
+      ->type_name("SEQ");
+  proof
+      ->add_option("--tree-size", o->tree_size,
+                   "the tree of the first N events (default: all so far)")
+      ->type_name("N");
+  proof
+      ->add_option("--first-size", o->first_size,
+                   "prove the tree extends the tree of the first M events")
+      ->type_name("M");
+  proof
+      ->add_option("--first-root", o->first_root,
+                   "with --first-size: the root of M events you kept (hex); "
+                   "the proof must reach it")
+      ->type_name("HEX");
+  proof->footer(
+      "The game's events are the leaves of a Merkle tree as Certificate\n"
+      "Transparency keeps its log (RFC 9162), each leaf an event's canonical\n"
+      "bytes. gunbaid sends the root and the proofs; this command checks\n"
+      "them by the RFC's algorithms. A root you kept from an earlier size\n"
+      "(--first-root) and a consistency proof to today's root show nobody\n"
+      "rewrote those events since.\n\n"
+      "Exit codes: 0 every proof verified, 1 one did not, 2 bad input or\n"
+      "refused, 3 daemon unreachable.\n\nExample:\n"
+      "  gunbai game proof --server=127.0.0.1:50051 --game=ID --seq=12 "
+      "--first-size=8 --first-root=5dc9...");
 
   CLI::App* audit = AddGameCommand(
       game, "audit", "the audit report of the game", context, AuditRemote, o);

@@ -29,6 +29,7 @@
 #include "replay/ledger.h"
 #include "replay/legal_actions.h"
 #include "replay/live_batch.h"
+#include "replay/merkle.h"
 #include "replay/proto_mapping.h"
 #include "replay/server_dice.h"
 #include "replay/text_errors.h"
@@ -903,6 +904,66 @@ grpc::Status GameServiceImpl::GetGameState(
                     *response->mutable_state() = *std::move(state);
                     return grpc::Status::OK;
                   });
+}
+
+grpc::Status GameServiceImpl::GetProof(grpc::ServerContext* context,
+                                       const v1::GetProofRequest* request,
+                                       v1::GetProofResponse* response) {
+  return ReadGame(
+      context, request->game_id(), Needs::kEvents,
+      [&](const LiveGame& g) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+        const replay::MerkleTree& tree = g.live.tree;
+        const std::uint64_t size =
+            request->tree_size() == 0 ? tree.size() : request->tree_size();
+        if (size > tree.size()) {
+          return grpc::Status(grpc::StatusCode::OUT_OF_RANGE,
+                              absl::StrCat("game ", g.id, " has ", tree.size(),
+                                           " events, not ", size, " yet"));
+        }
+        response->set_tree_size(size);
+        response->set_root_hash(replay::MerkleHex(*tree.Root(size)));
+        if (request->seq() != 0) {
+          const auto& events = g.live.log.events();
+          const auto it =
+              std::lower_bound(events.begin(), events.end(), request->seq(),
+                               [](const v1::Event& e, std::uint64_t seq) {
+                                 return e.seq() < seq;
+                               });
+          const std::uint64_t index =
+              static_cast<std::uint64_t>(it - events.begin());
+          if (it == events.end() || it->seq() != request->seq() ||
+              index >= size) {
+            return grpc::Status(
+                grpc::StatusCode::NOT_FOUND,
+                absl::StrCat("no event of seq ", request->seq(),
+                             " among the first ", size, " of game ", g.id));
+          }
+          response->set_leaf_index(index);
+          response->set_leaf_hash(replay::MerkleHex(
+              replay::MerkleLeafHash(base::DeterministicBytes(*it))));
+          const absl::StatusOr<std::vector<replay::MerkleHash>> path =
+              tree.InclusionProof(index, size);
+          if (!path.ok()) return ToGrpcStatus(path.status());
+          for (const replay::MerkleHash& h : *path) {
+            response->add_inclusion(replay::MerkleHex(h));
+          }
+        }
+        if (request->first_size() != 0) {
+          absl::StatusOr<std::vector<replay::MerkleHash>> proof =
+              tree.ConsistencyProof(request->first_size(), size);
+          if (!proof.ok()) {
+            return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                std::string(proof.status().message()));
+          }
+          response->set_first_size(request->first_size());
+          response->set_first_root_hash(
+              replay::MerkleHex(*tree.Root(request->first_size())));
+          for (const replay::MerkleHash& h : *proof) {
+            response->add_consistency(replay::MerkleHex(h));
+          }
+        }
+        return grpc::Status::OK;
+      });
 }
 
 grpc::Status GameServiceImpl::GetLegalActions(

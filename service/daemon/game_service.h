@@ -74,6 +74,9 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
       grpc::ServerContext* context,
       const gunbai::v1::GetLegalActionsRequest* request,
       gunbai::v1::GetLegalActionsResponse* response) override;
+  grpc::Status GetProof(grpc::ServerContext* context,
+                        const gunbai::v1::GetProofRequest* request,
+                        gunbai::v1::GetProofResponse* response) override;
   grpc::Status GetGameState(
       grpc::ServerContext* context,
       const gunbai::v1::GetGameStateRequest* request,

@@ -92,7 +92,7 @@ It serves these gRPC services:
 With --http it also serves every API as JSON over HTTP (HTTPS with
 --tls-cert), and the web app at /: POST /v1/audit:log, /v1/audit:logStream,
 /v1/audit:diff, /v1/audit:diceStats, /v1/games:create, /v1/games:append,
-/v1/games:read, /v1/games:state, /v1/games:audit, /v1/games:watch,
+/v1/games:read, /v1/games:state, /v1/games:proof, /v1/games:audit, /v1/games:watch,
 /v1/games:export, /v1/games:list, /v1/games:legalActions,
 /v1/rules:explain, /v1/rulesets:describe, /v1/logs:parse, /v1/logs:states.
 A body is the request message in the proto3 JSON mapping, the answer the

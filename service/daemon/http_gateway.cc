@@ -861,6 +861,7 @@ void HttpGateway::DefineRoutes() {
   unary("/v1/games:append", ServeUnary(games, &GameStub::AppendEvents));
   unary("/v1/games:read", ServeUnary(games, &GameStub::ReadEvents));
   unary("/v1/games:state", ServeUnary(games, &GameStub::GetGameState));
+  unary("/v1/games:proof", ServeUnary(games, &GameStub::GetProof));
   unary("/v1/games:audit", ServeUnary(games, &GameStub::AuditGame));
   stream("/v1/games:watch", games, &GameStub::WatchGame);
   unary("/v1/games:export", ServeUnary(games, &GameStub::ExportGame));

@@ -375,6 +375,74 @@ case_recorded() {
     fail "offline audit of the export differs: $(diff "${work}/audit.out" "${out}")"
   ok "gunbai audit of the export prints byte for byte what gunbai game audit prints"
 
+  # Merkle proofs (issue 34): every event's inclusion in the tree of 19 and
+  # the tree of 19 extending each earlier size, as gunbai game proof gets
+  # them, each checked by the CLI (exit 0) and again by the RFC 9162
+  # algorithms written out in Python below, not gunbai's code.
+  local k proofs="${work}/proofs.jsonl"
+  : >"${proofs}"
+  for k in $(seq 1 19); do
+    game "proof-${k}" "${work}/${id}.oda.token" proof --game="${id}" \
+      --seq="${k}" --first-size="${k}" --format=json
+    expect_rc 0 "gunbai game proof --seq=${k} --first-size=${k}"
+    cat "${out}" >>"${proofs}"
+  done
+  python3 - "${proofs}" <<'PY' || fail "a Merkle proof does not verify by RFC 9162"
+import hashlib, json, sys
+node = lambda l, r: hashlib.sha256(b"\x01" + l + r).digest()
+def inclusion(index, size, leaf, path, root):
+    fn, sn, r = index, size - 1, leaf
+    for p in path:
+        if sn == 0: return False
+        if fn & 1 or fn == sn:
+            r = node(p, r)
+            while not fn & 1 and fn != 0: fn >>= 1; sn >>= 1
+        else:
+            r = node(r, p)
+        fn >>= 1; sn >>= 1
+    return sn == 0 and r == root
+def consistency(m, n, first, second, proof):
+    if m == n: return not proof and first == second
+    if m & (m - 1) == 0: proof = [first] + proof
+    fn, sn = m - 1, n - 1
+    while fn & 1: fn >>= 1; sn >>= 1
+    fr = sr = proof[0]
+    for c in proof[1:]:
+        if sn == 0: return False
+        if fn & 1 or fn == sn:
+            fr, sr = node(c, fr), node(c, sr)
+            while not fn & 1 and fn != 0: fn >>= 1; sn >>= 1
+        else:
+            sr = node(sr, c)
+        fn >>= 1; sn >>= 1
+    return fr == first and sr == second and sn == 0
+h = bytes.fromhex
+roots = set()
+text, at, answers = open(sys.argv[1]).read(), 0, []
+decoder = json.JSONDecoder()
+while text[at:].strip():
+    at += len(text[at:]) - len(text[at:].lstrip())
+    answer, at = decoder.raw_decode(text, at)
+    answers.append(answer)
+assert len(answers) == 19, len(answers)
+for p in answers:
+    p = {k[0].lower() + "".join("_" + c.lower() if c.isupper() else c for c in k[1:]): v
+         for k, v in p.items()}
+    size = int(p["tree_size"]); root = h(p["root_hash"]); roots.add(p["root_hash"])
+    assert size == 19, size
+    assert inclusion(int(p.get("leaf_index", 0)), size, h(p["leaf_hash"]),
+                     [h(x) for x in p.get("inclusion", [])], root), p
+    assert consistency(int(p["first_size"]), size, h(p["first_root_hash"]), root,
+                       [h(x) for x in p.get("consistency", [])]), p
+assert len(roots) == 1, roots
+PY
+  # A root the player did not keep is no proof: exit 1, saying so.
+  game proof-other "${work}/${id}.oda.token" proof --game="${id}" \
+    --first-size=8 --first-root="$(printf 'ab%.0s' {1..32})"
+  expect_rc 1 "a root the tree of 8 does not have"
+  expect_contains "${out}" "NOT verified" "the refused consistency"
+  ok "gunbai game proof: all 19 events' inclusion and each earlier size's consistency verify, in gunbai and by the RFC in Python"
+
   run verify "${gunbai}" verify "${exported}"
   expect_rc 0 "verify"
   expect_file_is "${out}" "ok: 19 events, chain head ${head}; dice recorded by the players (nothing to recompute)
