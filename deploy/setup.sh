@@ -19,6 +19,7 @@ packages=(
   prometheus-cpp-dev  # gunbaid's GET /metrics: prometheus-cpp 1.0, its core library (registry, text serializer)
   postgresql  # its tests: initdb and a server in a temporary directory (tests/store)
   python3-kubernetes  # tests/deploy: the Kubernetes API's types, to validate deploy/k8s offline
+  python3-cryptography  # tests/replay/key_cli_test.sh: an independent Ed25519 and C2SP signed-note check of gunbai key
   librsvg2-bin libpng-dev  # the map tests (tests/map): rsvg-convert renders gunbai map's SVG, libpng reads its pixels
   nginx-light  # tests/deploy/http_proxy_test.sh runs deploy/k8s/http-proxy.yaml's nginx.conf (never started as a service here)
 )

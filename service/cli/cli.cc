@@ -35,6 +35,7 @@
 #include "service/cli/game_cli.h"
 #include "service/cli/generate_cli.h"
 #include "service/cli/health_cli.h"
+#include "service/cli/key_cli.h"
 #include "service/cli/reconcile_cli.h"
 #include "service/cli/remedy_cli.h"
 #include "service/cli/shard.h"
@@ -904,6 +905,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   AddVerifyCommand(app, context);
   AddReconcileCommand(app, context);
   AddRemedyCommand(app, context);
+  AddKeyCommand(app, context);
   AddStoreCommands(app, context);
   AddHealthCommand(app, context);
   AddExplainCommand(app, context);
