@@ -536,9 +536,8 @@ TEST(GenerateTest, SmallArmiesFillLongLogs) {
     EXPECT_EQ(log.events_size(), 3000) << "seed " << seed;
     if (seed == 6 || seed == 24 || seed == 34 || seed == 85) {
       const v1::AuditReport report = Audit(log);
-      EXPECT_EQ(report.findings_size(), 0)
-          << "seed " << seed << ":\n"
-          << FirstFindings(report);
+      EXPECT_EQ(report.findings_size(), 0) << "seed " << seed << ":\n"
+                                           << FirstFindings(report);
     }
   }
 }
