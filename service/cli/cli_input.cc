@@ -173,4 +173,15 @@ absl::Status WriteOutputFile(const std::string& path, const std::string& text) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<replay::LoadedRuleset> RulesetFileOrBuiltin(
+    const std::string& ruleset_path, const gunbai::v1::BattleLog& log) {
+  if (!ruleset_path.empty()) {
+    GUNBAI_ASSIGN_OR_RETURN(std::string text, ReadInputFile(ruleset_path));
+    return replay::LoadRuleset(text, ruleset_path);
+  }
+  GUNBAI_ASSIGN_OR_RETURN(auto catalog, replay::RulesetCatalog::Builtin());
+  GUNBAI_ASSIGN_OR_RETURN(auto chosen, catalog.ForLog(log.header()));
+  return *chosen;
+}
+
 }  // namespace gunbai::service

@@ -11,7 +11,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "google/protobuf/io/zero_copy_stream.h"
+#include "gunbai/v1/battle_log.pb.h"
 #include "replay/log_parser.h"
+#include "replay/ruleset_loader.h"
 
 namespace gunbai::service {
 
@@ -24,6 +26,11 @@ absl::StatusOr<std::string> ReadInputFile(const std::string& path);
 // Writes `text` to `path` whole or not at all: into PATH.tmp, then renamed
 // (-o of the commands that write a report or a log).
 absl::Status WriteOutputFile(const std::string& path, const std::string& text);
+
+// The ruleset a command's --ruleset FILE names, or when `ruleset_path` is
+// empty the built-in one `log`'s header names (gunbai reconcile, remedy).
+absl::StatusOr<replay::LoadedRuleset> RulesetFileOrBuiltin(
+    const std::string& ruleset_path, const gunbai::v1::BattleLog& log);
 
 // Returns true when the file at `path` can be audited as a stream of binary
 // events: a regular file (not standard input or a pipe, which cannot be read

@@ -77,17 +77,6 @@ absl::StatusOr<ReadCopy> ReadGameCopy(const std::string& path) {
   return copy;
 }
 
-absl::StatusOr<replay::LoadedRuleset> RulesetFor(const ReconcileOptions& o,
-                                                 const v1::BattleLog& log) {
-  if (!o.ruleset_path.empty()) {
-    GUNBAI_ASSIGN_OR_RETURN(std::string text, ReadInputFile(o.ruleset_path));
-    return replay::LoadRuleset(text, o.ruleset_path);
-  }
-  GUNBAI_ASSIGN_OR_RETURN(auto catalog, replay::RulesetCatalog::Builtin());
-  GUNBAI_ASSIGN_OR_RETURN(auto chosen, catalog.ForLog(log.header()));
-  return *chosen;
-}
-
 int Run(const ReconcileOptions& o, std::ostream& out, std::ostream& err) {
   auto fail = [&err](const absl::Status& s) {
     err << "gunbai reconcile: " << s.message() << "\n";
@@ -97,7 +86,7 @@ int Run(const ReconcileOptions& o, std::ostream& out, std::ostream& err) {
   if (!a.ok()) return fail(a.status());
   auto b = ReadGameCopy(o.b);
   if (!b.ok()) return fail(b.status());
-  auto ruleset = RulesetFor(o, a->exported.log());
+  auto ruleset = RulesetFileOrBuiltin(o.ruleset_path, a->exported.log());
   if (!ruleset.ok()) return fail(ruleset.status());
   const replay::GameCopy copy_a{o.a, a->exported.log(),
                                 a->is_export ? &a->exported : nullptr};

@@ -57,17 +57,6 @@ struct RemedyCliOptions {
   std::string output_path;
 };
 
-absl::StatusOr<replay::LoadedRuleset> RulesetFor(const RemedyCliOptions& o,
-                                                 const v1::BattleLog& log) {
-  if (!o.ruleset_path.empty()) {
-    GUNBAI_ASSIGN_OR_RETURN(std::string text, ReadInputFile(o.ruleset_path));
-    return replay::LoadRuleset(text, o.ruleset_path);
-  }
-  GUNBAI_ASSIGN_OR_RETURN(auto catalog, replay::RulesetCatalog::Builtin());
-  GUNBAI_ASSIGN_OR_RETURN(auto chosen, catalog.ForLog(log.header()));
-  return *chosen;
-}
-
 std::string PlanText(const v1::AuditReport& report,
                      const replay::RemedyPlan& plan) {
   std::string out = absl::StrCat(
@@ -121,7 +110,7 @@ int Run(const RemedyCliOptions& o, std::ostream& out, std::ostream& err) {
   auto log =
       replay::ParseBattleLog(*bytes, replay::LogFormat::kAuto, o.log_path);
   if (!log.ok()) return fail(log.status());
-  auto ruleset = RulesetFor(o, *log);
+  auto ruleset = RulesetFileOrBuiltin(o.ruleset_path, *log);
   if (!ruleset.ok()) return fail(ruleset.status());
   replay::LoadedProcedure procedure = replay::DefaultProcedure();
   if (!o.procedure_path.empty()) {
