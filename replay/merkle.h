@@ -38,6 +38,10 @@ class MerkleTree {
   // Appends a leaf by its hash (MerkleLeafHash of the leaf's bytes).
   void Append(const MerkleHash& leaf_hash);
   std::uint64_t size() const { return size_; }
+  // The hash of leaf `index` (< size()), as appended.
+  const MerkleHash& LeafHash(std::uint64_t index) const {
+    return levels_[0][static_cast<std::size_t>(index)];
+  }
 
   // The root of the tree of the first `tree_size` leaves (0 < tree_size
   // <= size(), or 0: the empty tree's). OUT_OF_RANGE past size().

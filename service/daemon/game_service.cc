@@ -939,8 +939,7 @@ grpc::Status GameServiceImpl::GetProof(grpc::ServerContext* context,
                              " among the first ", size, " of game ", g.id));
           }
           response->set_leaf_index(index);
-          response->set_leaf_hash(replay::MerkleHex(
-              replay::MerkleLeafHash(base::DeterministicBytes(*it))));
+          response->set_leaf_hash(replay::MerkleHex(tree.LeafHash(index)));
           const absl::StatusOr<std::vector<replay::MerkleHash>> path =
               tree.InclusionProof(index, size);
           if (!path.ok()) return ToGrpcStatus(path.status());

@@ -363,6 +363,17 @@ TEST(TableReplay, AnObstacleAt3Point03CmIsWithin3Cm) {
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
 }
 
+// The volley of the test below: blue-yumi 2.5 cm off in a wood.
+v1::BattleLog WoodsVolleyLog() {
+  Layout layout;
+  layout.blue_yumi = {600, 325, 180};
+  v1::BattleLog log = VolleyLog(layout, "blue-yumi",
+                                "stands_firing: 3 dice: [3, 2, 3, 2, 3, 2] "
+                                "claimed_hits: 0");
+  AddArea(log, "wood-1", "TERRAIN_KIND_WOODS", 400, 320, 800, 400);
+  return log;
+}
+
 // blue-yumi at (600, 325) facing 180: y 32.5..34.5, its centre (60, 33.5)
 // in a wood from y = 32 to 40. In the wood the range is 3 cm; it is 2.5 cm
 // away: effective (+1), and in cover (-1), with the first volley (+2): +2.
@@ -370,12 +381,7 @@ TEST(TableReplay, AnObstacleAt3Point03CmIsWithin3Cm) {
 // total would be 8 each: three hits. The log claims none and declares
 // nothing: clean.
 TEST(TableReplay, WoodsGiveCoverAndTheWoodsRange) {
-  Layout layout;
-  layout.blue_yumi = {600, 325, 180};
-  v1::BattleLog log = VolleyLog(layout, "blue-yumi",
-                                "stands_firing: 3 dice: [3, 2, 3, 2, 3, 2] "
-                                "claimed_hits: 0");
-  AddArea(log, "wood-1", "TERRAIN_KIND_WOODS", 400, 320, 800, 400);
+  const v1::BattleLog log = WoodsVolleyLog();
   EXPECT_THAT(AuditOrDie(log).findings(), IsEmpty());
 }
 
@@ -386,12 +392,7 @@ TEST(TableReplay, WoodsGiveCoverAndTheWoodsRange) {
 // the first volley, worked out from the state, names no table rule. Coverage
 // then counts the two table rules once each, for the one outcome.
 TEST(TableReplay, MeasuredTermsNameTheTableRuleThatMeasuredThem) {
-  Layout layout;
-  layout.blue_yumi = {600, 325, 180};
-  v1::BattleLog log = VolleyLog(layout, "blue-yumi",
-                                "stands_firing: 3 dice: [3, 2, 3, 2, 3, 2] "
-                                "claimed_hits: 0");
-  AddArea(log, "wood-1", "TERRAIN_KIND_WOODS", 400, 320, 800, 400);
+  const v1::BattleLog log = WoodsVolleyLog();
   auto ruleset = replay::BuiltinRuleset("daimyo");
   ASSERT_TRUE(ruleset.ok()) << ruleset.status();
   replay::AuditOptions options;
