@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "google/protobuf/descriptor.h"
@@ -91,13 +92,17 @@ void CollectStrings(const Message& message, int depth,
   }
 }
 
+// Steps and bit flips are done on the unsigned twin of T, so that INT_MAX + 1
+// wraps to INT_MIN instead of overflowing (C++20 converts back modulo 2^N).
 template <typename T>
 T MutateInteger(T value, Rng& rng) {
+  using Unsigned = std::make_unsigned_t<T>;
+  const auto bits = static_cast<Unsigned>(value);
   switch (rng() % 7) {
     case 0:
-      return static_cast<T>(value + 1);
+      return static_cast<T>(static_cast<Unsigned>(bits + 1u));
     case 1:
-      return static_cast<T>(value - 1);
+      return static_cast<T>(static_cast<Unsigned>(bits - 1u));
     case 2:
       return static_cast<T>(Below(rng, 8));
     case 3:
@@ -114,7 +119,8 @@ T MutateInteger(T value, Rng& rng) {
       return bounds[Below(rng, std::size(bounds))];
     }
     case 5:
-      return static_cast<T>(value ^ (T{1} << Below(rng, sizeof(T) * 8)));
+      return static_cast<T>(static_cast<Unsigned>(
+          bits ^ (Unsigned{1} << Below(rng, sizeof(T) * 8))));
     default:
       return static_cast<T>((static_cast<std::uint64_t>(rng()) << 32) ^ rng());
   }
@@ -142,7 +148,9 @@ int MutateEnum(const FieldDescriptor* field, int value, Rng& rng) {
   const auto* type = field->enum_type();
   if (!OneIn(rng, 4))
     return type->value(Below(rng, type->value_count()))->number();
-  return OneIn(rng, 2) ? value + 1 + static_cast<int>(Below(rng, 100))
+  // An open enum may hold any int (INT_MAX too): step without overflowing.
+  const auto step = static_cast<unsigned>(1 + Below(rng, 100));
+  return OneIn(rng, 2) ? static_cast<int>(static_cast<unsigned>(value) + step)
                        : static_cast<int>(rng());
 }
 
