@@ -15,6 +15,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "replay/audit.h"
 #include "replay/ledger.h"
+#include "replay/server_dice.h"
 #include "rules/digest.h"
 #include "rules/status_macros.h"
 
@@ -141,6 +142,43 @@ bool SameTerms(const v1::BattleLog& a, const v1::BattleLog& b) {
          Bytes(a.starting_position()) == Bytes(b.starting_position());
 }
 
+// Fills the dice verdict of `out` for `copy`. A server-dice copy whose
+// export does not reveal the secret is opened with `other`'s reveal when
+// that secret hashes to this copy's own commitment (a player's copy saved
+// before the game ended, set against the ended game's export).
+void CheckDice(const GameCopy& copy, const GameCopy& other,
+               const LoadedRuleset& ruleset, v1::ReconcileCopy& out) {
+  const v1::ExportedGame* game = copy.exported;
+  if (game == nullptr || game->settings().dice_mode() != v1::DICE_MODE_SERVER) {
+    out.set_dice(v1::RECONCILE_DICE_RECORDED);
+    return;
+  }
+  v1::ExportedGame opened;
+  if (game->dice().revealed_secret().empty()) {
+    const v1::ExportedGame* lender = other.exported;
+    const std::optional<std::string> secret =
+        lender == nullptr ? std::nullopt
+                          : HexToBytes(lender->dice().revealed_secret());
+    if (!secret.has_value() || secret->empty() ||
+        base::Sha256Hex(*secret) != game->dice().secret_sha256()) {
+      out.set_dice(v1::RECONCILE_DICE_NOT_REVEALED);
+      return;
+    }
+    opened = *game;
+    opened.mutable_dice()->set_revealed_secret(
+        lender->dice().revealed_secret());
+    game = &opened;
+  }
+  const std::optional<ChainBreak> broken = VerifyServerDice(*game, ruleset);
+  if (!broken.has_value()) {
+    out.set_dice(v1::RECONCILE_DICE_SERVERS);
+    return;
+  }
+  out.set_dice(v1::RECONCILE_DICE_NOT_SERVERS);
+  out.set_dice_break_seq(broken->index < 0 ? 0 : broken->seq);
+  out.set_dice_break(broken->reason);
+}
+
 // Fills copy `out` of `r` from `copy`: its events, its findings at or after
 // `from_seq`, its chain, and its events from index `from` on.
 absl::Status DescribeCopy(const GameCopy& copy, const LoadedRuleset& ruleset,
@@ -215,6 +253,71 @@ std::string RulesSupport(const v1::Reconciliation& r) {
   return "";
 }
 
+// Returns the copy ("A", "B" or "") whose dice are all the server's when
+// the other's are not.
+std::string DiceSupport(const v1::Reconciliation& r) {
+  const v1::ReconcileDice a = r.a().dice();
+  const v1::ReconcileDice b = r.b().dice();
+  if (a == v1::RECONCILE_DICE_SERVERS && b == v1::RECONCILE_DICE_NOT_SERVERS) {
+    return "A";
+  }
+  if (b == v1::RECONCILE_DICE_SERVERS && a == v1::RECONCILE_DICE_NOT_SERVERS) {
+    return "B";
+  }
+  return "";
+}
+
+// The dice sentence of a verdict: which copy the server's dice support,
+// or why they cannot say.
+std::string DiceWords(const v1::Reconciliation& r) {
+  const v1::ReconcileDice a = r.a().dice();
+  const v1::ReconcileDice b = r.b().dice();
+  const auto where = [](const v1::ReconcileCopy& c) {
+    return c.dice_break_seq() > 0 ? absl::StrCat("at seq ", c.dice_break_seq(),
+                                                 ": ", c.dice_break())
+                                  : c.dice_break();
+  };
+  if (!r.dice_support().empty()) {
+    const bool a_holds = r.dice_support() == "A";
+    return absl::StrCat(" The server's dice support copy ", r.dice_support(),
+                        ": every die of it is the one the server rolled, and "
+                        "copy ",
+                        a_holds ? "B" : "A", "'s are not (",
+                        where(a_holds ? r.b() : r.a()), ").");
+  }
+  if (a == v1::RECONCILE_DICE_NOT_SERVERS &&
+      b == v1::RECONCILE_DICE_NOT_SERVERS) {
+    return absl::StrCat(" Neither copy's dice are all the server's (A ",
+                        where(r.a()), "; B ", where(r.b()), ").");
+  }
+  if (a == v1::RECONCILE_DICE_SERVERS && b == v1::RECONCILE_DICE_SERVERS) {
+    return " Every die of both copies is the one the server rolled.";
+  }
+  if (a == v1::RECONCILE_DICE_NOT_REVEALED ||
+      b == v1::RECONCILE_DICE_NOT_REVEALED) {
+    return absl::StrCat(
+        " The server's dice cannot be checked yet: the game's secret is "
+        "revealed when it ends (reconcile again with the ended game's "
+        "export); ",
+        a == v1::RECONCILE_DICE_NOT_SERVERS ||
+                b == v1::RECONCILE_DICE_NOT_SERVERS
+            ? absl::StrCat(
+                  "but copy ", a == v1::RECONCILE_DICE_NOT_SERVERS ? "A" : "B",
+                  "'s dice are already not the server's (",
+                  where(a == v1::RECONCILE_DICE_NOT_SERVERS ? r.a() : r.b()),
+                  ").")
+            : "until then only the rules and the chains can choose.");
+  }
+  if (a == v1::RECONCILE_DICE_NOT_SERVERS ||
+      b == v1::RECONCILE_DICE_NOT_SERVERS) {
+    const bool in_a = a == v1::RECONCILE_DICE_NOT_SERVERS;
+    return absl::StrCat(" Copy ", in_a ? "A" : "B",
+                        "'s dice are not the server's (",
+                        where(in_a ? r.a() : r.b()), ").");
+  }
+  return "";
+}
+
 std::string ShapeWords(const v1::Reconciliation& r) {
   switch (r.shape()) {
     case v1::RECONCILE_SHAPE_PREFIX:
@@ -260,14 +363,17 @@ std::string Verdict(const v1::Reconciliation& r) {
   } else if (r.a().findings_from_divergence() == 0) {
     absl::StrAppend(&out,
                     " Both copies are legal from there on: the rules cannot "
-                    "choose; the dice record (`gunbai verify` of each export) "
-                    "or the players must.");
+                    "choose",
+                    r.dice_support().empty()
+                        ? "; the dice record or the players must."
+                        : ".");
   } else {
     absl::StrAppend(&out, " Neither copy is clean from there on (A ",
                     r.a().findings_from_divergence(), ", B ",
                     r.b().findings_from_divergence(),
                     " violations or disputes).");
   }
+  absl::StrAppend(&out, DiceWords(r));
   for (const v1::ReconcileCopy* c : {&r.a(), &r.b()}) {
     if (c->has_chain() && !c->chain_holds()) {
       absl::StrAppend(&out, " The chain of ", c == &r.a() ? "A" : "B",
@@ -331,10 +437,33 @@ absl::StatusOr<v1::Reconciliation> Reconcile(const GameCopy& a,
                                       whole ? na : shared, *r.mutable_a()));
   GUNBAI_RETURN_IF_ERROR(DescribeCopy(b, ruleset, whole ? ~0ull : from_seq,
                                       whole ? nb : shared, *r.mutable_b()));
+  CheckDice(a, b, ruleset, *r.mutable_a());
+  CheckDice(b, a, ruleset, *r.mutable_b());
   r.set_rules_support(RulesSupport(r));
+  r.set_dice_support(DiceSupport(r));
   r.set_verdict(Verdict(r));
   return r;
 }
+
+namespace {
+
+std::string DiceLine(const v1::ReconcileCopy& c) {
+  switch (c.dice()) {
+    case v1::RECONCILE_DICE_NOT_REVEALED:
+      return "server dice, secret not revealed yet (the game has not ended)";
+    case v1::RECONCILE_DICE_SERVERS:
+      return "every die is the server's";
+    case v1::RECONCILE_DICE_NOT_SERVERS:
+      return c.dice_break_seq() > 0
+                 ? absl::StrCat("NOT the server's at seq ", c.dice_break_seq(),
+                                ": ", c.dice_break())
+                 : absl::StrCat("NOT the server's: ", c.dice_break());
+    default:
+      return "recorded by the players";
+  }
+}
+
+}  // namespace
 
 std::string FormatReconciliation(const v1::Reconciliation& r) {
   std::string out = absl::StrCat(
@@ -371,6 +500,11 @@ std::string FormatReconciliation(const v1::Reconciliation& r) {
     absl::StrAppend(&out, "Chain of ", c == &r.a() ? "A" : "B", ": ",
                     c->chain_holds() ? "holds" : "BROKEN " + c->chain_break(),
                     "\n");
+  }
+  for (const v1::ReconcileCopy* c : {&r.a(), &r.b()}) {
+    if (c->dice() == v1::RECONCILE_DICE_RECORDED) continue;
+    absl::StrAppend(&out, "Dice of ", c == &r.a() ? "A" : "B", ": ",
+                    DiceLine(*c), "\n");
   }
   absl::StrAppend(&out, "\n", r.verdict(), "\n");
   return out;

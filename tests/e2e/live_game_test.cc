@@ -48,6 +48,7 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/ledger.h"
+#include "replay/reconcile.h"
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
 #include "rules/digest.h"
@@ -607,6 +608,8 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
   };
   uint64_t version = 0;
   std::vector<v1::StoredEvent> answered;
+  // A player's copy saved before the game ended: its secret not revealed.
+  v1::ExportedGame before_end;
   for (const Step& step : steps) {
     std::vector<std::pair<std::string, v1::Event>> batch;
     for (const std::string& text : step.events) {
@@ -627,6 +630,7 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
     v1::ExportGameResponse exported;
     ASSERT_TRUE(umpire_->Export("live-dice", &exported).ok());
     EXPECT_TRUE(exported.game().dice().revealed_secret().empty()) << version;
+    before_end = exported.game();
   }
   ASSERT_EQ(answered.size(), 5u);
   // gunbaid rolled the dice: 1 initiative die per clan, 2 per firing stand.
@@ -751,6 +755,94 @@ TEST_F(LiveGameTest, ServerDiceSecretRevealedOnlyAtGameEnd) {
       << out.str() << err.str();
   EXPECT_NE(out.str().find("TAMPERED: event at index 2"), std::string::npos)
       << out.str();
+
+  // gunbai reconcile (issue 33, part 1): the honest export set against a
+  // copy whose firing die 0 was rewritten and whose chain was recomputed
+  // under the true terms (so its chain holds). The copies part at seq 3
+  // with other dice; the server's dice support A, and name B's die 0.
+  v1::ExportedGame rechained = game;
+  rechained.mutable_log()->mutable_events(2)->mutable_firing()->set_dice(
+      0, real % 6 + 1);
+  head = replay::GameGenesis(
+      rechained.log().header(), rechained.log().order_of_battle(),
+      rechained.settings(), rechained.dice(), replay::FieldOf(rechained.log()));
+  for (int i = 0; i < rechained.log().events_size(); ++i) {
+    head = replay::ChainHash(head, rechained.log().events(i));
+    rechained.set_chain_hashes(i, head);
+  }
+  const auto reconcile = [](const v1::ExportedGame& a,
+                            const v1::ExportedGame& b) {
+    absl::StatusOr<v1::Reconciliation> r =
+        replay::Reconcile(replay::GameCopy{"A", a.log(), &a},
+                          replay::GameCopy{"B", b.log(), &b}, Daimyo());
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.value_or(v1::Reconciliation());
+  };
+  v1::Reconciliation r = reconcile(game, rechained);
+  EXPECT_EQ(r.shape(), v1::RECONCILE_SHAPE_OTHER_DICE);
+  EXPECT_EQ(r.first_divergence_seq(), 3u);
+  EXPECT_TRUE(r.b().chain_holds());
+  EXPECT_EQ(r.a().dice(), v1::RECONCILE_DICE_SERVERS);
+  EXPECT_EQ(r.b().dice(), v1::RECONCILE_DICE_NOT_SERVERS);
+  EXPECT_EQ(r.b().dice_break_seq(), 3u);
+  EXPECT_EQ(r.dice_support(), "A");
+  EXPECT_NE(r.verdict().find("The server's dice support copy A"),
+            std::string::npos)
+      << r.verdict();
+  EXPECT_NE(
+      r.verdict().find(absl::StrCat("die 0 is ", real % 6 + 1,
+                                    " but the server's die there is ", real)),
+      std::string::npos)
+      << r.verdict();
+  // The other way round, B is supported.
+  EXPECT_EQ(reconcile(rechained, game).dice_support(), "B");
+
+  // A copy saved before the end (secret not revealed) is opened with the
+  // ended copy's reveal, which matches its commitment: every die of both
+  // is the server's; the ended copy goes on (its game_end).
+  r = reconcile(before_end, game);
+  EXPECT_EQ(r.shape(), v1::RECONCILE_SHAPE_PREFIX);
+  EXPECT_EQ(r.longer_copy(), "B");
+  EXPECT_EQ(r.a().dice(), v1::RECONCILE_DICE_SERVERS);
+  EXPECT_EQ(r.b().dice(), v1::RECONCILE_DICE_SERVERS);
+  EXPECT_EQ(r.dice_support(), "");
+  EXPECT_NE(r.verdict().find("Every die of both copies is the one the server "
+                             "rolled"),
+            std::string::npos)
+      << r.verdict();
+
+  // Two copies saved before the end, one with its die rewritten: nobody
+  // can check the dice yet, and the verdict says when they can be.
+  v1::ExportedGame early_forged = before_end;
+  early_forged.mutable_log()->mutable_events(2)->mutable_firing()->set_dice(
+      0, real % 6 + 1);
+  r = reconcile(before_end, early_forged);
+  EXPECT_EQ(r.a().dice(), v1::RECONCILE_DICE_NOT_REVEALED);
+  EXPECT_EQ(r.b().dice(), v1::RECONCILE_DICE_NOT_REVEALED);
+  EXPECT_EQ(r.dice_support(), "");
+  EXPECT_NE(r.verdict().find("cannot be checked yet"), std::string::npos)
+      << r.verdict();
+
+  // Through the CLI: exit 1 (the copies part) and a line per copy's dice.
+  const std::string honest_path =
+      absl::StrCat(dir_.path(), "/honest.textproto");
+  const std::string rechained_path =
+      absl::StrCat(dir_.path(), "/rechained.textproto");
+  ASSERT_TRUE(google::protobuf::TextFormat::PrintToString(game, &text));
+  std::ofstream(honest_path) << text;
+  ASSERT_TRUE(google::protobuf::TextFormat::PrintToString(rechained, &text));
+  std::ofstream(rechained_path) << text;
+  std::ostringstream rout, rerr;
+  EXPECT_EQ(
+      service::RunCli({"reconcile", honest_path, rechained_path}, rout, rerr),
+      service::kExitFindings)
+      << rout.str() << rerr.str();
+  EXPECT_NE(rout.str().find("Dice of A: every die is the server's"),
+            std::string::npos)
+      << rout.str();
+  EXPECT_NE(rout.str().find("Dice of B: NOT the server's at seq 3"),
+            std::string::npos)
+      << rout.str();
 }
 
 // Regression: a record game stored an event whose seq did not increase (with

@@ -23,6 +23,7 @@ namespace {
 
 namespace v1 = ::gunbai::v1;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // Returns tests/data/NAME.textproto, parsed.
 v1::BattleLog DataLog(const std::string& name) {
@@ -109,6 +110,13 @@ TEST(ReconcileTest, OtherDiceAreOtherDiceAndTheRulesChoose) {
   EXPECT_EQ(r.b().first_finding().rule_id(), "daimyo.fire.hit");
   EXPECT_EQ(r.b().first_finding().seq(), 6u);
   EXPECT_EQ(r.rules_support(), "A");
+  // Plain logs carry the players' own dice: nothing to recompute, and the
+  // verdict says nothing of the server's dice (tests/e2e/live_game_test.cc
+  // sets server-dice exports side by side).
+  EXPECT_EQ(r.a().dice(), v1::RECONCILE_DICE_RECORDED);
+  EXPECT_EQ(r.b().dice(), v1::RECONCILE_DICE_RECORDED);
+  EXPECT_EQ(r.dice_support(), "");
+  EXPECT_THAT(r.verdict(), Not(HasSubstr("server")));
   ASSERT_GE(r.b().events_at_divergence_size(), 1);
   EXPECT_THAT(r.b().events_at_divergence(0),
               HasSubstr("dice: [1, 1, 1, 1, 1, 1, 1, 1]"));

@@ -52,7 +52,23 @@
             `${first.seq || 0}: `, findings ? Gunbai.ruleLink(first.ruleId || '') : null),
         copy.hasChain ? el('p', {class: copy.chainHolds ? '' : 'sev-violation', text:
             copy.chainHolds ? 'Its chain holds.' : `Its chain is broken ${copy.chainBreak}.`}) :
-            null);
+            null,
+        diceLine(copy));
+  }
+
+  // What the server's dice say of a copy; nothing for dice the players rolled.
+  function diceLine(copy) {
+    const where = Number(copy.diceBreakSeq || 0) > 0 ?
+        `at seq ${copy.diceBreakSeq}: ${copy.diceBreak}` : (copy.diceBreak || '');
+    const words = {
+      RECONCILE_DICE_NOT_REVEALED:
+          'Server dice: the secret is revealed when the game ends; they cannot be checked yet.',
+      RECONCILE_DICE_SERVERS: 'Every die is the one the server rolled.',
+      RECONCILE_DICE_NOT_SERVERS: `Its dice are not the server's (${where}).`,
+    }[copy.dice];
+    if (!words) return null;
+    return el('p', {class: copy.dice === 'RECONCILE_DICE_NOT_SERVERS' ? 'sev-violation' : '',
+                    dataset: {dice: copy.dice}, text: words});
   }
 
   async function reconcile(files, out) {
@@ -66,7 +82,8 @@
               el('h2', {id: 'reconcile-title', tabindex: '-1',
                         text: `The copies: ${SHAPES[r.shape] || r.shape}`}),
               el('p', {class: 'verdict', role: 'status', dataset: {shape: r.shape || '',
-                  support: r.rulesSupport || ''}, text: r.verdict || ''}),
+                  support: r.rulesSupport || '',
+                  diceSupport: r.diceSupport || ''}, text: r.verdict || ''}),
               el('p', {class: 'muted', text: Number(r.sharedEvents || 0) > 0 ?
                   `Shared: the first ${r.sharedEvents} events, the last at seq ` +
                   `${r.lastSharedSeq} (chain hash ${r.lastSharedChainHash}).` :
