@@ -828,7 +828,7 @@ int GamePlayer::PredictEndOfTurnTests() {
     events += 1;
     if ((result == rules::MoraleResult::kRetire ||
          result == rules::MoraleResult::kRetreat) &&
-        (!s.routing || rules_.options.router_retire_owes ==
+        (!s.routing || rules_.options.router_retire_owes() ==
                            rules::daimyo::RouterRetireOwes::kTheMove)) {
       events += 1;
     } else if (result == rules::MoraleResult::kRout && !s.routing) {

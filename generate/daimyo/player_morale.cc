@@ -251,7 +251,7 @@ void GamePlayer::CarryOutResult(int unit, MoraleResult result,
                                 bool was_routing) {
   // A router owes no retire or retreat move unless the reading says so.
   const bool router_moves =
-      !was_routing || rules_.options.router_retire_owes ==
+      !was_routing || rules_.options.router_retire_owes() ==
                           rules::daimyo::RouterRetireOwes::kTheMove;
   // A retire or retreat owed at the end of the turn may be skipped as a
   // planted fault: the audit finds it missing at turn_end (reading 34).

@@ -212,22 +212,23 @@ absl::Status ValidateTables(const gunbai::v1::Ruleset& d,
 void OptionsToDomain(const gunbai::v1::ReadingOptions& o,
                      rules::daimyo::ReadingOptions& r) {
   if (o.leader_roll_stands() == gunbai::v1::LEADER_ROLL_STANDS_AT_THE_ROLL) {
-    r.leader_roll_stands = rules::daimyo::LeaderRollStands::kAtTheRoll;
+    r.set_leader_roll_stands(rules::daimyo::LeaderRollStands::kAtTheRoll);
   }
   if (o.being_charged_lasts() ==
       gunbai::v1::BEING_CHARGED_LASTS_CHARGERS_ACTIVATION) {
-    r.being_charged_lasts =
-        rules::daimyo::BeingChargedLasts::kChargersActivation;
+    r.set_being_charged_lasts(
+        rules::daimyo::BeingChargedLasts::kChargersActivation);
   }
   if (o.pursuit_disorder() == gunbai::v1::PURSUIT_DISORDER_ALWAYS) {
-    r.pursuit_disorder = rules::daimyo::PursuitDisorder::kAlways;
+    r.set_pursuit_disorder(rules::daimyo::PursuitDisorder::kAlways);
   }
   if (o.router_retire_owes() == gunbai::v1::ROUTER_RETIRE_OWES_THE_MOVE) {
-    r.router_retire_owes = rules::daimyo::RouterRetireOwes::kTheMove;
+    r.set_router_retire_owes(rules::daimyo::RouterRetireOwes::kTheMove);
   }
   if (o.missile_ashigaru_spear() ==
       gunbai::v1::MISSILE_ASHIGARU_SPEAR_LONG_SPEAR) {
-    r.missile_ashigaru_spear = rules::daimyo::MissileAshigaruSpear::kLongSpear;
+    r.set_missile_ashigaru_spear(
+        rules::daimyo::MissileAshigaruSpear::kLongSpear);
   }
 }
 
@@ -273,10 +274,10 @@ rules::daimyo::Tables ToDomain(const gunbai::v1::Ruleset& d) {
       static_cast<int>(d.leader_loss().killed_at_or_below());
   r.headquarters_counts_as_stands =
       static_cast<int>(d.leader_loss().headquarters_counts_as());
-  r.options.first_volley_spent_when_disordered =
-      d.options().first_volley_spent_when_disordered();
-  r.options.stands_lost_count_whole_game =
-      d.options().stands_lost_count_whole_game();
+  r.options.set_first_volley_spent_when_disordered(
+      d.options().first_volley_spent_when_disordered());
+  r.options.set_stands_lost_count_whole_game(
+      d.options().stands_lost_count_whole_game());
   OptionsToDomain(d.options(), r.options);
   if (d.has_table()) {
     // Validated by ValidateDaimyoRuleset before any engine is built.

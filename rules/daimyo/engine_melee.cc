@@ -867,7 +867,24 @@ void DaimyoEngine::ApplyRout(int unit, const v1::ResultMove& move,
 
 void DaimyoEngine::DisorderPursuersMeetingFreshEnemy(
     const rules::daimyo::MeleePairing& pairing) {
-  if (rules_.options.pursuit_disorder !=
+  // Nothing below changes a unit that did not pursue from a long melee and
+  // whose disorder is the one it brought into this melee: the readings
+  // agree, and the option is not consulted (rules/reading_probe.h).
+  const bool may_change = [&] {
+    for (int side = 0; side < 2; ++side) {
+      const int unit = pairing.sides[side].unit;
+      const rules::UnitStatus& s = state_.units[unit];
+      if (s.pursued_from_long_melee) return true;
+      const auto start = at_melee_start_.find(unit);
+      if (start != at_melee_start_.end() &&
+          start->second.disordered != s.disordered) {
+        return true;
+      }
+    }
+    return false;
+  }();
+  if (!may_change) return;
+  if (rules_.options.pursuit_disorder() !=
       rules::daimyo::PursuitDisorder::kFreshEnemy) {
     return;
   }
@@ -896,7 +913,7 @@ void DaimyoEngine::ApplyPursuit(int unit, const v1::ResultMove& move) {
   const int router = owed_move_opponent_[unit];
   s.pursued_from_long_melee = owed_move_rounds_[unit] > 1;
   if (s.pursued_from_long_melee &&
-      rules_.options.pursuit_disorder ==
+      rules_.options.pursuit_disorder() ==
           rules::daimyo::PursuitDisorder::kAlways) {
     s.disordered = true;
   }

@@ -1,5 +1,6 @@
 // The morale part of the DaimyoEngine: which tests the state owes and when, the
 // test itself, and what its result forbids afterwards. See replayer.h.
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -185,8 +186,13 @@ void DaimyoEngine::EndActivation() {
   CheckChargeTestsTaken();
   CheckRoutersMoved();
   CheckFrenzyChargesDeclared();
-  if (rules_.options.being_charged_lasts ==
-      rules::daimyo::BeingChargedLasts::kChargersActivation) {
+  // With no charge standing the readings agree: the option is then not
+  // consulted (rules/reading_probe.h).
+  const bool any_charge =
+      std::any_of(state_.units.begin(), state_.units.end(),
+                  [](const rules::UnitStatus& u) { return u.charging; });
+  if (any_charge && rules_.options.being_charged_lasts() ==
+                        rules::daimyo::BeingChargedLasts::kChargersActivation) {
     // Under this reading a unit is being charged only while the charge is
     // resolved, in the activation that declared it.
     rules::EndAllCharges(state_);
@@ -374,7 +380,7 @@ void DaimyoEngine::ApplyTestResult(int unit, int reason, MoraleResult result,
   const bool was_routing = state_.units[unit].routing;
   if (was_routing &&
       (result == MoraleResult::kRetire || result == MoraleResult::kRetreat) &&
-      rules_.options.router_retire_owes ==
+      rules_.options.router_retire_owes() ==
           rules::daimyo::RouterRetireOwes::kNothingMore) {
     // A router cannot make an orderly retire, and routing is already the
     // worst result: under this reading the result asks nothing more.

@@ -515,7 +515,9 @@ int ApplyFiring(const Tables& rules, BattleState& state, const Shot& shot,
                 int hits, int stands_lost) {
   UnitStatus& firer = state.units[shot.firer];
   firer.fired_this_turn = true;
-  if (!firer.disordered || rules.options.first_volley_spent_when_disordered) {
+  if (!firer.first_volley_spent &&
+      (!firer.disordered ||
+       rules.options.first_volley_spent_when_disordered())) {
     firer.first_volley_spent = true;
   }
   UnitStatus& target = state.units[shot.target];

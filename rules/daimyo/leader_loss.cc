@@ -6,12 +6,15 @@ namespace gunbai::rules::daimyo {
 
 int LeaderRollStandsCounted(const Tables& rules, const BattleState& state,
                             const LeaderState& leader) {
-  if (rules.options.leader_roll_stands != LeaderRollStands::kAtTheRoll ||
-      leader.attached_unit < 0) {
-    return leader.loss_roll_stands_left;
-  }
-  return StandsCountedForLeaderRoll(state, leader.attached_unit,
-                                    rules.headquarters_counts_as_stands);
+  if (leader.attached_unit < 0) return leader.loss_roll_stands_left;
+  const int at_the_roll = StandsCountedForLeaderRoll(
+      state, leader.attached_unit, rules.headquarters_counts_as_stands);
+  // The readings agree when the stands are the same: the option is then
+  // not consulted (rules/reading_probe.h).
+  if (at_the_roll == leader.loss_roll_stands_left) return at_the_roll;
+  return rules.options.leader_roll_stands() == LeaderRollStands::kAtTheRoll
+             ? at_the_roll
+             : leader.loss_roll_stands_left;
 }
 
 LeaderLossResolution ResolveLeaderLoss(const Tables& rules,

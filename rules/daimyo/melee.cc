@@ -140,8 +140,8 @@ MeleeWeapon FightingWeapon(const ReadingOptions& options,
   if (p.troop_type == TroopType::kAshigaru &&
       p.missile_weapon != MissileWeapon::kNone) {
     const bool keeps_spear =
-        options.missile_ashigaru_spear == MissileAshigaruSpear::kLongSpear &&
-        p.melee_weapon == MeleeWeapon::kLongSpear;
+        p.melee_weapon == MeleeWeapon::kLongSpear &&
+        options.missile_ashigaru_spear() == MissileAshigaruSpear::kLongSpear;
     return keeps_spear ? MeleeWeapon::kLongSpear : MeleeWeapon::kImprovised;
   }
   return p.melee_weapon;

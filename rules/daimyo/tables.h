@@ -12,6 +12,7 @@
 
 #include "absl/strings/string_view.h"
 #include "rules/battlefield.h"
+#include "rules/reading_probe.h"
 #include "rules/types.h"
 
 namespace gunbai::rules::daimyo {
@@ -195,14 +196,64 @@ enum class RouterRetireOwes { kNothingMore, kTheMove };
 // as long spears.
 enum class MissileAshigaruSpear { kImprovised, kLongSpear };
 
-struct ReadingOptions {
-  bool first_volley_spent_when_disordered = true;
-  bool stands_lost_count_whole_game = true;
-  LeaderRollStands leader_roll_stands = LeaderRollStands::kAfterTheLoss;
-  BeingChargedLasts being_charged_lasts = BeingChargedLasts::kRestOfTurn;
-  PursuitDisorder pursuit_disorder = PursuitDisorder::kFreshEnemy;
-  RouterRetireOwes router_retire_owes = RouterRetireOwes::kNothingMore;
-  MissileAshigaruSpear missile_ashigaru_spear =
+// The reading options of a ruleset (rules/daimyo/RULES.md, "Readings";
+// gunbai.v1.ReadingOptions). Each getter notes its option as consulted
+// (rules/reading_probe.h): an audit under every reading forks where one is.
+class ReadingOptions {
+ public:
+  bool first_volley_spent_when_disordered() const {
+    return Read(1, first_volley_spent_when_disordered_);
+  }
+  bool stands_lost_count_whole_game() const {
+    return Read(2, stands_lost_count_whole_game_);
+  }
+  LeaderRollStands leader_roll_stands() const {
+    return Read(3, leader_roll_stands_);
+  }
+  BeingChargedLasts being_charged_lasts() const {
+    return Read(4, being_charged_lasts_);
+  }
+  PursuitDisorder pursuit_disorder() const {
+    return Read(5, pursuit_disorder_);
+  }
+  RouterRetireOwes router_retire_owes() const {
+    return Read(6, router_retire_owes_);
+  }
+  MissileAshigaruSpear missile_ashigaru_spear() const {
+    return Read(7, missile_ashigaru_spear_);
+  }
+
+  void set_first_volley_spent_when_disordered(bool v) {
+    first_volley_spent_when_disordered_ = v;
+  }
+  void set_stands_lost_count_whole_game(bool v) {
+    stands_lost_count_whole_game_ = v;
+  }
+  void set_leader_roll_stands(LeaderRollStands v) { leader_roll_stands_ = v; }
+  void set_being_charged_lasts(BeingChargedLasts v) {
+    being_charged_lasts_ = v;
+  }
+  void set_pursuit_disorder(PursuitDisorder v) { pursuit_disorder_ = v; }
+  void set_router_retire_owes(RouterRetireOwes v) { router_retire_owes_ = v; }
+  void set_missile_ashigaru_spear(MissileAshigaruSpear v) {
+    missile_ashigaru_spear_ = v;
+  }
+
+ private:
+  // `field`: the option's field number in gunbai.v1.ReadingOptions.
+  template <typename T>
+  static T Read(int field, T value) {
+    NoteReading(field);
+    return value;
+  }
+
+  bool first_volley_spent_when_disordered_ = true;
+  bool stands_lost_count_whole_game_ = true;
+  LeaderRollStands leader_roll_stands_ = LeaderRollStands::kAfterTheLoss;
+  BeingChargedLasts being_charged_lasts_ = BeingChargedLasts::kRestOfTurn;
+  PursuitDisorder pursuit_disorder_ = PursuitDisorder::kFreshEnemy;
+  RouterRetireOwes router_retire_owes_ = RouterRetireOwes::kNothingMore;
+  MissileAshigaruSpear missile_ashigaru_spear_ =
       MissileAshigaruSpear::kImprovised;
 };
 

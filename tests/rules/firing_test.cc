@@ -198,7 +198,7 @@ TEST_F(FiringTest, ShippedRulesetHoldsTheNumbersOfTheRulesText) {
   EXPECT_EQ(rules_.hits_per_stand, 3);  // "taken 3 hits, a stand is removed"
   EXPECT_EQ(rules_.leader_killed_at_or_below, 4);      // "4 or less"
   EXPECT_EQ(rules_.headquarters_counts_as_stands, 1);  // "counts as 1"
-  EXPECT_TRUE(rules_.options.first_volley_spent_when_disordered);
+  EXPECT_TRUE(rules_.options.first_volley_spent_when_disordered());
 }
 
 // --- The baseline ------------------------------------------------------------
@@ -439,7 +439,7 @@ TEST_F(FiringTest, DisorderedFirstFiringGetsNoBonusAndSpendsIt) {
 }
 
 TEST_F(FiringTest, DisorderedFirstFiringKeepsBonusWhenOptionSaysSo) {
-  rules_.options.first_volley_spent_when_disordered = false;
+  rules_.options.set_first_volley_spent_when_disordered(false);
   state_.units[firer_].first_volley_spent = false;
   state_.units[firer_].disordered = true;
   const std::vector<std::uint32_t> dice = {4, 2};

@@ -266,7 +266,7 @@ TEST_F(LeaderLossTest, LateRollsCountStandsByTheOption) {
   LeaderState& l = state_.leaders[general];
   EXPECT_EQ(LeaderRollStandsCounted(rules_, state_, l), 4);
   Tables at_roll = rules_;
-  at_roll.options.leader_roll_stands = LeaderRollStands::kAtTheRoll;
+  at_roll.options.set_leader_roll_stands(LeaderRollStands::kAtTheRoll);
   EXPECT_EQ(LeaderRollStandsCounted(at_roll, state_, l), 3);
   ApplyLeaderLoss(state_, general, /*killed=*/false);
   EXPECT_EQ(LeaderRollStandsCounted(rules_, state_, l), 3);

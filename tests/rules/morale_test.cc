@@ -217,7 +217,7 @@ TEST_F(MoraleTest, ShippedRulesetHoldsTheNumbersOfTheRulesText) {
   EXPECT_EQ(m.automatic_fail, 2);              // "unmodified roll of 2"
   EXPECT_EQ(m.frenzy_samurai_ronin_from, 12);  // "unmodified 12"
   EXPECT_EQ(m.frenzy_warrior_monk_from, 11);   // "11 or 12"
-  EXPECT_TRUE(rules_.options.stands_lost_count_whole_game);
+  EXPECT_TRUE(rules_.options.stands_lost_count_whole_game());
 }
 
 // --- The baseline and the pass scores ----------------------------------------
@@ -544,7 +544,7 @@ TEST_F(MoraleTest, MissileAshigaruLongSpearFollowsTheOption) {
   MoraleTestInput in = Input(3, dice);
   in.facts.charged_frontally = true;
   EXPECT_EQ(ResolveMoraleTest(rules_, state_, in, nullptr).modifier, -1);
-  rules_.options.missile_ashigaru_spear = MissileAshigaruSpear::kLongSpear;
+  rules_.options.set_missile_ashigaru_spear(MissileAshigaruSpear::kLongSpear);
   EXPECT_EQ(ResolveMoraleTest(rules_, state_, in, nullptr).modifier, 0);
 }
 
@@ -589,7 +589,7 @@ TEST_F(MoraleTest, ModifierEachStandLostWholeGame) {
 }
 
 TEST_F(MoraleTest, ModifierEachStandLostThisTurnOnlyUnderTheOption) {
-  rules_.options.stands_lost_count_whole_game = false;
+  rules_.options.set_stands_lost_count_whole_game(false);
   state_.units[unit_].stands_lost = 2;
   state_.units[unit_].stands_lost_this_turn = 1;
   const std::vector<std::uint32_t> dice = {4, 4};
