@@ -316,6 +316,43 @@ absl::StatusOr<std::unique_ptr<Replay>> Replay::Start(
   return std::unique_ptr<Replay>(new Replay(std::move(impl)));
 }
 
+absl::StatusOr<Replay::Mark> Replay::MarkHere() const {
+  Mark mark;
+  GUNBAI_ASSIGN_OR_RETURN(mark.checkpoint, impl_->engine->SaveCheckpoint());
+  if (impl_->victory != nullptr) mark.victory = *impl_->victory;
+  mark.findings = impl_->report->findings_size();
+  return mark;
+}
+
+absl::StatusOr<std::unique_ptr<Replay>> Replay::Resume(
+    const v1::BattleLog& log, const LoadedRuleset& ruleset,
+    const AuditOptions& options, v1::AuditReport* report, const Mark& mark,
+    const v1::AuditReport& from) {
+  // The engine takes the checkpoint fresh: made from the game's terms
+  // alone, without the starting position (which the checkpoint holds).
+  v1::BattleLog terms;
+  *terms.mutable_header() = log.header();
+  *terms.mutable_order_of_battle() = log.order_of_battle();
+  *terms.mutable_terrain() = log.terrain();
+  if (log.has_table()) *terms.mutable_table() = log.table();
+  GUNBAI_ASSIGN_OR_RETURN(std::unique_ptr<Replay> replay,
+                          Start(terms, ruleset, options, report));
+  // The findings up to the mark are the marked replay's (the start's
+  // included), put back before the engine takes the checkpoint.
+  auto* findings = report->mutable_findings();
+  findings->Clear();
+  for (int i = 0; i < mark.findings && i < from.findings_size(); ++i) {
+    *findings->Add() = from.findings(i);
+  }
+  GUNBAI_RETURN_IF_ERROR(
+      replay->impl_->engine->RestoreCheckpoint(mark.checkpoint));
+  if (mark.victory.has_value()) {
+    replay->impl_->victory =
+        std::make_unique<rules::VictoryTracker>(*mark.victory);
+  }
+  return replay;
+}
+
 void Replay::Apply(const v1::Event& event) {
   impl_->engine->Apply(event);
   impl_->AfterEvent(event);

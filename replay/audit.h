@@ -19,6 +19,7 @@
 #include "replay/ruleset_loader.h"
 #include "rules/battle_state.h"
 #include "rules/engine.h"
+#include "rules/victory.h"
 
 namespace gunbai::replay {
 
@@ -82,6 +83,27 @@ class Replay {
   // Finishes the log and fills in the report's summary and result.
   void Finish(std::uint64_t events);
   const rules::BattleState& state() const;
+
+  // A point a replay can be taken up again from, under another reading of
+  // its ruleset (replay/all_readings.h): the engine's checkpoint, the
+  // victory tally and how many findings were reported.
+  struct Mark {
+    std::string checkpoint;
+    std::optional<rules::VictoryTracker> victory;
+    int findings = 0;
+  };
+  // Returns the mark of the replay after the events applied so far;
+  // Unimplemented when its engine has no checkpoints.
+  absl::StatusOr<Mark> MarkHere() const;
+  // Starts a replay of `log` under `ruleset` (the marked replay's ruleset
+  // but for its reading options) from `mark`, writing to `report`, into
+  // which the first mark.findings findings of `from` (the marked replay's
+  // report) are copied. The events after the mark are then applied as to
+  // any replay.
+  static absl::StatusOr<std::unique_ptr<Replay>> Resume(
+      const gunbai::v1::BattleLog& log, const LoadedRuleset& ruleset,
+      const AuditOptions& options, gunbai::v1::AuditReport* report,
+      const Mark& mark, const gunbai::v1::AuditReport& from);
 
  private:
   struct Impl;

@@ -28,6 +28,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "replay/all_readings.h"
 #include "replay/audit.h"
 #include "replay/ruleset_loader.h"
 #include "rules/daimyo/engine.h"
@@ -659,6 +660,43 @@ TEST(ReadingsReplayTest, BeingChargedChargersActivationFiresFreely) {
   // The same log claimed with the -1 (1 hit) is disputed under it.
   EXPECT_THAT(Keys(ChargedThenFires("blue-sam", 1), ChargersActivation()),
               ElementsAre("6:SEVERITY_DISPUTE:daimyo.fire.hit"));
+}
+
+// The same log audited under every reading (gunbai audit --all-readings,
+// issue 33): the violation rests on REST_OF_TURN and the dispute on
+// CHARGERS_ACTIVATION, each found under 64 of the 128 combinations (two
+// values of each of seven options). No other option is consulted where it
+// could matter: no stand is lost (stands lost, leader rolls), red-teppo
+// fires in good order (first volley), no melee, no router. So the replay
+// forks once, at the end of blue's activation (seq 5, a charge standing),
+// into two branches.
+TEST(ReadingsReplayTest, AllReadingsLabelTheBeingChargedFindings) {
+  const v1::BattleLog log = Game(ChargedThenFires("blue-yumi", 1));
+  const replay::LoadedRuleset ruleset = DaimyoRuleset();
+  auto all = replay::AuditAllReadings(log, ruleset);
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ(all->combinations, 128u);
+  ASSERT_EQ(all->branches.size(), 2u);
+  v1::AuditReport report = all->branches[0].report;
+  replay::LabelAllReadings(*all, report);
+  EXPECT_EQ(report.reading_branches(), 2u);
+  ASSERT_EQ(report.findings_size(), 1);
+  EXPECT_EQ(report.findings(0).rule_id(),
+            "daimyo.fire.eligibility.charged_fire_at_chargers");
+  EXPECT_EQ(report.findings(0).combinations_found(), 64u);
+  EXPECT_THAT(report.findings(0).found_under(),
+              ElementsAre("being_charged_lasts = "
+                          "BEING_CHARGED_LASTS_REST_OF_TURN"));
+  ASSERT_EQ(report.other_reading_findings_size(), 1);
+  EXPECT_EQ(report.other_reading_findings(0).rule_id(), "daimyo.fire.hit");
+  EXPECT_EQ(report.other_reading_findings(0).seq(), 6u);
+  EXPECT_THAT(report.other_reading_findings(0).found_under(),
+              ElementsAre("being_charged_lasts = "
+                          "BEING_CHARGED_LASTS_CHARGERS_ACTIVATION"));
+  // Neither holds under every reading: the default exit counts neither;
+  // --any-reading counts both.
+  EXPECT_FALSE(replay::AllReadingsHaveFailures(report, false));
+  EXPECT_TRUE(replay::AllReadingsHaveFailures(report, true));
 }
 
 // ---------------------------------------------------------------------------

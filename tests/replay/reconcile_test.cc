@@ -13,6 +13,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "replay/all_readings.h"
 #include "replay/audit.h"
 #include "replay/finding_readings.h"
 #include "replay/ledger.h"
@@ -263,6 +264,28 @@ TEST(FindingReadingsTest, AFindingThatRestsOnAReadingSaysWhich) {
   EXPECT_EQ(report->readings(), 7u);  // ReadingVariantsTest: seven.
   EXPECT_THAT(report->findings(0).not_under_readings(),
               ::testing::ElementsAre("stands_lost_count_whole_game: false"));
+}
+
+// ruling-morale under every combination of readings: the unfinished turn
+// (the retreat owed) is found where stands are counted over the whole game,
+// 64 of 128 combinations; where they count this turn only, the test halts
+// and owes nothing: no finding. Two branches (the replay forks at the test,
+// where a stand lost before this turn makes the readings differ).
+TEST(FindingReadingsTest, AllReadingsNameTheOptionsAFindingRestsOn) {
+  const v1::BattleLog log = DataLog("ruling-morale");
+  auto ruleset = BuiltinRuleset("daimyo");
+  ASSERT_TRUE(ruleset.ok());
+  auto all = AuditAllReadings(log, *ruleset);
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_EQ(all->branches.size(), 2u);
+  v1::AuditReport report = all->branches[0].report;
+  LabelAllReadings(*all, report);
+  ASSERT_EQ(report.findings_size(), 1);
+  EXPECT_EQ(report.findings(0).rule_id(), "log.turn_unfinished");
+  EXPECT_EQ(report.findings(0).combinations_found(), 64u);
+  EXPECT_THAT(report.findings(0).found_under(),
+              ::testing::ElementsAre("stands_lost_count_whole_game = true"));
+  EXPECT_EQ(report.other_reading_findings_size(), 0);
 }
 
 // Every finding of sekigahara (violations and disputes of firing, leader
