@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
+#include "replay/all_readings.h"
 #include "replay/audit.h"
 #include "replay/dice_stats.h"
 #include "replay/finding_readings.h"
@@ -191,6 +192,8 @@ struct Options {
   bool list = false;
   bool impact = false;
   bool readings = false;
+  bool all_readings = false;
+  bool any_reading = false;
   bool remedies = false;
   std::string procedure_path;
   std::vector<uint64_t> raised_at;
@@ -309,8 +312,8 @@ absl::Status WriteBranches(const std::string& dir,
 // streamed audit gives up on (malformed or refused: the whole read gives
 // the error message).
 std::optional<v1::AuditReport> AuditStreamed(const Options& o) {
-  if (!o.server.empty() || o.impact || o.readings || o.remedies ||
-      o.log_path.empty()) {
+  if (!o.server.empty() || o.impact || o.readings || o.all_readings ||
+      o.remedies || o.log_path.empty()) {
     return std::nullopt;
   }
   const absl::StatusOr<replay::LogFormat> format = InputFormat(o);
@@ -339,7 +342,11 @@ int EmitAudit(const Options& o, const v1::AuditReport& report,
     absl::Status written = WriteOutputFile(o.output_path, text);
     if (!written.ok()) return Fail(err, written, kExitBadInput);
   }
-  return replay::ReportHasFailures(report) ? kExitFindings : kExitClean;
+  const bool fails =
+      report.all_readings_checked()
+          ? replay::AllReadingsHaveFailures(report, o.any_reading)
+          : replay::ReportHasFailures(report);
+  return fails ? kExitFindings : kExitClean;
 }
 
 int PrintAudit(const Options& o, const v1::AuditReport& report,
@@ -373,11 +380,19 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
   auto log = ReadLog(o);
   if (!log.ok()) return Fail(err, log.status(), kExitBadInput);
   absl::StatusOr<v1::AuditReport> report;
-  if (!o.server.empty() && o.readings) {
+  if (!o.server.empty() && (o.readings || o.all_readings)) {
     return Fail(err,
                 absl::InvalidArgumentError(
-                    "--readings audits the log again under each reading, "
-                    "here: give it without --server"),
+                    "--readings and --all-readings audit the log again under "
+                    "other readings, here: give them without --server (the "
+                    "JSON API and AuditLog take all_readings)"),
+                kExitBadInput);
+  }
+  if (o.any_reading && !o.all_readings) {
+    return Fail(err,
+                absl::InvalidArgumentError(
+                    "--any-reading says which findings of --all-readings fail "
+                    "the exit code: give both"),
                 kExitBadInput);
   }
   if (!o.server.empty()) {
@@ -394,7 +409,18 @@ int RunAudit(const Options& o, std::ostream& out, std::ostream& err) {
     replay::AuditOptions options;
     // The page lists every event's outcomes.
     options.record_outcomes = o.outcomes || html;
-    report = replay::AuditLog(*log, *ruleset, options);
+    if (o.all_readings) {
+      // The report is the ruleset's own branch, labeled; the other
+      // branches give the labels.
+      absl::StatusOr<replay::AllReadingsAudit> all =
+          replay::AuditAllReadings(*log, *ruleset, options);
+      if (!all.ok()) return Fail(err, all.status(), kExitBadInput);
+      v1::AuditReport labeled = all->branches[0].report;
+      replay::LabelAllReadings(*all, labeled);
+      report = std::move(labeled);
+    } else {
+      report = replay::AuditLog(*log, *ruleset, options);
+    }
     if (!report.ok()) return Fail(err, report.status(), kExitBadInput);
     if (o.impact) {
       std::vector<v1::BattleLog> branches;
@@ -723,6 +749,17 @@ void AddAuditCommand(CLI::App& app, CliContext& context) {
                   "ruleset's options (rules/daimyo/RULES.md, \"Readings\") and "
                   "say of each finding whether it holds under every reading "
                   "or which it rests on");
+  audit->add_flag(
+      "--all-readings", o->all_readings,
+      "audit the log under every combination of the ruleset's reading "
+      "options at once (128 for Daimyo: they share one replay until a "
+      "reading could change something) and say of each finding whether it "
+      "holds under every reading or under which; findings only other "
+      "readings give are listed too. The exit code then counts only "
+      "findings that hold under every reading");
+  audit->add_flag("--any-reading", o->any_reading,
+                  "with --all-readings: a finding under any reading fails "
+                  "the exit code");
   audit
       ->add_option("--branch-out", o->branch_out,
                    "with --impact, locally: write each corrected branch as a "

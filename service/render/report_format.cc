@@ -49,7 +49,21 @@ void AppendReadings(const v1::Finding& f, std::string& out) {
                   " (it rests on the reading the ruleset chose)\n");
 }
 
-void AppendFinding(const v1::Finding& f, bool readings_checked,
+// Appends what the audit under every reading says of `f` (--all-readings):
+// found under every combination, or under how many and which readings.
+void AppendAllReadings(const v1::Finding& f, std::uint64_t combinations,
+                       std::string& out) {
+  if (f.combinations_found() == combinations) {
+    absl::StrAppend(&out, "    holds under every reading of the rules (",
+                    combinations, " of ", combinations, " combinations)\n");
+    return;
+  }
+  absl::StrAppend(&out, "    found under ", f.combinations_found(), " of ",
+                  combinations, " combinations of the readings, where ",
+                  absl::StrJoin(f.found_under(), "; or "), "\n");
+}
+
+void AppendFinding(const v1::Finding& f, const v1::AuditReport& report,
                    std::string& out) {
   absl::StrAppend(&out, "  seq ", f.seq(), "  ", SeverityName(f.severity()),
                   "  ", f.rule_id());
@@ -68,7 +82,10 @@ void AppendFinding(const v1::Finding& f, bool readings_checked,
         &out, absl::StrFormat("      %s  %-60s %s (%s)\n", value, t.label(),
                               t.rule_id(), OriginName(t.origin())));
   }
-  if (readings_checked) AppendReadings(f, out);
+  if (report.readings_checked()) AppendReadings(f, out);
+  if (report.all_readings_checked()) {
+    AppendAllReadings(f, report.reading_combinations(), out);
+  }
   if (f.has_remedy())
     absl::StrAppend(&out, "    remedy: ", f.remedy().text(), "\n");
 }
@@ -190,7 +207,24 @@ std::string FormatReportText(const v1::AuditReport& report) {
         absl::StrAppend(&out, "\nTurn ", current_turn, "\n");
       }
     }
-    AppendFinding(f, report.readings_checked(), out);
+    AppendFinding(f, report, out);
+  }
+  if (report.all_readings_checked()) {
+    absl::StrAppend(
+        &out, "\nEvery reading: ", report.reading_combinations(),
+        " combinations of the ruleset's reading options audited, in ",
+        report.reading_branches(),
+        report.reading_branches() == 1 ? " replay" : " replays",
+        " (they share a replay until a reading could change something)\n");
+    if (report.other_reading_findings().empty()) {
+      absl::StrAppend(&out, "  no other reading gives another finding\n");
+    } else {
+      absl::StrAppend(&out,
+                      "Found only under other readings than the ruleset's\n");
+      for (const v1::Finding& f : report.other_reading_findings()) {
+        AppendFinding(f, report, out);
+      }
+    }
   }
   if (report.result().scored()) AppendResult(report.result(), out);
   for (const v1::DisputeImpact& impact : report.impacts()) {
