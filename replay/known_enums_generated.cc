@@ -170,6 +170,9 @@ bool Known(const v1::AuditReport& m) {
   for (const auto& x : m.outcomes()) {
     if (!Known(x)) return false;
   }
+  for (const auto& x : m.other_reading_findings()) {
+    if (!Known(x)) return false;
+  }
   return true;
 }
 
@@ -485,6 +488,7 @@ bool Known(const v1::ReadingOptions& m) {
 
 bool Known(const v1::ReconcileCopy& m) {
   if (m.has_first_finding() && !Known(m.first_finding())) return false;
+  if (!v1::ReconcileDice_IsValid(m.dice())) return false;
   return true;
 }
 

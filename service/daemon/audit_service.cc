@@ -16,6 +16,7 @@
 #include "grpc/slice.h"
 #include "grpcpp/support/method_handler.h"
 #include "grpcpp/support/sync_stream.h"
+#include "replay/all_readings.h"
 #include "replay/audit.h"
 #include "replay/corpus.h"
 #include "replay/dice_stats.h"
@@ -462,10 +463,21 @@ grpc::Status AuditServiceImpl::AddAskedImpacts(grpc::ServerContext* context,
 
 grpc::Status AuditServiceImpl::AddAskedExtras(
     const v1::AuditLogRequest& request, const v1::BattleLog& log,
-    const replay::LoadedRuleset& ruleset, v1::AuditReport& report) {
+    const replay::LoadedRuleset& ruleset, v1::AuditReport& report,
+    grpc::ServerContext* context) {
   if (request.readings()) {
     absl::Status readings = replay::AddFindingReadings(log, ruleset, report);
     if (!readings.ok()) return ToGrpcStatus(readings);
+  }
+  if (request.all_readings()) {
+    replay::AuditOptions options;
+    if (context != nullptr) {
+      options.cancelled = [context] { return context->IsCancelled(); };
+    }
+    absl::StatusOr<replay::AllReadingsAudit> all =
+        replay::AuditAllReadings(log, ruleset, options);
+    if (!all.ok()) return ToGrpcStatus(all.status());
+    replay::LabelAllReadings(*all, report);
   }
   if (request.remedies()) {
     replay::LoadedProcedure procedure = replay::DefaultProcedure();
@@ -485,18 +497,21 @@ grpc::Status AuditServiceImpl::AddAskedExtras(
 
 grpc::Status AuditServiceImpl::AddAskedExtrasFromBytes(
     DecodedAuditRequest& decoded, absl::string_view method,
-    v1::AuditReport& report) {
+    v1::AuditReport& report, grpc::ServerContext* context) {
   const v1::AuditLogRequest& request = decoded.request;
-  if (!request.readings() && !request.remedies()) return grpc::Status::OK;
+  if (!request.readings() && !request.all_readings() && !request.remedies()) {
+    return grpc::Status::OK;
+  }
   v1::BattleLog log;
   if (!log.ParseFromString(decoded.log_bytes)) return Undecodable(method);
   if (decoded.request_ruleset.has_value()) {
-    return AddAskedExtras(request, log, *decoded.request_ruleset, report);
+    return AddAskedExtras(request, log, *decoded.request_ruleset, report,
+                          context);
   }
   absl::StatusOr<const replay::LoadedRuleset*> chosen =
       rulesets_->ForLog(log.header());
   if (!chosen.ok()) return ToGrpcStatus(chosen.status());
-  return AddAskedExtras(request, log, **chosen, report);
+  return AddAskedExtras(request, log, **chosen, report, context);
 }
 
 grpc::Status AuditServiceImpl::AuditWhole(grpc::ServerContext* context,
@@ -555,7 +570,8 @@ grpc::Status AuditServiceImpl::AuditEncodedLogOnWire(
   }
   grpc::Status impact = AddAskedImpacts(context, decoded, "AuditLog", *report);
   if (!impact.ok()) return impact;
-  grpc::Status extras = AddAskedExtrasFromBytes(decoded, "AuditLog", *report);
+  grpc::Status extras =
+      AddAskedExtrasFromBytes(decoded, "AuditLog", *report, context);
   if (!extras.ok()) return extras;
   decoded = DecodedAuditRequest();  // Freed before the answer is built.
   *response = ResponseBytes(*report, std::move(outcomes));
@@ -633,7 +649,7 @@ grpc::Status AuditServiceImpl::AuditLogStreamEncoded(
       AddAskedImpacts(context, decoded, kMethod, *streamed->report);
   if (!impact.ok()) return impact;
   grpc::Status extras =
-      AddAskedExtrasFromBytes(decoded, kMethod, *streamed->report);
+      AddAskedExtrasFromBytes(decoded, kMethod, *streamed->report, context);
   if (!extras.ok()) return extras;
   decoded = DecodedAuditRequest();
   if (context->IsCancelled()) return Abandoned();
@@ -713,7 +729,7 @@ grpc::Status AuditServiceImpl::AuditUnder(grpc::ServerContext* context,
     if (!impact.ok()) return ToGrpcStatus(impact);
   }
   grpc::Status extras =
-      AddAskedExtras(request, request.log(), ruleset, *report);
+      AddAskedExtras(request, request.log(), ruleset, *report, context);
   if (!extras.ok()) return extras;
   // The log is no longer needed: free it before the report is serialized
   // (Clear would keep its memory for reuse).

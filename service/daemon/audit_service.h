@@ -166,15 +166,19 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
   // are AddImpacts's for the log parsed whole, byte for byte.
   // Adds to `report` (the audit of `log` under `ruleset`) the readings and
   // the remedies the request asks for, when it does.
+  // `context` (may be null) stops the audits under other readings when the
+  // client no longer waits.
   static grpc::Status AddAskedExtras(const v1::AuditLogRequest& request,
                                      const v1::BattleLog& log,
                                      const replay::LoadedRuleset& ruleset,
-                                     v1::AuditReport& report);
+                                     v1::AuditReport& report,
+                                     grpc::ServerContext* context = nullptr);
   // The same for a request whose log is still its bytes (the streamed
   // audit's): the log is parsed whole only when an extra is asked for.
   grpc::Status AddAskedExtrasFromBytes(DecodedAuditRequest& decoded,
                                        absl::string_view method,
-                                       v1::AuditReport& report);
+                                       v1::AuditReport& report,
+                                       grpc::ServerContext* context);
   grpc::Status AddAskedImpacts(grpc::ServerContext* context,
                                DecodedAuditRequest& decoded,
                                absl::string_view method,

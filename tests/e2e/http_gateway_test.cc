@@ -311,6 +311,39 @@ TEST_F(HttpGatewayTest, RemediesAndReadingsAnswerOverBothApis) {
             grpc::StatusCode::INVALID_ARGUMENT);
 }
 
+// Every reading over gRPC and the JSON API (gunbai audit --all-readings),
+// worked by hand in tests/replay/all_readings_cli_test.sh: anegawa is clean
+// under the ruleset's readings; where stands lost count this turn only
+// (64 of the 128 combinations), Asai Horse's morale total at seq 17 is 9,
+// not the 7 claimed. The JSON answer is the gRPC one.
+TEST_F(HttpGatewayTest, AllReadingsAnswerOverBothApis) {
+  StartDaemon();
+  v1::AuditLogRequest request;
+  *request.mutable_log() = ReadLog("anegawa-clean");
+  request.set_all_readings(true);
+  v1::AuditLogResponse answer;
+  {
+    grpc::ClientContext context;
+    ASSERT_TRUE(audit_->AuditLog(&context, request, &answer).ok());
+  }
+  const v1::AuditReport& report = answer.report();
+  EXPECT_TRUE(report.all_readings_checked());
+  EXPECT_EQ(report.reading_combinations(), 128u);
+  EXPECT_EQ(report.reading_branches(), 2u);
+  EXPECT_EQ(report.findings_size(), 0);
+  ASSERT_EQ(report.other_reading_findings_size(), 1);
+  const v1::Finding& f = report.other_reading_findings(0);
+  EXPECT_EQ(f.seq(), 17u);
+  EXPECT_EQ(f.rule_id(), "daimyo.morale.total");
+  EXPECT_EQ(f.combinations_found(), 64u);
+  ASSERT_EQ(f.found_under_size(), 1);
+  EXPECT_EQ(f.found_under(0), "stands_lost_count_whole_game = false");
+  auto json = Post("/v1/audit:log", Json(request));
+  ASSERT_TRUE(json);
+  EXPECT_EQ(json->status, 200);
+  EXPECT_EQ(json->body, Json(answer));
+}
+
 TEST_F(HttpGatewayTest, HostileNamesStayText) {
   StartDaemon();
   // Names and ids holding markup and quotes: the answers are JSON in which
