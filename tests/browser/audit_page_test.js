@@ -69,14 +69,26 @@ async function auditMatchesCli(browser, origin, file, name, width) {
     assert.equal(error, null, error && await page.evaluate((e) => e.textContent, error));
     const verdict = await page.$eval('#audit-result .verdict', (p) => p.textContent);
     assert.match(verdict, expectedVerdict(cli.summary || {}));
-    const shown = await page.$$eval('li.finding',
+    const shown = await page.$$eval('section.findings-section > ul.findings > li.finding',
         (lis) => lis.map((li) => `${li.dataset.seq}:${li.dataset.rule}`));
     const expected = (cli.findings || []).map((f) => `${f.seq || 0}:${f.rule_id}`);
     assert.deepEqual(shown, expected);
+    // Under each finding, how many of the combinations of readings give it,
+    // as `gunbai audit --all-readings` counts them; and the findings only
+    // other readings give, folded away, as it lists them.
+    const all = JSON.parse(run(['audit', '--format=json', '--all-readings', '--any-reading', file]));
+    const combinations = await page.$$eval(
+        'section.findings-section > ul.findings > li.finding p.readings',
+        (ps) => ps.map((p) => p.dataset.combinations));
+    assert.deepEqual(combinations, (all.findings || []).map((f) => String(f.combinations_found)));
+    const others = await page.$$eval('details.other-readings li.finding',
+        (lis) => lis.map((li) => `${li.dataset.seq}:${li.dataset.rule}`));
+    assert.deepEqual(others, (all.other_reading_findings || []).map(
+        (f) => `${f.seq || 0}:${f.rule_id}`));
     // Under each finding, the remedy `gunbai audit --remedies` orders under
     // the default procedure, in its words.
     const withRemedies = JSON.parse(run(['audit', '--format=json', '--remedies', file]));
-    const remedies = await page.$$eval('li.finding',
+    const remedies = await page.$$eval('section.findings-section > ul.findings > li.finding',
         (lis) => lis.map((li) => (li.querySelector('p.remedy') || {}).textContent || ''));
     assert.deepEqual(remedies, (withRemedies.findings || []).map((f) =>
         `Remedy: ${f.remedy.text} (procedure pbem-default 1.0).`));

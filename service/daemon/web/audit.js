@@ -112,6 +112,15 @@
   // Whether the finding holds under every reading of the rules the
   // ruleset offers, or rests on the one it chose (gunbai audit --readings).
   function readingsOf(f, report) {
+    if (report.allReadingsChecked) {
+      const all = num(report.readingCombinations);
+      const found = num(f.combinationsFound);
+      return el('p', {class: 'readings muted', dataset: {combinations: String(found)},
+          text: found === all ?
+          `Holds under every reading of the rules (all ${all} combinations of the ruleset's options).` :
+          `Found under ${found} of the ${all} combinations of the readings: where ` +
+          `${(f.foundUnder || []).join('; or where ')}.`});
+    }
     if (!report.readingsChecked) return null;
     const not = f.notUnderReadings || [];
     return el('p', {class: 'readings muted', text: not.length === 0 ?
@@ -150,6 +159,7 @@
     container.appendChild(el('h2', {text: 'Findings'}));
     if (findings.length === 0) {
       container.appendChild(el('p', {text: 'None: every action and die is as the rules allow.'}));
+      otherReadings(report, names, container);
       return;
     }
     let turn = null;
@@ -164,6 +174,20 @@
       }
       list.appendChild(findingCard(f, names, impacts.get(`${f.seq}|${f.ruleId}`), report));
     }
+    otherReadings(report, names, container);
+  }
+
+  // The findings only other readings of the rules give (gunbai audit
+  // --all-readings): what would be wrong had the players agreed otherwise.
+  function otherReadings(report, names, container) {
+    const others = report.otherReadingFindings || [];
+    if (!report.allReadingsChecked || others.length === 0) return;
+    const list = el('ul', {class: 'findings'});
+    for (const f of others) list.appendChild(findingCard(f, names, null, report));
+    container.appendChild(el('details', {class: 'other-readings'},
+        el('summary', {text: `Under other readings of the rules: ${plural(others.length,
+            'more finding', 'more findings')} (the ruleset's own readings give none of them)`}),
+        list));
   }
 
   // What an event is, in a few words.
@@ -411,7 +435,7 @@
           `Read ${file.name} as ${FORMAT_WORDS[parsed.format] || parsed.format}; auditing…`}));
       const [audited, dice, states] = await Promise.all([
         Gunbai.api('/v1/audit:log', {log, impact: true, recordOutcomes: true,
-                                      readings: true, remedies: true}),
+                                      allReadings: true, remedies: true}),
         Gunbai.api('/v1/audit:diceStats', {logs: [log]}).catch((e) => ({error: e})),
         Gunbai.api('/v1/logs:states', {log, standsOverGame: true}).catch((e) => ({error: e})),
       ]);
