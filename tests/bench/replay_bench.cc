@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "benchmark/benchmark.h"
@@ -19,6 +20,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
+#include "replay/all_readings.h"
 #include "replay/audit.h"
 #include "replay/log_parser.h"
 #include "replay/log_stream.h"
@@ -179,6 +181,78 @@ void BM_StreamAudit(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * game.log.events_size());
 }
 BENCHMARK(BM_StreamAudit)->Arg(12)->Arg(150)->Unit(benchmark::kMicrosecond);
+
+// The audit under every combination of the reading options (gunbai audit
+// --all-readings, 128 for Daimyo) against one audit, over a corpus of 20
+// generated 8-turn games of 6 units a clan with 3 planted faults each (as
+// `gunbai generate --coverage` plays them). items_per_second is events of
+// the corpus per second; the ratio of the two CPU times is the cost of
+// every reading. Arg 1 is on a table (--positions).
+const std::vector<v1::BattleLog>& Corpus(bool table) {
+  static auto* const corpora = new std::map<bool, std::vector<v1::BattleLog>>();
+  auto it = corpora->find(table);
+  if (it != corpora->end()) return it->second;
+  std::vector<v1::BattleLog> logs;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    GeneratorOptions options;
+    options.seed = seed;
+    options.turns = 8;
+    options.units_per_clan = 6;
+    options.faults = 3;
+    options.positions = table;
+    logs.push_back(GenerateLog(options));
+  }
+  return corpora->emplace(table, std::move(logs)).first->second;
+}
+
+std::int64_t CorpusEvents(const std::vector<v1::BattleLog>& logs) {
+  std::int64_t events = 0;
+  for (const v1::BattleLog& log : logs) events += log.events_size();
+  return events;
+}
+
+void BM_AuditCorpus(benchmark::State& state) {
+  const std::vector<v1::BattleLog>& logs = Corpus(state.range(0) != 0);
+  for (auto _ : state) {
+    for (const v1::BattleLog& log : logs) {
+      absl::StatusOr<v1::AuditReport> report = replay::AuditLog(log, Ruleset());
+      if (!report.ok()) state.SkipWithError("the audit failed");
+      benchmark::DoNotOptimize(report);
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * CorpusEvents(logs));
+}
+BENCHMARK(BM_AuditCorpus)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_AuditAllReadingsCorpus(benchmark::State& state) {
+  const std::vector<v1::BattleLog>& logs = Corpus(state.range(0) != 0);
+  std::int64_t branches = 0;
+  std::int64_t applied = 0;
+  for (auto _ : state) {
+    branches = 0;
+    applied = 0;
+    for (const v1::BattleLog& log : logs) {
+      absl::StatusOr<replay::AllReadingsAudit> all =
+          replay::AuditAllReadings(log, Ruleset());
+      if (!all.ok()) {
+        state.SkipWithError("the audit failed");
+        break;
+      }
+      branches += static_cast<std::int64_t>(all->branches.size());
+      applied += all->events_applied;
+      benchmark::DoNotOptimize(all);
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * CorpusEvents(logs));
+  // Per game, and events applied per event of the log (1: one audit).
+  state.counters["branches"] = static_cast<double>(branches) / logs.size();
+  state.counters["applied"] =
+      static_cast<double>(applied) / static_cast<double>(CorpusEvents(logs));
+}
+BENCHMARK(BM_AuditAllReadingsCorpus)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace gunbai::generate
