@@ -29,6 +29,7 @@
 #include "replay/merkle.h"
 #include "replay/ruleset_loader.h"
 #include "replay/server_dice.h"
+#include "replay/signed_note.h"
 #include "replay/text_errors.h"
 #include "replay/verify_export.h"
 #include "rules/digest.h"
@@ -118,6 +119,9 @@ struct GameOptions {
   uint64_t tree_size = 0;
   uint64_t first_size = 0;
   std::string first_root;  // A head the caller holds, hex.
+  // gunbai game checkpoint.
+  uint32_t turn = 0;
+  std::string daemon_key;  // A verifier key the caller trusts, or its file.
 };
 
 struct Connection {
@@ -597,6 +601,57 @@ int Proof(const GameOptions& o, std::ostream& out, std::ostream& err) {
   return ok ? kExitClean : kExitFindings;
 }
 
+// gunbai game checkpoint: asks gunbaid for the game's signed checkpoint (at
+// a turn's end, or now), opens it with the daemon's verifier key (the one
+// --daemon-key names, else the one the answer carries, said so), checks
+// that its text is the checkpoint of the size and root sent, and prints the
+// note (to keep, cosign and verify offline).
+int Checkpoint(const GameOptions& o, std::ostream& out, std::ostream& err) {
+  auto c = Connect(o);
+  if (!c.ok()) return Fail(err, c.status());
+  v1::GetCheckpointRequest request;
+  request.set_game_id(o.game);
+  request.set_turn(o.turn);
+  grpc::ClientContext context;
+  c->Prepare(context, 30);
+  v1::GetCheckpointResponse response;
+  grpc::Status s = c->stub->GetCheckpoint(&context, request, &response);
+  if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
+  std::string key_text = response.verifier_key();
+  if (!o.daemon_key.empty()) {
+    key_text = o.daemon_key;
+    if (!absl::StrContains(o.daemon_key, '+')) {
+      auto file = ReadInputFile(o.daemon_key);
+      if (!file.ok()) return Fail(err, file.status());
+      key_text = std::string(absl::StripAsciiWhitespace(*file));
+    }
+  }
+  absl::StatusOr<replay::NoteVerifier> key = replay::ParseVerifierKey(key_text);
+  if (!key.ok()) return Fail(err, key.status());
+  replay::MerkleHash root{};
+  const bool root_ok = HashFromHex(response.root_hash(), root);
+  absl::StatusOr<std::string> text =
+      replay::OpenNote(response.checkpoint(), {*key});
+  const bool verified =
+      text.ok() && root_ok &&
+      *text ==
+          replay::CheckpointText(response.origin(), response.tree_size(), root);
+  PrintMessage(out, o, response, response.checkpoint());
+  err << "checkpoint of game " << o.game
+      << (o.turn == 0 ? std::string(" now")
+                      : absl::StrCat(" at the end of turn ", o.turn))
+      << ": " << response.tree_size() << " events, root "
+      << response.root_hash() << "; signature of " << key->name << " "
+      << (verified ? "verified" : "NOT verified")
+      << (o.daemon_key.empty()
+              ? " (with the key the daemon sent: pass --daemon-key with the "
+                "one you hold to check it against)"
+              : "")
+      << "\n";
+  if (!text.ok()) err << "  " << text.status().message() << "\n";
+  return verified ? kExitClean : kExitFindings;
+}
+
 int AuditRemote(const GameOptions& o, std::ostream& out, std::ostream& err) {
   auto c = Connect(o);
   if (!c.ok()) return Fail(err, c.status());
@@ -785,6 +840,34 @@ void AddReadCommands(CLI::App& game, CliContext& context) {
       "refused, 3 daemon unreachable.\n\nExample:\n"
       "  gunbai game proof --server=127.0.0.1:50051 --game=ID --seq=12 "
       "--first-size=8 --first-root=5dc9...");
+
+  CLI::App* checkpoint = AddGameCommand(
+      game, "checkpoint",
+      "the game's Merkle checkpoint signed by gunbaid, at a turn's end or now "
+      "(C2SP signed note, Ed25519)",
+      context, Checkpoint, o);
+  AddGameIdOption(*checkpoint, *o);
+  checkpoint
+      ->add_option("--turn", o->turn,
+                   "the checkpoint of the end of turn N (default: now)")
+      ->type_name("N");
+  checkpoint
+      ->add_option("--daemon-key", o->daemon_key,
+                   "the daemon's verifier key you trust (its text, or a "
+                   "file holding it) to open the checkpoint with")
+      ->type_name("KEY");
+  checkpoint->footer(
+      "The checkpoint says: the game's first SIZE events have this Merkle\n"
+      "root, signed by the daemon. Keep the one of each turn's end: with\n"
+      "`gunbai game proof --first-size=SIZE --first-root=ROOT` later, it\n"
+      "shows nobody rewrote those events. The note is printed on standard\n"
+      "output (save it to a file); the check goes to standard error. The\n"
+      "daemon's verifier key is also at GET /v1/info.\n\n"
+      "Exit codes: 0 the signature verified, 1 it did not, 2 bad input or\n"
+      "refused (no signing key, turn not ended), 3 daemon unreachable.\n\n"
+      "Example:\n"
+      "  gunbai game checkpoint --server=127.0.0.1:50051 --game=ID --turn=3 "
+      "> turn3.note");
 
   CLI::App* audit = AddGameCommand(
       game, "audit", "the audit report of the game", context, AuditRemote, o);

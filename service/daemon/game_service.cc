@@ -965,6 +965,75 @@ grpc::Status GameServiceImpl::GetProof(grpc::ServerContext* context,
       });
 }
 
+namespace {
+
+// The number of events up to the end of turn `turn` of `events` (in seq
+// order), or nullopt when the game has not gone past it: no later turn's
+// event, nor the umpire's turn_end or the game_end of that turn.
+std::optional<std::uint64_t> EventsThroughTurn(
+    const google::protobuf::RepeatedPtrField<v1::Event>& events,
+    std::uint32_t turn) {
+  std::uint64_t size = 0;
+  bool ended = false;
+  for (const v1::Event& e : events) {
+    if (e.turn() > turn) {
+      ended = true;
+      break;
+    }
+    ++size;
+    if (e.turn() == turn &&
+        ((e.has_turn_end() && e.clan().empty()) || e.has_game_end())) {
+      ended = true;
+    }
+  }
+  if (!ended) return std::nullopt;
+  return size;
+}
+
+}  // namespace
+
+grpc::Status GameServiceImpl::GetCheckpoint(
+    grpc::ServerContext* context, const v1::GetCheckpointRequest* request,
+    v1::GetCheckpointResponse* response) {
+  if (!signer_.has_value()) {
+    return grpc::Status(
+        grpc::StatusCode::FAILED_PRECONDITION,
+        "this gunbaid signs no checkpoints: start it with "
+        "--signing-key-file=FILE (a key `gunbai key --new NAME` writes)");
+  }
+  return ReadGame(
+      context, request->game_id(), Needs::kEvents,
+      [&](const LiveGame& g) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+        const replay::MerkleTree& tree = g.live.tree;
+        std::uint64_t size = tree.size();
+        if (request->turn() != 0) {
+          const std::optional<std::uint64_t> through =
+              EventsThroughTurn(g.live.log.events(), request->turn());
+          if (!through.has_value()) {
+            return grpc::Status(
+                grpc::StatusCode::FAILED_PRECONDITION,
+                absl::StrCat("turn ", request->turn(), " of game ", g.id,
+                             " has not ended: its checkpoint is issued once "
+                             "the umpire's turn_end or a later turn's event "
+                             "is accepted"));
+          }
+          size = *through;
+        }
+        const replay::MerkleHash root = *tree.Root(size);
+        const std::string origin = absl::StrCat(signer_->name, "/", g.id);
+        absl::StatusOr<std::string> note = replay::SignNote(
+            replay::CheckpointText(origin, size, root), *signer_);
+        if (!note.ok()) return ToGrpcStatus(note.status());
+        response->set_origin(origin);
+        response->set_tree_size(size);
+        response->set_root_hash(replay::MerkleHex(root));
+        response->set_checkpoint(*std::move(note));
+        response->set_verifier_key(replay::VerifierKeyText(*signer_));
+        response->set_turn(request->turn());
+        return grpc::Status::OK;
+      });
+}
+
 grpc::Status GameServiceImpl::GetLegalActions(
     grpc::ServerContext* context, const v1::GetLegalActionsRequest* request,
     v1::GetLegalActionsResponse* response) {

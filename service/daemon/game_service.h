@@ -15,7 +15,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -26,6 +28,7 @@
 #include "gunbai/v1/game_service.grpc.pb.h"
 #include "replay/live_game.h"
 #include "replay/ruleset_loader.h"
+#include "replay/signed_note.h"
 #include "rules/engine.h"
 #include "service/daemon/create_game_wire.h"
 #include "service/daemon/overload.h"
@@ -77,6 +80,19 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   grpc::Status GetProof(grpc::ServerContext* context,
                         const gunbai::v1::GetProofRequest* request,
                         gunbai::v1::GetProofResponse* response) override;
+  grpc::Status GetCheckpoint(
+      grpc::ServerContext* context,
+      const gunbai::v1::GetCheckpointRequest* request,
+      gunbai::v1::GetCheckpointResponse* response) override;
+  // The key gunbaid signs checkpoints with (gunbaid --signing-key-file).
+  // Call before serving; without it GetCheckpoint is refused.
+  void SetCheckpointSigner(replay::NoteSigner signer) {
+    signer_ = std::move(signer);
+  }
+  // The verifier key of the checkpoints ("" without a signing key).
+  std::string CheckpointVerifierKey() const {
+    return signer_.has_value() ? replay::VerifierKeyText(*signer_) : "";
+  }
   grpc::Status GetGameState(
       grpc::ServerContext* context,
       const gunbai::v1::GetGameStateRequest* request,
@@ -351,6 +367,8 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   WatcherSlots watchers_;
   RequestBudget* const budget_;  // Not owned; may be null.
   const int checkpoint_every_;   // 0: no checkpoints.
+  // Signs the Merkle checkpoints; set once before serving.
+  std::optional<replay::NoteSigner> signer_;
   absl::Mutex stats_mu_;
   CheckpointStats stats_ ABSL_GUARDED_BY(stats_mu_);
 };

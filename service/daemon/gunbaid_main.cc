@@ -25,6 +25,7 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -35,6 +36,7 @@
 #include "grpcpp/resource_quota.h"
 #include "replay/explain.h"
 #include "replay/ruleset_loader.h"
+#include "replay/signed_note.h"
 #include "rules/status_macros.h"
 #include "service/common/cli_app.h"
 #include "service/common/grpc_shutdown.h"
@@ -139,6 +141,7 @@ struct Options {
   std::string store;
   std::string store_password_file;
   std::string umpire_token_file;
+  std::string signing_key_file;
   std::string tls_cert;
   std::string tls_key;
   bool allow_remote_plaintext = false;
@@ -283,6 +286,14 @@ void DefineServingFlags(CLI::App& app, Options& options) {
   app.add_option("--umpire-token-file", options.umpire_token_file,
                  "The umpire's credential (16+ characters), read from a file "
                  "so it never shows in `ps`. Or set GUNBAI_UMPIRE_TOKEN.")
+      ->type_name("F")
+      ->check(NotEmpty("a path"));
+  app.add_option("--signing-key-file", options.signing_key_file,
+                 "Sign each live game's Merkle checkpoints (at each turn's "
+                 "end and on request: GetCheckpoint, gunbai game "
+                 "checkpoint) with this Ed25519 key, a file `gunbai key "
+                 "--new NAME` writes; its verifier key is published at GET "
+                 "/v1/info and in every checkpoint answer.")
       ->type_name("F")
       ->check(NotEmpty("a path"));
   app.add_option("--tls-cert", options.tls_cert,
@@ -520,6 +531,24 @@ absl::Status OpenLiveGames(const Options& options,
       static_cast<int>(options.max_watchers_per_game), &budget,
       static_cast<int>(options.max_cached_games),
       static_cast<int>(options.checkpoint_every));
+  if (!options.signing_key_file.empty()) {
+    std::ifstream in(options.signing_key_file, std::ios::binary);
+    std::ostringstream text;
+    if (!in || !(text << in.rdbuf())) {
+      return absl::NotFoundError(absl::StrCat(
+          "cannot read the signing key file ", options.signing_key_file,
+          "; check the path given to --signing-key-file."));
+    }
+    absl::StatusOr<gunbai::replay::NoteSigner> signer =
+        gunbai::replay::ParseSignerKey(absl::StripAsciiWhitespace(text.str()));
+    if (!signer.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--signing-key-file ", options.signing_key_file, ": ",
+                       signer.status().message(),
+                       " (make one with `gunbai key --new NAME`)"));
+    }
+    live.games->SetCheckpointSigner(*std::move(signer));
+  }
   return absl::OkStatus();
 }
 
@@ -599,7 +628,7 @@ int Fail(const absl::Status& status, absl::string_view hint = {}) {
 absl::StatusOr<std::unique_ptr<gunbai::service::HttpGateway>> StartHttp(
     const Options& options, grpc::Server& server,
     const gunbai::service::PrometheusMetrics& metrics,
-    const gunbai::service::StoreHealth* health) {
+    const gunbai::service::StoreHealth* health, const GameServiceImpl* games) {
   gunbai::service::HttpOptions http;
   http.address = options.http;
   http.tls_cert = options.tls_cert;
@@ -613,6 +642,9 @@ absl::StatusOr<std::unique_ptr<gunbai::service::HttpGateway>> StartHttp(
   http.metrics = [&metrics] { return metrics.Exposition(); };
   if (health != nullptr) {
     http.ready = [health] { return health->serving(); };
+  }
+  if (games != nullptr) {
+    http.checkpoint_verifier_key = games->CheckpointVerifierKey();
   }
   // Half of gRPC's threads, so that HTTP clients alone cannot take them
   // all; each HTTP call also holds a gRPC thread while it runs.
@@ -705,7 +737,8 @@ int Run(int argc, char** argv) {
               BoundAddress(options->listen, port).c_str());
   std::unique_ptr<gunbai::service::HttpGateway> http;
   if (!options->http.empty()) {
-    auto started = StartHttp(*options, **server, metrics, live.health.get());
+    auto started =
+        StartHttp(*options, **server, metrics, live.health.get(), games);
     if (!started.ok()) return Fail(started.status());
     http = *std::move(started);
     std::printf("gunbaid serving HTTP on %s\n",

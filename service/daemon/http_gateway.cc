@@ -756,6 +756,7 @@ std::unique_ptr<HttpGateway> HttpGateway::ForRequests(
   gateway->DefineRoutes();
   gateway->DefineMetrics(options.metrics);
   gateway->DefineHealth(options.ready);
+  gateway->DefineInfo(options.checkpoint_verifier_key);
   return gateway;
 }
 
@@ -862,6 +863,7 @@ void HttpGateway::DefineRoutes() {
   unary("/v1/games:read", ServeUnary(games, &GameStub::ReadEvents));
   unary("/v1/games:state", ServeUnary(games, &GameStub::GetGameState));
   unary("/v1/games:proof", ServeUnary(games, &GameStub::GetProof));
+  unary("/v1/games:checkpoint", ServeUnary(games, &GameStub::GetCheckpoint));
   unary("/v1/games:audit", ServeUnary(games, &GameStub::AuditGame));
   stream("/v1/games:watch", games, &GameStub::WatchGame);
   unary("/v1/games:export", ServeUnary(games, &GameStub::ExportGame));
@@ -901,6 +903,23 @@ void HttpGateway::DefineHealth(std::function<bool()> ready) {
         serving ? "SERVING\n" : "NOT_SERVING: the store does not answer\n";
     response.content_type = "text/plain; charset=utf-8";
   };
+}
+
+void HttpGateway::DefineInfo(const std::string& checkpoint_verifier_key) {
+  // JSON by hand: one string field, escaped as JSON needs (a verifier key
+  // is ASCII letters, digits, '+', '/', '=' and its name).
+  std::string escaped;
+  for (char c : checkpoint_verifier_key) {
+    if (c == '"' || c == '\\') escaped.push_back('\\');
+    if (static_cast<unsigned char>(c) < 0x20) continue;
+    escaped.push_back(c);
+  }
+  routes_["/v1/info"].get =
+      [body = absl::StrCat("{\"checkpointVerifierKey\":\"", escaped, "\"}\n")](
+          const HttpRequest&, HttpResponse& response) {
+        response.body = body;
+        response.content_type = "application/json";
+      };
 }
 
 void HttpGateway::BeginShutdown() {

@@ -96,6 +96,9 @@ struct HttpOptions {
   // probe). GET /readyz answers 200 "SERVING" when `ready` is unset or
   // says so, else 503 "NOT_SERVING" (a readiness probe: the store fails).
   std::function<bool()> ready;
+  // GET /v1/info answers what this daemon publishes: the verifier key of
+  // its checkpoints (gunbaid --signing-key-file), "" without one.
+  std::string checkpoint_verifier_key;
 };
 
 class HttpGateway {
@@ -146,6 +149,7 @@ class HttpGateway {
   void DefineRoutes();
   void DefineMetrics(std::function<std::string()> metrics);
   void DefineHealth(std::function<bool()> ready);
+  void DefineInfo(const std::string& checkpoint_verifier_key);
   void Dispatch(const HttpRequest& request, HttpResponse& response) const;
   // Answers the web app's file `name`, or 404.
   static void ServeAsset(absl::string_view name, HttpResponse& response);

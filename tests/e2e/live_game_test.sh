@@ -1335,6 +1335,75 @@ case_watch_stop() {
   ok "a gunbaid without live games says so, in plain words"
 }
 
+# 12. Checkpoints (issue 34): gunbaid started with a key `gunbai key --new`
+# made signs the game's Merkle checkpoint, the same bytes each time it is
+# asked for; python3-cryptography (sharing no code with gunbai) checks the
+# signature by the C2SP rules written out here (key id: the first 4 bytes of
+# SHA-256(name || 0x0A || 0x01 || public key); the signature over the text
+# before the blank line). The checkpoint of turn 1's end is the tree of
+# every event of turn 1 (all 6 of the server-dice game: its game_end is of
+# turn 1), whose root `gunbai game proof` sends too. Turn 2 has not ended;
+# a daemon without a key signs nothing.
+case_checkpoint() {
+  local vkey
+  vkey=$("${gunbai}" key --new=gunbaid.test -o "${work}/daemon.key")
+  start_daemon --signing-key-file "${work}/daemon.key"
+  local id=live-checkpoint
+  play_server_dice_game "${id}"
+
+  game cp-1 "${work}/${id}.oda.token" checkpoint --game="${id}" --turn=1
+  expect_rc 0 "checkpoint of turn 1"
+  cp "${out}" "${work}/turn1.note"
+  expect_contains "${err}" "signature of gunbaid.test verified" "checkpoint of turn 1"
+  [[ "$(sed -n 1,2p "${work}/turn1.note")" == "gunbaid.test/${id}
+6" ]] || fail "checkpoint text: $(cat "${work}/turn1.note")"
+  game proof-6 "${work}/${id}.oda.token" proof --game="${id}" --tree-size=6
+  expect_rc 0 "proof of 6 events"
+  local root_hex root_b64
+  root_hex=$(sed -n 's/.*root \([0-9a-f]\{64\}\).*/\1/p' "${out}" | head -1)
+  root_b64=$(python3 -c 'import base64, sys; print(base64.b64encode(bytes.fromhex(sys.argv[1])).decode())' "${root_hex}")
+  [[ "$(sed -n 3p "${work}/turn1.note")" == "${root_b64}" ]] ||
+    fail "the checkpoint's root $(sed -n 3p "${work}/turn1.note") is not the proof's ${root_b64}"
+  ok "the checkpoint of turn 1 names 6 events and the root gunbai game proof sends"
+
+  game cp-again "${umpire_file}" checkpoint --game="${id}" --turn=1 --daemon-key="${vkey}"
+  expect_rc 0 "checkpoint of turn 1 again, against the key held"
+  cmp -s "${out}" "${work}/turn1.note" || fail "a second checkpoint of turn 1 differs"
+  ok "asked again (by the umpire, against the key made), the same bytes"
+
+  python3 - "${vkey}" "${work}/turn1.note" <<'PY' || fail "python3-cryptography refuses gunbaid's checkpoint"
+import base64, hashlib, sys
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+vkey, note_path = sys.argv[1:]
+name, kid, key = vkey.split("+", 2)
+raw = base64.b64decode(key)
+assert raw[0] == 1 and len(raw) == 33
+pub = raw[1:]
+assert hashlib.sha256(name.encode() + b"\n\x01" + pub).hexdigest()[:8] == kid
+note = open(note_path, "rb").read()
+text, sigs = note[: note.rindex(b"\n\n") + 1], note[note.rindex(b"\n\n") + 2 :]
+origin, size, root = text.decode().splitlines()
+assert origin == name + "/live-checkpoint" and size == "6", text
+line = sigs.decode().splitlines()[0]
+assert line.startswith("\u2014 " + name + " "), line
+blob = base64.b64decode(line.rsplit(" ", 1)[1])
+assert blob[:4].hex() == kid
+Ed25519PublicKey.from_public_bytes(pub).verify(blob[4:], text)
+PY
+  ok "python3-cryptography verifies the daemon's checkpoint"
+
+  game cp-2 "${work}/${id}.oda.token" checkpoint --game="${id}" --turn=2
+  expect_rc 2 "checkpoint of turn 2"
+  expect_contains "${err}" "turn 2 of game ${id} has not ended" "checkpoint of turn 2"
+  ok "turn 2 has not ended: no checkpoint, saying so"
+
+  restart_daemon
+  game cp-nokey "${work}/${id}.oda.token" checkpoint --game="${id}"
+  expect_rc 2 "checkpoint without a key"
+  expect_contains "${err}" "--signing-key-file" "checkpoint without a key"
+  ok "a daemon without a signing key refuses, naming the flag"
+}
+
 run_case() {
   case_name=$1
   case "$1" in
@@ -1349,6 +1418,7 @@ run_case() {
     watch) case_watch ;;
     pbem) case_pbem ;;
     watch_stop) case_watch_stop ;;
+    checkpoint) case_checkpoint ;;
     *) echo "unknown case $1" >&2; exit 2 ;;
   esac
   if [[ -n "${daemon_pid}" ]]; then
