@@ -40,6 +40,7 @@
 #include "gunbai/v1/log_service.grpc.pb.h"
 #include "gunbai/v1/rules_service.grpc.pb.h"
 #include "httplib.h"
+#include "replay/signed_note.h"
 #include "tests/e2e/gunbaid_process.h"
 
 namespace gunbai::testing {
@@ -342,6 +343,58 @@ TEST_F(HttpGatewayTest, AllReadingsAnswerOverBothApis) {
   ASSERT_TRUE(json);
   EXPECT_EQ(json->status, 200);
   EXPECT_EQ(json->body, Json(answer));
+}
+
+// Checkpoints over the JSON API (issue 34): a daemon given a signing key
+// publishes its verifier key at GET /v1/info, and POST /v1/games:checkpoint
+// answers what GetCheckpoint answers: anegawa's turn 1 ends with the
+// umpire's turn_end at seq 8, so its checkpoint is the tree of 8 events,
+// and it opens with the published key. A daemon without a key publishes
+// none.
+TEST_F(HttpGatewayTest, CheckpointsAndTheKeyOverJson) {
+  absl::StatusOr<replay::NoteSigner> signer =
+      replay::NewNoteSigner("gunbaid.test");
+  ASSERT_TRUE(signer.ok());
+  const std::string key_file = dir_.path() + "/daemon.key";
+  std::ofstream(key_file) << replay::SignerKeyText(*signer) << "\n";
+  StartDaemon({"--signing-key-file", key_file});
+  auto info = http_->Get("/v1/info");
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->status, 200);
+  const std::string key = replay::VerifierKeyText(*signer);
+  EXPECT_EQ(info->body,
+            absl::StrCat("{\"checkpointVerifierKey\":\"", key, "\"}\n"));
+  CreateGame("cp");
+  AppendOverGrpc("cp", 1, 9);
+  v1::GetCheckpointRequest request;
+  request.set_game_id("cp");
+  request.set_turn(1);
+  v1::GetCheckpointResponse answer;
+  {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", absl::StrCat("Bearer ", kUmpireToken));
+    grpc::Status s = games_->GetCheckpoint(&context, request, &answer);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  EXPECT_EQ(answer.tree_size(), 8u);
+  EXPECT_EQ(answer.origin(), "gunbaid.test/cp");
+  EXPECT_EQ(answer.verifier_key(), key);
+  absl::StatusOr<replay::NoteVerifier> verifier = replay::ParseVerifierKey(key);
+  ASSERT_TRUE(verifier.ok());
+  absl::StatusOr<std::string> text =
+      replay::OpenNote(answer.checkpoint(), {*verifier});
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_EQ(text->substr(0, text->find('\n', text->find('\n') + 1)),
+            "gunbaid.test/cp\n8");
+  auto json = Post("/v1/games:checkpoint", Json(request), kUmpireToken);
+  ASSERT_TRUE(json);
+  EXPECT_EQ(json->status, 200);
+  EXPECT_EQ(json->body, Json(answer));
+
+  StartDaemon();
+  info = http_->Get("/v1/info");
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->body, "{\"checkpointVerifierKey\":\"\"}\n");
 }
 
 TEST_F(HttpGatewayTest, HostileNamesStayText) {
