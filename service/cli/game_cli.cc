@@ -23,6 +23,7 @@
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/support/channel_arguments.h"
 #include "gunbai/v1/game_service.grpc.pb.h"
+#include "replay/checkpoint_check.h"
 #include "replay/ledger.h"
 #include "replay/live_batch.h"
 #include "replay/log_parser.h"
@@ -943,8 +944,19 @@ the export's chain: an export rewritten and re-hashed holds none of them.
 --head takes the full hash or a prefix of at least 12 hex digits (as `gunbai
 game watch` prints) that names one hash of the chain.
 
+--checkpoint=NOTE (with --key=KEY) checks the export against a checkpoint
+you kept (`gunbai game checkpoint --turn=N`): the note must carry a valid
+signature of every key given, name this game, and sign the Merkle root of
+the export's first SIZE events. An export edited after the checkpoint was
+signed (an event changed, dropped, inserted or moved, or the game cut
+short) fails it even when its chain of hashes was recomputed; the verdict
+names the checkpoint and the events between the last checkpoint that holds
+and it.
+
 Examples:
   gunbai verify game.textproto
+  gunbai verify --checkpoint=turn1.note --checkpoint=turn2.note \
+      --key=gunbaid.example+1a2b3c4d+AeX... game.textproto
   gunbai verify --head=sha256:3f5e... --head=3f5e9a0c1b2d game.textproto
   gunbai verify --ruleset=house.textproto game.textproto
 
@@ -957,7 +969,61 @@ struct VerifyOptions {
   std::string path;
   std::string ruleset_path;
   std::vector<std::string> heads;
+  std::vector<std::string> checkpoints;  // Files of signed checkpoints.
+  std::vector<std::string> keys;         // Verifier keys, or their files.
 };
+
+// Checks the export against the checkpoints given (--checkpoint), each to
+// be signed by every key (--key). Returns the exit code and prints the
+// verdict; nullopt when every checkpoint holds (or none was given), with
+// `summary` set.
+std::optional<int> VerifyAgainstCheckpoints(const VerifyOptions& o,
+                                            const v1::ExportedGame& game,
+                                            std::string& summary,
+                                            std::ostream& out,
+                                            std::ostream& err) {
+  if (o.checkpoints.empty()) {
+    if (!o.keys.empty()) {
+      return Fail(err, absl::InvalidArgumentError(
+                           "--key opens the --checkpoint notes: give both"));
+    }
+    return std::nullopt;
+  }
+  if (o.keys.empty()) {
+    return Fail(err,
+                absl::InvalidArgumentError(
+                    "--checkpoint needs --key: the daemon's verifier key (GET "
+                    "/v1/info, or `gunbai game checkpoint` prints it), and "
+                    "each player's whose cosignature you require"));
+  }
+  std::vector<replay::NoteVerifier> keys;
+  for (const std::string& k : o.keys) {
+    std::string text = k;
+    if (!absl::StrContains(k, '+')) {
+      auto file = ReadInputFile(k);
+      if (!file.ok()) return Fail(err, file.status());
+      text = std::string(absl::StripAsciiWhitespace(*file));
+    }
+    absl::StatusOr<replay::NoteVerifier> key = replay::ParseVerifierKey(text);
+    if (!key.ok()) return Fail(err, key.status());
+    keys.push_back(*std::move(key));
+  }
+  std::vector<replay::KeptCheckpoint> kept;
+  for (const std::string& path : o.checkpoints) {
+    auto note = ReadInputFile(path);
+    if (!note.ok()) return Fail(err, note.status());
+    kept.push_back({path, *std::move(note)});
+  }
+  absl::StatusOr<replay::CheckpointVerdict> verdict =
+      replay::VerifyCheckpoints(game, kept, keys);
+  if (!verdict.ok()) return Fail(err, verdict.status());
+  if (!verdict->holds) {
+    out << "TAMPERED: " << verdict->text << "\n";
+    return kExitFindings;
+  }
+  summary = verdict->text;
+  return std::nullopt;
+}
 
 // Reads a --head value: "sha256:" and case dropped; hex, 12 to 64 digits.
 std::string CheckHead(std::string& head) {
@@ -980,6 +1046,11 @@ int Verify(const VerifyOptions& o, std::ostream& out, std::ostream& err) {
   if (!bytes.ok()) return Fail(err, bytes.status());
   auto game = replay::ParseExportedGame(*bytes, o.path);
   if (!game.ok()) return Fail(err, game.status());
+  std::string checkpoints;
+  if (std::optional<int> code =
+          VerifyAgainstCheckpoints(o, *game, checkpoints, out, err)) {
+    return *code;
+  }
   auto verdict =
       replay::VerifyExport(*game, o.heads, [&](absl::string_view checking) {
         return VerifyRuleset(o.ruleset_path, *game, checking);
@@ -988,7 +1059,9 @@ int Verify(const VerifyOptions& o, std::ostream& out, std::ostream& err) {
   using Kind = replay::ExportVerdict::Kind;
   switch (verdict->kind) {
     case Kind::kIntact:
-      out << "ok: " << verdict->text << "\n";
+      out << "ok: " << verdict->text
+          << (checkpoints.empty() ? "" : absl::StrCat("; ", checkpoints))
+          << "\n";
       return kExitClean;
     case Kind::kTampered:
       out << "TAMPERED: " << verdict->text << "\n";
@@ -1031,6 +1104,18 @@ void AddVerifyCommand(CLI::App& app, CliContext& context) {
       ->type_name("HEX")
       ->allow_extra_args(false)
       ->transform(CLI::Validator(CheckHead, ""));
+  verify
+      ->add_option("--checkpoint", o->checkpoints,
+                   "a signed checkpoint you kept (`gunbai game checkpoint`): "
+                   "the export's first SIZE events must have its root "
+                   "(repeat for each turn's)")
+      ->type_name("NOTE");
+  verify
+      ->add_option("--key", o->keys,
+                   "with --checkpoint: a verifier key (text or file) every "
+                   "checkpoint must carry a valid signature of: the daemon's, "
+                   "and each player's whose cosignature you require")
+      ->type_name("KEY");
   verify->callback(
       [o, &context] { context.code = Verify(*o, context.out, context.err); });
 }

@@ -1392,6 +1392,43 @@ Ed25519PublicKey.from_public_bytes(pub).verify(blob[4:], text)
 PY
   ok "python3-cryptography verifies the daemon's checkpoint"
 
+  # Offline: the ended game's export holds the checkpoint; cut short by its
+  # last event (game_end), its chain still holds (a prefix of a chain is a
+  # chain) but the checkpoint of 6 events does not.
+  export_game cp-export "${work}/${id}.oda.token" "${id}" "${work}/cp.textproto"
+  run cp-verify "${gunbai}" verify "${work}/cp.textproto" \
+    --checkpoint="${work}/turn1.note" --key="${vkey}"
+  expect_rc 0 "verify against the checkpoint"
+  expect_contains "${out}" "; 1 checkpoint holds: the export's first 6 events are the ones signed" \
+    "verify against the checkpoint"
+  python3 - "${work}/cp.textproto" "${work}/cut.textproto" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+# The last event of the log, its chain hash and its dice attempt go.
+head, sep, rest = text.partition("\nlog {\n")
+blocks = rest.split("\n  events {\n")
+last = blocks[-1]
+tail = last[last.index("\n  }\n") + 5:]
+blocks[-2] = blocks[-2] + "\n" if not blocks[-2].endswith("\n") else blocks[-2]
+rest = "\n  events {\n".join(blocks[:-1]) + tail
+out = head + sep + rest
+hashes = re.findall(r'^chain_hashes: ".*"\n', out, re.M)
+out = out.replace(hashes[-1], "", 1)
+attempts = re.findall(r'^dice_attempts: \d+\n', out, re.M)
+out = out[::-1].replace(attempts[-1][::-1], "", 1)[::-1]
+open(sys.argv[2], "w").write(out)
+PY
+  [[ "$(count_events "${work}/cut.textproto")" == 5 ]] || fail "the cut export has $(count_events "${work}/cut.textproto") events"
+  run cp-verify-cut-chain "${gunbai}" verify "${work}/cut.textproto"
+  expect_rc 0 "the cut export's chain alone"
+  expect_contains "${out}" "ok: 5 events, chain head" "the cut export's chain alone"
+  run cp-verify-cut "${gunbai}" verify "${work}/cut.textproto" \
+    --checkpoint="${work}/turn1.note" --key="${vkey}"
+  expect_rc 1 "verify a cut export against the checkpoint"
+  expect_contains "${out}" "TAMPERED: the export has 5 events, but the checkpoint ${work}/turn1.note signs 6" \
+    "verify a cut export"
+  ok "offline, the export holds the turn-1 checkpoint; cut short, it does not"
+
   game cp-2 "${work}/${id}.oda.token" checkpoint --game="${id}" --turn=2
   expect_rc 2 "checkpoint of turn 2"
   expect_contains "${err}" "turn 2 of game ${id} has not ended" "checkpoint of turn 2"
