@@ -1392,6 +1392,53 @@ Ed25519PublicKey.from_public_bytes(pub).verify(blob[4:], text)
 PY
   ok "python3-cryptography verifies the daemon's checkpoint"
 
+  # The proofs too, by RFC 9162's algorithms written out here in Python
+  # (2.1.3.2 inclusion, 2.1.4.2 consistency): event 3 is leaf 2 of the
+  # checkpoint's tree, and that tree extends the tree of 2 events.
+  game cp-proof "${work}/${id}.oda.token" proof --game="${id}" --seq=3 \
+    --tree-size=6 --first-size=2 --format=json
+  expect_rc 0 "proofs against the checkpoint"
+  python3 - "${out}" "${work}/turn1.note" <<'PY' || fail "Python's RFC 9162 check refuses the daemon's proofs"
+import base64, hashlib, json, sys
+p = json.load(open(sys.argv[1]))
+root = base64.b64decode(open(sys.argv[2]).read().split("\n")[2])
+def node(l, r): return hashlib.sha256(b"\x01" + l + r).digest()
+# Inclusion (RFC 9162 2.1.3.2).
+fn, sn = int(p["leaf_index"]), int(p["tree_size"]) - 1
+r = bytes.fromhex(p["leaf_hash"])
+for h in map(bytes.fromhex, p["inclusion"]):
+    assert sn != 0
+    if fn % 2 == 1 or fn == sn:
+        r = node(h, r)
+        while fn % 2 == 0 and fn != 0:
+            fn >>= 1; sn >>= 1
+    else:
+        r = node(r, h)
+    fn >>= 1; sn >>= 1
+assert sn == 0 and r == root, "inclusion"
+# Consistency (RFC 9162 2.1.4.2).
+first, second = int(p["first_size"]), int(p["tree_size"])
+first_root = bytes.fromhex(p["first_root_hash"])
+path = [bytes.fromhex(h) for h in p["consistency"]]
+if first & (first - 1) == 0:
+    path = [first_root] + path
+fn, sn = first - 1, second - 1
+while fn & 1:
+    fn >>= 1; sn >>= 1
+fr = sr = path[0]
+for c in path[1:]:
+    assert sn != 0
+    if fn & 1 or fn == sn:
+        fr = node(c, fr); sr = node(c, sr)
+        while not fn & 1 and fn != 0:
+            fn >>= 1; sn >>= 1
+    else:
+        sr = node(sr, c)
+    fn >>= 1; sn >>= 1
+assert sn == 0 and fr == first_root and sr == root, "consistency"
+PY
+  ok "Python checks the inclusion of event 3 and the consistency from 2 events against the checkpoint's root"
+
   # Offline: the ended game's export holds the checkpoint; cut short by its
   # last event (game_end), its chain still holds (a prefix of a chain is a
   # chain) but the checkpoint of 6 events does not.
