@@ -188,10 +188,12 @@ void AddFriendsRouting(const BattleState& state, const MoraleTestInput& test,
 void AddStandsLost(const Tables& rules, const BattleState& state,
                    const MoraleTestInput& test, ModifierTally& tally) {
   const UnitStatus& s = state.units[test.unit];
-  // No stand lost: no modifier under either reading (and the option is not
-  // consulted: rules/reading_probe.h).
-  if (s.stands_lost <= 0 && s.stands_lost_this_turn <= 0) return;
-  const bool whole_game = rules.options.stands_lost_count_whole_game();
+  // Every stand lost this turn (or none at all): both readings count the
+  // same stands, and say so alike ("this turn"), so the option is not
+  // consulted (rules/reading_probe.h).
+  const bool whole_game =
+      s.stands_lost != s.stands_lost_this_turn &&
+      rules.options.stands_lost_count_whole_game();
   const int lost = whole_game ? s.stands_lost : s.stands_lost_this_turn;
   if (lost <= 0) return;
   tally.Add(MoraleModifier::kEachStandLost, lost, Origin::kComputed,
