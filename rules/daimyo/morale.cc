@@ -191,9 +191,8 @@ void AddStandsLost(const Tables& rules, const BattleState& state,
   // Every stand lost this turn (or none at all): both readings count the
   // same stands, and say so alike ("this turn"), so the option is not
   // consulted (rules/reading_probe.h).
-  const bool whole_game =
-      s.stands_lost != s.stands_lost_this_turn &&
-      rules.options.stands_lost_count_whole_game();
+  const bool whole_game = s.stands_lost != s.stands_lost_this_turn &&
+                          rules.options.stands_lost_count_whole_game();
   const int lost = whole_game ? s.stands_lost : s.stands_lost_this_turn;
   if (lost <= 0) return;
   tally.Add(MoraleModifier::kEachStandLost, lost, Origin::kComputed,
