@@ -6,9 +6,11 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/stubs/common.h"
@@ -112,12 +114,18 @@ grpc::Slice SliceOwning(std::string bytes) {
 // (11), outcomes_recorded (12) and final_state_digest_version (13). `outcomes`
 // is moved into the answer, not copied.
 grpc::ByteBuffer ResponseBytes(v1::AuditReport& report, std::string outcomes) {
-  v1::AuditReport after;  // The fields after the outcomes.
-  after.mutable_impacts()->Swap(report.mutable_impacts());
-  after.set_outcomes_recorded(report.outcomes_recorded());
-  after.set_final_state_digest_version(report.final_state_digest_version());
-  report.clear_outcomes_recorded();
-  report.clear_final_state_digest_version();
+  // Every field numbered after the outcomes goes after them, as a whole
+  // serialization orders them (impacts, the readings' labels, the
+  // procedure, ...: all of them, so that a new field cannot be missed).
+  v1::AuditReport after;
+  std::vector<const google::protobuf::FieldDescriptor*> later;
+  const google::protobuf::Descriptor* d = v1::AuditReport::descriptor();
+  for (int i = 0; i < d->field_count(); ++i) {
+    if (d->field(i)->number() > v1::AuditReport::kOutcomesFieldNumber) {
+      later.push_back(d->field(i));
+    }
+  }
+  report.GetReflection()->SwapFields(&report, &after, later);
   report.clear_outcomes();
   const std::size_t report_size =
       report.ByteSizeLong() + outcomes.size() + after.ByteSizeLong();

@@ -282,12 +282,21 @@ TEST_F(AuditStreamRpc, FieldOrderRepeatsAndUnknownFieldsReadAsTheWholeParse) {
                                                     flags.SerializeAsString() +
                                                     events.SerializeAsString())
           .ok());
-  // Field 9, varint 1 (tag 9 << 3 | 0 = 0x48), before everything; and
-  // field 1 as a varint (tag 0x08), which is not the log: an unknown field.
-  EXPECT_TRUE(
-      ExpectSameAnswer("unknown fields", std::string("\x48\x01\x08\x05", 4) +
-                                             request.SerializeAsString())
-          .ok());
+  // Field 99, varint 1 (tag 99 << 3 | 0 = 792, varint 0x98 0x06), before
+  // everything; and field 1 as a varint (tag 0x08), which is not the log:
+  // unknown fields. (Field 9 served here until it became all_readings.)
+  EXPECT_TRUE(ExpectSameAnswer("unknown fields",
+                               std::string("\x98\x06\x01\x08\x05", 5) +
+                                   request.SerializeAsString())
+                  .ok());
+  // Every reading, the readings one by one and the remedies: the fields the
+  // report carries after its outcomes (numbered 11 on) come after them
+  // streamed too.
+  v1::AuditLogRequest extras = request;
+  extras.set_all_readings(true);
+  extras.set_readings(true);
+  extras.set_remedies(true);
+  EXPECT_TRUE(ExpectSameAnswer("every extra", extras.SerializeAsString()).ok());
   // record_outcomes given twice, 1 then 0 (tags 0x18): the last wins.
   EXPECT_TRUE(ExpectSameAnswer("a flag twice", request.SerializeAsString() +
                                                    std::string("\x18\x00", 2))
