@@ -252,6 +252,35 @@ absl::StatusOr<SplitNote> Split(absl::string_view note) {
   return out;
 }
 
+// One signature line, read: its key's name and id, and the signature.
+struct ReadLine {
+  absl::string_view name;
+  std::uint32_t key_id = 0;
+  std::string signature;
+};
+
+absl::StatusOr<ReadLine> ReadSignatureLine(absl::string_view line) {
+  if (!absl::ConsumePrefix(&line, kSignaturePrefix)) {
+    return absl::InvalidArgumentError(
+        "a signature line begins with an em dash and a space");
+  }
+  const std::size_t space = line.rfind(' ');
+  std::string blob;
+  if (space == absl::string_view::npos ||
+      !absl::Base64Unescape(line.substr(space + 1), &blob) || blob.size() < 5) {
+    return absl::InvalidArgumentError(
+        "a signature line reads: em dash, space, key name, space, base64");
+  }
+  ReadLine out;
+  out.name = line.substr(0, space);
+  out.key_id = (std::uint32_t{static_cast<std::uint8_t>(blob[0])} << 24) |
+               (std::uint32_t{static_cast<std::uint8_t>(blob[1])} << 16) |
+               (std::uint32_t{static_cast<std::uint8_t>(blob[2])} << 8) |
+               std::uint32_t{static_cast<std::uint8_t>(blob[3])};
+  out.signature = blob.substr(4);
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> AddNoteSignature(absl::string_view note,
@@ -269,30 +298,15 @@ absl::StatusOr<std::string> OpenNote(
   if (!split.ok()) return split.status();
   std::vector<bool> verified(required.size(), false);
   for (absl::string_view line : split->lines) {
-    if (!absl::ConsumePrefix(&line, kSignaturePrefix)) {
-      return absl::InvalidArgumentError(
-          "a signature line begins with an em dash and a space");
-    }
-    const std::size_t space = line.rfind(' ');
-    std::string blob;
-    if (space == absl::string_view::npos ||
-        !absl::Base64Unescape(line.substr(space + 1), &blob) ||
-        blob.size() < 5) {
-      return absl::InvalidArgumentError(
-          "a signature line reads: em dash, space, key name, space, base64");
-    }
-    const absl::string_view name = line.substr(0, space);
-    const std::uint32_t id =
-        (std::uint32_t{static_cast<std::uint8_t>(blob[0])} << 24) |
-        (std::uint32_t{static_cast<std::uint8_t>(blob[1])} << 16) |
-        (std::uint32_t{static_cast<std::uint8_t>(blob[2])} << 8) |
-        std::uint32_t{static_cast<std::uint8_t>(blob[3])};
+    absl::StatusOr<ReadLine> read = ReadSignatureLine(line);
+    if (!read.ok()) return read.status();
     for (std::size_t k = 0; k < required.size(); ++k) {
-      if (required[k].name != name || required[k].key_id != id) continue;
+      if (required[k].name != read->name || required[k].key_id != read->key_id)
+        continue;
       if (!VerifyEd25519(required[k].public_key, split->text,
-                         absl::string_view(blob).substr(4))) {
+                         read->signature)) {
         return absl::PermissionDeniedError(
-            absl::StrCat("the signature of ", name,
+            absl::StrCat("the signature of ", read->name,
                          " does not verify: the note was "
                          "changed, or signed by another key"));
       }
@@ -306,6 +320,23 @@ absl::StatusOr<std::string> OpenNote(
     }
   }
   return std::string(split->text);
+}
+
+absl::StatusOr<std::string> SignatureLineOf(absl::string_view note,
+                                            const NoteVerifier& signer) {
+  absl::StatusOr<std::string> opened = OpenNote(note, {signer});
+  if (!opened.ok()) return opened.status();
+  absl::StatusOr<SplitNote> split = Split(note);
+  if (!split.ok()) return split.status();
+  for (absl::string_view line : split->lines) {
+    absl::StatusOr<ReadLine> read = ReadSignatureLine(line);
+    if (read.ok() && read->name == signer.name &&
+        read->key_id == signer.key_id) {
+      return absl::StrCat(line, "\n");
+    }
+  }
+  return absl::PermissionDeniedError(
+      absl::StrCat("the note carries no signature of ", signer.name));
 }
 
 std::string CheckpointText(absl::string_view origin, std::uint64_t tree_size,

@@ -63,6 +63,12 @@ absl::StatusOr<std::string> AddNoteSignature(absl::string_view note,
 absl::StatusOr<std::string> OpenNote(absl::string_view note,
                                      const std::vector<NoteVerifier>& required);
 
+// Returns the signature line of `signer` in `note` ("— NAME BASE64\n"),
+// when it verifies; the errors of OpenNote otherwise. A cosignature is
+// kept as this line, and added back after the signer's own.
+absl::StatusOr<std::string> SignatureLineOf(absl::string_view note,
+                                            const NoteVerifier& signer);
+
 // The text of a checkpoint: "ORIGIN\nSIZE\nBASE64(root)\n".
 std::string CheckpointText(absl::string_view origin, std::uint64_t tree_size,
                            const MerkleHash& root);

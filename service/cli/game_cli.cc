@@ -14,6 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/text_format.h"
@@ -123,6 +124,8 @@ struct GameOptions {
   // gunbai game checkpoint.
   uint32_t turn = 0;
   std::string daemon_key;  // A verifier key the caller trusts, or its file.
+  // gunbai game cosign: the player's private key file.
+  std::string key_file;
 };
 
 struct Connection {
@@ -653,6 +656,120 @@ int Checkpoint(const GameOptions& o, std::ostream& out, std::ostream& err) {
   return verified ? kExitClean : kExitFindings;
 }
 
+// The words for who cosigned a turn's checkpoint.
+std::string WitnessWords(const v1::GetCheckpointResponse& c) {
+  std::string out = absl::StrCat("turn ", c.turn(), ": ", c.tree_size(),
+                                 " events, root ", c.root_hash(), "; ");
+  if (c.agreed()) {
+    absl::StrAppend(&out, "agreed (cosigned by ",
+                    absl::StrJoin(c.cosigned_by(), ", "), ")");
+  } else {
+    absl::StrAppend(
+        &out, "waiting for ", absl::StrJoin(c.waiting_for(), ", "),
+        c.cosigned_by().empty()
+            ? std::string()
+            : absl::StrCat(" (cosigned by ",
+                           absl::StrJoin(c.cosigned_by(), ", "), ")"));
+  }
+  return out;
+}
+
+// gunbai game cosign: registers the player's key (the same key again is
+// fine), fetches the turn's checkpoint, checks the daemon's signature (with
+// --daemon-key when given), adds the player's cosignature and sends it.
+// Prints the note with every cosignature gunbaid holds.
+int Cosign(const GameOptions& o, std::ostream& out, std::ostream& err) {
+  auto key_text = ReadInputFile(o.key_file);
+  if (!key_text.ok()) return Fail(err, key_text.status());
+  absl::StatusOr<replay::NoteSigner> signer =
+      replay::ParseSignerKey(absl::StripAsciiWhitespace(*key_text));
+  if (!signer.ok()) {
+    return Fail(err, absl::InvalidArgumentError(absl::StrCat(
+                         "--key: ", signer.status().message(),
+                         " (make one with `gunbai key --new NAME -o FILE`)")));
+  }
+  auto c = Connect(o);
+  if (!c.ok()) return Fail(err, c.status());
+  {
+    v1::RegisterCheckpointKeyRequest request;
+    request.set_game_id(o.game);
+    request.set_verifier_key(replay::VerifierKeyText(*signer));
+    v1::RegisterCheckpointKeyResponse response;
+    grpc::ClientContext context;
+    c->Prepare(context, 30);
+    grpc::Status s =
+        c->stub->RegisterCheckpointKey(&context, request, &response);
+    if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
+  }
+  v1::GetCheckpointResponse checkpoint;
+  {
+    v1::GetCheckpointRequest request;
+    request.set_game_id(o.game);
+    request.set_turn(o.turn);
+    grpc::ClientContext context;
+    c->Prepare(context, 30);
+    grpc::Status s = c->stub->GetCheckpoint(&context, request, &checkpoint);
+    if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
+  }
+  // The daemon's signature first: a player cosigns only what verifies.
+  std::string daemon_text = checkpoint.verifier_key();
+  if (!o.daemon_key.empty()) {
+    daemon_text = o.daemon_key;
+    if (!absl::StrContains(o.daemon_key, '+')) {
+      auto file = ReadInputFile(o.daemon_key);
+      if (!file.ok()) return Fail(err, file.status());
+      daemon_text = std::string(absl::StripAsciiWhitespace(*file));
+    }
+  }
+  absl::StatusOr<replay::NoteVerifier> daemon =
+      replay::ParseVerifierKey(daemon_text);
+  if (!daemon.ok()) return Fail(err, daemon.status());
+  if (absl::StatusOr<std::string> opened =
+          replay::OpenNote(checkpoint.checkpoint(), {*daemon});
+      !opened.ok()) {
+    err << "gunbai: the daemon's checkpoint of turn " << o.turn
+        << " does not verify (" << opened.status().message()
+        << "): not cosigned\n";
+    return kExitFindings;
+  }
+  absl::StatusOr<std::string> cosigned =
+      replay::AddNoteSignature(checkpoint.checkpoint(), *signer);
+  if (!cosigned.ok()) return Fail(err, cosigned.status());
+  v1::CosignCheckpointRequest request;
+  request.set_game_id(o.game);
+  request.set_turn(o.turn);
+  request.set_cosigned(*cosigned);
+  v1::CosignCheckpointResponse response;
+  grpc::ClientContext context;
+  c->Prepare(context, 30);
+  grpc::Status s = c->stub->CosignCheckpoint(&context, request, &response);
+  if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
+  PrintMessage(out, o, response, response.checkpoint().cosigned_checkpoint());
+  err << "cosigned as " << signer->name << "; "
+      << WitnessWords(response.checkpoint()) << "\n";
+  return kExitClean;
+}
+
+// gunbai game checkpoints: every ended turn's checkpoint and who cosigned.
+int Checkpoints(const GameOptions& o, std::ostream& out, std::ostream& err) {
+  auto c = Connect(o);
+  if (!c.ok()) return Fail(err, c.status());
+  v1::ListCheckpointsRequest request;
+  request.set_game_id(o.game);
+  v1::ListCheckpointsResponse response;
+  grpc::ClientContext context;
+  c->Prepare(context, 30);
+  grpc::Status s = c->stub->ListCheckpoints(&context, request, &response);
+  if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
+  std::string text;
+  for (const v1::GetCheckpointResponse& turn : response.turns()) {
+    absl::StrAppend(&text, WitnessWords(turn), "\n");
+  }
+  if (response.turns().empty()) text = "no turn has ended yet\n";
+  PrintMessage(out, o, response, text);
+  return kExitClean;
+}
+
 int AuditRemote(const GameOptions& o, std::ostream& out, std::ostream& err) {
   auto c = Connect(o);
   if (!c.ok()) return Fail(err, c.status());
@@ -869,6 +986,50 @@ void AddReadCommands(CLI::App& game, CliContext& context) {
       "Example:\n"
       "  gunbai game checkpoint --server=127.0.0.1:50051 --game=ID --turn=3 "
       "> turn3.note");
+
+  CLI::App* cosign = AddGameCommand(
+      game, "cosign",
+      "cosign a turn's checkpoint with your key (registered with the game "
+      "the first time)",
+      context, Cosign, o);
+  AddGameIdOption(*cosign, *o);
+  cosign->add_option("--turn", o->turn, "the turn whose end you cosign")
+      ->type_name("N")
+      ->required();
+  cosign
+      ->add_option("--key", o->key_file,
+                   "your private key file (`gunbai key --new NAME -o FILE` "
+                   "writes one); it never leaves this machine")
+      ->type_name("FILE")
+      ->required();
+  cosign
+      ->add_option("--daemon-key", o->daemon_key,
+                   "the daemon's verifier key you trust (text or file)")
+      ->type_name("KEY");
+  cosign->footer(
+      "At the end of each turn both players cosign the daemon's checkpoint\n"
+      "of it: from then on neither the other player nor whoever runs the\n"
+      "daemon can change that past without the signatures failing (gunbai\n"
+      "verify --checkpoint=NOTE --key=... with every key). The first cosign\n"
+      "registers your key's public half with the game; the same key is\n"
+      "used for every turn after. Prints the note with every cosignature\n"
+      "so far (keep it).\n\n"
+      "Exit codes: 0 cosigned, 1 the daemon's signature did not verify (not\n"
+      "cosigned), 2 bad input or refused, 3 daemon unreachable.\n\n"
+      "Example:\n"
+      "  gunbai game cosign --server=127.0.0.1:50051 --game=ID --turn=3 "
+      "--key=oda.key > turn3.note");
+
+  CLI::App* checkpoints = AddGameCommand(
+      game, "checkpoints",
+      "every ended turn's checkpoint and who cosigned it (who has not)",
+      context, Checkpoints, o);
+  AddGameIdOption(*checkpoints, *o);
+  checkpoints->footer(
+      "Example:\n  gunbai game checkpoints --server=127.0.0.1:50051 "
+      "--game=ID\n  turn 1: 8 events, root 5dc9...; agreed (cosigned by "
+      "oda, asai)\n  turn 2: 19 events, root 77ab...; waiting for asai "
+      "(cosigned by oda)");
 
   CLI::App* audit = AddGameCommand(
       game, "audit", "the audit report of the game", context, AuditRemote, o);

@@ -992,9 +992,11 @@ std::optional<std::uint64_t> EventsThroughTurn(
 
 }  // namespace
 
-grpc::Status GameServiceImpl::GetCheckpoint(
-    grpc::ServerContext* context, const v1::GetCheckpointRequest* request,
-    v1::GetCheckpointResponse* response) {
+grpc::Status GameServiceImpl::CheckpointOf(grpc::ServerContext* context,
+                                           const std::string& game_id,
+                                           std::uint32_t turn,
+                                           v1::GetCheckpointResponse* response,
+                                           std::vector<std::string>* clans) {
   if (!signer_.has_value()) {
     return grpc::Status(
         grpc::StatusCode::FAILED_PRECONDITION,
@@ -1002,17 +1004,17 @@ grpc::Status GameServiceImpl::GetCheckpoint(
         "--signing-key-file=FILE (a key `gunbai key --new NAME` writes)");
   }
   return ReadGame(
-      context, request->game_id(), Needs::kEvents,
+      context, game_id, Needs::kEvents,
       [&](const LiveGame& g) ABSL_NO_THREAD_SAFETY_ANALYSIS {
         const replay::MerkleTree& tree = g.live.tree;
         std::uint64_t size = tree.size();
-        if (request->turn() != 0) {
+        if (turn != 0) {
           const std::optional<std::uint64_t> through =
-              EventsThroughTurn(g.live.log.events(), request->turn());
+              EventsThroughTurn(g.live.log.events(), turn);
           if (!through.has_value()) {
             return grpc::Status(
                 grpc::StatusCode::FAILED_PRECONDITION,
-                absl::StrCat("turn ", request->turn(), " of game ", g.id,
+                absl::StrCat("turn ", turn, " of game ", g.id,
                              " has not ended: its checkpoint is issued once "
                              "the umpire's turn_end or a later turn's event "
                              "is accepted"));
@@ -1029,9 +1031,189 @@ grpc::Status GameServiceImpl::GetCheckpoint(
         response->set_root_hash(replay::MerkleHex(root));
         response->set_checkpoint(*std::move(note));
         response->set_verifier_key(replay::VerifierKeyText(*signer_));
-        response->set_turn(request->turn());
+        response->set_turn(turn);
+        for (const v1::Clan& c : g.live.log.header().clans()) {
+          clans->push_back(c.id());
+        }
         return grpc::Status::OK;
       });
+}
+
+// Adds to `response` (a turn's checkpoint) the players' keys and the
+// cosignatures `witnesses` holds of its tree size, in `clans` order.
+void AddWitnessing(const GameWitnesses& witnesses,
+                   const std::vector<std::string>& clans,
+                   v1::GetCheckpointResponse& response) {
+  for (const auto& [clan, key] : witnesses.keys) {
+    v1::PlayerCheckpointKey* k = response.add_player_keys();
+    k->set_clan(clan);
+    k->set_verifier_key(key);
+  }
+  if (response.turn() == 0) return;
+  std::string cosigned = response.checkpoint();
+  for (const std::string& clan : clans) {
+    const auto it = std::find_if(
+        witnesses.cosignatures.begin(), witnesses.cosignatures.end(),
+        [&](const StoredCosignature& c) {
+          return c.clan == clan && c.tree_size == response.tree_size();
+        });
+    if (it == witnesses.cosignatures.end()) {
+      response.add_waiting_for(clan);
+      continue;
+    }
+    response.add_cosigned_by(clan);
+    cosigned += it->signature_line;
+  }
+  response.set_cosigned_checkpoint(cosigned);
+  response.set_agreed(response.waiting_for().empty() && !clans.empty());
+}
+
+grpc::Status GameServiceImpl::GetCheckpoint(
+    grpc::ServerContext* context, const v1::GetCheckpointRequest* request,
+    v1::GetCheckpointResponse* response) {
+  std::vector<std::string> clans;
+  grpc::Status s = CheckpointOf(context, request->game_id(), request->turn(),
+                                response, &clans);
+  if (!s.ok()) return s;
+  absl::StatusOr<GameWitnesses> witnesses =
+      store_->ReadWitnesses(request->game_id());
+  if (!witnesses.ok()) return ToGrpcStatus(witnesses.status());
+  AddWitnessing(*witnesses, clans, *response);
+  return grpc::Status::OK;
+}
+
+grpc::Status GameServiceImpl::ListCheckpoints(
+    grpc::ServerContext* context, const v1::ListCheckpointsRequest* request,
+    v1::ListCheckpointsResponse* response) {
+  // The turns that have ended: up to the last event's turn.
+  std::uint32_t last_turn = 0;
+  grpc::Status s =
+      ReadGame(context, request->game_id(), Needs::kEvents,
+               [&](const LiveGame& g) ABSL_NO_THREAD_SAFETY_ANALYSIS {
+                 const auto& events = g.live.log.events();
+                 if (!events.empty())
+                   last_turn = events[events.size() - 1].turn();
+                 return grpc::Status::OK;
+               });
+  if (!s.ok()) return s;
+  absl::StatusOr<GameWitnesses> witnesses =
+      store_->ReadWitnesses(request->game_id());
+  if (!witnesses.ok()) return ToGrpcStatus(witnesses.status());
+  for (std::uint32_t turn = 1; turn <= last_turn; ++turn) {
+    v1::GetCheckpointResponse one;
+    std::vector<std::string> clans;
+    s = CheckpointOf(context, request->game_id(), turn, &one, &clans);
+    if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION &&
+        signer_.has_value()) {
+      break;  // The last turn, still open.
+    }
+    if (!s.ok()) return s;
+    AddWitnessing(*witnesses, clans, one);
+    *response->add_turns() = std::move(one);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status GameServiceImpl::RegisterCheckpointKey(
+    grpc::ServerContext* context,
+    const v1::RegisterCheckpointKeyRequest* request,
+    v1::RegisterCheckpointKeyResponse* response) {
+  Caller caller;
+  auto game = Authorized(context, request->game_id(), &caller);
+  if (!game.ok()) return ToGrpcStatus(game.status());
+  if (caller.umpire || caller.clan.empty()) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "checkpoint keys are the players': sign in with a "
+                        "clan's credential");
+  }
+  absl::StatusOr<replay::NoteVerifier> key =
+      replay::ParseVerifierKey(request->verifier_key());
+  if (!key.ok()) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        absl::StrCat("verifier_key: ", key.status().message(),
+                                     " (`gunbai key --new NAME` prints one)"));
+  }
+  absl::Status stored = store_->RegisterWitnessKey(
+      request->game_id(), caller.clan, request->verifier_key());
+  if (!stored.ok()) return ToGrpcStatus(stored);
+  response->set_clan(caller.clan);
+  response->set_verifier_key(request->verifier_key());
+  return grpc::Status::OK;
+}
+
+grpc::Status GameServiceImpl::CosignCheckpoint(
+    grpc::ServerContext* context, const v1::CosignCheckpointRequest* request,
+    v1::CosignCheckpointResponse* response) {
+  Caller caller;
+  {
+    auto game = Authorized(context, request->game_id(), &caller);
+    if (!game.ok()) return ToGrpcStatus(game.status());
+  }
+  if (caller.umpire || caller.clan.empty()) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        "the players cosign checkpoints: sign in with a "
+                        "clan's credential");
+  }
+  if (request->turn() == 0) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "cosign a turn's checkpoint: give the turn");
+  }
+  v1::GetCheckpointResponse& checkpoint = *response->mutable_checkpoint();
+  std::vector<std::string> clans;
+  grpc::Status s = CheckpointOf(context, request->game_id(), request->turn(),
+                                &checkpoint, &clans);
+  if (!s.ok()) return s;
+  absl::StatusOr<GameWitnesses> witnesses =
+      store_->ReadWitnesses(request->game_id());
+  if (!witnesses.ok()) return ToGrpcStatus(witnesses.status());
+  const auto mine =
+      std::find_if(witnesses->keys.begin(), witnesses->keys.end(),
+                   [&](const auto& k) { return k.first == caller.clan; });
+  if (mine == witnesses->keys.end()) {
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        absl::StrCat("clan ", caller.clan,
+                                     " has registered no checkpoint key in "
+                                     "this game: register it first "
+                                     "(RegisterCheckpointKey)"));
+  }
+  absl::StatusOr<replay::NoteVerifier> player =
+      replay::ParseVerifierKey(mine->second);
+  absl::StatusOr<replay::NoteVerifier> daemon =
+      replay::ParseVerifierKey(checkpoint.verifier_key());
+  if (!player.ok() || !daemon.ok()) {
+    return grpc::Status(grpc::StatusCode::INTERNAL,
+                        "a stored checkpoint key does not parse");
+  }
+  absl::StatusOr<std::string> text =
+      replay::OpenNote(request->cosigned(), {*daemon, *player});
+  if (!text.ok()) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        absl::StrCat("the cosigned checkpoint does not open: ",
+                                     text.status().message()));
+  }
+  const std::size_t blank = checkpoint.checkpoint().find("\n\n");
+  if (*text != checkpoint.checkpoint().substr(0, blank + 1)) {
+    return grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        absl::StrCat("the cosigned note is not this daemon's checkpoint of "
+                     "turn ",
+                     request->turn(), " (", checkpoint.tree_size(),
+                     " events, root ", checkpoint.root_hash(), ")"));
+  }
+  absl::StatusOr<std::string> line =
+      replay::SignatureLineOf(request->cosigned(), *player);
+  if (!line.ok()) return ToGrpcStatus(line.status());
+  StoredCosignature cosignature;
+  cosignature.clan = caller.clan;
+  cosignature.tree_size = checkpoint.tree_size();
+  cosignature.signature_line = *std::move(line);
+  absl::Status stored = store_->AddCosignature(request->game_id(), cosignature);
+  if (!stored.ok()) return ToGrpcStatus(stored);
+  // Read again: what the store now holds, this cosignature included.
+  witnesses = store_->ReadWitnesses(request->game_id());
+  if (!witnesses.ok()) return ToGrpcStatus(witnesses.status());
+  AddWitnessing(*witnesses, clans, checkpoint);
+  return grpc::Status::OK;
 }
 
 grpc::Status GameServiceImpl::GetLegalActions(

@@ -84,6 +84,18 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
       grpc::ServerContext* context,
       const gunbai::v1::GetCheckpointRequest* request,
       gunbai::v1::GetCheckpointResponse* response) override;
+  grpc::Status RegisterCheckpointKey(
+      grpc::ServerContext* context,
+      const gunbai::v1::RegisterCheckpointKeyRequest* request,
+      gunbai::v1::RegisterCheckpointKeyResponse* response) override;
+  grpc::Status CosignCheckpoint(
+      grpc::ServerContext* context,
+      const gunbai::v1::CosignCheckpointRequest* request,
+      gunbai::v1::CosignCheckpointResponse* response) override;
+  grpc::Status ListCheckpoints(
+      grpc::ServerContext* context,
+      const gunbai::v1::ListCheckpointsRequest* request,
+      gunbai::v1::ListCheckpointsResponse* response) override;
   // The key gunbaid signs checkpoints with (gunbaid --signing-key-file).
   // Call before serving; without it GetCheckpoint is refused.
   void SetCheckpointSigner(replay::NoteSigner signer) {
@@ -259,6 +271,12 @@ class GameServiceImpl final : public gunbai::v1::GameService::Service {
   // reading and, when the read needs the rules, refuses a game whose
   // ruleset this gunbaid lacks (LiveGame::ruleset_problem); then returns
   // what `read` returns for the game, the lock held and the game pinned.
+  // Fills `response` with the game's checkpoint at the end of `turn` (0:
+  // now), signed, and `clans` with the game's clans in header order.
+  grpc::Status CheckpointOf(grpc::ServerContext* context,
+                            const std::string& game_id, std::uint32_t turn,
+                            gunbai::v1::GetCheckpointResponse* response,
+                            std::vector<std::string>* clans);
   grpc::Status ReadGame(
       grpc::ServerContext* context, const std::string& game_id, Needs needs,
       absl::FunctionRef<grpc::Status(const LiveGame& game)> read);

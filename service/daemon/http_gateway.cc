@@ -864,6 +864,11 @@ void HttpGateway::DefineRoutes() {
   unary("/v1/games:state", ServeUnary(games, &GameStub::GetGameState));
   unary("/v1/games:proof", ServeUnary(games, &GameStub::GetProof));
   unary("/v1/games:checkpoint", ServeUnary(games, &GameStub::GetCheckpoint));
+  unary("/v1/games:registerCheckpointKey",
+        ServeUnary(games, &GameStub::RegisterCheckpointKey));
+  unary("/v1/games:cosignCheckpoint",
+        ServeUnary(games, &GameStub::CosignCheckpoint));
+  unary("/v1/games:checkpoints", ServeUnary(games, &GameStub::ListCheckpoints));
   unary("/v1/games:audit", ServeUnary(games, &GameStub::AuditGame));
   stream("/v1/games:watch", games, &GameStub::WatchGame);
   unary("/v1/games:export", ServeUnary(games, &GameStub::ExportGame));

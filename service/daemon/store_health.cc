@@ -145,6 +145,22 @@ HealthWatchedStore::LatestCheckpoint(absl::string_view game_id,
   return Noted(store_->LatestCheckpoint(game_id, ruleset_digest, format));
 }
 
+absl::Status HealthWatchedStore::RegisterWitnessKey(
+    absl::string_view game_id, absl::string_view clan,
+    absl::string_view verifier_key) {
+  return Noted(store_->RegisterWitnessKey(game_id, clan, verifier_key));
+}
+
+absl::Status HealthWatchedStore::AddCosignature(
+    absl::string_view game_id, const StoredCosignature& cosignature) {
+  return Noted(store_->AddCosignature(game_id, cosignature));
+}
+
+absl::StatusOr<GameWitnesses> HealthWatchedStore::ReadWitnesses(
+    absl::string_view game_id) {
+  return Noted(store_->ReadWitnesses(game_id));
+}
+
 void HealthWatchedStore::OnAppend(AppendListener listener) {
   store_->OnAppend(std::move(listener));
 }

@@ -117,6 +117,13 @@ class HealthWatchedStore final : public GameStore {
   absl::StatusOr<std::optional<StoredCheckpoint>> LatestCheckpoint(
       absl::string_view game_id, absl::string_view ruleset_digest,
       uint32_t format) override;
+  absl::Status RegisterWitnessKey(absl::string_view game_id,
+                                  absl::string_view clan,
+                                  absl::string_view verifier_key) override;
+  absl::Status AddCosignature(absl::string_view game_id,
+                              const StoredCosignature& cosignature) override;
+  absl::StatusOr<GameWitnesses> ReadWitnesses(
+      absl::string_view game_id) override;
   void OnAppend(AppendListener listener) override;
 
  private:

@@ -91,6 +91,26 @@ absl::Status NoGameError(absl::string_view game_id) {
   return absl::NotFoundError(absl::StrCat("no game \"", game_id, "\""));
 }
 
+absl::Status WitnessKeyTakenError(absl::string_view clan) {
+  return absl::AlreadyExistsError(absl::StrCat(
+      "clan \"", clan,
+      "\" registered another checkpoint key in this game: a key is "
+      "registered once; cosign with the key registered"));
+}
+
+absl::Status CheckCosignature(const StoredCosignature& cosignature) {
+  if (cosignature.clan.empty() || cosignature.signature_line.empty()) {
+    return absl::InvalidArgumentError(
+        "a cosignature names its clan and holds its signature line");
+  }
+  if (cosignature.tree_size >
+      static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    return absl::InvalidArgumentError(
+        "a cosignature's tree size is over the largest a store holds");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status GameExistsError(absl::string_view game_id) {
   return absl::AlreadyExistsError(
       absl::StrCat("game \"", game_id, "\" already exists"));

@@ -71,6 +71,23 @@ struct StoredCheckpoint {
   std::string sha256;
 };
 
+// A player's cosignature of one of the game's Merkle checkpoints (issue
+// 34): the clan, the size of the tree the checkpoint signs, and the
+// player's signature line of the C2SP note ("— NAME BASE64").
+struct StoredCosignature {
+  std::string clan;
+  uint64_t tree_size = 0;
+  std::string signature_line;
+};
+
+// The checkpoint keys a game's players registered, and their cosignatures.
+struct GameWitnesses {
+  // (clan, verifier key "NAME+HEX(id)+BASE64"), in clan order.
+  std::vector<std::pair<std::string, std::string>> keys;
+  // By tree size, then clan.
+  std::vector<StoredCosignature> cosignatures;
+};
+
 // What an accepted batch left behind.
 struct AppendResult {
   // Events in the game after the batch.
@@ -107,6 +124,11 @@ absl::Status CheckCheckpoint(const StoredCheckpoint& checkpoint);
 //  - NOT_FOUND for a game the store does not hold, ALREADY_EXISTS for a new
 //    game whose id it does.
 absl::Status NoGameError(absl::string_view game_id);
+//  - ALREADY_EXISTS for a clan whose checkpoint key is another
+//    (RegisterWitnessKey); INVALID_ARGUMENT for a cosignature without a
+//    clan or a line, or of a tree size over INT64_MAX (AddCosignature).
+absl::Status WitnessKeyTakenError(absl::string_view clan);
+absl::Status CheckCosignature(const StoredCosignature& cosignature);
 absl::Status GameExistsError(absl::string_view game_id);
 
 class GameStore {
@@ -224,6 +246,30 @@ class GameStore {
       absl::string_view /*game_id*/, absl::string_view /*ruleset_digest*/,
       uint32_t /*format*/) {
     return std::nullopt;
+  }
+
+  // Registers `verifier_key` as the checkpoint key of `clan` in `game_id`.
+  // The same key again is OK and changes nothing; another key for a clan
+  // that has one is ALREADY_EXISTS (a key is registered once). NOT_FOUND
+  // for an unknown game; the default, a store without witnesses,
+  // UNIMPLEMENTED.
+  virtual absl::Status RegisterWitnessKey(absl::string_view /*game_id*/,
+                                          absl::string_view /*clan*/,
+                                          absl::string_view /*verifier_key*/) {
+    return absl::UnimplementedError("this store keeps no checkpoint keys");
+  }
+  // Stores `cosignature` of `game_id`; the same clan's cosignature of the
+  // same tree size again is OK and keeps the first. NOT_FOUND for an
+  // unknown game; by default UNIMPLEMENTED.
+  virtual absl::Status AddCosignature(
+      absl::string_view /*game_id*/, const StoredCosignature& /*cosignature*/) {
+    return absl::UnimplementedError("this store keeps no cosignatures");
+  }
+  // Returns the keys and cosignatures of `game_id`; NOT_FOUND for an
+  // unknown game; by default none.
+  virtual absl::StatusOr<GameWitnesses> ReadWitnesses(
+      absl::string_view /*game_id*/) {
+    return GameWitnesses();
   }
 
   // Called with the id of a game that has new events, or with "" when any

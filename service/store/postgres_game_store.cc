@@ -108,6 +108,22 @@ CREATE TABLE checkpoints (
   PRIMARY KEY (game_id, after_version)
 );
 )sql",
+    // 2: the players' checkpoint keys and cosignatures (issue 34).
+    R"sql(
+CREATE TABLE witness_keys (
+  game_id TEXT COLLATE "C" NOT NULL REFERENCES games (game_id),
+  clan TEXT COLLATE "C" NOT NULL,
+  verifier_key TEXT NOT NULL,
+  PRIMARY KEY (game_id, clan)
+);
+CREATE TABLE cosignatures (
+  game_id TEXT COLLATE "C" NOT NULL REFERENCES games (game_id),
+  tree_size BIGINT NOT NULL,
+  clan TEXT COLLATE "C" NOT NULL,
+  signature_line TEXT NOT NULL,
+  PRIMARY KEY (game_id, tree_size, clan)
+);
+)sql",
 };
 constexpr int kSchemaVersion = sizeof(kMigrations) / sizeof(kMigrations[0]);
 
@@ -925,6 +941,106 @@ absl::Status PostgresGameStore::WriteCheckpoint(
                 "store a checkpoint")
           .status());
   return transaction.Commit();
+}
+
+absl::Status PostgresGameStore::RegisterWitnessKey(
+    absl::string_view game_id, absl::string_view clan,
+    absl::string_view verifier_key) {
+  Lease lease = Take();
+  Transaction transaction(lease);
+  GUNBAI_RETURN_IF_ERROR(transaction.Begin());
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        ResultPtr row,
+        lease->Run("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE",
+                   Params().Text(game_id), "lock a game"));
+    if (PQntuples(row.get()) == 0) return NoGameError(game_id);
+  }
+  GUNBAI_ASSIGN_OR_RETURN(
+      ResultPtr held,
+      lease->Run("SELECT verifier_key FROM witness_keys WHERE game_id = $1 "
+                 "AND clan = $2",
+                 Params().Text(game_id).Text(clan), "read a checkpoint key"));
+  if (PQntuples(held.get()) > 0) {
+    if (Cell(held.get(), 0, 0) == verifier_key) return transaction.Commit();
+    return WitnessKeyTakenError(clan);
+  }
+  GUNBAI_RETURN_IF_ERROR(
+      lease
+          ->Run("INSERT INTO witness_keys (game_id, clan, verifier_key) "
+                "VALUES ($1, $2, $3)",
+                Params().Text(game_id).Text(clan).Text(verifier_key),
+                "store a checkpoint key")
+          .status());
+  return transaction.Commit();
+}
+
+absl::Status PostgresGameStore::AddCosignature(
+    absl::string_view game_id, const StoredCosignature& cosignature) {
+  GUNBAI_RETURN_IF_ERROR(CheckCosignature(cosignature));
+  Lease lease = Take();
+  Transaction transaction(lease);
+  GUNBAI_RETURN_IF_ERROR(transaction.Begin());
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        ResultPtr row,
+        lease->Run("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE",
+                   Params().Text(game_id), "lock a game"));
+    if (PQntuples(row.get()) == 0) return NoGameError(game_id);
+  }
+  GUNBAI_RETURN_IF_ERROR(
+      lease
+          ->Run("INSERT INTO cosignatures (game_id, tree_size, clan, "
+                "signature_line) VALUES ($1, $2, $3, $4) ON CONFLICT DO "
+                "NOTHING",
+                Params()
+                    .Text(game_id)
+                    .Int(static_cast<int64_t>(cosignature.tree_size))
+                    .Text(cosignature.clan)
+                    .Text(cosignature.signature_line),
+                "store a cosignature")
+          .status());
+  return transaction.Commit();
+}
+
+absl::StatusOr<GameWitnesses> PostgresGameStore::ReadWitnesses(
+    absl::string_view game_id) {
+  Lease lease = Take();
+  Transaction transaction(lease);
+  GUNBAI_RETURN_IF_ERROR(transaction.Begin());
+  {
+    GUNBAI_ASSIGN_OR_RETURN(ResultPtr row,
+                            lease->Run("SELECT 1 FROM games WHERE game_id = $1",
+                                       Params().Text(game_id), "find a game"));
+    if (PQntuples(row.get()) == 0) return NoGameError(game_id);
+  }
+  GameWitnesses out;
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        ResultPtr rows,
+        lease->Run("SELECT clan, verifier_key FROM witness_keys WHERE "
+                   "game_id = $1 ORDER BY clan",
+                   Params().Text(game_id), "read the checkpoint keys"));
+    for (int i = 0; i < PQntuples(rows.get()); ++i) {
+      out.keys.emplace_back(std::string(Cell(rows.get(), i, 0)),
+                            std::string(Cell(rows.get(), i, 1)));
+    }
+  }
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        ResultPtr rows,
+        lease->Run("SELECT clan, tree_size, signature_line FROM cosignatures "
+                   "WHERE game_id = $1 ORDER BY tree_size, clan",
+                   Params().Text(game_id), "read the cosignatures"));
+    for (int i = 0; i < PQntuples(rows.get()); ++i) {
+      StoredCosignature& c = out.cosignatures.emplace_back();
+      c.clan = std::string(Cell(rows.get(), i, 0));
+      c.tree_size = static_cast<uint64_t>(IntCell(rows.get(), i, 1));
+      c.signature_line = std::string(Cell(rows.get(), i, 2));
+    }
+  }
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return out;
 }
 
 absl::StatusOr<std::optional<StoredCheckpoint>>

@@ -106,6 +106,22 @@ CREATE TABLE checkpoints (
     R"sql(
 ALTER TABLE games ADD COLUMN field BLOB;
 )sql",
+    // 5: the players' checkpoint keys and cosignatures (issue 34).
+    R"sql(
+CREATE TABLE witness_keys (
+  game_id TEXT NOT NULL REFERENCES games (game_id),
+  clan TEXT NOT NULL,
+  verifier_key TEXT NOT NULL,
+  PRIMARY KEY (game_id, clan)
+) STRICT;
+CREATE TABLE cosignatures (
+  game_id TEXT NOT NULL REFERENCES games (game_id),
+  tree_size INTEGER NOT NULL,
+  clan TEXT NOT NULL,
+  signature_line TEXT NOT NULL,
+  PRIMARY KEY (game_id, tree_size, clan)
+) STRICT;
+)sql",
 };
 constexpr int kSchemaVersion = sizeof(kMigrations) / sizeof(kMigrations[0]);
 
@@ -1037,6 +1053,93 @@ absl::Status SqliteGameStore::WriteCheckpoint(
     GUNBAI_RETURN_IF_ERROR(insert.Run());
   }
   return transaction.Commit();
+}
+
+absl::Status SqliteGameStore::RegisterWitnessKey(
+    absl::string_view game_id, absl::string_view clan,
+    absl::string_view verifier_key) {
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement query,
+        Prepare("SELECT verifier_key FROM witness_keys WHERE game_id = ? AND "
+                "clan = ?"));
+    query.Bind(game_id, clan);
+    GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+    if (row) {
+      if (query.ColumnBytes(0) == verifier_key) return transaction.Commit();
+      return WitnessKeyTakenError(clan);
+    }
+  }
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement insert,
+        Prepare("INSERT INTO witness_keys (game_id, clan, verifier_key) "
+                "VALUES (?, ?, ?)"));
+    insert.Bind(game_id, clan, verifier_key);
+    GUNBAI_RETURN_IF_ERROR(insert.Run());
+  }
+  return transaction.Commit();
+}
+
+absl::Status SqliteGameStore::AddCosignature(
+    absl::string_view game_id, const StoredCosignature& cosignature) {
+  GUNBAI_RETURN_IF_ERROR(CheckCosignature(cosignature));
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginWrite());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement insert,
+        Prepare("INSERT OR IGNORE INTO cosignatures (game_id, tree_size, "
+                "clan, signature_line) VALUES (?, ?, ?, ?)"));
+    insert.Bind(game_id, static_cast<int64_t>(cosignature.tree_size),
+                cosignature.clan, cosignature.signature_line);
+    GUNBAI_RETURN_IF_ERROR(insert.Run());
+  }
+  return transaction.Commit();
+}
+
+absl::StatusOr<GameWitnesses> SqliteGameStore::ReadWitnesses(
+    absl::string_view game_id) {
+  absl::MutexLock lock(&mu_);
+  Transaction transaction(db_);
+  GUNBAI_RETURN_IF_ERROR(transaction.BeginRead());
+  GUNBAI_RETURN_IF_ERROR(CheckGameExists(game_id));
+  GameWitnesses out;
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement query,
+        Prepare("SELECT clan, verifier_key FROM witness_keys WHERE game_id = "
+                "? ORDER BY clan"));
+    query.Bind(game_id);
+    while (true) {
+      GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+      if (!row) break;
+      out.keys.emplace_back(query.ColumnBytes(0), query.ColumnBytes(1));
+    }
+  }
+  {
+    GUNBAI_ASSIGN_OR_RETURN(
+        Statement query,
+        Prepare("SELECT clan, tree_size, signature_line FROM cosignatures "
+                "WHERE game_id = ? ORDER BY tree_size, clan"));
+    query.Bind(game_id);
+    while (true) {
+      GUNBAI_ASSIGN_OR_RETURN(const bool row, query.Step());
+      if (!row) break;
+      StoredCosignature& c = out.cosignatures.emplace_back();
+      c.clan = query.ColumnBytes(0);
+      c.tree_size = static_cast<uint64_t>(query.ColumnInt64(1));
+      c.signature_line = query.ColumnBytes(2);
+    }
+  }
+  GUNBAI_RETURN_IF_ERROR(transaction.Commit());
+  return out;
 }
 
 absl::StatusOr<std::optional<StoredCheckpoint>>

@@ -153,6 +153,14 @@ absl::StatusOr<std::pair<uint64_t, uint64_t>> CopyGame(
   }
   GUNBAI_RETURN_IF_ERROR(to.RaiseDiceAttempts(game_id, attempts));
   if (record.ended) GUNBAI_RETURN_IF_ERROR(to.MarkEnded(game_id));
+  // The players' checkpoint keys and cosignatures (both idempotent).
+  GUNBAI_ASSIGN_OR_RETURN(GameWitnesses witnesses, from.ReadWitnesses(game_id));
+  for (const auto& [clan, key] : witnesses.keys) {
+    GUNBAI_RETURN_IF_ERROR(to.RegisterWitnessKey(game_id, clan, key));
+  }
+  for (const StoredCosignature& c : witnesses.cosignatures) {
+    GUNBAI_RETURN_IF_ERROR(to.AddCosignature(game_id, c));
+  }
   return std::make_pair(appended_events, appended_batches);
 }
 
@@ -218,6 +226,25 @@ absl::Status VerifyCopy(GameStore& from, GameStore& to,
     return absl::DataLossError(
         absl::StrCat("game ", game_id, ": the copy has taken ", got_attempts,
                      " dice attempts, the source ", want_attempts));
+  }
+  GUNBAI_ASSIGN_OR_RETURN(GameWitnesses want_witnesses,
+                          from.ReadWitnesses(game_id));
+  GUNBAI_ASSIGN_OR_RETURN(GameWitnesses got_witnesses,
+                          to.ReadWitnesses(game_id));
+  bool same_witnesses =
+      want_witnesses.keys == got_witnesses.keys &&
+      want_witnesses.cosignatures.size() == got_witnesses.cosignatures.size();
+  for (size_t i = 0; same_witnesses && i < want_witnesses.cosignatures.size();
+       ++i) {
+    const StoredCosignature& w = want_witnesses.cosignatures[i];
+    const StoredCosignature& g = got_witnesses.cosignatures[i];
+    same_witnesses = w.clan == g.clan && w.tree_size == g.tree_size &&
+                     w.signature_line == g.signature_line;
+  }
+  if (!same_witnesses) {
+    return absl::DataLossError(
+        absl::StrCat("game ", game_id,
+                     ": the copy's checkpoint keys or cosignatures differ"));
   }
   GUNBAI_ASSIGN_OR_RETURN(v1::ExportedGame exported,
                           ExportFromStore(to, game_id));

@@ -1,6 +1,7 @@
 // Copying every live game from one store to another (gunbai store
-// migrate): records, events, the answers of their batches and the dice
-// attempt counters, each game verified after its copy. Checkpoints are not
+// migrate): records, events, the answers of their batches, the dice
+// attempt counters and the players' checkpoint keys and cosignatures, each
+// game verified after its copy. Checkpoints are not
 // copied: the target's gunbaid writes new ones as games are appended to.
 //
 // A migration can be run again after it stopped part way: a game the

@@ -1476,6 +1476,52 @@ PY
     "verify a cut export"
   ok "offline, the export holds the turn-1 checkpoint; cut short, it does not"
 
+  # Cosignatures: each player cosigns turn 1's checkpoint with a key of its
+  # own (registered by the first cosign). After oda alone the umpire sees
+  # asai waiting; after both the turn is agreed. The cosigned note opens
+  # offline with all three keys; a note cosigned with another key than the
+  # one registered is refused.
+  local oda_vkey asai_vkey
+  oda_vkey=$("${gunbai}" key --new=oda.player -o "${work}/oda.key")
+  asai_vkey=$("${gunbai}" key --new=asai.player -o "${work}/asai.key")
+  game cosign-oda "${work}/${id}.oda.token" cosign --game="${id}" --turn=1 \
+    --key="${work}/oda.key" --daemon-key="${vkey}"
+  expect_rc 0 "oda cosigns turn 1"
+  expect_contains "${err}" "cosigned as oda.player; turn 1: 6 events" "oda cosigns turn 1"
+  expect_contains "${err}" "waiting for asai (cosigned by oda)" "oda cosigns turn 1"
+  game list-1 "${umpire_file}" checkpoints --game="${id}"
+  expect_rc 0 "the umpire lists the checkpoints"
+  expect_contains "${out}" "turn 1: 6 events, root ${root_hex}; waiting for asai (cosigned by oda)" \
+    "the umpire sees asai waiting"
+  ok "after oda's cosignature the umpire sees turn 1 waiting for asai"
+  game cosign-asai "${work}/${id}.asai.token" cosign --game="${id}" --turn=1 \
+    --key="${work}/asai.key"
+  expect_rc 0 "asai cosigns turn 1"
+  cp "${out}" "${work}/turn1-agreed.note"
+  expect_contains "${err}" "agreed (cosigned by oda, asai)" "asai cosigns turn 1"
+  "${gunbai}" key --open="${work}/turn1-agreed.note" --verifier="${vkey}" \
+    --verifier="${oda_vkey}" --verifier="${asai_vkey}" >/dev/null ||
+    fail "the agreed note does not open with the three keys"
+  run cp-verify-agreed "${gunbai}" verify "${work}/cp.textproto" \
+    --checkpoint="${work}/turn1-agreed.note" --key="${vkey}" --key="${oda_vkey}" --key="${asai_vkey}"
+  expect_rc 0 "verify against the agreed checkpoint"
+  ok "both cosign: turn 1 is agreed, and the note opens and verifies the export with all three keys"
+  "${gunbai}" key --new=someone.else -o "${work}/other.key" >/dev/null
+  game cosign-other "${work}/${id}.oda.token" cosign --game="${id}" --turn=1 \
+    --key="${work}/other.key"
+  expect_rc 2 "cosign with another key"
+  expect_contains "${err}" "registered another checkpoint key" "cosign with another key"
+  game cosign-umpire "${umpire_file}" cosign --game="${id}" --turn=1 --key="${work}/oda.key"
+  expect_rc 2 "the umpire cosigns"
+  expect_contains "${err}" "players" "the umpire cosigns"
+  ok "another key than the one registered, and the umpire, are refused"
+  restart_daemon --signing-key-file "${work}/daemon.key"
+  game list-again "${umpire_file}" checkpoints --game="${id}"
+  expect_rc 0 "the checkpoints after a restart"
+  expect_contains "${out}" "turn 1: 6 events, root ${root_hex}; agreed (cosigned by oda, asai)" \
+    "the checkpoints after a restart"
+  ok "the keys and cosignatures are in the store: after a restart turn 1 is still agreed"
+
   game cp-2 "${work}/${id}.oda.token" checkpoint --game="${id}" --turn=2
   expect_rc 2 "checkpoint of turn 2"
   expect_contains "${err}" "turn 2 of game ${id} has not ended" "checkpoint of turn 2"

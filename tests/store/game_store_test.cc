@@ -36,6 +36,7 @@
 #include "gunbai/v1/game_service.pb.h"
 #include "service/store/postgres_game_store.h"
 #include "service/store/sqlite_game_store.h"
+#include "service/store/store_migrate.h"
 #include "tests/store/postgres_server.h"
 
 namespace gunbai::service {
@@ -618,6 +619,7 @@ TEST_F(SqliteGameStoreTest, MigratesASchemaVersionOneDatabase) {
   sqlite3* raw = OpenRaw(data_dir_);
   ASSERT_EQ(sqlite3_exec(raw,
                          "DROP TABLE checkpoints; "
+                         "DROP TABLE witness_keys; DROP TABLE cosignatures; "
                          "ALTER TABLE games DROP COLUMN dice_attempts; "
                          "ALTER TABLE games DROP COLUMN field; "
                          "PRAGMA user_version=1",
@@ -637,9 +639,14 @@ TEST_F(SqliteGameStoreTest, MigratesASchemaVersionOneDatabase) {
   ASSERT_EQ(sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &stmt, nullptr),
             SQLITE_OK);
   ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(stmt, 0), 4);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 5);
   sqlite3_finalize(stmt);
   sqlite3_close(raw);
+  // Schema 5's tables work on the migrated file.
+  EXPECT_TRUE(store_->RegisterWitnessKey("anegawa", "oda", "k+1+x").ok());
+  EXPECT_THAT(
+      store_->ReadWitnesses("anegawa")->keys,
+      ElementsAre(std::make_pair(std::string("oda"), std::string("k+1+x"))));
 }
 
 StoredCheckpoint MakeCheckpoint(uint64_t after_version, std::string state) {
@@ -701,6 +708,83 @@ TEST_P(GameStoreContractTest, CheckpointsReadBackTheLatestOfTheirRuleset) {
   sqlite3_close(raw);
 }
 
+// The players' checkpoint keys and cosignatures (issue 34): a key is
+// registered once (the same again is OK, another is ALREADY_EXISTS), a
+// cosignature stored once per clan and tree size (the first kept), and
+// both read back in clan and size order after the store is reopened.
+TEST_P(GameStoreContractTest, WitnessKeysAndCosignaturesAreKept) {
+  CreateGame("anegawa");
+  auto none = store_->ReadWitnesses("anegawa");
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_TRUE(none->keys.empty());
+  EXPECT_TRUE(none->cosignatures.empty());
+  ASSERT_TRUE(store_->RegisterWitnessKey("anegawa", "oda", "oda+01+AQ").ok());
+  ASSERT_TRUE(store_->RegisterWitnessKey("anegawa", "asai", "asai+02+AQ").ok());
+  EXPECT_TRUE(store_->RegisterWitnessKey("anegawa", "oda", "oda+01+AQ").ok());
+  EXPECT_EQ(store_->RegisterWitnessKey("anegawa", "oda", "oda+03+AQ").code(),
+            absl::StatusCode::kAlreadyExists);
+  ASSERT_TRUE(
+      store_->AddCosignature("anegawa", {"oda", 8, "\u2014 oda c2ln"}).ok());
+  ASSERT_TRUE(
+      store_->AddCosignature("anegawa", {"asai", 8, "\u2014 asai c2ln"}).ok());
+  ASSERT_TRUE(
+      store_->AddCosignature("anegawa", {"oda", 3, "\u2014 oda early"}).ok());
+  EXPECT_TRUE(
+      store_->AddCosignature("anegawa", {"oda", 8, "\u2014 oda other"}).ok());
+  EXPECT_EQ(store_->AddCosignature("anegawa", {"", 8, "x"}).code(),
+            absl::StatusCode::kInvalidArgument);
+  Reopen();
+  auto read = store_->ReadWitnesses("anegawa");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_THAT(
+      read->keys,
+      ElementsAre(
+          std::make_pair(std::string("asai"), std::string("asai+02+AQ")),
+          std::make_pair(std::string("oda"), std::string("oda+01+AQ"))));
+  std::vector<std::string> lines;
+  for (const StoredCosignature& c : read->cosignatures) {
+    lines.push_back(
+        absl::StrCat(c.tree_size, " ", c.clan, " ", c.signature_line));
+  }
+  EXPECT_THAT(lines,
+              ElementsAre("3 oda \u2014 oda early", "8 asai \u2014 asai c2ln",
+                          "8 oda \u2014 oda c2ln"));
+  EXPECT_EQ(store_->ReadWitnesses("nagashino").status().code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->RegisterWitnessKey("nagashino", "oda", "k").code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(store_->AddCosignature("nagashino", {"oda", 1, "x"}).code(),
+            absl::StatusCode::kNotFound);
+}
+
+// gunbai store migrate copies the players' keys and cosignatures with the
+// game (into a SQLite directory here), verifies them, and a second run
+// copies nothing twice.
+TEST_P(GameStoreContractTest, MigrationCopiesKeysAndCosignatures) {
+  CreateGame("anegawa");
+  ASSERT_TRUE(store_->RegisterWitnessKey("anegawa", "oda", "oda+01+AQ").ok());
+  ASSERT_TRUE(store_->AddCosignature("anegawa", {"oda", 8, "line-8"}).ok());
+  const std::string target_dir = FreshDataDir();
+  absl::StatusOr<std::unique_ptr<SqliteGameStore>> target =
+      SqliteGameStore::Open(target_dir);
+  ASSERT_TRUE(target.ok()) << target.status();
+  for (int run = 0; run < 2; ++run) {
+    absl::StatusOr<MigrationTotals> totals =
+        MigrateGames(*store_, **target, nullptr);
+    ASSERT_TRUE(totals.ok()) << totals.status();
+  }
+  auto copied = (*target)->ReadWitnesses("anegawa");
+  ASSERT_TRUE(copied.ok()) << copied.status();
+  EXPECT_THAT(copied->keys, ElementsAre(std::make_pair(
+                                std::string("oda"), std::string("oda+01+AQ"))));
+  ASSERT_EQ(copied->cosignatures.size(), 1u);
+  EXPECT_EQ(copied->cosignatures[0].signature_line, "line-8");
+  EXPECT_EQ(copied->cosignatures[0].tree_size, 8u);
+  target->reset();
+  std::error_code ignored;
+  std::filesystem::remove_all(target_dir, ignored);
+}
+
 TEST_P(GameStoreContractTest, CheckpointOfAnUnknownGameIsNotFound) {
   EXPECT_EQ(store_->WriteCheckpoint("nagashino", MakeCheckpoint(1, "x")).code(),
             absl::StatusCode::kNotFound);
@@ -712,12 +796,13 @@ TEST_F(SqliteGameStoreTest, MigratesASchemaVersionTwoDatabase) {
   CreateGame("anegawa");
   AppendOk("anegawa", 0, MakeEvents("e", 1, 2));
   store_.reset();
-  // Turn the file back into schema 2, which had no checkpoints and no
-  // tables.
+  // Turn the file back into schema 2, which had no checkpoints, no tables
+  // and no witnesses.
   sqlite3* raw = OpenRaw(data_dir_);
   ASSERT_EQ(sqlite3_exec(raw,
                          "DROP TABLE checkpoints; ALTER TABLE games DROP "
-                         "COLUMN field; PRAGMA user_version=2",
+                         "COLUMN field; DROP TABLE witness_keys; DROP TABLE "
+                         "cosignatures; PRAGMA user_version=2",
                          nullptr, nullptr, nullptr),
             SQLITE_OK)
       << sqlite3_errmsg(raw);
@@ -728,14 +813,15 @@ TEST_F(SqliteGameStoreTest, MigratesASchemaVersionTwoDatabase) {
   EXPECT_TRUE(store_->LatestCheckpoint("anegawa", "rules-a", 1)->has_value());
 }
 
-// Schema 3 had no tables: migrated, its games have none, and a game
-// created after keeps its table and terrain.
+// Schema 3 had no tables (nor witnesses): migrated, its games have none,
+// and a game created after keeps its table and terrain.
 TEST_F(SqliteGameStoreTest, MigratesASchemaVersionThreeDatabaseAndKeepsTables) {
   CreateGame("anegawa");
   store_.reset();
   sqlite3* raw = OpenRaw(data_dir_);
   ASSERT_EQ(sqlite3_exec(raw,
                          "ALTER TABLE games DROP COLUMN field; "
+                         "DROP TABLE witness_keys; DROP TABLE cosignatures; "
                          "PRAGMA user_version=3",
                          nullptr, nullptr, nullptr),
             SQLITE_OK)
