@@ -276,7 +276,15 @@ function runGunbai(args, env) {
 }
 
 (async () => {
-  const daemon = await startGunbaid(gunbaid, {umpireToken: UMPIRE});
+  // gunbaid signs each turn's checkpoint with a key `gunbai key` made; the
+  // players cosign in their pages (WebCrypto), and gunbai checks them.
+  const keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gunbai-key-'));
+  const daemonKeyFile = path.join(keyDir, 'daemon.key');
+  const made = runGunbai(['key', '--new=gunbaid.browser', '-o', daemonKeyFile]);
+  assert.equal(made.code, 0, made.stdout);
+  const daemonKey = made.stdout.trim();
+  const daemon = await startGunbaid(gunbaid, {umpireToken: UMPIRE,
+                                              args: ['--signing-key-file', daemonKeyFile]});
   const origin = daemon.httpUrl;
   const browser = await launchBrowser();
   try {
@@ -536,6 +544,48 @@ function runGunbai(args, env) {
           (n) => n.map((x) => x.className));
       for (const c of findingClasses) assert.match(c, /sev-/);
       await shots(players.asai.page, 'player-after-six-turns');
+    });
+
+    await check('each player cosigns turn 1 in the page (WebCrypto); the umpire sees it agreed; gunbai opens the note with the three keys', async () => {
+      // Asai first: the umpire's page then shows turn 1 waiting for oda.
+      for (const clan of ['asai', 'oda']) {
+        const p = players[clan].page;
+        await p.waitForSelector('.checkpoints .cosign[data-turn="1"]', {timeout: 15000});
+        await press(p, '.checkpoints .cosign[data-turn="1"]');
+        await p.waitForFunction(() => {
+          const li = document.querySelector('.checkpoints li[data-turn="1"]');
+          return li && !li.querySelector('.cosign') && /cosigned by/.test(li.textContent);
+        }, {timeout: 15000});
+        if (clan === 'asai') {
+          await ump.reload({waitUntil: 'load'});
+          await ump.waitForSelector('.checkpoints li[data-turn="1"]', {timeout: 15000});
+          assert.match(await textOf(ump, '.checkpoints li[data-turn="1"]'),
+                       /waiting for oda \(cosigned by asai\)/);
+          await shots(ump, 'umpire-turn1-waiting-for-oda');
+        }
+      }
+      await players.oda.page.waitForSelector('.checkpoints li[data-turn="1"].cp-agreed', {timeout: 15000});
+      await shots(players.oda.page, 'player-turn1-agreed');
+      const list = runGunbai(['game', 'checkpoints', `--server=${daemon.grpcAddr}`, `--game=${gameId}`],
+                             {GUNBAI_TOKEN: UMPIRE});
+      assert.equal(list.code, 0, list.stdout);
+      assert.match(list.stdout, /^turn 1: \d+ events, root [0-9a-f]{64}; agreed \(cosigned by oda, asai\)$/m);
+      // The browser's signatures, checked by gunbai (OpenSSL), not by the page.
+      const got = runGunbai(['game', 'checkpoint', `--server=${daemon.grpcAddr}`, `--game=${gameId}`,
+                             '--turn=1', '--format=json', `--daemon-key=${daemonKey}`],
+                            {GUNBAI_TOKEN: UMPIRE});
+      assert.equal(got.code, 0, got.stdout);
+      const answer = JSON.parse(got.stdout.slice(0, got.stdout.lastIndexOf('}') + 1));
+      const keys = answer.player_keys.map((k) => k.verifier_key);
+      assert.deepEqual(answer.player_keys.map((k) => k.clan).sort(), ['asai', 'oda']);
+      assert.ok(keys.every((k) => /^(oda|asai)\.browser\+[0-9a-f]{8}\+/.test(k)), keys.join());
+      const noteFile = path.join(keyDir, 'turn1.note');
+      fs.writeFileSync(noteFile, answer.cosigned_checkpoint);
+      const opened = runGunbai(['key', `--open=${noteFile}`, `--verifier=${daemonKey}`,
+                                ...keys.map((k) => `--verifier=${k}`)]);
+      assert.equal(opened.code, 0, opened.stdout);
+      assert.match(opened.stdout, new RegExp(`^gunbaid\\.browser/${gameId}\n`));
+      noProblems(umpProblems);
     });
 
     await check('umpire ends the game (asked first), exports it; gunbai verify says ok; the Audit page finds it clean', async () => {

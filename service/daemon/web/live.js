@@ -40,6 +40,97 @@
     }
   }
 
+  // Checkpoint cosigning (issue 34). The player's Ed25519 key is made here
+  // with WebCrypto and kept in this browser's IndexedDB, its private half
+  // not extractable: it never leaves the browser. The C2SP formats: key id
+  // = the first 4 bytes of SHA-256(name || 0x0A || 0x01 || public key);
+  // verifier key "NAME+HEX(id)+BASE64(0x01 || public key)"; a signature
+  // line "— NAME BASE64(id || Ed25519 signature over the note's text)".
+  const COSIGN_DB = 'gunbai-cosign-keys';
+  const utf8 = new TextEncoder();
+  const b64 = (bytes) => btoa(String.fromCharCode(...bytes));
+  const unb64 = (text) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  const hexOf = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+  function keyDb() {
+    return new Promise((resolve, reject) => {
+      const open = indexedDB.open(COSIGN_DB, 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('keys');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+  }
+  function dbDo(db, mode, act) {
+    return new Promise((resolve, reject) => {
+      const request = act(db.transaction('keys', mode).objectStore('keys'));
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  }
+  async function keyIdOf(name, publicKey) {
+    const input = new Uint8Array([...utf8.encode(name), 0x0a, 0x01, ...publicKey]);
+    return new Uint8Array(await crypto.subtle.digest('SHA-256', input)).slice(0, 4);
+  }
+
+  // This clan's cosigning key in this game, made the first time.
+  async function cosignKey(game, clan) {
+    const db = await keyDb();
+    const id = `${game}\n${clan}`;
+    let entry = await dbDo(db, 'readonly', (s) => s.get(id));
+    if (!entry) {
+      const pair = await crypto.subtle.generateKey({name: 'Ed25519'}, false, ['sign', 'verify']);
+      const publicKey = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
+      entry = {name: `${clan.replace(/[^A-Za-z0-9._-]/g, '_')}.browser`,
+               privateKey: pair.privateKey, publicKey};
+      await dbDo(db, 'readwrite', (s) => s.put(entry, id));
+    }
+    const keyId = await keyIdOf(entry.name, entry.publicKey);
+    return {...entry, keyId,
+            verifierKey: `${entry.name}+${hexOf(keyId)}+${b64(new Uint8Array([1, ...entry.publicKey]))}`};
+  }
+
+  // Whether `note` carries a valid signature of the key `verifierKey`.
+  async function noteSignedBy(note, verifierKey) {
+    // NAME+HEX(id)+BASE64: a name holds no '+'; the base64 may.
+    const parts = verifierKey.split('+');
+    const [name, idHex, key] = [parts[0], parts[1], parts.slice(2).join('+')];
+    const raw = unb64(key);
+    if (raw[0] !== 1 || raw.length !== 33) return false;
+    const publicKey = await crypto.subtle.importKey('raw', raw.slice(1), {name: 'Ed25519'},
+                                                    false, ['verify']);
+    const blank = note.indexOf('\n\n');
+    const text = utf8.encode(note.slice(0, blank + 1));
+    for (const line of note.slice(blank + 2).split('\n')) {
+      const prefix = `\u2014 ${name} `;
+      if (!line.startsWith(prefix)) continue;
+      const blob = unb64(line.slice(prefix.length));
+      if (hexOf(blob.slice(0, 4)) !== idHex) continue;
+      if (await crypto.subtle.verify({name: 'Ed25519'}, publicKey, blob.slice(4), text)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Cosigns turn `turn`'s checkpoint as `clan`: registers the key (the same
+  // again is fine), checks the daemon's signature, signs, sends.
+  async function cosignTurn(game, token, clan, turn) {
+    const key = await cosignKey(game, clan);
+    await Gunbai.api('/v1/games:registerCheckpointKey',
+                     {gameId: game, verifierKey: key.verifierKey}, {token});
+    const checkpoint = await Gunbai.api('/v1/games:checkpoint', {gameId: game, turn}, {token});
+    const note = checkpoint.checkpoint || '';
+    if (!(await noteSignedBy(note, checkpoint.verifierKey || ''))) {
+      throw new Error(`the daemon's checkpoint of turn ${turn} does not verify: not cosigned`);
+    }
+    const text = note.slice(0, note.indexOf('\n\n') + 1);
+    const signature = new Uint8Array(
+        await crypto.subtle.sign({name: 'Ed25519'}, key.privateKey, utf8.encode(text)));
+    const line = `\u2014 ${key.name} ${b64(new Uint8Array([...key.keyId, ...signature]))}\n`;
+    return Gunbai.api('/v1/games:cosignCheckpoint',
+                      {gameId: game, turn, cosigned: note + line}, {token});
+  }
+
   // The message for a refused credential: what to do, then gunbaid's words.
   function credentialError(e) {
     if (e instanceof Gunbai.ApiError &&
@@ -653,6 +744,7 @@
     const pendingBox = el('section', {class: 'pending-box', 'aria-live': 'polite'});
     const replyArea = el('div', {class: 'reply-area', 'aria-live': 'polite'});
     const findingsBox = el('section', {class: 'all-findings'});
+    const checkpointsBox = el('section', {class: 'checkpoints'});
     const mapBox = el('section', {class: 'live-map-box', hidden: true});
     const eventsBox = el('section', {class: 'events'});
     const signOut = el('button', {type: 'button', class: 'sign-out', text: 'Sign out', on: {click: () => {
@@ -670,7 +762,7 @@
     main.appendChild(banner);
     main.appendChild(el('div', {class: 'game-grid'},
         el('div', {class: 'game-main'}, stateBox, pendingBox, actionBox, replyArea, mapBox),
-        el('div', {class: 'game-side'}, findingsBox, eventsBox)));
+        el('div', {class: 'game-side'}, findingsBox, checkpointsBox, eventsBox)));
 
     let game_ = null;   // readGame's answer, events kept up to date.
     let names = namesOf({}, {});
@@ -718,6 +810,7 @@
         replaceChildren(eventsBox, el('h2', {text: `Events (${game_.events.length})`}),
             eventList(game_.events, names));
         await showFindings();
+        await showCheckpoints();
         await showActions(state);
         if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
       } catch (e) {
@@ -759,6 +852,56 @@
       mapSeq = last;
       map.draw({header: game_.header, orderOfBattle: game_.orderOfBattle,
                 table: table.table, terrain: table.terrain, events}, last);
+    }
+
+    // Each ended turn's checkpoint: who cosigned it, who has not; a player
+    // who has not gets the button to cosign it here.
+    async function showCheckpoints() {
+      let list;
+      try {
+        list = await Gunbai.api('/v1/games:checkpoints', {gameId: game}, {token});
+      } catch (e) {
+        if (e instanceof Gunbai.ApiError && e.status === 'FAILED_PRECONDITION') {
+          replaceChildren(checkpointsBox);  // This gunbaid signs none.
+          return;
+        }
+        throw e;
+      }
+      const turns = list.turns || [];
+      const items = turns.map((t) => {
+        const waiting = t.waitingFor || [];
+        const mine = !umpire && waiting.includes(role);
+        return el('li', {class: t.agreed ? 'cp-agreed' : 'cp-waiting',
+                         dataset: {turn: String(t.turn)}},
+            `Turn ${t.turn}: ${Number(t.treeSize || 0)} events, `,
+            t.agreed ? el('strong', {text: 'agreed'}) :
+                `waiting for ${waiting.join(', ')}`,
+            (t.cosignedBy || []).length ? ` (cosigned by ${t.cosignedBy.join(', ')})` : '',
+            mine ? ' ' : null,
+            mine ? el('button', {type: 'button', class: 'cosign', dataset: {turn: String(t.turn)},
+                text: `Cosign turn ${t.turn}`, on: {click: async (ev) => {
+                  ev.target.disabled = true;
+                  busy = true;
+                  markBusy();
+                  try {
+                    await cosignTurn(game, token, role, t.turn);
+                  } catch (e) {
+                    replaceChildren(replyArea, Gunbai.errorBox(e));
+                  } finally {
+                    busy = false;
+                    markBusy();
+                  }
+                  refresh();
+                }}}) : null);
+      });
+      replaceChildren(checkpointsBox, el('h2', {text: 'Checkpoints'}),
+          el('p', {class: 'muted', text: turns.length === 0 ?
+              'None yet: each turn\'s end has one, signed by gunbaid.' :
+              umpire ? 'Each turn\'s end, signed by gunbaid. Once every player has cosigned ' +
+                       'it, nobody can change that past unseen; a player who does not is named.' :
+                       'Each turn\'s end, signed by gunbaid; both players cosign it (your key ' +
+                       'stays in this browser), and then nobody can change that past unseen.'}),
+          turns.length ? el('ul', {class: 'checkpoint-list'}, items) : null);
     }
 
     async function showFindings() {
