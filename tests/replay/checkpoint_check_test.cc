@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "generate/daimyo/daimyo_game.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
@@ -167,6 +169,56 @@ TEST_F(CheckpointCheckTest, ARewriteResignedByTheDaemonFailsThePlayersKey) {
   EXPECT_FALSE(both->holds);
   EXPECT_THAT(both->text, HasSubstr("the checkpoint turn2.note (19 events) "
                                     "does not open with the keys given"));
+}
+
+// A split view: the daemon shows asai a history whose turn 2 differs from
+// the one oda saw, and each cosigns what it was shown. No turn-2 note then
+// carries both players' signatures: against every key, each player's copy
+// fails, and neither history can pass for agreed.
+TEST_F(CheckpointCheckTest, ASplitViewNeverGetsBothCosignatures) {
+  const NoteSigner asai = *NewNoteSigner("asai.player");
+  v1::ExportedGame shown_to_asai = honest_;
+  shown_to_asai.mutable_log()->mutable_events(11)->set_clan("changed");
+  const std::vector<KeptCheckpoint> odas = {
+      {"turn2-oda.note", Checkpoint(honest_, 19, {daemon_, player_})}};
+  const std::vector<KeptCheckpoint> asais = {
+      {"turn2-asai.note", Checkpoint(shown_to_asai, 19, {daemon_, asai})}};
+  std::vector<NoteVerifier> every_key = Keys();
+  every_key.push_back(*ParseVerifierKey(VerifierKeyText(asai)));
+  absl::StatusOr<CheckpointVerdict> oda_view =
+      VerifyCheckpoints(honest_, odas, every_key);
+  absl::StatusOr<CheckpointVerdict> asai_view =
+      VerifyCheckpoints(shown_to_asai, asais, every_key);
+  ASSERT_TRUE(oda_view.ok() && asai_view.ok());
+  EXPECT_FALSE(oda_view->holds);
+  EXPECT_THAT(oda_view->text, HasSubstr("no signature of asai.player"));
+  EXPECT_FALSE(asai_view->holds);
+  EXPECT_THAT(asai_view->text, HasSubstr("no signature of oda.player"));
+}
+
+// An honest game of 40 turns, a checkpoint at each turn's end (after the
+// umpire's turn_end) cosigned by both players: every one holds.
+TEST_F(CheckpointCheckTest, AnHonestFortyTurnGameHoldsEveryTurn) {
+  generate::GeneratorOptions options;
+  options.seed = 40;
+  options.turns = 40;
+  options.units_per_clan = 4;
+  v1::ExportedGame game;
+  *game.mutable_log() = generate::GenerateGame(options).log;
+  game.mutable_log()->mutable_header()->set_game_id("anegawa-clean");
+  std::vector<KeptCheckpoint> notes;
+  const auto& events = game.log().events();
+  for (int i = 0; i < events.size(); ++i) {
+    if (events[i].has_turn_end() && events[i].clan().empty()) {
+      notes.push_back({absl::StrCat("turn", events[i].turn(), ".note"),
+                       Checkpoint(game, i + 1, {daemon_, player_})});
+    }
+  }
+  ASSERT_EQ(notes.size(), 40u);
+  absl::StatusOr<CheckpointVerdict> v = VerifyCheckpoints(game, notes, Keys());
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_TRUE(v->holds) << v->text;
+  EXPECT_THAT(v->text, HasSubstr("40 checkpoints hold"));
 }
 
 TEST_F(CheckpointCheckTest, AChangedNoteAndAnotherGamesNoteAreRefused) {
