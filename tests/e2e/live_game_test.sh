@@ -1522,6 +1522,28 @@ PY
     "the checkpoints after a restart"
   ok "the keys and cosignatures are in the store: after a restart turn 1 is still agreed"
 
+  # The store altered underneath the daemon: its last event (game_end) is
+  # deleted from the SQLite file while gunbaid is stopped. Restarted, gunbaid
+  # serves 5 events; its own checkpoint of turn 1 is now of 5 events, which
+  # nobody cosigned (so the umpire sees it waiting again), and the export
+  # fails offline against the agreed note both players kept.
+  kill -TERM "${daemon_pid}"
+  wait "${daemon_pid}" 2>/dev/null || true
+  daemon_pid=""
+  sqlite3 "${work}/data/gunbai.sqlite3" "DELETE FROM events WHERE game_id = '${id}' AND position = (SELECT MAX(position) FROM events WHERE game_id = '${id}')"
+  launch_daemon --signing-key-file "${work}/daemon.key"
+  game list-altered "${umpire_file}" checkpoints --game="${id}"
+  expect_rc 0 "the checkpoints of the altered store"
+  expect_contains "${out}" "turn 1: 5 events, root" "the checkpoints of the altered store"
+  expect_contains "${out}" "waiting for oda, asai" "the checkpoints of the altered store"
+  export_game cp-altered "${umpire_file}" "${id}" "${work}/altered.textproto"
+  run cp-verify-altered "${gunbai}" verify "${work}/altered.textproto" \
+    --checkpoint="${work}/turn1-agreed.note" --key="${vkey}" --key="${oda_vkey}" --key="${asai_vkey}"
+  expect_rc 1 "verify the altered store's export against the agreed note"
+  expect_contains "${out}" "TAMPERED: the export has 5 events, but the checkpoint ${work}/turn1-agreed.note signs 6" \
+    "verify the altered store's export"
+  ok "an event deleted from the store underneath gunbaid: turn 1 is no longer agreed, and the agreed note catches the export"
+
   game cp-2 "${work}/${id}.oda.token" checkpoint --game="${id}" --turn=2
   expect_rc 2 "checkpoint of turn 2"
   expect_contains "${err}" "turn 2 of game ${id} has not ended" "checkpoint of turn 2"
