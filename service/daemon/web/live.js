@@ -89,6 +89,20 @@
             verifierKey: `${entry.name}+${hexOf(keyId)}+${b64(new Uint8Array([1, ...entry.publicKey]))}`};
   }
 
+  // Whether this gunbaid signs checkpoints (GET /v1/info publishes its key):
+  // asked once a page, so that a daemon without a key is not asked for
+  // checkpoints it would refuse (a refusal the browser logs as an error).
+  let daemonSigns = null;
+  function signsCheckpoints() {
+    if (!daemonSigns) {
+      daemonSigns = fetch('/v1/info', {credentials: 'omit', cache: 'no-store'})
+          .then((r) => (r.ok ? r.json() : {}))
+          .then((info) => Boolean(info.checkpointVerifierKey))
+          .catch(() => { daemonSigns = null; return false; });
+    }
+    return daemonSigns;
+  }
+
   // Whether `note` carries a valid signature of the key `verifierKey`.
   async function noteSignedBy(note, verifierKey) {
     // NAME+HEX(id)+BASE64: a name holds no '+'; the base64 may.
@@ -857,6 +871,10 @@
     // Each ended turn's checkpoint: who cosigned it, who has not; a player
     // who has not gets the button to cosign it here.
     async function showCheckpoints() {
+      if (!(await signsCheckpoints())) {
+        replaceChildren(checkpointsBox);  // This gunbaid signs none.
+        return;
+      }
       let list;
       try {
         list = await Gunbai.api('/v1/games:checkpoints', {gameId: game}, {token});
