@@ -605,6 +605,24 @@ int Proof(const GameOptions& o, std::ostream& out, std::ostream& err) {
   return ok ? kExitClean : kExitFindings;
 }
 
+// A verifier key given on the command line: its text ("NAME+ID+KEY"; a
+// name holds no '+'), or the path of a file holding it.
+absl::StatusOr<replay::NoteVerifier> VerifierKeyArgument(
+    const std::string& text_or_file) {
+  if (absl::StrContains(text_or_file, '+')) {
+    return replay::ParseVerifierKey(text_or_file);
+  }
+  GUNBAI_ASSIGN_OR_RETURN(std::string file, ReadInputFile(text_or_file));
+  return replay::ParseVerifierKey(file);
+}
+
+// The daemon's key: --daemon-key when given, else the one gunbaid sent.
+absl::StatusOr<replay::NoteVerifier> DaemonKey(const std::string& given,
+                                               const std::string& sent) {
+  return given.empty() ? replay::ParseVerifierKey(sent)
+                       : VerifierKeyArgument(given);
+}
+
 // gunbai game checkpoint: asks gunbaid for the game's signed checkpoint (at
 // a turn's end, or now), opens it with the daemon's verifier key (the one
 // --daemon-key names, else the one the answer carries, said so), checks
@@ -621,16 +639,8 @@ int Checkpoint(const GameOptions& o, std::ostream& out, std::ostream& err) {
   v1::GetCheckpointResponse response;
   grpc::Status s = c->stub->GetCheckpoint(&context, request, &response);
   if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
-  std::string key_text = response.verifier_key();
-  if (!o.daemon_key.empty()) {
-    key_text = o.daemon_key;
-    if (!absl::StrContains(o.daemon_key, '+')) {
-      auto file = ReadInputFile(o.daemon_key);
-      if (!file.ok()) return Fail(err, file.status());
-      key_text = std::string(absl::StripAsciiWhitespace(*file));
-    }
-  }
-  absl::StatusOr<replay::NoteVerifier> key = replay::ParseVerifierKey(key_text);
+  absl::StatusOr<replay::NoteVerifier> key =
+      DaemonKey(o.daemon_key, response.verifier_key());
   if (!key.ok()) return Fail(err, key.status());
   replay::MerkleHash root{};
   const bool root_ok = HashFromHex(response.root_hash(), root);
@@ -681,8 +691,7 @@ std::string WitnessWords(const v1::GetCheckpointResponse& c) {
 int Cosign(const GameOptions& o, std::ostream& out, std::ostream& err) {
   auto key_text = ReadInputFile(o.key_file);
   if (!key_text.ok()) return Fail(err, key_text.status());
-  absl::StatusOr<replay::NoteSigner> signer =
-      replay::ParseSignerKey(absl::StripAsciiWhitespace(*key_text));
+  absl::StatusOr<replay::NoteSigner> signer = replay::ParseSignerKey(*key_text);
   if (!signer.ok()) {
     return Fail(err, absl::InvalidArgumentError(absl::StrCat(
                          "--key: ", signer.status().message(),
@@ -712,17 +721,8 @@ int Cosign(const GameOptions& o, std::ostream& out, std::ostream& err) {
     if (!s.ok()) return Fail(err, GameCallStatus(s, c->target));
   }
   // The daemon's signature first: a player cosigns only what verifies.
-  std::string daemon_text = checkpoint.verifier_key();
-  if (!o.daemon_key.empty()) {
-    daemon_text = o.daemon_key;
-    if (!absl::StrContains(o.daemon_key, '+')) {
-      auto file = ReadInputFile(o.daemon_key);
-      if (!file.ok()) return Fail(err, file.status());
-      daemon_text = std::string(absl::StripAsciiWhitespace(*file));
-    }
-  }
   absl::StatusOr<replay::NoteVerifier> daemon =
-      replay::ParseVerifierKey(daemon_text);
+      DaemonKey(o.daemon_key, checkpoint.verifier_key());
   if (!daemon.ok()) return Fail(err, daemon.status());
   if (absl::StatusOr<std::string> opened =
           replay::OpenNote(checkpoint.checkpoint(), {*daemon});
@@ -1159,13 +1159,7 @@ std::optional<int> VerifyAgainstCheckpoints(const VerifyOptions& o,
   }
   std::vector<replay::NoteVerifier> keys;
   for (const std::string& k : o.keys) {
-    std::string text = k;
-    if (!absl::StrContains(k, '+')) {
-      auto file = ReadInputFile(k);
-      if (!file.ok()) return Fail(err, file.status());
-      text = std::string(absl::StripAsciiWhitespace(*file));
-    }
-    absl::StatusOr<replay::NoteVerifier> key = replay::ParseVerifierKey(text);
+    absl::StatusOr<replay::NoteVerifier> key = VerifierKeyArgument(k);
     if (!key.ok()) return Fail(err, key.status());
     keys.push_back(*std::move(key));
   }

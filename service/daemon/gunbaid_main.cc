@@ -25,7 +25,6 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -540,7 +539,7 @@ absl::Status OpenLiveGames(const Options& options,
           "; check the path given to --signing-key-file."));
     }
     absl::StatusOr<gunbai::replay::NoteSigner> signer =
-        gunbai::replay::ParseSignerKey(absl::StripAsciiWhitespace(text.str()));
+        gunbai::replay::ParseSignerKey(text.str());
     if (!signer.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("--signing-key-file ", options.signing_key_file, ": ",

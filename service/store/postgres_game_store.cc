@@ -293,6 +293,17 @@ class PostgresGameStore::Connection {
 
   PGconn* get() { return conn_; }
 
+  // Locks game `game_id`'s row for the open transaction; NOT_FOUND when the
+  // store holds no such game.
+  absl::Status LockGame(absl::string_view game_id) {
+    absl::StatusOr<ResultPtr> row =
+        Run("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE",
+            Params().Text(game_id), "lock a game");
+    if (!row.ok()) return row.status();
+    if (PQntuples(row->get()) == 0) return NoGameError(game_id);
+    return absl::OkStatus();
+  }
+
   // Resets a connection the server dropped; true when it is usable.
   bool EnsureUp() {
     if (PQstatus(conn_) == CONNECTION_OK) return true;
@@ -910,13 +921,7 @@ absl::Status PostgresGameStore::WriteCheckpoint(
   Lease lease = Take();
   Transaction transaction(lease);
   GUNBAI_RETURN_IF_ERROR(transaction.Begin());
-  {
-    GUNBAI_ASSIGN_OR_RETURN(
-        ResultPtr row,
-        lease->Run("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE",
-                   Params().Text(game_id), "lock a game"));
-    if (PQntuples(row.get()) == 0) return NoGameError(game_id);
-  }
+  GUNBAI_RETURN_IF_ERROR(lease->LockGame(game_id));
   // The newest is the one a load takes: the older ones go.
   GUNBAI_RETURN_IF_ERROR(lease
                              ->Run("DELETE FROM checkpoints WHERE game_id = $1",
@@ -949,13 +954,7 @@ absl::Status PostgresGameStore::RegisterWitnessKey(
   Lease lease = Take();
   Transaction transaction(lease);
   GUNBAI_RETURN_IF_ERROR(transaction.Begin());
-  {
-    GUNBAI_ASSIGN_OR_RETURN(
-        ResultPtr row,
-        lease->Run("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE",
-                   Params().Text(game_id), "lock a game"));
-    if (PQntuples(row.get()) == 0) return NoGameError(game_id);
-  }
+  GUNBAI_RETURN_IF_ERROR(lease->LockGame(game_id));
   GUNBAI_ASSIGN_OR_RETURN(
       ResultPtr held,
       lease->Run("SELECT verifier_key FROM witness_keys WHERE game_id = $1 "
@@ -981,13 +980,7 @@ absl::Status PostgresGameStore::AddCosignature(
   Lease lease = Take();
   Transaction transaction(lease);
   GUNBAI_RETURN_IF_ERROR(transaction.Begin());
-  {
-    GUNBAI_ASSIGN_OR_RETURN(
-        ResultPtr row,
-        lease->Run("SELECT 1 FROM games WHERE game_id = $1 FOR UPDATE",
-                   Params().Text(game_id), "lock a game"));
-    if (PQntuples(row.get()) == 0) return NoGameError(game_id);
-  }
+  GUNBAI_RETURN_IF_ERROR(lease->LockGame(game_id));
   GUNBAI_RETURN_IF_ERROR(
       lease
           ->Run("INSERT INTO cosignatures (game_id, tree_size, clan, "
