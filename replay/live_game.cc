@@ -75,13 +75,14 @@ absl::StatusOr<std::optional<std::string>> CheckVersion(
   GUNBAI_ASSIGN_OR_RETURN(std::optional<std::string> answered,
                           journal.FindBatch(request.events(0).event_id()));
   if (answered.has_value()) return answered;
-  // The first event the caller has not seen is read from (its seq; its
-  // position when the caller is ahead).
+  // The first event the caller has not seen is read from (its seq). A
+  // caller ahead of the game has none: it is told to read from the start
+  // (and expected + 1 could overflow: a client may send any uint64).
   const std::int64_t next_seq =
       expected < version
           ? static_cast<std::int64_t>(
                 game.log.events(static_cast<int>(expected)).seq())
-          : static_cast<std::int64_t>(expected) + 1;
+          : 0;
   return StaleVersionError(
       expected, version, next_seq,
       absl::StrCat("append again with expected_version ", version));

@@ -748,9 +748,11 @@ absl::Status PostgresGameStore::StaleVersion(Connection& connection,
                                              absl::string_view game_id,
                                              uint64_t expected_version,
                                              uint64_t version) {
-  // The first event the caller has not seen (as in the SQLite store).
-  int64_t next_seq = static_cast<int64_t>(expected_version) + 1;
+  // The first event the caller has not seen (as in the SQLite store; none
+  // for a caller ahead of the game).
+  int64_t next_seq = 0;
   if (expected_version < version) {
+    next_seq = static_cast<int64_t>(expected_version) + 1;
     GUNBAI_ASSIGN_OR_RETURN(
         ResultPtr row,
         connection.Run(

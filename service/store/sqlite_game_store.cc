@@ -788,9 +788,12 @@ absl::Status SqliteGameStore::StaleVersion(absl::string_view game_id,
                                            uint64_t expected_version,
                                            uint64_t version) {
   // The first event the caller has not seen; its seq is usually its
-  // position, but the store does not insist.
-  int64_t next_seq = static_cast<int64_t>(expected_version) + 1;
+  // position, but the store does not insist. A caller ahead of the game has
+  // none (StaleVersionError tells it to read from the start), and
+  // expected_version + 1 could overflow: a client may send any uint64.
+  int64_t next_seq = 0;
   if (expected_version < version) {
+    next_seq = static_cast<int64_t>(expected_version) + 1;
     GUNBAI_ASSIGN_OR_RETURN(
         Statement query,
         Prepare("SELECT seq FROM events WHERE game_id = ? AND position = ?"));

@@ -203,7 +203,13 @@ TEST_F(LiveGameTest, AStaleOrAheadVersionIsRefusedAfterCatchingUp) {
   EXPECT_EQ(ahead.status().message(),
             "version 5 is ahead of the game: it has 3 events; read it from "
             "the start and retry");
-  EXPECT_EQ(journal_.catch_ups, 2);  // each looked for newer events first
+  // Any uint64 a client sends is answered so, the largest too (the rpc
+  // fuzzer's input: expected_version + 1 once overflowed an int64).
+  auto far = Append(Batch(Activation(4, 1, "blue"), UINT64_MAX));
+  EXPECT_EQ(far.status().message(),
+            "version 18446744073709551615 is ahead of the game: it has 3 "
+            "events; read it from the start and retry");
+  EXPECT_EQ(journal_.catch_ups, 3);  // each looked for newer events first
   EXPECT_EQ(journal_.stored.size(), 3u);
   EXPECT_EQ(game_.version(), 3u);
   EXPECT_TRUE(game_.loaded);

@@ -357,6 +357,17 @@ TEST_P(GameStoreContractTest, StaleVersionIsRefusedWithTheCurrentVersion) {
   EXPECT_EQ(result.status().code(), absl::StatusCode::kAborted);
   EXPECT_THAT(result.status().message(), HasSubstr("has 5 events"));
   EXPECT_EQ(VersionOf("anegawa"), 5u);
+
+  // The largest versions a client can send are answered alike (int64 max
+  // plus one once overflowed: the rpc fuzzer's input).
+  for (const uint64_t far : {uint64_t{INT64_MAX}, UINT64_MAX}) {
+    result = store_->Append("anegawa", far, MakeEvents("far", 9, 1), "x");
+    EXPECT_EQ(result.status().code(), absl::StatusCode::kAborted);
+    EXPECT_THAT(result.status().message(),
+                HasSubstr(absl::StrCat("version ", far,
+                                       " is ahead of the game: it has 5")));
+  }
+  EXPECT_EQ(VersionOf("anegawa"), 5u);
 }
 
 TEST_P(GameStoreContractTest, FindBatchReturnsTheStoredAnswerOfARetry) {
