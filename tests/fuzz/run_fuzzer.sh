@@ -6,10 +6,14 @@
 # regression input that still crashes fails the run. Crashes, leaks, UB and
 # timeouts are written to ARTIFACT_DIR as <kind>-<target>-<sha1>. Used by
 # the ctests of tests/fuzz and by deploy/fuzz.sh; extra libFuzzer flags come
-# from GUNBAI_FUZZ_FLAGS.
+# from GUNBAI_FUZZ_FLAGS. With GUNBAI_FUZZ_FRESH=1 (the ctests) CORPUS_DIR is
+# emptied first, so every smoke run starts where CI's, on a clean clone, does:
+# with the fixed seed a local run walks CI's inputs (as far as its speed
+# lets it), and an input CI finds is found here too.
 set -euo pipefail
 binary=$1 seconds=$2 corpus=$3 artifacts=$4
 shift 4
+[ "${GUNBAI_FUZZ_FRESH:-0}" = 1 ] && rm -rf "$corpus"
 mkdir -p "$corpus" "$artifacts"
 inputs=()
 for dir in "$@"; do
