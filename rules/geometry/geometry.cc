@@ -524,7 +524,13 @@ double DistanceToPolyline(Vec2 p, const Polyline& line) {
   return best;
 }
 
-Vec2 Forward(const OrientedRect& r) { return Direction(r.facing); }
+Vec2 Forward(const OrientedRect& r) {
+  if (r.forward_of != r.facing) {
+    r.forward_memo = Direction(r.facing);
+    r.forward_of = r.facing;
+  }
+  return r.forward_memo;
+}
 
 std::array<Vec2, 4> Corners(const OrientedRect& r) {
   const Vec2 forward = Forward(r);
@@ -564,14 +570,22 @@ Segment RightEdge(const OrientedRect& r) {
 }
 
 Side SideOf(const OrientedRect& r, Vec2 p) {
-  if (Contains(ToPolygon(r), p)) return Side::kInside;
-  // In the rectangle's own frame: ahead along the facing, left across it,
-  // both scaled so that the diagonals are the lines |ahead| == |left|.
-  const Vec2 offset = p - Centre(r);
+  // In the rectangle's own frame, from its centre: ahead along the facing,
+  // left across it.
   const Vec2 forward = Forward(r);
-  const double ahead = Dot(offset, forward) / std::max(r.depth / 2, kEpsilon);
-  const double left =
-      Cross(forward, offset) / std::max(r.frontage / 2, kEpsilon);
+  const Vec2 offset = p - (r.front_centre - forward * (r.depth / 2));
+  const double along = Dot(offset, forward);
+  const double across = Cross(forward, offset);
+  // Inside, or within kEpsilon of the boundary (as Contains has it for the
+  // rectangle's polygon): how far outside along each axis, then together.
+  const double out_along = std::max(0.0, std::abs(along) - r.depth / 2);
+  const double out_across = std::max(0.0, std::abs(across) - r.frontage / 2);
+  if (out_along * out_along + out_across * out_across <= kEpsilon * kEpsilon) {
+    return Side::kInside;
+  }
+  // Scaled so that the diagonals are the lines |ahead| == |left|.
+  const double ahead = along / std::max(r.depth / 2, kEpsilon);
+  const double left = across / std::max(r.frontage / 2, kEpsilon);
   if (std::abs(ahead) >= std::abs(left)) {
     return ahead >= 0 ? Side::kFront : Side::kRear;
   }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -171,11 +172,26 @@ double DistanceToPolyline(Vec2 p, const Polyline& line);
 // faces, its frontage (the front edge's length) and its depth. The front
 // edge runs from front_left to front_right; the rear is `depth` behind.
 struct OrientedRect {
+  OrientedRect() = default;
+  OrientedRect(Vec2 front_centre, double facing, double frontage, double depth)
+      : front_centre(front_centre),
+        facing(facing),
+        frontage(frontage),
+        depth(depth) {}
+
   Vec2 front_centre;
   // The direction the unit faces, radians.
   double facing = 0;
   double frontage = 0;
   double depth = 0;
+
+  // Forward's memo: the unit vector of the angle `forward_of`, kept with
+  // the rectangle (and its copies) so that the corners, centre and sides of
+  // one rectangle take one cosine and sine between them. Checked against
+  // `facing` at each use, so a changed facing is never answered stale (NaN
+  // matches nothing: worked out at the first use).
+  mutable Vec2 forward_memo;
+  mutable double forward_of = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The unit vector the rectangle faces.

@@ -163,6 +163,59 @@ TEST(OrientedRects, SideOfReadsTheDiagonals) {
   EXPECT_EQ(SideOf(Base(), {5, 0}), Side::kRight);
   // (1.5, 3): 4 ahead (4), 1.5 right (0.75): the front.
   EXPECT_EQ(SideOf(Base(), {1.5, 3}), Side::kFront);
+  // On the boundary, and within kEpsilon (1e-3) of it, is inside: the front
+  // edge's middle, and 0.0006 beyond the front right corner (2, 0) both
+  // ways (0.00085 away). 0.0008 both ways is 0.00113 away: outside, and off
+  // the front (1.0008 ahead of the centre, scaled 1.0008; 2.0008 to the
+  // right, scaled 1.0004).
+  EXPECT_EQ(SideOf(Base(), {0, 0}), Side::kInside);
+  EXPECT_EQ(SideOf(Base(), {2.0006, 0.0006}), Side::kInside);
+  EXPECT_EQ(SideOf(Base(), {2.0008, 0.0008}), Side::kFront);
+}
+
+TEST(OrientedRects, SideOfIsInsideExactlyWhereThePolygonContainsThePoint) {
+  // SideOf reads inside in the rectangle's own frame; Contains reads its
+  // polygon by the even-odd rule and the distance to each edge. Points
+  // drawn near the boundary (within 2 kEpsilon of a corner or an edge).
+  std::mt19937_64 rng(29);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int inside = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const OrientedRect r{{unit(rng) * 100, unit(rng) * 100},
+                         unit(rng) * 2 * kPi,
+                         1 + unit(rng) * 20,
+                         1 + unit(rng) * 10};
+    const std::array<Vec2, 4> c = Corners(r);
+    const Vec2 a = c[i % 4];
+    const Vec2 b = c[(i + 1) % 4];
+    const double t = i % 3 == 0 ? 0 : unit(rng);
+    const Vec2 on = a + (b - a) * t;
+    const Vec2 p{on.x + (unit(rng) - 0.5) * 4e-3,
+                 on.y + (unit(rng) - 0.5) * 4e-3};
+    const bool contains = Contains(ToPolygon(r), p);
+    inside += contains;
+    EXPECT_EQ(SideOf(r, p) == Side::kInside, contains) << i;
+  }
+  // Both answers were drawn often.
+  EXPECT_GT(inside, 5000);
+  EXPECT_LT(inside, 15000);
+}
+
+TEST(OrientedRects, ForwardFollowsAChangedFacing) {
+  // The memo of Forward goes with copies and is never stale: (0, 1) facing
+  // a quarter turn, (-1, 0) after another, in the copy and the original.
+  OrientedRect r = Base();
+  const Vec2 first = Forward(r);
+  EXPECT_NEAR(first.x, 0, kTight);
+  EXPECT_NEAR(first.y, 1, kTight);
+  OrientedRect turned = r;
+  turned.facing = kPi;
+  EXPECT_NEAR(Forward(turned).x, -1, kTight);
+  EXPECT_NEAR(Forward(turned).y, 0, kTight);
+  EXPECT_NEAR(Forward(r).y, 1, kTight);
+  r.facing = kPi;
+  EXPECT_NEAR(Forward(r).x, -1, kTight);
+  EXPECT_NEAR(Centre(r).x, 1, kTight);  // front (0, 0), depth 2, facing -x
 }
 
 TEST(OrientedRects, FrontArc) {
