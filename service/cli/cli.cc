@@ -39,6 +39,7 @@
 #include "service/cli/key_cli.h"
 #include "service/cli/reconcile_cli.h"
 #include "service/cli/remedy_cli.h"
+#include "service/cli/tournament_cli.h"
 #include "service/cli/shard.h"
 #include "service/cli/store_cli.h"
 #include "service/common/cli_app.h"
@@ -942,6 +943,7 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
   AddVerifyCommand(app, context);
   AddReconcileCommand(app, context);
   AddRemedyCommand(app, context);
+  AddTournamentCommand(app, context);
   AddKeyCommand(app, context);
   AddStoreCommands(app, context);
   AddHealthCommand(app, context);

@@ -1,0 +1,531 @@
+#include "replay/tournament.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/text_format.h"
+#include "replay/text_errors.h"
+#include "rules/digest.h"
+#include "rules/excerpt.h"
+
+namespace gunbai::replay {
+
+namespace v1 = ::gunbai::v1;
+
+namespace {
+
+constexpr char kNoHash[] =
+    "0000000000000000000000000000000000000000000000000000000000000000";
+
+const v1::TournamentGame* FindGame(const v1::Tournament& t, std::uint32_t round,
+                                   std::uint32_t table) {
+  if (round == 0 || round > static_cast<std::uint32_t>(t.rounds_size())) {
+    return nullptr;
+  }
+  for (const v1::TournamentGame& g : t.rounds(round - 1).games()) {
+    if (g.table() == table) return &g;
+  }
+  return nullptr;
+}
+
+absl::Status CheckRulings(const v1::Tournament& t, absl::string_view source) {
+  std::string previous = kNoHash;
+  for (int i = 0; i < t.rulings_size(); ++i) {
+    const v1::TournamentRuling& r = t.rulings(i);
+    const std::string where = absl::StrCat(source, ": ruling ", i + 1);
+    if (r.number() != static_cast<std::uint32_t>(i + 1)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, " is numbered ", r.number(),
+          ": rulings are numbered 1, 2, ... in order and never removed"));
+    }
+    if (FindGame(t, r.round(), r.table()) == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, " is on round ", r.round(), ", table ", r.table(),
+                       ", which the tournament does not have"));
+    }
+    if (r.previous_hash() != previous || r.hash() != RulingHash(r)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where,
+          " does not chain: it was changed, or a ruling before it was changed "
+          "or removed, after it was recorded (previous_hash must be the "
+          "hash of ruling ",
+          i,
+          ", and hash its own). Restore the file from its last good "
+          "copy and record the correction as a new ruling."));
+    }
+    previous = r.hash();
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckRounds(const v1::Tournament& t, absl::string_view source) {
+  std::set<std::string> ids;
+  for (const v1::TournamentPlayer& p : t.players()) ids.insert(p.id());
+  for (int i = 0; i < t.rounds_size(); ++i) {
+    const v1::TournamentRound& round = t.rounds(i);
+    const std::string where = absl::StrCat(source, ": round ", i + 1);
+    if (round.number() != static_cast<std::uint32_t>(i + 1)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, " is numbered ", round.number(),
+                       ": rounds are numbered 1, 2, ... in order"));
+    }
+    if (round.ruleset().empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where,
+          " names no ruleset: give a built-in name (daimyo, skf) or a "
+          "ruleset file"));
+    }
+    std::set<std::uint32_t> tables;
+    std::set<std::string> seated;
+    for (const v1::TournamentGame& g : round.games()) {
+      const std::string at = absl::StrCat(where, ", table ", g.table());
+      if (g.table() == 0 || !tables.insert(g.table()).second) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            at, ": tables are numbered 1 and up, each once in a round"));
+      }
+      for (int side = 0; side < 2; ++side) {
+        const std::string& p = side == 0 ? g.first() : g.second();
+        if (side == 1 && p.empty()) continue;  // A bye.
+
+        if (ids.count(p) == 0) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              at, ": \"", Excerpt(p, kMaxQuotedBytes),
+              "\" is not a player of the tournament (players { id: ... })"));
+        }
+        if (!seated.insert(p).second) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(at, ": ", p, " already plays at another table"));
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+int Points(const v1::TournamentScoring& s, v1::GameResultKind result,
+           bool first) {
+  switch (result) {
+    case v1::GAME_RESULT_KIND_FIRST_WINS:
+      return static_cast<int>(first ? s.win() : s.loss());
+    case v1::GAME_RESULT_KIND_SECOND_WINS:
+      return static_cast<int>(first ? s.loss() : s.win());
+    case v1::GAME_RESULT_KIND_DRAW:
+      return static_cast<int>(s.draw());
+    default:
+      return 0;
+  }
+}
+
+std::string ResultWords(v1::GameResultKind result) {
+  switch (result) {
+    case v1::GAME_RESULT_KIND_FIRST_WINS:
+      return "the first side wins";
+    case v1::GAME_RESULT_KIND_SECOND_WINS:
+      return "the second side wins";
+    case v1::GAME_RESULT_KIND_DRAW:
+      return "a draw";
+    default:
+      return "no result";
+  }
+}
+
+}  // namespace
+
+std::string RulingHash(const v1::TournamentRuling& ruling) {
+  v1::TournamentRuling body = ruling;
+  body.clear_hash();
+  std::string bytes = absl::HexStringToBytes(ruling.previous_hash());
+  bytes += base::DeterministicBytes(body);
+  return base::Sha256Hex(bytes);
+}
+
+absl::StatusOr<LoadedTournament> LoadTournament(absl::string_view text,
+                                                absl::string_view source) {
+  LoadedTournament loaded;
+  google::protobuf::TextFormat::Parser parser;
+  FirstTextError errors;
+  parser.RecordErrorsTo(&errors);
+  google::protobuf::io::ArrayInputStream input(text.data(),
+                                               static_cast<int>(text.size()));
+  if (!parser.Parse(&input, &loaded.data)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ":", errors.line(), ":", errors.column(), ": ",
+                     Excerpt(errors.message(), 2 * kMaxQuotedBytes)));
+  }
+  const v1::Tournament& t = loaded.data;
+  if (t.name().empty() || t.version().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source,
+                     ": a tournament needs a name and a version (the standings "
+                     "name them)"));
+  }
+  std::set<std::string> ids;
+  for (const v1::TournamentPlayer& p : t.players()) {
+    if (p.id().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ": a player has no id (players { id: ... })"));
+    }
+    if (!ids.insert(p.id()).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ": player id ", Excerpt(p.id(), kMaxQuotedBytes),
+                       " is given twice; ids are unique"));
+    }
+  }
+  if (absl::Status s = CheckRounds(t, source); !s.ok()) return s;
+  if (absl::Status s = CheckRulings(t, source); !s.ok()) return s;
+  loaded.digest = base::Sha256Hex(base::DeterministicBytes(t));
+  return loaded;
+}
+
+absl::StatusOr<v1::TournamentRuling> AppendRuling(LoadedTournament& tournament,
+                                                  v1::TournamentRuling ruling) {
+  v1::Tournament& t = tournament.data;
+  if (FindGame(t, ruling.round(), ruling.table()) == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("round ", ruling.round(), " has no table ", ruling.table(),
+                     " in the tournament"));
+  }
+  if (ruling.kind() == v1::RULING_KIND_UNSPECIFIED) {
+    return absl::InvalidArgumentError(
+        "say what the ruling is: the result stands, is changed, or the game "
+        "is replayed");
+  }
+  if (ruling.kind() == v1::RULING_KIND_RESULT_CHANGED &&
+      ruling.result() == v1::GAME_RESULT_KIND_UNSPECIFIED) {
+    return absl::InvalidArgumentError(
+        "a changed result needs the result that counts: the first side "
+        "wins, the second side wins, or a draw");
+  }
+  ruling.set_number(static_cast<std::uint32_t>(t.rulings_size() + 1));
+  ruling.set_previous_hash(t.rulings().empty() ? kNoHash
+                                               : t.rulings().rbegin()->hash());
+  ruling.set_hash(RulingHash(ruling));
+  *t.add_rulings() = ruling;
+  tournament.digest = base::Sha256Hex(base::DeterministicBytes(t));
+  return ruling;
+}
+
+v1::TournamentGameResult ResultWithoutAudit(int round,
+                                            const v1::TournamentGame& game,
+                                            const std::string& error) {
+  v1::TournamentGameResult r;
+  r.set_round(static_cast<std::uint32_t>(round));
+  r.set_table(game.table());
+  r.set_first(game.first());
+  r.set_second(game.second());
+  r.set_log(game.log());
+  if (game.second().empty()) {
+    r.set_status(v1::RESULT_STATUS_BYE);
+  } else if (game.log().empty()) {
+    r.set_status(v1::RESULT_STATUS_MISSING);
+    r.set_reason("no game has come");
+  } else {
+    r.set_status(v1::RESULT_STATUS_DISPUTED);
+    r.set_reason(error);
+  }
+  return r;
+}
+
+v1::TournamentGameResult ResultFromAudit(const LoadedTournament& tournament,
+                                         int round,
+                                         const v1::TournamentGame& game,
+                                         const v1::BattleLog& log,
+                                         const v1::AuditReport& report) {
+  v1::TournamentGameResult r = ResultWithoutAudit(round, game, "");
+  if (game.second().empty()) return r;
+  std::vector<std::string> reasons;
+  // The log's clans: the first is the pairing's first player's.
+  const auto& clans = log.header().clans();
+  if (clans.size() != 2) {
+    reasons.push_back(absl::StrCat("the log has ", clans.size(),
+                                   " clans; a tournament game has two"));
+  }
+  std::map<std::string, const v1::TournamentPlayer*> players;
+  for (const v1::TournamentPlayer& p : tournament.data.players()) {
+    players[p.id()] = &p;
+  }
+  const std::string sides[2] = {game.first(), game.second()};
+  for (int c = 0; c < 2 && c < clans.size(); ++c) {
+    const std::string& named = clans[c].player();
+    const v1::TournamentPlayer* p = players[sides[c]];
+    if (!named.empty() && p != nullptr && named != p->id() &&
+        named != p->name()) {
+      reasons.push_back(absl::StrCat(
+          "the log's ", c == 0 ? "first" : "second", " clan (", clans[c].id(),
+          ") is played by \"", Excerpt(named, kMaxQuotedBytes),
+          "\", but the pairing seats ", p->id(), " there"));
+    }
+  }
+  // The rules' result, and the log's claim.
+  const v1::GameResult& end = report.result();
+  std::string rules_winner = end.winner();
+  v1::GameResultKind computed = v1::GAME_RESULT_KIND_DRAW;
+  if (clans.size() == 2 && !rules_winner.empty()) {
+    computed = rules_winner == clans[0].id() ? v1::GAME_RESULT_KIND_FIRST_WINS
+                                             : v1::GAME_RESULT_KIND_SECOND_WINS;
+  }
+  if (end.clans_size() == 2) {
+    r.set_first_points(end.clans(0).victory_points());
+    r.set_second_points(end.clans(1).victory_points());
+  }
+  std::string claim;
+  for (const v1::Event& e : log.events()) {
+    if (e.has_game_end()) claim = e.game_end().claimed_winner();
+  }
+  v1::GameResultKind claimed = computed;
+  if (!claim.empty() && clans.size() == 2) {
+    claimed = claim == clans[0].id()   ? v1::GAME_RESULT_KIND_FIRST_WINS
+              : claim == clans[1].id() ? v1::GAME_RESULT_KIND_SECOND_WINS
+                                       : computed;
+    if (claim != rules_winner) {
+      reasons.push_back(
+          end.scored()
+              ? absl::StrCat("the log claims ", Excerpt(claim, kMaxQuotedBytes),
+                             " won; the scenario's victory points give ",
+                             rules_winner.empty() ? "no winner" : rules_winner)
+              : absl::StrCat(
+                    "the log claims ", Excerpt(claim, kMaxQuotedBytes),
+                    " won; the scenario sets no victory condition, so the "
+                    "rules give no winner (the umpire rules)"));
+    }
+  }
+  std::vector<std::string> findings;
+  for (const v1::Finding& f : report.findings()) {
+    if (f.severity() == v1::SEVERITY_VIOLATION) {
+      r.set_violations(r.violations() + 1);
+    } else if (f.severity() == v1::SEVERITY_DISPUTE) {
+      r.set_disputes(r.disputes() + 1);
+    } else {
+      continue;
+    }
+    if (findings.size() < 5) {
+      findings.push_back(absl::StrCat(f.rule_id(), " at seq ", f.seq()));
+    }
+  }
+  if (!findings.empty()) {
+    const std::uint32_t n = r.violations() + r.disputes();
+    reasons.push_back(absl::StrCat(
+        r.violations(), " violation", r.violations() == 1 ? "" : "s", " and ",
+        r.disputes(), " dispute", r.disputes() == 1 ? "" : "s", ": ",
+        absl::StrJoin(findings, ", "), n > findings.size() ? ", ..." : ""));
+  }
+  if (reasons.empty()) {
+    r.set_status(v1::RESULT_STATUS_VERIFIED);
+    r.set_result(computed);
+  } else {
+    r.set_status(v1::RESULT_STATUS_DISPUTED);
+    r.set_result(claimed);
+    r.set_reason(absl::StrJoin(reasons, "; "));
+  }
+  return r;
+}
+
+namespace {
+
+// One player's tally while the standings are worked out.
+struct Tally {
+  const v1::TournamentPlayer* player = nullptr;
+  int order = 0;  // In the file's player list.
+  int score = 0;
+  int provisional_score = 0;
+  int played = 0, wins = 0, draws = 0, losses = 0;
+  int provisional = 0, missing = 0;
+  std::int64_t points_for = 0, points_against = 0;
+  // Opponents met in counted games (repeated for a rematch).
+  std::vector<std::string> opponents;
+  // Score taken from each opponent's games against this player.
+  std::map<std::string, int> against;
+  std::vector<std::int64_t> tie_breaks;
+};
+
+}  // namespace
+
+v1::TournamentStandings Standings(const LoadedTournament& tournament,
+                                  std::vector<v1::TournamentGameResult> games) {
+  const v1::Tournament& t = tournament.data;
+  const v1::TournamentScoring& scoring = t.scoring();
+  v1::TournamentStandings out;
+  out.set_tournament(t.name());
+  out.set_version(t.version());
+  out.set_digest(tournament.digest);
+  for (int tb : scoring.tie_breaks()) {
+    out.add_tie_breaks(static_cast<v1::TieBreak>(tb));
+  }
+  // The last ruling on a game decides it.
+  std::map<std::pair<std::uint32_t, std::uint32_t>,
+           std::vector<const v1::TournamentRuling*>>
+      rulings;
+  for (const v1::TournamentRuling& r : t.rulings()) {
+    rulings[{r.round(), r.table()}].push_back(&r);
+  }
+  std::map<std::string, Tally> tallies;
+  for (int i = 0; i < t.players_size(); ++i) {
+    Tally& tally = tallies[t.players(i).id()];
+    tally.player = &t.players(i);
+    tally.order = i;
+  }
+  bool final = true;
+  for (v1::TournamentGameResult& g : games) {
+    auto it = rulings.find({g.round(), g.table()});
+    if (it != rulings.end()) {
+      for (const v1::TournamentRuling* r : it->second) {
+        std::string words;
+        switch (r->kind()) {
+          case v1::RULING_KIND_RESULT_STANDS:
+            words = absl::StrCat("the result stands (", ResultWords(g.result()),
+                                 ")");
+            break;
+          case v1::RULING_KIND_RESULT_CHANGED:
+            words = absl::StrCat("the result is changed to ",
+                                 ResultWords(r->result()));
+            break;
+          default:
+            words = "the game is to be played again";
+            break;
+        }
+        g.add_rulings(absl::StrCat("ruling ", r->number(), ": ", words,
+                                   r->note().empty() ? "" : ": ", r->note()));
+      }
+      const v1::TournamentRuling& last = *it->second.back();
+      if (last.kind() == v1::RULING_KIND_GAME_REPLAYED) {
+        g.set_status(v1::RESULT_STATUS_MISSING);
+        g.set_result(v1::GAME_RESULT_KIND_UNSPECIFIED);
+        g.set_reason("the umpire ordered the game replayed");
+      } else if (g.status() != v1::RESULT_STATUS_MISSING) {
+        if (last.kind() == v1::RULING_KIND_RESULT_CHANGED) {
+          g.set_result(last.result());
+        }
+        g.set_status(v1::RESULT_STATUS_RULED);
+      }
+    }
+    if (g.status() == v1::RESULT_STATUS_BYE) {
+      Tally& a = tallies[g.first()];
+      a.score += static_cast<int>(scoring.bye());
+      a.provisional_score += static_cast<int>(scoring.bye());
+      continue;
+    }
+    Tally& a = tallies[g.first()];
+    Tally& b = tallies[g.second()];
+    const bool counts = g.status() == v1::RESULT_STATUS_VERIFIED ||
+                        g.status() == v1::RESULT_STATUS_RULED;
+    if (!counts) final = false;
+    if (g.status() == v1::RESULT_STATUS_MISSING) {
+      ++a.missing;
+      ++b.missing;
+      continue;
+    }
+    const int pa = Points(scoring, g.result(), true);
+    const int pb = Points(scoring, g.result(), false);
+    a.provisional_score += pa;
+    b.provisional_score += pb;
+    if (!counts) {
+      ++a.provisional;
+      ++b.provisional;
+      continue;
+    }
+    a.score += pa;
+    b.score += pb;
+    ++a.played;
+    ++b.played;
+    a.opponents.push_back(g.second());
+    b.opponents.push_back(g.first());
+    a.against[g.second()] += pa;
+    b.against[g.first()] += pb;
+    a.points_for += g.first_points();
+    a.points_against += g.second_points();
+    b.points_for += g.second_points();
+    b.points_against += g.first_points();
+    switch (g.result()) {
+      case v1::GAME_RESULT_KIND_FIRST_WINS:
+        ++a.wins;
+        ++b.losses;
+        break;
+      case v1::GAME_RESULT_KIND_SECOND_WINS:
+        ++b.wins;
+        ++a.losses;
+        break;
+      default:
+        ++a.draws;
+        ++b.draws;
+        break;
+    }
+  }
+  out.set_final(final);
+  // Tie-breaks: opponents' score and points difference are the player's
+  // own; head to head is among the players tied on score and the
+  // tie-breaks before it, so it is worked out group by group below.
+  std::vector<Tally*> order;
+  for (auto& [id, tally] : tallies) {
+    if (tally.player == nullptr) continue;
+    for (int tb : scoring.tie_breaks()) {
+      std::int64_t value = 0;
+      if (tb == v1::TIE_BREAK_OPPONENTS_SCORE) {
+        for (const std::string& o : tally.opponents) value += tallies[o].score;
+      } else if (tb == v1::TIE_BREAK_POINTS_DIFFERENCE) {
+        value = tally.points_for - tally.points_against;
+      }
+      tally.tie_breaks.push_back(value);
+    }
+    order.push_back(&tally);
+  }
+  // Head to head: for each of its places, among the players equal on the
+  // score and every tie-break before it, each one's score against the
+  // others of that group.
+  for (int k = 0; k < scoring.tie_breaks_size(); ++k) {
+    if (scoring.tie_breaks(k) != v1::TIE_BREAK_HEAD_TO_HEAD) continue;
+    std::map<std::vector<std::int64_t>, std::vector<Tally*>> groups;
+    for (Tally* tally : order) {
+      std::vector<std::int64_t> key = {tally->score};
+      key.insert(key.end(), tally->tie_breaks.begin(),
+                 tally->tie_breaks.begin() + k);
+      groups[key].push_back(tally);
+    }
+    for (auto& [key, group] : groups) {
+      for (Tally* tally : group) {
+        std::int64_t value = 0;
+        for (Tally* other : group) {
+          if (other == tally) continue;
+          auto it = tally->against.find(other->player->id());
+          if (it != tally->against.end()) value += it->second;
+        }
+        tally->tie_breaks[static_cast<std::size_t>(k)] = value;
+      }
+    }
+  }
+  std::sort(order.begin(), order.end(), [](const Tally* x, const Tally* y) {
+    if (x->score != y->score) return x->score > y->score;
+    if (x->tie_breaks != y->tie_breaks) return x->tie_breaks > y->tie_breaks;
+    return x->order < y->order;
+  });
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Tally& tally = *order[i];
+    v1::TournamentStanding* s = out.add_standings();
+    s->set_rank(static_cast<std::uint32_t>(i + 1));
+    s->set_player(tally.player->id());
+    s->set_name(tally.player->name());
+    s->set_army(tally.player->army());
+    s->set_score(static_cast<std::uint32_t>(tally.score));
+    s->set_provisional_score(
+        static_cast<std::uint32_t>(tally.provisional_score));
+    s->set_played(static_cast<std::uint32_t>(tally.played));
+    s->set_wins(static_cast<std::uint32_t>(tally.wins));
+    s->set_draws(static_cast<std::uint32_t>(tally.draws));
+    s->set_losses(static_cast<std::uint32_t>(tally.losses));
+    for (std::int64_t v : tally.tie_breaks) s->add_tie_breaks(v);
+    s->set_provisional(static_cast<std::uint32_t>(tally.provisional));
+    s->set_missing(static_cast<std::uint32_t>(tally.missing));
+  }
+  for (v1::TournamentGameResult& g : games) *out.add_games() = std::move(g);
+  return out;
+}
+
+}  // namespace gunbai::replay

@@ -1,0 +1,81 @@
+// The tournament desk (`gunbai tournament`): a tournament file
+// (proto/gunbai/v1/tournament.proto) read and checked, each game's result
+// read from its own audited log, the umpire's chained rulings applied, and
+// standings that count only verified, ruled and bye results.
+//
+// The result of a game is the rules' own: under a scenario with a victory
+// condition by points, the winner its points give (no winner at the end of
+// the log: a draw); without one, a draw, since the rules name no winner.
+// A `game_end` that claims a winner the rules do not give makes the result
+// disputed (the umpire rules), as a violation or a dispute anywhere in the
+// audit does.
+//
+// Thread-compatible: functions only.
+#ifndef GUNBAI_REPLAY_TOURNAMENT_H_
+#define GUNBAI_REPLAY_TOURNAMENT_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "gunbai/v1/battle_log.pb.h"
+#include "gunbai/v1/report.pb.h"
+#include "gunbai/v1/tournament.pb.h"
+
+namespace gunbai::replay {
+
+struct LoadedTournament {
+  gunbai::v1::Tournament data;
+  // SHA-256 of the file's deterministic serialization, lowercase hex.
+  std::string digest;
+};
+
+// Parses `text` (a tournament in text format; `source` names it in errors)
+// and checks it: a name and version; players with unique, non-empty ids;
+// rounds numbered 1, 2, ... with a ruleset; in each round, tables unique
+// and every player named a player, in at most one game; every ruling of a
+// round and table that exist, numbered in order, its chain intact. Errors
+// say where (the player, round, table or ruling) and what to do.
+absl::StatusOr<LoadedTournament> LoadTournament(absl::string_view text,
+                                                absl::string_view source);
+
+// The hash a ruling carries: SHA-256 over the previous hash's bytes and the
+// ruling's deterministic serialization with `hash` cleared.
+std::string RulingHash(const gunbai::v1::TournamentRuling& ruling);
+
+// Appends `ruling` to `tournament`: numbers it, chains it to the last and
+// hashes it. Refuses a round or table the tournament does not have, and a
+// RULING_KIND_RESULT_CHANGED without a result.
+absl::StatusOr<gunbai::v1::TournamentRuling> AppendRuling(
+    LoadedTournament& tournament, gunbai::v1::TournamentRuling ruling);
+
+// The result of game `game` of round `round` read from its log and the
+// log's audit under the round's ruleset: verified, or disputed with the
+// reason, and the result (the rules' one; disputed, the log's claim when
+// it makes one). `log_sha256` is recorded. Also disputed: a log whose
+// header names a clan's player other than the pairing's (by id or name).
+gunbai::v1::TournamentGameResult ResultFromAudit(
+    const LoadedTournament& tournament, int round,
+    const gunbai::v1::TournamentGame& game, const gunbai::v1::BattleLog& log,
+    const gunbai::v1::AuditReport& report);
+
+// The result of a game whose log is absent (no log named) or could not be
+// read or audited (`error`, in words): missing or disputed.
+gunbai::v1::TournamentGameResult ResultWithoutAudit(
+    int round, const gunbai::v1::TournamentGame& game,
+    const std::string& error);
+
+// The standings from the games' results (every game of every round, in
+// the file's order; byes need none): the rulings applied (the last ruling
+// on a game decides it), scores from verified, ruled and bye results,
+// provisional scores with the disputed ones, tie-breaks in the scoring's
+// order, ranks (equal players share no rank: the file's player order
+// settles what the tie-breaks leave). The same inputs give the same bytes.
+gunbai::v1::TournamentStandings Standings(
+    const LoadedTournament& tournament,
+    std::vector<gunbai::v1::TournamentGameResult> games);
+
+}  // namespace gunbai::replay
+
+#endif  // GUNBAI_REPLAY_TOURNAMENT_H_

@@ -1,0 +1,298 @@
+// The tournament desk's reading of a tournament file and its standings
+// (replay/tournament.h). Every expected score, tie-break and rank below is
+// worked by hand from the results written in the test, as the comments
+// show; the results themselves are given (the audit that reads them from a
+// log is tested through the real binary in
+// tests/e2e/tournament_cli_test.sh).
+#include "replay/tournament.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+
+namespace gunbai::replay {
+namespace {
+
+namespace v1 = ::gunbai::v1;
+using ::testing::HasSubstr;
+
+constexpr char kFour[] = R"(
+name: "Spring Taikai"
+version: "1"
+players { id: "ann" name: "Ann" }
+players { id: "bob" name: "Bob" }
+players { id: "cat" name: "Cat" }
+players { id: "dan" name: "Dan" }
+scoring { win: 3 draw: 1 loss: 0 bye: 3 }
+rounds {
+  number: 1 ruleset: "daimyo"
+  games { table: 1 first: "ann" second: "bob" log: "r1t1.textproto" }
+  games { table: 2 first: "cat" second: "dan" log: "r1t2.textproto" }
+}
+rounds {
+  number: 2 ruleset: "daimyo"
+  games { table: 1 first: "ann" second: "cat" log: "r2t1.textproto" }
+  games { table: 2 first: "bob" second: "dan" log: "r2t2.textproto" }
+}
+)";
+
+LoadedTournament Load(const std::string& text) {
+  absl::StatusOr<LoadedTournament> t = LoadTournament(text, "t.textproto");
+  EXPECT_TRUE(t.ok()) << t.status();
+  return t.ok() ? *t : LoadedTournament{};
+}
+
+v1::TournamentGameResult Result(
+    int round, int table, std::string first, std::string second,
+    v1::GameResultKind result,
+    v1::ResultStatus status = v1::RESULT_STATUS_VERIFIED) {
+  v1::TournamentGameResult g;
+  g.set_round(static_cast<std::uint32_t>(round));
+  g.set_table(static_cast<std::uint32_t>(table));
+  g.set_first(first);
+  g.set_second(second);
+  g.set_result(result);
+  g.set_status(status);
+  return g;
+}
+
+std::string Ranking(const v1::TournamentStandings& s) {
+  std::string out;
+  for (const v1::TournamentStanding& p : s.standings()) {
+    out += p.player() + ":" + std::to_string(p.score()) + " ";
+  }
+  return out;
+}
+
+TEST(TournamentFile, RefusesWhatCannotBeRight) {
+  const std::string base = kFour;
+  struct Case {
+    std::string text;
+    std::string says;
+  } cases[] = {
+      {"name: \"x\"", "a name and a version"},
+      {base + "players { id: \"ann\" }", "player id ann is given twice"},
+      {base + "players { name: \"No Id\" }", "a player has no id"},
+      {base + "rounds { number: 4 ruleset: \"daimyo\" }",
+       "round 3 is numbered 4"},
+      {base + "rounds { number: 3 }", "round 3 names no ruleset"},
+      {base + "rounds { number: 3 ruleset: \"daimyo\" games { table: 1 "
+              "first: \"ann\" second: \"eve\" } }",
+       "round 3, table 1: \"eve\" is not a player"},
+      {base + "rounds { number: 3 ruleset: \"daimyo\" games { table: 1 "
+              "first: \"ann\" second: \"bob\" } games { table: 2 first: "
+              "\"ann\" second: \"cat\" } }",
+       "round 3, table 2: ann already plays at another table"},
+      {base + "rounds { number: 3 ruleset: \"daimyo\" games { table: 1 "
+              "first: \"ann\" second: \"bob\" } games { table: 1 first: "
+              "\"cat\" second: \"dan\" } }",
+       "each once in a round"},
+      {base + "rulings { number: 1 round: 3 table: 1 }",
+       "ruling 1 is on round 3, table 1, which the tournament does not have"},
+      {base + "bogus: 1", "t.textproto:"},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<LoadedTournament> t = LoadTournament(c.text, "t.textproto");
+    ASSERT_FALSE(t.ok()) << c.says;
+    EXPECT_THAT(t.status().message(), HasSubstr(c.says));
+  }
+}
+
+TEST(TournamentStandings, CountOnlyVerifiedRuledAndByeResults) {
+  // Round 1: ann beat bob, cat drew with dan. Round 2: cat (second) beat
+  // ann; bob v dan disputed, bob claiming the win.
+  const LoadedTournament t = Load(kFour);
+  const v1::TournamentStandings s = Standings(
+      t, {Result(1, 1, "ann", "bob", v1::GAME_RESULT_KIND_FIRST_WINS),
+          Result(1, 2, "cat", "dan", v1::GAME_RESULT_KIND_DRAW),
+          Result(2, 1, "ann", "cat", v1::GAME_RESULT_KIND_SECOND_WINS),
+          Result(2, 2, "bob", "dan", v1::GAME_RESULT_KIND_FIRST_WINS,
+                 v1::RESULT_STATUS_DISPUTED)});
+  // Counted: ann 3 + 0 = 3; bob 0; cat 1 + 3 = 4; dan 1. The disputed game
+  // would give bob 3 and dan 0 more: provisional bob 3, dan 1.
+  EXPECT_EQ(Ranking(s), "cat:4 ann:3 dan:1 bob:0 ");
+  EXPECT_FALSE(s.final());
+  const v1::TournamentStanding& bob = s.standings(3);
+  EXPECT_EQ(bob.provisional(), 1u);
+  EXPECT_EQ(bob.provisional_score(), 3u);
+  EXPECT_EQ(bob.played(), 1u);
+  EXPECT_EQ(bob.losses(), 1u);
+  EXPECT_EQ(s.standings(2).provisional_score(), 1u);  // dan: 1 + 0
+  EXPECT_EQ(s.digest(), t.digest);
+  EXPECT_EQ(s.digest().size(), 64u);
+}
+
+TEST(TournamentStandings, TieBreaksInTheScoringsOrder) {
+  // Six players, two rounds, every game decisive except one draw:
+  //   r1: a beat b, c beat d, e drew f
+  //   r2: a beat c, b beat e, d beat f (f first)
+  // Scores (3/1/0): a 6, b 3, c 3, d 3, e 1, f 1.
+  // Opponents' score: b met a (6) and e (1): 7; c met d (3) and a (6): 9;
+  // d met c (3) and f (1): 4. So c 9, b 7, d 4 among the 3s;
+  // e met f (1) and b (3): 4; f met e (1) and d (3): 4: equal, and head to
+  // head e drew f: 1 each, so the file's order keeps e before f.
+  std::string text = R"(
+name: "six" version: "2"
+players { id: "a" } players { id: "b" } players { id: "c" }
+players { id: "d" } players { id: "e" } players { id: "f" }
+scoring { win: 3 draw: 1 loss: 0
+          tie_breaks: TIE_BREAK_OPPONENTS_SCORE
+          tie_breaks: TIE_BREAK_HEAD_TO_HEAD }
+rounds { number: 1 ruleset: "daimyo"
+  games { table: 1 first: "a" second: "b" }
+  games { table: 2 first: "c" second: "d" }
+  games { table: 3 first: "e" second: "f" } }
+rounds { number: 2 ruleset: "daimyo"
+  games { table: 1 first: "a" second: "c" }
+  games { table: 2 first: "b" second: "e" }
+  games { table: 3 first: "f" second: "d" } }
+)";
+  const LoadedTournament t = Load(text);
+  const auto win1 = v1::GAME_RESULT_KIND_FIRST_WINS;
+  const v1::TournamentStandings s =
+      Standings(t, {Result(1, 1, "a", "b", win1), Result(1, 2, "c", "d", win1),
+                    Result(1, 3, "e", "f", v1::GAME_RESULT_KIND_DRAW),
+                    Result(2, 1, "a", "c", win1), Result(2, 2, "b", "e", win1),
+                    Result(2, 3, "f", "d", v1::GAME_RESULT_KIND_SECOND_WINS)});
+  EXPECT_EQ(Ranking(s), "a:6 c:3 b:3 d:3 e:1 f:1 ");
+  EXPECT_THAT(s.standings(1).tie_breaks(), ::testing::ElementsAre(9, 0));
+  EXPECT_THAT(s.standings(2).tie_breaks(), ::testing::ElementsAre(7, 0));
+  EXPECT_THAT(s.standings(3).tie_breaks(), ::testing::ElementsAre(4, 0));
+  EXPECT_THAT(s.standings(4).tie_breaks(), ::testing::ElementsAre(4, 1));
+  EXPECT_THAT(s.standings(5).tie_breaks(), ::testing::ElementsAre(4, 1));
+  EXPECT_TRUE(s.final());
+}
+
+TEST(TournamentStandings, HeadToHeadSeparatesThePlayersTied) {
+  // Three rounds of four players, head to head first:
+  //   r1: p beat q, r beat s;  r2: q beat r, s beat p;  r3: p beat r,
+  //   q beat s. Scores (2/1/0): p 4, q 4, r 2, s 2. p and q tied on 4:
+  //   p beat q, so p 2 to q 0 head to head; r and s tied on 2: they met
+  //   in r1 and r won: r before s although s is listed first.
+  std::string text = R"(
+name: "h2h" version: "1"
+players { id: "q" } players { id: "p" } players { id: "s" } players { id: "r" }
+scoring { win: 2 draw: 1 loss: 0 tie_breaks: TIE_BREAK_HEAD_TO_HEAD }
+rounds { number: 1 ruleset: "daimyo"
+  games { table: 1 first: "p" second: "q" }
+  games { table: 2 first: "r" second: "s" } }
+rounds { number: 2 ruleset: "daimyo"
+  games { table: 1 first: "q" second: "r" }
+  games { table: 2 first: "s" second: "p" } }
+rounds { number: 3 ruleset: "daimyo"
+  games { table: 1 first: "p" second: "r" }
+  games { table: 2 first: "q" second: "s" } }
+)";
+  const LoadedTournament t = Load(text);
+  const auto w = v1::GAME_RESULT_KIND_FIRST_WINS;
+  const v1::TournamentStandings s =
+      Standings(t, {Result(1, 1, "p", "q", w), Result(1, 2, "r", "s", w),
+                    Result(2, 1, "q", "r", w), Result(2, 2, "s", "p", w),
+                    Result(3, 1, "p", "r", w), Result(3, 2, "q", "s", w)});
+  EXPECT_EQ(Ranking(s), "p:4 q:4 r:2 s:2 ");
+  EXPECT_THAT(s.standings(0).tie_breaks(), ::testing::ElementsAre(2));
+  EXPECT_THAT(s.standings(1).tie_breaks(), ::testing::ElementsAre(0));
+}
+
+TEST(TournamentRulings, DecideTheGameAndChain) {
+  LoadedTournament t = Load(kFour);
+  v1::TournamentRuling changed;
+  changed.set_round(2);
+  changed.set_table(2);
+  changed.set_kind(v1::RULING_KIND_RESULT_CHANGED);
+  changed.set_result(v1::GAME_RESULT_KIND_DRAW);
+  changed.set_note("no winner by the rules");
+  absl::StatusOr<v1::TournamentRuling> first = AppendRuling(t, changed);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->number(), 1u);
+  EXPECT_EQ(first->previous_hash(), std::string(64, '0'));
+  EXPECT_EQ(first->hash(), RulingHash(*first));
+  // A second ruling chains to the first.
+  v1::TournamentRuling replayed;
+  replayed.set_round(1);
+  replayed.set_table(1);
+  replayed.set_kind(v1::RULING_KIND_GAME_REPLAYED);
+  absl::StatusOr<v1::TournamentRuling> second = AppendRuling(t, replayed);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(second->previous_hash(), first->hash());
+  // Refused: no such table; a change without its result.
+  replayed.set_table(9);
+  EXPECT_THAT(AppendRuling(t, replayed).status().message(),
+              HasSubstr("round 1 has no table 9"));
+  changed.clear_result();
+  EXPECT_THAT(AppendRuling(t, changed).status().message(),
+              HasSubstr("needs the result that counts"));
+
+  // As in CountOnlyVerified...: with the disputed r2t2 ruled a draw (bob 1,
+  // dan 1 more) and r1t1 to be replayed (ann loses 3, the game is
+  // missing): ann 0 + 0 = 0; bob 0 + 1 = 1; cat 4; dan 1 + 1 = 2.
+  const v1::TournamentStandings s = Standings(
+      t, {Result(1, 1, "ann", "bob", v1::GAME_RESULT_KIND_FIRST_WINS),
+          Result(1, 2, "cat", "dan", v1::GAME_RESULT_KIND_DRAW),
+          Result(2, 1, "ann", "cat", v1::GAME_RESULT_KIND_SECOND_WINS),
+          Result(2, 2, "bob", "dan", v1::GAME_RESULT_KIND_FIRST_WINS,
+                 v1::RESULT_STATUS_DISPUTED)});
+  EXPECT_EQ(Ranking(s), "cat:4 dan:2 bob:1 ann:0 ");
+  EXPECT_EQ(s.games(0).status(), v1::RESULT_STATUS_MISSING);
+  EXPECT_EQ(s.games(3).status(), v1::RESULT_STATUS_RULED);
+  EXPECT_EQ(s.games(3).result(), v1::GAME_RESULT_KIND_DRAW);
+  EXPECT_THAT(s.games(3).rulings(0),
+              HasSubstr("ruling 1: the result is changed to a draw: no "
+                        "winner by the rules"));
+  EXPECT_FALSE(s.final());  // r1t1 is missing
+
+  // The file with the rulings as written loads; one with a note edited
+  // afterwards, or the first ruling dropped, does not.
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(t.data, &text);
+  ASSERT_TRUE(LoadTournament(text, "t").ok());
+  v1::Tournament edited = t.data;
+  edited.mutable_rulings(0)->set_note("bob wins");
+  google::protobuf::TextFormat::PrintToString(edited, &text);
+  EXPECT_THAT(LoadTournament(text, "t").status().message(),
+              HasSubstr("ruling 1 does not chain"));
+  edited = t.data;
+  edited.mutable_rulings()->DeleteSubrange(0, 1);
+  edited.mutable_rulings(0)->set_number(1);
+  google::protobuf::TextFormat::PrintToString(edited, &text);
+  EXPECT_THAT(LoadTournament(text, "t").status().message(),
+              HasSubstr("ruling 1 does not chain"));
+}
+
+TEST(TournamentResults, ByesScoreAndMissingGamesDoNot) {
+  // Three players, one round: a beat b, c has the bye (3). Then a second
+  // round with no log yet for a v c: missing for both.
+  std::string text = R"(
+name: "three" version: "1"
+players { id: "a" } players { id: "b" } players { id: "c" }
+scoring { win: 3 draw: 1 loss: 0 bye: 3 }
+rounds { number: 1 ruleset: "daimyo"
+  games { table: 1 first: "a" second: "b" log: "x" }
+  games { table: 2 first: "c" } }
+rounds { number: 2 ruleset: "daimyo"
+  games { table: 1 first: "a" second: "c" }
+  games { table: 2 first: "b" } }
+)";
+  const LoadedTournament t = Load(text);
+  const v1::Tournament& d = t.data;
+  std::vector<v1::TournamentGameResult> games = {
+      Result(1, 1, "a", "b", v1::GAME_RESULT_KIND_FIRST_WINS),
+      ResultWithoutAudit(1, d.rounds(0).games(1), ""),
+      ResultWithoutAudit(2, d.rounds(1).games(0), ""),
+      ResultWithoutAudit(2, d.rounds(1).games(1), "")};
+  EXPECT_EQ(games[1].status(), v1::RESULT_STATUS_BYE);
+  EXPECT_EQ(games[2].status(), v1::RESULT_STATUS_MISSING);
+  const v1::TournamentStandings s = Standings(t, games);
+  // a 3 (win), c 3 (bye), b 0 + 3 (bye in round 2) = 3: all 3, the file's
+  // order without tie-breaks.
+  EXPECT_EQ(Ranking(s), "a:3 b:3 c:3 ");
+  EXPECT_EQ(s.standings(0).missing(), 1u);
+  EXPECT_EQ(s.standings(2).missing(), 1u);
+  EXPECT_FALSE(s.final());
+}
+
+}  // namespace
+}  // namespace gunbai::replay
