@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# `gunbai tournament` through the real binary: a four-player Samurai Knight
+# Fever tournament over copies of tests/data/skf-kawanakajima.textproto,
+# whose working is in tests/data/README.md (Uesugi, the first clan, reaches
+# the 5 points to win at the end of turn 2; the log as kept has two
+# disputes, an unmodified 6 forgotten at seq 9 and Takeda claimed the
+# winner at seq 26). Copies:
+#   ok.textproto     both mended (seq 9's claim 1 hit, Uesugi claimed): it
+#                    audits clean, the first side wins; its header seats
+#                    the players Aki (Uesugi) and Ben (Takeda)
+#   kept.textproto   as kept, the players' names taken out: disputed, and
+#                    provisionally the second side wins (its claim)
+#   ok-anon.textproto  ok.textproto without the players' names
+# Every score, tie-break, rank and pairing below is worked by hand in the
+# comments. Usage: tournament_cli_test.sh GUNBAI DATA_DIR
+set -euo pipefail
+gunbai=$1
+data=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+k=$data/skf-kawanakajima.textproto
+sed -e 's/dice: 6 modifiers: "obstacle" claimed_hits: 0/dice: 6 modifiers: "obstacle" claimed_hits: 1/' \
+  -e 's/claimed_winner: "takeda"/claimed_winner: "uesugi"/' "$k" >"$work/ok.textproto"
+sed -e 's/ player: "[A-Za-z]*"//' "$k" >"$work/kept.textproto"
+sed -e 's/ player: "[A-Za-z]*"//' "$work/ok.textproto" >"$work/ok-anon.textproto"
+cmp -s "$k" "$work/ok.textproto" && fail "the mends did not apply"
+grep -q 'player:' "$work/kept.textproto" && fail "the players' names were not taken out"
+
+t=$work/spring.textproto
+cat >"$t" <<'EOF'
+name: "Spring Taikai"
+version: "1"
+players { id: "aki" name: "Aki" army: "Uesugi" }
+players { id: "ben" name: "Ben" army: "Takeda" }
+players { id: "cat" name: "Cat" army: "Uesugi" }
+players { id: "dan" name: "Dan" army: "Takeda" }
+scoring { win: 3 draw: 1 loss: 0 bye: 3 tie_breaks: TIE_BREAK_OPPONENTS_SCORE }
+rounds {
+  number: 1
+  ruleset: "skf"
+  games { table: 1 first: "aki" second: "ben" log: "ok.textproto" }
+  games { table: 2 first: "cat" second: "dan" log: "kept.textproto" }
+}
+rounds {
+  number: 2
+  ruleset: "skf"
+  games { table: 1 first: "aki" second: "dan" log: "ok.textproto" }
+  games { table: 2 first: "ben" second: "cat" }
+}
+EOF
+
+# Round 1: aki beat ben, verified (3 to aki). cat v dan disputed (dan's 3
+# provisional). Round 2: aki v dan on a log whose header seats Ben, not
+# dan, second: disputed (aki's 3 provisional); ben v cat has no log:
+# missing. Counted: aki 3, the rest 0; opponents' score: ben met aki (3):
+# 3, cat and dan met no one counted: 0, in the file's order.
+code=0
+"$gunbai" tournament standings "$t" >"$work/s1.out" 2>"$work/s1.err" || code=$?
+[[ $code -eq 1 ]] || fail "provisional standings: exit $code: $(cat "$work/s1.out" "$work/s1.err")"
+grep -q "standings PROVISIONAL" "$work/s1.out" || fail "$(cat "$work/s1.out")"
+ranks=$(sed -n 's/^ *\([0-9]\)  \([A-Za-z]*\) *\([0-9]*\)  .*/\1 \2 \3/p' "$work/s1.out" | tr '\n' ',')
+[[ $ranks == "1 Aki 3,2 Ben 0,3 Cat 0,4 Dan 0," ]] || fail "ranks: $ranks: $(cat "$work/s1.out")"
+grep -q "round 1 table 1: aki beat ben  \[verified\]" "$work/s1.out" || fail "$(cat "$work/s1.out")"
+grep -q "round 1 table 2: dan beat cat  \[DISPUTED (provisional)\]" "$work/s1.out" || fail "$(cat "$work/s1.out")"
+grep -q "the log claims takeda won; the scenario's victory points give uesugi; 0 violations and 2 disputes: skf.melee.hit at seq 9, game.victory.winner at seq 26" "$work/s1.out" ||
+  fail "the reason of r1t2: $(cat "$work/s1.out")"
+grep -q "the log's second clan (takeda) is played by \"Ben\", but the pairing seats dan there" "$work/s1.out" ||
+  fail "the seat check: $(cat "$work/s1.out")"
+grep -q "round 2 table 2: ben v cat  \[MISSING\]" "$work/s1.out" || fail "$(cat "$work/s1.out")"
+# aki: 3 counted, 6 should the disputed r2t1 stand; dan: 3 should r1t2.
+grep -q "Aki .* 1 disputed (score 6 should they stand)  1 missing" "$work/s1.out" && fail "aki has no missing game"
+grep -q "Aki .* 1 disputed (score 6 should they stand)" "$work/s1.out" || fail "$(cat "$work/s1.out")"
+grep -q "Dan .* 2 disputed (score 3 should they stand)" "$work/s1.out" || fail "$(cat "$work/s1.out")"
+grep -q "auditing round 1, table 1: ok.textproto" "$work/s1.err" || fail "no progress: $(cat "$work/s1.err")"
+"$gunbai" tournament standings "$t" >"$work/s1-again.out" 2>/dev/null || true
+cmp -s "$work/s1.out" "$work/s1-again.out" || fail "two runs differ"
+echo "ok   provisional standings: exit 1, aki 3 first, one verified, two disputed (with why), one missing; byte-identical twice"
+
+# The umpire rules: r1t2 the first side (cat) wins, since Uesugi reached 5
+# points; r2t1 the result stands (aki wins: the header's names were a
+# slip). And r2t2's game comes: ok-anon, ben first (Uesugi) wins.
+"$gunbai" tournament rule "$t" --round 1 --table 2 --ruling changed --result first \
+  --appellant cat --appeal "game.victory.winner at seq 26" \
+  --note "Uesugi reached 5 points at the end of turn 2" >"$work/r1.out" || fail "rule 1"
+grep -q "^ruling 1 recorded on round 1, table 2" "$work/r1.out" || fail "$(cat "$work/r1.out")"
+"$gunbai" tournament rule "$t" --round 2 --table 1 --ruling stands \
+  --note "the header's names were a slip" >/dev/null || fail "rule 2"
+sed -i 's/games { table: 2 first: "ben" second: "cat" }/games { table: 2 first: "ben" second: "cat" log: "ok-anon.textproto" }/' "$t"
+# aki 3 + 3 = 6; ben 0 + 3 = 3; cat 3 + 0 = 3; dan 0 + 0 = 0. Opponents'
+# score: aki met ben (3) and dan (0): 3; ben met aki (6) and cat (3): 9;
+# cat met dan (0) and ben (3): 3; dan met cat (3) and aki (6): 9.
+code=0
+"$gunbai" tournament standings "$t" >"$work/s2.out" 2>/dev/null || code=$?
+[[ $code -eq 0 ]] || fail "final standings: exit $code: $(cat "$work/s2.out")"
+grep -q "standings final" "$work/s2.out" || fail "$(cat "$work/s2.out")"
+ranks=$(sed -n 's/^ *\([0-9]\)  \([A-Za-z]*\) *\([0-9]*\)  [0-9]-[0-9]-[0-9] *\([0-9]*\).*/\1 \2 \3 \4/p' "$work/s2.out" | tr '\n' ',')
+[[ $ranks == "1 Aki 6 3,2 Ben 3 9,3 Cat 3 3,4 Dan 0 9," ]] || fail "ranks: $ranks: $(cat "$work/s2.out")"
+grep -q "ruling 1: the result is changed to the first side wins: Uesugi reached 5 points at the end of turn 2" "$work/s2.out" ||
+  fail "$(cat "$work/s2.out")"
+grep -q "round 2 table 1: aki beat dan  \[ruled\]" "$work/s2.out" || fail "$(cat "$work/s2.out")"
+echo "ok   the rulings recorded and chained; final standings: exit 0, aki 6, ben 3 (9), cat 3 (3), dan 0"
+
+code=0
+"$gunbai" tournament standings --format=json "$t" >"$work/s2.json" 2>/dev/null || code=$?
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["final"] is True, s
+assert [p["player"] for p in s["standings"]] == ["aki", "ben", "cat", "dan"], s["standings"]
+assert [p.get("score", 0) for p in s["standings"]] == [6, 3, 3, 0], s["standings"]
+assert len(s["digest"]) == 64 and all(len(g.get("log_sha256", "")) == 64 for g in s["games"])
+' "$work/s2.json" || fail "the JSON: $(head -c 400 "$work/s2.json")"
+echo "ok   the JSON parses: final, the ranks, the digest and every log's sha256"
+
+# Round 3, Swiss on aki 6, ben 3, cat 3, dan 0. aki met ben and dan: aki v
+# cat; ben v dan (not met). Sides: aki has played first twice, cat once
+# of two: cat takes the first side; dan has never played first: dan.
+"$gunbai" tournament pair "$t" >"$work/p.out" 2>/dev/null || fail "pair"
+python3 - "$work/p.out" <<'PY' || fail "the pairing: $(cat "$work/p.out")"
+import re, sys
+text = open(sys.argv[1]).read()
+games = re.findall(r'table: (\d+)\s+first: "(\w+)"\s+second: "(\w+)"', text)
+assert "number: 3" in text and 'ruleset: "skf"' in text, text
+assert games == [("1", "cat", "aki"), ("2", "dan", "ben")], games
+PY
+"$gunbai" tournament pair --append "$t" >/dev/null 2>&1 || fail "pair --append"
+"$gunbai" tournament standings "$t" >/dev/null 2>&1 && fail "round 3 has no logs: the standings cannot be final"
+echo "ok   round 3 paired: cat v aki, dan v ben; appended, its games missing"
+
+# A ruling edited afterwards (ruling 1's note) breaks the chain: exit 2,
+# naming it.
+sed -i 's/note: "Uesugi reached 5 points/note: "Takeda reached 5 points/' "$t"
+grep -q 'note: "Takeda reached 5 points' "$t" || fail "the edit of ruling 1 did not apply"
+code=0
+"$gunbai" tournament standings "$t" >/dev/null 2>"$work/bad.err" || code=$?
+[[ $code -eq 2 ]] || fail "an edited ruling: exit $code"
+grep -q "ruling 1 does not chain" "$work/bad.err" || fail "$(cat "$work/bad.err")"
+echo "ok   a ruling edited afterwards: exit 2, ruling 1 does not chain"
