@@ -18,6 +18,7 @@
 #include "gunbai/v1/ruleset.pb.h"
 #include "gunbai/v1/skf_ruleset.pb.h"
 #include "gunbai/v1/state.pb.h"
+#include "gunbai/v1/tournament.pb.h"
 
 namespace gunbai::replay {
 namespace {
@@ -101,6 +102,12 @@ bool Known(const v1::StoredEvent& m);
 bool Known(const v1::TableRules& m);
 bool Known(const v1::Term& m);
 bool Known(const v1::TerrainFeature& m);
+bool Known(const v1::Tournament& m);
+bool Known(const v1::TournamentGameResult& m);
+bool Known(const v1::TournamentRuling& m);
+bool Known(const v1::TournamentScoring& m);
+bool Known(const v1::TournamentStandings& m);
+bool Known(const v1::TournamentStandingsResponse& m);
 bool Known(const v1::Unit& m);
 bool Known(const v1::UnitPoints& m);
 bool Known(const v1::UnitState& m);
@@ -635,6 +642,48 @@ bool Known(const v1::TerrainFeature& m) {
   return true;
 }
 
+bool Known(const v1::Tournament& m) {
+  if (m.has_scoring() && !Known(m.scoring())) return false;
+  for (const auto& x : m.rulings()) {
+    if (!Known(x)) return false;
+  }
+  return true;
+}
+
+bool Known(const v1::TournamentGameResult& m) {
+  if (!v1::ResultStatus_IsValid(m.status())) return false;
+  if (!v1::GameResultKind_IsValid(m.result())) return false;
+  return true;
+}
+
+bool Known(const v1::TournamentRuling& m) {
+  if (!v1::RulingKind_IsValid(m.kind())) return false;
+  if (!v1::GameResultKind_IsValid(m.result())) return false;
+  return true;
+}
+
+bool Known(const v1::TournamentScoring& m) {
+  for (int v : m.tie_breaks()) {
+    if (!v1::TieBreak_IsValid(v)) return false;
+  }
+  return true;
+}
+
+bool Known(const v1::TournamentStandings& m) {
+  for (int v : m.tie_breaks()) {
+    if (!v1::TieBreak_IsValid(v)) return false;
+  }
+  for (const auto& x : m.games()) {
+    if (!Known(x)) return false;
+  }
+  return true;
+}
+
+bool Known(const v1::TournamentStandingsResponse& m) {
+  if (m.has_standings() && !Known(m.standings())) return false;
+  return true;
+}
+
 bool Known(const v1::Unit& m) {
   if (!v1::TroopType_IsValid(m.troop_type())) return false;
   if (!v1::Mobility_IsValid(m.mobility())) return false;
@@ -773,6 +822,15 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
       {v1::TableRules::descriptor(), &KnownAs<v1::TableRules>},
       {v1::Term::descriptor(), &KnownAs<v1::Term>},
       {v1::TerrainFeature::descriptor(), &KnownAs<v1::TerrainFeature>},
+      {v1::Tournament::descriptor(), &KnownAs<v1::Tournament>},
+      {v1::TournamentGameResult::descriptor(),
+       &KnownAs<v1::TournamentGameResult>},
+      {v1::TournamentRuling::descriptor(), &KnownAs<v1::TournamentRuling>},
+      {v1::TournamentScoring::descriptor(), &KnownAs<v1::TournamentScoring>},
+      {v1::TournamentStandings::descriptor(),
+       &KnownAs<v1::TournamentStandings>},
+      {v1::TournamentStandingsResponse::descriptor(),
+       &KnownAs<v1::TournamentStandingsResponse>},
       {v1::Unit::descriptor(), &KnownAs<v1::Unit>},
       {v1::UnitPoints::descriptor(), &KnownAs<v1::UnitPoints>},
       {v1::UnitState::descriptor(), &KnownAs<v1::UnitState>},

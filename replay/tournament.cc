@@ -13,6 +13,9 @@
 #include "absl/strings/str_join.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
+#include "replay/audit.h"
+#include "replay/log_parser.h"
+#include "replay/pairing.h"
 #include "replay/text_errors.h"
 #include "rules/digest.h"
 #include "rules/excerpt.h"
@@ -329,6 +332,57 @@ v1::TournamentGameResult ResultFromAudit(const LoadedTournament& tournament,
   return r;
 }
 
+absl::StatusOr<std::vector<v1::TournamentGameResult>> ReadTournamentGames(
+    const LoadedTournament& t, const TournamentInputs& inputs) {
+  std::vector<v1::TournamentGameResult> out;
+  for (const v1::TournamentRound& round : t.data.rounds()) {
+    const int r = static_cast<int>(round.number());
+    absl::StatusOr<LoadedRuleset> ruleset = inputs.ruleset(round.ruleset());
+    if (!ruleset.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("round ", r, "'s ruleset ", round.ruleset(), ": ",
+                       ruleset.status().message()));
+    }
+    for (const v1::TournamentGame& game : round.games()) {
+      if (inputs.cancelled && inputs.cancelled()) {
+        return absl::CancelledError("the standings were abandoned");
+      }
+      if (game.second().empty() || game.log().empty()) {
+        out.push_back(ResultWithoutAudit(r, game, ""));
+        continue;
+      }
+      if (inputs.progress) inputs.progress(r, game);
+      absl::StatusOr<std::string> bytes = inputs.log(game.log());
+      if (!bytes.ok()) {
+        out.push_back(
+            ResultWithoutAudit(r, game, std::string(bytes.status().message())));
+        continue;
+      }
+      v1::TournamentGameResult g;
+      absl::StatusOr<v1::BattleLog> log =
+          ParseBattleLog(*bytes, LogFormat::kAuto, game.log());
+      const std::string named =
+          log.ok() ? log->header().ruleset().name() : std::string();
+      if (!log.ok()) {
+        g = ResultWithoutAudit(r, game, std::string(log.status().message()));
+      } else if (!named.empty() && named != ruleset->data.name()) {
+        g = ResultWithoutAudit(
+            r, game,
+            absl::StrCat("the log is played under ", named, "; round ", r,
+                         " under ", ruleset->data.name()));
+      } else {
+        absl::StatusOr<v1::AuditReport> report = AuditLog(*log, *ruleset);
+        g = report.ok() ? ResultFromAudit(t, r, game, *log, *report)
+                        : ResultWithoutAudit(
+                              r, game, std::string(report.status().message()));
+      }
+      g.set_log_sha256(base::Sha256Hex(*bytes));
+      out.push_back(std::move(g));
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // One player's tally while the standings are worked out.
@@ -526,6 +580,48 @@ v1::TournamentStandings Standings(const LoadedTournament& tournament,
   }
   for (v1::TournamentGameResult& g : games) *out.add_games() = std::move(g);
   return out;
+}
+
+absl::StatusOr<v1::TournamentRound> NextSwissRound(
+    const LoadedTournament& tournament, const v1::TournamentStandings& s,
+    int* rematches) {
+  std::map<std::string, PairingPlayer> by_id;
+  for (const v1::TournamentStanding& p : s.standings()) {
+    by_id[p.player()].id = p.player();
+    by_id[p.player()].score = static_cast<int>(p.score());
+  }
+  for (const v1::TournamentGameResult& g : s.games()) {
+    if (g.second().empty()) {
+      by_id[g.first()].had_bye = true;
+      continue;
+    }
+    // A game that has not come was not played: its players have not met.
+    // A disputed one was.
+    if (g.status() == v1::RESULT_STATUS_MISSING) continue;
+    by_id[g.first()].opponents.push_back(g.second());
+    by_id[g.second()].opponents.push_back(g.first());
+    ++by_id[g.first()].first_sides;
+    ++by_id[g.second()].second_sides;
+  }
+  std::vector<PairingPlayer> players;
+  for (const v1::TournamentStanding& p : s.standings()) {
+    players.push_back(by_id[p.player()]);
+  }
+  absl::StatusOr<SwissRound> paired = PairSwiss(players);
+  if (!paired.ok()) return paired.status();
+  if (rematches != nullptr) *rematches = paired->rematches;
+  const v1::Tournament& t = tournament.data;
+  v1::TournamentRound round;
+  round.set_number(static_cast<std::uint32_t>(t.rounds_size() + 1));
+  round.set_ruleset(t.rounds().empty() ? std::string("daimyo")
+                                       : t.rounds().rbegin()->ruleset());
+  for (const Pairing& p : paired->pairings) {
+    v1::TournamentGame* g = round.add_games();
+    g->set_table(static_cast<std::uint32_t>(p.table));
+    g->set_first(p.first);
+    g->set_second(p.second);
+  }
+  return round;
 }
 
 }  // namespace gunbai::replay

@@ -14,6 +14,7 @@
 #ifndef GUNBAI_REPLAY_TOURNAMENT_H_
 #define GUNBAI_REPLAY_TOURNAMENT_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/tournament.pb.h"
+#include "replay/ruleset_loader.h"
 
 namespace gunbai::replay {
 
@@ -66,6 +68,30 @@ gunbai::v1::TournamentGameResult ResultWithoutAudit(
     int round, const gunbai::v1::TournamentGame& game,
     const std::string& error);
 
+// Where the desk finds what a tournament names: the CLI reads files beside
+// the tournament file, gunbaid the files sent with the request.
+struct TournamentInputs {
+  // The bytes of the file a game's `log` names.
+  std::function<absl::StatusOr<std::string>(const std::string& name)> log;
+  // The ruleset a round names (a built-in name, or a file).
+  std::function<absl::StatusOr<LoadedRuleset>(const std::string& name)> ruleset;
+  // Told before each game is audited (progress); may be empty.
+  std::function<void(int round, const gunbai::v1::TournamentGame& game)>
+      progress;
+  // Asked between games; true stops the reading (Cancelled). May be empty.
+  std::function<bool()> cancelled;
+};
+
+// Every game of every round read: its log fetched, parsed, audited under
+// the round's ruleset and its result read (ResultFromAudit); a log that
+// cannot be had, parsed or audited, or that is played under another
+// ruleset than its round's, is disputed with the reason. Errors: a round's
+// ruleset that cannot be had (InvalidArgument naming the round), and
+// Cancelled.
+absl::StatusOr<std::vector<gunbai::v1::TournamentGameResult>>
+ReadTournamentGames(const LoadedTournament& tournament,
+                    const TournamentInputs& inputs);
+
 // The standings from the games' results (every game of every round, in
 // the file's order; byes need none): the rulings applied (the last ruling
 // on a game decides it), scores from verified, ruled and bye results,
@@ -75,6 +101,16 @@ gunbai::v1::TournamentGameResult ResultWithoutAudit(
 gunbai::v1::TournamentStandings Standings(
     const LoadedTournament& tournament,
     std::vector<gunbai::v1::TournamentGameResult> games);
+
+// The next round (numbered after the file's last, under its last round's
+// ruleset, "daimyo" before any) as the Swiss system of replay/pairing.h
+// pairs it on `standings`: the players in their rank, with the opponents,
+// sides and byes of the games the standings list (a missing game was not
+// played; a disputed one was). `rematches` (optional)
+// receives how many pairs met before.
+absl::StatusOr<gunbai::v1::TournamentRound> NextSwissRound(
+    const LoadedTournament& tournament,
+    const gunbai::v1::TournamentStandings& standings, int* rematches);
 
 }  // namespace gunbai::replay
 

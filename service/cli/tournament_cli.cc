@@ -106,60 +106,28 @@ absl::StatusOr<replay::LoadedRuleset> RoundRuleset(
   return replay::LoadRuleset(*text, path);
 }
 
-// Every game of every round audited and read.
+// Every game of every round audited and read, its files found beside the
+// tournament file, progress on stderr.
 absl::StatusOr<std::vector<v1::TournamentGameResult>> ReadGames(
     const std::string& path, const replay::LoadedTournament& t,
     std::ostream& err) {
-  std::vector<v1::TournamentGameResult> out;
-  for (const v1::TournamentRound& round : t.data.rounds()) {
-    auto ruleset = RoundRuleset(path, round.ruleset());
-    if (!ruleset.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ": round ", round.number(), "'s ruleset ",
-                       round.ruleset(), ": ", ruleset.status().message()));
-    }
-    const int r = static_cast<int>(round.number());
-    for (const v1::TournamentGame& game : round.games()) {
-      if (game.second().empty() || game.log().empty()) {
-        out.push_back(replay::ResultWithoutAudit(r, game, ""));
-        continue;
-      }
-      err << "auditing round " << r << ", table " << game.table() << ": "
-          << game.log() << "\n";
-      const std::string log_path = Beside(path, game.log());
-      auto bytes = ReadInputFile(log_path);
-      if (!bytes.ok()) {
-        out.push_back(replay::ResultWithoutAudit(
-            r, game, std::string(bytes.status().message())));
-        continue;
-      }
-      auto log =
-          replay::ParseBattleLog(*bytes, replay::LogFormat::kAuto, log_path);
-      if (!log.ok()) {
-        v1::TournamentGameResult g = replay::ResultWithoutAudit(
-            r, game, std::string(log.status().message()));
-        g.set_log_sha256(base::Sha256Hex(*bytes));
-        out.push_back(std::move(g));
-        continue;
-      }
-      const std::string& named = log->header().ruleset().name();
-      v1::TournamentGameResult g;
-      if (!named.empty() && named != ruleset->data.name()) {
-        g = replay::ResultWithoutAudit(
-            r, game,
-            absl::StrCat("the log is played under ", named, "; round ", r,
-                         " under ", ruleset->data.name()));
-      } else {
-        auto report = replay::AuditLog(*log, *ruleset);
-        g = report.ok() ? replay::ResultFromAudit(t, r, game, *log, *report)
-                        : replay::ResultWithoutAudit(
-                              r, game, std::string(report.status().message()));
-      }
-      g.set_log_sha256(base::Sha256Hex(*bytes));
-      out.push_back(std::move(g));
-    }
+  replay::TournamentInputs inputs;
+  inputs.log = [&path](const std::string& name) {
+    return ReadInputFile(Beside(path, name));
+  };
+  inputs.ruleset = [&path](const std::string& name) {
+    return RoundRuleset(path, name);
+  };
+  inputs.progress = [&err](int round, const v1::TournamentGame& game) {
+    err << "auditing round " << round << ", table " << game.table() << ": "
+        << game.log() << "\n";
+  };
+  auto games = replay::ReadTournamentGames(t, inputs);
+  if (!games.ok()) {
+    return absl::Status(games.status().code(),
+                        absl::StrCat(path, ": ", games.status().message()));
   }
-  return out;
+  return games;
 }
 
 std::string StatusWords(v1::ResultStatus s) {
@@ -294,31 +262,6 @@ int RunStandings(const TournamentCliOptions& o, std::ostream& out,
   return s.final() ? kExitClean : kExitFindings;
 }
 
-// The players in standings order, with whom they met and on which side.
-std::vector<replay::PairingPlayer> PairingPlayers(
-    const v1::TournamentStandings& s) {
-  std::map<std::string, replay::PairingPlayer> by_id;
-  for (const v1::TournamentStanding& p : s.standings()) {
-    by_id[p.player()].id = p.player();
-    by_id[p.player()].score = static_cast<int>(p.score());
-  }
-  for (const v1::TournamentGameResult& g : s.games()) {
-    if (g.second().empty()) {
-      by_id[g.first()].had_bye = true;
-      continue;
-    }
-    by_id[g.first()].opponents.push_back(g.second());
-    by_id[g.second()].opponents.push_back(g.first());
-    ++by_id[g.first()].first_sides;
-    ++by_id[g.second()].second_sides;
-  }
-  std::vector<replay::PairingPlayer> out;
-  for (const v1::TournamentStanding& p : s.standings()) {
-    out.push_back(by_id[p.player()]);
-  }
-  return out;
-}
-
 int RunPair(const TournamentCliOptions& o, std::ostream& out,
             std::ostream& err) {
   auto fail = [&err](const absl::Status& s) {
@@ -328,19 +271,30 @@ int RunPair(const TournamentCliOptions& o, std::ostream& out,
   auto t = ReadTournament(o.path);
   if (!t.ok()) return fail(t.status());
   const int next = t->data.rounds_size() + 1;
-  std::vector<replay::Pairing> pairings;
+  v1::TournamentRound round;
   int rematches = 0;
   if (o.round_robin) {
     std::vector<std::string> ids;
-    for (const v1::TournamentPlayer& p : t->data.players())
+    for (const v1::TournamentPlayer& p : t->data.players()) {
       ids.push_back(p.id());
+    }
     const auto rounds = replay::RoundRobin(ids);
     if (next > static_cast<int>(rounds.size())) {
       return fail(absl::InvalidArgumentError(absl::StrCat(
           "a round robin of ", ids.size(), " players has ", rounds.size(),
           " rounds; the tournament has played them all")));
     }
-    pairings = rounds[static_cast<std::size_t>(next - 1)];
+    round.set_number(static_cast<std::uint32_t>(next));
+    round.set_ruleset(t->data.rounds().empty()
+                          ? std::string("daimyo")
+                          : t->data.rounds().rbegin()->ruleset());
+    for (const replay::Pairing& p :
+         rounds[static_cast<std::size_t>(next - 1)]) {
+      v1::TournamentGame* g = round.add_games();
+      g->set_table(static_cast<std::uint32_t>(p.table));
+      g->set_first(p.first);
+      g->set_second(p.second);
+    }
   } else {
     auto games = ReadGames(o.path, *t, err);
     if (!games.ok()) return fail(games.status());
@@ -349,21 +303,9 @@ int RunPair(const TournamentCliOptions& o, std::ostream& out,
       err << "gunbai tournament pair: note: the standings are provisional "
              "(disputed or missing results are not counted)\n";
     }
-    auto round = replay::PairSwiss(PairingPlayers(s));
-    if (!round.ok()) return fail(round.status());
-    pairings = round->pairings;
-    rematches = round->rematches;
-  }
-  v1::TournamentRound round;
-  round.set_number(static_cast<std::uint32_t>(next));
-  round.set_ruleset(t->data.rounds().empty()
-                        ? std::string("daimyo")
-                        : t->data.rounds().rbegin()->ruleset());
-  for (const replay::Pairing& p : pairings) {
-    v1::TournamentGame* g = round.add_games();
-    g->set_table(static_cast<std::uint32_t>(p.table));
-    g->set_first(p.first);
-    g->set_second(p.second);
+    auto paired = replay::NextSwissRound(*t, s, &rematches);
+    if (!paired.ok()) return fail(paired.status());
+    round = *std::move(paired);
   }
   if (rematches > 0) {
     err << "gunbai tournament pair: " << rematches

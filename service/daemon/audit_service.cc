@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,7 +30,9 @@
 #include "replay/reconcile.h"
 #include "replay/remedy.h"
 #include "replay/text_errors.h"
+#include "replay/tournament.h"
 #include "replay/wire_tag.h"
+#include "rules/excerpt.h"
 #include "rules/status_macros.h"
 #include "service/common/grpc_status.h"
 #include "service/daemon/decode_errors.h"
@@ -935,6 +938,54 @@ grpc::Status AuditServiceImpl::Reconcile(grpc::ServerContext* context,
   auto reconciled = replay::Reconcile(a, b, **ruleset);
   if (!reconciled.ok()) return ToGrpcStatus(reconciled.status());
   *response->mutable_reconciliation() = *std::move(reconciled);
+  return grpc::Status::OK;
+}
+
+grpc::Status AuditServiceImpl::TournamentStandings(
+    grpc::ServerContext* context, const v1::TournamentStandingsRequest* request,
+    v1::TournamentStandingsResponse* response) {
+  RequestBudget::Admission admission;
+  grpc::Status admitted = ToGrpcStatus(
+      AdmitBytes(budget_, static_cast<std::int64_t>(request->ByteSizeLong()),
+                 "TournamentStandings", admission));
+  if (!admitted.ok()) return admitted;
+  auto tournament = replay::LoadTournament(request->tournament_textproto(),
+                                           "tournament_textproto");
+  if (!tournament.ok()) return ToGrpcStatus(tournament.status());
+  // The files by name; the first of a name given twice.
+  std::map<std::string, const std::string*> files;
+  for (const v1::TournamentFile& f : request->files()) {
+    files.emplace(f.name(), &f.content());
+  }
+  replay::TournamentInputs inputs;
+  inputs.log =
+      [&files](const std::string& name) -> absl::StatusOr<std::string> {
+    auto it = files.find(name);
+    if (it == files.end()) {
+      return absl::NotFoundError(absl::StrCat(
+          "no such file: ", rules::Excerpt(name, rules::kMaxQuotedBytes),
+          " was not sent with the tournament (files { name: ... })"));
+    }
+    return *it->second;
+  };
+  inputs.ruleset =
+      [&files](
+          const std::string& name) -> absl::StatusOr<replay::LoadedRuleset> {
+    auto it = files.find(name);
+    if (it == files.end()) return replay::BuiltinRuleset(name);
+    return replay::LoadRuleset(*it->second, name);
+  };
+  inputs.cancelled = [context] { return context->IsCancelled(); };
+  auto games = replay::ReadTournamentGames(*tournament, inputs);
+  if (!games.ok()) {
+    if (context->IsCancelled()) return Abandoned();
+    return ToGrpcStatus(games.status());
+  }
+  *response->mutable_standings() =
+      replay::Standings(*tournament, *std::move(games));
+  auto next =
+      replay::NextSwissRound(*tournament, response->standings(), nullptr);
+  if (next.ok()) *response->mutable_next_round() = *std::move(next);
   return grpc::Status::OK;
 }
 

@@ -128,6 +128,13 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
   grpc::Status Reconcile(grpc::ServerContext* context,
                          const gunbai::v1::ReconcileRequest* request,
                          gunbai::v1::ReconcileResponse* response) override;
+  // TournamentStandings: the tournament and the files of `request`,
+  // admitted by their size as the whole request; each game audited as the
+  // CLI's `gunbai tournament standings` audits it.
+  grpc::Status TournamentStandings(
+      grpc::ServerContext* context,
+      const gunbai::v1::TournamentStandingsRequest* request,
+      gunbai::v1::TournamentStandingsResponse* response) override;
 
   grpc::Status DiceStatsEncoded(grpc::ServerContext* context,
                                 grpc::ByteBuffer& request,

@@ -858,6 +858,8 @@ void HttpGateway::DefineRoutes() {
   stream("/v1/audit:diff", audit, &AuditStub::Diff);
   unary("/v1/audit:diceStats", ServeUnary(audit, &AuditStub::DiceStats));
   unary("/v1/audit:reconcile", ServeUnary(audit, &AuditStub::Reconcile));
+  unary("/v1/tournament:standings",
+        ServeUnary(audit, &AuditStub::TournamentStandings));
   unary("/v1/games:create", ServeUnary(games, &GameStub::CreateGame));
   unary("/v1/games:append", ServeUnary(games, &GameStub::AppendEvents));
   unary("/v1/games:read", ServeUnary(games, &GameStub::ReadEvents));

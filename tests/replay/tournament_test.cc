@@ -294,5 +294,39 @@ rounds { number: 2 ruleset: "daimyo"
   EXPECT_FALSE(s.final());
 }
 
+TEST(TournamentPairing, NextRoundFromTheStandings) {
+  // kFour with every round-1 game verified (ann beat bob, cat drew with
+  // dan) and round 2 not yet come (missing: not played, so nobody met
+  // there). Standings: ann 3, cat 1, dan 1, bob 0. Swiss, adjacent: ann's
+  // first choice cat (not met): ann v cat; then dan v bob (not met). Sides:
+  // ann and cat have each played first once (equal): ann, higher, first;
+  // dan played second once, bob second once (equal): dan, higher, first.
+  const LoadedTournament t = Load(kFour);
+  v1::TournamentGame no_log[2] = {t.data.rounds(1).games(0),
+                                  t.data.rounds(1).games(1)};
+  for (v1::TournamentGame& g : no_log) g.clear_log();
+  std::vector<v1::TournamentGameResult> games = {
+      Result(1, 1, "ann", "bob", v1::GAME_RESULT_KIND_FIRST_WINS),
+      Result(1, 2, "cat", "dan", v1::GAME_RESULT_KIND_DRAW),
+      ResultWithoutAudit(2, no_log[0], ""),
+      ResultWithoutAudit(2, no_log[1], "")};
+  EXPECT_EQ(games[2].status(), v1::RESULT_STATUS_MISSING);
+  const v1::TournamentStandings s = Standings(t, games);
+  EXPECT_EQ(Ranking(s), "ann:3 cat:1 dan:1 bob:0 ");
+  int rematches = -1;
+  absl::StatusOr<v1::TournamentRound> next = NextSwissRound(t, s, &rematches);
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->number(), 3u);
+  EXPECT_EQ(next->ruleset(), "daimyo");
+  ASSERT_EQ(next->games_size(), 2);
+  EXPECT_EQ(next->games(0).first(), "ann");
+  EXPECT_EQ(next->games(0).second(), "cat");
+  EXPECT_EQ(next->games(1).first(), "dan");
+  EXPECT_EQ(next->games(1).second(), "bob");
+  // Round 2's ann v cat and bob v dan never came, so pairing them is no
+  // rematch.
+  EXPECT_EQ(rematches, 0);
+}
+
 }  // namespace
 }  // namespace gunbai::replay

@@ -31,6 +31,10 @@ Gunbai.page('home', {
             el('p', {text: 'The players\' copies of a game disagree: where ' +
                            'they part, and which the rules support.'})),
         el('div', {class: 'card'},
+            el('h2', {}, el('a', {href: '#/tournament', text: 'Tournament'})),
+            el('p', {text: 'Standings that rest only on results the games ' +
+                           'themselves verify, and the next round paired.'})),
+        el('div', {class: 'card'},
             el('h2', {}, el('a', {href: '#/rules', text: 'Rules'})),
             el('p', {text: 'Every rule gunbai checks, with its id and how ' +
                            'gunbai reads it.'}))));
