@@ -40,7 +40,8 @@ const {check, summary} = checks();
             await page.waitForSelector('.home-links');
             const links = await page.$$eval('.home-links h2 a',
                 (as) => as.map((a) => a.getAttribute('href')));
-            assert.deepEqual(links, ['#/audit', '#/ruling', '#/live', '#/reconcile', '#/rules']);
+            assert.deepEqual(links, ['#/audit', '#/ruling', '#/live', '#/reconcile', '#/tournament',
+                                    '#/rules']);
             await expectClean(page, problems, origin);
           });
     });
