@@ -104,6 +104,7 @@ bool Known(const v1::Term& m);
 bool Known(const v1::TerrainFeature& m);
 bool Known(const v1::Tournament& m);
 bool Known(const v1::TournamentGameResult& m);
+bool Known(const v1::TournamentRound& m);
 bool Known(const v1::TournamentRuling& m);
 bool Known(const v1::TournamentScoring& m);
 bool Known(const v1::TournamentStandings& m);
@@ -644,6 +645,9 @@ bool Known(const v1::TerrainFeature& m) {
 
 bool Known(const v1::Tournament& m) {
   if (m.has_scoring() && !Known(m.scoring())) return false;
+  for (const auto& x : m.rounds()) {
+    if (!Known(x)) return false;
+  }
   for (const auto& x : m.rulings()) {
     if (!Known(x)) return false;
   }
@@ -653,6 +657,11 @@ bool Known(const v1::Tournament& m) {
 bool Known(const v1::TournamentGameResult& m) {
   if (!v1::ResultStatus_IsValid(m.status())) return false;
   if (!v1::GameResultKind_IsValid(m.result())) return false;
+  return true;
+}
+
+bool Known(const v1::TournamentRound& m) {
+  if (m.has_options() && !Known(m.options())) return false;
   return true;
 }
 
@@ -681,6 +690,7 @@ bool Known(const v1::TournamentStandings& m) {
 
 bool Known(const v1::TournamentStandingsResponse& m) {
   if (m.has_standings() && !Known(m.standings())) return false;
+  if (m.has_next_round() && !Known(m.next_round())) return false;
   return true;
 }
 
@@ -825,6 +835,7 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
       {v1::Tournament::descriptor(), &KnownAs<v1::Tournament>},
       {v1::TournamentGameResult::descriptor(),
        &KnownAs<v1::TournamentGameResult>},
+      {v1::TournamentRound::descriptor(), &KnownAs<v1::TournamentRound>},
       {v1::TournamentRuling::descriptor(), &KnownAs<v1::TournamentRuling>},
       {v1::TournamentScoring::descriptor(), &KnownAs<v1::TournamentScoring>},
       {v1::TournamentStandings::descriptor(),

@@ -343,6 +343,16 @@ absl::StatusOr<std::vector<v1::TournamentGameResult>> ReadTournamentGames(
           absl::StrCat("round ", r, "'s ruleset ", round.ruleset(), ": ",
                        ruleset.status().message()));
     }
+    if (round.has_options()) {
+      if (!ruleset->data.has_options()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("round ", r, " sets reading options, but ruleset ",
+                         ruleset->data.name(), " has none to set"));
+      }
+      *ruleset->data.mutable_options() = round.options();
+      ruleset->digest =
+          base::Sha256Hex(base::DeterministicBytes(ruleset->data));
+    }
     for (const v1::TournamentGame& game : round.games()) {
       if (inputs.cancelled && inputs.cancelled()) {
         return absl::CancelledError("the standings were abandoned");
@@ -477,8 +487,11 @@ v1::TournamentStandings Standings(const LoadedTournament& tournament,
       ++b.missing;
       continue;
     }
-    const int pa = Points(scoring, g.result(), true);
-    const int pb = Points(scoring, g.result(), false);
+    const int vp = scoring.add_victory_points() ? 1 : 0;
+    const int pa = Points(scoring, g.result(), true) +
+                   vp * static_cast<int>(g.first_points());
+    const int pb = Points(scoring, g.result(), false) +
+                   vp * static_cast<int>(g.second_points());
     a.provisional_score += pa;
     b.provisional_score += pb;
     if (!counts) {

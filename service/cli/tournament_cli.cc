@@ -216,6 +216,44 @@ std::string StandingsText(const v1::TournamentStandings& s) {
   return out;
 }
 
+// A CSV field (RFC 4180): quoted when it holds a comma, quote or line end.
+std::string CsvField(const std::string& field) {
+  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+  std::string out = "\"";
+  for (const char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// The standings as CSV, for a spreadsheet: a header row, then a player a
+// row in rank order.
+std::string StandingsCsv(const v1::TournamentStandings& s) {
+  std::vector<std::string> header = {"rank",  "player", "name",  "army",
+                                     "score", "wins",   "draws", "losses"};
+  for (int tb : s.tie_breaks()) {
+    header.push_back(v1::TieBreak_Name(static_cast<v1::TieBreak>(tb)));
+  }
+  for (const char* more : {"disputed", "provisional_score", "missing"}) {
+    header.push_back(more);
+  }
+  std::string out = absl::StrCat(absl::StrJoin(header, ","), "\r\n");
+  for (const v1::TournamentStanding& p : s.standings()) {
+    std::vector<std::string> row = {
+        absl::StrCat(p.rank()),  CsvField(p.player()),
+        CsvField(p.name()),      CsvField(p.army()),
+        absl::StrCat(p.score()), absl::StrCat(p.wins()),
+        absl::StrCat(p.draws()), absl::StrCat(p.losses())};
+    for (std::int64_t v : p.tie_breaks()) row.push_back(absl::StrCat(v));
+    row.push_back(absl::StrCat(p.provisional()));
+    row.push_back(absl::StrCat(p.provisional_score()));
+    row.push_back(absl::StrCat(p.missing()));
+    absl::StrAppend(&out, absl::StrJoin(row, ","), "\r\n");
+  }
+  return out;
+}
+
 std::string Json(const google::protobuf::Message& message) {
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
@@ -258,7 +296,9 @@ int RunStandings(const TournamentCliOptions& o, std::ostream& out,
     return kExitBadInput;
   }
   const v1::TournamentStandings s = replay::Standings(*t, *std::move(games));
-  out << (o.format == "json" ? Json(s) + "\n" : StandingsText(s));
+  out << (o.format == "json"  ? Json(s) + "\n"
+          : o.format == "csv" ? StandingsCsv(s)
+                              : StandingsText(s));
   return s.final() ? kExitClean : kExitFindings;
 }
 
@@ -385,8 +425,11 @@ void AddTournamentCommand(CLI::App& app, CliContext& context) {
       "audit every game and rank the players on verified, ruled and bye "
       "results (1: some result disputed or missing)");
   standings->add_option("FILE", o->path, "the tournament file")->required();
-  standings->add_option("--format", o->format, "text (default) or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  standings
+      ->add_option("--format", o->format,
+                   "text (default), json (the standings and every game), or "
+                   "csv (the standings, for a spreadsheet)")
+      ->check(CLI::IsMember({"text", "json", "csv"}));
   standings->callback([o, &context] {
     context.code = RunStandings(*o, context.out, context.err);
   });

@@ -116,6 +116,19 @@ assert len(s["digest"]) == 64 and all(len(g.get("log_sha256", "")) == 64 for g i
 ' "$work/s2.json" || fail "the JSON: $(head -c 400 "$work/s2.json")"
 echo "ok   the JSON parses: final, the ranks, the digest and every log's sha256"
 
+# CSV for a spreadsheet: the header, then the four players as ranked above.
+"$gunbai" tournament standings --format=csv "$t" >"$work/s2.csv" 2>/dev/null || fail "csv"
+python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows[0] == ["rank", "player", "name", "army", "score", "wins", "draws", "losses",
+                   "TIE_BREAK_OPPONENTS_SCORE", "disputed", "provisional_score", "missing"], rows[0]
+assert [r[1] for r in rows[1:]] == ["aki", "ben", "cat", "dan"], rows
+assert [r[4] for r in rows[1:]] == ["6", "3", "3", "0"], rows
+assert [r[8] for r in rows[1:]] == ["3", "9", "3", "9"], rows
+' "$work/s2.csv" || fail "the CSV: $(cat "$work/s2.csv")"
+echo "ok   the CSV: a header row and the players in rank order with scores and tie-breaks"
+
 # Round 3, Swiss on aki 6, ben 3, cat 3, dan 0. aki met ben and dan: aki v
 # cat; ben v dan (not met). Sides: aki has played first twice, cat once
 # of two: cat takes the first side; dan has never played first: dan.
@@ -140,3 +153,41 @@ code=0
 [[ $code -eq 2 ]] || fail "an edited ruling: exit $code"
 grep -q "ruling 1 does not chain" "$work/bad.err" || fail "$(cat "$work/bad.err")"
 echo "ok   a ruling edited afterwards: exit 2, ruling 1 does not chain"
+
+# A round's reading options. tests/data/anegawa-clean.textproto audits
+# clean under the ruleset's readings (README: "A tour", step 4), but a
+# morale total at seq 17 is disputed where only the turn's lost stands
+# count (stands_lost_count_whole_game: false). Round 1 plays it under the
+# ruleset's readings: verified, a draw (Daimyo sets no victory condition);
+# round 2, the same log, under the other reading: disputed at seq 17.
+cp "$data/anegawa-clean.textproto" "$work/anegawa.textproto"
+cat >"$work/readings.textproto" <<'EOF'
+name: "Readings" version: "1"
+players { id: "chika" name: "Chika" } players { id: "dai" name: "Dai" }
+scoring { win: 2 draw: 1 loss: 0 }
+rounds { number: 1 ruleset: "daimyo"
+  games { table: 1 first: "chika" second: "dai" log: "anegawa.textproto" } }
+rounds { number: 2 ruleset: "daimyo"
+  options {
+    first_volley_spent_when_disordered: true
+    stands_lost_count_whole_game: false
+    leader_roll_stands: LEADER_ROLL_STANDS_AFTER_THE_LOSS
+    being_charged_lasts: BEING_CHARGED_LASTS_REST_OF_TURN
+    pursuit_disorder: PURSUIT_DISORDER_FRESH_ENEMY
+    router_retire_owes: ROUTER_RETIRE_OWES_NOTHING_MORE
+    missile_ashigaru_spear: MISSILE_ASHIGARU_SPEAR_IMPROVISED
+  }
+  games { table: 1 first: "chika" second: "dai" log: "anegawa.textproto" } }
+EOF
+code=0
+"$gunbai" tournament standings "$work/readings.textproto" >"$work/readings.out" 2>/dev/null || code=$?
+[[ $code -eq 1 ]] || fail "readings: exit $code: $(cat "$work/readings.out")"
+grep -q "round 1 table 1: chika drew with dai  \[verified\]" "$work/readings.out" || fail "$(cat "$work/readings.out")"
+grep -q "round 2 table 1: chika drew with dai  \[DISPUTED (provisional)\]" "$work/readings.out" || fail "$(cat "$work/readings.out")"
+grep -q "at seq 17" "$work/readings.out" || fail "$(cat "$work/readings.out")"
+sed -i 's/ruleset: "daimyo"/ruleset: "skf"/' "$work/readings.textproto"
+code=0
+"$gunbai" tournament standings "$work/readings.textproto" >/dev/null 2>"$work/readings.err" || code=$?
+[[ $code -eq 2 ]] || fail "options on skf: exit $code"
+grep -q "round 2 sets reading options, but ruleset skf has none to set" "$work/readings.err" || fail "$(cat "$work/readings.err")"
+echo "ok   a round's reading options: the same log verified in round 1, disputed at seq 17 in round 2; refused on skf"

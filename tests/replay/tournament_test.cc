@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
@@ -292,6 +293,28 @@ rounds { number: 2 ruleset: "daimyo"
   EXPECT_EQ(s.standings(0).missing(), 1u);
   EXPECT_EQ(s.standings(2).missing(), 1u);
   EXPECT_FALSE(s.final());
+}
+
+TEST(TournamentStandings, VictoryPointsAddedWhenTheScoringSaysSo) {
+  // kFour scored 3/1/0 plus each game's victory points. r1: ann beat bob
+  // 5 to 2; cat drew with dan 3 to 3. Round 2 has not come. ann 3 + 5 = 8,
+  // cat 1 + 3 = 4, dan 1 + 3 = 4, bob 0 + 2 = 2; cat before dan by the
+  // file's order.
+  std::string text = kFour;
+  text = absl::StrReplaceAll(
+      text, {{"bye: 3 }", "bye: 3 add_victory_points: true }"}});
+  const LoadedTournament t = Load(text);
+  ASSERT_TRUE(t.data.scoring().add_victory_points());
+  v1::TournamentGameResult a =
+      Result(1, 1, "ann", "bob", v1::GAME_RESULT_KIND_FIRST_WINS);
+  a.set_first_points(5);
+  a.set_second_points(2);
+  v1::TournamentGameResult b =
+      Result(1, 2, "cat", "dan", v1::GAME_RESULT_KIND_DRAW);
+  b.set_first_points(3);
+  b.set_second_points(3);
+  const v1::TournamentStandings s = Standings(t, {a, b});
+  EXPECT_EQ(Ranking(s), "ann:8 cat:4 dan:4 bob:2 ");
 }
 
 TEST(TournamentPairing, NextRoundFromTheStandings) {
