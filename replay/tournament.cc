@@ -70,6 +70,41 @@ absl::Status CheckRulings(const v1::Tournament& t, absl::string_view source) {
   return absl::OkStatus();
 }
 
+// Applies the swaps of `t`, in order: the second sides of two tables of a
+// round exchanged, before the round started (neither game has a log).
+absl::Status ApplySwaps(v1::Tournament& t, absl::string_view source) {
+  for (int i = 0; i < t.swaps_size(); ++i) {
+    const v1::PairingSwap& swap = t.swaps(i);
+    const std::string where = absl::StrCat(source, ": swap ", i + 1);
+    v1::TournamentGame* a = nullptr;
+    v1::TournamentGame* b = nullptr;
+    if (swap.round() >= 1 &&
+        swap.round() <= static_cast<std::uint32_t>(t.rounds_size())) {
+      for (v1::TournamentGame& g :
+           *t.mutable_rounds(static_cast<int>(swap.round()) - 1)
+                ->mutable_games()) {
+        if (g.table() == swap.table()) a = &g;
+        if (g.table() == swap.other_table()) b = &g;
+      }
+    }
+    if (a == nullptr || b == nullptr || a == b) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, " names round ", swap.round(), ", tables ", swap.table(),
+          " and ", swap.other_table(), ": two tables of a round are needed"));
+    }
+    if (!a->log().empty() || !b->log().empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": round ", swap.round(),
+          " has started at those tables (a game names its log); a pairing "
+          "is swapped before its game is played"));
+    }
+    std::string second = a->second();
+    a->set_second(b->second());
+    b->set_second(second);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckRounds(const v1::Tournament& t, absl::string_view source) {
   std::set<std::string> ids;
   for (const v1::TournamentPlayer& p : t.players()) ids.insert(p.id());
@@ -183,6 +218,7 @@ absl::StatusOr<LoadedTournament> LoadTournament(absl::string_view text,
                        " is given twice; ids are unique"));
     }
   }
+  if (absl::Status s = ApplySwaps(loaded.data, source); !s.ok()) return s;
   if (absl::Status s = CheckRounds(t, source); !s.ok()) return s;
   if (absl::Status s = CheckRulings(t, source); !s.ok()) return s;
   loaded.digest = base::Sha256Hex(base::DeterministicBytes(t));
@@ -215,6 +251,31 @@ absl::StatusOr<v1::TournamentRuling> AppendRuling(LoadedTournament& tournament,
   *t.add_rulings() = ruling;
   tournament.digest = base::Sha256Hex(base::DeterministicBytes(t));
   return ruling;
+}
+
+absl::StatusOr<v1::PairingSwap> SwapPairing(LoadedTournament& tournament,
+                                            v1::PairingSwap swap) {
+  const v1::Tournament before = tournament.data;
+  const auto words = [](const v1::Tournament& t, std::uint32_t round,
+                        std::uint32_t table) {
+    const v1::TournamentGame* g = FindGame(t, round, table);
+    return g == nullptr ? std::string()
+                        : absl::StrCat("table ", table, ": ", g->first(), " v ",
+                                       g->second());
+  };
+  swap.set_was(absl::StrCat(words(before, swap.round(), swap.table()), ", ",
+                            words(before, swap.round(), swap.other_table())));
+  v1::Tournament after = before;
+  *after.add_swaps() = swap;
+  after.mutable_swaps()->DeleteSubrange(0, after.swaps_size() - 1);
+  if (absl::Status s = ApplySwaps(after, "the swap"); !s.ok()) return s;
+  swap.set_now(absl::StrCat(words(after, swap.round(), swap.table()), ", ",
+                            words(after, swap.round(), swap.other_table())));
+  *tournament.data.add_swaps() = swap;
+  tournament.data.mutable_rounds()->CopyFrom(after.rounds());
+  tournament.digest =
+      base::Sha256Hex(base::DeterministicBytes(tournament.data));
+  return swap;
 }
 
 v1::TournamentGameResult ResultWithoutAudit(int round,

@@ -35,6 +35,8 @@ struct LoadedTournament {
 
 // Parses `text` (a tournament in text format; `source` names it in errors)
 // and checks it: a name and version; players with unique, non-empty ids;
+// the swaps applied, in order (each to two tables of a round whose games
+// name no log yet);
 // rounds numbered 1, 2, ... with a ruleset; in each round, tables unique
 // and every player named a player, in at most one game; every ruling of a
 // round and table that exist, numbered in order, its chain intact. Errors
@@ -51,6 +53,13 @@ std::string RulingHash(const gunbai::v1::TournamentRuling& ruling);
 // RULING_KIND_RESULT_CHANGED without a result.
 absl::StatusOr<gunbai::v1::TournamentRuling> AppendRuling(
     LoadedTournament& tournament, gunbai::v1::TournamentRuling ruling);
+
+// Swaps the second sides of two tables of a round that has not started at
+// them (`swap`'s round, table and other_table), and records the swap in
+// `tournament` with what was paired and what now is, in words. Returns the
+// swap as recorded, to be appended to the file.
+absl::StatusOr<gunbai::v1::PairingSwap> SwapPairing(
+    LoadedTournament& tournament, gunbai::v1::PairingSwap swap);
 
 // The result of game `game` of round `round` read from its log and the
 // log's audit under the round's ruleset: verified, or disputed with the

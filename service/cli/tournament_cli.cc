@@ -48,6 +48,7 @@ example.
   rule       records the umpire's ruling on a game (the result stands, is
              changed, or the game is played again), chained to the rulings
              before it
+  swap       swaps a pairing before its round starts, recorded with why
 
 Examples:
   gunbai tournament standings spring.textproto
@@ -56,8 +57,8 @@ Examples:
       --ruling changed --result draw --note "seq 41 re-rolled; agreed draw"
 
 Exit codes: standings: 0 final (every result verified, ruled or a bye), 1
-some result disputed or missing (the standings say which); pair and rule: 0
-done; 2 the file, a log or a ruleset cannot be read (the message says
+some result disputed or missing (the standings say which); pair, rule and
+swap: 0 done; 2 the file, a log or a ruleset cannot be read (the message says
 where).)";
 
 struct TournamentCliOptions {
@@ -69,6 +70,7 @@ struct TournamentCliOptions {
   // rule
   std::uint32_t round = 0;
   std::uint32_t table = 0;
+  std::uint32_t other_table = 0;
   std::string ruling;
   std::string result;
   std::string note;
@@ -368,6 +370,33 @@ int RunPair(const TournamentCliOptions& o, std::ostream& out,
   return kExitClean;
 }
 
+int RunSwap(const TournamentCliOptions& o, std::ostream& out,
+            std::ostream& err) {
+  auto fail = [&err](const absl::Status& s) {
+    err << "gunbai tournament swap: " << s.message() << "\n";
+    return kExitBadInput;
+  };
+  auto t = ReadTournament(o.path);
+  if (!t.ok()) return fail(t.status());
+  v1::PairingSwap swap;
+  swap.set_round(o.round);
+  swap.set_table(o.table);
+  swap.set_other_table(o.other_table);
+  swap.set_reason(o.note);
+  auto recorded = replay::SwapPairing(*t, swap);
+  if (!recorded.ok()) return fail(recorded.status());
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(*recorded, &text);
+  absl::Status s =
+      AppendToFile(o.path, absl::StrCat("\nswaps {\n", Indented(text), "}\n"));
+  if (!s.ok()) return fail(s);
+  auto again = ReadTournament(o.path);
+  if (!again.ok()) return fail(again.status());
+  out << "round " << recorded->round() << ": was " << recorded->was()
+      << "; now " << recorded->now() << "\n";
+  return kExitClean;
+}
+
 int RunRule(const TournamentCliOptions& o, std::ostream& out,
             std::ostream& err) {
   auto fail = [&err](const absl::Status& s) {
@@ -448,6 +477,21 @@ void AddTournamentCommand(CLI::App& app, CliContext& context) {
       ->check(CLI::IsMember({"text", "json"}));
   pair->callback(
       [o, &context] { context.code = RunPair(*o, context.out, context.err); });
+
+  CLI::App* swap = tournament->add_subcommand(
+      "swap",
+      "swap a pairing before its round starts: the second sides of two "
+      "tables exchanged, recorded with the reason");
+  swap->add_option("FILE", o->path, "the tournament file")->required();
+  swap->add_option("--round", o->round, "the round")->required();
+  swap->add_option("--table", o->table, "one table")->required();
+  swap->add_option("--with", o->other_table,
+                   "the other table, whose second side changes places")
+      ->required();
+  swap->add_option("--reason", o->note, "why (recorded with the swap)")
+      ->required();
+  swap->callback(
+      [o, &context] { context.code = RunSwap(*o, context.out, context.err); });
 
   CLI::App* rule = tournament->add_subcommand(
       "rule",

@@ -144,6 +144,20 @@ PY
 "$gunbai" tournament standings "$t" >/dev/null 2>&1 && fail "round 3 has no logs: the standings cannot be final"
 echo "ok   round 3 paired: cat v aki, dan v ben; appended, its games missing"
 
+# The organizer swaps round 3's second sides at tables 1 and 2 before it
+# starts: cat v ben, dan v aki, recorded with the reason; round 1 has been
+# played: refused.
+"$gunbai" tournament swap "$t" --round 3 --table 1 --with 2 --reason "aki arrives late" >"$work/swap.out" || fail "swap"
+grep -q "^round 3: was table 1: cat v aki, table 2: dan v ben; now table 1: cat v ben, table 2: dan v aki$" "$work/swap.out" ||
+  fail "$(cat "$work/swap.out")"
+grep -q 'reason: "aki arrives late"' "$t" || fail "the swap is not recorded in the file"
+"$gunbai" tournament pair "$t" >/dev/null 2>&1 || fail "the file with its swap does not read"
+code=0
+"$gunbai" tournament swap "$t" --round 1 --table 1 --with 2 --reason "x" >/dev/null 2>"$work/swap.err" || code=$?
+[[ $code -eq 2 ]] || fail "a swap in a played round: exit $code"
+grep -q "round 1 has started at those tables" "$work/swap.err" || fail "$(cat "$work/swap.err")"
+echo "ok   a pairing swapped before its round, recorded with why; a played round's refused"
+
 # A ruling edited afterwards (ruling 1's note) breaks the chain: exit 2,
 # naming it.
 sed -i 's/note: "Uesugi reached 5 points/note: "Takeda reached 5 points/' "$t"

@@ -317,6 +317,35 @@ TEST(TournamentStandings, VictoryPointsAddedWhenTheScoringSaysSo) {
   EXPECT_EQ(Ranking(s), "ann:8 cat:4 dan:4 bob:2 ");
 }
 
+TEST(TournamentStandings, PointsDifferenceBreaksATie) {
+  // One round: a beat b 5 to 2, c beat d 6 to 1 (victory points). Scores:
+  // a 3, c 3, b 0, d 0. Points difference: a 5 - 2 = +3, c 6 - 1 = +5, b
+  // -3, d -5: c before a, b before d, against the file's order.
+  std::string text = R"(
+name: "pd" version: "1"
+players { id: "a" } players { id: "b" } players { id: "c" } players { id: "d" }
+scoring { win: 3 draw: 1 loss: 0 tie_breaks: TIE_BREAK_POINTS_DIFFERENCE }
+rounds { number: 1 ruleset: "skf"
+  games { table: 1 first: "a" second: "b" }
+  games { table: 2 first: "c" second: "d" } }
+)";
+  const LoadedTournament t = Load(text);
+  v1::TournamentGameResult x =
+      Result(1, 1, "a", "b", v1::GAME_RESULT_KIND_FIRST_WINS);
+  x.set_first_points(5);
+  x.set_second_points(2);
+  v1::TournamentGameResult y =
+      Result(1, 2, "c", "d", v1::GAME_RESULT_KIND_FIRST_WINS);
+  y.set_first_points(6);
+  y.set_second_points(1);
+  const v1::TournamentStandings s = Standings(t, {x, y});
+  EXPECT_EQ(Ranking(s), "c:3 a:3 b:0 d:0 ");
+  EXPECT_THAT(s.standings(0).tie_breaks(), ::testing::ElementsAre(5));
+  EXPECT_THAT(s.standings(1).tie_breaks(), ::testing::ElementsAre(3));
+  EXPECT_THAT(s.standings(2).tie_breaks(), ::testing::ElementsAre(-3));
+  EXPECT_THAT(s.standings(3).tie_breaks(), ::testing::ElementsAre(-5));
+}
+
 TEST(TournamentPairing, NextRoundFromTheStandings) {
   // kFour with every round-1 game verified (ann beat bob, cat drew with
   // dan) and round 2 not yet come (missing: not played, so nobody met
