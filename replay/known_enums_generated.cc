@@ -105,6 +105,8 @@ bool Known(const v1::TerrainFeature& m);
 bool Known(const v1::Tournament& m);
 bool Known(const v1::TournamentGameResult& m);
 bool Known(const v1::TournamentRound& m);
+bool Known(const v1::TournamentRuleRequest& m);
+bool Known(const v1::TournamentRuleResponse& m);
 bool Known(const v1::TournamentRuling& m);
 bool Known(const v1::TournamentScoring& m);
 bool Known(const v1::TournamentStandings& m);
@@ -665,6 +667,16 @@ bool Known(const v1::TournamentRound& m) {
   return true;
 }
 
+bool Known(const v1::TournamentRuleRequest& m) {
+  if (m.has_ruling() && !Known(m.ruling())) return false;
+  return true;
+}
+
+bool Known(const v1::TournamentRuleResponse& m) {
+  if (m.has_ruling() && !Known(m.ruling())) return false;
+  return true;
+}
+
 bool Known(const v1::TournamentRuling& m) {
   if (!v1::RulingKind_IsValid(m.kind())) return false;
   if (!v1::GameResultKind_IsValid(m.result())) return false;
@@ -836,6 +848,10 @@ GeneratedKnownEnums FindGeneratedKnownEnums(
       {v1::TournamentGameResult::descriptor(),
        &KnownAs<v1::TournamentGameResult>},
       {v1::TournamentRound::descriptor(), &KnownAs<v1::TournamentRound>},
+      {v1::TournamentRuleRequest::descriptor(),
+       &KnownAs<v1::TournamentRuleRequest>},
+      {v1::TournamentRuleResponse::descriptor(),
+       &KnownAs<v1::TournamentRuleResponse>},
       {v1::TournamentRuling::descriptor(), &KnownAs<v1::TournamentRuling>},
       {v1::TournamentScoring::descriptor(), &KnownAs<v1::TournamentScoring>},
       {v1::TournamentStandings::descriptor(),

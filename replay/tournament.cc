@@ -163,12 +163,14 @@ int Points(const v1::TournamentScoring& s, v1::GameResultKind result,
   }
 }
 
-std::string ResultWords(v1::GameResultKind result) {
+// The result in words, with the players: "cat (the first side) wins".
+std::string ResultWords(v1::GameResultKind result,
+                        const v1::TournamentGameResult& g) {
   switch (result) {
     case v1::GAME_RESULT_KIND_FIRST_WINS:
-      return "the first side wins";
+      return absl::StrCat(g.first(), " (the first side) wins");
     case v1::GAME_RESULT_KIND_SECOND_WINS:
-      return "the second side wins";
+      return absl::StrCat(g.second(), " (the second side) wins");
     case v1::GAME_RESULT_KIND_DRAW:
       return "a draw";
     default:
@@ -251,6 +253,20 @@ absl::StatusOr<v1::TournamentRuling> AppendRuling(LoadedTournament& tournament,
   *t.add_rulings() = ruling;
   tournament.digest = base::Sha256Hex(base::DeterministicBytes(t));
   return ruling;
+}
+
+std::string AppendedField(absl::string_view name,
+                          const google::protobuf::Message& message) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(message, &text);
+  std::string out = absl::StrCat("\n", name, " {\n");
+  bool line_start = true;
+  for (const char c : text) {
+    if (line_start && c != '\n') out += "  ";
+    out += c;
+    line_start = c == '\n';
+  }
+  return absl::StrCat(out, "}\n");
 }
 
 absl::StatusOr<v1::PairingSwap> SwapPairing(LoadedTournament& tournament,
@@ -506,12 +522,12 @@ v1::TournamentStandings Standings(const LoadedTournament& tournament,
         std::string words;
         switch (r->kind()) {
           case v1::RULING_KIND_RESULT_STANDS:
-            words = absl::StrCat("the result stands (", ResultWords(g.result()),
-                                 ")");
+            words = absl::StrCat("the result stands (",
+                                 ResultWords(g.result(), g), ")");
             break;
           case v1::RULING_KIND_RESULT_CHANGED:
-            words = absl::StrCat("the result is changed to ",
-                                 ResultWords(r->result()));
+            words = absl::StrCat("the result is changed: ",
+                                 ResultWords(r->result(), g));
             break;
           default:
             words = "the game is to be played again";

@@ -20,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/message.h"
 #include "gunbai/v1/battle_log.pb.h"
 #include "gunbai/v1/report.pb.h"
 #include "gunbai/v1/tournament.pb.h"
@@ -53,6 +54,11 @@ std::string RulingHash(const gunbai::v1::TournamentRuling& ruling);
 // RULING_KIND_RESULT_CHANGED without a result.
 absl::StatusOr<gunbai::v1::TournamentRuling> AppendRuling(
     LoadedTournament& tournament, gunbai::v1::TournamentRuling ruling);
+
+// `message` in text format as a field `name` of the tournament file, to
+// append to it: "\nname {\n  ...\n}\n".
+std::string AppendedField(absl::string_view name,
+                          const google::protobuf::Message& message);
 
 // Swaps the second sides of two tables of a round that has not started at
 // them (`swap`'s round, table and other_table), and records the swap in

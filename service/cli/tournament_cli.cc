@@ -264,18 +264,6 @@ std::string Json(const google::protobuf::Message& message) {
   return json;
 }
 
-// `text` (a message in text format) indented as a field of the file.
-std::string Indented(const std::string& text) {
-  std::string out;
-  bool line_start = true;
-  for (const char c : text) {
-    if (line_start && c != '\n') out += "  ";
-    out += c;
-    line_start = c == '\n';
-  }
-  return out;
-}
-
 absl::Status AppendToFile(const std::string& path, const std::string& text) {
   std::ofstream file(path, std::ios::app | std::ios::binary);
   file << text;
@@ -357,16 +345,14 @@ int RunPair(const TournamentCliOptions& o, std::ostream& out,
     out << Json(round) << "\n";
     return kExitClean;
   }
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(round, &text);
-  const std::string block = absl::StrCat("rounds {\n", Indented(text), "}\n");
+  const std::string block = replay::AppendedField("rounds", round);
   if (o.append) {
-    absl::Status s = AppendToFile(o.path, absl::StrCat("\n", block));
+    absl::Status s = AppendToFile(o.path, block);
     if (!s.ok()) return fail(s);
     err << "gunbai tournament pair: round " << next << " appended to " << o.path
         << "\n";
   }
-  out << block;
+  out << block.substr(1);
   return kExitClean;
 }
 
@@ -385,10 +371,8 @@ int RunSwap(const TournamentCliOptions& o, std::ostream& out,
   swap.set_reason(o.note);
   auto recorded = replay::SwapPairing(*t, swap);
   if (!recorded.ok()) return fail(recorded.status());
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(*recorded, &text);
   absl::Status s =
-      AppendToFile(o.path, absl::StrCat("\nswaps {\n", Indented(text), "}\n"));
+      AppendToFile(o.path, replay::AppendedField("swaps", *recorded));
   if (!s.ok()) return fail(s);
   auto again = ReadTournament(o.path);
   if (!again.ok()) return fail(again.status());
@@ -423,11 +407,8 @@ int RunRule(const TournamentCliOptions& o, std::ostream& out,
   if (!o.result.empty()) ruling.set_result(kResults.at(o.result));
   auto recorded = replay::AppendRuling(*t, ruling);
   if (!recorded.ok()) return fail(recorded.status());
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(*recorded, &text);
-  const std::string block =
-      absl::StrCat("\nrulings {\n", Indented(text), "}\n");
-  absl::Status s = AppendToFile(o.path, block);
+  absl::Status s =
+      AppendToFile(o.path, replay::AppendedField("rulings", *recorded));
   if (!s.ok()) return fail(s);
   // Read back: the file as written must load, its chain intact.
   auto again = ReadTournament(o.path);

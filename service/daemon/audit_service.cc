@@ -989,4 +989,22 @@ grpc::Status AuditServiceImpl::TournamentStandings(
   return grpc::Status::OK;
 }
 
+grpc::Status AuditServiceImpl::TournamentRule(
+    grpc::ServerContext* /*context*/, const v1::TournamentRuleRequest* request,
+    v1::TournamentRuleResponse* response) {
+  RequestBudget::Admission admission;
+  grpc::Status admitted = ToGrpcStatus(
+      AdmitBytes(budget_, static_cast<std::int64_t>(request->ByteSizeLong()),
+                 "TournamentRule", admission));
+  if (!admitted.ok()) return admitted;
+  auto tournament = replay::LoadTournament(request->tournament_textproto(),
+                                           "tournament_textproto");
+  if (!tournament.ok()) return ToGrpcStatus(tournament.status());
+  auto ruling = replay::AppendRuling(*tournament, request->ruling());
+  if (!ruling.ok()) return ToGrpcStatus(ruling.status());
+  response->set_append_textproto(replay::AppendedField("rulings", *ruling));
+  *response->mutable_ruling() = *std::move(ruling);
+  return grpc::Status::OK;
+}
+
 }  // namespace gunbai::service

@@ -135,6 +135,11 @@ class AuditServiceImpl final : public gunbai::v1::AuditService::Service {
       grpc::ServerContext* context,
       const gunbai::v1::TournamentStandingsRequest* request,
       gunbai::v1::TournamentStandingsResponse* response) override;
+  // TournamentRule: the ruling of `request` recorded on its tournament.
+  grpc::Status TournamentRule(
+      grpc::ServerContext* context,
+      const gunbai::v1::TournamentRuleRequest* request,
+      gunbai::v1::TournamentRuleResponse* response) override;
 
   grpc::Status DiceStatsEncoded(grpc::ServerContext* context,
                                 grpc::ByteBuffer& request,

@@ -860,6 +860,7 @@ void HttpGateway::DefineRoutes() {
   unary("/v1/audit:reconcile", ServeUnary(audit, &AuditStub::Reconcile));
   unary("/v1/tournament:standings",
         ServeUnary(audit, &AuditStub::TournamentStandings));
+  unary("/v1/tournament:rule", ServeUnary(audit, &AuditStub::TournamentRule));
   unary("/v1/games:create", ServeUnary(games, &GameStub::CreateGame));
   unary("/v1/games:append", ServeUnary(games, &GameStub::AppendEvents));
   unary("/v1/games:read", ServeUnary(games, &GameStub::ReadEvents));

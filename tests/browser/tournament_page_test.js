@@ -8,7 +8,9 @@
 // no log, missing) is opened through the page's file inputs, the logs
 // named by paths in a folder ("r1/ok.textproto") matched by file name. The
 // page must show the CLI's ranks and scores, each game's status, the
-// provisional verdict, and the next round. No console error, page error,
+// provisional verdict, and the next round. Then the umpire rules on the
+// disputed game from the page: the standings change as worked by hand,
+// and the file the page offers reads to the same standings in the CLI. No console error, page error,
 // dialog, request off gunbaid or sideways scrolling.
 //
 // Usage: node tournament_page_test.js GUNBAI GUNBAID DATA_DIR OUT_DIR
@@ -128,6 +130,47 @@ const {check, summary} = checks();
         } finally {
           await page.close();
         }
+      }
+    });
+
+    await check('the umpire rules on the disputed game: the standings change', async () => {
+      // By hand: ruling r1t2 "cat wins" (the first side): cat 3 + 0 = 3;
+      // aki 6; ben and dan 0. Opponents' score: cat met dan (0) and aki
+      // (6): 6; ben met aki: 6; dan met cat (3): 3. So aki, cat, ben, dan.
+      const {page, problems} = await openPage(browser, origin + '/#/tournament',
+                                              WIDTHS.desktop);
+      try {
+        await (await page.$('#tournament-file')).uploadFile(file);
+        await (await page.$('#tournament-logs')).uploadFile(
+            path.join(work, 'r1', 'ok.textproto'), path.join(work, 'r1', 'kept.textproto'),
+            path.join(work, 'r2', 'ok-anon.textproto'));
+        await page.click('#tournament-go');
+        await page.waitForSelector('#tournament-result .verdict', {timeout: 60000});
+        await page.click('details.rule-form[data-round="1"][data-table="2"] summary');
+        await page.select('#rule-1-2-kind', 'first');
+        await page.type('#rule-1-2-note', 'Uesugi reached 5 points at the end of turn 2');
+        await page.click('details.rule-form[data-round="1"][data-table="2"] .rule-go');
+        await page.waitForSelector('#tournament-download', {timeout: 60000});
+        const rows = await page.$$eval('#tournament-standings tbody tr',
+            (trs) => trs.map((tr) => [tr.dataset.player, Number(tr.dataset.score)]));
+        assert.deepEqual(rows, [['aki', 6], ['cat', 3], ['ben', 0], ['dan', 0]]);
+        const ruled = await page.$eval(
+            '#tournament-games li[data-round="1"][data-table="2"]',
+            (li) => [li.dataset.status, li.querySelector('.ruling').textContent]);
+        assert.deepEqual(ruled, ['RESULT_STATUS_RULED',
+            'ruling 1: the result is changed: cat (the first side) wins: Uesugi reached 5 ' +
+            'points at the end of turn 2']);
+        // The file offered for download is the one the CLI reads to the
+        // same standings.
+        const href = await page.$eval('#tournament-download', (a) => a.getAttribute('href'));
+        const ruledFile = path.join(work, 'ruled.textproto');
+        fs.writeFileSync(ruledFile, decodeURIComponent(href.replace(/^data:[^,]*,/, '')));
+        const cli = cliStandings(ruledFile);
+        assert.deepEqual(cli.standings.map((p) => [p.player, p.score || 0]), rows);
+        await expectClean(page, problems, origin);
+        await screenshot(page, shotsDir, 'tournament-ruled-desktop');
+      } finally {
+        await page.close();
       }
     });
   } finally {

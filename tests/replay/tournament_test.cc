@@ -241,7 +241,7 @@ TEST(TournamentRulings, DecideTheGameAndChain) {
   EXPECT_EQ(s.games(3).status(), v1::RESULT_STATUS_RULED);
   EXPECT_EQ(s.games(3).result(), v1::GAME_RESULT_KIND_DRAW);
   EXPECT_THAT(s.games(3).rulings(0),
-              HasSubstr("ruling 1: the result is changed to a draw: no "
+              HasSubstr("ruling 1: the result is changed: a draw: no "
                         "winner by the rules"));
   EXPECT_FALSE(s.final());  // r1t1 is missing
 

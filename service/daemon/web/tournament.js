@@ -3,8 +3,11 @@
 // reads it) and the games' logs, and sees the standings on verified, ruled
 // and bye results only, every game with its status (verified, disputed and
 // why, missing, ruled), its rulings and its log's SHA-256, and the next
-// round as the Swiss system pairs it. Nothing is decided here: gunbaid
-// audits every game (/v1/tournament:standings). A log is matched to the
+// round as the Swiss system pairs it. The umpire rules on a game here: the
+// ruling is recorded by gunbaid (/v1/tournament:rule), appended to the file
+// the page holds, the standings worked out again, and the file offered for
+// download. Nothing is decided here: gunbaid audits every game
+// (/v1/tournament:standings). A log is matched to the
 // name the tournament gives it by its file name (the folders of a path
 // like "r1/aki-ben.textproto" are not sent by a browser).
 'use strict';
@@ -79,7 +82,40 @@
             }))));
   }
 
-  function gameItem(g) {
+  // The umpire's ruling on a game, from the page: what the result is, and
+  // a note. gunbaid numbers and chains it (/v1/tournament:rule); the page
+  // appends it to the file it holds and works the standings out again.
+  function rulingForm(g, onRule) {
+    const id = `rule-${g.round}-${g.table}`;
+    const kind = el('select', {id: `${id}-kind`, 'aria-label': 'The ruling'},
+        el('option', {value: 'stands', text: 'The result stands'}),
+        el('option', {value: 'first', text: `${g.first} wins`}),
+        el('option', {value: 'second', text: `${g.second} wins`}),
+        el('option', {value: 'draw', text: 'A draw'}),
+        el('option', {value: 'replayed', text: 'The game is played again'}));
+    const note = el('input', {type: 'text', id: `${id}-note`, 'aria-label': 'The note',
+                              placeholder: 'why (shown beside the result)'});
+    const button = el('button', {type: 'button', class: 'rule-go', text: 'Record the ruling'});
+    button.addEventListener('click', () => {
+      const ruling = {round: g.round, table: g.table, note: note.value};
+      if (kind.value === 'stands') {
+        ruling.kind = 'RULING_KIND_RESULT_STANDS';
+      } else if (kind.value === 'replayed') {
+        ruling.kind = 'RULING_KIND_GAME_REPLAYED';
+      } else {
+        ruling.kind = 'RULING_KIND_RESULT_CHANGED';
+        ruling.result = {first: 'GAME_RESULT_KIND_FIRST_WINS',
+                         second: 'GAME_RESULT_KIND_SECOND_WINS',
+                         draw: 'GAME_RESULT_KIND_DRAW'}[kind.value];
+      }
+      onRule(ruling);
+    });
+    return el('details', {class: 'rule-form', dataset: {round: String(g.round),
+                                                       table: String(g.table)}},
+        el('summary', {text: 'Rule on this game'}), kind, ' ', note, ' ', button);
+  }
+
+  function gameItem(g, onRule) {
     const [words, cls] = STATUS[g.status] || [g.status, ''];
     return el('li', {dataset: {round: String(g.round), table: String(g.table),
                                status: g.status || ''}},
@@ -88,7 +124,8 @@
         g.logSha256 ? el('span', {class: 'muted mono',
             text: ` ${g.log} sha256:${g.logSha256.slice(0, 16)}`}) : null,
         g.reason ? el('p', {class: 'reason', text: g.reason}) : null,
-        (g.rulings || []).map((r) => el('p', {class: 'ruling', text: r})));
+        (g.rulings || []).map((r) => el('p', {class: 'ruling', text: r})),
+        g.second ? rulingForm(g, onRule) : null);
   }
 
   function nextRound(round) {
@@ -99,29 +136,48 @@
             g.second ? `Table ${g.table}: ${g.first} (first side) v ${g.second}` :
                 `${g.first} has the bye`}))),
         el('p', {class: 'muted', text: 'To play it, `gunbai tournament pair --append FILE` ' +
-            'adds it to the file; swaps made before the round go in its swaps.'}));
+            'adds it to the file; `gunbai tournament swap` records a swap before the round.'}));
   }
 
-  async function standings(tournamentFile, logFiles, out) {
+  // What the page holds of a tournament: the file's text (with the rulings
+  // recorded here appended) and the files it names, as sent.
+  async function load(tournamentFile, logFiles) {
+    const text = await tournamentFile.text();
+    const byBase = new Map();
+    for (const f of logFiles) byBase.set(f.name, f);
+    const files = [];
+    const unmatched = [];
+    for (const name of namedFiles(text)) {
+      const file = byBase.get(baseName(name));
+      if (file) {
+        files.push({name, content: await Gunbai.readFileAsBase64(file)});
+      } else if (/[./]/.test(name)) {
+        unmatched.push(name);
+      }
+    }
+    return {text, files, unmatched, fileName: tournamentFile.name, ruled: 0};
+  }
+
+  async function rule(held, ruling, out) {
+    try {
+      const answer = await Gunbai.api('/v1/tournament:rule',
+                                      {tournamentTextproto: held.text, ruling});
+      held.text += answer.appendTextproto;
+      held.ruled += 1;
+      await standings(held, out);
+    } catch (e) {
+      out.prepend(Gunbai.errorBox(e));
+    }
+  }
+
+  async function standings(held, out) {
     replaceChildren(out, el('p', {class: 'muted', role: 'status',
         text: 'Auditing every game…'}));
     try {
-      const text = await tournamentFile.text();
-      const byBase = new Map();
-      for (const f of logFiles) byBase.set(f.name, f);
-      const files = [];
-      const unmatched = [];
-      for (const name of namedFiles(text)) {
-        const file = byBase.get(baseName(name));
-        if (file) {
-          files.push({name, content: await Gunbai.readFileAsBase64(file)});
-        } else if (/[./]/.test(name)) {
-          unmatched.push(name);
-        }
-      }
       const answer = await Gunbai.api('/v1/tournament:standings',
-                                      {tournamentTextproto: text, files});
+                                      {tournamentTextproto: held.text, files: held.files});
       const s = answer.standings || {};
+      const onRule = (ruling) => rule(held, ruling, out);
       replaceChildren(out,
           el('section', {class: 'card summary'},
               el('h2', {id: 'tournament-title', tabindex: '-1',
@@ -132,13 +188,20 @@
                            'Final: every result is verified by its game, ruled, or a bye.' :
                            'Provisional: some results are disputed or missing, and are ' +
                            'not counted until the umpire rules or the game comes.'}),
-              unmatched.length ? el('p', {class: 'notice', text:
-                  `Not opened here: ${unmatched.join(', ')}.`}) : null,
+              held.unmatched.length ? el('p', {class: 'notice', text:
+                  `Not opened here: ${held.unmatched.join(', ')}.`}) : null,
+              held.ruled ? el('p', {class: 'notice'},
+                  `${held.ruled} ruling(s) recorded here. `,
+                  el('a', {id: 'tournament-download', download: held.fileName,
+                           href: 'data:text/plain;charset=utf-8,' + encodeURIComponent(held.text),
+                           text: 'Download the tournament file with them'}),
+                  ' and keep it: the rulings are chained, and live in the file.') : null,
               el('p', {class: 'muted mono', text: `sha256:${s.digest || ''}`})),
           standingsTable(s),
           el('section', {class: 'card'},
               el('h2', {text: 'Games'}),
-              el('ul', {id: 'tournament-games'}, (s.games || []).map(gameItem))),
+              el('ul', {id: 'tournament-games'},
+                  (s.games || []).map((g) => gameItem(g, onRule)))),
           nextRound(answer.nextRound));
       document.getElementById('tournament-title').focus({preventScroll: true});
     } catch (e) {
@@ -174,7 +237,9 @@
               text: 'Choose the tournament file first.'}));
           return;
         }
-        standings(inputT.files[0], [...inputL.files], out);
+        load(inputT.files[0], [...inputL.files])
+            .then((held) => standings(held, out))
+            .catch((e) => replaceChildren(out, Gunbai.errorBox(e)));
       });
     },
   });
