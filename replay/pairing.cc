@@ -79,12 +79,16 @@ class PairingSearch {
   // rematches. Returns false when there is none or kMaxSearchSteps
   // candidates were tried. With as many rematches allowed as there are
   // pairs, every choice succeeds and the search never steps back.
-  bool Find(int rematches) {
+  bool Find(int rematches, bool bounded = true) {
     steps_ = 0;
+    bounded_ = bounded;
     pairs_.clear();
     paired_.assign(ranked_.size(), false);
     return Extend(rematches);
   }
+
+  // The candidates the last Find tried.
+  std::int64_t steps() const { return steps_; }
 
   // The pairs found, as indices (higher-ranked first), in the order made.
   const std::vector<std::pair<std::size_t, std::size_t>>& pairs() const {
@@ -99,6 +103,7 @@ class PairingSearch {
   std::vector<bool> paired_;  // By position in ranked_.
   std::vector<std::pair<std::size_t, std::size_t>> pairs_;
   std::int64_t steps_ = 0;
+  bool bounded_ = true;
 };
 
 bool PairingSearch::Extend(int rematches_left) {
@@ -109,9 +114,11 @@ bool PairingSearch::Extend(int rematches_left) {
   for (bool rematch : {false, true}) {
     if (rematch && rematches_left == 0) break;
     for (std::size_t c = top + 1; c < ranked_.size(); ++c) {
+      // Every candidate looked at counts, passed over or tried: the bound
+      // is on the work. Past it every level gives up in turn and the search
+      // unwinds.
+      if (++steps_ > kMaxSearchSteps && bounded_) break;
       if (paired_[c] || met_[ranked_[top]][ranked_[c]] != rematch) continue;
-      // Past the bound every level gives up in turn and the search unwinds.
-      if (++steps_ > kMaxSearchSteps) break;
       paired_[c] = true;
       pairs_.emplace_back(ranked_[top], ranked_[c]);
       if (Extend(rematches_left - (rematch ? 1 : 0))) return true;
@@ -147,9 +154,22 @@ absl::StatusOr<SwissRound> PairSwiss(
   const MetTable met = WhoMet(players);
   PairingSearch search(met, std::move(ranked));
   // Allowing one more rematch at a time makes the first success the fewest
-  // rematches possible; allowing one per pair always succeeds.
-  for (int allowed = 0; !search.Find(allowed); ++allowed) {
+  // rematches possible; allowing one per pair always succeeds, without a
+  // step back (a step per pair made). The searches for the fewest share one
+  // budget: a field crafted so that each fails only at its bound (a client
+  // of gunbaid may send one) is paired with rematches as they fall rather
+  // than searched for hours.
+  const int every_pair = static_cast<int>(players.size() / 2);
+  std::int64_t spent = 0;
+  bool found = false;
+  for (int allowed = 0; allowed < every_pair && !found; ++allowed) {
+    found = search.Find(allowed);
+    spent += search.steps();
+    if (spent >= kMaxTotalSearchSteps) break;
   }
+  // A rematch allowed for every pair: never a step back (n^2 / 2 looks at
+  // most), so not bounded.
+  if (!found) search.Find(every_pair, /*bounded=*/false);
   SwissRound round;
   for (const auto& [higher, lower] : search.pairs()) {
     const int table = static_cast<int>(round.pairings.size()) + 1;

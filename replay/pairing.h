@@ -19,8 +19,10 @@
 // - Only if no pairing avoids rematches does a rematch happen, and then the
 //   fewest possible (the search allows one, then two, and so on), each
 //   player still preferring opponents not met. Each of those searches stops
-//   after kMaxSearchSteps tries; a field it cannot settle in time gets a
-//   pairing with more rematches than necessary, still counted.
+//   after kMaxSearchSteps tries, and all of them together after
+//   kMaxTotalSearchSteps; a field they cannot settle in time gets a pairing
+//   with more rematches than necessary (a rematch wherever one falls),
+//   still counted.
 // - Sides: the player who has played the first side fewer times, counting
 //   first sides less second sides, takes the first side; when that is equal,
 //   the higher-ranked player does.
@@ -38,11 +40,14 @@
 
 namespace gunbai::replay {
 
-// How many candidate pairs the Swiss search tries for each number of
-// rematches it allows before moving on to one more. Without a bound a field
-// with no rematch-free pairing could search for hours; this many tries take
-// a fraction of a second.
+// How many candidates the Swiss search looks at (tried or passed over) for
+// each number of rematches it allows before moving on to one more. Without a
+// bound a field with no rematch-free pairing could search for hours; this many
+// tries take a fraction of a second.
 inline constexpr std::int64_t kMaxSearchSteps = 2'000'000;
+// How many the searches for the fewest rematches try in all; past it, the
+// pairing allows a rematch wherever one falls (counted in `rematches`).
+inline constexpr std::int64_t kMaxTotalSearchSteps = 4 * kMaxSearchSteps;
 
 // One player as the next round is paired, in standings order (the caller
 // ranks them: score, then tie-breaks, then seed).

@@ -443,5 +443,27 @@ TEST(PairSwissTest, RandomTournamentsAvoidRematchesWheneverPossible) {
   EXPECT_GT(rounds_with_rematch, 50);
 }
 
+TEST(PairSwissTest, AFieldWhereEveryoneHasMetIsPairedWithoutSearchingForHours) {
+  // 400 players who have all met each other (a field a hostile client of
+  // gunbaid can send): no pairing avoids a rematch, so each of the 200
+  // pairs is one. Each search for fewer fails only at its bound; the
+  // shared budget ends them after a few and pairs down the standings.
+  std::vector<PairingPlayer> players(400);
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    players[i].id = absl::StrCat("p", i);
+    for (std::size_t j = 0; j < players.size(); ++j) {
+      if (j != i) players[i].opponents.push_back(absl::StrCat("p", j));
+    }
+  }
+  absl::StatusOr<SwissRound> round = PairSwiss(players);
+  ASSERT_TRUE(round.ok()) << round.status();
+  EXPECT_EQ(round->rematches, 200);
+  ASSERT_EQ(round->pairings.size(), 200u);
+  // Down the standings: p0 v p1, p2 v p3, ...
+  EXPECT_EQ(round->pairings[0].first, "p0");
+  EXPECT_EQ(round->pairings[0].second, "p1");
+  EXPECT_EQ(round->pairings[199].second, "p399");
+}
+
 }  // namespace
 }  // namespace gunbai::replay
