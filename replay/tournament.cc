@@ -208,6 +208,13 @@ absl::StatusOr<LoadedTournament> LoadTournament(absl::string_view text,
                      ": a tournament needs a name and a version (the standings "
                      "name them)"));
   }
+  if (t.players_size() > kMaxTournamentPlayers ||
+      t.rounds_size() > kMaxTournamentRounds) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        source, ": ", t.players_size(), " players and ", t.rounds_size(),
+        " rounds; a tournament has at most ", kMaxTournamentPlayers,
+        " players and ", kMaxTournamentRounds, " rounds"));
+  }
   std::set<std::string> ids;
   for (const v1::TournamentPlayer& p : t.players()) {
     if (p.id().empty()) {

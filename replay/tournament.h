@@ -28,6 +28,12 @@
 
 namespace gunbai::replay {
 
+// The most players and rounds a tournament file may have: far above any
+// event, and low enough that pairing and standings stay cheap for any file
+// a client of gunbaid may send.
+inline constexpr int kMaxTournamentPlayers = 10'000;
+inline constexpr int kMaxTournamentRounds = 1'000;
+
 struct LoadedTournament {
   gunbai::v1::Tournament data;
   // SHA-256 of the file's deterministic serialization, lowercase hex.

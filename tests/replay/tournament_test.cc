@@ -95,6 +95,16 @@ TEST(TournamentFile, RefusesWhatCannotBeRight) {
        "ruling 1 is on round 3, table 1, which the tournament does not have"},
       {base + "bogus: 1", "t.textproto:"},
   };
+  std::string crowd = "name: \"big\" version: \"1\"\n";
+  for (int i = 0; i <= kMaxTournamentPlayers; ++i) {
+    crowd += "players { id: \"p" + std::to_string(i) + "\" }\n";
+  }
+  {
+    absl::StatusOr<LoadedTournament> t = LoadTournament(crowd, "t.textproto");
+    EXPECT_THAT(t.status().message(),
+                HasSubstr("10001 players and 0 rounds; a tournament has at "
+                          "most 10000 players and 1000 rounds"));
+  }
   for (const Case& c : cases) {
     absl::StatusOr<LoadedTournament> t = LoadTournament(c.text, "t.textproto");
     ASSERT_FALSE(t.ok()) << c.says;
