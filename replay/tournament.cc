@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -416,9 +417,70 @@ v1::TournamentGameResult ResultFromAudit(const LoadedTournament& tournament,
   return r;
 }
 
+namespace {
+
+// A log as audited under one ruleset: its report, or why there is none.
+struct AuditedLog {
+  std::string sha256;
+  v1::BattleLog log;
+  std::optional<v1::AuditReport> report;
+  std::string error;
+};
+
+// By the log's name and the ruleset's digest: a file named by many games
+// (a hostile client may name one in every game) is read and audited once
+// under each ruleset.
+using AuditCache = std::map<std::pair<std::string, std::string>, AuditedLog>;
+
+const AuditedLog& Audit(const std::string& name, const LoadedRuleset& ruleset,
+                        const TournamentInputs& inputs, AuditCache& cache,
+                        std::int64_t& audited_bytes, int round) {
+  auto [it, fresh] = cache.try_emplace({name, ruleset.digest});
+  AuditedLog& a = it->second;
+  if (!fresh) return a;
+  absl::StatusOr<std::string> bytes = inputs.log(name);
+  if (!bytes.ok()) {
+    a.error = std::string(bytes.status().message());
+    return a;
+  }
+  a.sha256 = base::Sha256Hex(*bytes);
+  audited_bytes += static_cast<std::int64_t>(bytes->size());
+  if (audited_bytes > kMaxTournamentAuditBytes) {
+    a.error =
+        absl::StrCat("not audited: the tournament's logs come to more than ",
+                     kMaxTournamentAuditBytes >> 20,
+                     " MiB to audit (each log once under each round's rules)");
+    return a;
+  }
+  absl::StatusOr<v1::BattleLog> log =
+      ParseBattleLog(*bytes, LogFormat::kAuto, name);
+  if (!log.ok()) {
+    a.error = std::string(log.status().message());
+    return a;
+  }
+  const std::string& named = log->header().ruleset().name();
+  if (!named.empty() && named != ruleset.data.name()) {
+    a.error = absl::StrCat("the log is played under ", named, "; round ", round,
+                           " under ", ruleset.data.name());
+    return a;
+  }
+  absl::StatusOr<v1::AuditReport> report = AuditLog(*log, ruleset);
+  if (!report.ok()) {
+    a.error = std::string(report.status().message());
+    return a;
+  }
+  a.log = *std::move(log);
+  a.report = *std::move(report);
+  return a;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<v1::TournamentGameResult>> ReadTournamentGames(
     const LoadedTournament& t, const TournamentInputs& inputs) {
   std::vector<v1::TournamentGameResult> out;
+  AuditCache audited;
+  std::int64_t audited_bytes = 0;
   for (const v1::TournamentRound& round : t.data.rounds()) {
     const int r = static_cast<int>(round.number());
     absl::StatusOr<LoadedRuleset> ruleset = inputs.ruleset(round.ruleset());
@@ -446,31 +508,12 @@ absl::StatusOr<std::vector<v1::TournamentGameResult>> ReadTournamentGames(
         continue;
       }
       if (inputs.progress) inputs.progress(r, game);
-      absl::StatusOr<std::string> bytes = inputs.log(game.log());
-      if (!bytes.ok()) {
-        out.push_back(
-            ResultWithoutAudit(r, game, std::string(bytes.status().message())));
-        continue;
-      }
-      v1::TournamentGameResult g;
-      absl::StatusOr<v1::BattleLog> log =
-          ParseBattleLog(*bytes, LogFormat::kAuto, game.log());
-      const std::string named =
-          log.ok() ? log->header().ruleset().name() : std::string();
-      if (!log.ok()) {
-        g = ResultWithoutAudit(r, game, std::string(log.status().message()));
-      } else if (!named.empty() && named != ruleset->data.name()) {
-        g = ResultWithoutAudit(
-            r, game,
-            absl::StrCat("the log is played under ", named, "; round ", r,
-                         " under ", ruleset->data.name()));
-      } else {
-        absl::StatusOr<v1::AuditReport> report = AuditLog(*log, *ruleset);
-        g = report.ok() ? ResultFromAudit(t, r, game, *log, *report)
-                        : ResultWithoutAudit(
-                              r, game, std::string(report.status().message()));
-      }
-      g.set_log_sha256(base::Sha256Hex(*bytes));
+      const AuditedLog& a =
+          Audit(game.log(), *ruleset, inputs, audited, audited_bytes, r);
+      v1::TournamentGameResult g =
+          a.report.has_value() ? ResultFromAudit(t, r, game, a.log, *a.report)
+                               : ResultWithoutAudit(r, game, a.error);
+      g.set_log_sha256(a.sha256);
       out.push_back(std::move(g));
     }
   }

@@ -14,6 +14,7 @@
 #ifndef GUNBAI_REPLAY_TOURNAMENT_H_
 #define GUNBAI_REPLAY_TOURNAMENT_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ namespace gunbai::replay {
 // a client of gunbaid may send.
 inline constexpr int kMaxTournamentPlayers = 10'000;
 inline constexpr int kMaxTournamentRounds = 1'000;
+// The most log bytes one reading of a tournament audits (each log once
+// under each round's ruleset): past it, a game is disputed, not audited.
+inline constexpr std::int64_t kMaxTournamentAuditBytes = std::int64_t{1} << 30;
 
 struct LoadedTournament {
   gunbai::v1::Tournament data;
@@ -104,7 +108,9 @@ struct TournamentInputs {
 };
 
 // Every game of every round read: its log fetched, parsed, audited under
-// the round's ruleset and its result read (ResultFromAudit); a log that
+// the round's ruleset (once for every game naming it under that ruleset;
+// at most kMaxTournamentAuditBytes of logs in all) and its result read
+// (ResultFromAudit); a log that
 // cannot be had, parsed or audited, or that is played under another
 // ruleset than its round's, is disputed with the reason. Errors: a round's
 // ruleset that cannot be had (InvalidArgument naming the round), and

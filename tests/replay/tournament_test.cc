@@ -6,6 +6,8 @@
 // tests/e2e/tournament_cli_test.sh).
 #include "replay/tournament.h"
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -354,6 +356,54 @@ rounds { number: 1 ruleset: "skf"
   EXPECT_THAT(s.standings(1).tie_breaks(), ::testing::ElementsAre(3));
   EXPECT_THAT(s.standings(2).tie_breaks(), ::testing::ElementsAre(-3));
   EXPECT_THAT(s.standings(3).tie_breaks(), ::testing::ElementsAre(-5));
+}
+
+TEST(TournamentGames, ALogNamedByManyGamesIsAuditedOnceUnderEachRuleset) {
+  // Three games of round 1 and one of round 2 name one log; round 2 reads
+  // the rules another way (its options). The log is fetched and audited
+  // twice: once under each round's ruleset. anegawa-clean's header seats
+  // Chika and Dai, so games seating others are disputed for that, but each
+  // is read from the one audit.
+  std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) +
+                   "/anegawa-clean.textproto");
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  ASSERT_FALSE(bytes.str().empty());
+  const LoadedTournament t = Load(R"(
+name: "one log" version: "1"
+players { id: "Chika" } players { id: "Dai" } players { id: "e" }
+players { id: "f" } players { id: "g" } players { id: "h" }
+scoring { win: 3 draw: 1 loss: 0 }
+rounds { number: 1 ruleset: "daimyo"
+  games { table: 1 first: "Chika" second: "Dai" log: "same" }
+  games { table: 2 first: "e" second: "f" log: "same" }
+  games { table: 3 first: "g" second: "h" log: "same" } }
+rounds { number: 2 ruleset: "daimyo"
+  options { stands_lost_count_whole_game: false }
+  games { table: 1 first: "Chika" second: "Dai" log: "same" } }
+)");
+  int fetched = 0;
+  TournamentInputs inputs;
+  inputs.log = [&](const std::string& name) -> absl::StatusOr<std::string> {
+    ++fetched;
+    EXPECT_EQ(name, "same");
+    return bytes.str();
+  };
+  inputs.ruleset = [](const std::string& name) { return BuiltinRuleset(name); };
+  absl::StatusOr<std::vector<v1::TournamentGameResult>> games =
+      ReadTournamentGames(t, inputs);
+  ASSERT_TRUE(games.ok()) << games.status();
+  EXPECT_EQ(fetched, 2);
+  ASSERT_EQ(games->size(), 4u);
+  EXPECT_EQ((*games)[0].status(), v1::RESULT_STATUS_VERIFIED);
+  EXPECT_EQ((*games)[0].result(), v1::GAME_RESULT_KIND_DRAW);
+  EXPECT_EQ((*games)[1].status(), v1::RESULT_STATUS_DISPUTED);
+  EXPECT_THAT((*games)[1].reason(), HasSubstr("is played by \"Chika\""));
+  EXPECT_EQ((*games)[0].log_sha256(), (*games)[2].log_sha256());
+  // Round 2's reading: a morale total at seq 17 disputed (README, "A
+  // tour", step 4).
+  EXPECT_EQ((*games)[3].status(), v1::RESULT_STATUS_DISPUTED);
+  EXPECT_THAT((*games)[3].reason(), HasSubstr("at seq 17"));
 }
 
 TEST(TournamentPairing, NextRoundFromTheStandings) {
