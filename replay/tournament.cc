@@ -27,6 +27,10 @@ namespace v1 = ::gunbai::v1;
 
 namespace {
 
+// Points for one result at most: scores summed over the rounds stay far
+// inside an int.
+constexpr std::uint32_t kMaxPoints = 1000;
+
 constexpr char kNoHash[] =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -41,7 +45,45 @@ const v1::TournamentGame* FindGame(const v1::Tournament& t, std::uint32_t round,
   return nullptr;
 }
 
+// What is wrong with ruling `r` on the game at its round and table (`game`,
+// null when there is none), in words; "" when nothing.
+std::string RulingProblem(const v1::TournamentRuling& r,
+                          const v1::TournamentGame* game) {
+  if (game == nullptr) {
+    return absl::StrCat("round ", r.round(), " has no table ", r.table(),
+                        " in the tournament");
+  }
+  if (game->second().empty()) {
+    return absl::StrCat("round ", r.round(), ", table ", r.table(),
+                        " is a bye: there is no game to rule on");
+  }
+  switch (r.kind()) {
+    case v1::RULING_KIND_RESULT_STANDS:
+    case v1::RULING_KIND_GAME_REPLAYED:
+      return "";
+    case v1::RULING_KIND_RESULT_CHANGED:
+      if (r.result() == v1::GAME_RESULT_KIND_FIRST_WINS ||
+          r.result() == v1::GAME_RESULT_KIND_SECOND_WINS ||
+          r.result() == v1::GAME_RESULT_KIND_DRAW) {
+        return "";
+      }
+      return "a changed result needs the result that counts: the first side "
+             "wins, the second side wins, or a draw";
+    default:
+      return "say what the ruling is: the result stands, is changed, or the "
+             "game is replayed";
+  }
+}
+
 absl::Status CheckRulings(const v1::Tournament& t, absl::string_view source) {
+  // Each round's games by table, found once.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, const v1::TournamentGame*>
+      games;
+  for (const v1::TournamentRound& round : t.rounds()) {
+    for (const v1::TournamentGame& g : round.games()) {
+      games.emplace(std::make_pair(round.number(), g.table()), &g);
+    }
+  }
   std::string previous = kNoHash;
   for (int i = 0; i < t.rulings_size(); ++i) {
     const v1::TournamentRuling& r = t.rulings(i);
@@ -51,10 +93,11 @@ absl::Status CheckRulings(const v1::Tournament& t, absl::string_view source) {
           where, " is numbered ", r.number(),
           ": rulings are numbered 1, 2, ... in order and never removed"));
     }
-    if (FindGame(t, r.round(), r.table()) == nullptr) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, " is on round ", r.round(), ", table ", r.table(),
-                       ", which the tournament does not have"));
+    auto it = games.find({r.round(), r.table()});
+    const std::string problem =
+        RulingProblem(r, it == games.end() ? nullptr : it->second);
+    if (!problem.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(where, ": ", problem));
     }
     if (r.previous_hash() != previous || r.hash() != RulingHash(r)) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -72,7 +115,8 @@ absl::Status CheckRulings(const v1::Tournament& t, absl::string_view source) {
 }
 
 // Applies the swaps of `t`, in order: the second sides of two tables of a
-// round exchanged, before the round started (neither game has a log).
+// round exchanged. (That the round had not started there is checked as a
+// swap is recorded: a log named afterwards is the swapped game's.)
 absl::Status ApplySwaps(v1::Tournament& t, absl::string_view source) {
   for (int i = 0; i < t.swaps_size(); ++i) {
     const v1::PairingSwap& swap = t.swaps(i);
@@ -93,12 +137,6 @@ absl::Status ApplySwaps(v1::Tournament& t, absl::string_view source) {
           where, " names round ", swap.round(), ", tables ", swap.table(),
           " and ", swap.other_table(), ": two tables of a round are needed"));
     }
-    if (!a->log().empty() || !b->log().empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          where, ": round ", swap.round(),
-          " has started at those tables (a game names its log); a pairing "
-          "is swapped before its game is played"));
-    }
     std::string second = a->second();
     a->set_second(b->second());
     b->set_second(second);
@@ -107,6 +145,22 @@ absl::Status ApplySwaps(v1::Tournament& t, absl::string_view source) {
 }
 
 absl::Status CheckRounds(const v1::Tournament& t, absl::string_view source) {
+  // Each log is one game's: a log named twice would count one game twice.
+  std::map<std::string, std::string> logs;
+  for (const v1::TournamentRound& round : t.rounds()) {
+    for (const v1::TournamentGame& g : round.games()) {
+      if (g.log().empty()) continue;
+      const std::string at =
+          absl::StrCat("round ", round.number(), ", table ", g.table());
+      auto [it, fresh] = logs.emplace(g.log(), at);
+      if (!fresh) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(source, ": ", at, " names the log ",
+                         Excerpt(g.log(), kMaxQuotedBytes), ", which ",
+                         it->second, " names too: each game has its own log"));
+      }
+    }
+  }
   std::set<std::string> ids;
   for (const v1::TournamentPlayer& p : t.players()) ids.insert(p.id());
   for (int i = 0; i < t.rounds_size(); ++i) {
@@ -216,6 +270,12 @@ absl::StatusOr<LoadedTournament> LoadTournament(absl::string_view text,
         " rounds; a tournament has at most ", kMaxTournamentPlayers,
         " players and ", kMaxTournamentRounds, " rounds"));
   }
+  const v1::TournamentScoring& sc = t.scoring();
+  if (std::max({sc.win(), sc.draw(), sc.loss(), sc.bye()}) > kMaxPoints) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": the scoring gives at most ", kMaxPoints,
+                     " points for a result"));
+  }
   std::set<std::string> ids;
   for (const v1::TournamentPlayer& p : t.players()) {
     if (p.id().empty()) {
@@ -238,22 +298,14 @@ absl::StatusOr<LoadedTournament> LoadTournament(absl::string_view text,
 absl::StatusOr<v1::TournamentRuling> AppendRuling(LoadedTournament& tournament,
                                                   v1::TournamentRuling ruling) {
   v1::Tournament& t = tournament.data;
-  if (FindGame(t, ruling.round(), ruling.table()) == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("round ", ruling.round(), " has no table ", ruling.table(),
-                     " in the tournament"));
-  }
-  if (ruling.kind() == v1::RULING_KIND_UNSPECIFIED) {
-    return absl::InvalidArgumentError(
-        "say what the ruling is: the result stands, is changed, or the game "
-        "is replayed");
-  }
-  if (ruling.kind() == v1::RULING_KIND_RESULT_CHANGED &&
-      ruling.result() == v1::GAME_RESULT_KIND_UNSPECIFIED) {
-    return absl::InvalidArgumentError(
-        "a changed result needs the result that counts: the first side "
-        "wins, the second side wins, or a draw");
-  }
+  const v1::TournamentGame* game = FindGame(t, ruling.round(), ruling.table());
+  const std::string problem = RulingProblem(ruling, game);
+  if (!problem.empty()) return absl::InvalidArgumentError(problem);
+  // The game as ruled on (the log's SHA-256 as the caller gave it).
+  ruling.set_first(game->first());
+  ruling.set_second(game->second());
+  ruling.set_log(game->log());
+  if (game->log().empty()) ruling.clear_log_sha256();
   ruling.set_number(static_cast<std::uint32_t>(t.rulings_size() + 1));
   ruling.set_previous_hash(t.rulings().empty() ? kNoHash
                                                : t.rulings().rbegin()->hash());
@@ -287,6 +339,15 @@ absl::StatusOr<v1::PairingSwap> SwapPairing(LoadedTournament& tournament,
                         : absl::StrCat("table ", table, ": ", g->first(), " v ",
                                        g->second());
   };
+  for (const std::uint32_t table : {swap.table(), swap.other_table()}) {
+    const v1::TournamentGame* g = FindGame(before, swap.round(), table);
+    if (g != nullptr && !g->log().empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "round ", swap.round(), " has started at table ", table,
+          " (its game names a log); a pairing is swapped before its game is "
+          "played"));
+    }
+  }
   swap.set_was(absl::StrCat(words(before, swap.round(), swap.table()), ", ",
                             words(before, swap.round(), swap.other_table())));
   v1::Tournament after = before;
@@ -427,9 +488,9 @@ struct AuditedLog {
   std::string error;
 };
 
-// By the log's name and the ruleset's digest: a file named by many games
-// (a hostile client may name one in every game) is read and audited once
-// under each ruleset.
+// By the log's name and the ruleset's digest (LoadTournament lets each log
+// be named by one game only; the cache keeps the audit of a game's log
+// whatever else comes).
 using AuditCache = std::map<std::pair<std::string, std::string>, AuditedLog>;
 
 const AuditedLog& Audit(const std::string& name, const LoadedRuleset& ruleset,
@@ -481,23 +542,42 @@ absl::StatusOr<std::vector<v1::TournamentGameResult>> ReadTournamentGames(
   std::vector<v1::TournamentGameResult> out;
   AuditCache audited;
   std::int64_t audited_bytes = 0;
+  // Each ruleset named is read once, and made once for each reading.
+  std::map<std::string, absl::StatusOr<LoadedRuleset>> rulesets;
+  std::map<std::pair<std::string, std::string>, LoadedRuleset> readings;
   for (const v1::TournamentRound& round : t.data.rounds()) {
     const int r = static_cast<int>(round.number());
-    absl::StatusOr<LoadedRuleset> ruleset = inputs.ruleset(round.ruleset());
-    if (!ruleset.ok()) {
+    if (inputs.cancelled && inputs.cancelled()) {
+      return absl::CancelledError("the standings were abandoned");
+    }
+    auto named = rulesets.find(round.ruleset());
+    if (named == rulesets.end()) {
+      named = rulesets.emplace(round.ruleset(), inputs.ruleset(round.ruleset()))
+                  .first;
+    }
+    if (!named->second.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("round ", r, "'s ruleset ", round.ruleset(), ": ",
-                       ruleset.status().message()));
+                       named->second.status().message()));
     }
+    const LoadedRuleset* ruleset = &*named->second;
+    // A round's readings: the ruleset with its options replaced, made once
+    // for each reading.
     if (round.has_options()) {
       if (!ruleset->data.has_options()) {
         return absl::InvalidArgumentError(
             absl::StrCat("round ", r, " sets reading options, but ruleset ",
                          ruleset->data.name(), " has none to set"));
       }
-      *ruleset->data.mutable_options() = round.options();
-      ruleset->digest =
-          base::Sha256Hex(base::DeterministicBytes(ruleset->data));
+      auto [read, fresh] = readings.try_emplace(
+          {round.ruleset(), base::DeterministicBytes(round.options())});
+      if (fresh) {
+        read->second = *ruleset;
+        *read->second.data.mutable_options() = round.options();
+        read->second.digest =
+            base::Sha256Hex(base::DeterministicBytes(read->second.data));
+      }
+      ruleset = &read->second;
     }
     for (const v1::TournamentGame& game : round.games()) {
       if (inputs.cancelled && inputs.cancelled()) {
@@ -567,8 +647,15 @@ v1::TournamentStandings Standings(const LoadedTournament& tournament,
   bool final = true;
   for (v1::TournamentGameResult& g : games) {
     auto it = rulings.find({g.round(), g.table()});
+    const v1::TournamentRuling* last = nullptr;
     if (it != rulings.end()) {
       for (const v1::TournamentRuling* r : it->second) {
+        // A ruling is on the game as it was: spent once its players or log
+        // changed.
+        const bool applies =
+            r->first() == g.first() && r->second() == g.second() &&
+            r->log() == g.log() &&
+            (r->log_sha256().empty() || r->log_sha256() == g.log_sha256());
         std::string words;
         switch (r->kind()) {
           case v1::RULING_KIND_RESULT_STANDS:
@@ -583,20 +670,32 @@ v1::TournamentStandings Standings(const LoadedTournament& tournament,
             words = "the game is to be played again";
             break;
         }
+        if (!applies) {
+          words = absl::StrCat(
+              "on the game as it was (", r->first(), " v ", r->second(),
+              r->log().empty() ? ", no log" : absl::StrCat(", ", r->log()),
+              "), spent since: ", words);
+        } else {
+          last = r;
+        }
         g.add_rulings(absl::StrCat("ruling ", r->number(), ": ", words,
                                    r->note().empty() ? "" : ": ", r->note()));
       }
-      const v1::TournamentRuling& last = *it->second.back();
-      if (last.kind() == v1::RULING_KIND_GAME_REPLAYED) {
+    }
+    if (last != nullptr) {
+      if (last->kind() == v1::RULING_KIND_GAME_REPLAYED) {
         g.set_status(v1::RESULT_STATUS_MISSING);
         g.set_result(v1::GAME_RESULT_KIND_UNSPECIFIED);
         g.set_reason("the umpire ordered the game replayed");
-      } else if (g.status() != v1::RESULT_STATUS_MISSING) {
-        if (last.kind() == v1::RULING_KIND_RESULT_CHANGED) {
-          g.set_result(last.result());
-        }
+      } else if (last->kind() == v1::RULING_KIND_RESULT_CHANGED) {
+        // Also a forfeit awarded on a game that did not come.
+        g.set_result(last->result());
+        g.set_status(v1::RESULT_STATUS_RULED);
+      } else if (g.result() != v1::GAME_RESULT_KIND_UNSPECIFIED) {
         g.set_status(v1::RESULT_STATUS_RULED);
       }
+      // (A result that stands where there is none, a game that did not
+      // come or a log unread, stays as it was.)
     }
     if (g.status() == v1::RESULT_STATUS_BYE) {
       Tally& a = tallies[g.first()];
@@ -654,6 +753,10 @@ v1::TournamentStandings Standings(const LoadedTournament& tournament,
     }
   }
   out.set_final(final);
+  out.set_rulings(static_cast<std::uint32_t>(t.rulings_size()));
+  if (!t.rulings().empty()) {
+    out.set_last_ruling_hash(t.rulings().rbegin()->hash());
+  }
   // Tie-breaks: opponents' score and points difference are the player's
   // own; head to head is among the players tied on score and the
   // tie-breaks before it, so it is worked out group by group below.

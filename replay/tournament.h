@@ -108,8 +108,8 @@ struct TournamentInputs {
 };
 
 // Every game of every round read: its log fetched, parsed, audited under
-// the round's ruleset (once for every game naming it under that ruleset;
-// at most kMaxTournamentAuditBytes of logs in all) and its result read
+// the round's ruleset (each ruleset read once, each round's reading made
+// once; at most kMaxTournamentAuditBytes of logs in all) and its result read
 // (ResultFromAudit); a log that
 // cannot be had, parsed or audited, or that is played under another
 // ruleset than its round's, is disputed with the reason. Errors: a round's

@@ -201,6 +201,10 @@ std::string StandingsText(const v1::TournamentStandings& s) {
     if (p.missing() > 0) absl::StrAppend(&line, "  ", p.missing(), " missing");
     absl::StrAppend(&out, line, "\n");
   }
+  if (s.rulings() > 0) {
+    absl::StrAppend(&out, "rulings: ", s.rulings(),
+                    ", the last sha256:", s.last_ruling_hash(), "\n");
+  }
   absl::StrAppend(&out, "games:\n");
   for (const v1::TournamentGameResult& g : s.games()) {
     absl::StrAppend(&out, "  round ", g.round(), " table ", g.table(), ": ",
@@ -405,6 +409,16 @@ int RunRule(const TournamentCliOptions& o, std::ostream& out,
       {"draw", v1::GAME_RESULT_KIND_DRAW}};
   ruling.set_kind(kKinds.at(o.ruling));
   if (!o.result.empty()) ruling.set_result(kResults.at(o.result));
+  // The game's log as it is now, recorded with the ruling: a ruling is on
+  // that log, and spent once another is named.
+  for (const v1::TournamentRound& round : t->data.rounds()) {
+    if (round.number() != o.round) continue;
+    for (const v1::TournamentGame& g : round.games()) {
+      if (g.table() != o.table || g.log().empty()) continue;
+      auto bytes = ReadInputFile(Beside(o.path, g.log()));
+      if (bytes.ok()) ruling.set_log_sha256(base::Sha256Hex(*bytes));
+    }
+  }
   auto recorded = replay::AppendRuling(*t, ruling);
   if (!recorded.ok()) return fail(recorded.status());
   absl::Status s =

@@ -32,6 +32,7 @@
 #include "replay/text_errors.h"
 #include "replay/tournament.h"
 #include "replay/wire_tag.h"
+#include "rules/digest.h"
 #include "rules/excerpt.h"
 #include "rules/status_macros.h"
 #include "service/common/grpc_status.h"
@@ -1000,7 +1001,24 @@ grpc::Status AuditServiceImpl::TournamentRule(
   auto tournament = replay::LoadTournament(request->tournament_textproto(),
                                            "tournament_textproto");
   if (!tournament.ok()) return ToGrpcStatus(tournament.status());
-  auto ruling = replay::AppendRuling(*tournament, request->ruling());
+  v1::TournamentRuling asked = request->ruling();
+  // Fields this gunbaid does not know would print as numbers in the text
+  // to append, which the file then could not read.
+  asked.DiscardUnknownFields();
+  asked.clear_log_sha256();
+  for (const v1::TournamentRound& round : tournament->data.rounds()) {
+    if (round.number() != asked.round()) continue;
+    for (const v1::TournamentGame& g : round.games()) {
+      if (g.table() != asked.table() || g.log().empty()) continue;
+      for (const v1::TournamentFile& f : request->files()) {
+        if (f.name() == g.log()) {
+          asked.set_log_sha256(base::Sha256Hex(f.content()));
+          break;
+        }
+      }
+    }
+  }
+  auto ruling = replay::AppendRuling(*tournament, asked);
   if (!ruling.ok()) return ToGrpcStatus(ruling.status());
   response->set_append_textproto(replay::AppendedField("rulings", *ruling));
   *response->mutable_ruling() = *std::move(ruling);

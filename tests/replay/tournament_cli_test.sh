@@ -11,6 +11,7 @@
 #   kept.textproto   as kept, the players' names taken out: disputed, and
 #                    provisionally the second side wins (its claim)
 #   ok-anon.textproto  ok.textproto without the players' names
+#   ok2.textproto    a copy of ok.textproto (each game names its own log)
 # Every score, tie-break, rank and pairing below is worked by hand in the
 # comments. Usage: tournament_cli_test.sh GUNBAI DATA_DIR
 set -euo pipefail
@@ -27,6 +28,7 @@ sed -e 's/dice: 6 modifiers: "obstacle" claimed_hits: 0/dice: 6 modifiers: "obst
   -e 's/claimed_winner: "takeda"/claimed_winner: "uesugi"/' "$k" >"$work/ok.textproto"
 sed -e 's/ player: "[A-Za-z]*"//' "$k" >"$work/kept.textproto"
 sed -e 's/ player: "[A-Za-z]*"//' "$work/ok.textproto" >"$work/ok-anon.textproto"
+cp "$work/ok.textproto" "$work/ok2.textproto"  # each game has its own log
 cmp -s "$k" "$work/ok.textproto" && fail "the mends did not apply"
 grep -q 'player:' "$work/kept.textproto" && fail "the players' names were not taken out"
 
@@ -48,7 +50,7 @@ rounds {
 rounds {
   number: 2
   ruleset: "skf"
-  games { table: 1 first: "aki" second: "dan" log: "ok.textproto" }
+  games { table: 1 first: "aki" second: "dan" log: "ok2.textproto" }
   games { table: 2 first: "ben" second: "cat" }
 }
 EOF
@@ -102,6 +104,10 @@ ranks=$(sed -n 's/^ *\([0-9]\)  \([A-Za-z]*\) *\([0-9]*\)  [0-9]-[0-9]-[0-9] *\(
 grep -q "ruling 1: the result is changed: cat (the first side) wins: Uesugi reached 5 points at the end of turn 2" "$work/s2.out" ||
   fail "$(cat "$work/s2.out")"
 grep -q "round 2 table 1: aki beat dan  \[ruled\]" "$work/s2.out" || fail "$(cat "$work/s2.out")"
+# The count of rulings and the last one's hash, published with the
+# standings: a ruling dropped from the end would show against them.
+last=$(sed -n 's/^  hash: "\([0-9a-f]*\)"$/\1/p' "$t" | tail -1)
+grep -q "^rulings: 2, the last sha256:$last$" "$work/s2.out" || fail "the rulings line: $(cat "$work/s2.out")"
 echo "ok   the rulings recorded and chained; final standings: exit 0, aki 6, ben 3 (9), cat 3 (3), dan 0"
 
 code=0
@@ -155,7 +161,7 @@ grep -q 'reason: "aki arrives late"' "$t" || fail "the swap is not recorded in t
 code=0
 "$gunbai" tournament swap "$t" --round 1 --table 1 --with 2 --reason "x" >/dev/null 2>"$work/swap.err" || code=$?
 [[ $code -eq 2 ]] || fail "a swap in a played round: exit $code"
-grep -q "round 1 has started at those tables" "$work/swap.err" || fail "$(cat "$work/swap.err")"
+grep -q "round 1 has started at table 1" "$work/swap.err" || fail "$(cat "$work/swap.err")"
 echo "ok   a pairing swapped before its round, recorded with why; a played round's refused"
 
 # A ruling edited afterwards (ruling 1's note) breaks the chain: exit 2,
@@ -175,6 +181,7 @@ echo "ok   a ruling edited afterwards: exit 2, ruling 1 does not chain"
 # ruleset's readings: verified, a draw (Daimyo sets no victory condition);
 # round 2, the same log, under the other reading: disputed at seq 17.
 cp "$data/anegawa-clean.textproto" "$work/anegawa.textproto"
+cp "$data/anegawa-clean.textproto" "$work/anegawa2.textproto"
 cat >"$work/readings.textproto" <<'EOF'
 name: "Readings" version: "1"
 players { id: "chika" name: "Chika" } players { id: "dai" name: "Dai" }
@@ -191,7 +198,7 @@ rounds { number: 2 ruleset: "daimyo"
     router_retire_owes: ROUTER_RETIRE_OWES_NOTHING_MORE
     missile_ashigaru_spear: MISSILE_ASHIGARU_SPEAR_IMPROVISED
   }
-  games { table: 1 first: "chika" second: "dai" log: "anegawa.textproto" } }
+  games { table: 1 first: "chika" second: "dai" log: "anegawa2.textproto" } }
 EOF
 code=0
 "$gunbai" tournament standings "$work/readings.textproto" >"$work/readings.out" 2>/dev/null || code=$?

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
@@ -94,7 +96,15 @@ TEST(TournamentFile, RefusesWhatCannotBeRight) {
               "\"cat\" second: \"dan\" } }",
        "each once in a round"},
       {base + "rulings { number: 1 round: 3 table: 1 }",
-       "ruling 1 is on round 3, table 1, which the tournament does not have"},
+       "ruling 1: round 3 has no table 1 in the tournament"},
+      {base + "rulings { number: 1 round: 1 table: 1 }",
+       "ruling 1: say what the ruling is"},
+      {base + "rounds { number: 3 ruleset: \"daimyo\" games { table: 1 "
+              "first: \"ann\" second: \"bob\" log: \"r1t2.textproto\" } }",
+       "round 3, table 1 names the log r1t2.textproto, which round 1, table 2 "
+       "names too"},
+      {absl::StrReplaceAll(base, {{"win: 3", "win: 1001"}}),
+       "at most 1000 points for a result"},
       {base + "bogus: 1", "t.textproto:"},
   };
   std::string crowd = "name: \"big\" version: \"1\"\n";
@@ -242,13 +252,20 @@ TEST(TournamentRulings, DecideTheGameAndChain) {
   // As in CountOnlyVerified...: with the disputed r2t2 ruled a draw (bob 1,
   // dan 1 more) and r1t1 to be replayed (ann loses 3, the game is
   // missing): ann 0 + 0 = 0; bob 0 + 1 = 1; cat 4; dan 1 + 1 = 2.
-  const v1::TournamentStandings s = Standings(
-      t, {Result(1, 1, "ann", "bob", v1::GAME_RESULT_KIND_FIRST_WINS),
-          Result(1, 2, "cat", "dan", v1::GAME_RESULT_KIND_DRAW),
-          Result(2, 1, "ann", "cat", v1::GAME_RESULT_KIND_SECOND_WINS),
-          Result(2, 2, "bob", "dan", v1::GAME_RESULT_KIND_FIRST_WINS,
-                 v1::RESULT_STATUS_DISPUTED)});
+  // (Each result on the log the file names: a ruling is on that log.)
+  std::vector<v1::TournamentGameResult> games = {
+      Result(1, 1, "ann", "bob", v1::GAME_RESULT_KIND_FIRST_WINS),
+      Result(1, 2, "cat", "dan", v1::GAME_RESULT_KIND_DRAW),
+      Result(2, 1, "ann", "cat", v1::GAME_RESULT_KIND_SECOND_WINS),
+      Result(2, 2, "bob", "dan", v1::GAME_RESULT_KIND_FIRST_WINS,
+             v1::RESULT_STATUS_DISPUTED)};
+  for (v1::TournamentGameResult& g : games) {
+    g.set_log(absl::StrCat("r", g.round(), "t", g.table(), ".textproto"));
+  }
+  const v1::TournamentStandings s = Standings(t, games);
   EXPECT_EQ(Ranking(s), "cat:4 dan:2 bob:1 ann:0 ");
+  EXPECT_EQ(s.rulings(), 2u);
+  EXPECT_EQ(s.last_ruling_hash(), second->hash());
   EXPECT_EQ(s.games(0).status(), v1::RESULT_STATUS_MISSING);
   EXPECT_EQ(s.games(3).status(), v1::RESULT_STATUS_RULED);
   EXPECT_EQ(s.games(3).result(), v1::GAME_RESULT_KIND_DRAW);
@@ -358,52 +375,146 @@ rounds { number: 1 ruleset: "skf"
   EXPECT_THAT(s.standings(3).tie_breaks(), ::testing::ElementsAre(-5));
 }
 
-TEST(TournamentGames, ALogNamedByManyGamesIsAuditedOnceUnderEachRuleset) {
-  // Three games of round 1 and one of round 2 name one log; round 2 reads
-  // the rules another way (its options). The log is fetched and audited
-  // twice: once under each round's ruleset. anegawa-clean's header seats
-  // Chika and Dai, so games seating others are disputed for that, but each
-  // is read from the one audit.
+TEST(TournamentGames, EachRulesetIsReadOnceAndEachReadingMadeOnce) {
+  // Three rounds under "daimyo", the third reading the rules another way
+  // (its options), each a game on a copy of anegawa-clean. The ruleset is
+  // read once; the logs once each. anegawa-clean's header seats Chika and
+  // Dai: round 2 seats others, disputed for that. Round 3's reading
+  // disputes a morale total at seq 17 (README, "A tour", step 4).
   std::ifstream in(std::string(GUNBAI_TEST_DATA_DIR) +
                    "/anegawa-clean.textproto");
   std::stringstream bytes;
   bytes << in.rdbuf();
   ASSERT_FALSE(bytes.str().empty());
   const LoadedTournament t = Load(R"(
-name: "one log" version: "1"
+name: "readings" version: "1"
 players { id: "Chika" } players { id: "Dai" } players { id: "e" }
-players { id: "f" } players { id: "g" } players { id: "h" }
+players { id: "f" }
 scoring { win: 3 draw: 1 loss: 0 }
 rounds { number: 1 ruleset: "daimyo"
-  games { table: 1 first: "Chika" second: "Dai" log: "same" }
-  games { table: 2 first: "e" second: "f" log: "same" }
-  games { table: 3 first: "g" second: "h" log: "same" } }
+  games { table: 1 first: "Chika" second: "Dai" log: "one" } }
 rounds { number: 2 ruleset: "daimyo"
+  games { table: 1 first: "e" second: "f" log: "two" } }
+rounds { number: 3 ruleset: "daimyo"
   options { stands_lost_count_whole_game: false }
-  games { table: 1 first: "Chika" second: "Dai" log: "same" } }
+  games { table: 1 first: "Chika" second: "Dai" log: "three" } }
 )");
   int fetched = 0;
+  int rulesets = 0;
   TournamentInputs inputs;
-  inputs.log = [&](const std::string& name) -> absl::StatusOr<std::string> {
+  inputs.log = [&](const std::string&) -> absl::StatusOr<std::string> {
     ++fetched;
-    EXPECT_EQ(name, "same");
     return bytes.str();
   };
-  inputs.ruleset = [](const std::string& name) { return BuiltinRuleset(name); };
+  inputs.ruleset = [&](const std::string& name) {
+    ++rulesets;
+    return BuiltinRuleset(name);
+  };
   absl::StatusOr<std::vector<v1::TournamentGameResult>> games =
       ReadTournamentGames(t, inputs);
   ASSERT_TRUE(games.ok()) << games.status();
-  EXPECT_EQ(fetched, 2);
-  ASSERT_EQ(games->size(), 4u);
+  EXPECT_EQ(rulesets, 1);
+  EXPECT_EQ(fetched, 3);
+  ASSERT_EQ(games->size(), 3u);
   EXPECT_EQ((*games)[0].status(), v1::RESULT_STATUS_VERIFIED);
   EXPECT_EQ((*games)[0].result(), v1::GAME_RESULT_KIND_DRAW);
   EXPECT_EQ((*games)[1].status(), v1::RESULT_STATUS_DISPUTED);
   EXPECT_THAT((*games)[1].reason(), HasSubstr("is played by \"Chika\""));
-  EXPECT_EQ((*games)[0].log_sha256(), (*games)[2].log_sha256());
-  // Round 2's reading: a morale total at seq 17 disputed (README, "A
-  // tour", step 4).
-  EXPECT_EQ((*games)[3].status(), v1::RESULT_STATUS_DISPUTED);
-  EXPECT_THAT((*games)[3].reason(), HasSubstr("at seq 17"));
+  EXPECT_EQ((*games)[0].log_sha256(), (*games)[1].log_sha256());
+  EXPECT_EQ((*games)[2].status(), v1::RESULT_STATUS_DISPUTED);
+  EXPECT_THAT((*games)[2].reason(), HasSubstr("at seq 17"));
+}
+
+TEST(TournamentRulings, AreOnTheGameAsItWas) {
+  // kFour, round 2 not yet played (its games name no log here).
+  std::string text = absl::StrReplaceAll(
+      kFour,
+      {{" log: \"r2t1.textproto\"", ""}, {" log: \"r2t2.textproto\"", ""}});
+  LoadedTournament t = Load(text);
+  // A forfeit: bob v dan never came; the umpire gives it to dan (second).
+  v1::TournamentRuling forfeit;
+  forfeit.set_round(2);
+  forfeit.set_table(2);
+  forfeit.set_kind(v1::RULING_KIND_RESULT_CHANGED);
+  forfeit.set_result(v1::GAME_RESULT_KIND_SECOND_WINS);
+  forfeit.set_note("bob did not come");
+  absl::StatusOr<v1::TournamentRuling> ruled = AppendRuling(t, forfeit);
+  ASSERT_TRUE(ruled.ok()) << ruled.status();
+  EXPECT_EQ(ruled->first(), "bob");
+  EXPECT_EQ(ruled->second(), "dan");
+  EXPECT_EQ(ruled->log(), "");
+  // "Stands" on a game that never came: nothing stands, it stays missing.
+  v1::TournamentRuling stands;
+  stands.set_round(2);
+  stands.set_table(1);
+  stands.set_kind(v1::RULING_KIND_RESULT_STANDS);
+  ASSERT_TRUE(AppendRuling(t, stands).ok());
+  std::vector<v1::TournamentGameResult> games = {
+      Result(1, 1, "ann", "bob", v1::GAME_RESULT_KIND_FIRST_WINS),
+      Result(1, 2, "cat", "dan", v1::GAME_RESULT_KIND_DRAW),
+      ResultWithoutAudit(2, t.data.rounds(1).games(0), ""),
+      ResultWithoutAudit(2, t.data.rounds(1).games(1), "")};
+  games[0].set_log("r1t1.textproto");
+  games[1].set_log("r1t2.textproto");
+  // ann 3, cat 1, dan 1 + 3 (forfeit) = 4, bob 0.
+  v1::TournamentStandings s = Standings(t, games);
+  EXPECT_EQ(Ranking(s), "dan:4 ann:3 cat:1 bob:0 ");
+  EXPECT_EQ(s.games(3).status(), v1::RESULT_STATUS_RULED);
+  EXPECT_EQ(s.games(2).status(), v1::RESULT_STATUS_MISSING);
+  // Then the game comes after all (a log is named and verified: bob wins):
+  // the forfeit is spent, shown, and the game counts as played.
+  games[3] = Result(2, 2, "bob", "dan", v1::GAME_RESULT_KIND_FIRST_WINS);
+  games[3].set_log("late.textproto");
+  s = Standings(t, games);
+  EXPECT_EQ(s.games(3).status(), v1::RESULT_STATUS_VERIFIED);
+  EXPECT_THAT(s.games(3).rulings(0),
+              HasSubstr("ruling 1: on the game as it was (bob v dan, no log), "
+                        "spent since"));
+  // ann 3, bob 3, cat 1, dan 1: bob and ann equal, the file's order.
+  EXPECT_EQ(Ranking(s), "ann:3 bob:3 cat:1 dan:1 ");
+  // A bye is no game to rule on.
+  std::string with_bye = text + R"(
+players { id: "eve" }
+rounds { number: 3 ruleset: "daimyo" games { table: 1 first: "eve" } })";
+  LoadedTournament b = Load(with_bye);
+  v1::TournamentRuling on_bye;
+  on_bye.set_round(3);
+  on_bye.set_table(1);
+  on_bye.set_kind(v1::RULING_KIND_RESULT_STANDS);
+  EXPECT_THAT(AppendRuling(b, on_bye).status().message(),
+              HasSubstr("round 3, table 1 is a bye"));
+}
+
+TEST(TournamentSwaps, ASwappedRoundStillReadsOnceItsLogsAreNamed) {
+  // Round 3 of kFour paired ann v bob, cat v dan; swapped (bob and dan
+  // change places), then both games' logs named: the file still reads,
+  // the swap applied; a swap at a table whose game names a log is refused.
+  std::string text = std::string(kFour) + R"(
+rounds { number: 3 ruleset: "daimyo"
+  games { table: 1 first: "ann" second: "bob" }
+  games { table: 2 first: "cat" second: "dan" } })";
+  LoadedTournament t = Load(text);
+  v1::PairingSwap swap;
+  swap.set_round(3);
+  swap.set_table(1);
+  swap.set_other_table(2);
+  swap.set_reason("bob arrives late");
+  absl::StatusOr<v1::PairingSwap> made = SwapPairing(t, swap);
+  ASSERT_TRUE(made.ok()) << made.status();
+  EXPECT_EQ(made->was(), "table 1: ann v bob, table 2: cat v dan");
+  EXPECT_EQ(made->now(), "table 1: ann v dan, table 2: cat v bob");
+  std::string swapped = text + AppendedField("swaps", *made);
+  swapped = absl::StrReplaceAll(
+      swapped, {{"second: \"bob\" }\n  games { table: 2 first: \"cat\" "
+                 "second: \"dan\" } }",
+                 "second: \"bob\" log: \"r3t1\" }\n  games { table: 2 first: "
+                 "\"cat\" second: \"dan\" log: \"r3t2\" } }"}});
+  ASSERT_TRUE(absl::StrContains(swapped, "log: \"r3t2\""));
+  LoadedTournament again = Load(swapped);
+  EXPECT_EQ(again.data.rounds(2).games(0).second(), "dan");
+  EXPECT_EQ(again.data.rounds(2).games(1).second(), "bob");
+  EXPECT_THAT(SwapPairing(again, swap).status().message(),
+              HasSubstr("round 3 has started at table 1"));
 }
 
 TEST(TournamentPairing, NextRoundFromTheStandings) {

@@ -147,6 +147,18 @@
     for (const f of logFiles) byBase.set(f.name, f);
     const files = [];
     const unmatched = [];
+    // A browser gives a file's name without its folder: two paths of one
+    // name could be matched to the wrong game, so the page refuses them.
+    const paths = new Map();
+    for (const name of namedFiles(text)) {
+      const base = baseName(name);
+      if (paths.has(base) && paths.get(base) !== name) {
+        throw new Error(`The tournament names two files called ${base} ` +
+                        `(${paths.get(base)} and ${name}); the page matches files by ` +
+                        'name: give them different names, or use gunbai tournament.');
+      }
+      paths.set(base, name);
+    }
     for (const name of namedFiles(text)) {
       const file = byBase.get(baseName(name));
       if (file) {
@@ -159,14 +171,23 @@
   }
 
   async function rule(held, ruling, out) {
+    // One ruling at a time: two sent together would both chain to the same
+    // last ruling, and the file would not read.
+    if (held.ruling) return;
+    held.ruling = true;
+    for (const b of out.querySelectorAll('.rule-go')) b.disabled = true;
     try {
       const answer = await Gunbai.api('/v1/tournament:rule',
-                                      {tournamentTextproto: held.text, ruling});
+                                      {tournamentTextproto: held.text, ruling,
+                                       files: held.files});
       held.text += answer.appendTextproto;
       held.ruled += 1;
       await standings(held, out);
     } catch (e) {
       out.prepend(Gunbai.errorBox(e));
+      for (const b of out.querySelectorAll('.rule-go')) b.disabled = false;
+    } finally {
+      held.ruling = false;
     }
   }
 
