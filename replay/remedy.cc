@@ -8,8 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
-#include "google/protobuf/text_format.h"
 #include "replay/text_errors.h"
 #include "rules/builtin_rulesets.h"
 #include "rules/digest.h"
@@ -22,15 +20,9 @@ namespace v1 = ::gunbai::v1;
 absl::StatusOr<LoadedProcedure> LoadProcedure(absl::string_view text,
                                               absl::string_view source) {
   LoadedProcedure loaded;
-  google::protobuf::TextFormat::Parser parser;
-  FirstTextError errors;
-  parser.RecordErrorsTo(&errors);
-  google::protobuf::io::ArrayInputStream input(text.data(),
-                                               static_cast<int>(text.size()));
-  if (!parser.Parse(&input, &loaded.data)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source, ":", errors.line(), ":", errors.column(), ": ",
-                     Excerpt(errors.message(), 2 * kMaxQuotedBytes)));
+  if (absl::Status parsed = ParseTextFormat(text, source, loaded.data);
+      !parsed.ok()) {
+    return parsed;
   }
   const v1::ErrorProcedure& p = loaded.data;
   if (p.name().empty() || p.version().empty()) {

@@ -5,8 +5,6 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
-#include "google/protobuf/text_format.h"
 #include "replay/proto_mapping.h"
 #include "replay/text_errors.h"
 #include "rules/digest.h"
@@ -19,16 +17,7 @@ namespace gunbai::replay {
 absl::StatusOr<LoadedRuleset> LoadRuleset(absl::string_view textproto,
                                           absl::string_view source_name) {
   LoadedRuleset loaded;
-  google::protobuf::TextFormat::Parser parser;
-  FirstTextError errors;
-  parser.RecordErrorsTo(&errors);
-  google::protobuf::io::ArrayInputStream input(
-      textproto.data(), static_cast<int>(textproto.size()));
-  if (!parser.Parse(&input, &loaded.data)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source_name, ":", errors.line(), ":", errors.column(),
-                     ": ", Excerpt(errors.message(), 2 * kMaxQuotedBytes)));
-  }
+  GUNBAI_RETURN_IF_ERROR(ParseTextFormat(textproto, source_name, loaded.data));
   GUNBAI_RETURN_IF_ERROR(CheckTextUtf8(textproto, loaded.data, source_name,
                                        "reading the ruleset file"));
   if (loaded.data.name().empty()) {

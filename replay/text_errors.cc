@@ -362,4 +362,17 @@ absl::Status CheckTextUtf8(absl::string_view text, const Message& parsed,
   return CheckUtf8(*again, &locations, source, reading);
 }
 
+absl::Status ParseTextFormat(absl::string_view text, absl::string_view source,
+                             google::protobuf::Message& message) {
+  google::protobuf::TextFormat::Parser parser;
+  FirstTextError errors;
+  parser.RecordErrorsTo(&errors);
+  google::protobuf::io::ArrayInputStream input(text.data(),
+                                               static_cast<int>(text.size()));
+  if (parser.Parse(&input, &message)) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(source, ":", errors.line(), ":", errors.column(), ": ",
+                   Excerpt(errors.message(), 2 * kMaxQuotedBytes)));
+}
+
 }  // namespace gunbai::replay

@@ -47,6 +47,13 @@ class FirstTextError : public google::protobuf::io::ErrorCollector {
   std::string message_;
 };
 
+// Parses `text` (protobuf text format) into `message`. At the first error
+// returns InvalidArgument "SOURCE:LINE:COLUMN: MESSAGE", the parser's
+// message quoted short: the form every text file gunbai reads (rulesets,
+// procedures, tournaments) reports its errors in.
+absl::Status ParseTextFormat(absl::string_view text, absl::string_view source,
+                             google::protobuf::Message& message);
+
 // Returns OK when every string field of `message` holds valid UTF-8, the
 // check protobuf's binary parser makes. The text and JSON parsers let
 // escapes such as "\xff" through, and such a string cannot be sent over

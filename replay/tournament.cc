@@ -12,7 +12,6 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 #include "replay/audit.h"
 #include "replay/log_parser.h"
@@ -246,15 +245,9 @@ std::string RulingHash(const v1::TournamentRuling& ruling) {
 absl::StatusOr<LoadedTournament> LoadTournament(absl::string_view text,
                                                 absl::string_view source) {
   LoadedTournament loaded;
-  google::protobuf::TextFormat::Parser parser;
-  FirstTextError errors;
-  parser.RecordErrorsTo(&errors);
-  google::protobuf::io::ArrayInputStream input(text.data(),
-                                               static_cast<int>(text.size()));
-  if (!parser.Parse(&input, &loaded.data)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source, ":", errors.line(), ":", errors.column(), ": ",
-                     Excerpt(errors.message(), 2 * kMaxQuotedBytes)));
+  if (absl::Status parsed = ParseTextFormat(text, source, loaded.data);
+      !parsed.ok()) {
+    return parsed;
   }
   const v1::Tournament& t = loaded.data;
   if (t.name().empty() || t.version().empty()) {
@@ -480,7 +473,7 @@ v1::TournamentGameResult ResultFromAudit(const LoadedTournament& tournament,
 
 namespace {
 
-// A log as audited under one ruleset: its report, or why there is none.
+// A log as audited: its report, or why there is none.
 struct AuditedLog {
   std::string sha256;
   v1::BattleLog log;
@@ -488,17 +481,12 @@ struct AuditedLog {
   std::string error;
 };
 
-// By the log's name and the ruleset's digest (LoadTournament lets each log
-// be named by one game only; the cache keeps the audit of a game's log
-// whatever else comes).
-using AuditCache = std::map<std::pair<std::string, std::string>, AuditedLog>;
-
-const AuditedLog& Audit(const std::string& name, const LoadedRuleset& ruleset,
-                        const TournamentInputs& inputs, AuditCache& cache,
-                        std::int64_t& audited_bytes, int round) {
-  auto [it, fresh] = cache.try_emplace({name, ruleset.digest});
-  AuditedLog& a = it->second;
-  if (!fresh) return a;
+// Fetches log `name`, parses it and audits it under `ruleset` (round
+// `round`'s), counting its bytes against the whole reading's budget.
+AuditedLog Audit(const std::string& name, const LoadedRuleset& ruleset,
+                 const TournamentInputs& inputs, std::int64_t& audited_bytes,
+                 int round) {
+  AuditedLog a;
   absl::StatusOr<std::string> bytes = inputs.log(name);
   if (!bytes.ok()) {
     a.error = std::string(bytes.status().message());
@@ -509,8 +497,7 @@ const AuditedLog& Audit(const std::string& name, const LoadedRuleset& ruleset,
   if (audited_bytes > kMaxTournamentAuditBytes) {
     a.error =
         absl::StrCat("not audited: the tournament's logs come to more than ",
-                     kMaxTournamentAuditBytes >> 20,
-                     " MiB to audit (each log once under each round's rules)");
+                     kMaxTournamentAuditBytes >> 20, " MiB to audit");
     return a;
   }
   absl::StatusOr<v1::BattleLog> log =
@@ -540,7 +527,6 @@ const AuditedLog& Audit(const std::string& name, const LoadedRuleset& ruleset,
 absl::StatusOr<std::vector<v1::TournamentGameResult>> ReadTournamentGames(
     const LoadedTournament& t, const TournamentInputs& inputs) {
   std::vector<v1::TournamentGameResult> out;
-  AuditCache audited;
   std::int64_t audited_bytes = 0;
   // Each ruleset named is read once, and made once for each reading.
   std::map<std::string, absl::StatusOr<LoadedRuleset>> rulesets;
@@ -588,8 +574,8 @@ absl::StatusOr<std::vector<v1::TournamentGameResult>> ReadTournamentGames(
         continue;
       }
       if (inputs.progress) inputs.progress(r, game);
-      const AuditedLog& a =
-          Audit(game.log(), *ruleset, inputs, audited, audited_bytes, r);
+      const AuditedLog a =
+          Audit(game.log(), *ruleset, inputs, audited_bytes, r);
       v1::TournamentGameResult g =
           a.report.has_value() ? ResultFromAudit(t, r, game, a.log, *a.report)
                                : ResultWithoutAudit(r, game, a.error);

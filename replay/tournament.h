@@ -34,8 +34,8 @@ namespace gunbai::replay {
 // a client of gunbaid may send.
 inline constexpr int kMaxTournamentPlayers = 10'000;
 inline constexpr int kMaxTournamentRounds = 1'000;
-// The most log bytes one reading of a tournament audits (each log once
-// under each round's ruleset): past it, a game is disputed, not audited.
+// The most log bytes one reading of a tournament audits: past it, a game
+// is disputed, not audited.
 inline constexpr std::int64_t kMaxTournamentAuditBytes = std::int64_t{1} << 30;
 
 struct LoadedTournament {
